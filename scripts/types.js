@@ -1,0 +1,270 @@
+/**
+ * Shared data shapes of tagbench (typedefs only). Stages talk to each other through these
+ * records, never through each other's internals. The JSON Schemas in scripts/store/schemas/
+ * describe the same shapes for files on disk; test/store/schema-drift.test.js keeps them in step.
+ *
+ * Units are in the names: ...Ms milliseconds, ...S seconds, ...Kb kibibytes, ...Bytes bytes.
+ */
+
+export {};
+
+// ---------------------------------------------------------------------------------------------
+// Configuration (configs/*.yml, loaded and validated by scripts/config/)
+
+/**
+ * @typedef {object} ProductConfig configs/products/<name>.yml
+ * @property {string} name product id used everywhere (`mariadb`, `mysql`, ...)
+ * @property {'mariadb'|'mysql'} flavor which server family: decides binaries and init commands
+ * @property {string} displayName
+ * @property {string} [gitUrl] upstream repository for `tagbench watch`
+ * @property {ProductLine[]} lines release lines (product line = product + line name)
+ * @property {Record<string, DebVersionSource>} [deb] version -> Debian suite and packages
+ */
+
+/**
+ * @typedef {object} ProductLine
+ * @property {string} name e.g. `10.11`, `8.4`
+ * @property {string} tagPattern regular expression over upstream tag names, first group = version
+ * @property {string} [baseVersion] default base release for relative tables
+ */
+
+/**
+ * @typedef {object} DebVersionSource
+ * @property {string} suite Debian suite that ships this exact version (bookworm, bullseye, trixie, sid, bookworm-security)
+ * @property {string} [packageVersion] exact Debian package version (e.g. `1:10.11.18-0+deb12u1`)
+ */
+
+/**
+ * @typedef {object} HostClass configs/hosts/<name>.yml
+ * @property {string} name
+ * @property {string} description
+ * @property {string[]} labels self-hosted runner labels of this class
+ * @property {string} scale default suite scale preset name
+ * @property {number} repeats repeats per test
+ * @property {{serverCpus: string|null, clientCpus: string|null}} pinning taskset CPU lists, null = no pinning
+ * @property {Record<string, string|number>} mycnf my.cnf overrides (e.g. innodb_buffer_pool_size)
+ * @property {string} [workDir] where datadirs live on this host class
+ */
+
+/**
+ * @typedef {object} SuiteConfig configs/suites/<name>.yml
+ * @property {string} name
+ * @property {string} description
+ * @property {number} tables
+ * @property {number} tableSize rows per table
+ * @property {number} clients
+ * @property {number} readDurationS R
+ * @property {number} writeDurationS W
+ * @property {number} warmupS sysbench --warmup-time
+ * @property {number} scanWarmDurationS duration of scan.warmpre
+ * @property {number} restS rest after postwrite
+ * @property {string[]} [only] run only these tests (names), in suite order
+ */
+
+/**
+ * @typedef {object} ThresholdsConfig configs/thresholds.yml (full use in scripts/compare/)
+ * @property {Record<string, {warn: number, issue: number}>} groups relative change per group
+ * @property {Record<string, {warn?: number, issue?: number}>} [tests] per-test overrides
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Install stage
+
+/**
+ * @typedef {object} ReleaseSpec what to install
+ * @property {string} product
+ * @property {string} version
+ * @property {string} provider `deb` | `path` | ...
+ * @property {string} [path] for the `path` provider
+ * @property {string} [suite] Debian suite override for `deb`
+ */
+
+/**
+ * @typedef {object} InstallResult an installed release, ready for scripts/server/
+ * @property {'installed'|'skipped'|'failed'} status skipped = already in the cache
+ * @property {string} product
+ * @property {'mariadb'|'mysql'} flavor
+ * @property {string} version
+ * @property {string} provider
+ * @property {string} prefix install prefix (contains usr/sbin/mariadbd or usr/sbin/mysqld)
+ * @property {InstallBinaries} bin absolute paths
+ * @property {string} pluginDir
+ * @property {string} shareDir lc-messages-dir / charsets parent
+ * @property {Record<string, string>} env extra environment for every process of this release
+ * @property {Provenance} provenance
+ * @property {string} [reason] when failed
+ */
+
+/**
+ * @typedef {object} InstallBinaries
+ * @property {string} server mariadbd / mysqld
+ * @property {string|null} installDb mariadb-install-db (MariaDB) or null (MySQL uses --initialize-insecure)
+ * @property {string} client mariadb / mysql
+ * @property {string} admin mariadb-admin / mysqladmin
+ */
+
+/**
+ * @typedef {object} Provenance
+ * @property {string} product
+ * @property {string} version
+ * @property {string} provider
+ * @property {string|null} debianSuite
+ * @property {{name: string, version: string, sha256?: string}[]} packages
+ * @property {string} serverSha256 sha256 of the server binary as installed
+ * @property {string} serverVersionString what `mariadbd --version` printed
+ * @property {string|null} tag upstream tag, when known
+ * @property {string|null} commit upstream commit, when known
+ * @property {string|null} buildProfile
+ * @property {string[]|null} buildFlags
+ * @property {string[]} patchedElf files whose interpreter/rpath were rewritten (foreign suites)
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Run records (the unit of truth, written by `tagbench run`, stored by scripts/store/)
+
+/**
+ * @typedef {object} RunRecord
+ * @property {number} schemaVersion
+ * @property {string} id unique run id, safe as a file name
+ * @property {string} startedAt ISO 8601
+ * @property {string|null} finishedAt ISO 8601, null while running
+ * @property {'ok'|'failed'|'partial'} status ok = every step ok; failed = some step failed; partial = interrupted
+ * @property {string} [reason] why failed/partial
+ * @property {RecordRelease} release
+ * @property {RecordHost} host
+ * @property {RecordConfig} config
+ * @property {Step[]} steps in suite order
+ * @property {{afterLoad: DbSize|null, atEnd: DbSize|null}} dbSize
+ */
+
+/**
+ * @typedef {object} RecordRelease
+ * @property {string} product
+ * @property {string} line product line name (`10.11`)
+ * @property {string} version
+ * @property {string|null} tag
+ * @property {string|null} commit
+ * @property {string} provider
+ * @property {string|null} buildProfile
+ * @property {string[]|null} buildFlags
+ * @property {string} binarySha256
+ * @property {string} serverVersionString
+ * @property {{name: string, version: string}[]} packages
+ */
+
+/**
+ * @typedef {object} RecordHost
+ * @property {string} class
+ * @property {string} hostname
+ * @property {string} cpuModel
+ * @property {number} cores
+ * @property {string} kernel
+ * @property {number} memoryBytes
+ * @property {string|null} governor cpufreq governor, null when not exposed (VMs)
+ * @property {boolean|null} turbo null when unknown
+ * @property {{serverCpus: string|null, clientCpus: string|null}} pinning
+ */
+
+/**
+ * @typedef {object} RecordConfig
+ * @property {string} suite
+ * @property {{tables: number, tableSize: number, clients: number, readDurationS: number, writeDurationS: number, warmupS: number}} scale
+ * @property {'innodb'|'rocksdb'} engine
+ * @property {{name: string, text: string, sha256: string}} mycnf full rendered my.cnf
+ * @property {Record<string, string>} tools tool versions (sysbench, node, tagbench...)
+ * @property {number} repeats
+ * @property {string[]} [alternatedWith] versions run alternately in the same job
+ */
+
+/**
+ * @typedef {object} Step
+ * @property {string} name test name (`point-query.pre`, `update-index`, ...)
+ * @property {'sysbench'|'ibench'|'linkbench'|'postwrite'|'load'} kind
+ * @property {'point'|'range'|'range-agg'|'write'|'setup'} group reporting group; setup = not reported
+ * @property {boolean} reported false for warm-up steps (not in tables)
+ * @property {string} metric what `throughput` means: `qps` or `rows/s` (scan)
+ * @property {Record<string, string|number|boolean>} params options passed to the tool
+ * @property {'ok'|'failed'|'skipped'} status
+ * @property {string} [reason] when failed or skipped
+ * @property {string} [logExcerpt] tail of the error log / tool output when failed
+ * @property {Repeat[]} repeats
+ */
+
+/**
+ * @typedef {object} Repeat
+ * @property {number} index 0-based repeat number
+ * @property {string} startedAt
+ * @property {number} durationS measured duration
+ * @property {'ok'|'failed'} status
+ * @property {string} [reason]
+ * @property {number} throughput per second, in the step's metric (qps, or rows/s for scans)
+ * @property {number} tps transactions per second (sysbench), 0 when not applicable
+ * @property {{avg: number, p95: number, p99: number|null, max: number}} latencyMs
+ * @property {number} errors
+ * @property {number} reconnects
+ * @property {Interval[]} intervals per-second rates
+ * @property {Efficiency|null} efficiency
+ * @property {number|null} mysqldRssKb at the end of the repeat
+ */
+
+/**
+ * @typedef {object} Interval one --report-interval line
+ * @property {number} t seconds since start
+ * @property {number} qps
+ * @property {number} tps
+ * @property {number} latencyMs the interval's percentile latency (sysbench prints p95)
+ * @property {number} errors per second
+ */
+
+/**
+ * @typedef {object} Efficiency per operation (operation = query, or row for scans)
+ * @property {number} cpuUsPerOp (us+sy over all CPUs) µs per op
+ * @property {number} csPerOp context switches per op
+ * @property {number} readsPerOp storage reads per op
+ * @property {number} kbReadPerOp
+ * @property {number} kbWrittenPerOp
+ */
+
+/**
+ * @typedef {object} DbSize
+ * @property {number} logicalBytes data_length + index_length over the benchmark tables
+ * @property {number} onDiskBytes size of the datadir
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Comparison and verdicts (written by `tagbench compare`, read by report and site)
+
+/**
+ * @typedef {'regression'|'improvement'|'unchanged'|'inconclusive'|'failed'} VerdictClass
+ */
+
+/**
+ * @typedef {object} Comparison
+ * @property {number} schemaVersion
+ * @property {string} createdAt
+ * @property {string} hostClass
+ * @property {string} suite
+ * @property {string} product
+ * @property {string} line
+ * @property {{version: string, runIds: string[]}} base
+ * @property {{version: string, runIds: string[]}} candidate
+ * @property {ThresholdsConfig} thresholds the thresholds that produced these verdicts
+ * @property {TestVerdict[]} tests
+ * @property {Record<VerdictClass, number>} summary
+ */
+
+/**
+ * @typedef {object} TestVerdict
+ * @property {string} test
+ * @property {string} group
+ * @property {string} metric `throughput`, `cpuUsPerOp`, `kbWrittenPerOp`, `stalls`, ...
+ * @property {boolean} higherIsBetter
+ * @property {{median: number, min: number, max: number, n: number}|null} base
+ * @property {{median: number, min: number, max: number, n: number}|null} candidate
+ * @property {number|null} ratio candidate median / base median
+ * @property {[number, number]|null} ci confidence interval of the ratio
+ * @property {number|null} mde minimum detectable relative effect on this host
+ * @property {VerdictClass} verdict
+ * @property {string} reason the numbers that justify the verdict, in words
+ * @property {boolean} [confirmed] set by `tagbench confirm`
+ */
