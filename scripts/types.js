@@ -17,6 +17,7 @@ export {};
  * @property {'mariadb'|'mysql'} flavor which server family: decides binaries and init commands
  * @property {string} displayName
  * @property {string} [gitUrl] upstream repository for `tagbench watch`
+ * @property {('innodb'|'rocksdb')[]} [engines] engines this product can run (default innodb)
  * @property {ProductLine[]} lines release lines (product line = product + line name)
  * @property {Record<string, DebVersionSource>} [deb] version -> Debian suite and packages
  */

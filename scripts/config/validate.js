@@ -15,7 +15,7 @@ const SCHEMAS = {
   thresholds: require('./schemas/thresholds.schema.json'),
 };
 
-const ajv = new Ajv.default({ allErrors: true, strict: false });
+const ajv = new Ajv.default({ allErrors: true, strict: false, verbose: true });
 addFormats.default(ajv);
 ajv.addFormat('regex', { validate: (/** @type {string} */ s) => { try { new RegExp(s); return true; } catch { return false; } } });
 for (const schema of Object.values(SCHEMAS)) ajv.addSchema(schema);

@@ -1,0 +1,117 @@
+/**
+ * Turn the user's run options into a fully resolved plan, checking every name against the
+ * configuration. Pure: config in, plan out; every error says what was given and what exists.
+ */
+import { UserError } from '../errors.js';
+
+/**
+ * @typedef {object} ResolvedRelease
+ * @property {string} product
+ * @property {string} version
+ * @property {string} line
+ * @property {string} provider
+ * @property {string} [path]
+ */
+
+/**
+ * @typedef {object} ResolvedRun
+ * @property {ResolvedRelease[]} releases
+ * @property {import('../types.js').SuiteConfig} suite with `only` applied
+ * @property {import('../types.js').HostClass} host
+ * @property {'innodb'|'rocksdb'} engine
+ * @property {string} mycnfName
+ * @property {string} mycnfTemplate
+ * @property {number} repeats
+ */
+
+/**
+ * @param {import('../config/load-config.js').Config} config
+ * @param {import('./run-releases.js').RunOptions} options
+ * @returns {ResolvedRun}
+ * @throws {UserError}
+ */
+export function resolveRun(config, options) {
+  const suite = pick(config.suites, options.suite, 'suite', 'configs/suites/');
+  const host = pick(config.hosts, options.hostClass, 'host class', 'configs/hosts/');
+  const engine = options.engine ?? 'innodb';
+  if (engine !== 'innodb' && engine !== 'rocksdb') throw new UserError(`unknown engine '${engine}'; known: innodb, rocksdb`);
+  const mycnfName = options.mycnf ?? engine;
+  const mycnfTemplate = config.mycnf[mycnfName];
+  if (mycnfTemplate === undefined) {
+    throw new UserError(`unknown my.cnf template '${mycnfName}'; known: ${Object.keys(config.mycnf).join(', ') || '(none)'} (files configs/mycnf/<name>.cnf)`);
+  }
+  if (!options.releases?.length) throw new UserError('no release given: use --releases product@version[,product@version...], e.g. mariadb@10.11.18');
+  const releases = options.releases.map((r) => resolveRelease(config, r, engine));
+  const keys = releases.map((r) => `${r.product}@${r.version}`);
+  const dup = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (dup) throw new UserError(`release ${dup} is listed twice in --releases`);
+  const repeats = options.repeats ?? host.repeats;
+  if (!Number.isInteger(repeats) || repeats < 1) throw new UserError(`--repeats must be a positive integer, got ${repeats}`);
+  const only = options.only?.length ? options.only : suite.only;
+  return { releases, suite: only ? { ...suite, only: [...only] } : suite, host, engine, mycnfName, mycnfTemplate, repeats };
+}
+
+/**
+ * @template T
+ * @param {Readonly<Record<string, T>>} map
+ * @param {string} name
+ * @param {string} what
+ * @param {string} where
+ * @returns {T}
+ */
+function pick(map, name, what, where) {
+  const found = map[name];
+  if (found === undefined) {
+    throw new UserError(`unknown ${what} '${name}'; known: ${Object.keys(map).join(', ') || '(none)'} (files ${where}<name>.yml)`);
+  }
+  return found;
+}
+
+/**
+ * @param {import('../config/load-config.js').Config} config
+ * @param {{product: string, version: string, provider?: string, path?: string}} r
+ * @param {string} engine
+ * @returns {ResolvedRelease}
+ */
+function resolveRelease(config, r, engine) {
+  const product = pick(config.products, r.product, 'product', 'configs/products/');
+  const provider = r.provider ?? (r.path ? 'path' : 'deb');
+  if (provider === 'deb' && !product.deb?.[r.version]) {
+    const known = Object.keys(product.deb ?? {}).join(', ') || '(none)';
+    throw new UserError(`${r.product} ${r.version} is not available from the deb provider; available: ${known} (add it under 'deb:' in configs/products/${r.product}.yml, or use --provider path --path PREFIX)`);
+  }
+  const engines = product.engines ?? ['innodb'];
+  if (!engines.includes(/** @type {any} */ (engine))) {
+    throw new UserError(`engine '${engine}' is not available for ${r.product}; configs/products/${r.product}.yml lists: ${engines.join(', ')}`);
+  }
+  return { product: r.product, version: r.version, line: lineOf(product, r.version), provider, ...(r.path ? { path: r.path } : {}) };
+}
+
+/**
+ * The release line a version belongs to: the longest line name that is a dotted prefix of it.
+ * @param {import('../types.js').ProductConfig} product
+ * @param {string} version
+ * @returns {string}
+ * @throws {UserError} when no line matches
+ */
+export function lineOf(product, version) {
+  const matches = product.lines.filter((l) => version === l.name || version.startsWith(`${l.name}.`));
+  if (matches.length === 0) {
+    throw new UserError(`version ${version} belongs to no release line of ${product.name}; lines: ${product.lines.map((l) => l.name).join(', ')} (configs/products/${product.name}.yml)`);
+  }
+  return matches.sort((a, b) => b.name.length - a.name.length)[0].name;
+}
+
+/**
+ * Parse `product@version[,product@version]`.
+ * @param {string} text
+ * @returns {{product: string, version: string}[]}
+ * @throws {UserError}
+ */
+export function parseReleaseList(text) {
+  return text.split(',').map((s) => s.trim()).filter(Boolean).map((item) => {
+    const m = /^([a-z][a-z0-9-]*)@([0-9][0-9A-Za-z.+~-]*)$/.exec(item);
+    if (!m) throw new UserError(`bad release '${item}' in --releases: expected product@version, e.g. mariadb@10.11.18`);
+    return { product: m[1], version: m[2] };
+  });
+}

@@ -1,0 +1,302 @@
+/**
+ * `tagbench run`: benchmark one or more releases with a suite on a host class and write one
+ * run record per release. All servers start first and stay up; each reported step's repeats
+ * alternate between the releases. A crashed server fails its step (with an excerpt of the
+ * error log) and skips the rest of that release; the other releases go on. Interrupted runs
+ * (Ctrl-C, SIGTERM) stop every server and store their records as `partial`.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { UserError } from '../errors.js';
+import { installRelease } from '../install/index.js';
+import { startServer, stopAllServers } from '../server/index.js';
+import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../bench/index.js';
+import { startSampling, computeEfficiency, measureDbSize, collectHostFacts } from '../metrics/index.js';
+import { writeRecord, writeRawLog } from '../store/index.js';
+import { buildSchedule } from './schedule.js';
+import { createRecord, addRepeat, markStep, skipRemaining, finishRecord } from './record-builder.js';
+import { createProgress } from './progress.js';
+import { resolveRun } from './resolve-run.js';
+import { readToolVersions } from './tool-versions.js';
+
+/**
+ * @typedef {object} RunOptions
+ * @property {{product: string, version: string, provider?: string, path?: string}[]} releases
+ * @property {string} suite suite name (configs/suites)
+ * @property {string} hostClass host class name (configs/hosts)
+ * @property {'innodb'|'rocksdb'} [engine] default innodb
+ * @property {string} [mycnf] my.cnf template name (configs/mycnf), default = engine
+ * @property {number} [repeats] default from the host class
+ * @property {string[]} [only] run only these tests (setup steps they need still run)
+ * @property {string} storeDir results store
+ * @property {string} workDir datadirs and working files
+ * @property {string} cacheDir install cache
+ * @property {number} [portBase] first TCP port; release i uses portBase + i
+ * @property {AbortSignal} [signal] aborts the run (Ctrl-C)
+ * @property {(text: string) => void} [write] progress output (default stderr)
+ */
+
+/**
+ * @typedef {object} RunOutcome
+ * @property {import('../types.js').RunRecord[]} records
+ * @property {string[]} paths where the records were written
+ * @property {boolean} interrupted
+ */
+
+/**
+ * @param {import('../config/load-config.js').Config} config
+ * @param {RunOptions} options
+ * @returns {Promise<RunOutcome>}
+ * @throws {UserError} bad input (unknown suite, release, engine), missing tools, server that won't start
+ */
+export async function runReleases(config, options) {
+  const write = options.write ?? ((/** @type {string} */ t) => process.stderr.write(t));
+  const plan = resolveRun(config, options);
+  const tools = await readToolVersions();
+  const steps = planSuite(plan.suite, { engine: plan.engine });
+  const runStamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const runTag = randomBytes(3).toString('hex');
+  const workRoot = join(options.workDir, `${runStamp}-${runTag}`);
+  await mkdir(workRoot, { recursive: true });
+
+  /** @type {import('./types.js').RunRelease[]} */
+  const releases = [];
+  for (const r of plan.releases) {
+    write(`install ${r.product} ${r.version} (${r.provider})\n`);
+    const install = await installRelease(
+      { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}) },
+      { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
+    );
+    if (install.status === 'failed') throw new UserError(`cannot install ${r.product} ${r.version}: ${install.reason}`);
+    releases.push({ key: `${r.product}@${r.version}`, product: r.product, version: r.version, line: r.line, install });
+  }
+
+  const host = await collectHostFacts({ hostClass: plan.host.name, pinning: plan.host.pinning });
+  /** @type {Map<string, RunState>} */
+  const states = new Map();
+  try {
+    for (const [i, rel] of releases.entries()) {
+      states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write }));
+    }
+    await executeSchedule(steps, releases, states, { plan, options, write });
+    await closeReleases(states, options);
+  } finally {
+    await stopAllServers();
+  }
+  return storeRecords(states, options, write);
+}
+
+/**
+ * @typedef {object} RunState
+ * @property {import('../types.js').RunRecord} record
+ * @property {any} server ServerHandle from scripts/server
+ * @property {string|null} deadReason set once the server crashed or a setup step failed
+ */
+
+/**
+ * @param {import('./types.js').RunRelease} rel
+ * @param {number} i
+ * @param {any} ctx
+ * @returns {Promise<RunState>}
+ */
+async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write }) {
+  const safe = `${rel.product}-${rel.version}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  write(`start ${rel.key} (${plan.engine}, my.cnf ${plan.mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
+  const server = await startServer(rel.install, {
+    workDir: join(workRoot, safe),
+    port: (options.portBase ?? 23700) + i,
+    engine: plan.engine,
+    mycnfName: plan.mycnfName,
+    mycnfTemplate: plan.mycnfTemplate,
+    mycnfOverrides: plan.host.mycnf ?? {},
+    serverCpus: plan.host.pinning.serverCpus,
+    log: (/** @type {string} */ m) => write(`    ${m}\n`),
+  });
+  const id = `${runStamp}-${plan.host.name}-${safe}-${plan.suite.name}-${runTag}`;
+  const record = createRecord({
+    id,
+    startedAt: new Date().toISOString(),
+    release: rel,
+    host,
+    config: {
+      suite: plan.suite.name,
+      scale: {
+        tables: plan.suite.tables, tableSize: plan.suite.tableSize, clients: plan.suite.clients,
+        readDurationS: plan.suite.readDurationS, writeDurationS: plan.suite.writeDurationS, warmupS: plan.suite.warmupS,
+      },
+      engine: plan.engine,
+      mycnf: server.mycnf,
+      tools,
+      repeats: plan.repeats,
+      alternatedWith: plan.releases.filter((/** @type {any} */ r) => `${r.product}@${r.version}` !== rel.key).map((/** @type {any} */ r) => `${r.product}@${r.version}`),
+    },
+    steps,
+  });
+  return { record, server, deadReason: null };
+}
+
+/**
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @param {import('./types.js').RunRelease[]} releases
+ * @param {Map<string, RunState>} states
+ * @param {any} ctx
+ */
+async function executeSchedule(steps, releases, states, { plan, options, write }) {
+  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats);
+  const progress = createProgress(schedule, { write, now: Date.now });
+  for (const action of schedule) {
+    if (options.signal?.aborted) return;
+    const state = /** @type {RunState} */ (states.get(action.release));
+    if (state.deadReason) continue;
+    const health = await state.server.checkHealth();
+    if (!health.ok) {
+      killRelease(state, action.stepIndex, `server not running before ${action.step.name}: ${health.reason}`, health.logExcerpt);
+      progress.end(action, { status: 'failed', reason: state.deadReason ?? undefined });
+      continue;
+    }
+    progress.begin(action);
+    const result = await runAction(action, state, plan, options);
+    progress.end(action, result);
+    if (result.status !== 'ok' && !options.signal?.aborted) {
+      const after = await state.server.checkHealth();
+      if (!after.ok) killRelease(state, action.stepIndex, `server crashed during ${action.step.name}: ${after.reason}`, after.logExcerpt);
+      else if (action.step.kind !== 'sysbench') killRelease(state, action.stepIndex, `setup step ${action.step.name} failed: ${result.reason}`);
+    }
+  }
+}
+
+/**
+ * Fail the current step with the crash reason and skip everything after it for this release:
+ * the next step never runs against a dead server.
+ * @param {RunState} state
+ * @param {number} stepIndex
+ * @param {string} reason
+ * @param {string} [logExcerpt]
+ */
+function killRelease(state, stepIndex, reason, logExcerpt) {
+  const step = state.record.steps[stepIndex];
+  if (step.status !== 'failed') markStep(state.record, stepIndex, { ok: false, reason, logExcerpt });
+  else if (logExcerpt && !step.logExcerpt) step.logExcerpt = logExcerpt;
+  state.deadReason = reason;
+  skipRemaining(state.record, `not run: ${reason}`);
+}
+
+/**
+ * Run one scheduled action against one release's server.
+ * @param {import('./schedule.js').ScheduledAction} action
+ * @param {RunState} state
+ * @param {any} plan
+ * @param {RunOptions} options
+ * @returns {Promise<{status: string, reason?: string, throughput?: number, metric?: string, intervals?: number[]}>}
+ */
+async function runAction(action, state, plan, options) {
+  const { step, stepIndex } = action;
+  const { server, record } = state;
+  try {
+    if (step.kind === 'load') {
+      const out = await prepareTables(plan.suite, server, { engine: plan.engine, clientCpus: plan.host.pinning.clientCpus, signal: options.signal });
+      await writeRawLog(options.storeDir, record.id, `${step.name}.txt`, out.rawOutput ?? '');
+      markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
+      if (out.status === 'ok') record.dbSize.afterLoad = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database });
+      return { status: out.status, reason: out.reason };
+    }
+    if (step.kind === 'postwrite') {
+      const out = await runPostwrite(server.query, plan.engine, plan.suite, { signal: options.signal });
+      markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
+      return { status: out.status, reason: out.reason };
+    }
+    return await runMeasuredRepeat(action, state, plan, options);
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    const reason = err instanceof Error ? err.message : String(err);
+    markStep(record, stepIndex, { ok: false, reason });
+    return { status: 'failed', reason };
+  }
+}
+
+/**
+ * @param {import('./schedule.js').ScheduledAction} action
+ * @param {RunState} state
+ * @param {any} plan
+ * @param {RunOptions} options
+ */
+async function runMeasuredRepeat(action, state, plan, options) {
+  const { step, stepIndex, repeat } = action;
+  const { server, record } = state;
+  const sampling = await startSampling({ pid: server.pid, datadir: server.datadir, query: server.query, intervalS: 1 });
+  const startedAt = new Date().toISOString();
+  const out = await runStepRepeat(step, server, { clientCpus: plan.host.pinning.clientCpus, signal: options.signal });
+  const samples = await sampling.stop();
+  await writeRawLog(options.storeDir, record.id, `${step.name}.r${repeat}.txt`, out.rawOutput ?? '');
+  const ok = out.status === 'ok' && !options.signal?.aborted;
+  const ops = ok ? out.throughput * out.durationS : 0;
+  /** @type {import('../types.js').Repeat} */
+  const rep = {
+    index: repeat,
+    startedAt,
+    durationS: out.durationS ?? 0,
+    status: ok ? 'ok' : 'failed',
+    ...(ok ? {} : { reason: options.signal?.aborted ? 'interrupted' : out.reason ?? 'failed' }),
+    throughput: ok ? out.throughput : 0,
+    tps: ok ? out.tps : 0,
+    latencyMs: out.latencyMs ?? { avg: 0, p95: 0, p99: null, max: 0 },
+    errors: out.errors ?? 0,
+    reconnects: out.reconnects ?? 0,
+    intervals: out.intervals ?? [],
+    efficiency: ok ? computeEfficiency(samples, ops) : null,
+    mysqldRssKb: samples.rssKb ?? null,
+  };
+  if (!options.signal?.aborted || ok) {
+    const excerpt = ok ? undefined : tail(out.rawOutput ?? '', 15);
+    addRepeat(record, stepIndex, rep, excerpt);
+  }
+  return { status: rep.status, reason: rep.reason, throughput: rep.throughput, metric: step.metric, intervals: rep.intervals.map((i) => i.qps) };
+}
+
+/**
+ * @param {string} text
+ * @param {number} n
+ */
+function tail(text, n) {
+  return text.trimEnd().split('\n').slice(-n).join('\n');
+}
+
+/**
+ * Before the servers stop: the database size at the end (live servers only) and a copy of each
+ * server's error log next to the raw benchmark logs.
+ * @param {Map<string, RunState>} states
+ * @param {RunOptions} options
+ */
+async function closeReleases(states, options) {
+  for (const state of states.values()) {
+    const { server, record } = state;
+    if (!state.deadReason && (await server.checkHealth()).ok) {
+      record.dbSize.atEnd = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database }).catch(() => null);
+    }
+    const log = await readFile(server.errorLog, 'utf8').catch(() => '');
+    await writeRawLog(options.storeDir, record.id, 'server-error.log', log);
+  }
+}
+
+/**
+ * Close and store every record: `partial` when interrupted, else `ok` or `failed`.
+ * @param {Map<string, RunState>} states
+ * @param {RunOptions} options
+ * @param {(t: string) => void} write
+ * @returns {Promise<RunOutcome>}
+ */
+async function storeRecords(states, options, write) {
+  const interrupted = Boolean(options.signal?.aborted);
+  const records = [];
+  const paths = [];
+  for (const state of states.values()) {
+    const record = finishRecord(state.record, new Date().toISOString(), interrupted ? { interrupted: true, reason: 'interrupted by a signal (Ctrl-C or SIGTERM)' } : {});
+    const path = await writeRecord(options.storeDir, record);
+    write(`record ${record.status}: ${path}\n`);
+    records.push(record);
+    paths.push(path);
+  }
+  return { records, paths, interrupted };
+}
+

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildSchedule, estimateRemainingS } from '../../scripts/run/schedule.js';
+
+/** @type {import('../../scripts/run/types.js').StepPlanLike[]} */
+const steps = [
+  { name: 'load', kind: 'load', group: 'setup', reported: false, metric: 'qps' },
+  { name: 'point-query', kind: 'sysbench', group: 'point', reported: true, metric: 'qps', durationS: 3, warmupS: 1 },
+  { name: 'postwrite', kind: 'postwrite', group: 'setup', reported: false, metric: 'qps' },
+];
+
+test('reported steps alternate releases for every repeat; setup steps run once per release', () => {
+  const s = buildSchedule(steps, ['a', 'b'], 3);
+  assert.deepEqual(s.map((x) => `${x.step.name}:${x.release}:${x.repeat}`), [
+    'load:a:0', 'load:b:0',
+    'point-query:a:0', 'point-query:b:0', 'point-query:a:1', 'point-query:b:1', 'point-query:a:2', 'point-query:b:2',
+    'postwrite:a:0', 'postwrite:b:0',
+  ]);
+  assert.deepEqual(s.map((x) => x.index), [...s.keys()]);
+});
+
+test('bad repeats are refused', () => {
+  assert.throws(() => buildSchedule(steps, ['a'], 0), /positive integer/);
+  assert.throws(() => buildSchedule(steps, [], 1), /no releases/);
+});
+
+test('time left scales with the observed pace', () => {
+  const s = buildSchedule(steps, ['a'], 2); // load(0.5) pq(4.5) pq(4.5) postwrite(0.5)
+  assert.equal(estimateRemainingS(s, 0, 0), 10);
+  // first two actions estimated 5 s took 10 s: the remaining 5 s estimate doubles
+  assert.equal(estimateRemainingS(s, 2, 10), 10);
+});
