@@ -1,0 +1,169 @@
+/**
+ * Readers of the results store. Every file is parsed, upgraded in memory when older
+ * (scripts/store/migrations/), validated, and checked to sit at the path its identity gives.
+ * A missing store means "no records"; a file that does not parse or validate is an error that
+ * names the file: nothing is skipped or reset quietly.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UserError } from '../errors.js';
+import { validateRecord, validateComparison, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
+import { migrateData } from './migrate-data.js';
+import { recordRelPath, comparisonRelPath } from './store-paths.js';
+
+/**
+ * @typedef {object} StoreFilter narrows the files read; every given field must match
+ * @property {string} [hostClass]
+ * @property {string} [product]
+ * @property {string} [version] release version (candidate version for comparisons)
+ * @property {string} [suite]
+ * @property {string[]} [ids] run ids (comparison ids for comparisons)
+ */
+
+/**
+ * @typedef {object} StoredFile
+ * @property {string} relPath path relative to the store root
+ * @property {any} data parsed, upgraded to the newest schemaVersion and validated
+ */
+
+const KINDS = /** @type {const} */ ({
+  'run-record': { top: 'runs', newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: (/** @type {any} */ d, /** @type {string} */ id) => recordRelPath(d), id: (/** @type {any} */ d) => d.id },
+  comparison: { top: 'verdicts', newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: comparisonRelPath, id: null },
+});
+
+/**
+ * Read the run records of a store, oldest first (by startedAt, then id).
+ * @param {string} storeDir results store root (missing = empty store)
+ * @param {StoreFilter & {status?: import('../types.js').RunRecord['status'][]}} [filter]
+ * @returns {Promise<import('../types.js').RunRecord[]>}
+ * @throws {UserError} listing every file that does not parse, is newer than this tagbench
+ *   (upgrade tagbench), is invalid, or sits at a path that does not match its content
+ */
+export async function readRecords(storeDir, filter = {}) {
+  const files = await readStoreFiles(storeDir, 'run-record', filter);
+  /** @type {import('../types.js').RunRecord[]} */
+  const records = files.map((f) => f.data);
+  const wanted = filter.status ? new Set(filter.status) : null;
+  return records
+    .filter((r) => !wanted || wanted.has(r.status))
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Read the comparisons of a store, oldest first (by createdAt).
+ * @param {string} storeDir results store root (missing = empty store)
+ * @param {StoreFilter} [filter] version = candidate version
+ * @returns {Promise<(import('../types.js').Comparison & {id: string})[]>} each with its id (file name)
+ * @throws {UserError} as readRecords
+ */
+export async function readComparisons(storeDir, filter = {}) {
+  const files = await readStoreFiles(storeDir, 'comparison', filter);
+  return files
+    .map((f) => ({ ...f.data, id: (f.relPath.split('/').at(-1) ?? '').replace(/\.json$/, '') }))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Read, upgrade and validate every file of one kind (for readers and for the index).
+ * @param {string} storeDir
+ * @param {'run-record'|'comparison'} kind
+ * @param {StoreFilter} [filter]
+ * @returns {Promise<StoredFile[]>} sorted by relPath
+ * @throws {UserError} listing every bad file
+ */
+export async function readStoreFiles(storeDir, kind, filter = {}) {
+  const spec = KINDS[kind];
+  const relPaths = await listStoreFiles(storeDir, spec.top, filter);
+  /** @type {string[]} */
+  const errors = [];
+  /** @type {StoredFile[]} */
+  const out = [];
+  await Promise.all(relPaths.map(async (relPath) => {
+    const data = await readOne(storeDir, relPath, kind, errors);
+    if (data !== undefined) out.push({ relPath, data });
+  }));
+  if (errors.length > 0) {
+    throw new UserError(`results store ${storeDir}: ${errors.length} unreadable file${errors.length > 1 ? 's' : ''}:\n  - ${errors.sort().join('\n  - ')}`);
+  }
+  return out.sort((a, b) => a.relPath.localeCompare(b.relPath));
+}
+
+/**
+ * @param {string} storeDir
+ * @param {string} relPath
+ * @param {'run-record'|'comparison'} kind
+ * @param {string[]} errors collects problems
+ * @returns {Promise<any>} undefined when bad
+ */
+async function readOne(storeDir, relPath, kind, errors) {
+  const spec = KINDS[kind];
+  const text = await readFile(join(storeDir, relPath), 'utf8');
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    errors.push(`${relPath}: not valid JSON (${/** @type {Error} */ (err).message}); the store never rewrites files, so restore it from the results branch or remove it by hand`);
+    return undefined;
+  }
+  let data;
+  try {
+    data = migrateData(kind, parsed, spec.newest, { file: relPath }).data;
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    errors.push(err.message);
+    return undefined;
+  }
+  const problems = spec.validate(data);
+  if (problems.length > 0) {
+    errors.push(`${relPath}: invalid ${kind}: ${problems.join('; ')}`);
+    return undefined;
+  }
+  const id = relPath.split('/').at(-1)?.replace(/\.json$/, '') ?? '';
+  const expected = spec.relPath(data, id);
+  if (expected !== relPath) {
+    errors.push(`${relPath}: its content belongs at ${expected} (host class, product, version, suite and id build the path); move it there`);
+    return undefined;
+  }
+  return data;
+}
+
+/**
+ * Relative paths of the `.json` files under `top/<host-class>/<product>/<version>/<suite>/`,
+ * without reading them. Dot files (temp files of an interrupted write) are left out.
+ * @param {string} storeDir
+ * @param {'runs'|'verdicts'} top
+ * @param {StoreFilter} [filter]
+ * @returns {Promise<string[]>} sorted
+ */
+export async function listStoreFiles(storeDir, top, filter = {}) {
+  const levels = [filter.hostClass, filter.product, filter.version, filter.suite];
+  const ids = filter.ids ? new Set(filter.ids) : null;
+  /** @type {string[]} */
+  let dirs = [top];
+  for (const want of levels) {
+    /** @type {string[][]} */
+    const next = await Promise.all(dirs.map(async (d) => (await listDir(join(storeDir, d), 'dirs'))
+      .filter((name) => want === undefined || name === want)
+      .map((name) => join(d, name))));
+    dirs = next.flat();
+  }
+  const files = await Promise.all(dirs.map(async (d) => (await listDir(join(storeDir, d), 'files'))
+    .filter((name) => name.endsWith('.json') && (!ids || ids.has(name.slice(0, -5))))
+    .map((name) => join(d, name))));
+  return files.flat().sort();
+}
+
+/**
+ * @param {string} dir
+ * @param {'dirs'|'files'} which
+ * @returns {Promise<string[]>} names, without dot files; [] when dir is missing
+ */
+async function listDir(dir, which) {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => !e.name.startsWith('.') && (which === 'dirs' ? e.isDirectory() : e.isFile())).map((e) => e.name);
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return [];
+    throw err;
+  }
+}

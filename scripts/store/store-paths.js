@@ -1,0 +1,49 @@
+/**
+ * Where each file lives in the results store, built from the file's identity so that parallel
+ * jobs never write the same path (layout: docs/record-format.md).
+ */
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+
+/** Name of the generated index at the store root. */
+export const INDEX_FILE = 'index.json';
+
+/**
+ * Path of a run record relative to the store root.
+ * @param {import('../types.js').RunRecord} record a validated record (path parts are path-safe)
+ * @returns {string} `runs/<host-class>/<product>/<version>/<suite>/<run-id>.json`
+ */
+export function recordRelPath(record) {
+  return join('runs', record.host.class, record.release.product, record.release.version, record.config.suite, `${record.id}.json`);
+}
+
+/**
+ * Id of a comparison: the base version, the creation time and a hash of the content, so that
+ * the same comparison always lands on the same path and a recomputed one on a new path.
+ * @param {import('../types.js').Comparison} comparison
+ * @returns {string} e.g. `vs-10.11.18-20250301T101500Z-1a2b3c4d`
+ */
+export function comparisonId(comparison) {
+  const stamp = comparison.createdAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
+  const hash = createHash('sha256').update(JSON.stringify(comparison)).digest('hex').slice(0, 8);
+  return `vs-${comparison.base.version}-${stamp}-${hash}`;
+}
+
+/**
+ * Path of a comparison relative to the store root.
+ * @param {import('../types.js').Comparison} comparison validated
+ * @param {string} id from comparisonId() unless given
+ * @returns {string} `verdicts/<host-class>/<product>/<candidate-version>/<suite>/<id>.json`
+ */
+export function comparisonRelPath(comparison, id) {
+  return join('verdicts', comparison.hostClass, comparison.product, comparison.candidate.version, comparison.suite, `${id}.json`);
+}
+
+/**
+ * Canonical JSON text of a stored file: two-space indent, trailing newline.
+ * @param {unknown} data
+ * @returns {string}
+ */
+export function renderJson(data) {
+  return `${JSON.stringify(data, null, 2)}\n`;
+}

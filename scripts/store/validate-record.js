@@ -1,0 +1,54 @@
+/**
+ * Validation of the files in the results store against their JSON Schemas
+ * (scripts/store/schemas/). Messages name the field as a dot path (`steps.3.repeats.0.tps`),
+ * the bad value and what is allowed, through the shared validator of scripts/config/.
+ */
+import { createRequire } from 'node:module';
+import { registerSchema, validateAgainst } from '../config/index.js';
+
+const require = createRequire(import.meta.url);
+/** The schemas, by file kind. Their `schemaVersion` const is the newest version this code writes. */
+export const SCHEMAS = Object.freeze({
+  'run-record': /** @type {object & {$id: string, properties: {schemaVersion: {const: number}}}} */ (require('./schemas/run-record.schema.json')),
+  comparison: /** @type {object & {$id: string, properties: {schemaVersion: {const: number}}}} */ (require('./schemas/comparison.schema.json')),
+});
+for (const schema of Object.values(SCHEMAS)) registerSchema(schema);
+
+/** Newest schemaVersion of run records this tagbench reads and writes. */
+export const RECORD_SCHEMA_VERSION = SCHEMAS['run-record'].properties.schemaVersion.const;
+/** Newest schemaVersion of comparisons this tagbench reads and writes. */
+export const COMPARISON_SCHEMA_VERSION = SCHEMAS.comparison.properties.schemaVersion.const;
+
+/**
+ * Check a run record against the run-record schema.
+ * @param {unknown} record parsed JSON
+ * @returns {string[]} one message per problem (field as a dot path); empty when valid
+ */
+export function validateRecord(record) {
+  return validateKind('run-record', record);
+}
+
+/**
+ * Check a comparison (verdicts of one candidate against one base) against its schema.
+ * @param {unknown} comparison parsed JSON
+ * @returns {string[]} one message per problem; empty when valid
+ */
+export function validateComparison(comparison) {
+  return validateKind('comparison', comparison);
+}
+
+/**
+ * @param {'run-record'|'comparison'} kind
+ * @param {unknown} data
+ * @returns {string[]}
+ */
+function validateKind(kind, data) {
+  const newest = SCHEMAS[kind].properties.schemaVersion.const;
+  const version = /** @type {any} */ (data)?.schemaVersion;
+  // A newer file is not "invalid": its fields are unknown to us. Say so instead of listing
+  // every unknown field as an error.
+  if (typeof version === 'number' && version > newest) {
+    return [`field 'schemaVersion' is ${version} but this tagbench reads ${kind} files up to version ${newest}: upgrade tagbench`];
+  }
+  return validateAgainst(SCHEMAS[kind].$id, data);
+}
