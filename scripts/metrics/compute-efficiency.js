@@ -1,0 +1,57 @@
+/**
+ * Hardware efficiency per operation (pure), the figures of the seed posts' "efficiency"
+ * tables: CPU µs, context switches, storage reads, KB read and KB written per operation.
+ *
+ * Formula. vmstat and iostat give per-second rates; the step's resource use is the mean rate
+ * over the sampled seconds times the window the operations were counted in (W seconds):
+ *
+ *   cpuUsPerOp     = mean((us + sy) / 100) × cores × W × 1e6 / ops
+ *                    (vmstat's us/sy are percentages of ALL CPUs, so × cores turns them into
+ *                     CPU-seconds per second; system-wide, so the client's CPU counts too)
+ *   csPerOp        = mean(cs/s) × W / ops                       (system-wide)
+ *   readsPerOp     = mean(Σ r/s over counted devices) × W / ops
+ *   kbReadPerOp    = mean(Σ rkB/s over counted devices) × W / ops
+ *   kbWrittenPerOp = mean(Σ wkB/s over counted devices) × W / ops
+ *
+ * Counted devices: the block device holding the datadir (from /proc/self/mountinfo and
+ * /sys/dev/block), or every real block device when that cannot be told; StepSamples.devices
+ * says which (`basis`: 'datadir' | 'all') and how it was found (`note`).
+ * Taking mean rate × W rather than summing samples keeps the figure right when the window is
+ * not a whole number of seconds, or when the sampler saw a warm-up the op count excludes.
+ */
+
+/** @typedef {import('../types.js').Efficiency} Efficiency */
+/** @typedef {import('./types.js').StepSamples} StepSamples */
+
+/**
+ * @param {StepSamples} samples from startSampling(...).stop()
+ * @param {number} operations operations completed in the window (queries; rows for scans)
+ * @param {{windowS?: number}} [options] windowS = seconds the operations were counted over;
+ *   default samples.durationS (the sampled wall time)
+ * @returns {Efficiency|null} null when there is nothing to divide by or nothing sampled:
+ *   operations ≤ 0 or not finite, no completed CPU or I/O interval, window ≤ 0 — never NaN or Infinity
+ */
+export function computeEfficiency(samples, operations, options = {}) {
+  const windowS = options.windowS ?? samples.durationS;
+  if (!(operations > 0) || !Number.isFinite(operations)) return null;
+  if (!(windowS > 0) || !Number.isFinite(windowS)) return null;
+  if (samples.cpu.length === 0 || samples.io.length === 0 || !(samples.cores > 0)) return null;
+  const perOp = (/** @type {number} */ meanRate) => (meanRate * windowS) / operations;
+  const eff = {
+    cpuUsPerOp: perOp(mean(samples.cpu.map((s) => ((s.usPct + s.syPct) / 100) * samples.cores * 1e6))),
+    csPerOp: perOp(mean(samples.cpu.map((s) => s.csPerS))),
+    readsPerOp: perOp(mean(samples.io.map((s) => s.readsPerS))),
+    kbReadPerOp: perOp(mean(samples.io.map((s) => s.kbReadPerS))),
+    kbWrittenPerOp: perOp(mean(samples.io.map((s) => s.kbWrittenPerS))),
+  };
+  return Object.values(eff).every((v) => Number.isFinite(v) && v >= 0) ? eff : null;
+}
+
+/**
+ * @param {number[]} xs non-empty
+ */
+function mean(xs) {
+  let sum = 0;
+  for (const x of xs) sum += x;
+  return sum / xs.length;
+}

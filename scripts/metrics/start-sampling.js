@@ -1,0 +1,144 @@
+/**
+ * Samplers around one benchmark step: `vmstat -n N` and `iostat -dxk N` as child processes,
+ * mysqld VmRSS from /proc every interval, SHOW GLOBAL STATUS before and after. Sampling never
+ * fails the step: whatever could not be sampled is reported in StepSamples.warnings.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { UserError } from '../errors.js';
+import { selectDevices } from './select-devices.js';
+import { computeStepSamples } from './compute-step-samples.js';
+
+/** @typedef {import('./types.js').SamplingOptions} SamplingOptions */
+/** @typedef {import('./types.js').Sampler} Sampler */
+/** @typedef {import('./types.js').StepSamples} StepSamples */
+/** @typedef {import('./types.js').QueryFn} QueryFn */
+/** @typedef {import('./types.js').RssSecond} RssSecond */
+
+/** Samplers still running, killed if this process exits before stop() (a crash, Ctrl-C). */
+const live = new Set();
+let exitHookInstalled = false;
+
+/**
+ * Start sampling. Call `stop()` on the result right after the step; it resolves to the samples.
+ * @param {SamplingOptions} options pid of mysqld, its datadir, a query function, interval in s
+ * @returns {Promise<Sampler>}
+ * @throws {UserError} when intervalS is not a positive whole number or pid is not a positive integer
+ */
+export async function startSampling({ pid, datadir, query, intervalS = 1 }) {
+  if (!Number.isInteger(intervalS) || intervalS < 1) {
+    throw new UserError(`startSampling: intervalS must be a whole number of seconds ≥ 1 (vmstat and iostat take no fractions); got ${intervalS}`);
+  }
+  if (!Number.isInteger(pid) || pid <= 0) throw new UserError(`startSampling: pid must be the mysqld process id (a positive integer); got ${pid}`);
+  /** @type {string[]} */
+  const warnings = [];
+  const devices = await selectDevices(datadir);
+  const statusBefore = query ? await readStatus(query, 'before', warnings) : null;
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const vmstat = startTool('vmstat', ['-n', String(intervalS)], warnings);
+  const iostat = startTool('iostat', ['-dxk', String(intervalS)], warnings);
+  /** @type {RssSecond[]} */
+  const rss = [];
+  const timer = setInterval(() => {
+    const t = Math.round((performance.now() - t0) / 1000);
+    readRssKb(pid).then((kb) => { if (kb !== null) rss.push({ t, rssKb: kb }); }, () => {});
+  }, intervalS * 1000);
+  timer.unref();
+
+  /** @type {Promise<StepSamples>|null} */
+  let stopping = null;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        const durationS = (performance.now() - t0) / 1000;
+        clearInterval(timer);
+        const rssKb = await readRssKb(pid);
+        if (rssKb === null) warnings.push(`mysqld pid ${pid}: no VmRSS in /proc/${pid}/status (process gone?)`);
+        const [vmstatText, iostatText] = await Promise.all([vmstat.stop(), iostat.stop()]);
+        const statusAfter = query ? await readStatus(query, 'after', warnings) : null;
+        return computeStepSamples({
+          startedAt, durationS, intervalS, cores: cpus().length, vmstatText, iostatText, devices,
+          rss, rssKb, statusBefore, statusAfter, warnings,
+        });
+      })();
+      return stopping;
+    },
+  };
+}
+
+/**
+ * Spawn a sampler tool under LC_ALL=C (decimal points, English headers) and collect its stdout.
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {string[]} warnings
+ * @returns {{stop: () => Promise<string>}}
+ */
+function startTool(cmd, args, warnings) {
+  let out = '';
+  let err = '';
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+  installExitHook();
+  live.add(child);
+  child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
+  child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
+  /** @type {Promise<void>} */
+  const closed = new Promise((resolve) => {
+    child.on('error', (e) => {
+      warnings.push(`${cmd} could not run (${e.message}); install it (Debian: ${cmd === 'vmstat' ? 'procps' : 'sysstat'}; see setup/metrics.sh)`);
+      live.delete(child);
+      resolve();
+    });
+    child.on('close', () => { live.delete(child); resolve(); });
+  });
+  return {
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), 2000);
+      await closed;
+      clearTimeout(kill);
+      if (err.trim() !== '') warnings.push(`${cmd} stderr: ${err.trim().slice(0, 500)}`);
+      return out;
+    },
+  };
+}
+
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => { for (const c of live) c.kill('SIGKILL'); });
+}
+
+/**
+ * @param {number} pid
+ * @returns {Promise<number|null>} VmRSS in KiB, null when the process or the line is missing
+ */
+async function readRssKb(pid) {
+  const text = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * @param {QueryFn} query
+ * @param {string} when
+ * @param {string[]} warnings
+ * @returns {Promise<Record<string, string>|null>}
+ */
+async function readStatus(query, when, warnings) {
+  try {
+    const rows = await query('SHOW GLOBAL STATUS');
+    /** @type {Record<string, string>} */
+    const out = {};
+    for (const row of rows) {
+      const [name, value] = Array.isArray(row) ? row : [row.Variable_name ?? row.VARIABLE_NAME, row.Value ?? row.VARIABLE_VALUE];
+      if (typeof name === 'string') out[name] = value === null || value === undefined ? '' : String(value);
+    }
+    return out;
+  } catch (err) {
+    warnings.push(`SHOW GLOBAL STATUS ${when} the step failed: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
+}

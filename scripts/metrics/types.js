@@ -1,0 +1,111 @@
+/**
+ * Shapes of the metrics stage (typedefs only). The shared record shapes (Efficiency, DbSize,
+ * RecordHost) live in scripts/types.js; these are the raw samples a step collects, kept so
+ * later stages can chart them per second.
+ *
+ * Units are in the names: ...PerS per second, ...Kb kibibytes, ...Pct percent, ...S seconds.
+ */
+
+export {};
+
+/**
+ * @typedef {object} VmstatSample one line of `vmstat -n 1` (system-wide)
+ * @property {number} runnable `r`: processes runnable or running
+ * @property {number} blocked `b`: processes in uninterruptible sleep
+ * @property {number} freeKb `free`
+ * @property {number} inPerS `in`: interrupts per second
+ * @property {number} csPerS `cs`: context switches per second
+ * @property {number} usPct `us`: user time, percent of all CPUs
+ * @property {number} syPct `sy`: system time, percent of all CPUs
+ * @property {number} idPct `id`: idle, percent of all CPUs
+ * @property {number} waPct `wa`: waiting for I/O, percent of all CPUs
+ * @property {number} stPct `st`: stolen by the hypervisor, percent of all CPUs (0 when not printed)
+ */
+
+/**
+ * @typedef {object} IostatDevice one device line of `iostat -dxk`
+ * @property {string} device kernel name (`vda`, `nvme0n1`, `dm-0`)
+ * @property {number} readsPerS `r/s`: read requests completed per second
+ * @property {number} writesPerS `w/s`: write requests completed per second
+ * @property {number} kbReadPerS `rkB/s`
+ * @property {number} kbWrittenPerS `wkB/s`
+ * @property {number|null} utilPct `%util`, null when the column is absent
+ */
+
+/**
+ * @typedef {object} IostatReport one report (one interval) of `iostat -dxk N`
+ * @property {IostatDevice[]} devices
+ */
+
+/**
+ * @typedef {object} DeviceSelection which block devices count for the I/O figures
+ * @property {'datadir'|'all'} basis `datadir`: the device holding the datadir; `all`: every real
+ *   (non-virtual) block device, used when the datadir's device could not be told
+ * @property {string[]} devices kernel names, as iostat prints them
+ * @property {string} note how the selection was made, in words (for the record and the logs)
+ */
+
+/**
+ * @typedef {object} CpuSecond one per-second CPU sample, ready to chart
+ * @property {number} t seconds since sampling started (end of the interval)
+ * @property {number} usPct
+ * @property {number} syPct
+ * @property {number} idPct
+ * @property {number} waPct
+ * @property {number} stPct
+ * @property {number} csPerS
+ * @property {number} runnable
+ */
+
+/**
+ * @typedef {object} IoSecond one per-second I/O sample summed over the counted devices
+ * @property {number} t seconds since sampling started (end of the interval)
+ * @property {number} readsPerS
+ * @property {number} writesPerS
+ * @property {number} kbReadPerS
+ * @property {number} kbWrittenPerS
+ */
+
+/**
+ * @typedef {object} RssSecond
+ * @property {number} t seconds since sampling started
+ * @property {number} rssKb VmRSS of mysqld
+ */
+
+/**
+ * @typedef {object} StepSamples what `startSampling(...).stop()` returns
+ * @property {string} startedAt ISO 8601, when sampling started
+ * @property {number} durationS wall-clock seconds between start and stop
+ * @property {number} intervalS sampling interval
+ * @property {number} cores online CPUs (vmstat percentages are of all of them)
+ * @property {CpuSecond[]} cpu per-second CPU samples (vmstat's since-boot first line dropped)
+ * @property {IoSecond[]} io per-second I/O summed over `devices.devices` (iostat's since-boot first report dropped)
+ * @property {Record<string, IoSecond[]>} ioByDevice per-second I/O of every device iostat printed
+ * @property {DeviceSelection} devices which devices `io` sums
+ * @property {RssSecond[]} rss per-second mysqld VmRSS
+ * @property {number|null} rssKb mysqld VmRSS at stop (null when the process is gone)
+ * @property {number|null} rssMaxKb largest VmRSS seen
+ * @property {{before: Record<string, string>, after: Record<string, string>, delta: Record<string, number>}|null} status
+ *   SHOW GLOBAL STATUS before and after; `delta` = after - before for every numeric variable
+ *   (null when the query failed; the reason is in `warnings`)
+ * @property {string[]} warnings what could not be sampled and why (never fatal to the step)
+ */
+
+/**
+ * @typedef {(sql: string) => Promise<any[]>} QueryFn runs one SQL statement on the server and
+ *   resolves to its rows (objects keyed by column name, or arrays)
+ */
+
+/**
+ * @typedef {object} SamplingOptions
+ * @property {number} pid mysqld / mariadbd process id (for VmRSS)
+ * @property {string} datadir the server's datadir (to choose the block device)
+ * @property {QueryFn} [query] for SHOW GLOBAL STATUS; omitted = no status deltas
+ * @property {number} [intervalS] sampling interval in whole seconds, default 1
+ */
+
+/**
+ * @typedef {object} Sampler
+ * @property {() => Promise<StepSamples>} stop stops the samplers and returns what they saw;
+ *   safe to call twice (the second call returns the same promise)
+ */
