@@ -1,0 +1,126 @@
+/**
+ * Render the regression issue of one comparison: the confirmed regressions with their numbers,
+ * the baseline, links, provenance and the hidden marker. Pure: data in, Markdown out.
+ */
+import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.js';
+import { formatInterval, formatPercent, formatRatio, formatStats } from './format-number.js';
+import { renderProvenance } from './render-provenance.js';
+
+/** @typedef {import('../types.js').Comparison} Comparison */
+/** @typedef {import('../types.js').TestVerdict} TestVerdict */
+/** @typedef {import('../types.js').RunRecord} RunRecord */
+/** @typedef {import('./types.js').IssuePlan} IssuePlan */
+/** @typedef {import('./types.js').IssueKey} IssueKey */
+
+/**
+ * Id of one verdict inside a comparison: a test can be gated on several metrics.
+ * @param {TestVerdict} v
+ * @returns {string} `<test>:<metric>`
+ */
+export function testId(v) {
+  return `${v.test}:${v.metric}`;
+}
+
+/**
+ * The verdicts that open an issue: regressions a confirmation rerun agreed with. An unconfirmed
+ * regression only shows in the job summary (DESIGN.md: issues only after confirmation).
+ * @param {Comparison} comparison
+ * @returns {TestVerdict[]}
+ */
+export function confirmedRegressions(comparison) {
+  return comparison.tests.filter((t) => t.verdict === 'regression' && t.confirmed === true);
+}
+
+/**
+ * @param {Comparison} comparison
+ * @returns {IssueKey}
+ */
+export function issueKeyOf(comparison) {
+  return {
+    product: comparison.product,
+    line: comparison.line,
+    version: comparison.candidate.version,
+    hostClass: comparison.hostClass,
+    suite: comparison.suite,
+  };
+}
+
+/**
+ * Render the issue for a comparison, or null when it has no confirmed regression.
+ * @param {Comparison} comparison
+ * @param {Map<string, RunRecord>} records run records by id, for provenance (missing ones are named)
+ * @param {{siteUrl: string|null, runUrl: string|null, label: string}} context links and the index label
+ * @returns {IssuePlan|null}
+ */
+export function renderIssue(comparison, records, context) {
+  const regressed = confirmedRegressions(comparison);
+  if (regressed.length === 0) return null;
+  const key = issueKeyOf(comparison);
+  const tests = regressed.map(testId);
+  // Only what a reader would call "the same regression" goes into the digest: links and
+  // timestamps change on every run and must not turn a rerun into an update.
+  const digest = computeDigest({
+    base: comparison.base,
+    candidate: comparison.candidate,
+    tests: regressed.map((t) => [testId(t), t.base, t.candidate, t.ratio, t.ci]),
+  });
+  const marker = /** @type {const} */ ({ v: 1, fingerprint: computeFingerprint(key), key, tests, digest });
+  const n = regressed.length;
+  const title = `Performance regression: ${key.product} ${key.version} vs ${comparison.base.version} on ${key.hostClass} (${key.suite}): ${n} test${n > 1 ? 's' : ''}`;
+
+  const body = [
+    renderMarker(marker),
+    `**${n} confirmed regression${n > 1 ? 's' : ''}** in ${code(`${key.product} ${key.version}`)} (line ${code(key.line)}) against the baseline ${code(`${key.product} ${comparison.base.version}`)}, host class ${code(key.hostClass)}, suite ${code(key.suite)}. Each was confirmed by a rerun of the regressed tests.`,
+    '',
+    renderTable(regressed, comparison),
+    '',
+    '### Why each verdict',
+    '',
+    ...regressed.map((t) => `- ${code(testId(t))}: ${t.reason}`),
+    '',
+    '### Links',
+    '',
+    `- Results site: ${context.siteUrl ?? 'not published (no site URL given)'}`,
+    `- Workflow run: ${context.runUrl ?? 'not from a workflow run'}`,
+    `- Comparison created ${comparison.createdAt}; summary: ${renderCounts(comparison)}`,
+    '',
+    renderProvenance(comparison.base, comparison.candidate, records),
+    '',
+    `<sub>Opened by tagbench. A later report of the same release, host class and suite updates this issue instead of opening another; a later release of the line that recovers is noted here. The label ${code(context.label)} is how tagbench finds its issues: keep it.</sub>`,
+    '',
+  ].join('\n');
+
+  const labels = [context.label, `product:${key.product}-${key.line}`, `host:${key.hostClass}`];
+  const updateNote = [
+    `Updated with new numbers${context.runUrl ? ` from ${context.runUrl}` : ''}: now ${n} confirmed regression${n > 1 ? 's' : ''} (${tests.map(code).join(', ')}), comparison created ${comparison.createdAt}.`,
+  ].join('\n');
+  return { key, marker, title, body, labels, updateNote };
+}
+
+/**
+ * @param {TestVerdict[]} regressed
+ * @param {Comparison} comparison
+ */
+function renderTable(regressed, comparison) {
+  const rows = [
+    '| test | group | metric | baseline median (min–max, n) | candidate median (min–max, n) | ratio | 95 % CI | change | issue threshold | smallest detectable |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const t of regressed) {
+    const threshold = comparison.thresholds.tests?.[t.test]?.issue ?? comparison.thresholds.groups[t.group]?.issue;
+    const change = t.ratio === null ? null : t.ratio - 1;
+    rows.push(`| ${t.test} | ${t.group} | ${t.metric}${t.higherIsBetter ? ' ↑' : ' ↓'} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatPercent(change, { signed: true })} | ${formatPercent(threshold)} | ${formatPercent(t.mde)} |`);
+  }
+  rows.push('', '↑ higher is better, ↓ lower is better. Ratio = candidate median / baseline median.');
+  return rows.join('\n');
+}
+
+/** @param {Comparison} c */
+function renderCounts(c) {
+  return Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(', ');
+}
+
+/** @param {string} s */
+function code(s) {
+  return '`' + String(s).replace(/`/g, "'") + '`';
+}

@@ -1,0 +1,85 @@
+/**
+ * Recovery: a later release of the same line, host class and suite no longer shows a regression
+ * an open issue lists. Decide which listed tests recovered and render the comment. Pure.
+ */
+import { renderRecoveryMarker } from './issue-marker.js';
+import { formatInterval, formatRatio } from './format-number.js';
+import { testId } from './render-issue.js';
+
+/** @typedef {import('../types.js').Comparison} Comparison */
+/** @typedef {import('./types.js').IssueMarker} IssueMarker */
+
+/** Verdicts that count as "back to normal". Inconclusive and failed prove nothing either way. */
+const RECOVERED = new Set(['unchanged', 'improvement']);
+
+/**
+ * @typedef {object} Recovery
+ * @property {string[]} recovered test ids whose verdict is now unchanged or improvement
+ * @property {string[]} pending test ids still regressed, inconclusive, failed or not measured
+ * @property {boolean} complete every listed test recovered
+ * @property {string} body comment Markdown, starting with the recovery marker
+ */
+
+/**
+ * @param {IssueMarker} marker the open issue's marker
+ * @param {Comparison} comparison a comparison of a later release
+ * @param {{runUrl: string|null, siteUrl: string|null}} links
+ * @returns {Recovery|null} null when the comparison is not about a later release of the same
+ *   line/host class/suite, or when none of the issue's tests recovered
+ */
+export function renderRecovery(marker, comparison, links) {
+  const k = marker.key;
+  if (k.product !== comparison.product || k.line !== comparison.line || k.hostClass !== comparison.hostClass || k.suite !== comparison.suite) return null;
+  if (compareVersions(comparison.candidate.version, k.version) <= 0) return null;
+  const byId = new Map(comparison.tests.map((t) => [testId(t), t]));
+  const recovered = marker.tests.filter((id) => RECOVERED.has(byId.get(id)?.verdict ?? ''));
+  if (recovered.length === 0) return null;
+  const pending = marker.tests.filter((id) => !recovered.includes(id));
+  const complete = pending.length === 0;
+  const version = comparison.candidate.version;
+  const lines = [
+    renderRecoveryMarker(version),
+    complete
+      ? `**Recovered in ${code(`${comparison.product} ${version}`)}**: every test listed here is back within its threshold against ${code(comparison.base.version)} (${comparison.hostClass}, ${comparison.suite}).`
+      : `**Partly recovered in ${code(`${comparison.product} ${version}`)}**: ${recovered.length} of ${marker.tests.length} listed tests are back within their threshold against ${code(comparison.base.version)}.`,
+    '',
+    '| test | verdict in ' + version + ' | ratio | 95 % CI |',
+    '|---|---|---:|---:|',
+  ];
+  for (const id of marker.tests) {
+    const t = byId.get(id);
+    lines.push(`| ${id} | ${t ? t.verdict : 'not measured'} | ${formatRatio(t?.ratio)} | ${formatInterval(t?.ci)} |`);
+  }
+  lines.push('');
+  if (links.runUrl) lines.push(`Run: ${links.runUrl}`);
+  if (links.siteUrl) lines.push(`Results: ${links.siteUrl}`);
+  return { recovered, pending, complete, body: lines.join('\n').trimEnd() + '\n' };
+}
+
+/**
+ * Order release versions: numeric parts numerically (10.11.9 < 10.11.10), other parts as text.
+ * Written here because upstream tags (`8.0.40`, `10.11.19`, `9.7.4-er2`) are not all semver.
+ * @param {string} a
+ * @param {string} b
+ * @returns {number} <0, 0 or >0
+ */
+export function compareVersions(a, b) {
+  const pa = a.split(/[.+_-]/);
+  const pb = b.split(/[.+_-]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    const nx = /^\d+$/.test(x) ? Number(x) : NaN;
+    const ny = /^\d+$/.test(y) ? Number(y) : NaN;
+    const d = Number.isNaN(nx) || Number.isNaN(ny) ? x.localeCompare(y) : nx - ny;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** @param {string} s */
+function code(s) {
+  return '`' + s.replace(/`/g, "'") + '`';
+}

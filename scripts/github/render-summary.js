@@ -1,0 +1,41 @@
+/**
+ * The job summary: one comparison table per comparison (every test, not only regressions) and
+ * what the report did with issues. Pure: data in, Markdown out.
+ */
+import { formatInterval, formatPercent, formatRatio, formatStats } from './format-number.js';
+
+/** @typedef {import('../types.js').Comparison} Comparison */
+/** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
+
+/** Marks that let a reader scan a long table; the word is always there too. */
+const MARK = Object.freeze({ regression: '🔴', improvement: '🟢', unchanged: '⚪', inconclusive: '🟡', failed: '⚫' });
+
+/**
+ * @param {Comparison[]} comparisons
+ * @param {IssueOutcome[]} outcomes
+ * @param {{dryRun: boolean}} mode
+ * @returns {string} Markdown
+ */
+export function renderSummary(comparisons, outcomes, mode) {
+  const out = ['## tagbench report', ''];
+  if (comparisons.length === 0) out.push('No comparison to report.', '');
+  for (const c of comparisons) {
+    out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
+    out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
+    out.push('| test | metric | verdict | ratio | 95 % CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
+    for (const t of c.tests) {
+      const confirmed = t.verdict === 'regression' ? (t.confirmed ? ' (confirmed)' : ' (not confirmed)') : '';
+      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatPercent(t.mde)} | ${formatStats(t.base)} | ${formatStats(t.candidate)} |`);
+    }
+    out.push('');
+  }
+  out.push('### Issues', '');
+  if (outcomes.length === 0) out.push('No confirmed regression: no issue opened or updated.');
+  for (const o of outcomes) {
+    const where = o.url ? `[#${o.number}](${o.url})` : o.file ? `\`${o.file}\`` : '';
+    out.push(`- ${o.action}: ${o.title} ${where}${o.detail ? ` — ${o.detail}` : ''}`);
+  }
+  if (mode.dryRun) out.push('', 'Dry run: no GitHub token or repository, so issue bodies were written to files instead.');
+  out.push('');
+  return out.join('\n');
+}

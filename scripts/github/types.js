@@ -1,0 +1,72 @@
+/** Shapes private to the github stage (typedefs only). */
+export {};
+
+/**
+ * What one regression issue is about: one product line, one release, one host class, one suite.
+ * @typedef {object} IssueKey
+ * @property {string} product
+ * @property {string} line product line name (`10.11`)
+ * @property {string} version candidate release the regressions were confirmed in
+ * @property {string} hostClass
+ * @property {string} suite
+ */
+
+/**
+ * Machine-readable part of an issue, kept in a hidden HTML comment of its body so that a later
+ * report finds the issue (fingerprint), knows which tests it lists (recovery) and can tell
+ * whether anything changed (digest of the numbers).
+ * @typedef {object} IssueMarker
+ * @property {1} v marker format version
+ * @property {string} fingerprint stable id of the IssueKey
+ * @property {IssueKey} key
+ * @property {string[]} tests regressed test ids (`<test>:<metric>`)
+ * @property {string} digest sha256 (hex, 16 chars) over baseline, tests and numbers
+ */
+
+/**
+ * An issue to create or update, fully rendered.
+ * @typedef {object} IssuePlan
+ * @property {IssueKey} key
+ * @property {IssueMarker} marker
+ * @property {string} title
+ * @property {string} body Markdown, starting with the hidden marker
+ * @property {string[]} labels every label the issue should carry (the index label first)
+ * @property {string} updateNote Markdown comment posted when an existing issue changes
+ */
+
+/**
+ * An issue as the report needs it from GitHub.
+ * @typedef {object} ExistingIssue
+ * @property {number} number
+ * @property {'open'|'closed'} state
+ * @property {string} title
+ * @property {string} body
+ * @property {string} url html_url
+ * @property {IssueMarker|null} marker parsed from the body, null when absent or unreadable
+ */
+
+/**
+ * What the report did (or would do) for one issue.
+ * @typedef {object} IssueOutcome
+ * @property {'created'|'updated'|'unchanged'|'commented'|'recovery-commented'|'recovery-closed'|'recovery-known'|'dry-run'} action
+ * @property {string} fingerprint
+ * @property {string} title
+ * @property {number|null} number issue number, null in a dry run
+ * @property {string|null} url
+ * @property {string} [file] Markdown file written in a dry run
+ * @property {string} [detail] one line for the log and the job summary
+ */
+
+/**
+ * Options of one report.
+ * @typedef {object} ReportOptions
+ * @property {string|null} repo `owner/name`; null = dry run
+ * @property {string|null} token GitHub token; null = dry run
+ * @property {string} apiUrl GitHub REST base URL (GITHUB_API_URL)
+ * @property {string} dryRunDir where a dry run writes the issue Markdown
+ * @property {string|null} siteUrl results site, linked from issues
+ * @property {string|null} runUrl workflow run, linked from issues
+ * @property {string} label the label that marks (and indexes) tagbench regression issues
+ * @property {boolean} closeOnRecovery close an issue when a later release recovers every test it lists
+ * @property {(line: string) => void} log progress to stderr
+ */

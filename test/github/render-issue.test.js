@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderIssue } from '../../scripts/github/index.js';
+import { parseMarker } from '../../scripts/github/issue-marker.js';
+import { loadFixtures } from './fixture-store.js';
+
+const context = { siteUrl: 'https://example.org/tagbench/', runUrl: 'https://github.example/acme/bench/actions/runs/7', label: 'tagbench-regression' };
+
+test('the issue lists only confirmed regressions, with numbers, baseline, links and my.cnf diff', async () => {
+  const { c19, records } = await loadFixtures();
+  const plan = renderIssue(c19, records, context);
+  assert.ok(plan);
+  assert.deepEqual(plan.marker.tests, ['point-query:throughput', 'update-index:throughput']);
+  assert.match(plan.body, /\| point-query \| point \| throughput ↑ \| 30500 \(30195–30805, n=3\) \| 27400 /);
+  assert.doesNotMatch(plan.body, /\| read-only-count \|/, 'an unconfirmed regression must not be in the issue');
+  assert.match(plan.body, /baseline `mariadb 10\.11\.18`/);
+  assert.ok(plan.body.includes(context.siteUrl) && plan.body.includes(context.runUrl));
+  assert.match(plan.body, /-innodb_flush_log_at_trx_commit=1\n\+innodb_flush_log_at_trx_commit=2/);
+  assert.deepEqual(parseMarker(plan.body), plan.marker, 'the marker in the body reads back');
+  assert.equal(plan.labels[0], 'tagbench-regression');
+});
+
+test('no confirmed regression, no issue', async () => {
+  const { c20, records } = await loadFixtures();
+  assert.equal(renderIssue(c20, records, context), null);
+});
+
+test('the digest ignores links and dates but not the numbers', async () => {
+  const { c19, records } = await loadFixtures();
+  const a = renderIssue(c19, records, context);
+  const b = renderIssue({ ...c19, createdAt: '2025-03-02T00:00:00Z' }, records, { ...context, runUrl: 'https://github.example/acme/bench/actions/runs/8' });
+  const changed = structuredClone(c19);
+  changed.tests[0].candidate = { median: 26000, min: 25800, max: 26200, n: 3 };
+  const c = renderIssue(changed, records, context);
+  assert.equal(a?.marker.digest, b?.marker.digest);
+  assert.notEqual(a?.marker.digest, c?.marker.digest);
+});
+
+test('missing run records are named instead of failing the issue', async () => {
+  const { c19 } = await loadFixtures();
+  const plan = renderIssue(c19, new Map(), context);
+  assert.match(plan?.body ?? '', /Run records not found in the results store: `run-20250301T100000Z-10\.11\.18`, `run-20250301T100000Z-10\.11\.19`/);
+  assert.match(plan?.body ?? '', /my\.cnf diff\*\*: not available/);
+});
+
+test('a marker cannot be closed early by its own content', () => {
+  const body = `<!-- tagbench-issue {"v":1,"fingerprint":"x","key":{},"tests":["a\\u003e"],"digest":"d"} -->\ntext`;
+  assert.deepEqual(parseMarker(body)?.tests, ['a>']);
+  assert.equal(parseMarker('<!-- tagbench-issue {broken -->'), null);
+  assert.equal(parseMarker('no marker'), null);
+});

@@ -1,0 +1,63 @@
+import { test, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../scripts/github/report-command.js';
+import { FIXTURE_STORE } from './fixture-store.js';
+import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
+
+/** @type {ReturnType<typeof startFakeGitHub>|null} */
+let fake = null;
+/** @type {string[]} */
+const temps = [];
+afterEach(async () => {
+  fake?.done();
+  fake = null;
+  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+async function tempDir() {
+  const d = await mkdtemp(join(tmpdir(), 'tagbench-report-'));
+  temps.push(d);
+  return d;
+}
+
+test('without a token: issue Markdown goes to the dry-run dir and the summary to $GITHUB_STEP_SUMMARY', async () => {
+  const dir = await tempDir();
+  const summaryFile = join(dir, 'step-summary.md');
+  await writeFile(summaryFile, 'earlier step\n');
+  const code = await run({ store: FIXTURE_STORE, dryRunDir: join(dir, 'issues'), env: { GITHUB_STEP_SUMMARY: summaryFile, GITHUB_REPOSITORY: 'acme/bench' } });
+  assert.equal(code, 0);
+  const files = await readdir(join(dir, 'issues'));
+  assert.deepEqual(files, ['tagbench-regression_v1_mariadb_10.11_10.11.19_local_smoke.md'], 'one issue: only 10.11.19 has confirmed regressions');
+  const issue = await readFile(join(dir, 'issues', files[0]), 'utf8');
+  assert.match(issue, /point-query/);
+  const summary = await readFile(summaryFile, 'utf8');
+  assert.ok(summary.startsWith('earlier step\n## tagbench report'), 'the summary is appended, not overwritten');
+  assert.match(summary, /read-only-count \| throughput \| 🔴 regression \(not confirmed\)/);
+});
+
+test('a repeated report of the same regression produces one issue, not two', async () => {
+  fake = startFakeGitHub();
+  const dir = await tempDir();
+  const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '11' };
+  const options = { store: FIXTURE_STORE, version: '10.11.19', summaryFile: join(dir, 's.md'), env };
+  assert.equal(await run(options), 0);
+  assert.equal(await run({ ...options, env: { ...env, GITHUB_RUN_ID: '12' } }), 0);
+  assert.equal(fake.issues.length, 1);
+  assert.match(fake.issues[0].body, /actions\/runs\/11/);
+  assert.equal(fake.requests.filter((r) => r.method === 'POST' && r.path === '/repos/acme/bench/issues').length, 1);
+  assert.deepEqual(fake.comments, [], 'nothing changed, so no comment either');
+  assert.match(await readFile(join(dir, 's.md'), 'utf8'), /unchanged: .* \[#1\]/);
+});
+
+test('a bad comparison file is named in the error', async () => {
+  const dir = await tempDir();
+  const bad = join(dir, 'c.json');
+  await writeFile(bad, JSON.stringify({ schemaVersion: 1, product: 'mariadb' }));
+  await assert.rejects(run({ comparison: [bad], store: FIXTURE_STORE, env: {} }), (err) => {
+    assert.equal(/** @type {Error} */ (err).name, 'UserError');
+    assert.match(/** @type {Error} */ (err).message, new RegExp(`comparison file ${bad} is not a valid comparison`));
+    return true;
+  });
+});
