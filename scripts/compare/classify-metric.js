@@ -1,0 +1,140 @@
+/**
+ * Verdict of one test and metric from the repeats of both releases.
+ *
+ * Decision rule (documented in docs/method.md). With the interval of the change at the chosen
+ * confidence, oriented so that negative is worse:
+ *   regression    the whole interval is on the bad side of "no change" AND the point estimate
+ *                 (ratio of medians) is at least the warn threshold bad (level `issue` when it
+ *                 reaches the issue threshold);
+ *   improvement   the mirror image;
+ *   unchanged     the whole interval lies within ±issue threshold (a change that large is
+ *                 ruled out);
+ *   inconclusive  anything else: the interval is too wide to decide at the threshold;
+ *   failed        no valid result on a side (a failed step is never a regression of 100 %).
+ */
+import { computeShiftInterval } from './shift-interval.js';
+import { computeSideStats, computePooledSd, computeMdeShift } from './noise.js';
+
+/**
+ * @typedef {object} MetricSamples
+ * @property {import('./types.js').MetricDef} metric
+ * @property {{warn: number, issue: number}} threshold
+ * @property {number[]} base values of the valid repeats of the base release
+ * @property {number[]} candidate values of the valid repeats of the candidate
+ * @property {number} confidence two-sided (0.90)
+ * @property {number} power for the MDE (0.80)
+ * @property {string|null} [failure] why the step has no valid result, when it has none
+ */
+
+/**
+ * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'noiseCv'|'verdict'|'level'|'reason'>} Classified
+ */
+
+/**
+ * @param {MetricSamples} s
+ * @returns {Classified}
+ */
+export function classifyMetric(s) {
+  const { metric, threshold } = s;
+  const log = metric.scale === 'log';
+  const base = computeSideStats(s.base);
+  const candidate = computeSideStats(s.candidate);
+  const ratio = base && candidate && base.median > 0 ? candidate.median / base.median : null;
+  const difference = base && candidate ? candidate.median - base.median : null;
+  /** @type {Classified} */
+  const out = { base, candidate, ratio, ci: null, difference, differenceCi: null, coverage: null, mde: null, noiseCv: null, verdict: 'failed', level: null, reason: '' };
+  if (s.failure || !base || !candidate) {
+    out.reason = s.failure ?? `no valid repeat for the ${base ? 'candidate' : 'base'}`;
+    return out;
+  }
+  const f = log ? Math.log : (/** @type {number} */ x) => x;
+  const tx = s.base.map(f);
+  const ty = s.candidate.map(f);
+  const sd = computePooledSd(tx, ty);
+  const mdeShift = sd === null ? null : computeMdeShift(sd, base.n, candidate.n, s.confidence, s.power);
+  out.noiseCv = sd;
+  out.mde = mdeShift === null ? null : log ? Math.expm1(mdeShift) : mdeShift;
+  const fmt = formatter(metric);
+  const sizes = `n=${base.n} vs ${candidate.n}`;
+  const noise = `noise ${sd === null ? 'unknown' : fmt.spread(sd)}, MDE ${out.mde === null ? 'unknown' : fmt.change(out.mde)}`;
+  const iv = computeShiftInterval(s.base, s.candidate, s.confidence, log ? 'ratio' : 'difference');
+  if (!iv) {
+    out.verdict = 'inconclusive';
+    out.reason = `${fmt.point(ratio, difference)}; ${sizes} is too few repeats for a ${pct(s.confidence)} interval; ${noise}`;
+    return out;
+  }
+  out.coverage = iv.coverage;
+  /** @type {[number, number]} */
+  const interval = [iv.lo, iv.hi];
+  if (log) out.ci = interval;
+  else out.differenceCi = interval;
+  const point = log ? ratio ?? iv.estimate : difference ?? iv.estimate;
+  // goodness: > 0 better, < 0 worse, in threshold units (relative for log, absolute for linear)
+  const sign = metric.higherIsBetter ? 1 : -1;
+  const none = log ? 1 : 0;
+  /** @param {number} v */
+  const good = (v) => sign * (v - none);
+  const gPoint = good(point);
+  const gLo = Math.min(good(interval[0]), good(interval[1]));
+  const gHi = Math.max(good(interval[0]), good(interval[1]));
+  const head = `${fmt.point(ratio, difference)}, ${pct(iv.coverage)} CI ${fmt.interval(interval)} (${sizes})`;
+  const limits = `warn ${fmt.change(threshold.warn)}, issue ${fmt.change(threshold.issue)}`;
+  if (gHi < 0 && gPoint <= -threshold.warn) {
+    out.verdict = 'regression';
+    out.level = gPoint <= -threshold.issue ? 'issue' : 'warn';
+    out.reason = `${head}: worse with the whole interval below no change, by at least the ${out.level} threshold (${limits}); ${noise}`;
+  } else if (gLo > 0 && gPoint >= threshold.warn) {
+    out.verdict = 'improvement';
+    out.level = gPoint >= threshold.issue ? 'issue' : 'warn';
+    out.reason = `${head}: better with the whole interval above no change, by at least the ${out.level} threshold (${limits}); ${noise}`;
+  } else if (gLo >= -threshold.issue && gHi <= threshold.issue) {
+    out.verdict = 'unchanged';
+    out.reason = `${head}: the interval lies within ±${fmt.change(threshold.issue)}; ${noise}`;
+  } else {
+    out.verdict = 'inconclusive';
+    const hint = out.mde !== null && out.mde > threshold.issue ? ' (MDE above the threshold: more repeats or a quieter host needed)' : '';
+    out.reason = `${head}: the interval reaches beyond ±${fmt.change(threshold.issue)} and does not settle a change of that size: too noisy to decide at this threshold; ${noise}${hint}`;
+  }
+  return out;
+}
+
+/**
+ * Number formatting per scale, for reason texts (numbers stay numbers in the verdict fields).
+ * @param {import('./types.js').MetricDef} metric
+ */
+function formatter(metric) {
+  const log = metric.scale === 'log';
+  return {
+    /** @param {number} v relative (log) or absolute (linear) change */
+    change: (v) => (log ? pct(v) : `${round(v)} ${metric.unit}`),
+    /** @param {number} v sd in the transformed space */
+    spread: (v) => (log ? `CV ${pct(v)}` : `sd ${round(v)} ${metric.unit}`),
+    /** @param {[number, number]} iv */
+    interval: (iv) => (log ? `${round(iv[0])}–${round(iv[1])}` : `${signed(iv[0])}…${signed(iv[1])} ${metric.unit}`),
+    /**
+     * @param {number|null} ratio
+     * @param {number|null} diff
+     */
+    point: (ratio, diff) =>
+      log ? `${metric.name} ratio ${ratio === null ? 'n/a' : `${round(ratio)} (${signed((ratio - 1) * 100, 1)} %)`}` : `${metric.name} change ${diff === null ? 'n/a' : `${signed(diff)} ${metric.unit}`}`,
+  };
+}
+
+/** @param {number} v fraction */
+function pct(v) {
+  return `${(v * 100).toFixed(1).replace(/\.0$/, '')} %`;
+}
+
+/** @param {number} v */
+function round(v) {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3);
+}
+
+/**
+ * @param {number} v
+ * @param {number} [digits]
+ */
+function signed(v, digits) {
+  const s = digits === undefined ? round(v) : v.toFixed(digits);
+  return v > 0 ? `+${s}` : s;
+}

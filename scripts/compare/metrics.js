@@ -1,0 +1,31 @@
+/**
+ * The metrics compare gates, one object each: unit, direction, scale and how to read the value
+ * of one repeat. Direction is explicit: throughput and per-second percentiles up is good;
+ * latency, CPU and writes per operation, variation and stalls down is good.
+ */
+
+/** @typedef {import('./types.js').MetricDef} MetricDef */
+
+/** @type {readonly MetricDef[]} */
+export const METRICS = Object.freeze([
+  { name: 'throughput', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: false, value: (r) => (r.throughput > 0 ? r.throughput : null) },
+  { name: 'latencyP95Ms', unit: 'ms', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.latencyMs?.p95) },
+  { name: 'cpuUsPerOp', unit: 'µs/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.cpuUsPerOp) },
+  { name: 'kbWrittenPerOp', unit: 'KB/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.kbWrittenPerOp) },
+  { name: 'qpsP1', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: true, value: (_r, q) => positive(q?.p1) },
+  { name: 'qpsP5', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: true, value: (_r, q) => positive(q?.p5) },
+  { name: 'qpsP50', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: true, value: (_r, q) => positive(q?.p50) },
+  { name: 'qpsCv', unit: 'ratio', higherIsBetter: false, scale: 'linear', qos: true, value: (_r, q) => q?.cv ?? null },
+  { name: 'stallShare', unit: 'share of seconds', higherIsBetter: false, scale: 'linear', qos: true, value: (_r, q) => q?.stallShare ?? null },
+]);
+
+/** Names of the metrics, for messages and schemas (generated, never copied by hand). */
+export const METRIC_NAMES = Object.freeze(METRICS.map((m) => m.name));
+
+/**
+ * @param {number|null|undefined} v
+ * @returns {number|null} v when it is a positive finite number (ratios need > 0)
+ */
+function positive(v) {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null;
+}

@@ -1,0 +1,60 @@
+/**
+ * Summary statistics of repeats, the pooled noise of a test and the minimum detectable effect
+ * (MDE) that noise allows.
+ *
+ * MDE formula (two-sample, equal-variance approximation in the transformed space: ln(values)
+ * for ratio metrics):
+ *
+ *   MDE = (t[1 - α/2, df] + t[power, df]) · s_pooled · sqrt(1/m + 1/n),   df = m + n - 2
+ *
+ * with α = 1 - confidence (the interval is two-sided, and a regression needs its whole
+ * interval on the bad side, i.e. a one-sided test at α/2) and power = 0.80 by default. For log
+ * metrics the MDE is reported as a relative change, exp(MDE) - 1. The verdicts use the exact
+ * rank interval, whose power for normal noise is close to the t-test's (asymptotic relative
+ * efficiency 3/π ≈ 0.955), so this is the usual planning figure, not an exact property of the
+ * rank test; bench/calibration-*.md measures the real detection rate.
+ */
+import { median, min, max, sampleVariance } from 'simple-statistics';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+
+/**
+ * @param {number[]} values one per valid repeat
+ * @returns {import('./types.js').SideStats|null} null for no values
+ */
+export function computeSideStats(values) {
+  if (values.length === 0) return null;
+  return { median: median(values), min: min(values), max: max(values), n: values.length };
+}
+
+/**
+ * Pooled within-release standard deviation of two samples (each needs >= 2 values to count).
+ * @param {number[]} x transformed values of one release
+ * @param {number[]} y transformed values of the other
+ * @returns {number|null} null when neither sample has 2 values
+ */
+export function computePooledSd(x, y) {
+  let sum = 0;
+  let df = 0;
+  for (const s of [x, y]) {
+    if (s.length < 2) continue;
+    sum += sampleVariance(s) * (s.length - 1);
+    df += s.length - 1;
+  }
+  return df === 0 ? null : Math.sqrt(sum / df);
+}
+
+/**
+ * Minimum detectable shift in the transformed space (see the module comment for the formula).
+ * @param {number} sd pooled standard deviation in the transformed space
+ * @param {number} m repeats of the base
+ * @param {number} n repeats of the candidate
+ * @param {number} confidence two-sided confidence of the interval (0.90)
+ * @param {number} power probability of detecting a shift of that size (0.80)
+ * @returns {number|null} null when m + n < 3 (no degrees of freedom)
+ */
+export function computeMdeShift(sd, m, n, confidence, power) {
+  const df = m + n - 2;
+  if (df < 1 || m < 1 || n < 1) return null;
+  const alpha = 1 - confidence;
+  return (tQuantile(1 - alpha / 2, df) + tQuantile(power, df)) * sd * Math.sqrt(1 / m + 1 / n);
+}

@@ -1,0 +1,84 @@
+/**
+ * Thresholds: defaults, and the lookup of the warn / issue levels of one test and metric.
+ * Throughput uses its reporting group's levels (configs/thresholds.yml `groups`), every other
+ * metric its `metrics` entry; `tests.<name>` overrides either, `tests.<name>.metrics.<metric>`
+ * the other metrics of that test.
+ */
+import { UserError } from '../errors.js';
+
+/** Defaults for keys thresholds.yml may leave out (documented in configs/thresholds.yml). */
+export const THRESHOLD_DEFAULTS = Object.freeze({
+  confidence: 0.9,
+  power: 0.8,
+  qos: Object.freeze({ stallFraction: 0.5, minIntervals: 10 }),
+});
+
+/**
+ * Fill defaults into thresholds as loaded from configs/thresholds.yml (already schema-checked).
+ * @param {import('../types.js').ThresholdsConfig & Record<string, any>} config
+ * @param {string} [file] where it came from, for messages
+ * @returns {import('./types.js').CompareThresholds}
+ * @throws {UserError} when an issue level is below its warn level (listing every such entry)
+ */
+export function resolveThresholds(config, file = 'configs/thresholds.yml') {
+  /** @type {string[]} */
+  const errors = [];
+  /**
+   * @param {string} path
+   * @param {{warn?: number, issue?: number}|undefined} t
+   */
+  const check = (path, t) => {
+    if (t?.warn !== undefined && t.issue !== undefined && t.issue < t.warn) errors.push(`'${path}': issue ${t.issue} is below warn ${t.warn}`);
+  };
+  for (const [k, v] of Object.entries(config.groups ?? {})) check(`groups.${k}`, v);
+  for (const [k, v] of Object.entries(config.metrics ?? {})) check(`metrics.${k}`, v);
+  for (const [k, v] of Object.entries(config.tests ?? {})) {
+    check(`tests.${k}`, v);
+    for (const [m, mv] of Object.entries(/** @type {any} */ (v).metrics ?? {})) check(`tests.${k}.metrics.${m}`, /** @type {any} */ (mv));
+  }
+  if (errors.length > 0) throw new UserError(`${file}: ${errors.join('; ')}. The issue level must be at least the warn level: raise issue or lower warn.`);
+  return {
+    confidence: config.confidence ?? THRESHOLD_DEFAULTS.confidence,
+    power: config.power ?? THRESHOLD_DEFAULTS.power,
+    groups: config.groups,
+    tests: config.tests ?? {},
+    metrics: config.metrics ?? {},
+    qos: { ...THRESHOLD_DEFAULTS.qos, ...(config.qos ?? {}) },
+  };
+}
+
+/**
+ * @param {import('./types.js').CompareThresholds} thresholds
+ * @param {string} test
+ * @param {string} group
+ * @param {string} metric
+ * @returns {import('./types.js').LevelThreshold|null} null when the metric has no threshold
+ *   (it is then not gated)
+ * @throws {UserError} when the test's group has no throughput threshold
+ */
+export function findThreshold(thresholds, test, group, metric) {
+  const override = thresholds.tests[test];
+  if (metric === 'throughput') {
+    const base = thresholds.groups[group];
+    if (!base) {
+      throw new UserError(`configs/thresholds.yml: no entry 'groups.${group}' for test '${test}'; groups defined: ${Object.keys(thresholds.groups).join(', ')}. Add '${group}: { warn: …, issue: … }' under groups.`);
+    }
+    return { ...base, ...pick(override) };
+  }
+  const base = thresholds.metrics[metric];
+  if (!base) return null;
+  return { ...base, ...pick(override?.metrics?.[metric]) };
+}
+
+/**
+ * @param {Partial<import('./types.js').LevelThreshold>|undefined} o
+ * @returns {Partial<import('./types.js').LevelThreshold>}
+ */
+function pick(o) {
+  /** @type {Partial<import('./types.js').LevelThreshold>} */
+  const out = {};
+  if (o?.warn !== undefined) out.warn = o.warn;
+  if (o?.issue !== undefined) out.issue = o.issue;
+  if (o?.floor !== undefined) out.floor = o.floor;
+  return out;
+}

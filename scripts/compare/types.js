@@ -1,0 +1,159 @@
+/**
+ * Typedefs of the compare stage (statistics, thresholds, verdicts, relative tables, change
+ * points). The shared Comparison / TestVerdict shapes are in scripts/types.js; the fields the
+ * compare stage adds to TestVerdict are described by `VerdictEvidence` below.
+ */
+export {};
+
+/** @typedef {import('../types.js').VerdictClass} VerdictClass */
+/** @typedef {import('../types.js').RunRecord} RunRecord */
+/** @typedef {import('../types.js').Repeat} Repeat */
+/** @typedef {import('../types.js').Step} Step */
+/** @typedef {import('../types.js').Interval} Interval */
+
+/**
+ * @typedef {object} LevelThreshold relative change (0.05 = 5 %) for `log` metrics, absolute
+ *   change in the metric's unit for `linear` metrics
+ * @property {number} warn
+ * @property {number} issue
+ * @property {number} [floor] below this base median the metric is not gated (e.g. KB written
+ *   per op of a read-only test, which is noise around zero)
+ */
+
+/**
+ * @typedef {object} CompareThresholds configs/thresholds.yml, fully resolved with defaults
+ * @property {number} confidence two-sided level of the confidence interval (0.90 = 90 %)
+ * @property {number} power power used for the minimum detectable effect (0.80)
+ * @property {Record<string, LevelThreshold>} groups throughput thresholds per reporting group
+ * @property {Record<string, Partial<LevelThreshold> & {metrics?: Record<string, Partial<LevelThreshold>>}>} tests per-test overrides
+ * @property {Record<string, LevelThreshold>} metrics thresholds of the metrics other than throughput
+ * @property {QosOptions} qos how per-second rates are summarised
+ */
+
+/**
+ * @typedef {object} QosOptions
+ * @property {number} stallFraction a second is a stall second when its rate is below
+ *   stallFraction x the median per-second rate of the same repeat
+ * @property {number} minIntervals QoS metrics are gated only when every repeat has at least
+ *   this many per-second samples
+ */
+
+/**
+ * @typedef {object} Qos quality of service of one repeat, from its per-second rates
+ * @property {number} seconds number of per-second samples
+ * @property {number} p1 1st percentile of the per-second rate (R type 7)
+ * @property {number} p5
+ * @property {number} p50
+ * @property {number} cv coefficient of variation (sample sd / mean) of the per-second rate
+ * @property {number} stallThreshold rate below which a second counts as stalled
+ * @property {{startT: number, lengthS: number}[]} stalls runs of consecutive stalled seconds
+ * @property {number} stallCount
+ * @property {number} stallS total seconds in stalls
+ * @property {number} longestStallS
+ * @property {number} stallShare stallS / seconds (0..1)
+ */
+
+/**
+ * @typedef {object} MetricDef one gated metric: every fact about it lives here
+ * @property {string} name as in TestVerdict.metric and thresholds.yml `metrics`
+ * @property {string} unit
+ * @property {boolean} higherIsBetter
+ * @property {'log'|'linear'} scale log: compared as a ratio (relative thresholds);
+ *   linear: compared as a difference (absolute thresholds), for shares that can be zero
+ * @property {boolean} qos true when derived from per-second samples
+ * @property {(repeat: Repeat, qos: Qos|null) => number|null} value null = not measured
+ */
+
+/**
+ * @typedef {object} SideStats
+ * @property {number} median
+ * @property {number} min
+ * @property {number} max
+ * @property {number} n
+ */
+
+/**
+ * @typedef {object} ShiftInterval exact distribution-free interval of a location shift
+ * @property {number} estimate Hodges–Lehmann estimate (median of pairwise differences)
+ * @property {number} lo
+ * @property {number} hi
+ * @property {number} coverage achieved two-sided coverage (>= the requested confidence)
+ */
+
+/**
+ * @typedef {object} VerdictEvidence fields the compare stage adds to a TestVerdict
+ * @property {string} unit
+ * @property {'log'|'linear'} scale how ratio / difference and thresholds are read
+ * @property {number|null} difference candidate median - base median (metric unit)
+ * @property {[number, number]|null} differenceCi interval of the difference (linear metrics)
+ * @property {number|null} coverage achieved coverage of the interval (exact rank method)
+ * @property {number|null} noiseCv pooled within-release noise: sd of ln(values) for log
+ *   metrics (≈ CV), sd in the metric's unit for linear metrics
+ * @property {{warn: number, issue: number}} threshold the thresholds applied
+ * @property {'warn'|'issue'|null} level for regression / improvement: which threshold it crossed
+ * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation]
+ *   the rerun's own verdict, set by `tagbench confirm`
+ */
+
+/** @typedef {import('../types.js').TestVerdict & VerdictEvidence} FullVerdict */
+
+/**
+ * @typedef {object} ReleaseRecords all run records that stand for one release
+ * @property {string} version
+ * @property {RunRecord[]} records
+ */
+
+/**
+ * @typedef {object} CompareInput
+ * @property {ReleaseRecords} base
+ * @property {ReleaseRecords} candidate
+ * @property {CompareThresholds} thresholds
+ * @property {string} createdAt ISO 8601 (passed in: the core reads no clock)
+ */
+
+/**
+ * @typedef {object} RelativeCell
+ * @property {SideStats|null} stats median with min-max over repeats (null = no valid result)
+ * @property {number|null} ratio to the base release's median
+ * @property {string} [status] `failed` / `missing` when stats is null
+ */
+
+/**
+ * @typedef {object} RelativeRow
+ * @property {string} test
+ * @property {string} group
+ * @property {string} metric `qps` or `rows/s`
+ * @property {Record<string, RelativeCell>} cells by version
+ */
+
+/**
+ * @typedef {object} RelativeTable
+ * @property {string} product
+ * @property {string} line
+ * @property {string} base version of the base release
+ * @property {string[]} versions in column order
+ * @property {{group: string, rows: RelativeRow[], geomean: Record<string, number|null>}[]} groups
+ *   geomean = geometric mean of the group's ratios per version (null when no ratio)
+ * @property {{low: number, high: number}} marks ratios below low / above high are marked
+ */
+
+/**
+ * @typedef {object} ChangePoint
+ * @property {string} test
+ * @property {string} metric
+ * @property {number} index position in the series of the first release after the change
+ * @property {string} version that release
+ * @property {number} forwardChangePct mean after / mean before - 1, in percent
+ * @property {number|null} pValue as otava reports it
+ * @property {number} meanBefore
+ * @property {number} meanAfter
+ */
+
+/**
+ * @typedef {object} ChangePointReport
+ * @property {'ok'|'unavailable'} status unavailable = python3 / apache-otava missing
+ * @property {string} note how it was computed, or why not
+ * @property {ChangePoint[]} changePoints
+ */
+
+/** @typedef {Omit<import('../types.js').Comparison, 'tests'> & {tests: FullVerdict[]}} FullComparison */

@@ -1,0 +1,57 @@
+/**
+ * Builds RunRecords with exact, hand-chosen numbers for the compare tests (no randomness).
+ * Not a test file: imported by them.
+ */
+
+/**
+ * @typedef {object} StepSpec
+ * @property {string} name
+ * @property {'point'|'range'|'range-agg'|'write'} [group]
+ * @property {number[]} [throughput] one per repeat
+ * @property {number[]} [cpuUsPerOp] one per repeat
+ * @property {number[][]} [intervals] per repeat, per-second qps
+ * @property {'ok'|'failed'} [status]
+ * @property {string} [reason]
+ */
+
+/**
+ * @param {{id: string, version: string, steps: StepSpec[], hostClass?: string, line?: string}} spec
+ * @returns {import('../../scripts/types.js').RunRecord}
+ */
+export function makeRecord(spec) {
+  return {
+    schemaVersion: 1,
+    id: spec.id,
+    startedAt: '2025-01-01T00:00:00Z',
+    finishedAt: '2025-01-01T01:00:00Z',
+    status: spec.steps.some((s) => s.status === 'failed') ? 'failed' : 'ok',
+    release: { product: 'mariadb', line: spec.line ?? '10.11', version: spec.version, tag: null, commit: null, provider: 'deb', buildProfile: null, buildFlags: null, binarySha256: '0'.repeat(64), serverVersionString: spec.version, packages: [] },
+    host: { class: spec.hostClass ?? 'local', hostname: 'h', cpuModel: 'cpu', cores: 2, kernel: 'k', memoryBytes: 1, governor: null, turbo: null, pinning: { serverCpus: '1', clientCpus: '1' } },
+    config: { suite: 'smoke', scale: { tables: 1, tableSize: 1, clients: 1, readDurationS: 3, writeDurationS: 3, warmupS: 1 }, engine: 'innodb', mycnf: { name: 'x', text: '', sha256: '' }, tools: {}, repeats: 3 },
+    steps: spec.steps.map((s) => ({
+      name: s.name,
+      kind: 'sysbench',
+      group: s.group ?? 'point',
+      reported: true,
+      metric: 'qps',
+      params: {},
+      status: s.status ?? 'ok',
+      ...(s.reason ? { reason: s.reason } : {}),
+      repeats: s.status === 'failed' ? [] : (s.throughput ?? []).map((tp, i) => ({
+        index: i,
+        startedAt: '2025-01-01T00:00:00Z',
+        durationS: 3,
+        status: /** @type {'ok'} */ ('ok'),
+        throughput: tp,
+        tps: tp,
+        latencyMs: { avg: 1, p95: 2, p99: null, max: 3 },
+        errors: 0,
+        reconnects: 0,
+        intervals: (s.intervals?.[i] ?? []).map((q, t) => ({ t: t + 1, qps: q, tps: q, latencyMs: 1, errors: 0 })),
+        efficiency: s.cpuUsPerOp ? { cpuUsPerOp: s.cpuUsPerOp[i], csPerOp: 1, readsPerOp: 0, kbReadPerOp: 0, kbWrittenPerOp: 0 } : null,
+        mysqldRssKb: null,
+      })),
+    })),
+    dbSize: { afterLoad: null, atEnd: null },
+  };
+}
