@@ -8,3 +8,5 @@ export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confi
 export { resolveThresholds, findThreshold } from './thresholds.js';
 export { computeQos } from './qos.js';
 export { METRICS, METRIC_NAMES } from './metrics.js';
+export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
+export { renderRelativeTable, formatRatio } from './render-relative-table.js';

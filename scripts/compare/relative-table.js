@@ -1,0 +1,67 @@
+/**
+ * Relative-to-base tables as in the seed posts: per product line, each release's throughput
+ * (median of the repeats, with min-max) and its ratio to the base release, per test, grouped
+ * by reporting group, with the geometric mean of the ratios per group.
+ */
+import { geometricMean } from 'simple-statistics';
+import { computeSideStats } from './noise.js';
+import { listTests, collectSide } from './compare-runs.js';
+
+/** Reporting groups in the order of DESIGN.md, with their headings. */
+export const GROUPS = Object.freeze([
+  { group: 'point', title: 'point queries' },
+  { group: 'range', title: 'range queries without aggregation' },
+  { group: 'range-agg', title: 'range queries with aggregation' },
+  { group: 'write', title: 'writes' },
+]);
+
+/** Ratios below `low` and above `high` are marked (the seed posts' colours). */
+export const MARKS = Object.freeze({ low: 0.95, high: 1.05 });
+
+/**
+ * @param {{product: string, line: string, base: string, releases: import('./types.js').ReleaseRecords[]}} input
+ *   releases in column order; `base` must be one of them
+ * @returns {import('./types.js').RelativeTable}
+ * @throws {Error} when base is not among the releases (the command checks this for the user)
+ */
+export function computeRelativeTable(input) {
+  const versions = input.releases.map((r) => r.version);
+  if (!versions.includes(input.base)) throw new Error(`base ${input.base} is not among ${versions.join(', ')}`);
+  const all = input.releases.flatMap((r) => r.records);
+  const tests = listTests(all, []);
+  /** @type {import('./types.js').RelativeTable['groups']} */
+  const groups = [];
+  const known = new Set(GROUPS.map((g) => g.group));
+  const order = [...GROUPS.map((g) => g.group), ...new Set(tests.map((t) => t.group).filter((g) => !known.has(g)))];
+  for (const group of order) {
+    /** @type {import('./types.js').RelativeRow[]} */
+    const rows = [];
+    for (const t of tests.filter((x) => x.group === group)) {
+      /** @type {Record<string, import('./types.js').RelativeCell>} */
+      const cells = {};
+      let metric = 'qps';
+      for (const rel of input.releases) {
+        const side = collectSide(rel.records, t.name);
+        const step = rel.records.flatMap((r) => r.steps).find((s) => s.name === t.name);
+        if (step) metric = step.metric;
+        const stats = computeSideStats(side.repeats.map((r) => r.throughput));
+        cells[rel.version] = { stats, ratio: null, ...(stats ? {} : { status: side.missing ? 'missing' : 'failed' }) };
+      }
+      const baseMedian = cells[input.base].stats?.median;
+      for (const v of versions) {
+        const s = cells[v].stats;
+        if (s && baseMedian) cells[v].ratio = s.median / baseMedian;
+      }
+      rows.push({ test: t.name, group, metric, cells });
+    }
+    if (rows.length === 0) continue;
+    /** @type {Record<string, number|null>} */
+    const geomean = {};
+    for (const v of versions) {
+      const ratios = rows.map((r) => r.cells[v].ratio).filter((x) => x !== null);
+      geomean[v] = ratios.length > 0 ? geometricMean(ratios) : null;
+    }
+    groups.push({ group, rows, geomean });
+  }
+  return { product: input.product, line: input.line, base: input.base, versions, groups, marks: { ...MARKS } };
+}

@@ -1,0 +1,114 @@
+/**
+ * Render a relative-to-base table for the terminal (aligned columns, ANSI colour on marked
+ * ratios) or as Markdown. Marked ratios also carry ▼ / ▲ so that the mark survives without
+ * colour (NO_COLOR, pipes, colour-blind readers).
+ */
+import { GROUPS } from './relative-table.js';
+
+/**
+ * Two decimals, as the seed posts print ratios.
+ * @param {number} ratio
+ * @returns {string}
+ */
+export function formatRatio(ratio) {
+  return ratio.toFixed(2);
+}
+
+/**
+ * @param {import('./types.js').RelativeTable} table
+ * @param {{format: 'markdown'|'terminal', color?: boolean}} options color only for terminal
+ * @returns {string} text ending with a newline
+ */
+export function renderRelativeTable(table, options) {
+  const md = options.format === 'markdown';
+  const color = !md && options.color === true;
+  const out = [];
+  const title = `${table.product} ${table.line}: throughput and ratio to ${table.base}`;
+  out.push(md ? `## ${title}\n` : `${title}\n`);
+  out.push(`Median of the repeats [min–max]; ratio = median / median of ${table.base}; ▼ below ${table.marks.low}, ▲ above ${table.marks.high}.\n`);
+  for (const g of table.groups) {
+    const heading = GROUPS.find((x) => x.group === g.group)?.title ?? g.group;
+    out.push(md ? `\n### ${heading}\n` : `\n${heading}\n`);
+    const header = ['test'];
+    for (const v of table.versions) {
+      header.push(v === table.base ? `${v} (base)` : v);
+      if (v !== table.base) header.push('ratio');
+    }
+    /** @type {{text: string, mark: 'low'|'high'|null}[][]} */
+    const body = [];
+    for (const row of g.rows) {
+      /** @type {{text: string, mark: 'low'|'high'|null}[]} */
+      const line = [{ text: row.metric === 'qps' ? row.test : `${row.test} (${row.metric})`, mark: null }];
+      for (const v of table.versions) {
+        const c = row.cells[v];
+        const s = c.stats;
+        line.push({ text: s ? (s.n > 1 ? `${fmtQps(s.median)} [${fmtQps(s.min)}–${fmtQps(s.max)}]` : fmtQps(s.median)) : c.status ?? 'n/a', mark: null });
+        if (v !== table.base) line.push(ratioCell(c.ratio, table.marks));
+      }
+      body.push(line);
+    }
+    /** @type {{text: string, mark: 'low'|'high'|null}[]} */
+    const gm = [{ text: 'geometric mean', mark: null }];
+    for (const v of table.versions) {
+      gm.push({ text: '', mark: null });
+      if (v !== table.base) gm.push(ratioCell(g.geomean[v], table.marks));
+    }
+    body.push(gm);
+    out.push(md ? renderMarkdown(header, body) : renderTerminal(header, body, color));
+  }
+  return out.join('');
+}
+
+/**
+ * @param {number|null} ratio
+ * @param {{low: number, high: number}} marks
+ * @returns {{text: string, mark: 'low'|'high'|null}}
+ */
+function ratioCell(ratio, marks) {
+  if (ratio === null) return { text: 'n/a', mark: null };
+  const text = formatRatio(ratio);
+  // compare the printed value, so that a mark never contradicts the number shown
+  const shown = Number(text);
+  if (shown < marks.low) return { text: `${text} ▼`, mark: 'low' };
+  if (shown > marks.high) return { text: `${text} ▲`, mark: 'high' };
+  return { text, mark: null };
+}
+
+/** @param {number} qps */
+function fmtQps(qps) {
+  return qps >= 100 ? qps.toFixed(0) : qps.toPrecision(3);
+}
+
+/**
+ * @param {string[]} header
+ * @param {{text: string, mark: 'low'|'high'|null}[][]} body
+ */
+function renderMarkdown(header, body) {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_h, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const row of body) lines.push(`| ${row.map((c) => (c.mark ? `**${c.text}**` : c.text)).join(' | ')} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * @param {string[]} header
+ * @param {{text: string, mark: 'low'|'high'|null}[][]} body
+ * @param {boolean} color
+ */
+function renderTerminal(header, body, color) {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].text.length)));
+  /** @param {string} s @param {number} i */
+  const pad = (s, i) => (i === 0 ? s.padEnd(widths[i]) : s.padStart(widths[i]));
+  const lines = [header.map(pad).join('  ')];
+  for (const row of body) {
+    lines.push(
+      row
+        .map((c, i) => {
+          const text = pad(c.text, i);
+          if (!color || !c.mark) return text;
+          return `${c.mark === 'low' ? '\x1b[31m' : '\x1b[32m'}${text}\x1b[0m`;
+        })
+        .join('  '),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
