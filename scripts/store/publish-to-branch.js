@@ -1,0 +1,253 @@
+/**
+ * Publish the local results store to the results branch (default `bench-data`) of a git
+ * repository, safely against concurrent publishers on other runners.
+ *
+ * Each attempt starts from the branch's current tip in a private temporary repository: copy in
+ * the local files (append-only: identical = no-op, different = refused), regenerate index.json
+ * from every file (index.json is never merged: it is rebuilt on top of whatever tip we got),
+ * commit, and push without force. A rejected push means the branch moved: start over on the new
+ * tip after a randomized exponential backoff. The push is a single atomic ref update, so a
+ * publisher killed at any moment leaves the branch at a valid commit, and the local store is
+ * only ever read.
+ */
+import { mkdtemp, rm, readFile, writeFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UserError } from '../errors.js';
+import { readStoreFiles } from './read-records.js';
+import { buildIndex } from './build-index.js';
+import { migrateData } from './migrate-data.js';
+import { RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
+import { runGit, remoteTip } from './run-git.js';
+
+/**
+ * @typedef {object} PublishOptions
+ * @property {string} repo git URL or local path of the repository holding the results branch
+ * @property {string} [branch] results branch (default `bench-data`); created as an orphan when missing
+ * @property {boolean} [logs] also publish raw logs of the published runs (default false)
+ * @property {number} [maxLogBytes] logs larger than this are not published, and listed in
+ *   `skippedLogs` (default 1 MiB)
+ * @property {number} [attempts] push attempts before giving up (default 12)
+ * @property {number} [baseDelayMs] first backoff delay (default 250 ms), doubled per attempt
+ * @property {number} [maxDelayMs] backoff cap (default 8000 ms); each delay is scaled by a random 0.5–1.5
+ * @property {string} [message] commit message (default: generated from what is added)
+ * @property {(line: string) => void} [progress] progress lines (default: stderr)
+ */
+
+/**
+ * @typedef {object} PublishResult
+ * @property {'published'|'unchanged'} status unchanged = the branch already held every file
+ * @property {string} repo
+ * @property {string} branch
+ * @property {string|null} commit the branch tip after publishing
+ * @property {number} attempts
+ * @property {string[]} added relative paths added by this publish
+ * @property {string[]} upgraded records whose older schemaVersion on the branch was replaced by
+ *   their migrated form (see `tagbench store migrate`)
+ * @property {{path: string, bytes: number}[]} skippedLogs logs over maxLogBytes
+ */
+
+/** @typedef {{relPath: string, bytes: Buffer, kind: 'run-record'|'comparison'|'log'}} LocalFile */
+
+/**
+ * @param {string} storeDir local results store (read only)
+ * @param {PublishOptions} options
+ * @returns {Promise<PublishResult>}
+ * @throws {UserError} when a local or branch file is invalid, a branch file differs from the local
+ *   file at the same path, the repository is unreachable, or every attempt lost the race
+ */
+export async function publishToBranch(storeDir, options) {
+  const branch = options.branch ?? 'bench-data';
+  const repo = existsSync(options.repo) ? resolve(options.repo) : options.repo;
+  const attempts = options.attempts ?? 12;
+  const progress = options.progress ?? ((/** @type {string} */ line) => process.stderr.write(`${line}\n`));
+  const check = await runGit(['check-ref-format', '--branch', branch], { check: false });
+  if (check.code !== 0) throw new UserError(`--branch ${JSON.stringify(branch)} is not a valid git branch name`);
+
+  const { files, skippedLogs } = await collectLocalFiles(storeDir, options);
+  for (const s of skippedLogs) progress(`publish: not publishing ${s.path} (${s.bytes} bytes > ${options.maxLogBytes ?? 1 << 20})`);
+  const work = await mkdtemp(join(tmpdir(), 'tagbench-publish-'));
+  try {
+    await runGit(['init', '-q', `--initial-branch=${branch}`, work]);
+    await runGit(['remote', 'add', 'origin', repo], { cwd: work });
+    const email = await runGit(['config', 'user.email'], { cwd: work, check: false });
+    if (email.code !== 0) {
+      await runGit(['config', 'user.name', 'tagbench'], { cwd: work });
+      await runGit(['config', 'user.email', 'tagbench@localhost'], { cwd: work });
+    }
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const tip = await remoteTip(repo, branch);
+      progress(`publish: attempt ${attempt}/${attempts}: ${tip ? `${branch} is at ${tip.slice(0, 12)}` : `${branch} does not exist yet, creating it`}`);
+      await checkoutTip(work, branch, tip);
+      const applied = await applyFiles(work, files, branch);
+      await buildIndex(work);
+      await runGit(['add', '-A', '.'], { cwd: work });
+      const staged = await runGit(['diff', '--cached', '--quiet'], { cwd: work, check: false });
+      if (staged.code === 0) {
+        progress(`publish: ${branch} already holds every file; nothing to push`);
+        return { status: 'unchanged', repo, branch, commit: tip, attempts: attempt, added: [], upgraded: [], skippedLogs };
+      }
+      await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added)], { cwd: work });
+      const commit = (await runGit(['rev-parse', 'HEAD'], { cwd: work })).stdout.trim();
+      progress(`publish: pushing ${commit.slice(0, 12)} (${applied.added.length} new file${applied.added.length === 1 ? '' : 's'})`);
+      const push = await runGit(['push', '--quiet', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`], { cwd: work, check: false });
+      if (push.code === 0) {
+        progress(`publish: ${branch} is now at ${commit.slice(0, 12)}`);
+        return { status: 'published', repo, branch, commit, attempts: attempt, ...applied, skippedLogs };
+      }
+      // A failed push is a lost race only if the branch moved; otherwise it is a real error
+      // (permissions, hooks, network) that retrying would only repeat.
+      const now = await remoteTip(repo, branch);
+      if (now === tip) throw new UserError(`git push to ${repo} (branch ${branch}) failed:\n${push.stderr.trim()}`);
+      if (attempt < attempts) {
+        const delayMs = Math.min(options.maxDelayMs ?? 8000, (options.baseDelayMs ?? 250) * 2 ** (attempt - 1)) * (0.5 + Math.random());
+        progress(`publish: ${branch} moved to ${now?.slice(0, 12)} meanwhile; retrying on top of it in ${(delayMs / 1000).toFixed(1)} s`);
+        await sleep(delayMs);
+      }
+    }
+    throw new UserError(`publishing to ${repo} (branch ${branch}) failed: the branch moved before each of ${attempts} pushes (other publishers). ` +
+      'Nothing was lost and the local store is unchanged: run the same command again, or raise --attempts.');
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Point the private work tree at the remote tip (or at an empty orphan branch).
+ * @param {string} work
+ * @param {string} branch
+ * @param {string|null} tip
+ */
+async function checkoutTip(work, branch, tip) {
+  if (tip) {
+    // Depth 1: building the next commit needs only the tip's tree; the remote has the history.
+    await runGit(['fetch', '-q', '--depth', '1', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`], { cwd: work });
+    await runGit(['checkout', '-q', '-f', '-B', branch, `refs/remotes/origin/${branch}`], { cwd: work });
+  } else {
+    await runGit(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: work });
+    const head = await runGit(['rev-parse', '--verify', '-q', 'HEAD'], { cwd: work, check: false });
+    if (head.code === 0) {
+      // An earlier attempt committed an orphan here; start the orphan again from nothing.
+      await runGit(['update-ref', '-d', `refs/heads/${branch}`], { cwd: work });
+    }
+    await runGit(['read-tree', '--empty'], { cwd: work });
+  }
+  await runGit(['clean', '-q', '-f', '-d', '-x'], { cwd: work });
+}
+
+/**
+ * Copy the local files into the work tree, append-only.
+ * @param {string} work
+ * @param {LocalFile[]} files
+ * @param {string} branch for messages
+ * @returns {Promise<{added: string[], upgraded: string[]}>}
+ * @throws {UserError} listing every path whose branch content differs from the local file
+ */
+async function applyFiles(work, files, branch) {
+  /** @type {string[]} */
+  const added = [];
+  /** @type {string[]} */
+  const upgraded = [];
+  /** @type {string[]} */
+  const conflicts = [];
+  for (const file of files) {
+    const target = join(work, file.relPath);
+    const existing = await readFile(target).catch(() => null);
+    if (existing === null) {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, file.bytes);
+      added.push(file.relPath);
+      continue;
+    }
+    if (existing.equals(file.bytes)) continue;
+    const verdict = compareJson(existing.toString('utf8'), file);
+    if (verdict === 'same') continue;
+    if (verdict === 'upgrade') {
+      await writeFile(target, file.bytes);
+      upgraded.push(file.relPath);
+      continue;
+    }
+    conflicts.push(file.relPath);
+  }
+  if (conflicts.length > 0) {
+    throw new UserError(`branch ${branch} already holds a different file at ${conflicts.length} path${conflicts.length > 1 ? 's' : ''} (the results branch is append-only; nothing was pushed):\n  - ${conflicts.join('\n  - ')}\n` +
+      'A run id must be new for every run: if the local file is a new run, give it a new id; compare both versions before removing either.');
+  }
+  return { added, upgraded };
+}
+
+/**
+ * @param {string} existing text on the branch
+ * @param {LocalFile} file
+ * @returns {'same'|'upgrade'|'different'}
+ */
+function compareJson(existing, file) {
+  if (file.kind === 'log') return 'different';
+  let old;
+  let mine;
+  try {
+    old = JSON.parse(existing);
+    mine = JSON.parse(file.bytes.toString('utf8'));
+  } catch {
+    return 'different';
+  }
+  if (isDeepStrictEqual(old, mine)) return 'same';
+  // The one allowed replacement: the branch holds an older schemaVersion of exactly this file.
+  const newest = file.kind === 'run-record' ? RECORD_SCHEMA_VERSION : COMPARISON_SCHEMA_VERSION;
+  if (typeof old?.schemaVersion === 'number' && old.schemaVersion < (mine?.schemaVersion ?? 0)) {
+    try {
+      if (isDeepStrictEqual(migrateData(file.kind, old, newest).data, mine)) return 'upgrade';
+    } catch {
+      return 'different';
+    }
+  }
+  return 'different';
+}
+
+/**
+ * The files to publish, validated (readStoreFiles refuses a bad store before anything is pushed).
+ * @param {string} storeDir
+ * @param {PublishOptions} options
+ * @returns {Promise<{files: LocalFile[], skippedLogs: {path: string, bytes: number}[]}>}
+ */
+async function collectLocalFiles(storeDir, options) {
+  if (!existsSync(storeDir)) throw new UserError(`results store ${storeDir} does not exist; run \`tagbench run --store ${storeDir}\` first or pass --store`);
+  /** @type {LocalFile[]} */
+  const files = [];
+  const runs = await readStoreFiles(storeDir, 'run-record');
+  const comparisons = await readStoreFiles(storeDir, 'comparison');
+  for (const [kind, list] of /** @type {const} */ ([['run-record', runs], ['comparison', comparisons]])) {
+    for (const f of list) files.push({ relPath: f.relPath, bytes: await readFile(join(storeDir, f.relPath)), kind });
+  }
+  /** @type {{path: string, bytes: number}[]} */
+  const skippedLogs = [];
+  if (options.logs) {
+    const maxBytes = options.maxLogBytes ?? 1 << 20;
+    for (const run of runs) {
+      const dir = join('logs', run.data.id);
+      const names = await readdir(join(storeDir, dir)).catch(() => /** @type {string[]} */ ([]));
+      for (const name of names.filter((n) => !n.startsWith('.')).sort()) {
+        const relPath = join(dir, name);
+        const { size } = await stat(join(storeDir, relPath));
+        if (size > maxBytes) skippedLogs.push({ path: relPath, bytes: size });
+        else files.push({ relPath, bytes: await readFile(join(storeDir, relPath)), kind: 'log' });
+      }
+    }
+  }
+  return { files, skippedLogs };
+}
+
+/** @param {string[]} added */
+function commitMessage(added) {
+  const runs = added.filter((p) => p.startsWith('runs/'));
+  const cmps = added.filter((p) => p.startsWith('verdicts/'));
+  const logs = added.length - runs.length - cmps.length;
+  const parts = [`${runs.length} run${runs.length === 1 ? '' : 's'}`, `${cmps.length} comparison${cmps.length === 1 ? '' : 's'}`];
+  if (logs > 0) parts.push(`${logs} log${logs === 1 ? '' : 's'}`);
+  const lines = runs.slice(0, 20).map((p) => `- ${p.replace(/^runs\//, '').replace(/\.json$/, '')}`);
+  if (runs.length > 20) lines.push(`- ... and ${runs.length - 20} more`);
+  return `tagbench publish: ${added.length === 0 ? 'regenerate index.json' : parts.join(', ')}\n\n${lines.join('\n')}`.trim();
+}

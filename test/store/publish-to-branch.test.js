@@ -1,0 +1,92 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeRecord, writeRawLog, readRecords, buildIndex, publishToBranch } from '../../scripts/store/index.js';
+import { UserError } from '../../scripts/errors.js';
+import { makeRecord, tempDir, git, bareRepo, snapshot, cleanupTempDirs } from './store-testkit.js';
+
+after(cleanupTempDirs);
+
+const quiet = { progress: () => {} };
+
+/**
+ * Clone the branch and check it: every record valid and at its path, index.json equal to one
+ * regenerated from the files, history without merges, repository consistent.
+ * @param {string} bare
+ * @param {string} [branch]
+ */
+async function checkBranch(bare, branch = 'bench-data') {
+  const fsck = git(['fsck', '--strict', '--no-dangling'], bare);
+  assert.equal(fsck.trim(), '', 'git fsck reports nothing');
+  assert.equal(git(['rev-list', '--min-parents=2', branch], bare).trim(), '', 'no merge commits: linear history');
+  const clone = await tempDir('clone');
+  git(['clone', '-q', '--branch', branch, bare, clone]);
+  const records = await readRecords(clone);
+  const index = JSON.parse(await readFile(join(clone, 'index.json'), 'utf8'));
+  await rm(join(clone, '.git'), { recursive: true });
+  assert.deepEqual(await buildIndex(clone, { write: false }), index, 'index.json matches the files');
+  await rm(clone, { recursive: true });
+  return { records, index };
+}
+
+test('publish creates the branch as an orphan, re-publish is a no-op, new records land on top', async () => {
+  const store = await tempDir('store');
+  const bare = await bareRepo();
+  git(['--git-dir', bare, 'symbolic-ref', 'HEAD', 'refs/heads/main']);
+  await writeRecord(store, makeRecord('run-1'));
+  await writeRawLog(store, 'run-1', 'server-error.log', 'ready for connections\n');
+  const first = await publishToBranch(store, { repo: bare, ...quiet });
+  assert.equal(first.status, 'published');
+  assert.deepEqual(first.added, ['runs/local/mariadb/10.11.18/smoke/run-1.json']);
+  assert.equal(git(['rev-list', '--count', 'bench-data'], bare).trim(), '1');
+  assert.equal(git(['rev-list', '--max-parents=0', 'bench-data'], bare).trim(), first.commit, 'root commit: an orphan branch');
+
+  const again = await publishToBranch(store, { repo: bare, ...quiet });
+  assert.equal(again.status, 'unchanged');
+  assert.equal(git(['rev-parse', 'bench-data'], bare).trim(), first.commit, 'no new commit');
+
+  await writeRecord(store, makeRecord('run-2', { version: '10.11.19' }));
+  const second = await publishToBranch(store, { repo: bare, logs: true, ...quiet });
+  assert.deepEqual(second.added.sort(), ['logs/run-1/server-error.log', 'runs/local/mariadb/10.11.19/smoke/run-2.json']);
+  const { records, index } = await checkBranch(bare);
+  assert.deepEqual(records.map((r) => r.id).sort(), ['run-1', 'run-2']);
+  assert.deepEqual(index.runs.map((/** @type {any} */ r) => r.version), ['10.11.18', '10.11.19']);
+  assert.equal(git(['show', 'bench-data:logs/run-1/server-error.log'], bare), 'ready for connections\n');
+});
+
+test('a different record under an existing path is refused and the branch does not move', async () => {
+  const bare = await bareRepo();
+  const storeA = await tempDir('store');
+  const storeB = await tempDir('store');
+  await writeRecord(storeA, makeRecord('same-id'));
+  const other = makeRecord('same-id');
+  other.host.hostname = 'another-runner';
+  await writeRecord(storeB, other);
+  const { commit } = await publishToBranch(storeA, { repo: bare, ...quiet });
+  await assert.rejects(publishToBranch(storeB, { repo: bare, ...quiet }),
+    (err) => err instanceof UserError && /append-only/.test(err.message) && err.message.includes('runs/local/mariadb/10.11.18/smoke/same-id.json'));
+  assert.equal(git(['rev-parse', 'bench-data'], bare).trim(), commit);
+});
+
+test('an invalid local store is refused before the remote is touched', async () => {
+  const bare = await bareRepo();
+  const store = await tempDir('store');
+  const path = await writeRecord(store, makeRecord('r'));
+  await chmod(path, 0o644);
+  await writeFile(path, '{"schemaVersion": 1');
+  await assert.rejects(publishToBranch(store, { repo: bare, ...quiet }), /run-1|r\.json: not valid JSON/);
+  assert.equal(git(['for-each-ref'], bare).trim(), '', 'no branch was created');
+});
+
+test('a push refused for another reason than a race fails at once with git\'s message', async () => {
+  const bare = await bareRepo();
+  const hook = join(bare, 'hooks', 'pre-receive');
+  await writeFile(hook, '#!/bin/sh\necho "results branch is frozen" >&2\nexit 1\n');
+  await chmod(hook, 0o755);
+  const store = await tempDir('store');
+  await writeRecord(store, makeRecord('r1'));
+  const lines = /** @type {string[]} */ ([]);
+  await assert.rejects(publishToBranch(store, { repo: bare, progress: (l) => lines.push(l) }), /results branch is frozen/);
+  assert.equal(lines.filter((l) => l.includes('attempt')).length, 1, 'no retry');
+});
