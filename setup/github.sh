@@ -58,4 +58,11 @@ if ! (command -v zizmor >/dev/null 2>&1 && zizmor --version 2>/dev/null | grep -
     || "$pip_cmd" install --quiet --disable-pip-version-check "zizmor==$ZIZMOR_VERSION"
 fi
 
+# GitHub's OpenAPI description for the Prism tests: one file out of the @octokit/openapi
+# tarball, cached outside the work tree (test/github/prism-harness.js does the same on demand).
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ -d "$root/node_modules/@octokit" ]; then
+  (cd "$root" && node -e "import('./test/github/prism-harness.js').then((m) => m.ensureGitHubSpec())")
+fi
+
 log "ok: actionlint $("$BIN_DIR/actionlint" -version | head -1), act $("$BIN_DIR/act" --version | awk '{print $3}'), zizmor $(zizmor --version | awk '{print $2}'), $(shellcheck --version | sed -n 2p)"

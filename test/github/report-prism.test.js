@@ -1,0 +1,98 @@
+/**
+ * The report's Octokit calls against GitHub's own OpenAPI description (Prism, see
+ * prism-harness.js): every request it sends must be one GitHub documents, with a valid body.
+ * Prism is stateless, so the assertions are on the requests sent.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../scripts/github/report-command.js';
+import { createGitHubClient } from '../../scripts/github/github-client.js';
+import { repairSpec, startPrism } from './prism-harness.js';
+import { FIXTURE_STORE } from './fixture-store.js';
+
+/** @type {import('./prism-harness.js').PrismHarness} */
+let prism;
+/** @type {string} */
+let dir;
+before(async () => {
+  prism = await startPrism();
+  dir = await mkdtemp(join(tmpdir(), 'tagbench-prism-'));
+}, { timeout: 300_000 });
+after(async () => {
+  await prism?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test('a report sends only valid, documented requests: find, labels, create, recovery comment, close', { timeout: 120_000 }, async () => {
+  prism.clear();
+  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '42' };
+  const code = await run({ store: FIXTURE_STORE, closeOnRecovery: true, siteUrl: 'https://acme.example/bench/', summaryFile: join(dir, 'summary.md'), env });
+  assert.equal(code, 0);
+  const sent = prism.requests.map((r) => `${r.method} ${r.path}`);
+  // The description's example issue (#1347) carries no tagbench marker: a new issue is created.
+  // The created issue then recovers in 10.11.20 (the example answer is issue #1347 too).
+  assert.deepEqual(sent, [
+    'GET /repos/acme/bench/issues',
+    'GET /repos/acme/bench/labels',
+    ...sent.filter((s) => s === 'POST /repos/acme/bench/labels'),
+    'POST /repos/acme/bench/issues',
+    'GET /repos/acme/bench/issues/1347/comments',
+    'POST /repos/acme/bench/issues/1347/comments',
+    'PATCH /repos/acme/bench/issues/1347',
+  ]);
+  for (const r of prism.requests) {
+    assert.equal(r.violations, null, `${r.method} ${r.path} violated the description: ${r.violations}`);
+    assert.ok(r.status < 400, `${r.method} ${r.path} got ${r.status}`);
+  }
+  const list = prism.requests[0];
+  assert.deepEqual({ labels: list.query.labels, state: list.query.state }, { labels: 'tagbench-regression', state: 'all' });
+  const labels = prism.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/labels')).map((r) => r.body.name).sort();
+  // The example label list holds only "bug": all three of ours are created.
+  assert.deepEqual(labels, ['host:local', 'product:mariadb-10.11', 'tagbench-regression']);
+  const create = prism.requests.find((r) => r.method === 'POST' && r.path === '/repos/acme/bench/issues');
+  assert.match(create?.body.title, /mariadb 10\.11\.19 vs 10\.11\.18 on local \(smoke\): 2 tests/);
+  assert.match(create?.body.body, /^<!-- tagbench-issue \{"v":1,"fingerprint":"tagbench-regression\/v1\/mariadb\/10\.11\/10\.11\.19\/local\/smoke"/);
+  assert.match(create?.body.body, /https:\/\/github\.example\/acme\/bench\/actions\/runs\/42/);
+  const comment = prism.requests.find((r) => r.method === 'POST' && r.path.endsWith('/comments'));
+  assert.match(comment?.body.body, /^<!-- tagbench-recovery \{"v":1,"version":"10\.11\.20"\} -->/);
+  const close = prism.requests.at(-1);
+  assert.deepEqual(close?.body, { state: 'closed', state_reason: 'completed' });
+  assert.equal(create?.accept, 'application/vnd.github.v3+json', 'the client is unchanged: the proxy rewrites Accept');
+});
+
+test('requests that break the description are rejected with 422 and sl-violations', { timeout: 60_000 }, async () => {
+  prism.clear();
+  const octokit = createGitHubClient({ token: 't', baseUrl: prism.url, log: () => {} });
+  /** @type {[string, Record<string, unknown>][]} */
+  const bad = [
+    ['POST /repos/{owner}/{repo}/issues', { body: 'an issue without a title' }],
+    // Update issue is one of the bodies Prism would skip without repairSpec.
+    ['PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: 3, state: 'bogus' }],
+    ['POST /repos/{owner}/{repo}/labels', { color: 'ffffff' }],
+  ];
+  for (const [route, params] of bad) {
+    await assert.rejects(octokit.request(route, { owner: 'acme', repo: 'bench', ...params }), (err) => {
+      assert.equal(/** @type {{status?: number}} */ (err).status, 422, route);
+      return true;
+    });
+  }
+  assert.equal(prism.requests.length, bad.length, 'a 422 is not retried');
+  for (const r of prism.requests) assert.ok(r.violations && /"severity":"Error"/.test(r.violations), `${r.method} ${r.path}: ${r.violations}`);
+});
+
+test('repairSpec turns a nullable schema without type into "schema or null"', () => {
+  const spec = {
+    a: { oneOf: [{ type: 'string' }, { type: 'integer' }], nullable: true },
+    b: { allOf: [{ type: 'object' }], nullable: true, description: 'd' },
+    c: { type: 'string', nullable: true },
+    d: { description: 'any', nullable: true },
+  };
+  assert.equal(repairSpec(spec), 3);
+  assert.deepEqual(spec.a, { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] });
+  assert.deepEqual(spec.b, { description: 'd', anyOf: [{ allOf: [{ type: 'object' }] }, { type: 'null' }] });
+  assert.deepEqual(spec.c, { type: 'string', nullable: true }, 'nullable next to a type is valid OpenAPI 3.0: kept');
+  assert.deepEqual(spec.d, { description: 'any' });
+});
