@@ -198,8 +198,8 @@ export {};
  * @property {number} durationS measured duration
  * @property {'ok'|'failed'} status
  * @property {string} [reason]
- * @property {number} throughput per second, in the step's metric (qps, or rows/s for scans)
- * @property {number} tps transactions per second (sysbench), 0 when not applicable
+ * @property {number|null} throughput per second, in the step's metric (qps, or rows/s for scans); null when the repeat failed (never 0 for a failure)
+ * @property {number|null} tps transactions per second (sysbench), 0 when not applicable, null when failed
  * @property {{avg: number, p95: number, p99: number|null, max: number}} latencyMs
  * @property {number} errors
  * @property {number} reconnects

@@ -230,7 +230,7 @@ async function runMeasuredRepeat(action, state, plan, options) {
   const samples = await sampling.stop();
   await writeRawLog(options.storeDir, record.id, `${step.name}.r${repeat}.txt`, out.rawOutput ?? '');
   const ok = out.status === 'ok' && !options.signal?.aborted;
-  const ops = ok ? out.throughput * out.durationS : 0;
+  const ops = ok && out.throughput !== null ? out.throughput * out.durationS : 0;
   /** @type {import('../types.js').Repeat} */
   const rep = {
     index: repeat,
@@ -238,8 +238,8 @@ async function runMeasuredRepeat(action, state, plan, options) {
     durationS: out.durationS ?? 0,
     status: ok ? 'ok' : 'failed',
     ...(ok ? {} : { reason: options.signal?.aborted ? 'interrupted' : out.reason ?? 'failed' }),
-    throughput: ok ? out.throughput : 0,
-    tps: ok ? out.tps : 0,
+    throughput: ok ? out.throughput : null,
+    tps: ok ? out.tps : null,
     latencyMs: out.latencyMs ?? { avg: 0, p95: 0, p99: null, max: 0 },
     errors: out.errors ?? 0,
     reconnects: out.reconnects ?? 0,

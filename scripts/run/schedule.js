@@ -32,7 +32,7 @@ export function buildSchedule(steps, releases, repeats) {
   /** @type {ScheduledAction[]} */
   const actions = [];
   steps.forEach((step, stepIndex) => {
-    const n = step.reported ? repeats : 1;
+    const n = (step.runOnce ?? !step.reported) ? 1 : repeats;
     for (let repeat = 0; repeat < n; repeat++) {
       for (const release of releases) {
         actions.push({ index: actions.length, step, stepIndex, release, repeat, repeats: n, estimatedS: estimateS(step) });

@@ -8,6 +8,7 @@ export {};
  * @property {'sysbench'|'load'|'postwrite'|'ibench'|'linkbench'} kind
  * @property {'point'|'range'|'range-agg'|'write'|'setup'} group
  * @property {boolean} reported
+ * @property {boolean} [runOnce] true for load, postwrite and warm-ups: one run per release, no repeats
  * @property {string} metric
  * @property {number} [durationS]
  * @property {number} [warmupS]
