@@ -1,0 +1,85 @@
+/**
+ * `tagbench install`: install one release, or list what can be installed.
+ */
+import { resolve, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UserError, EXIT } from '../errors.js';
+import { loadConfig } from '../config/index.js';
+import { installRelease, listAvailable } from './index.js';
+import { prefixPathFor, readCachedResult } from './install-cache.js';
+
+/** Project root: configs/ and the default .tagbench/ live there. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Default cache folder: $TAGBENCH_CACHE (CI shares one between runs), else .tagbench/installs.
+ * @param {string|undefined} option --cache-dir
+ * @returns {string} absolute path
+ */
+export function cacheDirFrom(option) {
+  return resolve(option ?? process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'));
+}
+
+/**
+ * @param {{args?: string[], provider?: string, path?: string, suite?: string, cacheDir?: string, list?: boolean, json?: boolean, root?: string}} options
+ * @returns {Promise<number>} 0 installed or cached, 1 failed
+ * @throws {UserError} for bad arguments, unknown product / version / provider
+ */
+export async function run(options) {
+  const [product, version] = options.args ?? [];
+  const config = await loadConfig(options.root ?? ROOT);
+  const cacheDir = cacheDirFrom(options.cacheDir);
+  if (options.list) {
+    if (!product) throw new UserError('install --list needs a product, e.g. `tagbench install --list mariadb`');
+    const rows = await Promise.all(listAvailable(config, product).map(async (r) => ({
+      ...r, cached: Boolean(await readCachedResult(prefixPathFor(cacheDir, r.product, r.version))),
+    })));
+    if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    else process.stdout.write(renderList(rows));
+    return EXIT.ok;
+  }
+  if (!product || !version) throw new UserError('install needs <product> <version>, e.g. `tagbench install mariadb 10.11.18` (or --list <product>)');
+  const started = Date.now();
+  const result = await installRelease(
+    { product, version, provider: options.provider ?? 'deb', path: options.path, suite: options.suite },
+    { config, cacheDir, log: (msg) => process.stderr.write(`[install ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`) },
+  );
+  process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result));
+  return result.status === 'failed' ? EXIT.userError : EXIT.ok;
+}
+
+/**
+ * @param {(import('./types.js').AvailableVersion & {cached: boolean})[]} rows
+ * @returns {string}
+ */
+function renderList(rows) {
+  if (rows.length === 0) return 'no versions configured for the deb provider (add them under deb: in the product file)\n';
+  const lines = rows.map((r) => [r.product, r.version, r.suite ?? '', r.packageVersion ?? '(resolved from apt)', r.cached ? 'cached' : '']);
+  const head = ['product', 'version', 'suite', 'debian version', 'cache'];
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/**
+ * @param {import('../types.js').InstallResult} r
+ * @returns {string}
+ */
+function renderResult(r) {
+  if (r.status === 'failed') return `${r.product} ${r.version}: FAILED (${r.provider})\n${r.reason ?? ''}\n`;
+  const env = Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ') || '(none)';
+  return [
+    `${r.product} ${r.version}: ${r.status} (${r.provider}${r.provenance.debianSuite ? `, Debian ${r.provenance.debianSuite}` : ''})`,
+    `  prefix     ${r.prefix}`,
+    `  server     ${r.bin.server}`,
+    `  installDb  ${r.bin.installDb ?? '(none: initialise with --initialize-insecure)'}`,
+    `  client     ${r.bin.client}`,
+    `  admin      ${r.bin.admin}`,
+    `  pluginDir  ${r.pluginDir}`,
+    `  shareDir   ${r.shareDir}`,
+    `  env        ${env}`,
+    `  version    ${r.provenance.serverVersionString}`,
+    `  sha256     ${r.provenance.serverSha256}`,
+    `  packages   ${r.provenance.packages.map((p) => `${p.name}=${p.version}`).join(' ') || '(none)'}`,
+    r.provenance.patchedElf.length ? `  patchelf   ${r.provenance.patchedElf.length} files` : '',
+  ].filter(Boolean).join('\n') + '\n';
+}

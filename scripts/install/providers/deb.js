@@ -1,0 +1,140 @@
+/**
+ * `deb` provider: an exact Debian package version of MariaDB or Oracle MySQL, from any Debian
+ * suite this machine's mirror serves, extracted side by side into `<cacheDir>/<product>-<version>/`.
+ */
+import { rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { UserError } from '../../errors.js';
+import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
+import { detectLayout } from '../prefix-layout.js';
+import { flavorOfVersionLine, readServerVersion, sha256File } from '../provenance.js';
+import { openAptEnv } from '../deb/apt-env.js';
+import { releaseOfSuite } from '../deb/apt-sources.js';
+import { resolveRelease } from '../deb/resolve-release.js';
+import { buildPrefix } from '../deb/build-prefix.js';
+import { describeAvailable } from '../list-available.js';
+import { productConfig } from '../product-config.js';
+import { failedResult } from '../failed-result.js';
+
+/** @type {import('../types.js').InstallProvider} */
+export const deb = {
+  name: 'deb',
+  summary: 'exact Debian package versions from any Debian suite, extracted side by side (no system install)',
+
+  validateOptions(spec) {
+    /** @type {string[]} */
+    const problems = [];
+    if (spec.path) problems.push(`--path is for the path provider; the deb provider downloads ${spec.product} ${spec.version} itself`);
+    if (spec.suite !== undefined && !/^[a-z]+(-[a-z]+)?$/.test(spec.suite)) problems.push(`suite '${spec.suite}' is not a Debian suite name (e.g. bookworm, bookworm-security, trixie, sid)`);
+    return problems;
+  },
+
+  async install(spec, ctx) {
+    const log = ctx.log ?? (() => {});
+    const product = productConfig(ctx.config, spec.product);
+    const entry = product.deb?.[spec.version];
+    const suite = spec.suite ?? entry?.suite;
+    const configFile = `configs/products/${product.name}.yml`;
+    if (!suite) {
+      throw new UserError(`unknown version '${spec.version}' of ${product.name} for the deb provider; available: ${describeAvailable(ctx.config, product.name)}. `
+        + `Add it under deb: in ${configFile} (with its Debian suite), or pass --suite`);
+    }
+    const finalPrefix = prefixPathFor(ctx.cacheDir, product.name, spec.version);
+    const cached = await readCachedResult(finalPrefix);
+    if (cached) {
+      log(`${product.name} ${spec.version}: already installed in ${finalPrefix}`);
+      return { ...cached, status: 'skipped' };
+    }
+
+    const started = Date.now();
+    const apt = await openAptEnv(ctx.cacheDir, releaseOfSuite(suite), log);
+    // A --suite other than the configured one makes the configured package version meaningless.
+    const packageVersion = spec.suite && spec.suite !== entry?.suite ? null : entry?.packageVersion ?? null;
+    const resolved = await resolveRelease(apt, { product: product.name, flavor: product.flavor, version: spec.version, suite, packageVersion, configFile }, log);
+
+    const workDir = await makeWorkDir(ctx.cacheDir, `${product.name}-${spec.version}`);
+    try {
+      const result = await buildRelease({ product, version: spec.version, resolved, apt, finalPrefix, workDir, configFile, log });
+      const committed = await commitPrefix(join(workDir, 'prefix'), finalPrefix, result);
+      if (!committed.won) {
+        log(`${product.name} ${spec.version}: another process installed it first; using that one`);
+        return { ...committed.result, status: 'skipped' };
+      }
+      log(`${product.name} ${spec.version}: installed in ${finalPrefix} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      return result;
+    } catch (err) {
+      // The release is known and resolvable, so a failure from here on is a fact about that
+      // release on this host (a missing library, a binary that does not start): record it.
+      if (!(err instanceof UserError)) throw err;
+      log(`${product.name} ${spec.version}: FAILED: ${err.message}`);
+      return failedResult({ spec: { ...spec, provider: 'deb' }, flavor: product.flavor, prefix: finalPrefix, debianSuite: resolved.suite, reason: err.message });
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  },
+};
+
+/**
+ * Build, check and describe the prefix in the work folder (not yet moved into place).
+ * @param {object} a
+ * @param {import('../../types.js').ProductConfig} a.product
+ * @param {string} a.version
+ * @param {import('../deb/resolve-release.js').ResolvedRelease} a.resolved
+ * @param {import('../deb/apt-env.js').AptEnv} a.apt
+ * @param {string} a.finalPrefix
+ * @param {string} a.workDir
+ * @param {string} a.configFile
+ * @param {(msg: string) => void} a.log
+ * @returns {Promise<import('../../types.js').InstallResult>} with final paths, status 'installed'
+ * @throws {UserError} when the built release is incomplete or does not run
+ */
+async function buildRelease({ product, version, resolved, apt, finalPrefix, workDir, configFile, log }) {
+  const built = await buildPrefix({ apt, resolved, workDir, finalPrefix, log });
+  const layout = await detectLayout(built.dir);
+  if (!layout) throw new UserError(`the packages ${resolved.requests.join(' ')} hold no server binary (usr/sbin/mariadbd or mysqld)`);
+  if (layout.missing.length) throw new UserError(`${product.name} ${version} from ${resolved.suite} lacks ${layout.missing.join(', ')}`);
+  const toFinal = (/** @type {string} */ p) => join(finalPrefix, relative(built.dir, p));
+
+  /** @type {string[]} */
+  const problems = [];
+  for (const b of [layout.bin.server, layout.bin.client, layout.bin.admin]) problems.push(...(await built.checkLibraries(b)));
+  if (problems.length) throw new UserError(`${product.name} ${version} would not run from ${finalPrefix}:\n    ${problems.join('\n    ')}`);
+
+  const run = built.runInWorkDir(layout.bin.server);
+  const versionLine = await readServerVersion({ cmd: run.cmd, args: [...run.args, '--version'], env: run.env, argv0: toFinal(layout.bin.server) });
+  const flavor = flavorOfVersionLine(versionLine);
+  if (flavor !== product.flavor) throw new UserError(`${configFile} says flavor ${product.flavor} but the installed server says: ${versionLine}`);
+  log(`check: ${versionLine}`);
+
+  return {
+    status: 'installed',
+    product: product.name,
+    flavor,
+    version,
+    provider: 'deb',
+    prefix: finalPrefix,
+    bin: {
+      server: toFinal(layout.bin.server),
+      installDb: layout.bin.installDb ? toFinal(layout.bin.installDb) : null,
+      client: toFinal(layout.bin.client),
+      admin: toFinal(layout.bin.admin),
+    },
+    pluginDir: toFinal(layout.pluginDir),
+    shareDir: toFinal(layout.shareDir),
+    env: built.env,
+    provenance: {
+      product: product.name,
+      version,
+      provider: 'deb',
+      debianSuite: resolved.suite,
+      packages: built.packages,
+      serverSha256: await sha256File(layout.bin.server),
+      serverVersionString: versionLine,
+      tag: null,
+      commit: null,
+      buildProfile: null,
+      buildFlags: null,
+      patchedElf: built.patchedElf,
+    },
+  };
+}

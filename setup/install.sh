@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# System tools and libraries the install stage (deb provider) and the extracted MariaDB/MySQL
+# binaries need on a Debian 12 host. Idempotent: installs only what is missing, and runs
+# `apt-get update` only then. Run as root.
+set -euo pipefail
+
+# Tools: apt-get/dpkg-deb (apt, dpkg) download and unpack; patchelf rewrites interpreter and
+# rpath of trixie/sid builds; debian-archive-keyring verifies the foreign suites; ldd/ldconfig
+# (libc-bin) check libraries. Libraries: what bookworm's mariadbd, mariadb client and
+# ha_rocksdb.so load on a fresh machine (a bookworm install then needs no LD_LIBRARY_PATH).
+packages=(
+  apt dpkg patchelf debian-archive-keyring libc-bin ca-certificates
+  libaio1 liburing2 libnuma1 libsnappy1v5 liblz4-1 libzstd1 libpcre2-8-0 libedit2 libssl3
+  libncurses6 libtinfo6 zlib1g libstdc++6 libgcc-s1 libcrypt1 libsystemd0 libpam0g libxml2
+  libgnutls30 libbz2-1.0 liblzma5 libcurl4 libmariadb3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup/install.sh: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "setup/install.sh: missing ${missing[*]}; run this script as root" >&2
+  exit 1
+fi
+echo "setup/install.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
