@@ -9,3 +9,4 @@ export { measureDbSize } from './measure-db-size.js';
 export { collectHostFacts } from './collect-host-facts.js';
 export { parseVmstat } from './parse-vmstat.js';
 export { parseIostat } from './parse-iostat.js';
+export { parseCpuinfo } from './parse-cpuinfo.js';

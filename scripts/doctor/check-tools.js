@@ -1,0 +1,117 @@
+/**
+ * Doctor checks for the programs tagbench runs: Node.js, sysbench, the samplers, taskset,
+ * the deb provider's tools, and the optional ones (otava for change points, Chromium for the
+ * site tests).
+ */
+import { findOnPath, runProbe } from './probe-tool.js';
+import { parseSysbenchVersion, majorOf } from './parse-versions.js';
+
+/** @typedef {import('./types.js').CheckResult} CheckResult */
+/** @typedef {import('./types.js').DoctorEnv} DoctorEnv */
+
+/** Oldest Node.js major tagbench supports (package.json "engines"). */
+const MIN_NODE_MAJOR = 20;
+
+/**
+ * @typedef {object} ToolSpec a program that only has to be present and answer its version flag
+ * @property {string} id
+ * @property {string} title
+ * @property {boolean} required
+ * @property {string[]} names program names to look for, first found wins
+ * @property {string[]} versionArgs
+ * @property {string} why what tagbench uses it for
+ * @property {string} fix
+ */
+
+/** @type {ToolSpec[]} */
+const SIMPLE_TOOLS = [
+  { id: 'vmstat', title: 'vmstat', required: true, names: ['vmstat'], versionArgs: ['-V'], why: 'CPU and context-switch sampling during every step', fix: 'apt-get install procps (or bash setup/metrics.sh)' },
+  { id: 'iostat', title: 'iostat', required: true, names: ['iostat'], versionArgs: ['-V'], why: 'storage reads/writes per operation', fix: 'apt-get install sysstat (or bash setup/metrics.sh)' },
+  { id: 'taskset', title: 'taskset', required: true, names: ['taskset'], versionArgs: ['--version'], why: 'pinning server and client to CPUs (host class pinning)', fix: 'apt-get install util-linux (or bash setup/metrics.sh)' },
+  { id: 'patchelf', title: 'patchelf', required: true, names: ['patchelf'], versionArgs: ['--version'], why: 'deb provider: running releases from other Debian suites', fix: 'apt-get install patchelf' },
+  { id: 'apt-get', title: 'apt-get', required: true, names: ['apt-get'], versionArgs: ['--version'], why: 'deb provider: downloading exact server packages', fix: 'use a Debian/Ubuntu host (apt is part of the base system), or install releases with --provider path' },
+  { id: 'dpkg-deb', title: 'dpkg-deb', required: true, names: ['dpkg-deb'], versionArgs: ['--version'], why: 'deb provider: extracting packages side by side', fix: 'apt-get install dpkg' },
+  { id: 'chromium', title: 'chromium', required: false, names: ['chromium', 'chromium-browser', 'google-chrome'], versionArgs: ['--version'], why: 'only for the site tests (headless page checks)', fix: 'apt-get install chromium' },
+];
+
+/**
+ * @param {DoctorEnv} env
+ * @returns {Promise<CheckResult[]>}
+ */
+export async function checkTools(env) {
+  /** @type {CheckResult[]} */
+  const out = [checkNode(env), await checkSysbench(env)];
+  for (const spec of SIMPLE_TOOLS) out.push(await checkSimpleTool(spec, env));
+  out.push(await checkOtava(env));
+  return out;
+}
+
+/**
+ * @param {DoctorEnv} env
+ * @returns {CheckResult}
+ */
+function checkNode(env) {
+  const major = majorOf(env.nodeVersion);
+  const ok = major >= MIN_NODE_MAJOR;
+  return {
+    id: 'node', title: 'node', required: true, status: ok ? 'ok' : 'fail',
+    detail: `Node.js ${env.nodeVersion} (need ≥ ${MIN_NODE_MAJOR})`,
+    fix: ok ? null : `install Node.js ${MIN_NODE_MAJOR} or newer and run tagbench with it`,
+  };
+}
+
+/**
+ * @param {DoctorEnv} env
+ * @returns {Promise<CheckResult>}
+ */
+async function checkSysbench(env) {
+  const base = { id: 'sysbench', title: 'sysbench', required: true };
+  const fix = 'apt-get install sysbench (Debian 12 ships 1.0.20; or bash setup/all.sh demo)';
+  const file = await findOnPath('sysbench', env.path);
+  if (!file) return { ...base, status: 'fail', detail: 'sysbench not found on PATH (every benchmark step runs it)', fix };
+  const probe = await runProbe(file, ['--version'], env.path);
+  const v = parseSysbenchVersion(probe.output);
+  if (!v) return { ...base, status: 'fail', detail: `${file} --version printed no version: ${probe.output.slice(0, 200)}`, fix };
+  if (v.major !== 1 || v.minor !== 0) {
+    return {
+      ...base, status: 'fail', detail: `sysbench ${v.version} at ${file}; the suite's options and output parsers are for 1.0.x`,
+      fix: `put sysbench 1.0.x first on PATH (${fix})`,
+    };
+  }
+  return { ...base, status: 'ok', detail: `sysbench ${v.version} (${file})`, fix: null };
+}
+
+/**
+ * @param {ToolSpec} spec
+ * @param {DoctorEnv} env
+ * @returns {Promise<CheckResult>}
+ */
+async function checkSimpleTool(spec, env) {
+  const base = { id: spec.id, title: spec.title, required: spec.required };
+  for (const name of spec.names) {
+    const file = await findOnPath(name, env.path);
+    if (!file) continue;
+    const probe = await runProbe(file, spec.versionArgs, env.path);
+    const first = probe.output.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+    if (!probe.ok && first === '') {
+      return { ...base, status: 'fail', detail: `${file} ${spec.versionArgs.join(' ')} failed`, fix: spec.fix };
+    }
+    return { ...base, status: 'ok', detail: `${first.slice(0, 80)} (${file})`, fix: null };
+  }
+  return { ...base, status: 'fail', detail: `${spec.names.join(' / ')} not found on PATH (${spec.why})`, fix: spec.fix };
+}
+
+/**
+ * apache-otava (change-point detection over release series) is a Python package.
+ * @param {DoctorEnv} env
+ * @returns {Promise<CheckResult>}
+ */
+async function checkOtava(env) {
+  const base = { id: 'otava', title: 'python3+otava', required: false };
+  const fix = 'python3 -m pip install apache-otava (optional: change-point detection over release series)';
+  const python = await findOnPath('python3', env.path);
+  if (!python) return { ...base, status: 'fail', detail: 'python3 not found on PATH', fix: `apt-get install python3 python3-pip; ${fix}` };
+  const probe = await runProbe(python, ['-c', 'import importlib.metadata as m; print(m.version("apache-otava"))'], env.path);
+  if (!probe.ok) return { ...base, status: 'fail', detail: `apache-otava is not installed for ${python}`, fix };
+  return { ...base, status: 'ok', detail: `apache-otava ${probe.output} (${python})`, fix: null };
+}
