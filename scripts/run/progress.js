@@ -67,13 +67,13 @@ export function createProgress(schedule, io) {
     },
     /**
      * @param {import('./schedule.js').ScheduledAction} action
-     * @param {{status: string, throughput?: number, metric?: string, intervals?: number[], reason?: string}} result
+     * @param {{status: string, throughput?: number|null, metric?: string, intervals?: number[], reason?: string}} result
      */
     end(action, result) {
       done += 1;
       if (result.status !== 'ok') {
         io.write(`    ✗ ${action.step.name} failed: ${result.reason ?? 'unknown reason'}\n`);
-      } else if (result.throughput !== undefined) {
+      } else if (typeof result.throughput === 'number') {
         const spark = result.intervals?.length ? `  ${renderSparkline(result.intervals)}` : '';
         io.write(`    ${Math.round(result.throughput).toLocaleString('en-US')} ${result.metric ?? ''}${spark}\n`);
       }

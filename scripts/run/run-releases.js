@@ -188,7 +188,7 @@ function killRelease(state, stepIndex, reason, logExcerpt) {
  * @param {RunState} state
  * @param {any} plan
  * @param {RunOptions} options
- * @returns {Promise<{status: string, reason?: string, throughput?: number, metric?: string, intervals?: number[]}>}
+ * @returns {Promise<{status: string, reason?: string, throughput?: number|null, metric?: string, intervals?: number[]}>}
  */
 async function runAction(action, state, plan, options) {
   const { step, stepIndex } = action;
