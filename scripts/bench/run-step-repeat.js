@@ -1,0 +1,79 @@
+/**
+ * One repeat of one timed suite step: run sysbench, parse it, and turn the outcome into a
+ * Repeat-like result. Expected failures (server gone, timeout, FATAL, cut-off output) come back
+ * as `status: 'failed'` with a reason and the raw output; nothing here throws for them.
+ */
+import { sysbench } from './runners/sysbench.js';
+import { spawnSysbench } from './spawn-sysbench.js';
+
+/** @typedef {import('./types.js').StepPlan} StepPlan */
+/** @typedef {import('./types.js').BenchTarget} BenchTarget */
+/** @typedef {import('./types.js').RunOptions} RunOptions */
+/** @typedef {import('./types.js').RepeatResult} RepeatResult */
+
+/**
+ * Run one repeat of a sysbench step against a server.
+ * @param {StepPlan} step a `kind: 'sysbench'` entry of planSuite()
+ * @param {BenchTarget} target connection (a scripts/server handle fits)
+ * @param {RunOptions} [opts] pinning, timeout margin, abort signal, executable
+ * @returns {Promise<RepeatResult>} ok: throughput in the step's metric (> 0), qps, tps, latency
+ *   (ms), totals, per-second intervals, measured durationS, argv, rawOutput; failed: reason,
+ *   wall-clock durationS, the intervals seen before the failure, argv, rawOutput
+ * @throws {Error} only for a step that is not a sysbench step (a bug in the caller)
+ */
+export async function runStepRepeat(step, target, opts = {}) {
+  if (step.kind !== 'sysbench') throw new Error(`runStepRepeat: step ${step.name} is a ${step.kind} step, not sysbench`);
+  const argv = sysbench.buildCommand(step, target);
+  if (opts.sysbenchBin) argv[0] = opts.sysbenchBin;
+  const runS = step.warmupS + step.durationS;
+  // Enough for connect + a slow last event (a full scan of a large table) on a loaded host.
+  const timeoutS = runS + (opts.timeoutMarginS ?? 30 + 0.2 * runS);
+  const startedAt = new Date().toISOString();
+  const onProgress = opts.onProgress;
+  const res = await spawnSysbench(argv, {
+    clientCpus: opts.clientCpus ?? null,
+    timeoutS,
+    signal: opts.signal,
+    onLine: onProgress ? (l) => { if (l.startsWith('FATAL') || l.startsWith('[')) onProgress(`${step.name}: ${l}`); } : undefined,
+  });
+  const parsed = sysbench.parseOutput(res.output);
+  const base = { startedAt, argv: res.argv, rawOutput: res.output };
+  /** @param {string} reason @returns {RepeatResult} */
+  const failed = (reason) => ({
+    ...base, status: 'failed', reason, durationS: res.elapsedS, throughput: null, qps: null, tps: null,
+    latencyMs: null, errors: 0, reconnects: 0, intervals: parsed.intervals,
+  });
+
+  if (res.spawnError) return failed(`cannot start ${argv[0]}: ${res.spawnError}; install sysbench 1.0.x (bash setup/bench.sh)`);
+  if (res.aborted) return failed(`aborted after ${res.elapsedS} s (run interrupted)`);
+  if (res.timedOut) return failed(`timed out: killed after ${Math.round(timeoutS)} s (warm-up + duration ${runS} s + margin)${parsed.ok ? '' : `; ${parsed.reason}`}`);
+  if (!parsed.ok) return failed(`${parsed.reason}${exitText(res)}`);
+  if (res.exitCode !== 0) return failed(`sysbench printed a summary but ${exitText(res).slice(2)}`);
+  const throughput = step.metric === 'rows/s' ? parsed.tps * step.rowsPerEvent : parsed.qps;
+  if (!(throughput > 0)) return failed(`no valid throughput (${step.metric} = ${throughput})`);
+  return {
+    ...base,
+    status: 'ok',
+    // Rates are per measured second; events/rates gives the time the summary really covers.
+    durationS: parsed.measuredS,
+    throughput: round3(throughput),
+    qps: parsed.qps,
+    tps: parsed.tps,
+    latencyMs: { avg: parsed.latencyMs.avg, p95: parsed.latencyMs.p95, p99: null, max: parsed.latencyMs.max },
+    errors: parsed.errors,
+    reconnects: parsed.reconnects,
+    intervals: parsed.intervals,
+  };
+}
+
+/** @param {import('./spawn-sysbench.js').SpawnResult} res */
+function exitText(res) {
+  if (res.signal) return `; sysbench was killed by ${res.signal}`;
+  if (res.exitCode !== 0) return `; sysbench exited with code ${res.exitCode}`;
+  return '';
+}
+
+/** @param {number} x */
+function round3(x) {
+  return Math.round(x * 1000) / 1000;
+}
