@@ -1,0 +1,156 @@
+/**
+ * `tagbench site` builder: read the store, compute every data file, and write a complete
+ * static site into a fresh folder that then replaces the output folder in one rename, so a
+ * failed build never leaves a half-written site (and never touches a folder it didn't make).
+ */
+import { mkdir, writeFile, readFile, rename, rm, stat, cp, readdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { UserError } from '../errors.js';
+import { computeSite } from './compute-site.js';
+import { readRunRecords, readComparisons, readBaselines, readIssues } from './read-store.js';
+import { readProductInfo } from './read-product-info.js';
+import { renderPages } from './render-pages.js';
+
+/** Marker file: only a folder holding it may be replaced by a new build. */
+const MARKER = '.tagbench-site';
+const SITE_SRC = fileURLToPath(new URL('../../site/', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WRITE_CONCURRENCY = 64;
+
+/**
+ * @typedef {object} BuildOptions
+ * @property {string} store results store directory (runs/, verdicts/)
+ * @property {string} out output folder for the site (replaced whole)
+ * @property {string} [baselines] baselines folder; default <project>/baselines
+ * @property {string|null} [issues] JSON list of regression issues from the github stage
+ * @property {string} [configRoot] folder holding configs/ (display names, base versions); default the project
+ * @property {string} [title] site title
+ * @property {string|null} [siteUrl] absolute URL the site is published at, for the feed's links
+ * @property {Date} [now] build time (tests pin it)
+ * @property {(msg: string) => void} [progress] progress lines (stderr in the CLI)
+ */
+
+/**
+ * @typedef {object} BuildResult
+ * @property {string} outDir absolute path of the built site
+ * @property {number} files files written
+ * @property {{runs: number, comparisons: number, tables: number}} counts
+ * @property {{readMs: number, computeMs: number, writeMs: number}} timings
+ */
+
+/**
+ * Build the static site.
+ * @param {BuildOptions} opts
+ * @returns {Promise<BuildResult>}
+ * @throws {UserError} on unreadable input or when `out` exists and is not a tagbench site
+ */
+export async function buildSite(opts) {
+  const progress = opts.progress ?? (() => {});
+  const outDir = resolve(opts.out);
+  await checkReplaceable(outDir);
+  const t0 = performance.now();
+  const [records, comparisons, baselines, issues, products] = await Promise.all([
+    readRunRecords(opts.store),
+    readComparisons(opts.store),
+    readBaselines(opts.baselines ?? join(PROJECT_ROOT, 'baselines')),
+    opts.issues ? readIssues(opts.issues) : Promise.resolve([]),
+    readProductInfo(opts.configRoot ?? PROJECT_ROOT),
+  ]);
+  if (records.length === 0) {
+    progress(`site: no run records under ${join(opts.store, 'runs')}; building an empty site (run \`tagbench run\` first)`);
+  }
+  progress(`site: read ${records.length} run records, ${comparisons.length} comparisons, ${baselines.length} baselines, ${issues.length} issues`);
+  const t1 = performance.now();
+  const require = createRequire(import.meta.url);
+  const echartsDir = dirname(require.resolve('echarts/package.json'));
+  const tools = {
+    tagbench: JSON.parse(await readFile(join(PROJECT_ROOT, 'package.json'), 'utf8')).version,
+    echarts: JSON.parse(await readFile(join(echartsDir, 'package.json'), 'utf8')).version,
+  };
+  const title = opts.title ?? 'tagbench results';
+  const files = computeSite({
+    records, comparisons, baselines, issues, products, title,
+    generatedAt: (opts.now ?? new Date()).toISOString(),
+    siteUrl: opts.siteUrl ?? null,
+  }, tools);
+  const t2 = performance.now();
+
+  const tmp = `${outDir}.building-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+  // The site's own sources, then the charting library's dist file: vendored so the site works
+  // offline and on an intranet with no CDN.
+  await cp(join(SITE_SRC, 'css'), join(tmp, 'css'), { recursive: true });
+  await cp(join(SITE_SRC, 'js'), join(tmp, 'js'), { recursive: true });
+  await mkdir(join(tmp, 'vendor'), { recursive: true });
+  await cp(join(echartsDir, 'dist', 'echarts.min.js'), join(tmp, 'vendor', 'echarts.min.js'));
+  await cp(join(echartsDir, 'LICENSE'), join(tmp, 'vendor', 'echarts.LICENSE.txt'));
+  const template = await readFile(join(SITE_SRC, 'templates', 'page.html'), 'utf8');
+  /** @type {[string, string][]} */
+  const writes = [...renderPages(template, title)];
+  for (const [path, data] of files.json) writes.push([path, JSON.stringify(data)]);
+  for (const [path, text] of files.text) writes.push([path, text]);
+  for (const [path, record] of files.records) writes.push([path, `${JSON.stringify(record, null, 2)}\n`]);
+  for (const [path, s] of files.comparisons) writes.push([path, `${JSON.stringify(s.comparison, null, 2)}\n`]);
+  writes.push([MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]);
+  await writeAll(tmp, writes);
+  await swapIn(tmp, outDir);
+  const t3 = performance.now();
+  progress(`site: wrote ${writes.length} files to ${outDir} in ${((t3 - t0) / 1000).toFixed(1)} s`);
+  return {
+    outDir,
+    files: writes.length,
+    counts: { runs: records.length, comparisons: comparisons.length, tables: files.json.size ? countTables(files.json) : 0 },
+    timings: { readMs: t1 - t0, computeMs: t2 - t1, writeMs: t3 - t2 },
+  };
+}
+
+/** @param {Map<string, unknown>} json */
+function countTables(json) {
+  const manifest = /** @type {{counts?: {tables?: number}}} */ (json.get('data/manifest.json'));
+  return manifest?.counts?.tables ?? 0;
+}
+
+/**
+ * @param {string} root
+ * @param {[string, string][]} writes site path -> content
+ */
+async function writeAll(root, writes) {
+  const dirs = new Set(writes.map(([p]) => dirname(join(root, p))));
+  for (const d of [...dirs].sort()) await mkdir(d, { recursive: true });
+  for (let i = 0; i < writes.length; i += WRITE_CONCURRENCY) {
+    await Promise.all(writes.slice(i, i + WRITE_CONCURRENCY).map(([p, text]) => writeFile(join(root, p), text)));
+  }
+}
+
+/**
+ * Refuse to replace a folder that is not empty and not a site this tool built.
+ * @param {string} outDir
+ */
+async function checkReplaceable(outDir) {
+  const st = await stat(outDir).catch(() => null);
+  if (!st) return;
+  if (!st.isDirectory()) throw new UserError(`--out ${outDir}: exists and is not a folder; pick another output folder`);
+  const entries = await readdir(outDir);
+  if (entries.length > 0 && !entries.includes(MARKER)) {
+    throw new UserError(`--out ${outDir}: folder exists, is not empty and was not built by \`tagbench site\` (no ${MARKER}); ` +
+      'the build replaces the whole folder, so pick an empty or new folder');
+  }
+}
+
+/**
+ * Replace outDir by the freshly built tmp folder: rename the old one away, rename the new one
+ * in, then delete the old one, so readers see either the old or the new site.
+ * @param {string} tmp
+ * @param {string} outDir
+ */
+async function swapIn(tmp, outDir) {
+  const old = `${outDir}.old-${process.pid}`;
+  const hadOld = await stat(outDir).then(() => true, () => false);
+  await mkdir(dirname(outDir), { recursive: true });
+  if (hadOld) await rename(outDir, old);
+  await rename(tmp, outDir);
+  if (hadOld) await rm(old, { recursive: true, force: true });
+}

@@ -1,0 +1,167 @@
+/**
+ * The product-line table (tests × releases), the per-test histories and the per-second series
+ * files of one table. Pure: takes a TableGroup, returns data objects keyed by site path.
+ */
+import { dataPaths } from '../../site/js/paths.js';
+import { summarizeRepeats } from './summarize-repeats.js';
+
+/** @import { TableData, TestVerdict } from './types.js' */
+/** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
+
+export const SCHEMA_VERSION = 1;
+
+/** Reporting groups in the order and words of the seed posts. */
+const GROUP_LABELS = /** @type {Record<string, string>} */ ({
+  point: 'Point queries',
+  range: 'Range queries without aggregation',
+  'range-agg': 'Range queries with aggregation',
+  write: 'Writes',
+});
+
+/**
+ * The throughput verdict of a test in a comparison (a comparison may also judge cpuUsPerOp,
+ * stalls...: those show on the release page).
+ * @param {ReleaseGroup} rel
+ * @param {string} test
+ * @returns {TestVerdict|null}
+ */
+export function throughputVerdict(rel, test) {
+  const tests = rel.comparison?.comparison.tests ?? [];
+  return tests.find((v) => v.test === test && v.metric === 'throughput') ?? null;
+}
+
+/**
+ * @param {TableGroup} table
+ * @returns {{table: TableData, files: Map<string, unknown>}} the table data and every other
+ *   file of this table (test histories, per-second series), keyed by site path
+ */
+export function buildTableData(table) {
+  const { key } = table;
+  /** @type {Map<string, unknown>} */
+  const files = new Map();
+  const releases = table.releases.map((rel) => ({
+    version: rel.version,
+    date: rel.records.map((r) => r.finishedAt ?? r.startedAt).sort().at(-1) ?? null,
+    runs: rel.records.map((r) => ({
+      id: r.id,
+      status: r.status,
+      startedAt: r.startedAt,
+      record: dataPaths.runRecord({ host: key.host, product: key.product, version: rel.version, suite: key.suite, id: r.id }),
+    })),
+    comparison: rel.comparison ? {
+      id: rel.comparison.id,
+      baseVersion: rel.comparison.comparison.base.version,
+      createdAt: rel.comparison.comparison.createdAt,
+      summary: { ...rel.comparison.comparison.summary },
+      file: dataPaths.comparison({ host: key.host, product: key.product, version: rel.version, suite: key.suite, id: rel.comparison.id }),
+    } : null,
+  }));
+
+  const tests = table.tests.map((t) => {
+    /** @type {(number|null)[]} */
+    const values = [];
+    /** @type {number[]} */
+    const n = [];
+    /** @type {(import('./types.js').VerdictClass|null)[]} */
+    const verdicts = [];
+    const history = [];
+    for (const rel of table.releases) {
+      const steps = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
+      const sum = summarizeRepeats(steps);
+      const verdict = throughputVerdict(rel, t.name);
+      values.push(steps.length ? sum.median : null);
+      n.push(sum.n);
+      verdicts.push(verdict?.verdict ?? null);
+      if (steps.length === 0) continue;
+      history.push({
+        version: rel.version,
+        median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason,
+        verdict: verdict ? {
+          verdict: verdict.verdict, ratio: verdict.ratio, ci: verdict.ci, mde: verdict.mde,
+          baseVersion: rel.comparison?.comparison.base.version ?? null, reason: verdict.reason,
+          confirmed: verdict.confirmed ?? false,
+        } : null,
+        runs: rel.records.flatMap((r) => {
+          const step = r.steps.find((s) => s.name === t.name);
+          if (!step) return [];
+          const hasSeries = step.repeats.some((rep) => rep.intervals?.length > 0);
+          if (hasSeries) files.set(dataPaths.series({ runId: r.id, test: t.name }), seriesFile(r, step));
+          return [{
+            id: r.id,
+            startedAt: r.startedAt,
+            repeats: step.repeats.map((rep) => ({ index: rep.index, status: rep.status, throughput: rep.throughput })),
+            series: hasSeries ? dataPaths.series({ runId: r.id, test: t.name }) : null,
+          }];
+        }),
+      });
+    }
+    files.set(dataPaths.test({ ...key, test: t.name }), {
+      schemaVersion: SCHEMA_VERSION,
+      ...key,
+      productName: table.productName,
+      test: t.name, group: t.group, metric: t.metric,
+      defaultBase: table.defaultBase,
+      releases: history,
+      // Change points come from the verdicts (the compare stage's statistics), not from a
+      // second detector here: a release is marked where its comparison found a change.
+      changePoints: history.filter((h) => h.verdict && (h.verdict.verdict === 'regression' || h.verdict.verdict === 'improvement'))
+        .map((h) => ({ version: h.version, verdict: h.verdict?.verdict, ratio: h.verdict?.ratio, baseVersion: h.verdict?.baseVersion })),
+    });
+    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts };
+  });
+
+  /** @type {{name: string, label: string, tests: string[]}[]} */
+  const groups = [];
+  for (const t of tests) {
+    let g = groups.find((x) => x.name === t.group);
+    if (!g) groups.push((g = { name: t.group, label: GROUP_LABELS[t.group] ?? t.group, tests: [] }));
+    g.tests.push(t.name);
+  }
+
+  /** @type {TableData} */
+  const data = {
+    schemaVersion: SCHEMA_VERSION,
+    product: key.product, productName: table.productName, line: key.line, host: key.host, suite: key.suite,
+    defaultBase: table.defaultBase,
+    defaultBaseSource: table.defaultBaseSource,
+    releases,
+    groups,
+    tests,
+    csv: dataPaths.csv(key),
+  };
+  return { table: data, files };
+}
+
+/**
+ * Per-second series of one step of one run, stored column-wise (t, qps, latency arrays) to
+ * keep the file small.
+ * @param {import('../types.js').RunRecord} record
+ * @param {import('../types.js').Step} step
+ */
+function seriesFile(record, step) {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    runId: record.id,
+    product: record.release.product,
+    version: record.release.version,
+    host: record.host.class,
+    suite: record.config.suite,
+    test: step.name,
+    metric: step.metric,
+    repeats: step.repeats.map((rep) => {
+      const iv = rep.intervals ?? [];
+      // `maxLatencyMs` is the per-second max response time the insert benchmark prints;
+      // sysbench's interval latency is its p95.
+      const maxes = iv.map((i) => /** @type {any} */ (i).maxLatencyMs);
+      return {
+        index: rep.index,
+        status: rep.status,
+        t: iv.map((i) => i.t),
+        qps: iv.map((i) => i.qps),
+        latencyMs: iv.map((i) => i.latencyMs),
+        maxLatencyMs: maxes.every((m) => typeof m === 'number') && maxes.length > 0 ? maxes : null,
+        errors: iv.map((i) => i.errors),
+      };
+    }),
+  };
+}

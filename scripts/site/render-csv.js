@@ -1,0 +1,42 @@
+/**
+ * A product-line table as CSV: one row per test, per release its median throughput and the
+ * ratio to the table's default base release (RFC 4180 quoting). Pure.
+ */
+
+/** @import { TableData } from './types.js' */
+
+/**
+ * @param {TableData} table
+ * @returns {string} CSV text with a header row, CRLF line ends
+ */
+export function renderCsv(table) {
+  const baseAt = table.releases.findIndex((r) => r.version === table.defaultBase);
+  const header = ['test', 'group', 'metric'];
+  for (const r of table.releases) header.push(`${r.version} median`, `${r.version} ratio to ${table.defaultBase ?? 'base'}`, `${r.version} verdict`);
+  const rows = [header];
+  for (const t of table.tests) {
+    const base = baseAt >= 0 ? t.values[baseAt] : null;
+    const row = [t.name, t.group, t.metric];
+    t.values.forEach((v, i) => {
+      row.push(v === null ? '' : String(round(v, 3)));
+      row.push(v !== null && base ? String(round(v / base, 4)) : '');
+      row.push(t.verdicts[i] ?? '');
+    });
+    rows.push(row);
+  }
+  return rows.map((r) => r.map(quote).join(',')).join('\r\n') + '\r\n';
+}
+
+/**
+ * @param {number} x
+ * @param {number} digits
+ */
+function round(x, digits) {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** @param {string} cell */
+function quote(cell) {
+  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}

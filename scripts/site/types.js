@@ -1,0 +1,89 @@
+/**
+ * Shapes of the site stage: what the builder reads (SiteInput) and the JSON files it writes
+ * under data/ for the pages (every file carries schemaVersion; numbers stay numbers and are
+ * formatted only in the browser). The pages read exactly these shapes.
+ */
+export {};
+
+/** @typedef {import('../types.js').RunRecord} RunRecord */
+/** @typedef {import('../types.js').Comparison} Comparison */
+/** @typedef {import('../types.js').TestVerdict} TestVerdict */
+/** @typedef {import('../types.js').VerdictClass} VerdictClass */
+
+/**
+ * @typedef {object} StoredComparison a comparison file with where it came from
+ * @property {string} id file name without .json (the comparison id)
+ * @property {Comparison} comparison
+ */
+
+/**
+ * @typedef {object} Baseline accepted reference release of one product line on one host class
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string|null} line null = any line of the product
+ * @property {string|null} suite null = any suite
+ * @property {string} version
+ * @property {string[]} runIds
+ * @property {string} file where it was read from (for messages)
+ */
+
+/**
+ * @typedef {object} IssueRef a GitHub issue about a regression (from `--issues FILE`)
+ * @property {string} product
+ * @property {string} line
+ * @property {string} version
+ * @property {string} hostClass
+ * @property {string} suite
+ * @property {number} number
+ * @property {string} url
+ * @property {'open'|'closed'} state
+ * @property {string} title
+ */
+
+/**
+ * @typedef {object} SiteInput everything the site is built from
+ * @property {RunRecord[]} records
+ * @property {StoredComparison[]} comparisons
+ * @property {Baseline[]} baselines
+ * @property {IssueRef[]} issues
+ * @property {Record<string, {displayName: string, baseVersions: Record<string, string>}>} products
+ *   product id -> display name and line -> configured base version (from configs/, optional)
+ * @property {string} generatedAt ISO 8601 time of the build
+ * @property {string} title site title
+ * @property {string|null} siteUrl absolute URL the site is published at (for the feed), or null
+ */
+
+/**
+ * @typedef {object} TableRelease one column of a table
+ * @property {string} version
+ * @property {string|null} date finishedAt of the newest run, ISO 8601
+ * @property {{id: string, status: string, startedAt: string, record: string}[]} runs
+ * @property {{id: string, baseVersion: string, createdAt: string, summary: Record<string, number>, file: string}|null} comparison
+ *   the newest comparison whose candidate is this release
+ */
+
+/**
+ * @typedef {object} TableTest one row of a table
+ * @property {string} name
+ * @property {string} group
+ * @property {string} metric `qps` or `rows/s`
+ * @property {(number|null)[]} values median throughput per release (aligned with releases), null = no ok repeat
+ * @property {number[]} n ok repeats behind each value
+ * @property {(VerdictClass|null)[]} verdicts throughput verdict per release from its comparison, null = none
+ */
+
+/**
+ * @typedef {object} TableData data/tables/<host>/<product>/<line>/<suite>.json
+ * @property {number} schemaVersion
+ * @property {string} product
+ * @property {string} productName
+ * @property {string} line
+ * @property {string} host
+ * @property {string} suite
+ * @property {string|null} defaultBase version the ratios use unless the reader picks another
+ * @property {string} defaultBaseSource `baseline`, `config` or `oldest`: why that release
+ * @property {TableRelease[]} releases in version order, oldest first
+ * @property {{name: string, label: string, tests: string[]}[]} groups reporting groups, in suite order
+ * @property {TableTest[]} tests in suite order
+ * @property {string} csv path of the CSV download
+ */

@@ -1,0 +1,102 @@
+/** Pieces several pages share: breadcrumbs, verdict badges, summaries, table titles. */
+import { h } from './dom.js';
+import { pageUrl } from './paths.js';
+import { VERDICT_GLYPH, VERDICT_ORDER, fmtRatio, ratioClass, LO, HI } from './format.js';
+
+/**
+ * @param {{label: string, href?: string}[]} items the last one is the current page
+ */
+export function breadcrumb(items) {
+  return h('nav', { 'aria-label': 'Breadcrumb' }, h('ol', { class: 'breadcrumb' },
+    items.map((it, i) => h('li', null, it.href && i < items.length - 1 ? h('a', { href: it.href, text: it.label })
+      : h('span', { 'aria-current': i === items.length - 1 ? 'page' : null, text: it.label })))));
+}
+
+/**
+ * A verdict as a small badge (glyph + hidden word for screen readers).
+ * @param {string|null|undefined} verdict
+ * @param {string} [detail] extra text for the tooltip
+ */
+export function verdictBadge(verdict, detail = '') {
+  if (!verdict) return null;
+  return h('span', { class: `verdict verdict-${verdict}`, title: `${verdict}${detail ? `: ${detail}` : ''}`, dataset: { verdict } },
+    h('span', { 'aria-hidden': 'true', text: VERDICT_GLYPH[verdict] ?? '?' }), h('span', { class: 'sr-only', text: ` ${verdict}` }));
+}
+
+/**
+ * Verdict counts, e.g. "2 regressions, 1 improvement"; zero counts left out except regression.
+ * @param {Record<string, number>|null|undefined} summary
+ */
+export function summaryBadges(summary) {
+  if (!summary) return h('span', { class: 'muted', text: 'no verdicts' });
+  return h('span', { class: 'summary-badges' }, VERDICT_ORDER.filter((k) => (summary[k] ?? 0) > 0 || k === 'regression').map((k) =>
+    h('span', { class: `verdict verdict-${k}`, dataset: { summary: k }, text: `${summary[k] ?? 0} ${plural(k, summary[k] ?? 0)}` })));
+}
+
+/** @param {string} word @param {number} n */
+function plural(word, n) {
+  if (n === 1) return word;
+  return word === 'unchanged' || word === 'inconclusive' || word === 'failed' ? word : `${word}s`;
+}
+
+/**
+ * A ratio cell's content, marked below LO / above HI.
+ * @param {number|null} ratio
+ */
+export function ratioSpan(ratio) {
+  const cls = ratioClass(ratio);
+  return h('span', { class: `ratio ${cls}`.trim(), title: cls === 'lo' ? `below ${LO}` : cls === 'hi' ? `above ${HI}` : null, text: fmtRatio(ratio) });
+}
+
+/** Legend for the colour marks and verdict glyphs. */
+export function legend() {
+  return h('p', { class: 'legend' },
+    h('span', null, h('span', { class: 'swatch lo', text: '0.90' }), ` ratio below ${LO}`),
+    h('span', null, h('span', { class: 'swatch hi', text: '1.10' }), ` ratio above ${HI}`),
+    VERDICT_ORDER.map((k) => h('span', null, verdictBadge(k), ` ${k}`)));
+}
+
+/**
+ * Display name of a table: "MariaDB 10.11 · local · smoke".
+ * @param {{productName?: string, product: string, line: string, host: string, suite: string}} t
+ */
+export function tableTitle(t) {
+  return `${t.productName ?? t.product} ${t.line} · ${t.host} · ${t.suite}`;
+}
+
+/**
+ * Link to a product line page.
+ * @param {{product: string, line: string, host: string, suite: string}} t
+ * @param {string|null} [base]
+ */
+export function lineHref(t, base = null) {
+  return pageUrl('line', { product: t.product, line: t.line, host: t.host, suite: t.suite, base });
+}
+
+/**
+ * @param {{product: string, host: string, suite: string}} t
+ * @param {string} version
+ */
+export function releaseHref(t, version) {
+  return pageUrl('release', { product: t.product, version, host: t.host, suite: t.suite });
+}
+
+/**
+ * @param {{product: string, line: string, host: string, suite: string}} t
+ * @param {string} test
+ */
+export function testHref(t, test) {
+  return pageUrl('test', { product: t.product, line: t.line, host: t.host, suite: t.suite, test });
+}
+
+/**
+ * Read the required query parameters or throw a message naming the missing ones.
+ * @param {URLSearchParams} q
+ * @param {string[]} names
+ * @returns {Record<string, string>}
+ */
+export function requireParams(q, names) {
+  const missing = names.filter((n) => !q.get(n));
+  if (missing.length) throw new Error(`this page needs the URL parameters ${missing.join(', ')}; open it from the home page`);
+  return Object.fromEntries(names.map((n) => [n, /** @type {string} */ (q.get(n))]));
+}

@@ -1,0 +1,41 @@
+/** Home: the newest release of every product line on every host class, with its verdicts. */
+import { h, scrollTable, fill } from '../dom.js';
+import { loadJson } from '../data.js';
+import { dataPaths } from '../paths.js';
+import { fmtDate } from '../format.js';
+import { summaryBadges, lineHref, releaseHref } from '../components.js';
+
+/** @param {HTMLElement} main */
+export async function render(main) {
+  const m = await loadJson(dataPaths.manifest());
+  const products = [...new Set(m.tables.map((/** @type {any} */ t) => t.product))];
+  const intro = h('p', null, `${m.counts.runs} run records, ${m.counts.comparisons} comparisons, ${m.counts.releases} releases in ${m.counts.tables} tables. Built ${fmtDate(m.generatedAt)}. `,
+    h('a', { href: dataPaths.feed(), text: 'Atom feed of new verdicts' }), '.');
+  if (m.tables.length === 0) {
+    fill(main, h('h1', { text: m.title }), intro,
+      h('p', { class: 'note', text: 'No run records yet. Run `tagbench run` (or the demo) and build the site again.' }));
+    return;
+  }
+  const sections = products.map((product) => {
+    const tables = m.tables.filter((/** @type {any} */ t) => t.product === product);
+    const name = tables[0].productName;
+    const rows = tables.map((/** @type {any} */ t) => h('tr', { dataset: { table: `${t.product}/${t.line}/${t.host}/${t.suite}` } },
+      h('th', { scope: 'row', class: 'text' }, h('a', { href: lineHref(t), text: `${name} ${t.line}` })),
+      h('td', { class: 'text', text: t.host }),
+      h('td', { class: 'text', text: t.suite }),
+      h('td', { class: 'text' }, t.latest ? h('a', { href: releaseHref(t, t.latest.version), text: t.latest.version, dataset: { latest: t.latest.version } }) : '—'),
+      h('td', { class: 'text', text: fmtDate(t.latest?.date) }),
+      h('td', { class: 'text' }, t.latest?.comparison ? [summaryBadges(t.latest.comparison.summary), h('span', { class: 'muted', text: ` vs ${t.latest.comparison.baseVersion}` })]
+        : h('span', { class: 'muted', text: 'no comparison' })),
+      h('td', { class: 'text' }, t.openIssues.length ? t.openIssues.map((/** @type {any} */ i) => h('a', { href: i.url, title: i.title, text: `#${i.number} ` })) : h('span', { class: 'muted', text: 'none' })),
+      h('td', { text: String(t.releaseCount) })));
+    return h('section', { 'aria-labelledby': `p-${product}` },
+      h('h2', { id: `p-${product}`, text: name }),
+      scrollTable(`Latest ${name} releases per product line and host class`, [
+        h('thead', null, h('tr', null, ['Product line', 'Host class', 'Suite', 'Latest release', 'Finished', 'Verdicts', 'Open regression issues', 'Releases']
+          .map((c, i) => h('th', { scope: 'col', class: i < 7 ? 'text' : null, text: c })))),
+        h('tbody', null, rows),
+      ]));
+  });
+  fill(main, h('h1', { text: m.title }), intro, ...sections);
+}

@@ -1,0 +1,180 @@
+/**
+ * Product line: the seed posts' table (a row per test, a column per release, QPS and the
+ * ratio to a base release, marked below 0.95 / above 1.05), group summaries, and one chart
+ * per test group of ratio by release. The base release is selectable; the choice is kept in
+ * the URL (?base=).
+ */
+import { h, scrollTable, fill } from '../dom.js';
+import { loadJson, params, setParam } from '../data.js';
+import { dataPaths } from '../paths.js';
+import { fmtQps, fmtRatio, fmtDate, median, ratioClass } from '../format.js';
+import { breadcrumb, verdictBadge, ratioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
+import { drawChart, chartFigure, zoomFor } from '../charts.js';
+
+/** Columns shown at first in long lines (all releases stay in the charts and the CSV). */
+const DEFAULT_WINDOW = 30;
+
+/** @param {HTMLElement} main */
+export async function render(main) {
+  const q = params();
+  const key = requireParams(q, ['product', 'line', 'host', 'suite']);
+  const t = await loadJson(dataPaths.table(key));
+  const versions = t.releases.map((/** @type {any} */ r) => r.version);
+  let base = versions.includes(q.get('base')) ? /** @type {string} */ (q.get('base')) : t.defaultBase;
+  let windowSize = q.get('show') === 'all' ? versions.length : Number(q.get('show')) || DEFAULT_WINDOW;
+
+  const baseSelect = h('select', { id: 'base-select', name: 'base' },
+    [...versions].reverse().map((v) => h('option', { value: v, selected: v === base, text: v === t.defaultBase ? `${v} (default: ${t.defaultBaseSource})` : v })));
+  const windowSelect = h('select', { id: 'window-select', name: 'show' },
+    [10, 30, 100].filter((n) => n < versions.length).map((n) => h('option', { value: String(n), selected: n === windowSize, text: `newest ${n}` })),
+    h('option', { value: 'all', selected: windowSize >= versions.length, text: `all ${versions.length}` }));
+  const tablesBox = h('div', { id: 'line-tables' });
+  const chartsBox = h('div', { class: 'charts' });
+
+  fill(main, 
+    breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(t) }]),
+    h('h1', { text: tableTitle(t) }),
+    h('p', null, `${versions.length} releases, ${t.tests.length} tests. Each cell: median throughput of the repeats (QPS; rows/s for scans) and its ratio to the base release. `,
+      h('a', { href: t.csv, download: '', text: 'Download this table as CSV' }), '.'),
+    h('div', { class: 'controls' },
+      h('label', { for: 'base-select' }, 'Base release (ratio = QPS ÷ base QPS)', baseSelect),
+      h('label', { for: 'window-select' }, 'Releases in the tables', windowSelect)),
+    legend(),
+    h('h2', { id: 'charts-h', text: 'Ratio to the base release, by test group' }),
+    chartsBox,
+    tablesBox);
+
+  const draw = () => fill(tablesBox, ...renderTables(t, base, windowSize));
+  draw();
+
+  const charts = [];
+  for (const g of t.groups) {
+    const { figure, canvas } = chartFigure(`${g.label}: ratio to base by release`);
+    canvas.dataset.group = g.name;
+    chartsBox.append(figure);
+    charts.push({ g, chart: await drawChart(canvas, groupChartOption(t, g, base)) });
+  }
+
+  baseSelect.addEventListener('change', () => {
+    base = /** @type {HTMLSelectElement} */ (baseSelect).value;
+    setParam('base', base === t.defaultBase ? null : base);
+    draw();
+    for (const { g, chart } of charts) chart.update(groupChartOption(t, g, base));
+  });
+  windowSelect.addEventListener('change', () => {
+    const v = /** @type {HTMLSelectElement} */ (windowSelect).value;
+    windowSize = v === 'all' ? versions.length : Number(v);
+    setParam('show', v === String(DEFAULT_WINDOW) ? null : v);
+    draw();
+  });
+}
+
+/**
+ * @param {any} t table data
+ * @param {string} base
+ * @returns {(number|null)[][]} per test, ratio per release
+ */
+function ratios(t, base) {
+  const bi = t.releases.findIndex((/** @type {any} */ r) => r.version === base);
+  return t.tests.map((/** @type {any} */ test) => test.values.map((/** @type {number|null} */ v) => {
+    const b = bi >= 0 ? test.values[bi] : null;
+    return v !== null && b ? v / b : null;
+  }));
+}
+
+/**
+ * Release indexes in the tables: the newest `size`, plus the base when it is older.
+ * @param {any} t
+ * @param {string} base
+ * @param {number} size
+ */
+function shownColumns(t, base, size) {
+  const n = t.releases.length;
+  const cols = [];
+  for (let i = Math.max(0, n - size); i < n; i++) cols.push(i);
+  const bi = t.releases.findIndex((/** @type {any} */ r) => r.version === base);
+  if (bi >= 0 && !cols.includes(bi)) cols.unshift(bi);
+  return cols;
+}
+
+/**
+ * @param {any} t
+ * @param {string} base
+ * @param {number} size
+ * @returns {HTMLElement[]}
+ */
+function renderTables(t, base, size) {
+  const r = ratios(t, base);
+  const cols = shownColumns(t, base, size);
+  const head = (/** @type {string} */ first) => h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text sticky-col', text: first }),
+    cols.map((i) => {
+      const rel = t.releases[i];
+      return h('th', { scope: 'col', class: rel.version === base ? 'is-base' : null, title: `finished ${fmtDate(rel.date)}${rel.version === base ? ' (base)' : ''}` },
+        h('a', { href: releaseHref(t, rel.version), text: rel.version }));
+    })));
+
+  const summaryRows = t.groups.map((/** @type {any} */ g) => {
+    const idx = g.tests.map((/** @type {string} */ name) => t.tests.findIndex((/** @type {any} */ x) => x.name === name));
+    return h('tr', { dataset: { group: g.name } }, h('th', { scope: 'row', class: 'text sticky-col', text: `${g.label} (${g.tests.length})` }),
+      cols.map((i) => {
+        const rs = idx.map((/** @type {number} */ k) => r[k][i]);
+        const m = median(rs);
+        const lo = rs.filter((/** @type {number|null} */ x) => x !== null && ratioClass(x) === 'lo').length;
+        const hi = rs.filter((/** @type {number|null} */ x) => x !== null && ratioClass(x) === 'hi').length;
+        return h('td', { class: ratioClass(m) || null, title: `median ratio of ${rs.filter((/** @type {any} */ x) => x !== null).length} tests; ${lo} below 0.95, ${hi} above 1.05`, dataset: { version: t.releases[i].version } },
+          fmtRatio(m), lo || hi ? h('span', { class: 'muted', text: ` (${lo}▼ ${hi}▲)` }) : null);
+      }));
+  });
+
+  const bodies = t.groups.map((/** @type {any} */ g) => h('tbody', null,
+    h('tr', null, h('th', { scope: 'rowgroup', colspan: String(cols.length + 1), class: 'sticky-col', text: g.label })),
+    g.tests.map((/** @type {string} */ name) => {
+      const k = t.tests.findIndex((/** @type {any} */ x) => x.name === name);
+      const test = t.tests[k];
+      return h('tr', { dataset: { test: name } },
+        h('th', { scope: 'row', class: 'text sticky-col' }, h('a', { href: testHref(t, name), text: name })),
+        cols.map((i) => {
+          const v = test.values[i];
+          const verdict = test.verdicts[i];
+          const cmp = t.releases[i].comparison;
+          return h('td', { dataset: { version: t.releases[i].version, qps: v ?? '', ratio: r[k][i] ?? '' }, title: v === null ? 'no result' : `${name} on ${t.releases[i].version}: median of ${test.n[i]} repeats` },
+            h('span', { class: 'qps', text: fmtQps(v) }),
+            h('span', { class: 'ratio-line' }, ratioSpan(r[k][i]), verdict && verdict !== 'unchanged' ? [' ', verdictBadge(verdict, cmp ? `vs ${cmp.baseVersion}` : '')] : null));
+        }));
+    })));
+
+  return /** @type {HTMLElement[]} */ ([
+    h('h2', { text: 'Group summaries' }),
+    scrollTable(`Median ratio to ${base} per test group (count of tests below 0.95 ▼ / above 1.05 ▲)`, [head('Group'), h('tbody', null, summaryRows)], { id: 'group-summary' }),
+    h('h2', { text: 'Throughput by test' }),
+    cols.length < t.releases.length ? h('p', { class: 'muted', text: `Showing ${cols.length} of ${t.releases.length} releases; pick "all" above to see every column.` }) : null,
+    scrollTable(`QPS and ratio to ${base}, each test a row, each release a column`, [head('Test'), ...bodies], { id: 'line-table' }),
+  ].filter((x) => x !== null));
+}
+
+/**
+ * One chart per group: a line per test of its ratio to the base, by release.
+ * @param {any} t
+ * @param {any} g
+ * @param {string} base
+ */
+function groupChartOption(t, g, base) {
+  const r = ratios(t, base);
+  const versions = t.releases.map((/** @type {any} */ x) => x.version);
+  return {
+    tooltip: { trigger: 'axis', valueFormatter: (/** @type {number} */ v) => (v == null ? '—' : v.toFixed(3)) },
+    legend: { type: 'scroll', top: 0 },
+    grid: { left: 58, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
+    xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
+    yAxis: { type: 'value', name: `ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true },
+    dataZoom: zoomFor(versions.length, 40),
+    series: g.tests.map((/** @type {string} */ name, j) => {
+      const k = t.tests.findIndex((/** @type {any} */ x) => x.name === name);
+      return {
+        name, type: 'line', data: r[k], connectNulls: false, showSymbol: versions.length <= 60,
+        markLine: j === 0 ? { silent: true, symbol: 'none', label: { show: false }, lineStyle: { type: 'dashed' },
+          data: [{ yAxis: 1 }, { yAxis: 0.95 }, { yAxis: 1.05 }] } : undefined,
+      };
+    }),
+  };
+}

@@ -1,0 +1,59 @@
+/** Regressions: every regression verdict, open and closed, with the issue filed about it. */
+import { h, scrollTable, fill } from '../dom.js';
+import { loadJson, params, setParam } from '../data.js';
+import { dataPaths } from '../paths.js';
+import { fmtDate, fmtRatio, fmtPct } from '../format.js';
+import { ratioSpan, releaseHref, testHref, lineHref } from '../components.js';
+
+const STATES = ['all', 'open', 'closed', 'no issue'];
+
+/** @param {HTMLElement} main */
+export async function render(main) {
+  const d = await loadJson(dataPaths.regressions());
+  const q = params();
+  let state = STATES.includes(q.get('state') ?? '') ? /** @type {string} */ (q.get('state')) : 'all';
+  const select = h('select', { id: 'state-select' }, STATES.map((s) => h('option', { value: s, selected: s === state, text: s })));
+  const box = h('div');
+  const draw = () => {
+    const rows = d.regressions.filter((/** @type {any} */ r) => state === 'all' || r.state === state);
+    fill(box, rows.length === 0 ? h('p', { class: 'note', text: state === 'all' ? 'No regression verdicts in the store.' : `No regression whose issue state is "${state}".` })
+      : scrollTable(`${rows.length} regression verdicts (newest first)`, [
+        h('thead', null, h('tr', null, ['Issue', 'State', 'Release', 'Product line', 'Host class', 'Suite', 'Test', 'Metric', 'Ratio', 'Interval', 'Min. detectable effect', 'Base', 'Compared']
+          .map((c, i) => h('th', { scope: 'col', class: i < 8 || i === 11 ? 'text' : null, text: c })))),
+        h('tbody', null, rows.map((/** @type {any} */ r) => h('tr', { dataset: { state: r.state, test: r.test, version: r.version } },
+          h('th', { scope: 'row', class: 'text' }, r.issue ? h('a', { href: r.issue.url, title: r.issue.title, text: `#${r.issue.number}` }) : h('span', { class: 'muted', text: '—' })),
+          h('td', { class: 'text', text: r.state + (r.confirmed ? ', confirmed' : '') }),
+          h('td', { class: 'text' }, h('a', { href: releaseHref(r, r.version), text: r.version })),
+          h('td', { class: 'text' }, h('a', { href: lineHref(r), text: `${r.productName} ${r.line}` })),
+          h('td', { class: 'text', text: r.host }),
+          h('td', { class: 'text', text: r.suite }),
+          h('td', { class: 'text' }, h('a', { href: testHref(r, r.test), text: r.test })),
+          h('td', { class: 'text', text: r.metric }),
+          h('td', null, ratioSpan(r.ratio)),
+          h('td', { text: r.ci ? `${fmtRatio(r.ci[0])} – ${fmtRatio(r.ci[1])}` : '—' }),
+          h('td', { text: fmtPct(r.mde) }),
+          h('td', { class: 'text', text: r.baseVersion }),
+          h('td', { text: fmtDate(r.createdAt) })))),
+      ], { id: 'regressions-table' }));
+  };
+  select.addEventListener('change', () => {
+    state = /** @type {HTMLSelectElement} */ (select).value;
+    setParam('state', state === 'all' ? null : state);
+    draw();
+  });
+  draw();
+  fill(main, 
+    h('h1', { text: 'Regressions' }),
+    h('p', null, 'Every regression verdict of each release\'s newest comparison, with the GitHub issue filed about it when there is one. An issue is filed only after a confirmation rerun agrees.'),
+    h('div', { class: 'controls' }, h('label', { for: 'state-select' }, 'Issue state', select)),
+    box,
+    d.otherIssues.length ? h('section', null, h('h2', { text: 'Other regression issues' }),
+      h('p', { class: 'muted', text: 'Issues whose release has no comparison in this store.' }),
+      scrollTable('Regression issues without a stored verdict', [
+        h('thead', null, h('tr', null, ['Issue', 'State', 'Title', 'Release', 'Host class', 'Suite'].map((c) => h('th', { scope: 'col', class: 'text', text: c })))),
+        h('tbody', null, d.otherIssues.map((/** @type {any} */ i) => h('tr', null,
+          h('th', { scope: 'row', class: 'text' }, h('a', { href: i.url, text: `#${i.number}` })),
+          h('td', { class: 'text', text: i.state }), h('td', { class: 'text', text: i.title }),
+          h('td', { class: 'text', text: `${i.product} ${i.version}` }), h('td', { class: 'text', text: i.hostClass }), h('td', { class: 'text', text: i.suite })))),
+      ])) : null);
+}

@@ -1,0 +1,145 @@
+/**
+ * Test: the history of one test across the releases of a product line (median and every
+ * repeat, with the releases whose comparison found a change marked), and per-second
+ * throughput and latency of any runs, overlaid, where stalls show as dips.
+ */
+import { h, scrollTable, fill } from '../dom.js';
+import { loadJson, loadJsonOrNull, params, setParam } from '../data.js';
+import { dataPaths } from '../paths.js';
+import { fmtQps, fmtRatio, fmtPct } from '../format.js';
+import { breadcrumb, verdictBadge, ratioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
+import { drawChart, chartFigure, zoomFor } from '../charts.js';
+
+/** @param {HTMLElement} main */
+export async function render(main) {
+  const q = params();
+  const key = requireParams(q, ['product', 'line', 'host', 'suite', 'test']);
+  const d = await loadJsonOrNull(dataPaths.test(key));
+  if (!d) throw new Error(`no history for test ${key.test} of ${key.product} ${key.line} on ${key.host} with suite ${key.suite}`);
+  const versions = d.releases.map((/** @type {any} */ r) => r.version);
+  const base = versions.includes(q.get('base')) ? q.get('base') : d.defaultBase;
+  const baseRel = d.releases.find((/** @type {any} */ r) => r.version === base);
+
+  /** every repeat of every run, newest release first: the choices for the per-second charts */
+  const choices = [...d.releases].reverse().flatMap((/** @type {any} */ rel) => rel.runs.flatMap((/** @type {any} */ run) =>
+    run.series ? run.repeats.map((/** @type {any} */ rep) => ({
+      id: `${run.id}:${rep.index}`, version: rel.version, run, repeat: rep.index,
+      // short legend name: release, run number within the release when it has several, repeat
+      short: `${rel.version}${rel.runs.length > 1 ? ` run ${rel.runs.indexOf(run) + 1}` : ''} r${rep.index + 1}`,
+    })) : []));
+  const wanted = (q.get('runs') ?? '').split(',').filter((s) => choices.some((c) => c.id === s));
+  if (wanted.length === 0) {
+    // Default overlay: the newest release and the base, first repeat of their first run.
+    for (const v of [versions.at(-1), base]) {
+      const c = choices.find((x) => x.version === v);
+      if (c && !wanted.includes(c.id)) wanted.push(c.id);
+    }
+  }
+
+  const history = chartFigure(`${d.test}: ${d.metric} by release`, 'tall');
+  const qpsFig = chartFigure(`${d.test}: per-second ${d.metric}`);
+  const latFig = chartFigure(`${d.test}: per-second latency (ms)`);
+  const picker = h('fieldset', { class: 'run-picker' }, h('legend', { text: 'Runs to overlay (release · run · repeat)' }),
+    choices.map((c) => h('label', null, h('input', { type: 'checkbox', value: c.id, checked: wanted.includes(c.id), name: 'runs' }),
+      ` ${c.version} · ${c.run.id} · repeat ${c.repeat + 1}`)));
+
+  fill(main, 
+    breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.test }]),
+    h('h1', { text: `${d.test} · ${tableTitle(d)}` }),
+    h('p', null, `Group ${d.group}; ${d.releases.length} releases. Change points are the releases whose comparison found a regression or an improvement (${d.changePoints.length}).`),
+    h('div', { class: 'charts' }, history.figure),
+    historyTable(d, base, baseRel),
+    h('h2', { text: 'Per second' }),
+    h('p', { class: 'muted', text: 'Pick runs to overlay; dips are stalls. Latency is the per-second p95 sysbench reports, or the per-second maximum where the benchmark gives it.' }),
+    picker,
+    h('div', { class: 'charts' }, qpsFig.figure, latFig.figure));
+
+  await drawChart(history.canvas, historyOption(d));
+  const qpsChart = await drawChart(qpsFig.canvas, await perSecondOption(d, choices, wanted, 'qps'));
+  const latChart = await drawChart(latFig.canvas, await perSecondOption(d, choices, wanted, 'latency'));
+  picker.addEventListener('change', async () => {
+    const ids = [...picker.querySelectorAll('input:checked')].map((el) => /** @type {HTMLInputElement} */ (el).value);
+    setParam('runs', ids.join(',') || null);
+    qpsChart.update(await perSecondOption(d, choices, ids, 'qps'));
+    latChart.update(await perSecondOption(d, choices, ids, 'latency'));
+  });
+}
+
+/** @param {any} d @param {string} base @param {any} baseRel */
+function historyTable(d, base, baseRel) {
+  const changed = new Set(d.changePoints.map((/** @type {any} */ c) => c.version));
+  return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, and the verdict of its comparison`, [
+    h('thead', null, h('tr', null, ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Verdict', 'Verdict ratio [interval]', 'Min. detectable effect', 'Compared with']
+      .map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 8 ? 'text' : null, text: c })))),
+    h('tbody', null, [...d.releases].reverse().map((/** @type {any} */ r) => {
+      const ratio = baseRel?.median && r.median !== null ? r.median / baseRel.median : null;
+      const v = r.verdict;
+      return h('tr', { dataset: { version: r.version, median: r.median ?? '' }, class: changed.has(r.version) ? 'change-point' : null },
+        h('th', { scope: 'row', class: 'text' }, h('a', { href: releaseHref(d, r.version), text: r.version }), changed.has(r.version) ? ' ◆' : ''),
+        h('td', { text: fmtQps(r.median) }),
+        h('td', { text: r.min === null ? '—' : `${fmtQps(r.min)} – ${fmtQps(r.max)}` }),
+        h('td', { text: String(r.n) }),
+        h('td', { dataset: { ratio: ratio ?? '' } }, ratioSpan(ratio)),
+        h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.status })),
+        h('td', { text: v ? `${fmtRatio(v.ratio)}${v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : ''}` : '—' }),
+        h('td', { text: v ? fmtPct(v.mde) : '—' }),
+        h('td', { class: 'text', text: v?.baseVersion ?? '—' }));
+    })),
+  ], { id: 'test-history' });
+}
+
+/** @param {any} d */
+function historyOption(d) {
+  const versions = d.releases.map((/** @type {any} */ r) => r.version);
+  const repeats = d.releases.flatMap((/** @type {any} */ r) => r.runs.flatMap((/** @type {any} */ run) =>
+    run.repeats.filter((/** @type {any} */ x) => x.status === 'ok').map((/** @type {any} */ x) => [r.version, x.throughput])));
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0 },
+    grid: { left: 70, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
+    xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
+    yAxis: { type: 'value', name: d.metric, scale: true },
+    dataZoom: zoomFor(versions.length, 60),
+    series: [
+      {
+        name: 'median', type: 'line', data: d.releases.map((/** @type {any} */ r) => r.median), showSymbol: versions.length <= 80,
+        markPoint: {
+          symbolSize: 44,
+          data: d.changePoints.map((/** @type {any} */ c) => ({
+            name: c.verdict, coord: [c.version, d.releases.find((/** @type {any} */ r) => r.version === c.version)?.median],
+            value: c.verdict === 'regression' ? '▼' : '▲', itemStyle: { color: c.verdict === 'regression' ? '#cf222e' : '#1a7f37' },
+          })),
+        },
+      },
+      { name: 'repeats', type: 'scatter', data: repeats, symbolSize: 5, itemStyle: { opacity: 0.6 } },
+    ],
+  };
+}
+
+/**
+ * @param {any} d
+ * @param {any[]} choices
+ * @param {string[]} ids chosen `<run-id>:<repeat>`
+ * @param {'qps'|'latency'} what
+ */
+async function perSecondOption(d, choices, ids, what) {
+  const chosen = choices.filter((c) => ids.includes(c.id));
+  const files = await Promise.all(chosen.map((c) => loadJson(c.run.series)));
+  let longest = 0;
+  const series = chosen.map((c, i) => {
+    const rep = files[i].repeats.find((/** @type {any} */ r) => r.index === c.repeat);
+    const ys = what === 'qps' ? rep.qps : (rep.maxLatencyMs ?? rep.latencyMs);
+    longest = Math.max(longest, rep.t.length);
+    return { name: c.short, type: 'line', showSymbol: false, sampling: 'lttb',
+      data: rep.t.map((/** @type {number} */ t, /** @type {number} */ j) => [t, ys[j]]) };
+  });
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { type: 'scroll', top: 0 },
+    grid: { left: 70, right: 16, top: 36, bottom: longest > 300 ? 64 : 40 },
+    xAxis: { type: 'value', name: 's', min: 0 },
+    yAxis: { type: 'value', name: what === 'qps' ? d.metric : 'ms', scale: what === 'qps' ? false : true },
+    dataZoom: longest > 300 ? [{ type: 'slider', bottom: 6, height: 18 }, { type: 'inside' }] : [],
+    series,
+  };
+}

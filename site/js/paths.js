@@ -1,0 +1,87 @@
+/**
+ * The site's URL and data-file scheme, shared by the builder (Node, scripts/site/) and the
+ * pages (browser): both import this one module so the two can never disagree on a path.
+ * Every path is relative to the site root, so the site works under any sub-path (Pages
+ * project sites) and from `tagbench site --serve`.
+ */
+
+/**
+ * Make one path segment safe as a file name on every OS and in a URL without escaping:
+ * keeps [A-Za-z0-9._-], writes anything else (and a leading dot, so `..` can't appear)
+ * as `~xx` hex bytes. Injective, so two names never share a file.
+ * @param {string} name any string (a version, a test name, a host class)
+ * @returns {string}
+ */
+export function fileSafe(name) {
+  const bytes = new TextEncoder().encode(String(name));
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    const c = String.fromCharCode(b);
+    const plain = /[A-Za-z0-9_-]/.test(c) || (c === '.' && i > 0);
+    out += plain ? c : `~${b.toString(16).padStart(2, '0')}`;
+  }
+  return out || '~';
+}
+
+/**
+ * @typedef {object} TableKey one product line on one host class with one suite: a site table
+ * @property {string} product
+ * @property {string} line
+ * @property {string} host host class
+ * @property {string} suite
+ */
+
+/**
+ * Stable string id of a table (used as a map key and in CSV file names).
+ * @param {TableKey} k
+ * @returns {string}
+ */
+export function tableId(k) {
+  return [k.product, k.line, k.host, k.suite].map(fileSafe).join('__');
+}
+
+export const dataPaths = {
+  manifest: () => 'data/manifest.json',
+  regressions: () => 'data/regressions.json',
+  /** @param {TableKey} k */
+  table: (k) => `data/tables/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.line)}/${fileSafe(k.suite)}.json`,
+  /** @param {{host: string, product: string, version: string, suite: string}} k */
+  release: (k) => `data/releases/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}.json`,
+  /** @param {TableKey & {test: string}} k */
+  test: (k) => `data/tests/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.line)}/${fileSafe(k.suite)}/${fileSafe(k.test)}.json`,
+  /** @param {{runId: string, test: string}} k per-second series of one step of one run */
+  series: (k) => `data/series/${fileSafe(k.runId)}/${fileSafe(k.test)}.json`,
+  /** @param {TableKey} k */
+  csv: (k) => `downloads/csv/${tableId(k)}.csv`,
+  /** @param {{host: string, product: string, version: string, suite: string, id: string}} k */
+  runRecord: (k) => `downloads/runs/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
+  /** @param {{host: string, product: string, version: string, suite: string, id: string}} k */
+  comparison: (k) => `downloads/verdicts/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
+  feed: () => 'feed.atom',
+};
+
+/**
+ * Build a page link with query parameters (relative, so it works under any sub-path).
+ * @param {'index'|'line'|'release'|'test'|'regressions'|'downloads'} page
+ * @param {Record<string, string|undefined|null>} [params] empty values are left out
+ * @returns {string}
+ */
+export function pageUrl(page, params = {}) {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') q.set(key, value);
+  }
+  const qs = q.toString();
+  return `${page}.html${qs ? `?${qs}` : ''}`;
+}
+
+/** Page names, in navigation order, with their titles. */
+export const PAGES = /** @type {const} */ ([
+  { page: 'index', title: 'Home' },
+  { page: 'line', title: 'Product line' },
+  { page: 'release', title: 'Release' },
+  { page: 'test', title: 'Test' },
+  { page: 'regressions', title: 'Regressions' },
+  { page: 'downloads', title: 'Downloads' },
+]);

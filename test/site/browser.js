@@ -1,0 +1,62 @@
+/**
+ * Headless Chromium for the site's browser tests and bench/site-scale.js: Debian's chromium
+ * (setup/site.sh) driven by playwright-core, with a fresh profile per launch and no network
+ * chatter. Every page opened through openPage() records console errors and failed requests.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.TAGBENCH_CHROMIUM ?? '/usr/bin/chromium';
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
+ */
+export async function launchBrowser() {
+  const profile = await mkdtemp(join(tmpdir(), 'tagbench-site-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1366, height: 900 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A new page that collects console errors, page errors and failed requests.
+ * @param {import('playwright-core').BrowserContext} context
+ * @returns {Promise<{page: import('playwright-core').Page, problems: string[]}>}
+ */
+export async function openPage(context) {
+  const page = await context.newPage();
+  /** @type {string[]} */
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('requestfailed', (req) => problems.push(`requestfailed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+  return { page, problems };
+}
+
+/**
+ * Go to a URL and wait until the page says it is rendered (body[data-ready]).
+ * @param {import('playwright-core').Page} page
+ * @param {string} url
+ * @returns {Promise<string>} 'true' or 'error'
+ */
+export async function gotoReady(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]', { timeout: 30_000 });
+  return /** @type {string} */ (await page.getAttribute('body', 'data-ready'));
+}
