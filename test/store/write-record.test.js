@@ -51,7 +51,7 @@ test('writeRecord stores at the identity path, is idempotent, refuses a differen
   assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), record);
   assert.equal(await writeRecord(store, structuredClone(record)), path);
   const changed = structuredClone(record);
-  changed.steps[1].repeats[0].throughput += 1;
+  changed.steps[1].repeats[0].throughput = 14124.51;
   await assert.rejects(writeRecord(store, changed), (err) => err instanceof UserError && /append-only/.test(err.message));
   assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), record, 'the stored record is untouched');
   const dirFiles = await readdir(join(store, 'runs/local/mariadb/10.11.18/smoke'));
@@ -153,4 +153,13 @@ test('buildIndex lists every record, is byte-stable, and rejects duplicate run i
   await writeRecord(store, dup);
   await assert.rejects(buildIndex(store), /run id '.*' is used by two records/);
   await rm(store, { recursive: true });
+});
+
+test('a failed repeat carries no throughput: null, never 0', async () => {
+  const record = await loadFixture();
+  const failed = record.steps[2].repeats[0];
+  assert.equal(failed.status, 'failed');
+  assert.equal(failed.throughput, null);
+  failed.throughput = 0;
+  assert.ok(validateRecord(record).some((p) => p.includes("'steps.2.repeats.0.throughput'")), 'a failure recorded as 0 is refused');
 });
