@@ -1,9 +1,9 @@
 /**
- * A real MariaDB for the metrics integration test, started by hand from an extracted prefix
- * (the server stage's startServer is not in git yet; switch to it once it is).
- * Prefix: $TAGBENCH_TEST_MARIADB_PREFIX, else /work/scratch/mariadb-10.11.18, else the
- * install cache .tagbench/installs/mariadb/10.11.18; findPrefix() returns null when none exists
- * so the test can skip and say why.
+ * A real MariaDB 10.11.18 for the metrics integration test, started by hand from an installed
+ * prefix (the server stage's startServer is not in git yet; switch to it once it is).
+ * Prefix: $TAGBENCH_TEST_MARIADB_PREFIX, else the install stage's deb provider (cached under
+ * $TAGBENCH_CACHE or .tagbench/installs), else /work/scratch/mariadb-10.11.18; findPrefix()
+ * returns null with the reason when none works, so the test can skip and say why.
  */
 import { spawn, execFile } from 'node:child_process';
 import { mkdtemp, rm, access } from 'node:fs/promises';
@@ -12,17 +12,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
+import { installRelease } from '../../scripts/install/index.js';
+import { loadConfig } from '../../scripts/config/index.js';
 
 const run = promisify(execFile);
 
-/** @returns {Promise<string|null>} */
+/** @returns {Promise<{prefix: string|null, env: Record<string, string>, why: string}>} */
 export async function findPrefix() {
   const root = new URL('../../', import.meta.url).pathname;
-  const candidates = [process.env.TAGBENCH_TEST_MARIADB_PREFIX, '/work/scratch/mariadb-10.11.18', join(root, '.tagbench/installs/mariadb/10.11.18')];
-  for (const p of candidates) {
-    if (p && (await access(join(p, 'usr/sbin/mariadbd')).then(() => true, () => false))) return p;
+  const has = (/** @type {string} */ p) => access(join(p, 'usr/sbin/mariadbd')).then(() => true, () => false);
+  const override = process.env.TAGBENCH_TEST_MARIADB_PREFIX;
+  if (override && (await has(override))) return { prefix: override, env: {}, why: 'TAGBENCH_TEST_MARIADB_PREFIX' };
+  let why = '';
+  try {
+    const config = await loadConfig(root);
+    const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
+    const r = await installRelease({ product: 'mariadb', version: '10.11.18', provider: 'deb' }, { config, cacheDir, log: (m) => process.stderr.write(`${m}\n`) });
+    if (r.status !== 'failed') return { prefix: r.prefix, env: r.env, why: `deb provider (${r.status})` };
+    why = `deb install failed: ${r.reason}`;
+  } catch (err) {
+    why = `deb install failed: ${err instanceof Error ? err.message : String(err)}`;
   }
-  return null;
+  if (await has('/work/scratch/mariadb-10.11.18')) return { prefix: '/work/scratch/mariadb-10.11.18', env: {}, why };
+  return { prefix: null, env: {}, why };
 }
 
 /**
@@ -40,9 +52,11 @@ async function freePort() {
 }
 
 /**
- * @param {string} prefix
+ * @param {string} prefix install prefix holding usr/sbin/mariadbd
+ * @param {Record<string, string>} [extraEnv] the release's extra environment (InstallResult.env)
  */
-export async function startMariadb(prefix) {
+export async function startMariadb(prefix, extraEnv = {}) {
+  const env = { ...process.env, ...extraEnv };
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-metrics-'));
   const datadir = join(dir, 'data');
   const tmp = join(dir, 'tmp');
@@ -52,14 +66,14 @@ export async function startMariadb(prefix) {
   await run(join(prefix, 'usr/bin/mariadb-install-db'), [
     '--no-defaults', `--basedir=${prefix}/usr`, `--datadir=${datadir}`, '--user=root',
     '--auth-root-authentication-method=normal', '--skip-test-db', `--tmpdir=${tmp}`,
-  ], { maxBuffer: 16 << 20 });
+  ], { maxBuffer: 16 << 20, env });
   const child = spawn(join(prefix, 'usr/sbin/mariadbd'), [
     '--no-defaults', '--user=root', `--basedir=${prefix}/usr`, `--datadir=${datadir}`,
     `--plugin-dir=${prefix}/usr/lib/mysql/plugin`, `--lc-messages-dir=${prefix}/usr/share/mysql`,
     `--character-sets-dir=${prefix}/usr/share/mysql/charsets`, `--socket=${socket}`, `--port=${port}`,
     '--bind-address=127.0.0.1', `--pid-file=${join(dir, 'mysqld.pid')}`, `--log-error=${join(dir, 'error.log')}`,
     `--tmpdir=${tmp}`, '--innodb-buffer-pool-size=128M', '--innodb-log-file-size=48M',
-  ], { stdio: 'ignore' });
+  ], { stdio: 'ignore', env });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   /** @type {import('mysql2/promise').Connection|null} */
   let conn = null;

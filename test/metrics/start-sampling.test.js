@@ -3,15 +3,15 @@ import assert from 'node:assert/strict';
 import { startSampling, computeEfficiency, measureDbSize } from '../../scripts/metrics/index.js';
 import { findPrefix, startMariadb, sysbench } from './mariadb.js';
 
-const prefix = await findPrefix();
-const skip = prefix ? false : 'no MariaDB prefix (set TAGBENCH_TEST_MARIADB_PREFIX to an extracted 10.11 prefix)';
+const { prefix, env, why } = await findPrefix();
+const skip = prefix ? false : `no MariaDB 10.11 prefix (${why}); set TAGBENCH_TEST_MARIADB_PREFIX to an extracted prefix`;
 
 /** @type {Awaited<ReturnType<typeof startMariadb>>} */
 let server;
 
 before(async () => {
   if (!prefix) return;
-  server = await startMariadb(prefix);
+  server = await startMariadb(prefix, env);
   await sysbench(server.socket, ['oltp_point_select', 'prepare']);
 });
 after(async () => { await server?.stop(); });
