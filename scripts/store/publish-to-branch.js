@@ -21,7 +21,7 @@ import { readStoreFiles } from './read-records.js';
 import { buildIndex } from './build-index.js';
 import { migrateData } from './migrate-data.js';
 import { RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
-import { runGit, remoteTip } from './run-git.js';
+import { runGit, remoteTip, redactUrls } from './run-git.js';
 
 /**
  * @typedef {object} PublishOptions
@@ -40,7 +40,7 @@ import { runGit, remoteTip } from './run-git.js';
 /**
  * @typedef {object} PublishResult
  * @property {'published'|'unchanged'} status unchanged = the branch already held every file
- * @property {string} repo
+ * @property {string} repo the repository, credentials in its URL replaced by ***
  * @property {string} branch
  * @property {string|null} commit the branch tip after publishing
  * @property {number} attempts
@@ -72,7 +72,6 @@ export async function publishToBranch(storeDir, options) {
   const work = await mkdtemp(join(tmpdir(), 'tagbench-publish-'));
   try {
     await runGit(['init', '-q', `--initial-branch=${branch}`, work]);
-    await runGit(['remote', 'add', 'origin', repo], { cwd: work });
     const email = await runGit(['config', 'user.email'], { cwd: work, check: false });
     if (email.code !== 0) {
       await runGit(['config', 'user.name', 'tagbench'], { cwd: work });
@@ -81,34 +80,34 @@ export async function publishToBranch(storeDir, options) {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const tip = await remoteTip(repo, branch);
       progress(`publish: attempt ${attempt}/${attempts}: ${tip ? `${branch} is at ${tip.slice(0, 12)}` : `${branch} does not exist yet, creating it`}`);
-      await checkoutTip(work, branch, tip);
+      await checkoutTip(work, repo, branch, tip);
       const applied = await applyFiles(work, files, branch);
       await buildIndex(work);
       await runGit(['add', '-A', '.'], { cwd: work });
       const staged = await runGit(['diff', '--cached', '--quiet'], { cwd: work, check: false });
       if (staged.code === 0) {
         progress(`publish: ${branch} already holds every file; nothing to push`);
-        return { status: 'unchanged', repo, branch, commit: tip, attempts: attempt, added: [], upgraded: [], skippedLogs };
+        return { status: 'unchanged', repo: redactUrls(repo), branch, commit: tip, attempts: attempt, added: [], upgraded: [], skippedLogs };
       }
       await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added)], { cwd: work });
       const commit = (await runGit(['rev-parse', 'HEAD'], { cwd: work })).stdout.trim();
       progress(`publish: pushing ${commit.slice(0, 12)} (${applied.added.length} new file${applied.added.length === 1 ? '' : 's'})`);
-      const push = await runGit(['push', '--quiet', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`], { cwd: work, check: false });
+      const push = await runGit(['push', '--quiet', '--no-verify', repo, `HEAD:refs/heads/${branch}`], { cwd: work, check: false });
       if (push.code === 0) {
         progress(`publish: ${branch} is now at ${commit.slice(0, 12)}`);
-        return { status: 'published', repo, branch, commit, attempts: attempt, ...applied, skippedLogs };
+        return { status: 'published', repo: redactUrls(repo), branch, commit, attempts: attempt, ...applied, skippedLogs };
       }
       // A failed push is a lost race only if the branch moved; otherwise it is a real error
       // (permissions, hooks, network) that retrying would only repeat.
       const now = await remoteTip(repo, branch);
-      if (now === tip) throw new UserError(`git push to ${repo} (branch ${branch}) failed:\n${push.stderr.trim()}`);
+      if (now === tip) throw new UserError(redactUrls(`git push to ${repo} (branch ${branch}) failed:\n${push.stderr.trim()}`));
       if (attempt < attempts) {
         const delayMs = Math.min(options.maxDelayMs ?? 8000, (options.baseDelayMs ?? 250) * 2 ** (attempt - 1)) * (0.5 + Math.random());
         progress(`publish: ${branch} moved to ${now?.slice(0, 12)} meanwhile; retrying on top of it in ${(delayMs / 1000).toFixed(1)} s`);
         await sleep(delayMs);
       }
     }
-    throw new UserError(`publishing to ${repo} (branch ${branch}) failed: the branch moved before each of ${attempts} pushes (other publishers). ` +
+    throw new UserError(`publishing to ${redactUrls(repo)} (branch ${branch}) failed: the branch moved before each of ${attempts} pushes (other publishers). ` +
       'Nothing was lost and the local store is unchanged: run the same command again, or raise --attempts.');
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -118,13 +117,15 @@ export async function publishToBranch(storeDir, options) {
 /**
  * Point the private work tree at the remote tip (or at an empty orphan branch).
  * @param {string} work
+ * @param {string} repo URL used as is, never saved as a remote: a token in it must not be left
+ *   in .git/config if the process is killed
  * @param {string} branch
  * @param {string|null} tip
  */
-async function checkoutTip(work, branch, tip) {
+async function checkoutTip(work, repo, branch, tip) {
   if (tip) {
     // Depth 1: building the next commit needs only the tip's tree; the remote has the history.
-    await runGit(['fetch', '-q', '--depth', '1', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`], { cwd: work });
+    await runGit(['fetch', '-q', '--depth', '1', repo, `+refs/heads/${branch}:refs/remotes/origin/${branch}`], { cwd: work });
     await runGit(['checkout', '-q', '-f', '-B', branch, `refs/remotes/origin/${branch}`], { cwd: work });
   } else {
     await runGit(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: work });

@@ -39,7 +39,7 @@ export function runGit(args, options = {}) {
     child.on('close', (code) => {
       const result = { code: code ?? 128, stdout, stderr };
       if (options.check !== false && result.code !== 0) {
-        reject(new UserError(`git ${args.join(' ')} failed (exit ${result.code})${options.cwd ? ` in ${options.cwd}` : ''}:\n${stderr.trim() || stdout.trim()}`));
+        reject(new UserError(redactUrls(`git ${args.join(' ')} failed (exit ${result.code})${options.cwd ? ` in ${options.cwd}` : ''}:\n${stderr.trim() || stdout.trim()}`)));
       } else {
         resolve(result);
       }
@@ -62,4 +62,14 @@ export async function remoteTip(repo, branch) {
   const out = await runGit(['ls-remote', '--heads', repo, `refs/heads/${branch}`]);
   const line = out.stdout.split('\n').find((l) => l.endsWith(`\trefs/heads/${branch}`));
   return line ? line.split('\t')[0] : null;
+}
+
+/**
+ * Hide credentials embedded in URLs (`https://x-access-token:<token>@host/...`), so that error
+ * messages and results can be printed in CI logs.
+ * @param {string} text
+ * @returns {string}
+ */
+export function redactUrls(text) {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
 }

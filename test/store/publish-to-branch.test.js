@@ -4,7 +4,7 @@ import { readFile, rm, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeRecord, writeRawLog, readRecords, buildIndex, publishToBranch } from '../../scripts/store/index.js';
 import { UserError } from '../../scripts/errors.js';
-import { makeRecord, tempDir, git, bareRepo, snapshot, cleanupTempDirs } from './store-testkit.js';
+import { makeRecord, tempDir, git, bareRepo, cleanupTempDirs } from './store-testkit.js';
 
 after(cleanupTempDirs);
 
@@ -89,4 +89,12 @@ test('a push refused for another reason than a race fails at once with git\'s me
   const lines = /** @type {string[]} */ ([]);
   await assert.rejects(publishToBranch(store, { repo: bare, progress: (l) => lines.push(l) }), /results branch is frozen/);
   assert.equal(lines.filter((l) => l.includes('attempt')).length, 1, 'no retry');
+});
+
+test('credentials in the repository URL never appear in errors', async () => {
+  const store = await tempDir('store');
+  await writeRecord(store, makeRecord('r1'));
+  // Port 9 (discard) on the loopback: nothing listens, the connection is refused at once.
+  await assert.rejects(publishToBranch(store, { repo: 'http://x-access-token:s3cr3t-t0ken@127.0.0.1:9/org/repo.git', ...quiet }),
+    (err) => err instanceof UserError && !err.message.includes('s3cr3t-t0ken') && err.message.includes('http://***@127.0.0.1:9/org/repo.git'));
 });
