@@ -4,7 +4,8 @@
  * dpkg status. It never touches the machine's apt state, needs no `apt-get update` of the system
  * and lets bullseye, bookworm, trixie and sid packages sit side by side.
  */
-import { mkdir, readFile, readdir, stat, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { runToolChecked, runTool } from '../run-tool.js';
@@ -26,8 +27,14 @@ const LISTS_MAX_AGE_S = 24 * 3600;
  * @property {string} dir
  * @property {(options?: {force?: boolean}) => Promise<boolean>} ensureUpdated refresh lists when missing or stale; true when it ran `apt-get update`
  * @property {(names: string[]) => Promise<AptPackageVersion[]>} madison every version of these packages the release offers
- * @property {(pkgs: string[]) => Promise<{name: string, version: string}[]>} simulate dependency closure of `name=version` requests, from an empty system
- * @property {(pkgs: string[], destDir: string) => Promise<void>} download fetch the closure's .deb files into destDir
+ * @property {(pkgs: string[], pin: AptPin) => Promise<{name: string, version: string}[]>} simulate dependency closure of `name=version` requests, from an empty system
+ * @property {(pkgs: string[], pin: AptPin, destDir: string) => Promise<void>} download fetch the closure's .deb files into destDir
+ */
+
+/**
+ * @typedef {object} AptPin prefer one version for these packages when apt picks dependencies
+ * @property {string} version exact Debian version
+ * @property {string[]} names binary package names (virtual names are harmless)
  */
 
 /**
@@ -95,6 +102,22 @@ export async function openAptEnv(cacheDir, release, log) {
   ];
   const stampFile = join(dir, 'lists', '.tagbench-updated');
 
+  /**
+   * Run apt-get with a private preferences file holding the pin. Without it apt satisfies
+   * `mariadb-server (10.5.23) -> mariadb-server-10.5 (>= 10.5.23)` with 10.5.29 from security.
+   * @param {AptPin} pin
+   * @param {(prefsArgs: string[]) => Promise<import('../types.js').ToolResult>} fn
+   */
+  const withPin = async (pin, fn) => {
+    const file = join(dir, `pin-${process.pid}-${randomBytes(4).toString('hex')}.pref`);
+    await writeFile(file, `Package: ${pin.names.join(' ')}\nPin: version ${pin.version}\nPin-Priority: 1001\n`);
+    try {
+      return await fn(['-o', `Dir::Etc::Preferences=${file}`]);
+    } finally {
+      await rm(file, { force: true });
+    }
+  };
+
   return {
     release,
     dir,
@@ -110,13 +133,13 @@ export async function openAptEnv(cacheDir, release, log) {
       const res = await runTool('apt-cache', [...base, 'madison', ...names]);
       return parseMadison(res.stdout);
     },
-    async simulate(pkgs) {
-      const res = await runToolChecked('apt-get', [...base, '-s', '--no-install-recommends', 'install', ...pkgs], { what: `resolving dependencies in ${release}` });
+    async simulate(pkgs, pin) {
+      const res = await withPin(pin, (prefs) => runToolChecked('apt-get', [...base, ...prefs, '-s', '--no-install-recommends', 'install', ...pkgs], { what: `resolving dependencies in ${release}` }));
       return parseSimulation(res.stdout);
     },
-    async download(pkgs, destDir) {
+    async download(pkgs, pin, destDir) {
       await mkdir(join(destDir, 'partial'), { recursive: true });
-      await runToolChecked('apt-get', [...base, '-y', '--download-only', '--no-install-recommends', '-o', `Dir::Cache::archives=${destDir}`, 'install', ...pkgs], { what: `downloading packages from ${release}` });
+      await withPin(pin, (prefs) => runToolChecked('apt-get', [...base, ...prefs, '-y', '--download-only', '--no-install-recommends', '-o', `Dir::Cache::archives=${destDir}`, 'install', ...pkgs], { what: `downloading packages from ${release}` }));
     },
   };
 }

@@ -25,7 +25,7 @@ import { isElf, listElfFiles, patchElf, readInterpreter, readNeeded } from './el
  * @property {string[]} patchedElf paths relative to the prefix
  * @property {Record<string, string>} env environment for the FINAL prefix
  * @property {'host-glibc'|'private-glibc'} mode
- * @property {(bin: string) => {cmd: string, args: string[], env: Record<string, string>}} runInWorkDir how to run a built binary before the move
+ * @property {(bin: string, argv0: string) => {cmd: string, args: string[], env: Record<string, string>}} runInWorkDir how to run a built binary before the move, showing it argv0
  * @property {(bin: string) => Promise<string[]>} checkLibraries problems resolving a built binary's libraries
  */
 
@@ -45,7 +45,7 @@ export async function buildPrefix({ apt, resolved, workDir, finalPrefix, log }) 
   await mkdir(dir, { recursive: true });
 
   log(`download: ${resolved.closure.length} packages of apt's closure from ${apt.release}`);
-  await apt.download(resolved.requests, debsDir);
+  await apt.download(resolved.requests, resolved.pin, debsDir);
   const debFiles = await readdir(debsDir);
   /** @param {{name: string, version: string}} p */
   const debOf = (p) => {
@@ -98,9 +98,12 @@ export async function buildPrefix({ apt, resolved, workDir, finalPrefix, log }) 
       packages.push({ name, version: c.version, sha256: await sha256File(c.deb) });
       /** @type {Record<string, string[]>} */
       const needed = {};
+      // Only what the loader finds by soname; gconv modules and the like resolve their own
+      // helpers through $ORIGIN and are not our concern.
+      const libPaths = new Set(Object.values(sharedObjectsOf(c.listing)));
       for (const f of c.listing) {
         const abs = join(dir, f.path);
-        if (f.type === 'file' && (await isElf(abs))) needed[f.path] = await readNeeded(abs);
+        if (f.type === 'file' && libPaths.has(f.path) && (await isElf(abs))) needed[f.path] = await readNeeded(abs);
       }
       return needed;
     },
@@ -158,7 +161,7 @@ export async function buildPrefix({ apt, resolved, workDir, finalPrefix, log }) 
   return {
     dir, packages, patchedElf, env: {}, mode,
     // Before the move, RPATH points at folders that do not exist yet; --library-path stands in.
-    runInWorkDir: (bin) => ({ cmd: builtLoader, args: ['--library-path', libraryPath, bin], env: {} }),
+    runInWorkDir: (bin, argv0) => ({ cmd: builtLoader, args: ['--library-path', libraryPath, '--argv0', argv0, bin], env: {} }),
     checkLibraries: async (bin) => {
       const res = await runTool(builtLoader, ['--list', '--library-path', libraryPath, bin]);
       /** @type {string[]} */

@@ -108,10 +108,11 @@ export function sharedObjectsOf(listing) {
   /** @type {Record<string, string>} */
   const out = {};
   for (const f of listing) {
-    if (f.type === 'dir' || !/(^|\/)lib[^/]*\//.test(f.path)) continue;
-    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
-    // Sonames are lib*.so.N (and the loader ld-*.so.N); plugins and gconv modules are not.
-    if (/^(lib|ld-)[^/]*\.so(\.\d+)*$/.test(base) && !(base in out)) out[base] = f.path;
+    if (f.type === 'dir') continue;
+    // Only the dynamic linker's own folders: not gconv modules, plugins or gdb helper scripts.
+    const m = /^(?:usr\/)?lib(?:32|64|x32)?(?:\/[a-z0-9_]+-linux-gnu[a-z0-9_]*)?\/([^/]+)$/.exec(f.path);
+    // Sonames are lib*.so.N (libaio.so.1t64 too) and the loader ld-*.so.N.
+    if (m && /^(lib|ld-).*\.so(\..+)?$/.test(m[1]) && !(m[1] in out)) out[m[1]] = f.path;
   }
   return out;
 }

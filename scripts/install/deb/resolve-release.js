@@ -10,6 +10,7 @@ import { PACKAGE_ROLES, packageNameCandidates, pickDebianVersion, upstreamOf, co
  * @property {string} packageVersion exact Debian version of the release's packages
  * @property {string} suite archive suite it comes from
  * @property {string[]} requests `name=version` given to apt
+ * @property {import('./apt-env.js').AptPin} pin the release's packages, pinned to its version
  * @property {string[]} missingRoles roles with no package at that version (e.g. no rocksdb plugin)
  * @property {{name: string, version: string}[]} closure everything apt would install on an empty system
  */
@@ -68,19 +69,19 @@ export async function resolveRelease(apt, want, log) {
   if (missingRoles.length) log(`resolve: no package at ${packageVersion} for ${missingRoles.join(', ')}`);
 
   // apt picks the newest candidate for dependencies: a metapackage at 10.5.23 is satisfied by
-  // mariadb-server-10.5 10.5.29 from security. Pin every sibling that exists at our version.
-  let closure = await apt.simulate(requests);
+  // mariadb-server-10.5 10.5.29 from security. Pin every name of the release's packages, then
+  // every sibling apt still takes at another version although ours exists (mariadb-common...).
+  const pin = { version: packageVersion, names: [...new Set([...names, ...rows.filter((r) => r.version === packageVersion).map((r) => r.name)])] };
+  let closure = await apt.simulate(requests, pin);
   for (let round = 0; round < MAX_PIN_ROUNDS; round++) {
-    const requested = new Set(requests.map((r) => r.split('=')[0]));
-    const off = closure.filter((p) => p.version !== packageVersion && !requested.has(p.name)).map((p) => p.name);
+    const off = closure.filter((p) => p.version !== packageVersion && !pin.names.includes(p.name)).map((p) => p.name);
     if (off.length === 0) break;
-    const siblings = (await apt.madison(off)).filter((r) => r.version === packageVersion && off.includes(r.name));
-    const add = [...new Set(siblings.map((r) => r.name))];
+    const add = [...new Set((await apt.madison(off)).filter((r) => r.version === packageVersion && off.includes(r.name)).map((r) => r.name))];
     if (add.length === 0) break;
-    requests.push(...add.map((n) => `${n}=${packageVersion}`));
-    closure = await apt.simulate(requests);
+    pin.names.push(...add);
+    closure = await apt.simulate(requests, pin);
   }
-  return { packageVersion, suite, requests, missingRoles, closure };
+  return { packageVersion, suite, requests, pin, missingRoles, closure };
 }
 
 /**

@@ -100,7 +100,7 @@ async function buildRelease({ product, version, resolved, apt, finalPrefix, work
   for (const b of [layout.bin.server, layout.bin.client, layout.bin.admin]) problems.push(...(await built.checkLibraries(b)));
   if (problems.length) throw new UserError(`${product.name} ${version} would not run from ${finalPrefix}:\n    ${problems.join('\n    ')}`);
 
-  const run = built.runInWorkDir(layout.bin.server);
+  const run = built.runInWorkDir(layout.bin.server, toFinal(layout.bin.server));
   const versionLine = await readServerVersion({ cmd: run.cmd, args: [...run.args, '--version'], env: run.env, argv0: toFinal(layout.bin.server) });
   const flavor = flavorOfVersionLine(versionLine);
   if (flavor !== product.flavor) throw new UserError(`${configFile} says flavor ${product.flavor} but the installed server says: ${versionLine}`);
