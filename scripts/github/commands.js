@@ -1,4 +1,4 @@
-/** CLI commands of the github stage: report. */
+/** CLI commands of the github stage: report, plan. */
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
@@ -33,5 +33,28 @@ export const commands = [
       { flags: '--summary-file <file>', description: 'also write the job-summary Markdown to this file' },
     ],
     load: () => import('./report-command.js'),
+  },
+  {
+    name: 'plan',
+    summary: 'validate a benchmark request (workflow inputs) and resolve it: runner labels, line, base, releases',
+    help: [
+      'The first job of .github/workflows/benchmark.yml. Every problem is listed at once; on success the',
+      'plan is written as step outputs to $GITHUB_OUTPUT (key=value lines, also printed) for later jobs.',
+      'Example: tagbench plan --product mariadb --version 10.11.19 --host-class local --suite smoke',
+    ].join('\n'),
+    options: [
+      { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
+      { flags: '--version <version>', description: 'release to benchmark' },
+      { flags: '--provider <name>', description: 'install provider', default: 'deb' },
+      { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
+      { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)' },
+      { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf)' },
+      { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
+      { flags: '--only <tests>', description: 'comma-separated test names' },
+      { flags: '--baseline <version>', description: 'base release override; default: the line\'s baseVersion' },
+      { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
+      { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
+    ],
+    load: () => import('./plan-command.js'),
   },
 ];
