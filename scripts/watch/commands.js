@@ -35,7 +35,7 @@ export const commands = [
       { flags: '--retry-failed', description: 'propose again versions whose runs failed (partial runs are always proposed again)' },
       { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
-      { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (GITHUB_OUTPUT)' },
+      { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },
     ],
     load: () => import('./watch-command.js'),
   },

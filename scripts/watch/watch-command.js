@@ -9,7 +9,8 @@ import { discoverTags } from './discover-tags.js';
 /**
  * @param {Record<string, any>} options commander options: {store: string, products?: string,
  *   hostClass?: string[], suite?: string, max: number, retryFailed?: boolean,
- *   remoteOverride?: string[], json?: boolean, githubOutput?: string}; root: project root (tests)
+ *   remoteOverride?: string[], json?: boolean, githubOutput?: string (default: $GITHUB_OUTPUT)};
+ *   root: project root holding configs/ (default: this checkout; tests pass a fixture)
  * @returns {Promise<number>} exit code
  * @throws {UserError} on a bad option, config or store
  */
@@ -34,12 +35,15 @@ export async function run(options) {
     retryFailed: Boolean(options.retryFailed),
   });
   const matrix = JSON.stringify(result.matrix);
-  if (options.githubOutput) await appendFile(options.githubOutput, `matrix=${matrix}\ncount=${result.matrix.include.length}\n`);
+  // In GitHub Actions the step outputs file is the natural destination; the flag overrides it.
+  const githubOutput = options.githubOutput ?? process.env.GITHUB_OUTPUT;
+  if (githubOutput) await appendFile(githubOutput, `matrix=${matrix}\ncount=${result.matrix.include.length}\n`);
   if (options.json) {
     process.stdout.write(`${matrix}\n`);
-  } else if (!options.githubOutput) {
+  } else {
     for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}\n`);
     if (result.matrix.include.length === 0) process.stdout.write('nothing new to benchmark\n');
+    if (result.pending > result.matrix.include.length) process.stdout.write(`(${result.pending - result.matrix.include.length} more left for later runs: --max ${options.max ?? 10})\n`);
   }
   return EXIT.ok;
 }

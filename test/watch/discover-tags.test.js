@@ -132,3 +132,18 @@ test('`tagbench watch` writes the matrix to GITHUB_OUTPUT and as JSON; the resul
   assert.equal(lines[2], 'count=2');
   await assert.rejects(watchCommand({ root, store, remoteOverride: ['mysql'] }), /expected <product>=<git URL or path>/);
 });
+
+test('in GitHub Actions (GITHUB_OUTPUT set) the matrix goes to the step outputs without a flag', async () => {
+  const out = join(await tempDir('gh'), 'output');
+  const saved = process.env.GITHUB_OUTPUT;
+  process.env.GITHUB_OUTPUT = out;
+  try {
+    await watchCommand({ root, store: join(out, '..', 'no-store-yet'), products: 'mariadb', hostClass: ['bench-a'], max: 2, remoteOverride: [`mariadb=${up.mariadb.bare}`] });
+  } finally {
+    if (saved === undefined) delete process.env.GITHUB_OUTPUT;
+    else process.env.GITHUB_OUTPUT = saved;
+  }
+  const text = await readFile(out, 'utf8');
+  assert.match(text, /^matrix=\{"include":\[\{"product":"mariadb","line":"10\.11","version":"10\.11\.20"/);
+  assert.match(text, /\ncount=2\n$/);
+});
