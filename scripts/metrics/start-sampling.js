@@ -82,6 +82,11 @@ function startTool(cmd, args, warnings) {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
   installExitHook();
   live.add(child);
+  // A sampler that is never stopped (the step threw before stop()) must not keep tagbench
+  // alive forever: let the process exit without waiting for it; the exit hook kills it then.
+  // stop() keeps the loop alive with its own kill timer while it waits for the close.
+  child.unref();
+  for (const s of [child.stdout, child.stderr]) /** @type {any} */ (s).unref?.();
   child.stdout.setEncoding('utf8').on('data', (d) => { out += d; });
   child.stderr.setEncoding('utf8').on('data', (d) => { err += d; });
   /** @type {Promise<void>} */
