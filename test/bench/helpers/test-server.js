@@ -1,7 +1,8 @@
 /**
  * A real MariaDB server for the bench stage's tests and fixture captures: a private datadir,
  * socket, port and tmpdir under a temp folder, started from an extracted release prefix.
- * The prefix comes from TAGBENCH_TEST_MARIADB_PREFIX, else the shared scratch copy of 10.11.18;
+ * The prefix comes from TAGBENCH_TEST_MARIADB_PREFIX, else the install cache's 10.11.18
+ * (`tagbench install`), else the shared scratch copy;
  * tests skip (with the reason) when neither exists. Kept here rather than using scripts/server
  * so the bench tests do not depend on the install stage's cache being filled.
  */
@@ -9,6 +10,7 @@ import { spawn, execFile } from 'node:child_process';
 import { mkdtemp, rm, mkdir, access } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 
@@ -16,7 +18,8 @@ const run = promisify(execFile);
 
 /** @returns {Promise<string|null>} the prefix, or null when none is available */
 export async function findTestPrefix() {
-  const candidates = [process.env.TAGBENCH_TEST_MARIADB_PREFIX, '/work/scratch/mariadb-10.11.18'];
+  const installCache = fileURLToPath(new URL('../../../.tagbench/installs/mariadb-10.11.18', import.meta.url));
+  const candidates = [process.env.TAGBENCH_TEST_MARIADB_PREFIX, installCache, '/work/scratch/mariadb-10.11.18'];
   for (const p of candidates) {
     if (!p) continue;
     try {
