@@ -141,6 +141,10 @@ async function readStatus(query, when, warnings) {
       const [name, value] = Array.isArray(row) ? row : [row.Variable_name ?? row.VARIABLE_NAME, row.Value ?? row.VARIABLE_VALUE];
       if (typeof name === 'string') out[name] = value === null || value === undefined ? '' : String(value);
     }
+    if (Object.keys(out).length === 0) {
+      warnings.push(`SHOW GLOBAL STATUS ${when} the step gave no Variable_name/Value rows (query() must resolve to the rows)`);
+      return null;
+    }
     return out;
   } catch (err) {
     warnings.push(`SHOW GLOBAL STATUS ${when} the step failed: ${err instanceof Error ? err.message : String(err)}`);
