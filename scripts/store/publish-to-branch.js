@@ -23,6 +23,9 @@ import { migrateData } from './migrate-data.js';
 import { RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
 import { runGit, remoteTip, redactUrls } from './run-git.js';
 
+/** What git prints when a push lost to a concurrent one (non-fast-forward, or the ref lock). */
+const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|incorrect old value|stale info/i;
+
 /**
  * @typedef {object} PublishOptions
  * @property {string} repo git URL or local path of the repository holding the results branch
@@ -97,13 +100,14 @@ export async function publishToBranch(storeDir, options) {
         progress(`publish: ${branch} is now at ${commit.slice(0, 12)}`);
         return { status: 'published', repo: redactUrls(repo), branch, commit, attempts: attempt, ...applied, skippedLogs };
       }
-      // A failed push is a lost race only if the branch moved; otherwise it is a real error
-      // (permissions, hooks, network) that retrying would only repeat.
+      // A failed push is a lost race if the branch moved, or if git says the ref update lost to
+      // another one still in flight (its lock held, the tip not yet moved). Anything else
+      // (permissions, hooks, network) is a real error that retrying would only repeat.
       const now = await remoteTip(repo, branch);
-      if (now === tip) throw new UserError(redactUrls(`git push to ${repo} (branch ${branch}) failed:\n${push.stderr.trim()}`));
+      if (now === tip && !RACE_MESSAGE.test(push.stderr)) throw new UserError(redactUrls(`git push to ${repo} (branch ${branch}) failed:\n${push.stderr.trim()}`));
       if (attempt < attempts) {
         const delayMs = Math.min(options.maxDelayMs ?? 8000, (options.baseDelayMs ?? 250) * 2 ** (attempt - 1)) * (0.5 + Math.random());
-        progress(`publish: ${branch} moved to ${now?.slice(0, 12)} meanwhile; retrying on top of it in ${(delayMs / 1000).toFixed(1)} s`);
+        progress(`publish: ${now === tip ? `another push to ${branch} was in flight` : `${branch} moved to ${now?.slice(0, 12)} meanwhile`}; retrying on top of it in ${(delayMs / 1000).toFixed(1)} s`);
         await sleep(delayMs);
       }
     }
