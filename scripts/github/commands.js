@@ -1,4 +1,4 @@
-/** CLI commands of the github stage: report, plan. */
+/** CLI commands of the github stage: report, plan, issues, open-pr. */
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
@@ -56,5 +56,32 @@ export const commands = [
       { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
     ],
     load: () => import('./plan-command.js'),
+  },
+  {
+    name: 'issues',
+    summary: 'list tagbench\'s regression issues as JSON (for the site)',
+    help: 'Finds issues by the index label and their hidden marker. Without a token: an empty list.',
+    options: [
+      { flags: '--out <file>', description: 'write the JSON here instead of stdout' },
+      { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
+      { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
+      { flags: '--label <name>', description: 'label that marks tagbench regression issues', default: 'tagbench-regression' },
+    ],
+    load: () => import('./list-issues-command.js'),
+  },
+  {
+    name: 'open-pr',
+    summary: 'open a pull request with the local changes under a path (Git Data API, no push)',
+    help: 'Used by the promote-baseline workflow for baselines/. An open pull request from the same branch is updated.',
+    options: [
+      { flags: '--path <path>', description: 'only changes under this path' },
+      { flags: '--branch <name>', description: 'head branch to create (moved if it exists)' },
+      { flags: '--base <name>', description: 'base branch' },
+      { flags: '--title <text>', description: 'pull request title (and commit subject)' },
+      { flags: '--body <text>', description: 'pull request body' },
+      { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
+      { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
+    ],
+    load: () => import('./open-pr-command.js'),
   },
 ];

@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import { createGitHubClient } from './github-client.js';
 import { renderIssue } from './render-issue.js';
 import { renderSummary } from './render-summary.js';
+import { parseRepo } from './parse-repo.js';
 import { ensureLabels, fetchTagbenchIssues, syncIssue, syncRecoveries } from './sync-issues.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
@@ -91,16 +92,6 @@ async function syncWithGitHub(rendered, options) {
     }
     throw err;
   }
-}
-
-/**
- * @param {string} text `owner/name`
- * @returns {{owner: string, repo: string}}
- */
-function parseRepo(text) {
-  const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(text);
-  if (!m) throw new UserError(`--repo (or GITHUB_REPOSITORY) is '${text}' but must be owner/name, e.g. acme/tagbench`);
-  return { owner: m[1], repo: m[2] };
 }
 
 /** @param {string} s */

@@ -110,7 +110,9 @@ export function repairSpec(spec) {
  * @property {any} body parsed JSON, or null
  * @property {string|undefined} accept the Accept header the client sent
  * @property {number} status Prism's answer
- * @property {string|null} violations Prism's sl-violations header (request validation errors)
+ * @property {string|null} violations Prism's sl-violations header (JSON list; request and response problems)
+ * @property {string[]} requestViolations messages of the violations about the request itself
+ *   (Prism also reports examples of GitHub's that do not fit their own response schema)
  */
 
 /**
@@ -160,6 +162,7 @@ export async function startPrism(options = {}) {
           accept: req.headers.accept,
           status: up.statusCode ?? 0,
           violations: Array.isArray(violations) ? violations.join(', ') : violations ?? null,
+          requestViolations: parseRequestViolations(violations),
         });
         const { link: _link, ...kept } = up.headers;
         res.writeHead(up.statusCode ?? 502, kept);
@@ -216,6 +219,17 @@ async function findFreePort([first, last]) {
     if (free) return port;
   }
   throw new Error(`no free TCP port in ${first}-${last}`);
+}
+
+/**
+ * @param {string|string[]|undefined} header sl-violations
+ * @returns {string[]}
+ */
+function parseRequestViolations(header) {
+  if (!header) return [];
+  const list = safeJson(Array.isArray(header) ? header.join(',') : header);
+  if (!Array.isArray(list)) return [String(header)];
+  return list.filter((v) => v?.location?.[0] === 'request').map((v) => `${(v.location ?? []).join('.')}: ${v.message}`);
 }
 
 /** @param {string} text */
