@@ -79,7 +79,7 @@ export async function buildPrefix({ apt, resolved, workDir, finalPrefix, log }) 
 
   /** @type {Record<string, {version: string, deb: string, listing: ReturnType<typeof parseDebListing>}>} */
   const cand = {};
-  for (const p of others) { const deb = debOf(p); cand[p.name] = { version: p.version, deb, listing: await listingOf(deb) }; }
+  await eachLimited(others, 4, async (p) => { const deb = debOf(p); cand[p.name] = { version: p.version, deb, listing: await listingOf(deb) }; });
   const candidates = Object.entries(cand).map(([name, c]) => ({ name, provides: sharedObjectsOf(c.listing) }));
 
   const mode = (await suiteGlibcIsNewer(resolved.closure)) ? 'private-glibc' : 'host-glibc';
