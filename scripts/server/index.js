@@ -1,0 +1,7 @@
+/**
+ * The server stage: one private mysqld / mariadbd per call, with its own datadir, socket,
+ * port and tmpdir, and nothing read from /etc/mysql. Other stages import only this file.
+ */
+export { startServer } from './start-server.js';
+export { renderMycnf } from './render-mycnf.js';
+export { stopAllServers } from './server-registry.js';

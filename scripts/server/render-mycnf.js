@@ -1,0 +1,79 @@
+/**
+ * Fill a my.cnf template with a host class's `mycnf` values. Pure: text in, text out.
+ *
+ * Two ways an override reaches the text:
+ *  - a placeholder `{{name}}` or `{{name:default}}` in the template takes the host value
+ *    (or the default when the host class has none);
+ *  - otherwise an option already set in the template with the same name (`-`/`_` alike)
+ *    gets the host value.
+ * Keys that match neither are returned in `unusedOverrides` and NOT appended: a host class
+ * lists values for every engine (rocksdb_block_cache_size is unknown to an InnoDB-only
+ * server and would stop it from starting).
+ */
+import { createHash } from 'node:crypto';
+import { UserError } from '../errors.js';
+import { parseMycnf, normalizeOptionName } from './parse-mycnf.js';
+
+/** @typedef {import('./types.js').RenderedMycnf} RenderedMycnf */
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]+)\s*(?::([^}]*))?\}\}/g;
+
+/**
+ * @param {{name: string, template: string, overrides?: Record<string, string|number>}} input
+ *   name: template name for messages and the record; template: its text; overrides: host class `mycnf`
+ * @returns {RenderedMycnf} the rendered text, its sha256 and the override keys left unused
+ * @throws {UserError} when a placeholder has neither a host value nor a default, an override
+ *   value is not a single line, or the rendered text is not a valid option file
+ */
+export function renderMycnf({ name, template, overrides = {} }) {
+  const source = `my.cnf template '${name}'`;
+  /** @type {Map<string, string>} */
+  const values = new Map();
+  /** @type {string[]} */
+  const problems = [];
+  for (const [key, raw] of Object.entries(overrides)) {
+    const value = String(raw);
+    if (/[\r\n]/.test(value) || value.trim() === '') {
+      problems.push(`host class mycnf.${key} = ${JSON.stringify(value)} must be a non-empty single-line value`);
+      continue;
+    }
+    values.set(normalizeOptionName(key), value.trim());
+  }
+  /** @type {Set<string>} */
+  const used = new Set();
+  /** @type {Set<number>} line indexes whose value came from a placeholder */
+  const placeholderLines = new Set();
+  const lines = template.split('\n').map((line, i) => {
+    if (/^\s*[#;]/.test(line)) return line; // placeholders in comments stay as written
+    return line.replace(PLACEHOLDER, (whole, key, fallback) => {
+      const k = normalizeOptionName(key);
+      placeholderLines.add(i);
+      if (values.has(k)) {
+        used.add(k);
+        return /** @type {string} */ (values.get(k));
+      }
+      if (fallback !== undefined && fallback.trim() !== '') return fallback.trim();
+      problems.push(`line ${i + 1}: ${whole} has no value: set mycnf.${key} in the host class (configs/hosts/<class>.yml) or give a default as {{${key}:VALUE}}`);
+      return whole;
+    });
+  });
+  if (problems.length > 0) {
+    throw new UserError(`${source}: ${problems.length} problem${problems.length > 1 ? 's' : ''}:\n  - ${problems.join('\n  - ')}`);
+  }
+
+  // Second pass: host values for options the template sets literally.
+  const options = parseMycnf(lines.join('\n'), source);
+  for (const opt of options) {
+    const k = normalizeOptionName(opt.name);
+    const idx = opt.line - 1;
+    if (!values.has(k) || placeholderLines.has(idx)) continue;
+    const indent = /^\s*/.exec(lines[idx])?.[0] ?? '';
+    lines[idx] = `${indent}${opt.name}=${values.get(k)}`;
+    used.add(k);
+  }
+
+  const text = lines.join('\n');
+  parseMycnf(text, source); // the values must not have broken the syntax
+  const unusedOverrides = Object.keys(overrides).filter((key) => !used.has(normalizeOptionName(key)));
+  return { name, text, sha256: createHash('sha256').update(text).digest('hex'), unusedOverrides };
+}
