@@ -4,7 +4,7 @@
  * when its marker file (written before the rename) is there and its server binary still is, so
  * a half-done install is never reused.
  */
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 
@@ -59,7 +59,24 @@ export async function readCachedResult(prefix) {
  */
 export async function makeWorkDir(cacheDir, name) {
   await mkdir(cacheDir, { recursive: true });
+  await removeAbandoned(cacheDir);
   return mkdtemp(join(cacheDir, `.work-${name}-`));
+}
+
+/** Work folders older than this belong to a killed install (a cold install takes under a minute). */
+const ABANDONED_AFTER_MS = 6 * 3600 * 1000;
+
+/**
+ * Delete work and trash folders left by interrupted installs (each can hold hundreds of MB).
+ * @param {string} cacheDir
+ * @returns {Promise<void>}
+ */
+async function removeAbandoned(cacheDir) {
+  for (const name of await readdir(cacheDir).catch(() => /** @type {string[]} */ ([]))) {
+    if (!name.startsWith('.work-') && !name.includes('.trash-')) continue;
+    const st = await stat(join(cacheDir, name)).catch(() => null);
+    if (st && Date.now() - st.mtimeMs > ABANDONED_AFTER_MS) await rm(join(cacheDir, name), { recursive: true, force: true });
+  }
 }
 
 /**

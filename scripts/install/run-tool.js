@@ -61,7 +61,23 @@ export async function runToolChecked(cmd, args, options = {}) {
   const res = await runTool(cmd, args, options);
   if (res.code !== 0) {
     const tail = (res.stderr.trim() || res.stdout.trim()).split('\n').slice(-12).join('\n    ');
-    throw new UserError(`${options.what ?? cmd} failed (exit ${res.code}): ${cmd} ${args.join(' ')}\n    ${tail}`);
+    throw new UserError(`${options.what ?? cmd} failed (exit ${res.code}): ${cmd} ${shortArgs(args)}\n    ${tail}`);
   }
   return res;
+}
+
+/**
+ * The command line for a message, without apt's long `-o Key=Value` settings (they name only
+ * private folders; the failing package is in the tool's own output).
+ * @param {string[]} args
+ * @returns {string}
+ */
+function shortArgs(args) {
+  const out = [];
+  let settings = 0;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-o' && i + 1 < args.length) { settings++; i++; continue; }
+    out.push(args[i]);
+  }
+  return `${settings ? `[${settings} -o settings] ` : ''}${out.join(' ')}`;
 }

@@ -2,7 +2,7 @@
 // the rename is the commit, and the first finished install wins a race.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, writeFile, readdir, rm, access } from 'node:fs/promises';
+import { mkdtemp, mkdir, writeFile, readdir, rm, access, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commitPrefix, readCachedResult, prefixPathFor, makeWorkDir, MARKER } from '../../scripts/install/install-cache.js';
@@ -72,4 +72,17 @@ test('a marker whose server binary changed size is not trusted', async (t) => {
 test('names that would escape the cache folder are refused', () => {
   assert.throws(() => prefixPathFor('/c', 'mariadb', '../../etc'), UserError);
   assert.throws(() => prefixPathFor('/c', 'a/b', '1.0'), UserError);
+});
+
+test('work folders of killed installs are removed once they are old', async (t) => {
+  const cache = await mkdtemp(join(tmpdir(), 'tb-install-cache-'));
+  t.after(() => rm(cache, { recursive: true, force: true }));
+  const old = await makeWorkDir(cache, 'mariadb-10.11.18');
+  const past = new Date(Date.now() - 7 * 3600 * 1000);
+  await utimes(old, past, past);
+  const fresh = await makeWorkDir(cache, 'mariadb-10.11.18');
+  const now = await makeWorkDir(cache, 'mysql-9.7.4');
+  const names = await readdir(cache);
+  assert.ok(!names.includes(old.slice(cache.length + 1)), 'the old work folder is gone');
+  assert.ok(names.includes(fresh.slice(cache.length + 1)) && names.includes(now.slice(cache.length + 1)), 'recent ones stay');
 });

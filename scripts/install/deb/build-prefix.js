@@ -14,7 +14,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { UserError } from '../../errors.js';
 import { runTool, runToolChecked } from '../run-tool.js';
 import { sha256File } from '../provenance.js';
-import { debFilePrefix, parseDebListing, sharedObjectsOf } from './deb-packages.js';
+import { OPTIONAL_ROLES, debFilePrefix, parseDebListing, sharedObjectsOf } from './deb-packages.js';
 import { computeLibClosure, parseLdconfig } from './lib-closure.js';
 import { isElf, listElfFiles, patchElf, readInterpreter, readNeeded } from './elf.js';
 
@@ -39,13 +39,14 @@ import { isElf, listElfFiles, patchElf, readInterpreter, readNeeded } from './el
  * @returns {Promise<BuiltPrefix>}
  * @throws {UserError} when a download, an extraction or a patch fails, or a binary misses a library
  */
-export async function buildPrefix({ apt, resolved, workDir, finalPrefix, log }) {
+export async function buildPrefix({ apt, resolved: requested, workDir, finalPrefix, log }) {
+  let resolved = requested;
   const debsDir = join(workDir, 'debs');
   const dir = join(workDir, 'prefix');
   await mkdir(dir, { recursive: true });
 
   log(`download: ${resolved.closure.length} packages of apt's closure from ${apt.release}`);
-  await apt.download(resolved.requests, resolved.pin, debsDir);
+  resolved = await downloadClosure(apt, resolved, debsDir, log);
   const debFiles = await readdir(debsDir);
   /** @param {{name: string, version: string}} p */
   const debOf = (p) => {
@@ -175,6 +176,32 @@ export async function buildPrefix({ apt, resolved, workDir, finalPrefix, log }) 
       return problems;
     },
   };
+}
+
+/**
+ * Download the closure; when only an optional package's file is missing from the archive,
+ * go on without it (its absence is logged and shows in the provenance's package list).
+ * @param {import('./apt-env.js').AptEnv} apt
+ * @param {import('./resolve-release.js').ResolvedRelease} resolved
+ * @param {string} debsDir
+ * @param {(msg: string) => void} log
+ * @returns {Promise<import('./resolve-release.js').ResolvedRelease>} the release as downloaded
+ */
+async function downloadClosure(apt, resolved, debsDir, log) {
+  try {
+    await apt.download(resolved.requests, resolved.pin, debsDir);
+    return resolved;
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    const missing = [...OPTIONAL_ROLES].filter((name) => new RegExp(`/${name}_[^ /]*\\.deb\\s+404`).test(err.message));
+    const requests = resolved.requests.filter((r) => !missing.includes(r.split('=')[0]));
+    if (missing.length === 0 || requests.length === resolved.requests.length) throw err;
+    log(`warning: the archive has no file for ${missing.join(', ')} ${resolved.packageVersion}; installing without it`);
+    const closure = await apt.simulate(requests, resolved.pin);
+    const next = { ...resolved, requests, closure, missingRoles: [...resolved.missingRoles, ...missing] };
+    await apt.download(next.requests, next.pin, debsDir);
+    return next;
+  }
 }
 
 /**

@@ -18,6 +18,13 @@ export const PACKAGE_ROLES = Object.freeze({
 });
 
 /**
+ * Roles a release can do without: only MyRocks runs need the plugin, and some archives lack
+ * its file (the bullseye-security 10.5.29 plugin answers 404).
+ * @type {ReadonlySet<string>}
+ */
+export const OPTIONAL_ROLES = new Set(['mariadb-plugin-rocksdb']);
+
+/**
  * Upstream version inside a Debian version: `1:11.8.9+ds-4` -> `11.8.9`.
  * @param {string} debVersion
  * @returns {string}

@@ -41,6 +41,10 @@ export const deb = {
     }
     const finalPrefix = prefixPathFor(ctx.cacheDir, product.name, spec.version);
     const cached = await readCachedResult(finalPrefix);
+    if (cached && spec.suite && cached.provenance.debianSuite && releaseOfSuite(cached.provenance.debianSuite) !== releaseOfSuite(spec.suite)) {
+      throw new UserError(`${product.name} ${spec.version} is already installed in ${finalPrefix} from Debian ${cached.provenance.debianSuite}, not ${spec.suite}; `
+        + 'delete that folder (or use another --cache-dir) to install it from another suite');
+    }
     if (cached) {
       log(`${product.name} ${spec.version}: already installed in ${finalPrefix}`);
       return { ...cached, status: 'skipped' };
