@@ -28,7 +28,7 @@ after(async () => { await server?.stop(); });
 test('MyRocks: load, steps and postwrite', { skip }, async () => {
   const plan = planSuite(SUITE, { engine: 'rocksdb' });
   const load = await prepareTables(SUITE, server, { engine: 'rocksdb', onProgress: () => {} });
-  assert.equal(load.status, 'ok', load.reason);
+  assert.equal(load.status, 'ok', load.reason ?? '');
   assert.ok(load.argv.includes('--mysql-storage-engine=rocksdb'));
   const engines = await server.query("SELECT DISTINCT ENGINE AS e FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'sbtest'");
   assert.deepEqual(engines.map((/** @type {any} */ r) => r.e), ['ROCKSDB']);
@@ -40,7 +40,7 @@ test('MyRocks: load, steps and postwrite', { skip }, async () => {
     assert.ok((rep.throughput ?? 0) > 0);
   }
   const pw = await runPostwrite(server.query, 'rocksdb', SUITE, { onProgress: () => {} });
-  assert.equal(pw.status, 'ok', pw.reason);
+  assert.equal(pw.status, 'ok', pw.reason ?? '');
   assert.ok(pw.statements.some((s) => /SET GLOBAL rocksdb_(force_flush_memtable_and_lzero_now|force_flush_memtable_now) = 1/.test(s)), pw.statements.join('\n'));
   assert.ok(pw.statements.includes('ANALYZE TABLE sbtest1, sbtest2'));
   assert.equal(pw.dirtyPagesAtEnd, null);

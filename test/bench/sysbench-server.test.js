@@ -48,13 +48,13 @@ test('smoke plan: load, every step once, postwrite — real server, real sysbenc
   // Without target.query prepareTables opens its own connection (and creates the database).
   const { query: _q, ...noQuery } = server;
   const load = await prepareTables(suite, { ...noQuery, database: 'sbtest_load' }, { onProgress: quiet });
-  assert.equal(load.status, 'ok', load.reason);
+  assert.equal(load.status, 'ok', load.reason ?? '');
   assert.match(load.rawOutput, /Creating a secondary index on 'sbtest1'/);
   const [cols] = await server.query("SELECT COUNT(*) AS n FROM sbtest_load.sbtest1");
   assert.equal(Number(cols.n), suite.tableSize);
 
   const loaded = await prepareTables(suite, server, { onProgress: quiet, clientCpus: '1' });
-  assert.equal(loaded.status, 'ok', loaded.reason);
+  assert.equal(loaded.status, 'ok', loaded.reason ?? '');
   assert.equal(loaded.argv[0], 'taskset');
   // k is uniform over 1..tableSize (1.0.20's default `special` would bunch it), index built.
   const [k] = await server.query('SELECT MIN(k) AS lo, MAX(k) AS hi, COUNT(DISTINCT k) AS d FROM sbtest1');
@@ -64,7 +64,7 @@ test('smoke plan: load, every step once, postwrite — real server, real sysbenc
     if (step.kind === 'load') continue;
     if (step.kind === 'postwrite') {
       const pw = await runPostwrite(server.query, 'innodb', suite, { onProgress: quiet });
-      assert.equal(pw.status, 'ok', pw.reason);
+      assert.equal(pw.status, 'ok', pw.reason ?? '');
       assert.ok(pw.statements.some((s) => s.startsWith('ANALYZE TABLE sbtest1')));
       continue;
     }
@@ -134,8 +134,8 @@ test('postwrite: InnoDB flushes to ~0 dirty pages and restores the settings', { 
   const rep = await runStepRepeat({ ...step, warmupS: 0, durationS: 2 }, server);
   assert.equal(rep.status, 'ok');
   const pw = await runPostwrite(server.query, 'innodb', { ...suite, restS: 1 }, { onProgress: quiet });
-  assert.equal(pw.status, 'ok', pw.reason);
-  assert.equal(pw.flushComplete, true, pw.note);
+  assert.equal(pw.status, 'ok', pw.reason ?? '');
+  assert.equal(pw.flushComplete, true, pw.note ?? '');
   assert.ok(pw.dirtyPagesAtEnd !== null && pw.dirtyPagesAtEnd <= 16, `dirty at end: ${pw.dirtyPagesAtEnd}`);
   assert.ok(pw.statements.includes('SET GLOBAL innodb_max_dirty_pages_pct = 0'));
   const [now] = await server.query('SELECT @@innodb_max_dirty_pages_pct AS pct, @@innodb_max_dirty_pages_pct_lwm AS lwm');
