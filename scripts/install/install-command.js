@@ -7,6 +7,7 @@ import { UserError, EXIT } from '../errors.js';
 import { loadConfig } from '../config/index.js';
 import { installRelease, listAvailable } from './index.js';
 import { prefixPathFor, readCachedResult } from './install-cache.js';
+import { listSuiteVersions } from './deb/list-suite-versions.js';
 
 /** Project root: configs/ and the default .tagbench/ live there. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,7 +32,9 @@ export async function run(options) {
   const cacheDir = cacheDirFrom(options.cacheDir);
   if (options.list) {
     if (!product) throw new UserError('install --list needs a product, e.g. `tagbench install --list mariadb`');
-    const rows = await Promise.all(listAvailable(config, product).map(async (r) => ({
+    const log = (/** @type {string} */ msg) => process.stderr.write(`[install] ${msg}\n`);
+    const available = options.suite ? await listSuiteVersions(config, product, options.suite, cacheDir, log) : listAvailable(config, product);
+    const rows = await Promise.all(available.map(async (r) => ({
       ...r, cached: Boolean(await readCachedResult(prefixPathFor(cacheDir, r.product, r.version))),
     })));
     if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -53,7 +56,7 @@ export async function run(options) {
  * @returns {string}
  */
 function renderList(rows) {
-  if (rows.length === 0) return 'no versions configured for the deb provider (add them under deb: in the product file)\n';
+  if (rows.length === 0) return 'no versions found (configured versions are under deb: in the product file; --suite asks Debian)\n';
   const lines = rows.map((r) => [r.product, r.version, r.suite ?? '', r.packageVersion ?? '(resolved from apt)', r.cached ? 'cached' : '']);
   const head = ['product', 'version', 'suite', 'debian version', 'cache'];
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));

@@ -37,3 +37,18 @@ test('an unknown version exits 1 with the available versions on stderr', async (
   assert.equal(res.stdout, '');
   assert.match(res.stderr, /unknown version '1\.2\.3' of mysql.*available: 9\.7\.4 \(sid\)/);
 });
+
+test('install --list --suite asks Debian what the suite offers', async () => {
+  await installRelease({ product: 'mariadb', version: '10.11.18', provider: 'deb' }, await testContext());
+  const res = await runTool(process.execPath, [cli, 'install', '--list', 'mariadb', '--suite', 'bookworm', '--json', '--cache-dir', cacheDir]);
+  assert.equal(res.code, 0, res.stderr);
+  /** @type {{version: string, suite: string, packageVersion: string, cached: boolean}[]} */
+  const rows = JSON.parse(res.stdout);
+  const cfg = (await testContext()).config.products.mariadb.deb ?? {};
+  for (const v of ['10.11.18', '10.11.19']) {
+    const row = rows.find((r) => r.version === v);
+    assert.ok(row, `${v} is offered by bookworm`);
+    assert.equal(row.packageVersion, cfg[v].packageVersion);
+    assert.equal(row.suite, cfg[v].suite);
+  }
+});

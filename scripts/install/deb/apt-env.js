@@ -27,6 +27,7 @@ const LISTS_MAX_AGE_S = 24 * 3600;
  * @property {string} dir
  * @property {(options?: {force?: boolean}) => Promise<boolean>} ensureUpdated refresh lists when missing or stale; true when it ran `apt-get update`
  * @property {(names: string[]) => Promise<AptPackageVersion[]>} madison every version of these packages the release offers
+ * @property {(prefix: string) => Promise<string[]>} packageNames names of the release's packages starting with prefix
  * @property {(pkgs: string[], pin: AptPin) => Promise<{name: string, version: string}[]>} simulate dependency closure of `name=version` requests, from an empty system
  * @property {(pkgs: string[], pin: AptPin, destDir: string) => Promise<void>} download fetch the closure's .deb files into destDir
  */
@@ -132,6 +133,10 @@ export async function openAptEnv(cacheDir, release, log) {
     async madison(names) {
       const res = await runTool('apt-cache', [...base, 'madison', ...names]);
       return parseMadison(res.stdout);
+    },
+    async packageNames(prefix) {
+      const res = await runTool('apt-cache', [...base, 'pkgnames', prefix]);
+      return res.stdout.split('\n').map((s) => s.trim()).filter(Boolean).sort();
     },
     async simulate(pkgs, pin) {
       const res = await withPin(pin, (prefs) => runToolChecked('apt-get', [...base, ...prefs, '-s', '--no-install-recommends', 'install', ...pkgs], { what: `resolving dependencies in ${release}` }));

@@ -2,7 +2,7 @@
  * ELF inspection and patching through patchelf (already a dependency for foreign suites, and
  * better tested on odd binaries than a hand-written ELF parser would be).
  */
-import { open, readdir, lstat } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runTool, runToolChecked } from '../run-tool.js';
 
@@ -80,12 +80,3 @@ export async function patchElf(file, patch) {
   await runToolChecked('patchelf', args, { what: `patching ${file}` });
 }
 
-/**
- * Is `p` a symlink? (lstat without throwing.)
- * @param {string} p
- * @returns {Promise<boolean>}
- */
-export async function isSymlink(p) {
-  const st = await lstat(p).catch(() => null);
-  return Boolean(st?.isSymbolicLink());
-}
