@@ -127,18 +127,19 @@ export function createServerHandle(init) {
     },
 
     async checkHealth() {
+      const scan = scanErrorLog(await readLogFrom(init.errorLog, readyLogOffset));
       if (exit !== null || !handle.isAlive()) {
         const how = exit ? (exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`) : 'gone';
         return {
           ok: false,
           reason: stopRequested
             ? `server pid ${pid} was stopped (${how})`
-            : `server pid ${pid} (port ${init.port}) is not running: ${how}, not asked to stop`,
+            : `server pid ${pid} (port ${init.port}) is not running: ${how}, not asked to stop` +
+              (scan.crash ? `; error log shows a crash: ${scan.crash}` : ''),
           logExcerpt: await readLogTail(init.errorLog, 40),
-          errors: scanErrorLog(await readLogFrom(init.errorLog, readyLogOffset)).errors,
+          errors: scan.errors,
         };
       }
-      const scan = scanErrorLog(await readLogFrom(init.errorLog, readyLogOffset));
       if (scan.crash) {
         return { ok: false, reason: `error log ${init.errorLog} shows a crash: ${scan.crash}`, logExcerpt: await readLogTail(init.errorLog, 40), errors: scan.errors };
       }

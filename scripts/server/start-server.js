@@ -175,7 +175,9 @@ async function checkInstall(install, engine) {
     const plugin = join(install.pluginDir, 'ha_rocksdb.so');
     if (!(await access(plugin, constants.R_OK).then(() => true, () => false))) {
       throw new UserError(`engine rocksdb needs the MyRocks plugin, but ${plugin} does not exist (searched plugin dir ${install.pluginDir}): ` +
-        `${install.flavor === 'mariadb' ? 'install the release with its rocksdb plugin package (mariadb-plugin-rocksdb)' : `${install.flavor} has no MyRocks plugin`}, or run with engine innodb`);
+        (install.flavor === 'mariadb'
+          ? 'install the release with its rocksdb plugin package (mariadb-plugin-rocksdb), or run with engine innodb'
+          : `this ${install.flavor} release ships no MyRocks plugin: run it with engine innodb`));
     }
   }
 }
@@ -200,8 +202,12 @@ async function waitUntilReady(handle, paths, logOffset, timeoutS) {
   while (Date.now() < deadline) {
     const exit = handle.exited();
     if (exit) {
-      throw new UserError(`server pid ${handle.pid} exited during startup (${exit.signal ?? `exit code ${exit.code}`}).\n` +
-        `Command: ${handle.command.join(' ')}\nLast lines of ${paths.errorLog}:\n${await tailSince(paths.errorLog, logOffset)}`);
+      const tail = await tailSince(paths.errorLog, logOffset);
+      const errors = tail.split('\n').filter((l) => /\[ERROR\]/.test(l));
+      throw new UserError(`server pid ${handle.pid} exited during startup (${exit.signal ?? `exit code ${exit.code}`})` +
+        (errors.length ? `:\n${errors.join('\n')}\n` : '.\n') +
+        'Check the option named there in the my.cnf template and the host class mycnf values.\n' +
+        `Command: ${handle.command.join(' ')}\nLast lines of ${paths.errorLog}:\n${tail}`);
     }
     try {
       const conn = await createConnection({ socketPath: paths.socket, user: 'root', password: '', connectTimeout: 5000 });
