@@ -25,7 +25,36 @@ export const COMPARISON_SCHEMA_VERSION = SCHEMAS.comparison.properties.schemaVer
  * @returns {string[]} one message per problem (field as a dot path); empty when valid
  */
 export function validateRecord(record) {
-  return validateKind('run-record', record);
+  const problems = validateKind('run-record', record);
+  return problems.length > 0 ? problems : checkConsistency(/** @type {import('../types.js').RunRecord} */ (record));
+}
+
+/**
+ * Rules across fields that a JSON Schema cannot say (readers such as compare look steps up by
+ * name, so a duplicate would silently hide one of them).
+ * @param {import('../types.js').RunRecord} record schema-valid
+ * @returns {string[]}
+ */
+function checkConsistency(record) {
+  /** @type {string[]} */
+  const problems = [];
+  /** @type {Map<string, number>} */
+  const names = new Map();
+  record.steps.forEach((step, i) => {
+    const first = names.get(step.name);
+    if (first !== undefined) problems.push(`field 'steps.${i}.name' (got ${JSON.stringify(step.name)}) repeats steps.${first}.name: step names must be unique in a record`);
+    else names.set(step.name, i);
+    if (record.status === 'ok' && step.status === 'failed') {
+      problems.push(`field 'status' is "ok" but step '${step.name}' (steps.${i}) failed: a record with a failed step has status "failed"`);
+    }
+    /** @type {Set<number>} */
+    const seen = new Set();
+    step.repeats.forEach((rep, j) => {
+      if (seen.has(rep.index)) problems.push(`field 'steps.${i}.repeats.${j}.index' (got ${rep.index}) is used twice in step '${step.name}'`);
+      seen.add(rep.index);
+    });
+  });
+  return problems;
 }
 
 /**

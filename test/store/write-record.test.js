@@ -99,6 +99,7 @@ test('readRecords: missing store is empty; filters; an unparseable file is an er
   b.release.version = '10.11.19';
   b.startedAt = '2025-03-02T00:00:00Z';
   b.status = 'ok';
+  b.steps = b.steps.filter((st) => st.status !== 'failed');
   delete b.reason;
   await writeRecord(store, a);
   await writeRecord(store, b);
@@ -162,4 +163,16 @@ test('a failed repeat carries no throughput: null, never 0', async () => {
   assert.equal(failed.throughput, null);
   failed.throughput = 0;
   assert.ok(validateRecord(record).some((p) => p.includes("'steps.2.repeats.0.throughput'")), 'a failure recorded as 0 is refused');
+});
+
+test('rules across fields: unique step names and repeat indexes, no "ok" record with a failed step', async () => {
+  const record = await loadFixture();
+  record.steps[2].name = record.steps[1].name;
+  record.steps[1].repeats[1].index = 0;
+  record.status = 'ok';
+  delete record.reason;
+  const problems = validateRecord(record);
+  assert.ok(problems.some((p) => p.includes("'steps.2.name'") && p.includes('unique')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.includes("'steps.1.repeats.1.index'")), problems.join('\n'));
+  assert.ok(problems.some((p) => p.includes("'status' is \"ok\"") && p.includes('steps.2')), problems.join('\n'));
 });
