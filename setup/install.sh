@@ -9,7 +9,7 @@ set -euo pipefail
 # (libc-bin) check libraries. Libraries: what bookworm's mariadbd, mariadb client and
 # ha_rocksdb.so load on a fresh machine (a bookworm install then needs no LD_LIBRARY_PATH).
 packages=(
-  apt dpkg patchelf debian-archive-keyring libc-bin ca-certificates
+  apt dpkg patchelf debian-archive-keyring libc-bin ca-certificates util-linux
   libaio1 liburing2 libnuma1 libsnappy1v5 liblz4-1 libzstd1 libpcre2-8-0 libedit2 libssl3
   libncurses6 libtinfo6 zlib1g libstdc++6 libgcc-s1 libcrypt1 libsystemd0 libpam0g libxml2
   libgnutls30 libbz2-1.0 liblzma5 libcurl4 libmariadb3

@@ -102,6 +102,19 @@ export async function openAptEnv(cacheDir, release, log) {
     '-q',
   ];
   const stampFile = join(dir, 'lists', '.tagbench-updated');
+  const lockFile = join(dir, 'lists.lock');
+  // Several installs (tests of several stages, parallel CI jobs) share one cache: `apt-get
+  // update` rewrites the lists, so it takes the lock exclusively and readers share it. The
+  // flock(1) tool (util-linux, on every Debian) does the waiting for us.
+  /**
+   * @param {'-s'|'-x'} mode shared (read the lists) or exclusive (rewrite them)
+   * @param {string} tool apt-get / apt-cache
+   * @param {string[]} args
+   * @param {string} [what] when set, a failure throws a UserError naming this step
+   */
+  const apt = (mode, tool, args, what) => (what
+    ? runToolChecked('flock', [mode, lockFile, tool, ...args], { what })
+    : runTool('flock', [mode, lockFile, tool, ...args]));
 
   /**
    * Run apt-get with a private preferences file holding the pin. Without it apt satisfies
@@ -126,25 +139,31 @@ export async function openAptEnv(cacheDir, release, log) {
       const st = await stat(stampFile).catch(() => null);
       if (!force && st && Date.now() - st.mtimeMs < LISTS_MAX_AGE_S * 1000) return false;
       log(`apt: updating private package lists for ${release}`);
-      await runToolChecked('apt-get', [...base, 'update'], { what: `apt-get update for the private ${release} lists` });
+      await apt('-x', 'apt-get', [...base, 'update'], `apt-get update for the private ${release} lists`);
       await writeFile(stampFile, new Date().toISOString());
       return true;
     },
     async madison(names) {
-      const res = await runTool('apt-cache', [...base, 'madison', ...names]);
+      const res = await apt('-s', 'apt-cache', [...base, 'madison', ...names]);
       return parseMadison(res.stdout);
     },
     async packageNames(prefix) {
-      const res = await runTool('apt-cache', [...base, 'pkgnames', prefix]);
+      const res = await apt('-s', 'apt-cache', [...base, 'pkgnames', prefix]);
       return res.stdout.split('\n').map((s) => s.trim()).filter(Boolean).sort();
     },
     async simulate(pkgs, pin) {
-      const res = await withPin(pin, (prefs) => runToolChecked('apt-get', [...base, ...prefs, '-s', '--no-install-recommends', 'install', ...pkgs], { what: `resolving dependencies in ${release}` }));
+      const res = await withPin(pin, (prefs) => apt('-s', 'apt-get', [...base, ...prefs, '-s', '--no-install-recommends', 'install', ...pkgs], `resolving dependencies in ${release}`));
       return parseSimulation(res.stdout);
     },
     async download(pkgs, pin, destDir) {
       await mkdir(join(destDir, 'partial'), { recursive: true });
-      await withPin(pin, (prefs) => runToolChecked('apt-get', [...base, ...prefs, '-y', '--download-only', '--no-install-recommends', '-o', `Dir::Cache::archives=${destDir}`, 'install', ...pkgs], { what: `downloading packages from ${release}` }));
+      // `install --download-only` takes dpkg's frontend lock beside the status file: give each
+      // download its own empty status folder so parallel installs of one release do not collide.
+      const stateDir = `${destDir}.state`;
+      await mkdir(stateDir, { recursive: true });
+      await writeFile(join(stateDir, 'status'), '');
+      const own = ['-o', `Dir::State::status=${join(stateDir, 'status')}`, '-o', `Dir::Cache::archives=${destDir}`];
+      await withPin(pin, (prefs) => apt('-s', 'apt-get', [...base, ...prefs, ...own, '-y', '--download-only', '--no-install-recommends', 'install', ...pkgs], `downloading packages from ${release}`));
     },
   };
 }
