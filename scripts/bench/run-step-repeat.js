@@ -47,7 +47,11 @@ export async function runStepRepeat(step, target, opts = {}) {
   if (res.spawnError) return failed(`cannot start ${argv[0]}: ${res.spawnError}; install sysbench 1.0.x (bash setup/bench.sh)`);
   if (res.aborted) return failed(`aborted after ${res.elapsedS} s (run interrupted)`);
   if (res.timedOut) return failed(`timed out: killed after ${Math.round(timeoutS)} s (warm-up + duration ${runS} s + margin)${parsed.ok ? '' : `; ${parsed.reason}`}`);
-  if (!parsed.ok) return failed(`${parsed.reason}${exitText(res)}`);
+  if (!parsed.ok) {
+    // Messages from outside sysbench (taskset, the loader) are not FATAL lines: show the last one.
+    const last = /^(FATAL|invalid option|PANIC)/m.test(res.output) ? '' : lastLine(res.output);
+    return failed(`${parsed.reason}${exitText(res)}${last ? `; last output line: ${last}` : ''}`);
+  }
   if (res.exitCode !== 0) return failed(`sysbench printed a summary but ${exitText(res).slice(2)}`);
   const throughput = step.metric === 'rows/s' ? parsed.tps * step.rowsPerEvent : parsed.qps;
   if (!(throughput > 0)) return failed(`no valid throughput (${step.metric} = ${throughput})`);
@@ -71,6 +75,11 @@ function exitText(res) {
   if (res.signal) return `; sysbench was killed by ${res.signal}`;
   if (res.exitCode !== 0) return `; sysbench exited with code ${res.exitCode}`;
   return '';
+}
+
+/** @param {string} text */
+function lastLine(text) {
+  return text.trimEnd().split('\n').at(-1)?.trim() ?? '';
 }
 
 /** @param {number} x */

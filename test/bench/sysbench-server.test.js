@@ -155,7 +155,7 @@ test('postwrite: MyRocks flush on a server without the plugin fails, InnoDB sett
   assert.equal(pw.statements.some((s) => s.includes('innodb')), false);
 });
 
-test('runStepRepeat: timeout and missing executable are failures with reasons', { skip }, async () => {
+test('runStepRepeat: timeout, abort, missing executable, bad CPU list are failures with reasons', { skip }, async () => {
   const step = /** @type {import('../../scripts/bench/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'point-query'));
   const slow = await runStepRepeat({ ...step, warmupS: 0, durationS: 6 }, server, { timeoutMarginS: -4 });
   assert.equal(slow.status, 'failed');
@@ -165,6 +165,14 @@ test('runStepRepeat: timeout and missing executable are failures with reasons', 
   const missing = await runStepRepeat(step, server, { sysbenchBin: '/nonexistent/sysbench' });
   assert.equal(missing.status, 'failed');
   assert.match(missing.status === 'failed' ? missing.reason : '', /cannot start \/nonexistent\/sysbench/);
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 1000);
+  const stopped = await runStepRepeat({ ...step, warmupS: 0, durationS: 6 }, server, { signal: ac.signal });
+  assert.equal(stopped.status, 'failed');
+  assert.match(stopped.status === 'failed' ? stopped.reason : '', /^aborted after/);
+  const badCpu = await runStepRepeat(step, server, { clientCpus: '4095' });
+  assert.equal(badCpu.status, 'failed');
+  assert.match(badCpu.status === 'failed' ? badCpu.reason : '', /last output line: taskset: /);
 });
 
 test('runStepRepeat: server killed mid-step is a failed repeat with the reason', { skip }, async () => {
