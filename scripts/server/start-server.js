@@ -48,6 +48,7 @@ export async function startServer(install, options) {
     errorLog: join(workDir, 'error.log'),
     tmpdir: join(workDir, 'tmp'),
     secureFileDir: join(workDir, 'files'),
+    serverOut: join(workDir, 'server.out'),
   };
   if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
     throw new UserError(`workDir ${workDir} is too long for a unix socket (${paths.socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter work directory`);
@@ -83,7 +84,8 @@ export async function startServer(install, options) {
   // taskset execs the server, so the pid we get is the server's and every thread inherits the mask.
   const command = pin ? ['taskset', '-c', pin, install.bin.server, ...args] : [install.bin.server, ...args];
   const logOffset = await readLogSize(paths.errorLog);
-  const out = await open(join(workDir, 'server.out'), 'a');
+  const outOffset = await readLogSize(paths.serverOut);
+  const out = await open(paths.serverOut, 'a');
   log(`starting ${install.flavor} ${install.version} on port ${options.port}${pin ? `, pinned to CPUs ${pin}` : ''} (${options.engine})`);
   // detached: a Ctrl-C in the terminal reaches only tagbench, which then stops the server
   // cleanly through stopAllServers() instead of the server dying mid-write.
@@ -106,7 +108,7 @@ export async function startServer(install, options) {
   });
   registerServer(handle);
   try {
-    await waitUntilReady(handle, paths, logOffset, options.startTimeoutS ?? 180);
+    await waitUntilReady(handle, paths, { logOffset, outOffset }, options.startTimeoutS ?? 180);
     const setup = await createConnection({ socketPath: paths.socket, user: 'root', password: '' });
     try {
       await setup.query('CREATE DATABASE IF NOT EXISTS sbtest');
@@ -155,6 +157,9 @@ function validateOptions(o) {
  * @param {'innodb'|'rocksdb'} engine
  */
 async function checkInstall(install, engine) {
+  if (install.status === 'failed') {
+    throw new UserError(`cannot start ${install.product} ${install.version}: its install failed (${install.reason ?? 'no reason given'}); fix the install first (tagbench install)`);
+  }
   /** @type {[string, string|null, number][]} */
   const needed = [
     ['server binary (bin.server)', install.bin?.server ?? null, constants.X_OK],
@@ -191,11 +196,12 @@ async function datadirInUse(datadir) {
 /**
  * Poll the socket until the server answers; stop early when the process dies.
  * @param {ReturnType<typeof createServerHandle>} handle
- * @param {{socket: string, errorLog: string}} paths
- * @param {number} logOffset error log size before the start (messages name only new lines)
+ * @param {{socket: string, errorLog: string, serverOut: string}} paths
+ * @param {{logOffset: number, outOffset: number}} offsets sizes of the error log and server.out
+ *   before the start: messages show only what this start wrote
  * @param {number} timeoutS
  */
-async function waitUntilReady(handle, paths, logOffset, timeoutS) {
+async function waitUntilReady(handle, paths, { logOffset, outOffset }, timeoutS) {
   const deadline = Date.now() + timeoutS * 1000;
   /** @type {string} */
   let lastError = '';
@@ -207,7 +213,8 @@ async function waitUntilReady(handle, paths, logOffset, timeoutS) {
       throw new UserError(`server pid ${handle.pid} exited during startup (${exit.signal ?? `exit code ${exit.code}`})` +
         (errors.length ? `:\n${errors.join('\n')}\n` : '.\n') +
         'Check the option named there in the my.cnf template and the host class mycnf values.\n' +
-        `Command: ${handle.command.join(' ')}\nLast lines of ${paths.errorLog}:\n${tail}`);
+        `Command: ${handle.command.join(' ')}\nLast lines of ${paths.errorLog}:\n${tail || '(empty)'}` +
+        (await consoleOutput(paths.serverOut, outOffset)));
     }
     try {
       const conn = await createConnection({ socketPath: paths.socket, user: 'root', password: '', connectTimeout: 5000 });
@@ -219,7 +226,18 @@ async function waitUntilReady(handle, paths, logOffset, timeoutS) {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new UserError(`server pid ${handle.pid} did not accept connections on ${paths.socket} within ${timeoutS} s (last error: ${lastError}).\n` +
-    `Last lines of ${paths.errorLog}:\n${await tailSince(paths.errorLog, logOffset)}`);
+    `Last lines of ${paths.errorLog}:\n${await tailSince(paths.errorLog, logOffset)}${await consoleOutput(paths.serverOut, outOffset)}`);
+}
+
+/**
+ * What the process printed outside its error log (taskset's own errors, a missing library).
+ * @param {string} path
+ * @param {number} offset
+ * @returns {Promise<string>} '' when nothing, else a titled block
+ */
+async function consoleOutput(path, offset) {
+  const text = (await readLogFrom(path, offset)).trim().split('\n').slice(-15).join('\n');
+  return text ? `\nOutput of the process (${path}):\n${text}` : '';
 }
 
 /**
