@@ -1,4 +1,58 @@
 /** CLI commands of the compare stage: compare, confirm, calibrate, baseline promote. */
 
+/** @param {string} v */
+const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
-export const commands = [];
+export const commands = [
+  {
+    name: 'compare',
+    summary: 'relative-to-base tables, verdicts against the baseline and change points for a product line',
+    help: [
+      'Every release is compared with the base: ratio of medians with an exact rank interval, thresholds',
+      'from configs/thresholds.yml, verdicts regression / improvement / unchanged / inconclusive / failed,',
+      'the minimum detectable effect per test, and change points across the releases (apache-otava).',
+      'Base: --base, else baselines/<host-class>/<product>/<line>/<suite>.yml, else the line\'s baseVersion, else the first release.',
+      'Exit codes: 0 no issue-level regression, 1 bad input, 2 an issue-level regression (confirm it with `tagbench confirm`).',
+      'Example: tagbench compare --product mariadb --releases 10.11.18,10.11.19 --markdown out/compare.md',
+    ].join('\n'),
+    options: [
+      { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
+      { flags: '--line <name>', description: 'product line; default: the line of the releases\' records' },
+      { flags: '--releases <list>', description: 'comma-separated versions, in column order; default: every version in the store', parse: toList },
+      { flags: '--base <version>', description: 'base release; default: the baseline file\'s' },
+      { flags: '--host-class <name>', description: 'host class of the runs', default: 'local' },
+      { flags: '--suite <name>', description: 'suite of the runs', default: 'smoke' },
+      { flags: '--store <dir>', description: 'results store directory', default: 'results' },
+      { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' },
+      { flags: '--markdown <file>', description: 'also write the report as Markdown' },
+      { flags: '--json <file>', description: 'also write {base, table, comparisons, changePoints} as JSON' },
+      { flags: '--no-store-verdicts', description: 'do not write the comparisons to the results store' },
+      { flags: '--no-change-points', description: 'skip change-point detection (apache-otava)' },
+    ],
+    load: () => import('./compare-command.js'),
+  },
+  {
+    name: 'baseline',
+    summary: 'manage the accepted baselines (baselines/<host-class>/<product>/<line>/<suite>.yml)',
+    subcommands: [
+      {
+        name: 'promote',
+        summary: 'make a release the accepted baseline, naming the run records that stand for it',
+        help: 'Writes the baseline file locally; in CI the workflow opens a pull request with it. A run never changes a baseline.',
+        options: [
+          { flags: '--product <name>', description: 'product' },
+          { flags: '--line <name>', description: 'product line' },
+          { flags: '--version <version>', description: 'release to promote' },
+          { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: toList },
+          { flags: '--host-class <name>', description: 'host class', default: 'local' },
+          { flags: '--suite <name>', description: 'suite', default: 'smoke' },
+          { flags: '--store <dir>', description: 'results store directory', default: 'results' },
+          { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' },
+          { flags: '--note <text>', description: 'why (kept in the file)' },
+        ],
+        load: () => import('./baseline-command.js'),
+      },
+    ],
+  },
+];

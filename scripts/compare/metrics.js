@@ -8,7 +8,7 @@
 
 /** @type {readonly MetricDef[]} */
 export const METRICS = Object.freeze([
-  { name: 'throughput', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: false, value: (r) => (r.throughput > 0 ? r.throughput : null) },
+  { name: 'throughput', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: false, value: (r) => positive(r.throughput) },
   { name: 'latencyP95Ms', unit: 'ms', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.latencyMs?.p95) },
   { name: 'cpuUsPerOp', unit: 'µs/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.cpuUsPerOp) },
   { name: 'kbWrittenPerOp', unit: 'KB/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.kbWrittenPerOp) },

@@ -44,7 +44,7 @@ export function computeRelativeTable(input) {
         const side = collectSide(rel.records, t.name);
         const step = rel.records.flatMap((r) => r.steps).find((s) => s.name === t.name);
         if (step) metric = step.metric;
-        const stats = computeSideStats(side.repeats.map((r) => r.throughput));
+        const stats = computeSideStats(side.repeats.flatMap((r) => (r.throughput === null ? [] : [r.throughput])));
         cells[rel.version] = { stats, ratio: null, ...(stats ? {} : { status: side.missing ? 'missing' : 'failed' }) };
       }
       const baseMedian = cells[input.base].stats?.median;

@@ -11,6 +11,8 @@ export const THRESHOLD_DEFAULTS = Object.freeze({
   confidence: 0.9,
   power: 0.8,
   qos: Object.freeze({ stallFraction: 0.5, minIntervals: 10 }),
+  // apache-otava's own AnalysisOptions defaults
+  changePoints: Object.freeze({ windowLen: 50, maxPValue: 0.001, minMagnitude: 0 }),
 });
 
 /**
@@ -44,6 +46,7 @@ export function resolveThresholds(config, file = 'configs/thresholds.yml') {
     tests: config.tests ?? {},
     metrics: config.metrics ?? {},
     qos: { ...THRESHOLD_DEFAULTS.qos, ...(config.qos ?? {}) },
+    changePoints: { ...THRESHOLD_DEFAULTS.changePoints, ...(config.changePoints ?? {}) },
   };
 }
 

@@ -28,6 +28,8 @@ export {};
  * @property {Record<string, Partial<LevelThreshold> & {metrics?: Record<string, Partial<LevelThreshold>>}>} tests per-test overrides
  * @property {Record<string, LevelThreshold>} metrics thresholds of the metrics other than throughput
  * @property {QosOptions} qos how per-second rates are summarised
+ * @property {{windowLen: number, maxPValue: number, minMagnitude: number}} changePoints
+ *   apache-otava options for change points across a release series
  */
 
 /**
@@ -143,8 +145,11 @@ export {};
  * @property {string} metric
  * @property {number} index position in the series of the first release after the change
  * @property {string} version that release
+ * @property {string|null} previousVersion the release of the point before
+ * @property {boolean} atReleaseBoundary false when otava puts the change between two repeats
+ *   of one release (then it is noise inside a release, not a change between releases)
  * @property {number} forwardChangePct mean after / mean before - 1, in percent
- * @property {number|null} pValue as otava reports it
+ * @property {number} pValue as otava reports it
  * @property {number} meanBefore
  * @property {number} meanAfter
  */

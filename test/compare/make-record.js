@@ -27,7 +27,7 @@ export function makeRecord(spec) {
     status: spec.steps.some((s) => s.status === 'failed') ? 'failed' : 'ok',
     release: { product: 'mariadb', line: spec.line ?? '10.11', version: spec.version, tag: null, commit: null, provider: 'deb', buildProfile: null, buildFlags: null, binarySha256: '0'.repeat(64), serverVersionString: spec.version, packages: [] },
     host: { class: spec.hostClass ?? 'local', hostname: 'h', cpuModel: 'cpu', cores: 2, kernel: 'k', memoryBytes: 1, governor: null, turbo: null, pinning: { serverCpus: '1', clientCpus: '1' } },
-    config: { suite: 'smoke', scale: { tables: 1, tableSize: 1, clients: 1, readDurationS: 3, writeDurationS: 3, warmupS: 1 }, engine: 'innodb', mycnf: { name: 'x', text: '', sha256: '' }, tools: {}, repeats: 3 },
+    config: { suite: 'smoke', scale: { tables: 1, tableSize: 1, clients: 1, readDurationS: 3, writeDurationS: 3, warmupS: 1 }, engine: 'innodb', mycnf: { name: 'x', text: '', sha256: '0'.repeat(64) }, tools: {}, repeats: 3 },
     steps: spec.steps.map((s) => ({
       name: s.name,
       kind: 'sysbench',

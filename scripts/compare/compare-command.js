@@ -1,0 +1,123 @@
+/**
+ * `tagbench compare`: for a product line's releases on one host class and suite, print the
+ * relative-to-base table, the verdicts of every release against the base (stored in the
+ * results store), and the change points across the releases. Exit 2 when a regression at the
+ * issue level is found.
+ */
+import { resolve, dirname } from 'node:path';
+import { writeFile, mkdir, rename } from 'node:fs/promises';
+import { loadConfig } from '../config/index.js';
+import { UserError, EXIT } from '../errors.js';
+import { readRecords, writeComparison } from '../store/index.js';
+import { compareRuns } from './compare-runs.js';
+import { resolveThresholds } from './thresholds.js';
+import { hasIssueRegression } from './confirm-verdicts.js';
+import { computeRelativeTable } from './relative-table.js';
+import { renderRelativeTable } from './render-relative-table.js';
+import { renderComparison } from './render-comparison.js';
+import { renderChangePoints } from './render-change-points.js';
+import { detectChangePoints } from './run-change-points.js';
+import { readBaseline } from './baseline-file.js';
+import { chooseBase, compareVersions } from './select-releases.js';
+
+/**
+ * @typedef {object} CompareOptions
+ * @property {string} [store] results store (default `results`)
+ * @property {string} [hostClass] default `local`
+ * @property {string} [suite] default `smoke`
+ * @property {string} product
+ * @property {string} [line] product line; default: the line of the releases' records
+ * @property {string[]|string} [releases] versions in column order; default: every version in the store
+ * @property {string} [base] base version; default: the baseline file, else the line's baseVersion, else the first
+ * @property {string} [baselines] baselines folder (default `baselines`)
+ * @property {string} [markdown] write the Markdown report here
+ * @property {string} [json] write {table, comparisons, changePoints} here
+ * @property {boolean} [storeVerdicts] false = do not write comparison files to the store
+ * @property {boolean} [changePoints] false = skip apache-otava
+ * @property {string} [root] project root holding configs/ (default: this checkout)
+ * @property {(text: string) => void} [out] stdout writer (tests capture it)
+ * @property {boolean} [color] ANSI colours (default: stdout is a terminal and NO_COLOR unset)
+ */
+
+/**
+ * @param {Record<string, any>} options see CompareOptions
+ * @returns {Promise<number>} 0, or 2 when a regression at the issue level is found
+ * @throws {UserError} bad options, no records, unreadable store or baseline
+ */
+export async function run(options) {
+  const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
+  const config = await loadConfig(root);
+  const out = options.out ?? ((/** @type {string} */ t) => process.stdout.write(t));
+  const color = options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  if (!options.product) throw new UserError(`missing --product; known: ${Object.keys(config.products).join(', ')}`);
+  const product = config.products[options.product];
+  if (!product) throw new UserError(`unknown --product '${options.product}'; known: ${Object.keys(config.products).join(', ')}`);
+  const hostClass = options.hostClass ?? 'local';
+  const suite = options.suite ?? 'smoke';
+  const storeDir = resolve(options.store ?? 'results');
+  const thresholds = resolveThresholds(config.thresholds);
+
+  const all = await readRecords(storeDir, { hostClass, product: product.name, suite, status: ['ok', 'failed'] });
+  /** @type {string[]|undefined} */
+  const wanted = typeof options.releases === 'string' ? options.releases.split(',').map((s) => s.trim()).filter(Boolean) : options.releases;
+  const lines = [...new Set(all.filter((r) => !wanted || wanted.includes(r.release.version)).map((r) => r.release.line))];
+  const line = options.line ?? (lines.length === 1 ? lines[0] : undefined);
+  if (!line) {
+    throw new UserError(lines.length === 0
+      ? `no run record of ${product.name}${wanted ? ` ${wanted.join(', ')}` : ''} for host class '${hostClass}' and suite '${suite}' in ${storeDir}: run \`tagbench run\` first or check --store, --host-class, --suite`
+      : `the releases span product lines ${lines.join(', ')}: give --line (one of them)`);
+  }
+  const records = all.filter((r) => r.release.line === line);
+  const versions = wanted ?? [...new Set(records.map((r) => r.release.version))].sort(compareVersions);
+  const baselines = resolve(options.baselines ?? 'baselines');
+  const baseline = await readBaseline(baselines, { hostClass, product: product.name, line, suite });
+  const base = chooseBase({ explicit: options.base, baseline: baseline?.version, lineBase: product.lines.find((l) => l.name === line)?.baseVersion, versions });
+  const columns = versions.includes(base.version) ? versions : [base.version, ...versions];
+  const releases = columns.map((version) => {
+    const useBaselineRuns = version === base.version && base.source === 'baseline' && baseline;
+    const recs = records.filter((r) => r.release.version === version && (!useBaselineRuns || baseline.runIds.includes(r.id)));
+    if (recs.length === 0) {
+      throw new UserError(`no run record of ${product.name} ${version} (line ${line}, host class '${hostClass}', suite '${suite}') in ${storeDir}${useBaselineRuns ? ` among the baseline's runs ${baseline.runIds.join(', ')} (${baselines})` : ''}; versions with records: ${[...new Set(records.map((r) => r.release.version))].join(', ') || 'none'}`);
+    }
+    return { version, records: recs };
+  });
+  const baseRel = releases.find((r) => r.version === base.version);
+  if (!baseRel) throw new Error('unreachable: base is among the columns');
+
+  const createdAt = new Date().toISOString();
+  const comparisons = releases.filter((r) => r !== baseRel).map((candidate) => compareRuns({ base: baseRel, candidate, thresholds, createdAt }));
+  const table = computeRelativeTable({ product: product.name, line, base: base.version, releases });
+  const changePoints = options.changePoints === false
+    ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [] }
+    : await detectChangePoints(releases, { options: thresholds.changePoints });
+
+  const baseNote = `base ${base.version} (${{ option: '--base', baseline: `baseline file, runs ${baseline?.runIds.join(', ')}`, line: `line ${line} baseVersion`, first: 'first release' }[base.source]})`;
+  out(renderRelativeTable(table, { format: 'terminal', color }));
+  out(`\n${baseNote}\n`);
+  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color })}`);
+  out(`\n${renderChangePoints(changePoints, { format: 'terminal' })}`);
+
+  if (options.storeVerdicts !== false) {
+    for (const c of comparisons) {
+      const { path } = await writeComparison(storeDir, /** @type {any} */ (c));
+      process.stderr.write(`stored ${path}\n`);
+    }
+  }
+  if (options.markdown) {
+    const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown' })}`), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`].join('');
+    await writeAtomic(resolve(options.markdown), md);
+  }
+  if (options.json) await writeAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints }, null, 2)}\n`);
+  return comparisons.some((c) => hasIssueRegression(c)) ? EXIT.regression : EXIT.ok;
+}
+
+/**
+ * @param {string} path
+ * @param {string} text
+ */
+async function writeAtomic(path, text) {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+}

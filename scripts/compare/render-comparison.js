@@ -1,0 +1,94 @@
+/**
+ * Render the verdicts of one comparison (candidate vs base) for the terminal or as Markdown:
+ * a summary, a table with the numbers of every gated metric (ratio, interval, noise, MDE),
+ * and the reason of every verdict other than unchanged.
+ */
+
+/** @typedef {import('./types.js').FullComparison} FullComparison */
+
+const ORDER = /** @type {const} */ (['regression', 'failed', 'inconclusive', 'improvement', 'unchanged']);
+
+/**
+ * @param {FullComparison} cmp
+ * @param {{format: 'markdown'|'terminal', color?: boolean}} options
+ * @returns {string} text ending with a newline
+ */
+export function renderComparison(cmp, options) {
+  const md = options.format === 'markdown';
+  const out = [];
+  const title = `${cmp.product} ${cmp.candidate.version} vs ${cmp.base.version} (${cmp.suite}, ${cmp.hostClass})`;
+  const counts = ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ');
+  const th = /** @type {any} */ (cmp.thresholds);
+  const method = `ratio of medians, exact rank interval at ${pct(th.confidence ?? 0.9)}, MDE at power ${pct(th.power ?? 0.8)}`;
+  if (md) {
+    out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
+    out.push('| test | metric | base | candidate | ratio | interval | noise | MDE | threshold | verdict |\n| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |\n');
+    for (const t of cmp.tests) {
+      out.push(`| ${t.test} | ${t.metric} | ${stats(t.base)} | ${stats(t.candidate)} | ${t.ratio === null ? 'n/a' : t.ratio.toFixed(3)} | ${interval(t)} | ${noise(t)} | ${mde(t)} | ${change(t, t.threshold.issue)} | ${label(t)} |\n`);
+    }
+    const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
+    if (notable.length > 0) {
+      out.push('\n');
+      for (const t of notable) out.push(`- **${t.test}** ${t.metric}: ${label(t)}: ${t.reason}\n`);
+    }
+    return out.join('');
+  }
+  out.push(`${title}: ${counts}\n`);
+  const color = options.color === true;
+  for (const t of cmp.tests) {
+    if (t.verdict === 'unchanged') continue;
+    const text = `  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`;
+    const code = t.verdict === 'regression' ? '\x1b[31m' : t.verdict === 'improvement' ? '\x1b[32m' : t.verdict === 'failed' ? '\x1b[35m' : '\x1b[33m';
+    out.push(color ? `${code}${text}\x1b[0m\n` : `${text}\n`);
+  }
+  return out.join('');
+}
+
+/** @param {import('./types.js').FullVerdict} t */
+function label(t) {
+  const level = t.level ? ` (${t.level})` : '';
+  const conf = t.confirmed === true ? ', confirmed' : t.confirmed === false ? ', not confirmed' : '';
+  return `${t.verdict}${level}${conf}`;
+}
+
+/** @param {{median: number, min: number, max: number, n: number}|null} s */
+function stats(s) {
+  if (!s) return 'n/a';
+  return s.n > 1 ? `${num(s.median)} [${num(s.min)}–${num(s.max)}]` : num(s.median);
+}
+
+/** @param {import('./types.js').FullVerdict} t */
+function interval(t) {
+  if (t.ci) return `${t.ci[0].toFixed(3)}–${t.ci[1].toFixed(3)}`;
+  if (t.differenceCi) return `${num(t.differenceCi[0])}…${num(t.differenceCi[1])}`;
+  return 'n/a';
+}
+
+/** @param {import('./types.js').FullVerdict} t */
+function noise(t) {
+  if (t.noiseCv === null || t.noiseCv === undefined) return 'n/a';
+  return t.scale === 'log' ? pct(t.noiseCv) : num(t.noiseCv);
+}
+
+/** @param {import('./types.js').FullVerdict} t */
+function mde(t) {
+  return t.mde === null ? 'n/a' : change(t, t.mde);
+}
+
+/**
+ * @param {import('./types.js').FullVerdict} t
+ * @param {number} v
+ */
+function change(t, v) {
+  return t.scale === 'log' ? pct(v) : num(v);
+}
+
+/** @param {number} v */
+function pct(v) {
+  return `${(v * 100).toFixed(1)} %`;
+}
+
+/** @param {number} v */
+function num(v) {
+  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
+}

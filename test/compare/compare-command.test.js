@@ -1,0 +1,104 @@
+/**
+ * `tagbench compare` and `tagbench baseline promote` end to end on a real results store in a
+ * temp dir (records written through scripts/store), with the real apache-otava for change
+ * points (setup/compare.sh installs it).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeRecord, readComparisons } from '../../scripts/store/index.js';
+import { run as compare } from '../../scripts/compare/compare-command.js';
+import { run as promote } from '../../scripts/compare/baseline-command.js';
+import { makeRecord } from './make-record.js';
+
+/**
+ * Three releases: point-query drops 15 % at 10.11.20; update-index steady; 10.11.18 has two runs,
+ * the second one slow (a bad run that the baseline file leaves out).
+ * @param {string} store
+ */
+async function fillStore(store) {
+  const rel = (/** @type {string} */ id, /** @type {string} */ v, /** @type {number[]} */ pq, /** @type {number[]} */ ui) =>
+    writeRecord(store, makeRecord({ id, version: v, steps: [{ name: 'point-query', group: 'point', throughput: pq }, { name: 'update-index', group: 'write', throughput: ui }] }));
+  await rel('r18a', '10.11.18', [1000, 1010, 990], [500, 505, 495]);
+  await rel('r18b', '10.11.18', [700, 710, 690], [500, 505, 495]);
+  await rel('r19', '10.11.19', [1002, 1008, 992], [501, 504, 496]);
+  await rel('r20', '10.11.20', [850, 855, 845], [500, 506, 494]);
+}
+
+test('baseline promote, then compare against the baseline: table, verdicts, change points, exit 2', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-compare-'));
+  try {
+    const store = join(dir, 'results');
+    const baselines = join(dir, 'baselines');
+    await fillStore(store);
+    assert.equal(await promote({ product: 'mariadb', line: '10.11', version: '10.11.18', runs: ['r18a'], store, baselines, now: '2025-01-01T00:00:00Z' }), 0);
+    const file = await readFile(join(baselines, 'local', 'mariadb', '10.11', 'smoke.yml'), 'utf8');
+    assert.match(file, /version: 10\.11\.18/);
+    assert.match(file, /runIds:\n\s+- r18a/);
+
+    let printed = '';
+    const code = await compare({ product: 'mariadb', releases: '10.11.18,10.11.19,10.11.20', store, baselines, markdown: join(dir, 'out.md'), json: join(dir, 'out.json'), out: (/** @type {string} */ t) => (printed += t), color: false });
+    assert.equal(code, 2);
+    assert.match(printed, /base 10\.11\.18 \(baseline file, runs r18a\)/);
+    const out = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8'));
+    assert.deepEqual(out.comparisons.map((/** @type {any} */ c) => c.base.runIds), [['r18a'], ['r18a']]);
+    const v20 = out.comparisons[1].tests.find((/** @type {any} */ t) => t.test === 'point-query' && t.metric === 'throughput');
+    assert.equal(v20.verdict, 'regression');
+    assert.equal(v20.ratio, 850 / 1000);
+    const v19 = out.comparisons[0].tests.find((/** @type {any} */ t) => t.test === 'point-query');
+    assert.equal(v19.verdict, 'unchanged');
+    // the table's ratio uses the baseline's run only (not the slow r18b)
+    assert.equal(out.table.groups[0].rows[0].cells['10.11.20'].ratio, 850 / 1000);
+    // change points from apache-otava: point-query changes at 10.11.20, update-index does not
+    assert.equal(out.changePoints.status, 'ok', out.changePoints.note);
+    const cps = out.changePoints.changePoints;
+    assert.deepEqual(cps.map((/** @type {any} */ c) => [c.test, c.version, c.atReleaseBoundary]), [['point-query', '10.11.20', true]]);
+    assert.ok(Math.abs(cps[0].forwardChangePct - (850 / (6002 / 6) - 1) * 100) < 1e-9); // means of the 6 points before and the 3 after
+    const md = await readFile(join(dir, 'out.md'), 'utf8');
+    assert.match(md, /## Change points across the releases/);
+    assert.match(md, /\| point-query \| throughput \| 10\.11\.20 \| 10\.11\.19 \| -15\.0 %/);
+    assert.match(md, /\| point-query \| 1000 \[990–1010\] \| 1002 \[992–1008\] \| 1\.00 \| 850 \[845–855\] \| \*\*0\.85 ▼\*\* \|/);
+    // the comparisons are in the store, schema-valid
+    const stored = await readComparisons(store, { product: 'mariadb' });
+    assert.equal(stored.length, 2);
+    assert.equal(stored.find((c) => c.candidate.version === '10.11.20')?.summary.regression, 1);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('--base overrides the baseline; without apache-otava the change points degrade to a note', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-compare-'));
+  const saved = process.env.TAGBENCH_PYTHON;
+  try {
+    const store = join(dir, 'results');
+    await fillStore(store);
+    process.env.TAGBENCH_PYTHON = join(dir, 'no-such-python');
+    let printed = '';
+    const code = await compare({ product: 'mariadb', releases: ['10.11.19', '10.11.20'], base: '10.11.19', store, baselines: join(dir, 'none'), json: join(dir, 'o.json'), storeVerdicts: false, out: (/** @type {string} */ t) => (printed += t), color: false });
+    assert.equal(code, 2);
+    const out = JSON.parse(await readFile(join(dir, 'o.json'), 'utf8'));
+    assert.equal(out.base.source, 'option');
+    assert.equal(out.changePoints.status, 'unavailable');
+    assert.match(printed, /change points not computed: cannot start .*no-such-python \(ENOENT\).*setup\/compare\.sh/);
+  } finally {
+    if (saved === undefined) delete process.env.TAGBENCH_PYTHON;
+    else process.env.TAGBENCH_PYTHON = saved;
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('bad input names what is wrong and what exists', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-compare-'));
+  try {
+    const store = join(dir, 'results');
+    await fillStore(store);
+    await assert.rejects(compare({ product: 'mariadb', releases: '10.11.18,10.11.99', store, baselines: dir, out: () => {} }), /no run record of mariadb 10\.11\.99 .*versions with records: 10\.11\.18, 10\.11\.19, 10\.11\.20/);
+    await assert.rejects(compare({ product: 'nope', store }), /unknown --product 'nope'; known: mariadb, mysql/);
+    await assert.rejects(promote({ product: 'mariadb', line: '10.11', version: '10.11.18', runs: 'r19', store, baselines: dir }), /--runs r19: no such run record of mariadb 10\.11\.18.*available: r18a, r18b/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
