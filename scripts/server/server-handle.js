@@ -1,7 +1,7 @@
 /**
  * The ServerHandle around a spawned server process: queries, health, stop.
  */
-import { createPool } from 'mysql2/promise';
+import { createConnection, createPool } from 'mysql2/promise';
 import { readLogFrom, readLogSize, readLogTail } from './error-log.js';
 import { scanErrorLog } from './scan-error-log.js';
 
@@ -144,7 +144,7 @@ export function createServerHandle(init) {
         return { ok: false, reason: `error log ${init.errorLog} shows a crash: ${scan.crash}`, logExcerpt: await readLogTail(init.errorLog, 40), errors: scan.errors };
       }
       const answer = await Promise.race([
-        handle.query('SELECT 1').then(() => 'ok', (e) => `query failed: ${e.message}`),
+        ping(init.socket).then(() => 'ok', (e) => `SELECT 1 failed: ${e.message}`),
         sleep(30_000).then(() => 'no answer to SELECT 1 within 30 s'),
       ]);
       if (answer !== 'ok') {
@@ -202,6 +202,21 @@ export function createServerHandle(init) {
   }
 
   return handle;
+}
+
+/**
+ * A fresh connection without a default database: the check must not depend on the pool's
+ * state or on `sbtest` still existing.
+ * @param {string} socket
+ */
+async function ping(socket) {
+  const conn = await createConnection({ socketPath: socket, user: 'root', password: '', connectTimeout: 30_000 });
+  try {
+    await conn.query('SELECT 1');
+  } finally {
+    // end() says goodbye (destroy() would log an "Aborted connection" warning on the server).
+    await conn.end().catch(() => conn.destroy());
+  }
 }
 
 /**
