@@ -4,8 +4,9 @@
  * tests that need more releases than a real run can make in minutes. Deterministic (seeded
  * PRNG), so tests can recompute the expected numbers from the records.
  *
- * The comparisons' verdicts are made up by construction from the injected changes: they are
- * fixtures for the pages, not statistics (the compare stage owns those).
+ * Comparisons come from the compare stage when the caller passes its `compareRuns` (tests and
+ * the benchmark do); without it they are made up by construction from the injected changes,
+ * as fixtures for the pages, not statistics.
  */
 import { createHash } from 'node:crypto';
 
@@ -36,6 +37,7 @@ export const STANDARD_TESTS = Object.freeze([
  * @property {number} [runsPerRelease] default 1
  * @property {{version: string, test: string, factor: number}[]} [changes] throughput multiplied by factor
  *   from that version on (a step change), for every host
+ * @property {Record<string, string>} [mycnfExtra] version -> lines added to its my.cnf (for diffs)
  * @property {number} [seed] default 1
  * @property {string} [start] ISO date of the first run, default 2025-01-01
  */
@@ -61,9 +63,11 @@ const sha256 = (s) => createHash('sha256').update(s).digest('hex');
 
 /**
  * @param {HistorySpec} spec
- * @returns {{records: RunRecord[], comparisons: Comparison[]}}
+ * @param {{compare?: (input: {base: {version: string, records: RunRecord[]}, candidate: {version: string, records: RunRecord[]}, createdAt: string}) => Comparison}} [opts]
+ *   compare: the compare stage's compareRuns with the thresholds bound
+ * @returns {{records: RunRecord[], comparisons: Comparison[]}} every candidate compared with the line's first release
  */
-export function generateHistory(spec) {
+export function generateHistory(spec, opts = {}) {
   const rand = prng(spec.seed ?? 1);
   const suite = spec.suite ?? 'smoke';
   const repeats = spec.repeats ?? 3;
@@ -97,7 +101,7 @@ export function generateHistory(spec) {
             }
             level[t.name] = baseQps[t.name] * f;
           }
-          runs.push(makeRecord({ rand, product, line, version, host, suite, tests, level, repeats, intervalsS, startMs: clock, k }));
+          runs.push(makeRecord({ rand, product, line, version, host, suite, tests, level, repeats, intervalsS, startMs: clock, k, extra: spec.mycnfExtra?.[version] ?? '' }));
         }
         byVersion.set(version, runs);
         records.push(...runs);
@@ -105,11 +109,12 @@ export function generateHistory(spec) {
       const baseVersion = versions[0];
       for (const version of versions.slice(1)) {
         clock += 60_000;
-        comparisons.push(makeComparison({
-          host, product, line, suite, tests, createdAt: new Date(clock).toISOString(),
-          base: /** @type {RunRecord[]} */ (byVersion.get(baseVersion)), candidate: /** @type {RunRecord[]} */ (byVersion.get(version)),
-          baseVersion, version,
-        }));
+        const base = /** @type {RunRecord[]} */ (byVersion.get(baseVersion));
+        const candidate = /** @type {RunRecord[]} */ (byVersion.get(version));
+        const createdAt = new Date(clock).toISOString();
+        comparisons.push(opts.compare
+          ? opts.compare({ base: { version: baseVersion, records: base }, candidate: { version, records: candidate }, createdAt })
+          : makeComparison({ host, product, line, suite, tests, createdAt, base, candidate, baseVersion, version }));
       }
     }
   }
@@ -118,13 +123,13 @@ export function generateHistory(spec) {
 
 /**
  * @param {{rand: () => number, product: string, line: string, version: string, host: string, suite: string,
- *   tests: {name: string, group: string}[], level: Record<string, number>, repeats: number, intervalsS: number, startMs: number, k: number}} o
+ *   tests: {name: string, group: string}[], level: Record<string, number>, repeats: number, intervalsS: number, startMs: number, k: number, extra: string}} o
  * @returns {RunRecord}
  */
 function makeRecord(o) {
   const { rand } = o;
   const id = `${o.host}-${o.product}-${o.version}-${new Date(o.startMs).toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${o.k}`;
-  const mycnf = `[mysqld]\ninnodb_buffer_pool_size=512M\ninnodb_log_file_size=256M\ninnodb_flush_log_at_trx_commit=2\n${o.version.endsWith('0') ? 'innodb_io_capacity=2000\n' : ''}`;
+  const mycnf = `[mysqld]\ninnodb_buffer_pool_size=512M\ninnodb_log_file_size=256M\ninnodb_flush_log_at_trx_commit=2\n${o.extra ? `${o.extra.trimEnd()}\n` : ''}innodb_io_capacity=2000\n`;
   let t = o.startMs;
   /** @type {Step[]} */
   const steps = o.tests.map((test) => ({
@@ -185,7 +190,7 @@ function round(x) {
 function makeComparison(o) {
   /** @param {RunRecord[]} recs @param {string} name */
   const stats = (recs, name) => {
-    const xs = recs.flatMap((r) => r.steps.find((s) => s.name === name)?.repeats.map((x) => x.throughput) ?? []).sort((a, b) => a - b);
+    const xs = /** @type {number[]} */ (recs.flatMap((r) => r.steps.find((s) => s.name === name)?.repeats.map((x) => x.throughput) ?? [])).sort((a, b) => a - b);
     return { median: xs[Math.floor(xs.length / 2)], min: xs[0], max: xs[xs.length - 1], n: xs.length };
   };
   /** @type {TestVerdict[]} */

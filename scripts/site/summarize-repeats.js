@@ -10,11 +10,11 @@
 
 /**
  * Median of a list of numbers (mean of the two middle values when the count is even).
- * @param {number[]} values
- * @returns {number|null} null for an empty list
+ * @param {(number|null|undefined)[]} values non-numbers are left out
+ * @returns {number|null} null when no number is left
  */
 export function median(values) {
-  const xs = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b);
+  const xs = /** @type {number[]} */ (values.filter((v) => typeof v === 'number' && Number.isFinite(v))).sort((a, b) => a - b);
   if (xs.length === 0) return null;
   const mid = Math.floor(xs.length / 2);
   return xs.length % 2 === 1 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
@@ -42,7 +42,8 @@ const EFFICIENCY_KEYS = /** @type {const} */ (['cpuUsPerOp', 'csPerOp', 'readsPe
  */
 export function summarizeRepeats(steps) {
   const ok = steps.flatMap((s) => (s.repeats ?? []).filter((r) => r.status === 'ok'));
-  const values = ok.map((r) => r.throughput);
+  // A failed repeat carries a null throughput; ok ones always have a number.
+  const values = /** @type {number[]} */ (ok.map((r) => r.throughput).filter((v) => typeof v === 'number'));
   const failedStep = steps.find((s) => s.status !== 'ok');
   const status = ok.length > 0 ? 'ok' : (failedStep?.status ?? 'failed');
   /** @type {StepSummary['efficiency']} */

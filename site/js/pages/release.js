@@ -73,25 +73,29 @@ function testsTable(d, baseData) {
     ], { id: 'release-tests' }));
 }
 
-/** @param {any} d */
+/**
+ * Verdicts on the other gated metrics (latency, CPU per op, per-second quality of service...),
+ * a row per test and a column per metric; the full reasoning is in each cell's tooltip.
+ * @param {any} d
+ */
 function otherVerdicts(d) {
-  const rows = d.tests.flatMap((/** @type {any} */ t) => t.otherVerdicts.map((/** @type {any} */ v) => h('tr', null,
+  const metrics = [...new Set(d.tests.flatMap((/** @type {any} */ t) => t.otherVerdicts.map((/** @type {any} */ v) => v.metric)))];
+  if (metrics.length === 0) return null;
+  const rows = d.tests.filter((/** @type {any} */ t) => t.otherVerdicts.length > 0).map((/** @type {any} */ t) => h('tr', { dataset: { test: t.name } },
     h('th', { scope: 'row', class: 'text', text: t.name }),
-    h('td', { class: 'text', text: v.metric }),
-    h('td', { text: fmtNum(v.base?.median) }),
-    h('td', { text: fmtNum(v.candidate?.median) }),
-    h('td', null, ratioSpan(v.ratio)),
-    h('td', { text: v.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
-    h('td', { text: fmtPct(v.mde) }),
-    h('td', { class: 'text' }, verdictBadge(v.verdict, v.reason), ` ${v.verdict}${v.higherIsBetter ? '' : ' (lower is better)'}`),
-    h('td', { class: 'text wrap', text: v.reason }))));
-  if (rows.length === 0) return null;
+    metrics.map((m) => {
+      const v = t.otherVerdicts.find((/** @type {any} */ x) => x.metric === m);
+      if (!v) return h('td', { class: 'muted', text: '—' });
+      const ci = v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : '';
+      return h('td', { title: `${v.verdict}: ${v.reason}`, dataset: { metric: m, verdict: v.verdict } },
+        v.ratio === null ? '—' : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason));
+    })));
   return h('section', null, h('h2', { text: 'Other gated metrics' }),
-    scrollTable('Verdicts on efficiency and quality of service', [
-      h('thead', null, h('tr', null, ['Test', 'Metric', 'Base median', 'Median', 'Ratio', 'Interval', 'Min. detectable effect', 'Verdict', 'Why']
-        .map((c, i) => h('th', { scope: 'col', class: [0, 1, 7, 8].includes(i) ? 'text' : null, text: c })))),
+    h('p', { class: 'muted', text: 'Ratio (candidate ÷ base) with its interval and verdict per metric; hover a cell for the reasoning (also in the comparison JSON). For latency and CPU per operation lower is better.' }),
+    scrollTable('Verdicts on latency, efficiency and per-second quality of service', [
+      h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text', text: 'Test' }), metrics.map((m) => h('th', { scope: 'col', text: m })))),
       h('tbody', null, rows),
-    ]));
+    ], { id: 'release-other-verdicts' }));
 }
 
 /** @param {any} d */

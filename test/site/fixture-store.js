@@ -1,0 +1,93 @@
+/**
+ * A results store for the site's tests, produced the way the pipeline would: schema-valid run
+ * records (the generator, since a real run of several releases takes too long for a test)
+ * written through the store stage, comparisons made by the compare stage's compareRuns with
+ * the project's thresholds, a baseline file in the compare stage's format and an issues list
+ * like the github stage's.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import { generateHistory } from '../../scripts/site/generate-history.js';
+import { writeRecord, writeComparison } from '../../scripts/store/index.js';
+import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
+import { loadConfig } from '../../scripts/config/index.js';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The history the tests expect: two product lines, two host classes, injected changes. */
+export const SPEC = Object.freeze({
+  lines: [
+    { product: 'mariadb', line: '10.11', versions: ['10.11.16', '10.11.17', '10.11.18', '10.11.19'] },
+    { product: 'mysql', line: '8.4', versions: ['8.4.5', '8.4.6'] },
+  ],
+  hosts: ['local', 'small-server'],
+  repeats: 3,
+  intervalsS: 12,
+  changes: [
+    { version: '10.11.19', test: 'update-index', factor: 0.8 },
+    { version: '10.11.18', test: 'point-query', factor: 1.15 },
+  ],
+  mycnfExtra: { '10.11.19': 'innodb_adaptive_hash_index=OFF' },
+  seed: 7,
+});
+
+/**
+ * @param {string} dir empty temp folder
+ * @returns {Promise<{store: string, baselines: string, issuesFile: string, records: import('../../scripts/types.js').RunRecord[],
+ *   comparisons: (import('../../scripts/types.js').Comparison & {id: string})[], issues: any[]}>}
+ */
+export async function makeFixtureStore(dir) {
+  const config = await loadConfig(PROJECT_ROOT);
+  const thresholds = resolveThresholds(/** @type {any} */ (config.thresholds));
+  const { records, comparisons } = generateHistory(/** @type {any} */ (SPEC), {
+    compare: (input) => compareRuns({ ...input, thresholds }),
+  });
+  const store = join(dir, 'store');
+  for (const r of records) await writeRecord(store, r);
+  const stored = [];
+  for (const c of comparisons) {
+    const { id } = await writeComparison(store, c);
+    stored.push({ ...c, id });
+  }
+  // The accepted baseline of mariadb 10.11 on local: 10.11.17 (so the default base differs
+  // from the configured baseVersion 10.11.18 and from the oldest release).
+  const baselines = join(dir, 'baselines');
+  const base17 = records.filter((r) => r.host.class === 'local' && r.release.version === '10.11.17');
+  await mkdir(join(baselines, 'local', 'mariadb', '10.11'), { recursive: true });
+  await writeFile(join(baselines, 'local', 'mariadb', '10.11', 'smoke.yml'), stringify({
+    schemaVersion: 1, hostClass: 'local', product: 'mariadb', line: '10.11', suite: 'smoke', version: '10.11.17',
+    runIds: base17.map((r) => r.id), promotedAt: '2025-01-01T00:00:00Z',
+  }));
+  const issues = [
+    { product: 'mariadb', line: '10.11', version: '10.11.19', hostClass: 'local', suite: 'smoke', number: 42, url: 'https://example.invalid/issues/42', state: 'open', title: 'Regression: update-index on local (10.11.19 vs 10.11.16)' },
+    { product: 'mariadb', line: '10.11', version: '10.11.19', hostClass: 'small-server', suite: 'smoke', number: 41, url: 'https://example.invalid/issues/41', state: 'closed', title: 'Regression: update-index on small-server' },
+    { product: 'mysql', line: '8.0', version: '8.0.40', hostClass: 'local', suite: 'smoke', number: 7, url: 'https://example.invalid/issues/7', state: 'open', title: 'Regression from another store' },
+  ];
+  const issuesFile = join(dir, 'issues.json');
+  await writeFile(issuesFile, JSON.stringify(issues));
+  return { store, baselines, issuesFile, records, comparisons: stored, issues };
+}
+
+/**
+ * Median as the site's tables define it (mean of the middle two for an even count); written
+ * again here so the tests check the pages against an independent computation.
+ * @param {number[]} xs
+ */
+export function expectedMedian(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Median throughput of one test of one release on one host, from the records.
+ * @param {import('../../scripts/types.js').RunRecord[]} records
+ * @param {{host: string, version: string, test: string}} k
+ */
+export function expectedQps(records, k) {
+  const values = records.filter((r) => r.host.class === k.host && r.release.version === k.version)
+    .flatMap((r) => r.steps.filter((s) => s.name === k.test).flatMap((s) => s.repeats.filter((x) => x.status === 'ok').map((x) => /** @type {number} */ (x.throughput))));
+  return expectedMedian(values);
+}

@@ -1,0 +1,266 @@
+/**
+ * End-to-end: build the site from a store the test produces (records through the store stage,
+ * verdicts from the compare stage), serve it under a sub-path, and check every page in headless
+ * Chromium: numbers against an independent computation from the records, charts drawn with
+ * their series, the base selector, keyboard use, navigation, and no console error. Screenshots
+ * (light, dark, phone) go to test-artifacts/site/ for CI to keep.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, mkdir, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSite, serveSite } from '../../scripts/site/index.js';
+import { launchBrowser, openPage, gotoReady } from './browser.js';
+import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
+
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/site/', import.meta.url));
+const LINE = 'product=mariadb&line=10.11&host=local&suite=smoke';
+
+/** @type {Awaited<ReturnType<typeof makeFixtureStore>>} */
+let fx;
+/** @type {string} */
+let tmp;
+/** @type {{url: string, close: () => Promise<void>}} */
+let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
+let browser;
+/** @type {import('playwright-core').Page} */
+let page;
+/** @type {string[]} */
+let problems;
+/** @type {string} */
+let root;
+
+/** @param {string} path page path relative to the site root */
+async function open(path) {
+  const state = await gotoReady(page, root + path);
+  assert.equal(state, 'true', `${path} did not render: ${await page.textContent('main')}`);
+}
+
+/** @param {string} name */
+async function shoot(name) {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Charts on the page: canvas size and the series ECharts reports. */
+function chartsOnPage() {
+  return page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((el) => {
+    const inst = /** @type {any} */ (window).echarts.getInstanceByDom(el);
+    const canvas = el.querySelector('canvas');
+    return {
+      name: /** @type {HTMLElement} */ (el).dataset.chart ?? '',
+      width: canvas?.width ?? 0, height: canvas?.height ?? 0,
+      /** @type {{name: string, data: any[]}[]} */
+      series: inst ? inst.getOption().series.map((/** @type {any} */ s) => ({ name: s.name, data: s.data })) : [],
+    };
+  }));
+}
+
+before(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'tagbench-site-e2e-'));
+  fx = await makeFixtureStore(tmp);
+  // Serve a parent folder with the site at a sub-path, as GitHub Pages does for project sites.
+  const out = join(tmp, 'www', 'tagbench-results');
+  await buildSite({ store: fx.store, out, baselines: fx.baselines, issues: fx.issuesFile, configRoot: PROJECT_ROOT, now: new Date('2025-03-01T00:00:00Z') });
+  server = await serveSite(join(tmp, 'www'), { port: 0 });
+  root = `${server.url}tagbench-results/`;
+  await mkdir(ARTIFACTS, { recursive: true });
+  browser = await launchBrowser();
+  ({ page, problems } = await openPage(browser.context));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('the published site in Chromium', () => {
+  it('home lists the newest release of each product line and host class with its verdicts and open issues', async () => {
+    await open('index.html');
+    const rows = await page.$$eval('tr[data-table]', (trs) => trs.map((tr) => ({
+      table: /** @type {HTMLElement} */ (tr).dataset.table,
+      latest: tr.querySelector('[data-latest]')?.textContent,
+      regressions: tr.querySelector('[data-summary="regression"]')?.textContent,
+      issues: [...tr.querySelectorAll('a[href*="example.invalid"]')].map((a) => a.textContent),
+    })));
+    assert.equal(rows.length, 4);
+    const local = rows.find((r) => r.table === 'mariadb/10.11/local/smoke');
+    assert.equal(local?.latest, '10.11.19');
+    const c = fx.comparisons.filter((x) => x.hostClass === 'local' && x.product === 'mariadb' && x.candidate.version === '10.11.19').at(-1);
+    assert.ok(c);
+    assert.match(local?.regressions ?? '', new RegExp(`^${c.summary.regression} regression`));
+    assert.deepEqual(local?.issues, ['#42 ']);
+    assert.deepEqual(rows.find((r) => r.table === 'mariadb/10.11/small-server/smoke')?.issues, [], 'closed issues are not "open"');
+  });
+
+  it('product line: every cell holds the median of the repeats and its ratio to the baseline release', async () => {
+    await open(`line.html?${LINE}`);
+    assert.equal(await page.inputValue('#base-select'), '10.11.17', 'the accepted baseline is the default base');
+    const cells = await page.$$eval('#line-table td[data-version]', (tds) => tds.map((td) => ({
+      test: /** @type {HTMLElement} */ (td.closest('tr')).dataset.test, version: /** @type {HTMLElement} */ (td).dataset.version,
+      qps: Number(/** @type {HTMLElement} */ (td).dataset.qps), ratio: Number(/** @type {HTMLElement} */ (td).dataset.ratio),
+      qpsText: td.querySelector('.qps')?.textContent, ratioText: td.querySelector('.ratio')?.textContent, lo: !!td.querySelector('.ratio.lo'),
+    })));
+    assert.equal(cells.length, 34 * 4);
+    for (const cell of cells) {
+      const want = expectedQps(fx.records, { host: 'local', version: /** @type {string} */ (cell.version), test: /** @type {string} */ (cell.test) });
+      const base = expectedQps(fx.records, { host: 'local', version: '10.11.17', test: /** @type {string} */ (cell.test) });
+      assert.ok(Math.abs(cell.qps - want) < 1e-9, `${cell.test} ${cell.version}: ${cell.qps} != ${want}`);
+      assert.equal(cell.qpsText, Math.round(want).toLocaleString('en-US'));
+      assert.ok(Math.abs(cell.ratio - want / base) < 1e-9);
+      assert.equal(cell.ratioText, (want / base).toFixed(2));
+      assert.equal(cell.lo, want / base < 0.95, `${cell.test} ${cell.version} colour mark`);
+    }
+    assert.ok(cells.find((c) => c.test === 'update-index' && c.version === '10.11.19')?.lo, 'the injected 20 % drop is marked');
+    const charts = await chartsOnPage();
+    assert.deepEqual(charts.map((c) => c.name.split(':')[0]), ['Point queries', 'Range queries without aggregation', 'Range queries with aggregation', 'Writes']);
+    for (const chart of charts) {
+      assert.ok(chart.width > 100 && chart.height > 100, `${chart.name} canvas has a size`);
+      assert.ok(chart.series.length > 0 && chart.series.every((s) => s.data.length === 4), `${chart.name} has a series per test over 4 releases`);
+    }
+    await shoot('line-light');
+  });
+
+  it('the base selector, used from the keyboard, recomputes ratios, charts and the URL', async () => {
+    await open(`line.html?${LINE}`);
+    // Reach the selector with Tab only, as a keyboard user would.
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => document.activeElement?.id === 'base-select');
+    }
+    assert.ok(reached, 'the base selector is reachable with Tab');
+    const outline = await page.evaluate(() => getComputedStyle(/** @type {Element} */ (document.activeElement)).outlineStyle);
+    assert.notEqual(outline, 'none', 'focus is visible');
+    await page.selectOption('#base-select', '10.11.16');
+    const cell = await page.$eval('#line-table tr[data-test="update-index"] td[data-version="10.11.19"]', (td) => Number(/** @type {HTMLElement} */ (td).dataset.ratio));
+    const want = expectedQps(fx.records, { host: 'local', version: '10.11.19', test: 'update-index' }) / expectedQps(fx.records, { host: 'local', version: '10.11.16', test: 'update-index' });
+    assert.ok(Math.abs(cell - want) < 1e-9);
+    assert.match(page.url(), /[?&]base=10\.11\.16/);
+    const writes = (await chartsOnPage()).find((c) => c.name.startsWith('Writes'));
+    const series = writes?.series.find((s) => s.name === 'update-index');
+    assert.ok(series && Math.abs(series.data[3] - want) < 1e-9, 'the chart follows the new base');
+    assert.ok(Math.abs(series.data[0] - 1) < 1e-12, 'the base release is 1.0 in the chart');
+  });
+
+  it('release: verdicts from the comparison, efficiency, provenance and the my.cnf diff', async () => {
+    await open('release.html?product=mariadb&version=10.11.19&host=local&suite=smoke');
+    const c = fx.comparisons.filter((x) => x.hostClass === 'local' && x.product === 'mariadb' && x.candidate.version === '10.11.19').at(-1);
+    assert.ok(c);
+    const rows = await page.$$eval('#release-tests tr[data-test]', (trs) => trs.map((tr) => ({
+      test: /** @type {HTMLElement} */ (tr).dataset.test, verdict: tr.querySelector('[data-verdict]')?.getAttribute('data-verdict'),
+      ratio: Number(/** @type {HTMLElement} */ (tr.querySelector('[data-ratio]'))?.dataset.ratio), median: Number(/** @type {HTMLElement} */ (tr.querySelector('[data-median]'))?.dataset.median),
+    })));
+    assert.equal(rows.length, 34);
+    for (const row of rows) {
+      const v = /** @type {import('../../scripts/types.js').TestVerdict} */ (c.tests.find((/** @type {any} */ t) => t.test === row.test && t.metric === 'throughput'));
+      assert.equal(row.verdict, v?.verdict, `${row.test} verdict`);
+      assert.ok(Math.abs(row.ratio - /** @type {number} */ (v?.ratio)) < 1e-9);
+      assert.ok(Math.abs(row.median - expectedQps(fx.records, { host: 'local', version: '10.11.19', test: /** @type {string} */ (row.test) })) < 1e-9);
+    }
+    assert.equal(rows.find((r) => r.test === 'update-index')?.verdict, 'regression');
+    const diff = await page.innerText('#mycnf-diff');
+    assert.match(diff ?? '', /^\+innodb_adaptive_hash_index=OFF$/m);
+    const record = fx.records.find((r) => r.host.class === 'local' && r.release.version === '10.11.19');
+    assert.ok((await page.textContent('main'))?.includes(/** @type {any} */ (record).release.binarySha256), 'provenance shows the binary checksum');
+    assert.ok(await page.$('#release-efficiency'));
+    await shoot('release-light');
+  });
+
+  it('test: history with the change point marked, per-second runs overlaid', async () => {
+    await open(`test.html?${LINE}&test=update-index`);
+    const hist = await page.$$eval('#test-history tr[data-version]', (trs) => trs.map((tr) => ({
+      version: /** @type {HTMLElement} */ (tr).dataset.version, median: Number(/** @type {HTMLElement} */ (tr).dataset.median), change: tr.classList.contains('change-point'),
+    })));
+    assert.deepEqual(hist.map((r) => r.version), ['10.11.19', '10.11.18', '10.11.17', '10.11.16']);
+    for (const r of hist) assert.ok(Math.abs(r.median - expectedQps(fx.records, { host: 'local', version: /** @type {string} */ (r.version), test: 'update-index' })) < 1e-9);
+    assert.deepEqual(hist.filter((r) => r.change).map((r) => r.version), ['10.11.19']);
+    let charts = await chartsOnPage();
+    const perSecond = charts.find((ch) => ch.name.includes('per-second') && !ch.name.includes('latency'));
+    assert.equal(perSecond?.series.length, 2, 'newest and base release overlaid by default');
+    assert.equal(perSecond?.series[0].data.length, 12, 'one point per second');
+    await page.locator('fieldset.run-picker input[type=checkbox]:not(:checked)').first().check();
+    await page.waitForFunction(() => /** @type {any} */ (window).echarts.getInstanceByDom(document.querySelectorAll('[data-chart]')[1]).getOption().series.length === 3);
+    charts = await chartsOnPage();
+    assert.equal(charts[2].series.length, 3, 'the latency chart follows the picker');
+    assert.match(page.url(), /[?&]runs=/);
+    await shoot('test-light');
+  });
+
+  it('regressions: every regression verdict with its issue; downloads: CSV, feed and records', async () => {
+    await open('regressions.html');
+    const latest = new Map();
+    for (const c of fx.comparisons) latest.set(`${c.hostClass}/${c.product}/${c.candidate.version}`, c);
+    const want = [...latest.values()].reduce((n, c) => n + c.tests.filter((/** @type {any} */ t) => t.verdict === 'regression').length, 0);
+    const rows = await page.$$eval('#regressions-table tr[data-state]', (trs) => trs.map((tr) => {
+      const ds = /** @type {HTMLElement} */ (tr).dataset;
+      return { test: ds.test, version: ds.version, state: ds.state, issue: tr.querySelector('a')?.textContent };
+    }));
+    assert.equal(rows.length, want);
+    const open42 = rows.find((r) => r.test === 'update-index' && r.version === '10.11.19' && r.state === 'open');
+    assert.equal(open42?.issue, '#42');
+    await page.selectOption('#state-select', 'closed');
+    assert.ok((await page.$$('#regressions-table tr[data-state]')).length > 0);
+    assert.equal((await page.$$('#regressions-table tr[data-state="open"]')).length, 0);
+    await shoot('regressions-light');
+
+    await open('downloads.html');
+    const csvHref = await page.getAttribute('a[download][href$=".csv"]', 'href');
+    const csv = await page.evaluate(async (href) => (await fetch(/** @type {string} */ (href))).text(), csvHref);
+    const [header, ...lines] = csv.trim().split('\r\n');
+    assert.equal(header.split(',')[0], 'test');
+    assert.equal(lines.length, 34);
+    const feed = await page.evaluate(async () => (await fetch('feed.atom')).text());
+    assert.equal((feed.match(/<entry>/g) ?? []).length, fx.comparisons.length);
+    await page.locator('details summary').first().click();
+    const recordHref = await page.locator('details a[href$=".json"]').first().getAttribute('href');
+    const record = await page.evaluate(async (href) => (await fetch(/** @type {string} */ (href))).json(), recordHref);
+    assert.ok(fx.records.some((r) => r.id === record.id && r.release.binarySha256 === record.release.binarySha256));
+    await shoot('downloads-light');
+  });
+
+  it('navigation works with relative links under a sub-path', async () => {
+    await open('index.html');
+    await page.click('tr[data-table="mariadb/10.11/local/smoke"] th a');
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.match(page.url(), /\/tagbench-results\/line\.html\?/);
+    await page.click('#line-table tr[data-test="point-query"] th a');
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.match(page.url(), /\/tagbench-results\/test\.html\?.*test=point-query/);
+    await page.click('nav[aria-label="Breadcrumb"] a[href="index.html"]');
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.match(page.url(), /\/tagbench-results\/index\.html$/);
+    await page.click('a[data-nav="regressions"]');
+    await page.waitForSelector('body[data-ready="true"]');
+    assert.equal(await page.getAttribute('a[data-nav="regressions"]', 'aria-current'), 'page');
+  });
+
+  it('reads in dark mode and on a phone; screenshots of the main pages', async () => {
+    const pages = { home: 'index.html', line: `line.html?${LINE}`, release: 'release.html?product=mariadb&version=10.11.19&host=local&suite=smoke', test: `test.html?${LINE}&test=update-index` };
+    await page.emulateMedia({ colorScheme: 'dark' });
+    for (const [name, path] of Object.entries(pages)) {
+      await open(path);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(bg, 'rgb(13, 17, 23)', 'dark background');
+      await shoot(`${name}-dark`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [name, path] of Object.entries(pages)) {
+      await open(path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${name}: no sideways scrolling of the page on a phone (tables scroll inside their box)`);
+      await shoot(`${name}-phone`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await open('index.html');
+    await shoot('home-light');
+  });
+
+  it('no console errors, page errors or failed requests on any page', () => {
+    assert.deepEqual(problems, []);
+  });
+});
