@@ -8,6 +8,11 @@ import { startServer, stopAllServers } from '../../../scripts/server/index.js';
 import { getInstall, serverOptions } from '../helpers.js';
 
 const [port, workDir, mode] = process.argv.slice(2);
+if (!mode) {
+  // Picked up as a "test" by `node --test test/` (every file under test/ matches): nothing to do.
+  console.log('start-and-wait.js is a helper of stop-on-exit.test.js; run that instead');
+  process.exit(0);
+}
 const install = await getInstall('mariadb', '10.11.18');
 const h = await startServer(install, serverOptions(workDir, Number(port), 'innodb', { serverCpus: null }));
 if (mode === 'sigint') {
