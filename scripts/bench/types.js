@@ -49,7 +49,7 @@ export {};
  * @property {string} [socket] unix socket path; preferred over host/port when set
  * @property {string} user
  * @property {string} [password]
- * @property {string} database created by prepareTables when missing
+ * @property {string} database prepareTables creates it when missing (only on its own connection)
  * @property {(sql: string) => Promise<any>} [query] runs one statement in `database` (a server
  *   handle has it); without it prepareTables opens its own connection
  */
@@ -58,7 +58,6 @@ export {};
  * @typedef {object} RunOptions
  * @property {string|null} [clientCpus] taskset CPU list for sysbench, null/undefined = no pinning
  * @property {string} [sysbenchBin] sysbench executable (default `sysbench` on PATH)
- * @property {string} [stockDir] where stock scripts live (default /usr/share/sysbench)
  * @property {number} [timeoutMarginS] extra seconds beyond warm-up + duration before the child
  *   is killed (default 30 s + 20 % of the duration)
  * @property {(line: string) => void} [onProgress] progress lines (default: stderr)
@@ -145,7 +144,7 @@ export {};
  * @typedef {object} BenchRunner a benchmark tool plugged into the bench stage (STYLE.md section 2)
  * @property {string} name equals the file name under runners/ and StepPlan.kind
  * @property {Readonly<Record<string, MetricSpec>>} metrics every number the runner reports
- * @property {(plan: StepPlan, target: BenchTarget, opts?: {stockDir?: string, command?: 'run'|'prepare'|'cleanup'}) => string[]} buildCommand
+ * @property {(plan: StepPlan, target: BenchTarget, opts?: {command?: 'run'|'prepare'|'cleanup'}) => string[]} buildCommand
  *   argv for one invocation (without taskset), pure
  * @property {(text: string) => ParsedSysbench} parseOutput pure
  */
