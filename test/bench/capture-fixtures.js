@@ -2,8 +2,10 @@
  * Re-capture the sysbench output fixtures of test/fixtures/bench/sysbench/ from REAL runs:
  * starts a private MariaDB (test helper), prepares a small table and runs each case with the
  * runner's own command line. Not a test; run by hand when sysbench or the runner changes:
- *   node test/bench/capture-fixtures.js && UPDATE_GOLDEN=1 node --test test/bench/parse-sysbench.test.js
+ *   node test/bench/capture-fixtures.js --write && UPDATE_GOLDEN=1 node --test test/bench/parse-sysbench.test.js
  * Each case's output is written as 1.0.20-<case>.txt (the version sysbench reports).
+ * Without --write it does nothing, so a test runner that loads every file under test/ cannot
+ * overwrite the fixtures.
  */
 import { writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
@@ -12,6 +14,10 @@ import { sysbench } from '../../scripts/bench/runners/sysbench.js';
 import { spawnSysbench } from '../../scripts/bench/spawn-sysbench.js';
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 
+if (!process.argv.includes('--write')) {
+  process.stderr.write('capture-fixtures: pass --write to re-capture test/fixtures/bench/sysbench/ (overwrites them)\n');
+  process.exit(0);
+}
 const outDir = new URL('../fixtures/bench/sysbench/', import.meta.url);
 const version = execFileSync('sysbench', ['--version']).toString().trim().replace(/^sysbench\s+/, '');
 const prefix = await findTestPrefix();
