@@ -200,7 +200,7 @@ export {};
  * @property {string} [reason]
  * @property {number|null} throughput per second, in the step's metric (qps, or rows/s for scans); null when the repeat failed (never 0 for a failure)
  * @property {number|null} tps transactions per second (sysbench), 0 when not applicable, null when failed
- * @property {{avg: number, p95: number, p99: number|null, max: number}} latencyMs
+ * @property {{avg: number, p95: number, p99: number|null, max: number}|null} latencyMs per event; null when the repeat failed
  * @property {number} errors
  * @property {number} reconnects
  * @property {Interval[]} intervals per-second rates

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash setup/all.sh test
 npx tsc --noEmit -p .
-node --test --test-concurrency=1 --test-reporter=spec 'test/**/*.test.js'
+node --test --test-concurrency=1 --test-reporter=spec $(find test -name '*.test.js' | sort)

@@ -195,14 +195,14 @@ async function runAction(action, state, plan, options) {
   const { server, record } = state;
   try {
     if (step.kind === 'load') {
-      const out = await prepareTables(plan.suite, server, { engine: plan.engine, clientCpus: plan.host.pinning.clientCpus, signal: options.signal });
+      const out = await prepareTables(plan.suite, server, { engine: plan.engine, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
       await writeRawLog(options.storeDir, record.id, `${step.name}.txt`, out.rawOutput ?? '');
       markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
       if (out.status === 'ok') record.dbSize.afterLoad = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database });
       return { status: out.status, reason: out.reason };
     }
     if (step.kind === 'postwrite') {
-      const out = await runPostwrite(server.query, plan.engine, plan.suite, { signal: options.signal });
+      const out = await runPostwrite(server.query, plan.engine, plan.suite, { signal: options.signal, onProgress: quiet });
       markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
       return { status: out.status, reason: out.reason };
     }
@@ -226,8 +226,16 @@ async function runMeasuredRepeat(action, state, plan, options) {
   const { server, record } = state;
   const sampling = await startSampling({ pid: server.pid, datadir: server.datadir, query: server.query, intervalS: 1 });
   const startedAt = new Date().toISOString();
-  const out = await runStepRepeat(step, server, { clientCpus: plan.host.pinning.clientCpus, signal: options.signal });
-  const samples = await sampling.stop();
+  /** @type {import('../bench/types.js').RepeatResult} */
+  let out;
+  /** @type {Awaited<ReturnType<typeof sampling.stop>>} */
+  let samples;
+  try {
+    out = await runStepRepeat(step, server, { clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
+  } finally {
+    // Stop the samplers even when the step throws, or vmstat/iostat would outlive it.
+    samples = await sampling.stop();
+  }
   await writeRawLog(options.storeDir, record.id, `${step.name}.r${repeat}.txt`, out.rawOutput ?? '');
   const ok = out.status === 'ok' && !options.signal?.aborted;
   const ops = ok && out.throughput !== null ? out.throughput * out.durationS : 0;
@@ -237,14 +245,15 @@ async function runMeasuredRepeat(action, state, plan, options) {
     startedAt,
     durationS: out.durationS ?? 0,
     status: ok ? 'ok' : 'failed',
-    ...(ok ? {} : { reason: options.signal?.aborted ? 'interrupted' : out.reason ?? 'failed' }),
+    ...(ok ? {} : { reason: options.signal?.aborted ? 'interrupted' : out.status === 'failed' ? out.reason : 'failed' }),
     throughput: ok ? out.throughput : null,
     tps: ok ? out.tps : null,
-    latencyMs: out.latencyMs ?? { avg: 0, p95: 0, p99: null, max: 0 },
+    latencyMs: ok ? out.latencyMs : null,
     errors: out.errors ?? 0,
     reconnects: out.reconnects ?? 0,
     intervals: out.intervals ?? [],
-    efficiency: ok ? computeEfficiency(samples, ops) : null,
+    // The samplers also saw the warm-up and the connect: count only sysbench's measured window.
+    efficiency: ok ? computeEfficiency(samples, ops, { windowS: out.durationS }) : null,
     mysqldRssKb: samples.rssKb ?? null,
   };
   if (!options.signal?.aborted || ok) {
@@ -253,6 +262,9 @@ async function runMeasuredRepeat(action, state, plan, options) {
   }
   return { status: rep.status, reason: rep.reason, throughput: rep.throughput, metric: step.metric, intervals: rep.intervals.map((i) => i.qps) };
 }
+
+/** The tools' own progress lines are kept in the raw logs; the run prints its own summary. */
+function quiet() {}
 
 /**
  * @param {string} text

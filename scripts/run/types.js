@@ -2,17 +2,8 @@
 export {};
 
 /**
- * What the run stage needs to know of a step planned by scripts/bench (`planSuite`).
- * @typedef {object} StepPlanLike
- * @property {string} name
- * @property {'sysbench'|'load'|'postwrite'|'ibench'|'linkbench'} kind
- * @property {'point'|'range'|'range-agg'|'write'|'setup'} group
- * @property {boolean} reported
- * @property {boolean} [runOnce] true for load, postwrite and warm-ups: one run per release, no repeats
- * @property {string} metric
- * @property {number} [durationS]
- * @property {number} [warmupS]
- * @property {Record<string, string|number|boolean>} [params]
+ * A step as planned by scripts/bench (`planSuite`).
+ * @typedef {import('../bench/types.js').StepPlan} StepPlanLike
  */
 
 /**

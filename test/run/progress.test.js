@@ -16,9 +16,9 @@ test('durations read as minutes and seconds', () => {
 });
 
 test('progress lines name release, step, repeat and time left', () => {
-  const lines = [];
+  const lines = /** @type {string[]} */ ([]);
   let now = 0;
-  const steps = [{ name: 'point-query', kind: /** @type {const} */ ('sysbench'), group: /** @type {const} */ ('point'), reported: true, metric: 'qps', durationS: 3 }];
+  const steps = /** @type {any[]} */ ([{ name: 'point-query', kind: 'sysbench', group: 'point', reported: true, metric: 'qps', durationS: 3 }]);
   const schedule = buildSchedule(steps, ['mariadb@10.11.18', 'mariadb@10.11.19'], 2);
   const p = createProgress(schedule, { write: (t) => lines.push(t), now: () => now });
   p.begin(schedule[0]);

@@ -12,11 +12,11 @@ function newRecord() {
     release: { key: 'mariadb@10.11.18', product: 'mariadb', version: '10.11.18', line: '10.11', install },
     host: /** @type {any} */ ({ class: 'local' }),
     config: /** @type {any} */ ({ suite: 'smoke' }),
-    steps: [
+    steps: /** @type {any[]} */ ([
       { name: 'load', kind: 'load', group: 'setup', reported: false, metric: 'qps' },
       { name: 'point-query', kind: 'sysbench', group: 'point', reported: true, metric: 'qps' },
       { name: 'insert', kind: 'sysbench', group: 'write', reported: true, metric: 'qps' },
-    ],
+    ]),
   });
 }
 

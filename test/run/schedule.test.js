@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSchedule, estimateRemainingS } from '../../scripts/run/schedule.js';
 
-/** @type {import('../../scripts/run/types.js').StepPlanLike[]} */
+/** Just the fields the schedule reads. @type {any[]} */
 const steps = [
   { name: 'load', kind: 'load', group: 'setup', reported: false, metric: 'qps' },
   { name: 'point-query', kind: 'sysbench', group: 'point', reported: true, metric: 'qps', durationS: 3, warmupS: 1 },

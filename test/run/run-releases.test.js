@@ -1,0 +1,134 @@
+// Integration tests of `tagbench run`: real MariaDB servers from the deb provider, real
+// sysbench, a real results directory. Short durations keep the whole file to a few minutes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn, execFileSync } from 'node:child_process';
+import { loadConfig } from '../../scripts/config/index.js';
+import { runReleases } from '../../scripts/run/index.js';
+import { validateRecord, readRecords } from '../../scripts/store/index.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
+const loaded = await loadConfig(root);
+/** The smoke suite cut to a couple of seconds per test. */
+const config = {
+  ...loaded,
+  suites: { ...loaded.suites, 'test-tiny': { ...loaded.suites.smoke, name: 'test-tiny', tableSize: 5000, readDurationS: 2, writeDurationS: 2, warmupS: 1, scanWarmDurationS: 1, restS: 0 } },
+};
+
+/** @param {string} needle */
+function pidsMatching(needle) {
+  try {
+    return execFileSync('pgrep', ['-f', needle], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function dirs() {
+  const base = await mkdtemp(join(tmpdir(), 'tagbench-run-'));
+  return { storeDir: join(base, 'results'), workDir: join(base, 'work') };
+}
+
+test('two releases alternate, records are valid and complete, servers are stopped', { timeout: 600_000 }, async () => {
+  const { storeDir, workDir } = await dirs();
+  const lines = /** @type {string[]} */ ([]);
+  const outcome = await runReleases(config, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }, { product: 'mariadb', version: '10.11.19' }],
+    suite: 'test-tiny', hostClass: 'local', repeats: 2, only: ['point-query', 'update-index'],
+    storeDir, workDir, cacheDir, portBase: 23710, write: (t) => lines.push(t),
+  });
+  assert.equal(outcome.interrupted, false);
+  assert.equal(outcome.records.length, 2);
+  for (const record of outcome.records) {
+    assert.deepEqual(validateRecord(record), [], `record ${record.id} is schema-valid`);
+    assert.equal(record.status, 'ok', record.reason ?? '');
+    const measured = record.steps.filter((s) => s.reported);
+    assert.deepEqual(measured.map((s) => s.name), ['update-index', 'point-query'], 'suite order, not the order of --only');
+    for (const step of measured) {
+      assert.equal(step.repeats.length, 2);
+      for (const rep of step.repeats) {
+        assert.ok((rep.throughput ?? 0) > 0, `${step.name} throughput`);
+        assert.ok(rep.intervals.length >= 1, `${step.name} per-second intervals`);
+        assert.ok(rep.efficiency && rep.efficiency.cpuUsPerOp > 0, `${step.name} CPU per op`);
+      }
+    }
+    assert.ok(record.dbSize.afterLoad && record.dbSize.afterLoad.logicalBytes > 0);
+    assert.ok(record.dbSize.atEnd && record.dbSize.atEnd.onDiskBytes > 0);
+    assert.match(record.config.mycnf.text, /innodb/i);
+    assert.equal(record.config.alternatedWith?.length, 1);
+    assert.ok(existsSync(join(storeDir, 'logs', record.id, 'server-error.log')));
+  }
+  // Alternation: for each repeat index, A's repeat started before B's, and B's before A's next one.
+  const [a, b] = outcome.records;
+  const stepA = a.steps.find((s) => s.name === 'point-query');
+  const stepB = b.steps.find((s) => s.name === 'point-query');
+  assert.ok(stepA && stepB);
+  const order = [stepA.repeats[0].startedAt, stepB.repeats[0].startedAt, stepA.repeats[1].startedAt, stepB.repeats[1].startedAt];
+  assert.deepEqual([...order].sort(), order, 'A B A B');
+  // What was written is what readRecords gives back.
+  const stored = await readRecords(storeDir, {});
+  assert.equal(stored.length, 2);
+  assert.match(lines.join(''), /\[\d+\/\d+\] mariadb@10\.11\.19 point-query repeat 2\/2 .* left/);
+  assert.deepEqual(pidsMatching(workDir), [], 'no server left running');
+});
+
+test('kill -9 of the server mid-step: the step fails with the error log, later steps never run', { timeout: 600_000 }, async () => {
+  const { storeDir, workDir } = await dirs();
+  const suites = { ...config.suites, 'test-crash': { ...config.suites['test-tiny'], name: 'test-crash', writeDurationS: 8 } };
+  /** @type {NodeJS.Timeout|undefined} */
+  let killer;
+  const outcome = await runReleases({ ...config, suites }, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }],
+    suite: 'test-crash', hostClass: 'local', repeats: 1, only: ['point-query.pre', 'update-index', 'point-query'],
+    storeDir, workDir, cacheDir, portBase: 23720,
+    write: (t) => {
+      if (/\] mariadb@10\.11\.18 update-index/.test(t) && !killer) {
+        killer = setTimeout(() => {
+          for (const pid of pidsMatching(`${workDir}.*--datadir`)) process.kill(pid, 'SIGKILL');
+        }, 3000);
+      }
+    },
+  });
+  const [record] = outcome.records;
+  assert.deepEqual(validateRecord(record), []);
+  assert.equal(record.status, 'failed');
+  const byName = Object.fromEntries(record.steps.map((s) => [s.name, s]));
+  assert.equal(byName['point-query.pre'].status, 'ok');
+  assert.equal(byName['update-index'].status, 'failed');
+  assert.match(byName['update-index'].reason ?? '', /crash|not running|gone|signal|killed/i);
+  assert.ok((byName['update-index'].logExcerpt ?? '').length > 0, 'error log excerpt kept');
+  assert.ok(byName['update-index'].repeats.every((r) => r.status === 'failed' && r.throughput === null), 'never 0 QPS');
+  assert.equal(byName['point-query'].status, 'skipped');
+  assert.match(byName['point-query'].reason ?? '', /not run/);
+  const logs = await readdir(join(storeDir, 'logs', record.id));
+  assert.ok(!logs.some((f) => f.startsWith('point-query.r')), 'no sysbench ran against the dead server');
+  assert.deepEqual(pidsMatching(workDir), []);
+});
+
+test('Ctrl-C stores a partial record, stops the server and exits 130', { timeout: 600_000 }, async () => {
+  const { storeDir, workDir } = await dirs();
+  const child = spawn(process.execPath, [join(root, 'scripts/cli.js'), 'run', '--releases', 'mariadb@10.11.18', '--suite', 'smoke',
+    '--only', 'point-query,point-query.pre', '--repeats', '5', '--store', storeDir, '--work-dir', workDir, '--cache-dir', cacheDir,
+    '--port-base', '23730'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const exit = new Promise((resolve) => { child.on('exit', (code) => resolve(code)); });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+    if (/point-query\.pre repeat 2\/5/.test(stderr) && !child.killed) child.kill('SIGINT');
+  });
+  const code = await exit;
+  assert.equal(code, 130, stderr);
+  const records = await readRecords(storeDir, {});
+  assert.equal(records.length, 1);
+  assert.equal(records[0].status, 'partial');
+  assert.match(records[0].reason ?? '', /interrupted/);
+  assert.deepEqual(validateRecord(records[0]), []);
+  assert.deepEqual(pidsMatching(workDir), [], 'server stopped');
+  const text = await readFile(join(storeDir, 'logs', records[0].id, 'server-error.log'), 'utf8');
+  assert.ok(text.length > 0);
+});
