@@ -27,6 +27,7 @@ export {};
  * @property {string} name e.g. `10.11`, `8.4`
  * @property {string} tagPattern regular expression over upstream tag names, first group = version
  * @property {string} [baseVersion] default base release for relative tables
+ * @property {string} [minVersion] oldest version `tagbench watch` proposes (default: baseVersion)
  */
 
 /**
