@@ -33,6 +33,24 @@ export const commands = [
     load: () => import('./compare-command.js'),
   },
   {
+    name: 'confirm',
+    summary: 'rerun only the regressed tests of a comparison (both releases, alternating); keep regressions the rerun agrees with',
+    help: 'Writes the confirmed comparison as a new file in the store; issues are opened only for confirmed regressions.\nExit codes: 0 no confirmed issue-level regression, 1 bad input, 2 a confirmed issue-level regression.',
+    options: [
+      { flags: '--product <name>', description: 'product' },
+      { flags: '--version <version>', description: 'candidate version of the comparison' },
+      { flags: '--comparison <id>', description: 'comparison id (file name in the store); default: the newest unconfirmed one' },
+      { flags: '--host-class <name>', description: 'host class', default: 'local' },
+      { flags: '--suite <name>', description: 'suite (default: any)' },
+      { flags: '--repeats <n>', description: 'repeats per test in the rerun; default: the host class\'s' },
+      { flags: '--store <dir>', description: 'results store directory', default: 'results' },
+      { flags: '--work-dir <dir>', description: 'where datadirs live', default: '.tagbench/work' },
+      { flags: '--cache-dir <dir>', description: 'install cache', default: '.tagbench/installs' },
+      { flags: '--port-base <port>', description: 'first TCP port', default: 23700 },
+    ],
+    load: () => import('./confirm-command.js'),
+  },
+  {
     name: 'baseline',
     summary: 'manage the accepted baselines (baselines/<host-class>/<product>/<line>/<suite>.yml)',
     subcommands: [

@@ -1,0 +1,73 @@
+/**
+ * `tagbench confirm`: rerun only the tests that regressed in a comparison, both releases again
+ * with their repeats alternating (A B A B ...), compare the rerun on its own, and keep a
+ * regression only when the rerun agrees. Writes the confirmed comparison as a new file in the
+ * store (the original stays as it was). Exit 2 when a confirmed issue-level regression remains.
+ */
+import { resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { loadConfig } from '../config/index.js';
+import { UserError, EXIT } from '../errors.js';
+import { readComparisons, writeComparison } from '../store/index.js';
+import { runReleases } from '../run/index.js';
+import { compareRuns } from './compare-runs.js';
+import { resolveThresholds } from './thresholds.js';
+import { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
+import { renderComparison } from './render-comparison.js';
+
+/**
+ * @param {Record<string, any>} options product, version (candidate), comparison (id), hostClass,
+ *   suite, store, repeats, workDir, cacheDir, portBase, root, out (stdout writer), color
+ * @returns {Promise<number>} 0, or 2 when a confirmed issue-level regression remains
+ * @throws {UserError} no such comparison, or the rerun cannot run
+ */
+export async function run(options) {
+  const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
+  const config = await loadConfig(root);
+  const out = options.out ?? ((/** @type {string} */ t) => process.stdout.write(t));
+  const storeDir = resolve(options.store ?? 'results');
+  const hostClass = options.hostClass ?? 'local';
+  if (!options.product || !options.version) throw new UserError('missing --product or --version: tagbench confirm --product P --version CANDIDATE [--comparison ID]');
+  const found = await readComparisons(storeDir, { hostClass, product: options.product, version: options.version, ...(options.suite ? { suite: options.suite } : {}) });
+  const unconfirmed = found.filter((c) => !c.tests.some((t) => t.confirmed !== undefined));
+  const original = options.comparison ? found.find((c) => c.id === options.comparison) : unconfirmed.at(-1);
+  if (!original) {
+    throw new UserError(options.comparison
+      ? `no comparison '${options.comparison}' of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}; there are: ${found.map((c) => c.id).join(', ') || 'none'}`
+      : `no unconfirmed comparison of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}: run \`tagbench compare\` first`);
+  }
+  const full = /** @type {import('./types.js').FullComparison} */ (/** @type {unknown} */ (original));
+  const tests = listRegressedTests(full);
+  if (tests.length === 0) {
+    out(`comparison ${original.id}: no regression to confirm\n`);
+    return EXIT.ok;
+  }
+  process.stderr.write(`confirm ${options.product} ${original.candidate.version} vs ${original.base.version}: rerunning ${tests.join(', ')}\n`);
+  const workDir = resolve(options.workDir ?? '.tagbench/work');
+  let outcome;
+  try {
+    outcome = await runReleases(config, {
+      releases: [{ product: original.product, version: original.base.version }, { product: original.product, version: original.candidate.version }],
+      suite: original.suite,
+      hostClass: original.hostClass,
+      only: tests,
+      ...(options.repeats ? { repeats: Number(options.repeats) } : {}),
+      storeDir,
+      workDir,
+      cacheDir: resolve(options.cacheDir ?? process.env.TAGBENCH_CACHE ?? '.tagbench/installs'),
+      ...(options.portBase ? { portBase: Number(options.portBase) } : {}),
+    });
+  } finally {
+    await rm(workDir, { recursive: true, force: true }).catch(() => {});
+  }
+  const [baseRec, candRec] = outcome.records;
+  const thresholds = resolveThresholds(config.thresholds);
+  const rerun = compareRuns({ base: { version: original.base.version, records: [baseRec] }, candidate: { version: original.candidate.version, records: [candRec] }, thresholds, createdAt: new Date().toISOString() });
+  const confirmed = confirmVerdicts(full, rerun);
+  const stored = { ...confirmed, createdAt: rerun.createdAt };
+  delete (/** @type {any} */ (stored)).id;
+  const { path } = await writeComparison(storeDir, /** @type {any} */ (stored));
+  process.stderr.write(`stored ${path}\n`);
+  out(renderComparison(stored, { format: 'terminal', color: options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR) }));
+  return hasIssueRegression(stored, { confirmedOnly: true }) ? EXIT.regression : EXIT.ok;
+}
