@@ -3,9 +3,10 @@
  * page needs) and the regressions list (regression verdicts plus the issues about them). Pure.
  */
 import { dataPaths } from '../../site/js/paths.js';
+import { compareVersions } from './compare-versions.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 
-/** @import { SiteInput, TableData, IssueRef } from './types.js' */
+/** @import { TableData, IssueRef } from './types.js' */
 /** @import { TableGroup } from './group-tables.js' */
 
 /**
@@ -17,63 +18,83 @@ function issueFits(issue, key) {
 }
 
 /**
- * @param {SiteInput} input
- * @param {{group: TableGroup, data: TableData}[]} tables
- * @param {Record<string, string>} tools versions shown in the footer (tagbench, echarts)
+ * Count verdict classes (the throughput verdicts of one release, for the home page; the
+ * comparison's own summary counts every gated metric).
+ * @param {(string|null)[]} verdicts
+ * @returns {Record<string, number>}
+ */
+function countVerdicts(verdicts) {
+  /** @type {Record<string, number>} */
+  const out = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
+  for (const v of verdicts) if (v) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * The manifest's line for one table.
+ * @param {TableGroup} group
+ * @param {TableData} data
+ * @param {IssueRef[]} issues
+ */
+export function manifestEntry(group, data, issues) {
+  const latest = data.releases.at(-1);
+  return {
+    product: data.product, productName: data.productName, line: data.line, host: data.host, suite: data.suite,
+    releaseCount: data.releases.length,
+    defaultBase: data.defaultBase,
+    latest: latest ? {
+      version: latest.version,
+      date: latest.date,
+      runs: latest.runs.length,
+      comparison: latest.comparison ? {
+        baseVersion: latest.comparison.baseVersion, summary: latest.comparison.summary, createdAt: latest.comparison.createdAt,
+        throughputSummary: countVerdicts(data.tests.map((t) => t.verdicts.at(-1) ?? null)),
+      } : null,
+    } : null,
+    openIssues: issues.filter((i) => i.state === 'open' && issueFits(i, group.key))
+      .map((i) => ({ number: i.number, url: i.url, title: i.title, version: i.version })),
+    files: { table: dataPaths.table(group.key), csv: data.csv },
+  };
+}
+
+/**
+ * @param {{title: string, generatedAt: string, tools: Record<string, string>, counts: Record<string, number>, entries: any[]}} o
  * @returns {unknown} data/manifest.json
  */
-export function buildManifest(input, tables, tools) {
+export function buildManifest({ title, generatedAt, tools, counts, entries }) {
+  const tables = [...entries].sort((a, b) => a.product.localeCompare(b.product) || compareVersions(a.line, b.line) ||
+    a.host.localeCompare(b.host) || a.suite.localeCompare(b.suite));
   return {
     schemaVersion: SCHEMA_VERSION,
-    title: input.title,
-    generatedAt: input.generatedAt,
+    title,
+    generatedAt,
     tools,
-    counts: {
-      runs: input.records.length,
-      comparisons: input.comparisons.length,
-      tables: tables.length,
-      releases: tables.reduce((n, t) => n + t.data.releases.length, 0),
-    },
-    tables: tables.map(({ group, data }) => {
-      const latest = data.releases.at(-1);
-      return {
-        product: data.product, productName: data.productName, line: data.line, host: data.host, suite: data.suite,
-        releaseCount: data.releases.length,
-        defaultBase: data.defaultBase,
-        latest: latest ? {
-          version: latest.version,
-          date: latest.date,
-          runs: latest.runs.length,
-          comparison: latest.comparison ? { baseVersion: latest.comparison.baseVersion, summary: latest.comparison.summary, createdAt: latest.comparison.createdAt } : null,
-        } : null,
-        openIssues: input.issues.filter((i) => i.state === 'open' && issueFits(i, group.key))
-          .map((i) => ({ number: i.number, url: i.url, title: i.title, version: i.version })),
-        files: { table: dataPaths.table(group.key), csv: data.csv },
-      };
-    }),
+    counts,
+    tables,
     files: { regressions: dataPaths.regressions(), feed: dataPaths.feed() },
   };
 }
 
 /**
- * Every regression: each regression verdict of each release's newest comparison, joined with
- * the issue filed about it (same product line, release, host class, suite), plus the issues
- * that match no stored verdict (e.g. filed from another store).
- * @param {SiteInput} input
+ * Regression rows of some tables: each regression verdict of each release's newest
+ * comparison, joined with the issue filed about it (same product line, release, host class,
+ * suite; the one naming the test when there are several).
+ * @param {IssueRef[]} issues
  * @param {TableGroup[]} groups
- * @returns {unknown} data/regressions.json
+ * @returns {{rows: any[], used: Set<IssueRef>}} used: the issues that matched a release here
  */
-export function buildRegressions(input, groups) {
+export function regressionRows(issues, groups) {
+  /** @type {Set<IssueRef>} */
   const used = new Set();
   const rows = [];
   for (const g of groups) {
     for (const rel of g.releases) {
       const c = rel.comparison?.comparison;
       if (!c) continue;
-      const issues = input.issues.filter((i) => issueFits(i, g.key) && i.version === rel.version);
-      for (const i of issues) used.add(i);
+      const fits = issues.filter((i) => issueFits(i, g.key) && i.version === rel.version);
+      for (const i of fits) used.add(i);
       for (const v of c.tests.filter((t) => t.verdict === 'regression')) {
-        const issue = issues.find((i) => i.title.includes(v.test)) ?? issues[0] ?? null;
+        const issue = fits.find((i) => i.title.includes(v.test)) ?? fits[0] ?? null;
         rows.push({
           product: g.key.product, productName: g.productName, line: g.key.line, host: g.key.host, suite: g.key.suite,
           version: rel.version, baseVersion: c.base.version, createdAt: c.createdAt,
@@ -85,10 +106,18 @@ export function buildRegressions(input, groups) {
       }
     }
   }
-  rows.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return { rows, used };
+}
+
+/**
+ * @param {any[]} rows regression rows of every table
+ * @param {IssueRef[]} otherIssues issues that match no stored verdict (e.g. filed from another store)
+ * @returns {unknown} data/regressions.json
+ */
+export function buildRegressions(rows, otherIssues) {
   return {
     schemaVersion: SCHEMA_VERSION,
-    regressions: rows,
-    otherIssues: input.issues.filter((i) => !used.has(i)),
+    regressions: [...rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+    otherIssues,
   };
 }

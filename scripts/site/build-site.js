@@ -8,8 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
-import { computeSite } from './compute-site.js';
-import { readRunRecords, readComparisons, readBaselines, readIssues } from './read-store.js';
+import { computePartition, finishSite } from './compute-site.js';
+import { readRunRecords, readComparisons, readBaselines, readIssues, listPartitions } from './read-store.js';
 import { readProductInfo } from './read-product-info.js';
 import { renderPages } from './render-pages.js';
 
@@ -37,7 +37,7 @@ const WRITE_CONCURRENCY = 64;
  * @property {string} outDir absolute path of the built site
  * @property {number} files files written
  * @property {{runs: number, comparisons: number, tables: number}} counts
- * @property {{readMs: number, computeMs: number, writeMs: number}} timings
+ * @property {{readMs: number, computeMs: number, writeMs: number}} timings summed over the store's slices
  */
 
 /**
@@ -51,18 +51,15 @@ export async function buildSite(opts) {
   const outDir = resolve(opts.out);
   await checkReplaceable(outDir);
   const t0 = performance.now();
-  const [records, comparisons, baselines, issues, products] = await Promise.all([
-    readRunRecords(opts.store),
-    readComparisons(opts.store),
+  const [baselines, issues, products, partitions] = await Promise.all([
     readBaselines(opts.baselines ?? join(PROJECT_ROOT, 'baselines')),
     opts.issues ? readIssues(opts.issues) : Promise.resolve([]),
     readProductInfo(opts.configRoot ?? PROJECT_ROOT),
+    listPartitions(opts.store),
   ]);
-  if (records.length === 0) {
+  if (partitions.length === 0) {
     progress(`site: no run records under ${join(opts.store, 'runs')}; building an empty site (run \`tagbench run\` first)`);
   }
-  progress(`site: read ${records.length} run records, ${comparisons.length} comparisons, ${baselines.length} baselines, ${issues.length} issues`);
-  const t1 = performance.now();
   const require = createRequire(import.meta.url);
   const echartsDir = dirname(require.resolve('echarts/package.json'));
   const tools = {
@@ -70,52 +67,79 @@ export async function buildSite(opts) {
     echarts: JSON.parse(await readFile(join(echartsDir, 'package.json'), 'utf8')).version,
   };
   const title = opts.title ?? 'tagbench results';
-  const files = computeSite({
-    records, comparisons, baselines, issues, products, title,
-    generatedAt: (opts.now ?? new Date()).toISOString(),
-    siteUrl: opts.siteUrl ?? null,
-  }, tools);
-  const t2 = performance.now();
+  const generatedAt = (opts.now ?? new Date()).toISOString();
+  const siteUrl = opts.siteUrl ?? null;
 
   const tmp = `${outDir}.building-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
-  // The site's own sources, then the charting library's dist file: vendored so the site works
-  // offline and on an intranet with no CDN.
-  await cp(join(SITE_SRC, 'css'), join(tmp, 'css'), { recursive: true });
-  await cp(join(SITE_SRC, 'js'), join(tmp, 'js'), { recursive: true });
-  await mkdir(join(tmp, 'vendor'), { recursive: true });
-  await cp(join(echartsDir, 'dist', 'echarts.min.js'), join(tmp, 'vendor', 'echarts.min.js'));
-  await cp(join(echartsDir, 'LICENSE'), join(tmp, 'vendor', 'echarts.LICENSE.txt'));
-  const template = await readFile(join(SITE_SRC, 'templates', 'page.html'), 'utf8');
-  /** @type {[string, string][]} */
-  const writes = [...renderPages(template, title)];
-  for (const [path, data] of files.json) writes.push([path, JSON.stringify(data)]);
-  for (const [path, text] of files.text) writes.push([path, text]);
-  for (const [path, record] of files.records) writes.push([path, `${JSON.stringify(record, null, 2)}\n`]);
-  for (const [path, s] of files.comparisons) writes.push([path, `${JSON.stringify(s.comparison, null, 2)}\n`]);
-  writes.push([MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]);
-  await writeAll(tmp, writes);
-  await swapIn(tmp, outDir);
-  const t3 = performance.now();
-  progress(`site: wrote ${writes.length} files to ${outDir} in ${((t3 - t0) / 1000).toFixed(1)} s`);
-  return {
-    outDir,
-    files: writes.length,
-    counts: { runs: records.length, comparisons: comparisons.length, tables: files.json.size ? countTables(files.json) : 0 },
-    timings: { readMs: t1 - t0, computeMs: t2 - t1, writeMs: t3 - t2 },
-  };
+  const timings = { readMs: 0, computeMs: 0, writeMs: 0 };
+  let fileCount = 0;
+  try {
+    // The site's own sources, then the charting library's dist file: vendored so the site
+    // works offline and on an intranet with no CDN.
+    await cp(join(SITE_SRC, 'css'), join(tmp, 'css'), { recursive: true });
+    await cp(join(SITE_SRC, 'js'), join(tmp, 'js'), { recursive: true });
+    await mkdir(join(tmp, 'vendor'), { recursive: true });
+    // The "common" build has every chart and component the pages use (line, scatter, legend,
+    // dataZoom, markPoint/markLine, tooltip, aria) at two thirds of the full build's size.
+    await cp(join(echartsDir, 'dist', 'echarts.common.min.js'), join(tmp, 'vendor', 'echarts.common.min.js'));
+    await cp(join(echartsDir, 'LICENSE'), join(tmp, 'vendor', 'echarts.LICENSE.txt'));
+    const template = await readFile(join(SITE_SRC, 'templates', 'page.html'), 'utf8');
+    fileCount += await writeAll(tmp, renderPages(template, title));
+
+    /** @type {import('./compute-site.js').PartitionSummary[]} */
+    const parts = [];
+    for (const [i, slice] of partitions.entries()) {
+      const r0 = performance.now();
+      const [records, comparisons] = await Promise.all([readRunRecords(opts.store, slice), readComparisons(opts.store, slice)]);
+      const c0 = performance.now();
+      const { files, summary } = computePartition({ records, comparisons, baselines, issues, products, title, generatedAt, siteUrl });
+      const w0 = performance.now();
+      fileCount += await writeAll(tmp, siteFileWrites(files));
+      parts.push(summary);
+      timings.readMs += c0 - r0;
+      timings.computeMs += w0 - c0;
+      timings.writeMs += performance.now() - w0;
+      progress(`site: ${i + 1}/${partitions.length} ${slice.hostClass}/${slice.product}/${slice.suite}: ${records.length} run records, ${comparisons.length} comparisons`);
+    }
+    const last = finishSite({ issues, title, generatedAt, siteUrl }, parts, tools);
+    fileCount += await writeAll(tmp, [...[...last.json].map(([p, d]) => /** @type {[string, string]} */ ([p, JSON.stringify(d)])), ...last.text,
+      [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);
+    const counts = { runs: 0, comparisons: 0, tables: 0 };
+    for (const p of parts) {
+      counts.runs += p.counts.runs;
+      counts.comparisons += p.counts.comparisons;
+      counts.tables += p.entries.length;
+    }
+    await swapIn(tmp, outDir);
+    progress(`site: wrote ${fileCount} files to ${outDir} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return { outDir, files: fileCount, counts, timings };
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
 }
 
-/** @param {Map<string, unknown>} json */
-function countTables(json) {
-  const manifest = /** @type {{counts?: {tables?: number}}} */ (json.get('data/manifest.json'));
-  return manifest?.counts?.tables ?? 0;
+/**
+ * @param {import('./compute-site.js').SiteFiles} files
+ * @returns {[string, string][]} site path -> text; downloads as compact JSON (they are for
+ *   programs; the store keeps the indented originals)
+ */
+function siteFileWrites(files) {
+  /** @type {[string, string][]} */
+  const writes = [];
+  for (const [path, data] of files.json) writes.push([path, JSON.stringify(data)]);
+  for (const [path, text] of files.text) writes.push([path, text]);
+  for (const [path, record] of files.records) writes.push([path, JSON.stringify(record)]);
+  for (const [path, s] of files.comparisons) writes.push([path, JSON.stringify(s.comparison)]);
+  return writes;
 }
 
 /**
  * @param {string} root
  * @param {[string, string][]} writes site path -> content
+ * @returns {Promise<number>} files written
  */
 async function writeAll(root, writes) {
   const dirs = new Set(writes.map(([p]) => dirname(join(root, p))));
@@ -123,8 +147,8 @@ async function writeAll(root, writes) {
   for (let i = 0; i < writes.length; i += WRITE_CONCURRENCY) {
     await Promise.all(writes.slice(i, i + WRITE_CONCURRENCY).map(([p, text]) => writeFile(join(root, p), text)));
   }
+  return writes.length;
 }
-
 /**
  * Refuse to replace a folder that is not empty and not a site this tool built.
  * @param {string} outDir

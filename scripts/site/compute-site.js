@@ -1,16 +1,18 @@
 /**
- * Turn the site's input into every generated file: JSON data under data/, CSVs and the feed.
- * Pure (no fs): the builder writes what this returns.
+ * Turn the site's input into every generated file, in two steps so a large store never has
+ * to sit in memory whole: computePartition() per (host class, product, suite) slice of the
+ * store gives that slice's files plus small summaries; finishSite() turns the summaries of
+ * all slices into the manifest, the regressions list and the feed. Pure (no fs).
  */
 import { groupTables } from './group-tables.js';
 import { buildTableData } from './build-table-data.js';
 import { buildReleaseData } from './build-release-data.js';
-import { buildManifest, buildRegressions } from './build-manifest.js';
+import { manifestEntry, buildManifest, regressionRows, buildRegressions } from './build-manifest.js';
 import { renderCsv } from './render-csv.js';
 import { renderFeed } from './render-feed.js';
 import { dataPaths } from '../../site/js/paths.js';
 
-/** @import { SiteInput, RunRecord, StoredComparison } from './types.js' */
+/** @import { SiteInput, RunRecord, StoredComparison, IssueRef } from './types.js' */
 
 /**
  * @typedef {object} SiteFiles
@@ -21,35 +23,79 @@ import { dataPaths } from '../../site/js/paths.js';
  */
 
 /**
- * @param {SiteInput} input
- * @param {Record<string, string>} tools versions for the footer
- * @returns {SiteFiles}
+ * @typedef {object} PartitionSummary what finishSite needs from a slice (small)
+ * @property {any[]} entries manifest entries of its tables
+ * @property {any[]} regressions regression rows
+ * @property {Set<IssueRef>} usedIssues issues matched to a stored verdict
+ * @property {StoredComparison[]} feed its comparisons, slimmed to what the feed shows
+ * @property {{runs: number, comparisons: number, releases: number}} counts
  */
-export function computeSite(input, tools) {
+
+/**
+ * @param {SiteInput} input one slice of the store (or all of it)
+ * @returns {{files: SiteFiles, summary: PartitionSummary}}
+ */
+export function computePartition(input) {
   /** @type {SiteFiles} */
-  const out = { json: new Map(), text: new Map(), records: new Map(), comparisons: new Map() };
+  const files = { json: new Map(), text: new Map(), records: new Map(), comparisons: new Map() };
   const groups = groupTables(input);
-  const tables = [];
+  const entries = [];
+  let releases = 0;
   for (const group of groups) {
-    const { table, files } = buildTableData(group);
-    out.json.set(dataPaths.table(group.key), table);
-    for (const [path, data] of files) out.json.set(path, data);
+    const { table, files: extra } = buildTableData(group);
+    files.json.set(dataPaths.table(group.key), table);
+    for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
       const { path, data } = buildReleaseData(group, rel);
-      out.json.set(path, data);
+      files.json.set(path, data);
     }
-    out.text.set(table.csv, renderCsv(table));
-    tables.push({ group, data: table });
+    files.text.set(table.csv, renderCsv(table));
+    entries.push(manifestEntry(group, table, input.issues));
+    releases += table.releases.length;
   }
   for (const r of input.records) {
-    out.records.set(dataPaths.runRecord({ host: r.host.class, product: r.release.product, version: r.release.version, suite: r.config.suite, id: r.id }), r);
+    files.records.set(dataPaths.runRecord({ host: r.host.class, product: r.release.product, version: r.release.version, suite: r.config.suite, id: r.id }), r);
   }
   for (const s of input.comparisons) {
     const c = s.comparison;
-    out.comparisons.set(dataPaths.comparison({ host: c.hostClass, product: c.product, version: c.candidate.version, suite: c.suite, id: s.id }), s);
+    files.comparisons.set(dataPaths.comparison({ host: c.hostClass, product: c.product, version: c.candidate.version, suite: c.suite, id: s.id }), s);
   }
-  out.json.set(dataPaths.manifest(), buildManifest(input, tables, tools));
-  out.json.set(dataPaths.regressions(), buildRegressions(input, groups));
-  out.text.set(dataPaths.feed(), renderFeed({ comparisons: input.comparisons, title: input.title, siteUrl: input.siteUrl, generatedAt: input.generatedAt }));
-  return out;
+  const { rows, used } = regressionRows(input.issues, groups);
+  return {
+    files,
+    summary: {
+      entries,
+      regressions: rows,
+      usedIssues: used,
+      feed: input.comparisons.map((s) => ({
+        id: s.id,
+        comparison: { ...s.comparison, tests: s.comparison.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement') },
+      })),
+      counts: { runs: input.records.length, comparisons: input.comparisons.length, releases },
+    },
+  };
+}
+
+/**
+ * @param {{issues: IssueRef[], title: string, generatedAt: string, siteUrl: string|null}} input
+ * @param {PartitionSummary[]} parts
+ * @param {Record<string, string>} tools versions for the footer
+ * @returns {{json: Map<string, unknown>, text: Map<string, string>}} manifest, regressions, feed
+ */
+export function finishSite(input, parts, tools) {
+  const entries = parts.flatMap((p) => p.entries);
+  const counts = { runs: 0, comparisons: 0, releases: 0, tables: entries.length };
+  for (const p of parts) {
+    counts.runs += p.counts.runs;
+    counts.comparisons += p.counts.comparisons;
+    counts.releases += p.counts.releases;
+  }
+  const used = new Set(parts.flatMap((p) => [...p.usedIssues]));
+  return {
+    json: new Map(/** @type {[string, unknown][]} */ ([
+      [dataPaths.manifest(), buildManifest({ title: input.title, generatedAt: input.generatedAt, tools, counts, entries })],
+      [dataPaths.regressions(), buildRegressions(parts.flatMap((p) => p.regressions), input.issues.filter((i) => !used.has(i)))],
+    ])),
+    text: new Map([[dataPaths.feed(), renderFeed({ comparisons: parts.flatMap((p) => p.feed), title: input.title, siteUrl: input.siteUrl, generatedAt: input.generatedAt })]]),
+  };
 }

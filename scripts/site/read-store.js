@@ -64,23 +64,68 @@ function parseJson(file, text) {
 }
 
 /**
- * Run records of the store, read (upgraded, validated) by the store stage.
- * @param {string} storeDir results store root
- * @returns {Promise<RunRecord[]>}
- * @throws {UserError} listing every file that won't parse or validate
+ * @typedef {object} StorePartition a slice of the store the site builds at once
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} suite
  */
-export async function readRunRecords(storeDir) {
-  return readRecords(storeDir);
+
+/**
+ * The (host class, product, suite) slices that hold run records, from the store's layout
+ * (runs/<host-class>/<product>/<version>/<suite>/), without reading any record. The site is
+ * built slice by slice so memory stays bounded however long the history grows.
+ * @param {string} storeDir results store root
+ * @returns {Promise<StorePartition[]>} sorted
+ */
+export async function listPartitions(storeDir) {
+  /** @type {Map<string, StorePartition>} */
+  const out = new Map();
+  const runs = join(storeDir, 'runs');
+  for (const hostClass of await subdirs(runs)) {
+    for (const product of await subdirs(join(runs, hostClass))) {
+      for (const version of await subdirs(join(runs, hostClass, product))) {
+        for (const suite of await subdirs(join(runs, hostClass, product, version))) {
+          out.set(`${hostClass}/${product}/${suite}`, { hostClass, product, suite });
+        }
+      }
+    }
+  }
+  return [...out.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, p]) => p);
 }
 
 /**
- * Comparisons of the store with their ids (file names), read by the store stage.
+ * @param {string} dir
+ * @returns {Promise<string[]>} names of the sub-folders (none when dir is missing)
+ */
+async function subdirs(dir) {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+/**
+ * Run records of a store slice, read (upgraded, validated) by the store stage.
  * @param {string} storeDir results store root
+ * @param {StorePartition} [slice] all of the store when absent
+ * @returns {Promise<RunRecord[]>}
+ * @throws {UserError} listing every file that won't parse or validate
+ */
+export async function readRunRecords(storeDir, slice) {
+  return readRecords(storeDir, slice ?? {});
+}
+
+/**
+ * Comparisons of a store slice with their ids (file names), read by the store stage.
+ * @param {string} storeDir results store root
+ * @param {StorePartition} [slice] all of the store when absent
  * @returns {Promise<StoredComparison[]>}
  * @throws {UserError}
  */
-export async function readComparisons(storeDir) {
-  const list = await readStoredComparisons(storeDir);
+export async function readComparisons(storeDir, slice) {
+  const list = await readStoredComparisons(storeDir, slice ?? {});
   return list.map(({ id, ...comparison }) => ({ id, comparison }));
 }
 

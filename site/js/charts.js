@@ -1,5 +1,5 @@
 /**
- * Charts through Apache ECharts (vendored at build time as vendor/echarts.min.js). Chosen over
+ * Charts through Apache ECharts (vendored at build time as vendor/echarts.common.min.js). Chosen over
  * Chart.js and uPlot because one package covers everything the pages need without plugins:
  * category axes of releases, zoom/pan over hundreds of releases or thousands of seconds
  * (dataZoom), marked change points (markPoint/markLine), a built-in dark theme, and ARIA
@@ -16,9 +16,9 @@ export function loadECharts() {
       const w = /** @type {any} */ (window);
       if (w.echarts) { resolve(w.echarts); return; }
       const s = document.createElement('script');
-      s.src = 'vendor/echarts.min.js';
+      s.src = 'vendor/echarts.common.min.js';
       s.onload = () => resolve(w.echarts);
-      s.onerror = () => reject(new Error('vendor/echarts.min.js failed to load'));
+      s.onerror = () => reject(new Error('vendor/echarts.common.min.js failed to load'));
       document.head.append(s);
     });
   }

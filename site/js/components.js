@@ -33,6 +33,14 @@ export function summaryBadges(summary) {
     h('span', { class: `verdict verdict-${k}`, dataset: { summary: k }, text: `${summary[k] ?? 0} ${plural(k, summary[k] ?? 0)}` })));
 }
 
+/**
+ * Verdict counts as plain text, e.g. "8 regressions, 13 improvements, 153 inconclusive".
+ * @param {Record<string, number>} summary
+ */
+export function summaryText(summary) {
+  return VERDICT_ORDER.filter((k) => (summary[k] ?? 0) > 0).map((k) => `${summary[k]} ${plural(k, summary[k])}`).join(', ') || 'none';
+}
+
 /** @param {string} word @param {number} n */
 function plural(word, n) {
   if (n === 1) return word;

@@ -83,7 +83,8 @@ describe('the published site in Chromium', () => {
     const rows = await page.$$eval('tr[data-table]', (trs) => trs.map((tr) => ({
       table: /** @type {HTMLElement} */ (tr).dataset.table,
       latest: tr.querySelector('[data-latest]')?.textContent,
-      regressions: tr.querySelector('[data-summary="regression"]')?.textContent,
+      regressions: tr.querySelector('[data-scope="throughput"] [data-summary="regression"]')?.textContent,
+      all: tr.querySelector('[data-scope="all"]')?.textContent,
       issues: [...tr.querySelectorAll('a[href*="example.invalid"]')].map((a) => a.textContent),
     })));
     assert.equal(rows.length, 4);
@@ -91,7 +92,10 @@ describe('the published site in Chromium', () => {
     assert.equal(local?.latest, '10.11.19');
     const c = fx.comparisons.filter((x) => x.hostClass === 'local' && x.product === 'mariadb' && x.candidate.version === '10.11.19').at(-1);
     assert.ok(c);
-    assert.match(local?.regressions ?? '', new RegExp(`^${c.summary.regression} regression`));
+    const throughputRegressions = c.tests.filter((/** @type {any} */ t) => t.metric === 'throughput' && t.verdict === 'regression').length;
+    assert.match(local?.regressions ?? '', new RegExp(`^${throughputRegressions} regression`));
+    assert.ok(throughputRegressions >= 1, 'the injected update-index drop is a regression');
+    assert.match(local?.all ?? '', new RegExp(`\\b${c.summary.regression} regressions?\\b`));
     assert.deepEqual(local?.issues, ['#42 ']);
     assert.deepEqual(rows.find((r) => r.table === 'mariadb/10.11/small-server/smoke')?.issues, [], 'closed issues are not "open"');
   });

@@ -3,7 +3,7 @@ import { h, scrollTable, fill } from '../dom.js';
 import { loadJson } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtDate } from '../format.js';
-import { summaryBadges, lineHref, releaseHref } from '../components.js';
+import { summaryBadges, summaryText, lineHref, releaseHref } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -25,14 +25,17 @@ export async function render(main) {
       h('td', { class: 'text', text: t.suite }),
       h('td', { class: 'text' }, t.latest ? h('a', { href: releaseHref(t, t.latest.version), text: t.latest.version, dataset: { latest: t.latest.version } }) : '—'),
       h('td', { class: 'text', text: fmtDate(t.latest?.date) }),
-      h('td', { class: 'text' }, t.latest?.comparison ? [summaryBadges(t.latest.comparison.summary), h('span', { class: 'muted', text: ` vs ${t.latest.comparison.baseVersion}` })]
+      h('td', { class: 'text' }, t.latest?.comparison ? [
+        h('span', { dataset: { scope: 'throughput' } }, summaryBadges(t.latest.comparison.throughputSummary)),
+        h('span', { class: 'muted', text: ` vs ${t.latest.comparison.baseVersion}` }),
+        h('br'), h('span', { class: 'muted', dataset: { scope: 'all' }, text: `all gated metrics: ${summaryText(t.latest.comparison.summary)}` })]
         : h('span', { class: 'muted', text: 'no comparison' })),
       h('td', { class: 'text' }, t.openIssues.length ? t.openIssues.map((/** @type {any} */ i) => h('a', { href: i.url, title: i.title, text: `#${i.number} ` })) : h('span', { class: 'muted', text: 'none' })),
       h('td', { text: String(t.releaseCount) })));
     return h('section', { 'aria-labelledby': `p-${product}` },
       h('h2', { id: `p-${product}`, text: name }),
       scrollTable(`Latest ${name} releases per product line and host class`, [
-        h('thead', null, h('tr', null, ['Product line', 'Host class', 'Suite', 'Latest release', 'Finished', 'Verdicts', 'Open regression issues', 'Releases']
+        h('thead', null, h('tr', null, ['Product line', 'Host class', 'Suite', 'Latest release', 'Finished', 'Throughput verdicts', 'Open regression issues', 'Releases']
           .map((c, i) => h('th', { scope: 'col', class: i < 7 ? 'text' : null, text: c })))),
         h('tbody', null, rows),
       ]));

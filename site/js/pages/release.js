@@ -7,7 +7,7 @@ import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtQps, fmtNum, fmtPct, fmtDate, fmtBytes, fmtRatio } from '../format.js';
-import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, legend, tableTitle, lineHref, testHref, requireParams } from '../components.js';
+import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -42,9 +42,21 @@ function verdictIntro(d, baseData) {
       baseData ? `Ratios below are medians relative to ${baseData.version} (the default base of this product line).` : 'This is the base release of its product line.');
   }
   return h('div', { id: 'verdict-summary' },
-    h('p', null, 'Compared with ', h('strong', { text: c.base.version }), ` (runs ${c.base.runIds.join(', ')}) on ${fmtDate(c.createdAt)}: `, summaryBadges(c.summary), '.'),
+    h('p', null, 'Compared with ', h('strong', { text: c.base.version }), ` (runs ${c.base.runIds.join(', ')}) on ${fmtDate(c.createdAt)}. Throughput: `,
+      summaryBadges(throughputCounts(d)), h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
     h('p', { class: 'muted' }, `Thresholds (relative change: warn / issue) per group: ${Object.entries(c.thresholds.groups ?? {}).map(([g, t]) => `${g} ${fmtPct(/** @type {any} */ (t).warn)} / ${fmtPct(/** @type {any} */ (t).issue)}`).join('; ')}. `,
       h('a', { href: c.file, text: 'Comparison (JSON)' })));
+}
+
+/**
+ * @param {any} d
+ * @returns {Record<string, number>} throughput verdicts per class
+ */
+function throughputCounts(d) {
+  /** @type {Record<string, number>} */
+  const out = {};
+  for (const t of d.tests) if (t.verdict) out[t.verdict.verdict] = (out[t.verdict.verdict] ?? 0) + 1;
+  return out;
 }
 
 /** @param {any} d @param {any} baseData */
@@ -63,7 +75,7 @@ function testsTable(d, baseData) {
       h('td', { text: v?.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
       h('td', { text: v ? fmtPct(v.mde) : '—' }),
       h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? `${t.status}` : h('span', { class: 'muted', text: 'none' })),
-      h('td', { class: 'text wrap', text: v?.reason ?? t.reason ?? '' }));
+      h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
   });
   return h('section', null, h('h2', { text: 'Tests' }),
     scrollTable(`Throughput of every test${d.comparison ? ` and its verdict against ${d.comparison.base.version}` : ''}`, [
