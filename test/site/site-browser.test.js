@@ -172,6 +172,14 @@ describe('the published site in Chromium', () => {
     assert.ok((await page.textContent('main'))?.includes(/** @type {any} */ (record).release.binarySha256), 'provenance shows the binary checksum');
     assert.ok(await page.$('#release-efficiency'));
     await shoot('release-light');
+
+    // The oldest release has no comparison: ratios to the default base, no verdicts.
+    await open('release.html?product=mariadb&version=10.11.16&host=local&suite=smoke');
+    assert.match(await page.textContent('#verdict-summary') ?? '', /No comparison is stored for this release/);
+    const ratio = await page.$eval('#release-tests tr[data-test="update-index"] [data-ratio]', (td) => Number(/** @type {HTMLElement} */ (td).dataset.ratio));
+    const want = expectedQps(fx.records, { host: 'local', version: '10.11.16', test: 'update-index' }) / expectedQps(fx.records, { host: 'local', version: '10.11.17', test: 'update-index' });
+    assert.ok(Math.abs(ratio - want) < 1e-9);
+    assert.equal(await page.$('#release-tests [data-verdict]'), null);
   });
 
   it('test: history with the change point marked, per-second runs overlaid', async () => {

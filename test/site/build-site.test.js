@@ -1,0 +1,170 @@
+/**
+ * The site builder without a browser: the data files' numbers, CSV and feed, failed steps,
+ * releases without comparison, the output-folder safety rules, the static server and the
+ * `tagbench site` command.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, mkdir, writeFile, readFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSite, serveSite } from '../../scripts/site/index.js';
+import { computePartition } from '../../scripts/site/compute-site.js';
+import { compareVersions } from '../../scripts/site/compare-versions.js';
+import { generateHistory } from '../../scripts/site/generate-history.js';
+import { readIssues } from '../../scripts/site/read-store.js';
+import { run as runSiteCommand } from '../../scripts/site/site-command.js';
+import { fileSafe, dataPaths } from '../../site/js/paths.js';
+import { UserError } from '../../scripts/errors.js';
+import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
+
+/** @type {string} */
+let tmp;
+/** @type {Awaited<ReturnType<typeof makeFixtureStore>>} */
+let fx;
+
+before(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'tagbench-site-build-'));
+  fx = await makeFixtureStore(tmp);
+});
+after(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/** @param {string} dir @param {string} path */
+async function readJson(dir, path) {
+  return JSON.parse(await readFile(join(dir, path), 'utf8'));
+}
+
+describe('site data', () => {
+  it('orders versions numerically and makes any name a safe, distinct file name', () => {
+    const sorted = ['10.11.9', '10.11.18', '10.5.23', '8.0.40-31', '8.0.40', '11.8.6-rc', '11.8.6'].sort(compareVersions);
+    assert.deepEqual(sorted, ['8.0.40', '8.0.40-31', '10.5.23', '10.11.9', '10.11.18', '11.8.6-rc', '11.8.6']);
+    const names = ['read-only.range10', '..', '../etc', 'a/b', 'a~2fb', 'ä', ''];
+    const safe = names.map(fileSafe);
+    assert.equal(new Set(safe).size, names.length, 'distinct names stay distinct');
+    for (const s of safe) assert.match(s, /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/);
+    assert.equal(fileSafe('read-only.range10'), 'read-only.range10');
+  });
+
+  it('builds tables, histories, CSV and feed from the store; numbers match the records', async () => {
+    const out = join(tmp, 'site-a');
+    const res = await buildSite({ store: fx.store, out, baselines: fx.baselines, issues: fx.issuesFile, configRoot: PROJECT_ROOT, now: new Date('2025-03-01T00:00:00Z') });
+    assert.deepEqual(res.counts, { runs: fx.records.length, comparisons: fx.comparisons.length, tables: 4 });
+    const manifest = await readJson(out, dataPaths.manifest());
+    assert.equal(manifest.generatedAt, '2025-03-01T00:00:00.000Z');
+    assert.deepEqual(manifest.tables.map((/** @type {any} */ t) => `${t.product} ${t.line} ${t.host}`),
+      ['mariadb 10.11 local', 'mariadb 10.11 small-server', 'mysql 8.4 local', 'mysql 8.4 small-server']);
+    const key = { product: 'mariadb', line: '10.11', host: 'local', suite: 'smoke' };
+    const table = await readJson(out, dataPaths.table(key));
+    assert.equal(table.defaultBase, '10.11.17');
+    assert.equal(table.defaultBaseSource, 'baseline');
+    const other = await readJson(out, dataPaths.table({ ...key, host: 'small-server' }));
+    assert.equal(other.defaultBase, '10.11.18', 'without a baseline the configured baseVersion is the base');
+    assert.deepEqual(other.releases.map((/** @type {any} */ r) => r.version), ['10.11.16', '10.11.17', '10.11.18', '10.11.19']);
+    const test = table.tests.find((/** @type {any} */ t) => t.name === 'update-index');
+    table.releases.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
+      assert.equal(test.values[i], expectedQps(fx.records, { host: 'local', version: r.version, test: 'update-index' }));
+    });
+    assert.equal(test.verdicts[0], null, 'the oldest release has no comparison');
+    assert.equal(test.verdicts[3], 'regression', 'the injected 20 % drop');
+
+    const csv = (await readFile(join(out, table.csv), 'utf8')).trim().split('\r\n');
+    assert.equal(csv[0], 'test,group,metric,10.11.16 median,10.11.16 ratio to 10.11.17,10.11.16 verdict,10.11.17 median,10.11.17 ratio to 10.11.17,10.11.17 verdict,10.11.18 median,10.11.18 ratio to 10.11.17,10.11.18 verdict,10.11.19 median,10.11.19 ratio to 10.11.17,10.11.19 verdict');
+    const row = /** @type {string} */ (csv.find((l) => l.startsWith('update-index,'))).split(',');
+    assert.equal(Number(row[12]), Math.round(test.values[3] * 1000) / 1000);
+    assert.equal(Number(row[13]), Math.round((test.values[3] / test.values[1]) * 10000) / 10000);
+    assert.equal(row[14], 'regression');
+
+    const feed = await readFile(join(out, dataPaths.feed()), 'utf8');
+    assert.match(feed, /^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/);
+    assert.equal((feed.match(/<entry>/g) ?? []).length, fx.comparisons.length);
+    assert.equal((feed.match(/<id>urn:uuid:[0-9a-f-]{36}<\/id>/g) ?? []).length, fx.comparisons.length + 1);
+    assert.doesNotMatch(feed.split('\n').slice(1).join('\n').replace(/<\/?[a-z][^>]*>/g, ''), /[<>]/, 'text is escaped');
+
+    const history = await readJson(out, dataPaths.test({ ...key, test: 'update-index' }));
+    assert.deepEqual(history.changePoints.map((/** @type {any} */ c) => c.version), ['10.11.19']);
+    const run = history.releases[0].runs[0];
+    const series = await readJson(out, run.series);
+    const record = /** @type {any} */ (fx.records.find((r) => r.id === run.id));
+    const step = record.steps.find((/** @type {any} */ s) => s.name === 'update-index');
+    assert.deepEqual(series.repeats[0].qps, step.repeats[0].intervals.map((/** @type {any} */ i) => i.qps));
+    const copied = await readJson(out, dataPaths.runRecord({ host: 'local', product: 'mariadb', version: record.release.version, suite: 'smoke', id: record.id }));
+    assert.deepEqual(copied, record);
+
+    const regressions = await readJson(out, dataPaths.regressions());
+    assert.ok(regressions.regressions.some((/** @type {any} */ r) => r.test === 'update-index' && r.issue?.number === 42));
+    assert.deepEqual(regressions.otherIssues.map((/** @type {any} */ i) => i.number), [7]);
+  });
+
+  it('shows a failed step as no result, never as a zero, and a release without comparison without verdicts', () => {
+    const { records } = generateHistory({ lines: [{ product: 'mariadb', line: '10.11', versions: ['10.11.18', '10.11.19'] }], hosts: ['local'], intervalsS: 3 });
+    const broken = structuredClone(records[1]);
+    const step = /** @type {any} */ (broken.steps.find((s) => s.name === 'insert'));
+    step.status = 'failed';
+    step.reason = 'sysbench exited with 1';
+    for (const r of step.repeats) { r.status = 'failed'; r.throughput = null; }
+    const { files } = computePartition({ records: [records[0], broken], comparisons: [], baselines: [], issues: [], products: {}, title: 't', generatedAt: '2025-01-01T00:00:00Z', siteUrl: null });
+    const key = { product: 'mariadb', line: '10.11', host: 'local', suite: 'smoke' };
+    const table = /** @type {any} */ (files.json.get(dataPaths.table(key)));
+    const insert = table.tests.find((/** @type {any} */ t) => t.name === 'insert');
+    assert.deepEqual([insert.values[1], insert.n[1]], [null, 0]);
+    assert.deepEqual(insert.verdicts, [null, null]);
+    assert.equal(table.defaultBase, '10.11.18');
+    const rel = /** @type {any} */ (files.json.get(dataPaths.release({ ...key, version: '10.11.19' })));
+    assert.equal(rel.comparison, null);
+    const t = rel.tests.find((/** @type {any} */ x) => x.name === 'insert');
+    assert.deepEqual([t.status, t.median, t.reason], ['failed', null, 'sysbench exited with 1']);
+    const csv = /** @type {string} */ (files.text.get(table.csv));
+    assert.match(csv, /\r\ninsert,write,qps,[0-9.]+,1,,,,\r\n/);
+  });
+});
+
+describe('output folder and command', () => {
+  it('refuses to replace a folder it did not build, and keeps the old site when a build fails', async () => {
+    const foreign = join(tmp, 'foreign');
+    await mkdir(foreign);
+    await writeFile(join(foreign, 'notes.txt'), 'mine');
+    await assert.rejects(buildSite({ store: fx.store, out: foreign, baselines: fx.baselines }), (err) =>
+      err instanceof UserError && /not built by `tagbench site`/.test(err.message));
+    assert.equal(await readFile(join(foreign, 'notes.txt'), 'utf8'), 'mine');
+
+    const out = join(tmp, 'site-b');
+    await buildSite({ store: fx.store, out, baselines: fx.baselines, configRoot: PROJECT_ROOT });
+    const before = await readFile(join(out, dataPaths.manifest()), 'utf8');
+    const bad = join(tmp, 'bad-issues.json');
+    await writeFile(bad, JSON.stringify([{ product: 'mariadb', line: '10.11', version: '10.11.19', hostClass: 'local', suite: 'smoke', number: 'x', url: 'u', state: 'open', title: 't' }]));
+    await assert.rejects(buildSite({ store: fx.store, out, baselines: fx.baselines, issues: bad }), /\[0\]\.number must be an integer/);
+    assert.equal(await readFile(join(out, dataPaths.manifest()), 'utf8'), before);
+    assert.deepEqual((await readdir(tmp)).filter((n) => n.includes('.building-') || n.includes('.old-')), []);
+  });
+
+  it('checks the issues file field by field', async () => {
+    const f = join(tmp, 'issues-state.json');
+    await writeFile(f, JSON.stringify([{ product: 'p', line: 'l', version: 'v', hostClass: 'h', suite: 's', number: 1, url: 'u', state: 'merged', title: 't' }]));
+    await assert.rejects(readIssues(f), /\[0\]\.state must be 'open' or 'closed' \(found "merged"\)/);
+    await assert.rejects(readIssues(join(tmp, 'missing.json')), /cannot read/);
+  });
+
+  it('serves the site on 127.0.0.1 with content types, 404 and no escape from the folder', async () => {
+    const out = join(tmp, 'site-c');
+    const code = await runSiteCommand({ store: join(tmp, 'empty-store'), out, title: 'Empty', port: 0 });
+    assert.equal(code, 0);
+    const server = await serveSite(out, { port: 0 });
+    try {
+      assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const home = await fetch(server.url);
+      assert.equal(home.headers.get('content-type'), 'text/html; charset=utf-8');
+      assert.match(await home.text(), /<title>Empty<\/title>/);
+      const manifest = await fetch(`${server.url}data/manifest.json`);
+      assert.equal(manifest.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.deepEqual((await manifest.json()).tables, []);
+      assert.equal((await fetch(`${server.url}feed.atom`)).headers.get('content-type'), 'application/atom+xml; charset=utf-8');
+      assert.equal((await fetch(`${server.url}nope.json`)).status, 404);
+      assert.equal((await fetch(`${server.url}..%2f..%2f..%2fetc%2fpasswd`)).status, 403);
+      await assert.rejects(serveSite(out, { port: server.port }), (err) => err instanceof UserError && /is in use/.test(err.message));
+    } finally {
+      await server.close();
+    }
+  });
+});
