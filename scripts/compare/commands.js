@@ -51,6 +51,26 @@ export const commands = [
     load: () => import('./confirm-command.js'),
   },
   {
+    name: 'calibrate',
+    summary: 'measure false alarms (A/A runs) and detection of an injected slowdown (cgroup CPU quota) on this host',
+    help: 'Needs root (cgroup) and takes real time. Writes bench/calibration-<host-class>.md and .json.',
+    options: [
+      { flags: '--product <name>', description: 'product' },
+      { flags: '--version <version>', description: 'release to calibrate with' },
+      { flags: '--host-class <name>', description: 'host class', default: 'local' },
+      { flags: '--suite <name>', description: 'suite; default: the host class\'s scale' },
+      { flags: '--only <tests>', description: 'tests to calibrate (default: CPU-bound tests of each group)', parse: toList },
+      { flags: '--aa <n>', description: 'A/A rounds', default: 3 },
+      { flags: '--slowdown <fraction>', description: 'injected slowdown as a fraction (0.15 = 15 %)', default: 0.15 },
+      { flags: '--repeats <n>', description: 'repeats per side; default: the host class\'s' },
+      { flags: '--report <file>', description: 'report path; default bench/calibration-<host-class>.md' },
+      { flags: '--store <dir>', description: 'results store for the calibration runs', default: '.tagbench/calibration-store' },
+      { flags: '--work-dir <dir>', description: 'where datadirs live', default: '.tagbench/work' },
+      { flags: '--cache-dir <dir>', description: 'install cache', default: '.tagbench/installs' },
+    ],
+    load: () => import('./calibrate-command.js'),
+  },
+  {
     name: 'baseline',
     summary: 'manage the accepted baselines (baselines/<host-class>/<product>/<line>/<suite>.yml)',
     subcommands: [

@@ -1,0 +1,16 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { computeCpuUse, findCpuCgroupRoot } from '../../scripts/compare/server-throttle.js';
+
+test('CPU use of the server over the measured windows only', () => {
+  // 0.5 CPU during the first window (1 s of CPU in 2 s), idle between, 1 CPU in the second
+  const samples = [{ tMs: 0, cpuS: 0 }, { tMs: 1000, cpuS: 0.5 }, { tMs: 2000, cpuS: 1 }, { tMs: 5000, cpuS: 1 }, { tMs: 6000, cpuS: 2 }];
+  assert.equal(computeCpuUse(samples, [{ startMs: 0, endMs: 2000 }]), 0.5);
+  assert.equal(computeCpuUse(samples, [{ startMs: 0, endMs: 2000 }, { startMs: 5000, endMs: 6000 }]), 2 / 3);
+  assert.equal(computeCpuUse(samples, [{ startMs: 3000, endMs: 4000 }]), null);
+});
+
+test('the cgroup CPU controller of this machine is found (v1 or v2)', async () => {
+  const cg = await findCpuCgroupRoot();
+  assert.ok(cg.version === 1 || cg.version === 2);
+});
