@@ -176,8 +176,14 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
  */
 function killRelease(state, stepIndex, reason, logExcerpt) {
   const step = state.record.steps[stepIndex];
-  if (step.status !== 'failed') markStep(state.record, stepIndex, { ok: false, reason, logExcerpt });
-  else if (logExcerpt && !step.logExcerpt) step.logExcerpt = logExcerpt;
+  if (step.status !== 'failed') {
+    markStep(state.record, stepIndex, { ok: false, reason, logExcerpt });
+  } else {
+    // The repeat already failed with the client's view (lost connection); the server's own
+    // error log says why, so it leads.
+    step.reason = `${reason}; client: ${step.reason ?? 'failed'}`;
+    if (logExcerpt) step.logExcerpt = logExcerpt;
+  }
   state.deadReason = reason;
   skipRemaining(state.record, `not run: ${reason}`);
 }

@@ -23,7 +23,7 @@ const config = {
 /** @param {string} needle */
 function pidsMatching(needle) {
   try {
-    return execFileSync('pgrep', ['-f', needle], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-f', '--', needle], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
@@ -89,7 +89,7 @@ test('kill -9 of the server mid-step: the step fails with the error log, later s
     write: (t) => {
       if (/\] mariadb@10\.11\.18 update-index/.test(t) && !killer) {
         killer = setTimeout(() => {
-          for (const pid of pidsMatching(`${workDir}.*--datadir`)) process.kill(pid, 'SIGKILL');
+          for (const pid of pidsMatching(`--datadir=${workDir}`)) process.kill(pid, "SIGKILL");
         }, 3000);
       }
     },
