@@ -28,8 +28,8 @@ export function buildReleaseData(table, rel) {
       name: t.name, group: t.group, metric: t.metric,
       present: steps.length > 0,
       ...sum,
-      verdict: verdicts.find((v) => v.metric === 'throughput') ?? null,
-      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput'),
+      verdict: slimVerdict(verdicts.find((v) => v.metric === 'throughput') ?? null),
+      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput').map(slimVerdict),
       params: steps[0]?.params ?? {},
     };
   });
@@ -74,6 +74,23 @@ export function buildReleaseData(table, rel) {
     tests,
   };
   return { path: dataPaths.release({ host: key.host, product: key.product, version: rel.version, suite: key.suite }), data };
+}
+
+/**
+ * The fields of a verdict the release page shows (the compare stage adds evidence fields:
+ * those stay in the comparison file, linked from the page, so release files stay small).
+ * @template {import('./types.js').TestVerdict|null} V
+ * @param {V} v
+ * @returns {V}
+ */
+function slimVerdict(v) {
+  if (!v) return v;
+  const { test, group, metric, higherIsBetter, ratio, ci, mde, verdict, reason, confirmed } = v;
+  return /** @type {V} */ ({
+    test, group, metric, higherIsBetter, ratio, ci, mde, verdict, reason, confirmed: confirmed ?? false,
+    base: v.base ? { median: v.base.median, n: v.base.n } : null,
+    candidate: v.candidate ? { median: v.candidate.median, n: v.candidate.n } : null,
+  });
 }
 
 /**

@@ -6,15 +6,34 @@
 import { PAGES } from '../../site/js/paths.js';
 
 /**
- * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}} placeholders
+ * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}} placeholders
  * @param {string} siteTitle
  * @returns {[string, string][]} [file name, html]
  */
 export function renderPages(template, siteTitle) {
   return PAGES.map(({ page, title }) => [`${page}.html`, template
+    .replaceAll('{{preload}}', preloads(page))
     .replaceAll('{{title}}', escapeHtml(page === 'index' ? siteTitle : `${title} · ${siteTitle}`))
     .replaceAll('{{siteTitle}}', escapeHtml(siteTitle))
     .replaceAll('{{page}}', page)]);
+}
+
+/** Modules every page imports, fetched in parallel instead of one import level at a time. */
+const SHARED_MODULES = ['dom.js', 'data.js', 'paths.js', 'format.js', 'components.js'];
+/** Pages that draw charts: they also fetch the charting library early. */
+const CHART_PAGES = new Set(['line', 'test']);
+
+/**
+ * @param {string} page
+ * @returns {string} link elements for the head
+ */
+function preloads(page) {
+  const file = page === 'index' ? 'home' : page;
+  const links = [...SHARED_MODULES.map((m) => `js/${m}`), `js/pages/${file}.js`].map((href) => `<link rel="modulepreload" href="${href}">`);
+  if (CHART_PAGES.has(page)) {
+    links.push('<link rel="modulepreload" href="js/charts.js">', '<link rel="preload" as="script" href="vendor/echarts.common.min.js">');
+  }
+  return links.join('\n');
 }
 
 /** @param {string} s */
