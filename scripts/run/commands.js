@@ -28,7 +28,7 @@ export const commands = [
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
       { flags: '--work-dir <dir>', description: 'where datadirs live', default: '.tagbench/work' },
       { flags: '--cache-dir <dir>', description: 'install cache', default: process.env.TAGBENCH_CACHE ?? '.tagbench/installs' },
-      { flags: '--port-base <port>', description: 'first TCP port; release i listens on port-base + i', default: 23700, parse: toInt },
+      { flags: '--port-base <port>', description: 'first TCP port; release i listens on port-base + i (default: free ports chosen by the kernel)', parse: toInt },
       { flags: '--keep-work', description: 'keep datadirs after the run (default: removed when the run ends)' },
       { flags: '--json', description: 'print the written record paths as JSON on stdout' },
     ],

@@ -19,6 +19,7 @@ import { createRecord, addRepeat, markStep, skipRemaining, finishRecord } from '
 import { createProgress } from './progress.js';
 import { resolveRun } from './resolve-run.js';
 import { readToolVersions } from './tool-versions.js';
+import { findFreePort } from './free-port.js';
 
 /**
  * @typedef {object} RunOptions
@@ -32,7 +33,7 @@ import { readToolVersions } from './tool-versions.js';
  * @property {string} storeDir results store
  * @property {string} workDir datadirs and working files
  * @property {string} cacheDir install cache
- * @property {number} [portBase] first TCP port; release i uses portBase + i
+ * @property {number} [portBase] first TCP port; release i uses portBase + i (default: free ports chosen by the kernel)
  * @property {AbortSignal} [signal] aborts the run (Ctrl-C)
  * @property {(text: string) => void} [write] progress output (default stderr)
  */
@@ -105,7 +106,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
   write(`start ${rel.key} (${plan.engine}, my.cnf ${plan.mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
   const server = await startServer(rel.install, {
     workDir: join(workRoot, safe),
-    port: (options.portBase ?? 23700) + i,
+    port: options.portBase ? options.portBase + i : await findFreePort(),
     engine: plan.engine,
     mycnfName: plan.mycnfName,
     mycnfTemplate: plan.mycnfTemplate,
