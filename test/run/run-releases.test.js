@@ -132,3 +132,36 @@ test('Ctrl-C stores a partial record, stops the server and exits 130', { timeout
   const text = await readFile(join(storeDir, 'logs', records[0].id, 'server-error.log'), 'utf8');
   assert.ok(text.length > 0);
 });
+
+test('Oracle MySQL 9.7.4 and MariaDB 11.8.6 run side by side', { timeout: 600_000 }, async () => {
+  const { storeDir, workDir } = await dirs();
+  const outcome = await runReleases(config, {
+    releases: [{ product: 'mysql', version: '9.7.4' }, { product: 'mariadb', version: '11.8.6' }],
+    suite: 'test-tiny', hostClass: 'local', repeats: 1, only: ['point-query', 'update-nonindex', 'scan'],
+    storeDir, workDir, cacheDir, write: () => {},
+  });
+  for (const record of outcome.records) {
+    assert.deepEqual(validateRecord(record), []);
+    assert.equal(record.status, 'ok', `${record.release.product} ${record.release.version}: ${record.reason ?? ''}`);
+    assert.match(record.release.serverVersionString, new RegExp(record.release.version.replace(/\./g, '\\.')));
+    for (const step of record.steps.filter((s) => s.reported)) assert.ok((step.repeats[0].throughput ?? 0) > 0, step.name);
+  }
+  assert.deepEqual(outcome.records.map((r) => r.release.line), ['9', '11.8']);
+});
+
+test('MyRocks: engine rocksdb on MariaDB 10.11.18 and 10.5.23', { timeout: 600_000 }, async () => {
+  const { storeDir, workDir } = await dirs();
+  const outcome = await runReleases(config, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }, { product: 'mariadb', version: '10.5.23' }],
+    suite: 'test-tiny', hostClass: 'local', engine: 'rocksdb', repeats: 1, only: ['point-query', 'update-index', 'insert'],
+    storeDir, workDir, cacheDir, write: () => {},
+  });
+  for (const record of outcome.records) {
+    assert.deepEqual(validateRecord(record), []);
+    assert.equal(record.status, 'ok', record.reason ?? '');
+    assert.equal(record.config.engine, 'rocksdb');
+    assert.match(record.config.mycnf.text, /rocksdb/);
+    // postwrite for MyRocks flushes memtables: the step ran and is recorded
+    assert.ok(record.steps.some((s) => s.kind === 'postwrite' && s.status === 'ok'));
+  }
+});
