@@ -6,17 +6,10 @@ set -euo pipefail
 
 log() { printf 'setup/bench.sh: %s\n' "$*" >&2; }
 
-missing=()
-command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
-command -v taskset >/dev/null 2>&1 || missing+=(util-linux)
-if [ "${#missing[@]}" -gt 0 ]; then
-  log "installing ${missing[*]} (apt)"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# shellcheck source=setup/lib/ensure-packages.sh
+source "$(dirname "$0")/lib/ensure-packages.sh"
+ensure_packages setup/bench.sh sysbench util-linux
 
-# tagbench's Lua scripts and its parser are written for sysbench 1.0.x (1.1 changed options
-# such as --warmup-time and --rand-type=zipfian, and its output).
 version=$(sysbench --version | awk '{print $2}')
 case "$version" in
   1.0.*) ;;

@@ -15,23 +15,6 @@ packages=(
   libgnutls30 libbz2-1.0 liblzma5 libcurl4 libmariadb3
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
-    missing+=("$p")
-  fi
-done
-
-if ((${#missing[@]} == 0)); then
-  echo "setup/install.sh: all ${#packages[@]} packages present"
-  exit 0
-fi
-
-if [[ $(id -u) -ne 0 ]]; then
-  echo "setup/install.sh: missing ${missing[*]}; run this script as root" >&2
-  exit 1
-fi
-echo "setup/install.sh: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# shellcheck source=setup/lib/ensure-packages.sh
+source "$(dirname "$0")/lib/ensure-packages.sh"
+ensure_packages setup/install.sh "${packages[@]}"

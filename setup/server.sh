@@ -8,23 +8,6 @@ set -euo pipefail
 
 packages=(util-linux iproute2 procps)
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
-    missing+=("$p")
-  fi
-done
-
-if ((${#missing[@]} == 0)); then
-  echo "setup/server.sh: all ${#packages[@]} packages present"
-  exit 0
-fi
-
-if [[ $(id -u) -ne 0 ]]; then
-  echo "setup/server.sh: missing ${missing[*]}; run this script as root" >&2
-  exit 1
-fi
-echo "setup/server.sh: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# shellcheck source=setup/lib/ensure-packages.sh
+source "$(dirname "$0")/lib/ensure-packages.sh"
+ensure_packages setup/server.sh "${packages[@]}"

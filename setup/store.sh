@@ -4,11 +4,6 @@
 # `apt-get update` runs only when something has to be installed. Runs as root on Debian 12.
 set -euo pipefail
 
-if command -v git >/dev/null 2>&1; then
-  exit 0
-fi
-printf 'setup/store.sh: installing git (apt)\n' >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null
-git --version >&2
+# shellcheck source=setup/lib/ensure-packages.sh
+source "$(dirname "$0")/lib/ensure-packages.sh"
+ensure_packages setup/store.sh git ca-certificates
