@@ -9,6 +9,7 @@ node scripts/cli.js doctor
 node scripts/cli.js run --releases mariadb@10.11.18,mariadb@10.11.19 --suite smoke --host-class local --store results "$@"
 node scripts/cli.js compare --store results --host-class local --suite smoke --product mariadb \
   --releases 10.11.18,10.11.19 --base 10.11.18 --markdown results/demo-comparison.md || [ $? -eq 2 ]
+node scripts/cli.js site --store results --out out/site
 echo
-echo "Run records: results/runs/  Comparison (Markdown): results/demo-comparison.md"
-echo "Site: node scripts/cli.js site --store results --out out/site --serve"
+echo "Run records: results/runs/   Comparison (Markdown): results/demo-comparison.md"
+echo "Site built in out/site. Open it with:  node scripts/cli.js site --out out/site --serve --no-build"
