@@ -27,7 +27,7 @@ export const commands = [
       { flags: '--site-url <url>', description: 'absolute URL the site is published at (makes the Atom feed\'s links absolute)' },
       { flags: '--serve', description: 'after building, serve the site on 127.0.0.1 until interrupted' },
       { flags: '--no-build', description: 'with --serve: serve the existing --out folder without rebuilding' },
-      { flags: '--port <n>', description: 'port for --serve (0 = any free port)', default: 8080, parse: parsePort },
+      { flags: '--port <n>', description: 'port for --serve (0 = any free port; default 8080, or a free one when 8080 is taken)', parse: parsePort },
     ],
     load: () => import('./site-command.js'),
   },
