@@ -99,13 +99,20 @@ export async function detectChangePoints(releases, opts = {}) {
  */
 function runPython(python, input, timeoutMs) {
   return new Promise((resolve) => {
-    const child = spawn(python, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs });
+    const child = spawn(python, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // own timer (unref'd): spawn's `timeout` option keeps the process alive after a spawn error
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    timer.unref();
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', (err) => resolve({ ok: false, why: `cannot start ${python} (${/** @type {NodeJS.ErrnoException} */ (err).code ?? err.message})` }));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      resolve({ ok: false, why: `cannot start ${python} (${/** @type {NodeJS.ErrnoException} */ (err).code ?? err.message})` });
+    });
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
       if (code === 0) resolve({ ok: true, stdout });
       else resolve({ ok: false, why: code === 3 ? stderr.trim() : `${python} ${SCRIPT} ended with ${signal ?? `exit ${code}`}: ${stderr.trim().split('\n').slice(-3).join(' ')}` });
     });
