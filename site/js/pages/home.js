@@ -25,12 +25,12 @@ export async function render(main) {
       h('td', { class: 'text', text: t.suite }),
       h('td', { class: 'text' }, t.latest ? h('a', { href: releaseHref(t, t.latest.version), text: t.latest.version, dataset: { latest: t.latest.version } }) : '—'),
       h('td', { class: 'text', text: fmtDate(t.latest?.date) }),
-      h('td', { class: 'text' }, t.latest?.comparison ? [
+      h('td', { class: 'text wrap-cell' }, t.latest?.comparison ? [
         h('span', { dataset: { scope: 'throughput' } }, summaryBadges(t.latest.comparison.throughputSummary)),
         h('span', { class: 'muted', text: ` vs ${t.latest.comparison.baseVersion}` }),
         h('br'), h('span', { class: 'muted', dataset: { scope: 'all' }, text: `all gated metrics: ${summaryText(t.latest.comparison.summary)}` })]
         : h('span', { class: 'muted', text: 'no comparison' })),
-      h('td', { class: 'text' }, t.openIssues.length ? t.openIssues.map((/** @type {any} */ i) => h('a', { href: i.url, title: i.title, text: `#${i.number} ` })) : h('span', { class: 'muted', text: 'none' })),
+      h('td', { class: 'text wrap-cell' }, t.openIssues.length ? t.openIssues.map((/** @type {any} */ i) => h('a', { href: i.url, title: i.title, text: `#${i.number} ` })) : h('span', { class: 'muted', text: 'none' })),
       h('td', { text: String(t.releaseCount) })));
     return h('section', { 'aria-labelledby': `p-${product}` },
       h('h2', { id: `p-${product}`, text: name }),
