@@ -52,5 +52,7 @@ export function renderCalibration(r) {
     out.push(`| ${v.test} | ${v.ratio === null ? 'n/a' : v.ratio.toFixed(3)} | ${v.ci ? `${v.ci[0].toFixed(3)}–${v.ci[1].toFixed(3)}` : 'n/a'} | ${pct(v.noiseCv)} | ${pct(v.mde)} | ${v.verdict}${v.level ? ` (${v.level})` : ''} | ${v.confirmed === undefined ? '' : v.confirmed ? 'yes' : 'no'}${v.confirmation ? ` (rerun ratio ${v.confirmation.ratio?.toFixed(3) ?? 'n/a'}, ${v.confirmation.verdict})` : ''} |\n`);
   }
   out.push(`\n**Detection rate: ${detected} of ${inj.length} tests (${pct(inj.length ? detected / inj.length : null)}) flagged as a throughput regression and confirmed.**\n`);
+  const blind = inj.filter((/** @type {any} */ v) => v.mde !== null && v.mde > r.cgroup.slowdown).map((/** @type {any} */ v) => v.test);
+  if (blind.length > 0) out.push(`\nOn this host and at this load, the MDE of ${blind.join(', ')} exceeds the injected ${pct(r.cgroup.slowdown)}: those tests cannot reliably show a slowdown of that size here. Rerun \`tagbench calibrate\` on a quiet host (nothing else running) before trusting its verdicts.\n`);
   return out.join('');
 }
