@@ -38,6 +38,7 @@ const live = new Set();
  */
 export async function drawChart(el, option) {
   const echarts = await loadECharts();
+  /** @type {{el: HTMLElement, option: any, chart: any}} */
   const entry = { el, option, chart: null };
   const init = () => {
     entry.chart?.dispose();

@@ -101,7 +101,7 @@ export function testHref(t, test) {
  * Read the required query parameters or throw a message naming the missing ones.
  * @param {URLSearchParams} q
  * @param {string[]} names
- * @returns {Record<string, string>}
+ * @returns {any} name -> value, every name present
  */
 export function requireParams(q, names) {
   const missing = names.filter((n) => !q.get(n));

@@ -47,6 +47,7 @@ export async function render(main) {
   const draw = () => fill(tablesBox, ...renderTables(t, base, windowSize));
   draw();
 
+  /** @type {{g: any, chart: {update: (option: any) => void}}[]} */
   const charts = [];
   for (const g of t.groups) {
     const { figure, canvas } = chartFigure(`${g.label}: ratio to base by release`);
@@ -168,7 +169,7 @@ function groupChartOption(t, g, base) {
     xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
     yAxis: { type: 'value', name: `ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true },
     dataZoom: zoomFor(versions.length, 40),
-    series: g.tests.map((/** @type {string} */ name, j) => {
+    series: g.tests.map((/** @type {string} */ name, /** @type {number} */ j) => {
       const k = t.tests.findIndex((/** @type {any} */ x) => x.name === name);
       return {
         name, type: 'line', data: r[k], connectNulls: false, showSymbol: versions.length <= 60,
