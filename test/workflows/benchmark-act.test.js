@@ -1,0 +1,120 @@
+/**
+ * benchmark.yml, dispatched and run on this machine by act in host mode: our own steps run end
+ * to end (plan, install, run, compare, confirm, report) on real servers and real sysbench, and
+ * produce a run record per release, a comparison, a confirmed regression and an issue body
+ * (dry run: act has no GitHub token).
+ *
+ * To get a regression to confirm out of two releases that perform alike, the candidate's
+ * servers get a CPU quota (throttle-server.js): a real slowdown, not a fake result.
+ * Remote actions (setup-node, artifacts) are replaced by a stub that fails if it ever runs, so
+ * the test also proves they are all skipped under act (env.ACT). Small on purpose: one test
+ * (point-query) with 5 repeats per release; a few minutes on 2 cores.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { throttleServers } from './throttle-server.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WORKFLOW = '.github/workflows/benchmark.yml';
+/** Servers of this test listen from here on (this area's port range). */
+const PORT_BASE = 23460;
+const CANDIDATE = '10.11.19';
+
+/**
+ * Every remote action the workflow uses, as `owner/repo@sha`.
+ * @returns {Promise<string[]>}
+ */
+async function remoteActions() {
+  const text = await readFile(join(ROOT, WORKFLOW), 'utf8');
+  return [...new Set([...text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})/g)].map((m) => `${m[1]}@${m[2]}`))];
+}
+
+/** @param {string} dir */
+async function listFiles(dir) {
+  try {
+    return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  } catch {
+    return [];
+  }
+}
+
+test('act runs benchmark.yml by dispatch: run records, a confirmed regression, an issue body', { timeout: 20 * 60_000 }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-'));
+  let passed = false;
+  // Kept when the test fails: act.log, the store and the outputs are what one wants to read then.
+  t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
+  const store = join(dir, 'results');
+  const out = join(dir, 'out');
+  const stub = join(dir, 'stub-action');
+  await mkdir(stub, { recursive: true });
+  await writeFile(join(stub, 'action.yml'), [
+    'name: stub',
+    'description: stands in for a remote action under act; fails if it ever runs',
+    'runs:',
+    '  using: composite',
+    '  steps:',
+    '    - shell: bash',
+    '      run: echo "REMOTE-ACTION-RAN-UNDER-ACT" >&2; exit 1',
+    '',
+  ].join('\n'));
+  const event = join(dir, 'event.json');
+  // With -e, act ignores --input: dispatch inputs go in the event.
+  await writeFile(event, JSON.stringify({ inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '5', dry_run: false } }));
+
+  const cache = process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs');
+  const args = [
+    'workflow_dispatch', '-W', WORKFLOW, '-e', event,
+    '--var', `TAGBENCH_STORE_DIR=${store}`, '--var', `TAGBENCH_OUT_DIR=${out}`,
+    '--env', `TAGBENCH_CACHE=${cache}`, '--env', `TAGBENCH_PORT_BASE=${PORT_BASE}`,
+    // Short: server sockets live in the work dir (108-byte limit); act's workspace path is long.
+    '--env', `TAGBENCH_WORK_DIR=${join(dir, 'w')}`,
+    '--action-cache-path', join(dir, 'act-cache'),
+    '--cache-server-addr', '127.0.0.1', '--artifact-server-addr', '127.0.0.1', '--artifact-server-path', join(dir, 'artifacts'),
+    ...(await remoteActions()).flatMap((a) => ['--local-repository', `${a}=${stub}`]),
+  ];
+  // The candidate is slowed to a tenth of a CPU, in the run and in the confirmation rerun.
+  const throttle = await throttleServers({ name: `tagbench-act-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
+  const logFile = join(dir, 'act.log');
+  let code;
+  try {
+    const log = createWriteStream(logFile);
+    const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+    code = await new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (c) => resolve(c));
+    });
+  } finally {
+    await throttle.stop();
+  }
+  const log = await readFile(logFile, 'utf8');
+  const tail = log.split('\n').slice(-60).join('\n');
+  assert.equal(code, 0, `act failed (log: ${logFile}):\n${tail}`);
+  assert.doesNotMatch(log, /REMOTE-ACTION-RAN-UNDER-ACT/, 'a remote action step was not skipped under act');
+  assert.ok(throttle.throttled.size >= 2, `the candidate's servers (run and confirm) should have been throttled; got ${throttle.throttled.size}`);
+
+  const files = await listFiles(store);
+  const records = files.filter((f) => f.includes(`${join(store, 'runs')}/`));
+  for (const v of ['10.11.18', CANDIDATE]) assert.ok(records.some((f) => f.includes(`/local/mariadb/${v}/smoke/`)), `no run record for ${v} in ${store}:\n${files.join('\n')}`);
+  const comparisons = await Promise.all(files.filter((f) => f.includes('/verdicts/')).map(async (f) => JSON.parse(await readFile(f, 'utf8'))));
+  assert.ok(comparisons.length >= 1, 'no comparison written');
+  const confirmed = comparisons.flatMap((c) => c.tests).filter((v) => v.verdict === 'regression' && v.confirmed === true);
+  assert.ok(confirmed.some((v) => v.test === 'point-query' && v.metric === 'throughput'), `point-query throughput should be a confirmed regression; verdicts: ${JSON.stringify(comparisons.map((c) => c.tests.map((/** @type {any} */ v) => [v.test, v.metric, v.verdict, v.confirmed])))}`);
+
+  const issues = await listFiles(join(out, 'issues'));
+  assert.equal(issues.length, 1, `one issue body expected in ${out}/issues`);
+  const body = await readFile(issues[0], 'utf8');
+  assert.match(body, new RegExp(`Performance regression: mariadb ${CANDIDATE.replace(/\./g, '\\.')} vs 10\\.11\\.18 on local \\(smoke\\)`));
+  assert.match(body, /\| point-query \| point \| throughput ↑ \|/);
+  assert.match(body, /### Provenance/);
+  const summary = await readFile(join(out, 'summary.md'), 'utf8');
+  assert.match(summary, /point-query \| throughput \| 🔴 regression \(confirmed\)/);
+  passed = true;
+});
