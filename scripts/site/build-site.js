@@ -8,7 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
-import { computePartition, finishSite } from './compute-site.js';
+import { computePartition, finishSite, recordFiles } from './compute-site.js';
+import { slimRecord } from './build-series.js';
 import { readRunRecords, readComparisons, readBaselines, readIssues, listPartitions } from './read-store.js';
 import { readProductInfo } from './read-product-info.js';
 import { renderPages } from './render-pages.js';
@@ -91,10 +92,35 @@ export async function buildSite(opts) {
     /** @type {import('./compute-site.js').PartitionSummary[]} */
     const parts = [];
     for (const [i, slice] of partitions.entries()) {
+      // A release at a time: write its records' downloads and per-second series, keep the
+      // records without their samples (see build-series.js).
+      /** @type {import('./types.js').RunRecord[]} */
+      const records = [];
+      /** @type {Set<string>} */
+      const seriesPaths = new Set();
+      for (const version of slice.versions) {
+        const r0 = performance.now();
+        const full = await readRunRecords(opts.store, { ...slice, version });
+        const w0 = performance.now();
+        /** @type {[string, string][]} */
+        const writes = [];
+        for (const record of full) {
+          const own = recordFiles(record);
+          writes.push([own.download, JSON.stringify(record)]);
+          for (const [path, data] of own.series) {
+            writes.push([path, JSON.stringify(data)]);
+            seriesPaths.add(path);
+          }
+          records.push(slimRecord(record));
+        }
+        fileCount += await writeAll(tmp, writes);
+        timings.readMs += w0 - r0;
+        timings.writeMs += performance.now() - w0;
+      }
       const r0 = performance.now();
-      const [records, comparisons] = await Promise.all([readRunRecords(opts.store, slice), readComparisons(opts.store, slice)]);
+      const comparisons = await readComparisons(opts.store, slice);
       const c0 = performance.now();
-      const { files, summary } = computePartition({ records, comparisons, baselines, issues, products, title, generatedAt, siteUrl });
+      const { files, summary } = computePartition({ records, comparisons, baselines, issues, products, title, generatedAt, siteUrl }, { seriesPaths });
       const w0 = performance.now();
       fileCount += await writeAll(tmp, siteFileWrites(files));
       parts.push(summary);

@@ -1,6 +1,6 @@
 /**
- * The product-line table (tests × releases), the per-test histories and the per-second series
- * files of one table. Pure: takes a TableGroup, returns data objects keyed by site path.
+ * The product-line table (tests × releases) and the per-test histories of one table. Pure:
+ * takes a TableGroup, returns data objects keyed by site path.
  */
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats } from './summarize-repeats.js';
@@ -32,10 +32,11 @@ export function throughputVerdict(rel, test) {
 
 /**
  * @param {TableGroup} table
- * @returns {{table: TableData, files: Map<string, unknown>}} the table data and every other
- *   file of this table (test histories, per-second series), keyed by site path
+ * @param {Set<string>} seriesPaths per-second series files that exist (see buildSeries)
+ * @returns {{table: TableData, files: Map<string, unknown>}} the table data and the test
+ *   histories, keyed by site path
  */
-export function buildTableData(table) {
+export function buildTableData(table, seriesPaths) {
   const { key } = table;
   /** @type {Map<string, unknown>} */
   const files = new Map();
@@ -84,13 +85,13 @@ export function buildTableData(table) {
         runs: rel.records.flatMap((r) => {
           const step = r.steps.find((s) => s.name === t.name);
           if (!step) return [];
-          const hasSeries = step.repeats.some((rep) => rep.intervals?.length > 0);
-          if (hasSeries) files.set(dataPaths.series({ runId: r.id, test: t.name }), seriesFile(r, step));
+          const seriesPath = dataPaths.series({ runId: r.id, test: t.name });
+          const hasSeries = seriesPaths.has(seriesPath);
           return [{
             id: r.id,
             startedAt: r.startedAt,
             repeats: step.repeats.map((rep) => ({ index: rep.index, status: rep.status, throughput: rep.throughput })),
-            series: hasSeries ? dataPaths.series({ runId: r.id, test: t.name }) : null,
+            series: hasSeries ? seriesPath : null,
           }];
         }),
       });
@@ -136,38 +137,4 @@ export function buildTableData(table) {
     csv: dataPaths.csv(key),
   };
   return { table: data, files };
-}
-
-/**
- * Per-second series of one step of one run, stored column-wise (t, qps, latency arrays) to
- * keep the file small.
- * @param {import('../types.js').RunRecord} record
- * @param {import('../types.js').Step} step
- */
-function seriesFile(record, step) {
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    runId: record.id,
-    product: record.release.product,
-    version: record.release.version,
-    host: record.host.class,
-    suite: record.config.suite,
-    test: step.name,
-    metric: step.metric,
-    repeats: step.repeats.map((rep) => {
-      const iv = rep.intervals ?? [];
-      // `maxLatencyMs` is the per-second max response time the insert benchmark prints;
-      // sysbench's interval latency is its p95.
-      const maxes = iv.map((i) => /** @type {any} */ (i).maxLatencyMs);
-      return {
-        index: rep.index,
-        status: rep.status,
-        t: iv.map((i) => i.t),
-        qps: iv.map((i) => i.qps),
-        latencyMs: iv.map((i) => i.latencyMs),
-        maxLatencyMs: maxes.every((m) => typeof m === 'number') && maxes.length > 0 ? maxes : null,
-        errors: iv.map((i) => i.errors),
-      };
-    }),
-  };
 }

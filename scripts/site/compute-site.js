@@ -11,6 +11,7 @@ import { manifestEntry, buildManifest, regressionRows, buildRegressions } from '
 import { renderCsv } from './render-csv.js';
 import { renderFeed } from './render-feed.js';
 import { dataPaths } from '../../site/js/paths.js';
+import { buildSeries } from './build-series.js';
 
 /** @import { SiteInput, RunRecord, StoredComparison, IssueRef } from './types.js' */
 
@@ -33,16 +34,31 @@ import { dataPaths } from '../../site/js/paths.js';
 
 /**
  * @param {SiteInput} input one slice of the store (or all of it)
+ * @param {{seriesPaths?: Set<string>}} [opts] seriesPaths: the caller already wrote the
+ *   per-second series and the run-record downloads (see recordFiles) and passes slimmed
+ *   records; without it they are made here from the full records
  * @returns {{files: SiteFiles, summary: PartitionSummary}}
  */
-export function computePartition(input) {
+export function computePartition(input, opts = {}) {
   /** @type {SiteFiles} */
   const files = { json: new Map(), text: new Map(), records: new Map(), comparisons: new Map() };
+  let seriesPaths = opts.seriesPaths;
+  if (!seriesPaths) {
+    seriesPaths = new Set();
+    for (const r of input.records) {
+      const own = recordFiles(r);
+      for (const [path, data] of own.series) {
+        files.json.set(path, data);
+        seriesPaths.add(path);
+      }
+      files.records.set(own.download, r);
+    }
+  }
   const groups = groupTables(input);
   const entries = [];
   let releases = 0;
   for (const group of groups) {
-    const { table, files: extra } = buildTableData(group);
+    const { table, files: extra } = buildTableData(group, seriesPaths);
     files.json.set(dataPaths.table(group.key), table);
     for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
@@ -52,9 +68,6 @@ export function computePartition(input) {
     files.text.set(table.csv, renderCsv(table));
     entries.push(manifestEntry(group, table, input.issues));
     releases += table.releases.length;
-  }
-  for (const r of input.records) {
-    files.records.set(dataPaths.runRecord({ host: r.host.class, product: r.release.product, version: r.release.version, suite: r.config.suite, id: r.id }), r);
   }
   for (const s of input.comparisons) {
     const c = s.comparison;
@@ -73,6 +86,18 @@ export function computePartition(input) {
       })),
       counts: { runs: input.records.length, comparisons: input.comparisons.length, releases },
     },
+  };
+}
+
+/**
+ * The files one run record gives on its own: its download path and its per-second series.
+ * @param {RunRecord} record
+ * @returns {{download: string, series: Map<string, unknown>}}
+ */
+export function recordFiles(record) {
+  return {
+    download: dataPaths.runRecord({ host: record.host.class, product: record.release.product, version: record.release.version, suite: record.config.suite, id: record.id }),
+    series: buildSeries(record),
   };
 }
 

@@ -68,6 +68,7 @@ function parseJson(file, text) {
  * @property {string} hostClass
  * @property {string} product
  * @property {string} suite
+ * @property {string[]} versions versions with run records in this slice (store order)
  */
 
 /**
@@ -85,7 +86,10 @@ export async function listPartitions(storeDir) {
     for (const product of await subdirs(join(runs, hostClass))) {
       for (const version of await subdirs(join(runs, hostClass, product))) {
         for (const suite of await subdirs(join(runs, hostClass, product, version))) {
-          out.set(`${hostClass}/${product}/${suite}`, { hostClass, product, suite });
+          const key = `${hostClass}/${product}/${suite}`;
+          const p = out.get(key) ?? { hostClass, product, suite, versions: [] };
+          p.versions.push(version);
+          out.set(key, p);
         }
       }
     }
@@ -109,12 +113,12 @@ async function subdirs(dir) {
 /**
  * Run records of a store slice, read (upgraded, validated) by the store stage.
  * @param {string} storeDir results store root
- * @param {StorePartition} [slice] all of the store when absent
+ * @param {{hostClass: string, product: string, suite: string, version?: string}} [slice] all of the store when absent
  * @returns {Promise<RunRecord[]>}
  * @throws {UserError} listing every file that won't parse or validate
  */
 export async function readRunRecords(storeDir, slice) {
-  return readRecords(storeDir, slice ?? {});
+  return readRecords(storeDir, slice ? { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version: slice.version } : {});
 }
 
 /**
@@ -125,7 +129,7 @@ export async function readRunRecords(storeDir, slice) {
  * @throws {UserError}
  */
 export async function readComparisons(storeDir, slice) {
-  const list = await readStoredComparisons(storeDir, slice ?? {});
+  const list = await readStoredComparisons(storeDir, slice ? { hostClass: slice.hostClass, product: slice.product, suite: slice.suite } : {});
   return list.map(({ id, ...comparison }) => ({ id, comparison }));
 }
 
