@@ -65,8 +65,13 @@ export {};
 
 /**
  * @typedef {object} ThresholdsConfig configs/thresholds.yml (full use in scripts/compare/)
+ * @property {number} [confidence] two-sided confidence of the ratio's interval
+ * @property {number} [power] power for the minimum detectable effect
  * @property {Record<string, {warn: number, issue: number}>} groups relative change per group
- * @property {Record<string, {warn?: number, issue?: number}>} [tests] per-test overrides
+ * @property {Record<string, {warn: number, issue: number, floor?: number}>} [metrics] other gated metrics
+ * @property {Record<string, {warn?: number, issue?: number, metrics?: Record<string, {warn?: number, issue?: number}>}>} [tests] per-test overrides
+ * @property {{stallFraction: number, minIntervals: number}} [qos] quality of service from per-second rates
+ * @property {{windowLen: number, maxPValue: number, minMagnitude: number}} [changePoints] apache-otava settings
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -265,8 +270,17 @@ export {};
  * @property {{median: number, min: number, max: number, n: number}|null} candidate
  * @property {number|null} ratio candidate median / base median
  * @property {[number, number]|null} ci confidence interval of the ratio
- * @property {number|null} mde minimum detectable relative effect on this host
+ * @property {number|null} mde minimum detectable relative effect on this host (absolute, in the metric's unit, for linear metrics)
  * @property {VerdictClass} verdict
  * @property {string} reason the numbers that justify the verdict, in words
  * @property {boolean} [confirmed] set by `tagbench confirm`
+ * @property {string} [unit] the metric's unit (op/s, ms, µs/op, KB/op, ratio, share of seconds)
+ * @property {'log'|'linear'} [scale] log: ratio + relative thresholds; linear (qpsCv, stallShare): difference + absolute thresholds, ci null
+ * @property {number|null} [difference] candidate median - base median (metric unit)
+ * @property {[number, number]|null} [differenceCi] interval of the difference (linear metrics)
+ * @property {number|null} [coverage] achieved two-sided coverage of the exact rank interval
+ * @property {number|null} [noiseCv] pooled within-release sd of ln(values) (≈ CV); sd in the unit for linear metrics
+ * @property {{warn: number, issue: number}} [threshold] thresholds applied
+ * @property {'warn'|'issue'|null} [level] threshold crossed by a regression/improvement
+ * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation] the rerun's own verdict (tagbench confirm)
  */
