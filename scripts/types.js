@@ -212,6 +212,7 @@ export {};
  * @property {Interval[]} intervals per-second rates
  * @property {Efficiency|null} efficiency
  * @property {number|null} mysqldRssKb at the end of the repeat
+ * @property {{basis: 'datadir'|'all', devices: string[]}|null} [ioDevices] which block devices the per-op I/O figures count
  */
 
 /**

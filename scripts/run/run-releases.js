@@ -262,6 +262,7 @@ async function runMeasuredRepeat(action, state, plan, options) {
     // The samplers also saw the warm-up and the connect: count only sysbench's measured window.
     efficiency: ok ? computeEfficiency(samples, ops, { windowS: out.durationS }) : null,
     mysqldRssKb: samples.rssKb ?? null,
+    ioDevices: samples.devices ? { basis: samples.devices.basis, devices: [...samples.devices.devices] } : null,
   };
   if (!options.signal?.aborted || ok) {
     const excerpt = ok ? undefined : tail(out.rawOutput ?? '', 15);
