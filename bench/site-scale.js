@@ -13,7 +13,8 @@ import { mkdtemp, rm, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateHistory } from '../scripts/site/generate-history.js';
-import { buildSite, serveSite } from '../scripts/site/index.js';
+import { spawn } from 'node:child_process';
+import { serveSite } from '../scripts/site/index.js';
 import { writeRecord, writeComparison } from '../scripts/store/index.js';
 import { compareRuns, resolveThresholds } from '../scripts/compare/index.js';
 import { loadConfig } from '../scripts/config/index.js';
@@ -59,11 +60,13 @@ for (const [i, host] of hosts.entries()) {
 const storeBytes = await du(store);
 
 const out = join(dir, 'site');
+// The build runs in a child process of its own, so its peak memory is its own (not the
+// generator's).
 const b0 = performance.now();
-const built = await buildSite({ store, out, baselines: join(dir, 'no-baselines'), configRoot: root, progress: log });
+const built = await buildInChild({ store, out, baselines: join(dir, 'no-baselines'), configRoot: root });
 const buildMs = performance.now() - b0;
 const siteBytes = await du(out);
-const rss = process.memoryUsage().rss;
+const rss = built.maxRssKb * 1024;
 
 const server = await serveSite(out, { port: 0 });
 const browser = await launchBrowser();
@@ -102,10 +105,27 @@ await server.close();
 const mb = (/** @type {number} */ b) => (b / 2 ** 20).toFixed(1);
 console.log(`# site scale: ${releases} releases x ${args.tests} tests x ${hostCount} host classes, ${args.seconds} per-second samples per repeat`);
 console.log(`store: ${recordCount} run records, ${comparisonCount} comparisons, ${mb(storeBytes)} MiB (generated in ${((b0 - g0) / 1000).toFixed(0)} s)`);
-console.log(`build: ${(buildMs / 1000).toFixed(1)} s (read+validate ${(built.timings.readMs / 1000).toFixed(1)} s, compute ${(built.timings.computeMs / 1000).toFixed(1)} s, write ${(built.timings.writeMs / 1000).toFixed(1)} s); ${built.files} files, ${mb(siteBytes)} MiB; builder RSS ${mb(rss)} MiB`);
+console.log(`build: ${(buildMs / 1000).toFixed(1)} s (read+validate ${(built.timings.readMs / 1000).toFixed(1)} s, compute ${(built.timings.computeMs / 1000).toFixed(1)} s, write ${(built.timings.writeMs / 1000).toFixed(1)} s); ${built.files} files, ${mb(siteBytes)} MiB; builder peak RSS ${mb(rss)} MiB`);
 console.log('first render in headless Chromium (navigation to rendered page incl. charts; first load, then best of 2 reloads):');
 for (const r of renders) console.log(`  ${r.name.padEnd(36)} ${r.firstMs.toFixed(0).padStart(6)} ms  warm ${r.warmMs.toFixed(0).padStart(6)} ms  ${r.requests} requests, ${r.kb.toFixed(0)} KiB`);
 if (!args.keep) await rm(dir, { recursive: true, force: true });
+
+/**
+ * Run buildSite in a child Node process and report its result and peak RSS.
+ * @param {import('../scripts/site/build-site.js').BuildOptions} opts
+ * @returns {Promise<import('../scripts/site/build-site.js').BuildResult & {maxRssKb: number}>}
+ */
+function buildInChild(opts) {
+  const code = `import { buildSite } from ${JSON.stringify(new URL('../scripts/site/index.js', import.meta.url).href)};
+const res = await buildSite({ ...${JSON.stringify(opts)}, progress: (m) => process.stderr.write(m + '\\n') });
+process.stdout.write(JSON.stringify({ ...res, maxRssKb: process.resourceUsage().maxRSS }));`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d) => { text += d; });
+    child.on('close', (status) => (status === 0 ? resolve(JSON.parse(text)) : reject(new Error(`build exited ${status}`))));
+  });
+}
 
 /**
  * Bytes of all files under a folder.

@@ -83,7 +83,7 @@ export function buildReleaseData(table, rel) {
  * @param {V} v
  * @returns {V}
  */
-function slimVerdict(v) {
+export function slimVerdict(v) {
   if (!v) return v;
   const { test, group, metric, higherIsBetter, ratio, ci, mde, verdict, reason, confirmed } = v;
   return /** @type {V} */ ({

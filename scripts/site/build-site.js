@@ -8,7 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
-import { computePartition, finishSite, recordFiles } from './compute-site.js';
+import { computePartition, finishSite, recordFiles, comparisonDownload } from './compute-site.js';
+import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
 import { readRunRecords, readComparisons, readBaselines, readIssues, listPartitions } from './read-store.js';
 import { readProductInfo } from './read-product-info.js';
@@ -118,7 +119,12 @@ export async function buildSite(opts) {
         timings.writeMs += performance.now() - w0;
       }
       const r0 = performance.now();
-      const comparisons = await readComparisons(opts.store, slice);
+      const fullComparisons = await readComparisons(opts.store, slice);
+      fileCount += await writeAll(tmp, fullComparisons.map((c) => [comparisonDownload(c), JSON.stringify(c.comparison)]));
+      // The pages show a few fields of each verdict; the compare stage's evidence stays in the
+      // download.
+      const comparisons = fullComparisons.map((c) => ({ id: c.id, comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) } }));
+      fullComparisons.length = 0;
       const c0 = performance.now();
       const { files, summary } = computePartition({ records, comparisons, baselines, issues, products, title, generatedAt, siteUrl }, { seriesPaths });
       const w0 = performance.now();

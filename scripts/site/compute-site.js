@@ -35,8 +35,9 @@ import { buildSeries } from './build-series.js';
 /**
  * @param {SiteInput} input one slice of the store (or all of it)
  * @param {{seriesPaths?: Set<string>}} [opts] seriesPaths: the caller already wrote the
- *   per-second series and the run-record downloads (see recordFiles) and passes slimmed
- *   records; without it they are made here from the full records
+ *   per-second series and the downloads of records and comparisons (recordFiles,
+ *   comparisonDownload) and passes slimmed records and comparisons; without it all of that is
+ *   made here
  * @returns {{files: SiteFiles, summary: PartitionSummary}}
  */
 export function computePartition(input, opts = {}) {
@@ -69,9 +70,8 @@ export function computePartition(input, opts = {}) {
     entries.push(manifestEntry(group, table, input.issues));
     releases += table.releases.length;
   }
-  for (const s of input.comparisons) {
-    const c = s.comparison;
-    files.comparisons.set(dataPaths.comparison({ host: c.hostClass, product: c.product, version: c.candidate.version, suite: c.suite, id: s.id }), s);
+  if (!opts.seriesPaths) {
+    for (const s of input.comparisons) files.comparisons.set(comparisonDownload(s), s);
   }
   const { rows, used } = regressionRows(input.issues, groups);
   return {
@@ -99,6 +99,15 @@ export function recordFiles(record) {
     download: dataPaths.runRecord({ host: record.host.class, product: record.release.product, version: record.release.version, suite: record.config.suite, id: record.id }),
     series: buildSeries(record),
   };
+}
+
+/**
+ * @param {StoredComparison} s
+ * @returns {string} site path of its download copy
+ */
+export function comparisonDownload(s) {
+  const c = s.comparison;
+  return dataPaths.comparison({ host: c.hostClass, product: c.product, version: c.candidate.version, suite: c.suite, id: s.id });
 }
 
 /**

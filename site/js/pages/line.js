@@ -11,6 +11,11 @@ import { fmtQps, fmtRatio, fmtDate, median, ratioClass } from '../format.js';
 import { breadcrumb, verdictBadge, ratioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 
+/** Why the default base is the default, in words. */
+const BASE_SOURCE = /** @type {Record<string, string>} */ ({
+  baseline: 'accepted baseline', config: 'configured base', oldest: 'oldest release',
+});
+
 /** Columns shown at first in long lines (all releases stay in the charts and the CSV). */
 const DEFAULT_WINDOW = 30;
 
@@ -24,7 +29,7 @@ export async function render(main) {
   let windowSize = q.get('show') === 'all' ? versions.length : Number(q.get('show')) || DEFAULT_WINDOW;
 
   const baseSelect = h('select', { id: 'base-select', name: 'base' },
-    [...versions].reverse().map((v) => h('option', { value: v, selected: v === base, text: v === t.defaultBase ? `${v} (default: ${t.defaultBaseSource})` : v })));
+    [...versions].reverse().map((v) => h('option', { value: v, selected: v === base, text: v === t.defaultBase ? `${v} (${BASE_SOURCE[t.defaultBaseSource] ?? 'default'})` : v })));
   const windowSelect = h('select', { id: 'window-select', name: 'show' },
     [10, 30, 100].filter((n) => n < versions.length).map((n) => h('option', { value: String(n), selected: n === windowSize, text: `newest ${n}` })),
     h('option', { value: 'all', selected: windowSize >= versions.length, text: `all ${versions.length}` }));
