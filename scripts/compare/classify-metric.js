@@ -82,11 +82,11 @@ export function classifyMetric(s) {
   if (gHi < 0 && gPoint <= -threshold.warn) {
     out.verdict = 'regression';
     out.level = gPoint <= -threshold.issue ? 'issue' : 'warn';
-    out.reason = `${head}: worse with the whole interval below no change, by at least the ${out.level} threshold (${limits}); ${noise}`;
+    out.reason = `${head}: worse, with the whole interval on the bad side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noise}`;
   } else if (gLo > 0 && gPoint >= threshold.warn) {
     out.verdict = 'improvement';
     out.level = gPoint >= threshold.issue ? 'issue' : 'warn';
-    out.reason = `${head}: better with the whole interval above no change, by at least the ${out.level} threshold (${limits}); ${noise}`;
+    out.reason = `${head}: better, with the whole interval on the good side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noise}`;
   } else if (gLo >= -threshold.issue && gHi <= threshold.issue) {
     out.verdict = 'unchanged';
     out.reason = `${head}: the interval lies within ±${fmt.change(threshold.issue)}; ${noise}`;

@@ -34,14 +34,42 @@ export function renderComparison(cmp, options) {
     return out.join('');
   }
   out.push(`${title}: ${counts}\n`);
+  out.push(`method: ${method}\n\n`);
   const color = options.color === true;
-  for (const t of cmp.tests) {
-    if (t.verdict === 'unchanged') continue;
-    const text = `  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`;
-    const code = t.verdict === 'regression' ? '\x1b[31m' : t.verdict === 'improvement' ? '\x1b[32m' : t.verdict === 'failed' ? '\x1b[35m' : '\x1b[33m';
-    out.push(color ? `${code}${text}\x1b[0m\n` : `${text}\n`);
-  }
+  out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color));
+  // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
+  // verdicts that call for action, so a noisy host does not bury them under "inconclusive".
+  const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
+  if (notable.length > 0) out.push('\nwhy:\n');
+  for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
+  const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
+  if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS) are inconclusive or unchanged: every number is in --markdown / --json.\n`);
   return out.join('');
+}
+
+/**
+ * One aligned line per test: the throughput verdict with ratio, interval, noise and the
+ * minimum detectable effect, so the reader sees how small a change each test could catch.
+ * @param {import('./types.js').FullVerdict[]} tests
+ * @param {boolean} color
+ */
+function renderThroughputLines(tests, color) {
+  if (tests.length === 0) return '';
+  const width = Math.max(4, ...tests.map((t) => t.test.length));
+  const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  verdict\n`;
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${(t.ratio === null ? 'n/a' : t.ratio.toFixed(3)).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${label(t)}`, t, color));
+  return `throughput verdicts (noise = CV of the repeats; MDE = smallest change this host can detect for the test):\n${head}${lines.join('')}`;
+}
+
+/**
+ * @param {string} text
+ * @param {import('./types.js').FullVerdict} t
+ * @param {boolean} color
+ */
+function paint(text, t, color) {
+  if (!color || t.verdict === 'unchanged') return `${text}\n`;
+  const code = t.verdict === 'regression' ? '\x1b[31m' : t.verdict === 'improvement' ? '\x1b[32m' : t.verdict === 'failed' ? '\x1b[35m' : '\x1b[33m';
+  return `${code}${text}\x1b[0m\n`;
 }
 
 /** @param {import('./types.js').FullVerdict} t */
