@@ -28,7 +28,8 @@ export async function launchBrowser() {
     context,
     close: async () => {
       await context.close();
-      await rm(profile, { recursive: true, force: true });
+      // Chromium may still be flushing its profile right after close: retry the removal.
+      await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }
