@@ -18,7 +18,8 @@ import { renderComparison } from './render-comparison.js';
 import { renderChangePoints } from './render-change-points.js';
 import { detectChangePoints } from './run-change-points.js';
 import { readBaseline } from './baseline-file.js';
-import { chooseBase, compareVersions } from './select-releases.js';
+import { chooseBase } from './select-releases.js';
+import { compareVersions } from '../version-order.js';
 
 /**
  * @typedef {object} CompareOptions

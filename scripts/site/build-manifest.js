@@ -3,7 +3,7 @@
  * page needs) and the regressions list (regression verdicts plus the issues about them). Pure.
  */
 import { dataPaths } from '../../site/js/paths.js';
-import { compareVersions } from './compare-versions.js';
+import { compareVersions } from '../version-order.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 
 /** @import { TableData, IssueRef } from './types.js' */

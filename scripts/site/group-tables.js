@@ -3,7 +3,7 @@
  * × suite, each with its releases in version order, the newest comparison per release, and the
  * default base release for ratios.
  */
-import { compareVersions } from './compare-versions.js';
+import { compareVersions } from '../version-order.js';
 import { tableId } from '../../site/js/paths.js';
 
 /** @import { RunRecord, StoredComparison, Baseline, SiteInput } from './types.js' */

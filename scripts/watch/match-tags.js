@@ -2,7 +2,7 @@
  * Match upstream tags against a product's lines (tagPattern, group 1 = version) and apply each
  * line's version floor.
  */
-import { compareVersions } from './compare-versions.js';
+import { compareVersions } from '../version-order.js';
 
 /**
  * Lowest version of a line that watch proposes: `minVersion` when the line has one, else its

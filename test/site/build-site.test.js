@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSite, serveSite } from '../../scripts/site/index.js';
 import { computePartition } from '../../scripts/site/compute-site.js';
-import { compareVersions } from '../../scripts/site/compare-versions.js';
+import { compareVersions } from '../../scripts/version-order.js';
 import { generateHistory } from '../../scripts/site/generate-history.js';
 import { readIssues } from '../../scripts/site/read-store.js';
 import { run as runSiteCommand } from '../../scripts/site/site-command.js';
