@@ -57,3 +57,29 @@ export function formatStats(stats) {
   if (!stats) return 'n/a';
   return `${formatValue(stats.median)} (${formatValue(stats.min)}–${formatValue(stats.max)}, n=${stats.n})`;
 }
+
+/**
+ * The change of a verdict in the form its metric is judged in: relative (`-8.2 %`) for metrics
+ * compared as a ratio, absolute with the unit (`+0.12 KB/op`) for those compared as a difference.
+ * @param {import('./types.js').ReportedVerdict} t
+ * @returns {string}
+ */
+export function formatChange(t) {
+  if (t.scale === 'linear') {
+    if (t.difference === null || t.difference === undefined) return 'n/a';
+    return `${t.difference > 0 ? '+' : ''}${formatValue(t.difference)}${t.unit ? ` ${t.unit}` : ''}`;
+  }
+  return formatPercent(t.ratio === null ? null : t.ratio - 1, { signed: true });
+}
+
+/**
+ * A threshold or a detectable effect in the metric's terms: a fraction for ratio metrics, an
+ * amount in the unit for difference metrics.
+ * @param {import('./types.js').ReportedVerdict} t
+ * @param {number|null|undefined} value
+ * @returns {string}
+ */
+export function formatEffect(t, value) {
+  if (t.scale === 'linear') return value === null || value === undefined ? 'n/a' : `${formatValue(value)}${t.unit ? ` ${t.unit}` : ''}`;
+  return formatPercent(value);
+}

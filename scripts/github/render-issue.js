@@ -3,7 +3,7 @@
  * the baseline, links, provenance and the hidden marker. Pure: data in, Markdown out.
  */
 import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.js';
-import { formatInterval, formatPercent, formatRatio, formatStats } from './format-number.js';
+import { formatChange, formatEffect, formatInterval, formatRatio, formatStats } from './format-number.js';
 import { renderProvenance } from './render-provenance.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
@@ -11,6 +11,7 @@ import { renderProvenance } from './render-provenance.js';
 /** @typedef {import('../types.js').RunRecord} RunRecord */
 /** @typedef {import('./types.js').IssuePlan} IssuePlan */
 /** @typedef {import('./types.js').IssueKey} IssueKey */
+/** @typedef {import('./types.js').ReportedVerdict} ReportedVerdict */
 
 /**
  * Id of one verdict inside a comparison: a test can be gated on several metrics.
@@ -22,13 +23,14 @@ export function testId(v) {
 }
 
 /**
- * The verdicts that open an issue: regressions a confirmation rerun agreed with. An unconfirmed
- * regression only shows in the job summary (DESIGN.md: issues only after confirmation).
+ * The verdicts that open an issue: regressions beyond the issue threshold that a confirmation
+ * rerun agreed with. An unconfirmed or warn-level regression only shows in the job summary
+ * (DESIGN.md: issues only after confirmation). Comparisons without `level` count as issue-level.
  * @param {Comparison} comparison
- * @returns {TestVerdict[]}
+ * @returns {ReportedVerdict[]}
  */
 export function confirmedRegressions(comparison) {
-  return comparison.tests.filter((t) => t.verdict === 'regression' && t.confirmed === true);
+  return /** @type {ReportedVerdict[]} */ (comparison.tests).filter((t) => t.verdict === 'regression' && t.confirmed === true && (t.level ?? 'issue') === 'issue');
 }
 
 /**
@@ -76,6 +78,7 @@ export function renderIssue(comparison, records, context) {
     '',
     '### Why each verdict',
     '',
+    // compare's reason already tells the confirmation rerun's outcome when there was one.
     ...regressed.map((t) => `- ${code(testId(t))}: ${t.reason}`),
     '',
     '### Links',
@@ -98,20 +101,21 @@ export function renderIssue(comparison, records, context) {
 }
 
 /**
- * @param {TestVerdict[]} regressed
+ * @param {ReportedVerdict[]} regressed
  * @param {Comparison} comparison
  */
 function renderTable(regressed, comparison) {
   const rows = [
-    '| test | group | metric | baseline median (min–max, n) | candidate median (min–max, n) | ratio | 95 % CI | change | issue threshold | smallest detectable |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| test | group | metric | baseline median (min–max, n) | candidate median (min–max, n) | ratio | CI | change | issue threshold | smallest detectable | rerun ratio (CI) |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const t of regressed) {
-    const threshold = comparison.thresholds.tests?.[t.test]?.issue ?? comparison.thresholds.groups[t.group]?.issue;
-    const change = t.ratio === null ? null : t.ratio - 1;
-    rows.push(`| ${t.test} | ${t.group} | ${t.metric}${t.higherIsBetter ? ' ↑' : ' ↓'} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatPercent(change, { signed: true })} | ${formatPercent(threshold)} | ${formatPercent(t.mde)} |`);
+    const threshold = t.threshold?.issue ?? comparison.thresholds.tests?.[t.test]?.issue ?? comparison.thresholds.groups[t.group]?.issue;
+    const metric = `${t.metric}${t.unit ? ` (${t.unit})` : ''}${t.higherIsBetter ? ' ↑' : ' ↓'}`;
+    const rerun = t.confirmation ? `${formatRatio(t.confirmation.ratio)} ${formatInterval(t.confirmation.ci)}` : 'n/a';
+    rows.push(`| ${t.test} | ${t.group} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatChange(t)} | ${formatEffect(t, threshold)} | ${formatEffect(t, t.mde)} | ${rerun} |`);
   }
-  rows.push('', '↑ higher is better, ↓ lower is better. Ratio = candidate median / baseline median.');
+  rows.push('', '↑ higher is better, ↓ lower is better. Ratio = candidate median / baseline median; CI = its confidence interval as computed by `tagbench compare`.');
   return rows.join('\n');
 }
 

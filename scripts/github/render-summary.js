@@ -2,7 +2,7 @@
  * The job summary: one comparison table per comparison (every test, not only regressions) and
  * what the report did with issues. Pure: data in, Markdown out.
  */
-import { formatInterval, formatPercent, formatRatio, formatStats } from './format-number.js';
+import { formatEffect, formatInterval, formatRatio, formatStats } from './format-number.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -23,9 +23,10 @@ export function renderSummary(comparisons, outcomes, mode) {
     out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
     out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
     out.push('| test | metric | verdict | ratio | 95 % CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
-    for (const t of c.tests) {
-      const confirmed = t.verdict === 'regression' ? (t.confirmed ? ' (confirmed)' : ' (not confirmed)') : '';
-      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatPercent(t.mde)} | ${formatStats(t.base)} | ${formatStats(t.candidate)} |`);
+    for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) {
+      const level = t.level ? `, ${t.level}` : '';
+      const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) : '';
+      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatEffect(t, t.mde)} | ${formatStats(t.base)} | ${formatStats(t.candidate)} |`);
     }
     out.push('');
   }

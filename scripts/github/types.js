@@ -70,3 +70,16 @@ export {};
  * @property {boolean} closeOnRecovery close an issue when a later release recovers every test it lists
  * @property {(line: string) => void} log progress to stderr
  */
+
+/**
+ * A TestVerdict as the compare stage writes it: the shared typedef plus the evidence fields
+ * compare adds (all optional here, so hand-made and older comparisons still render).
+ * @typedef {import('../types.js').TestVerdict & {
+ *   unit?: string,
+ *   scale?: 'log'|'linear',
+ *   difference?: number|null,
+ *   threshold?: {warn: number, issue: number},
+ *   level?: 'warn'|'issue'|null,
+ *   confirmation?: {verdict: string, level?: string|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds?: {base: string[], candidate: string[]}}
+ * }} ReportedVerdict
+ */

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readComparisons } from '../../scripts/store/index.js';
 import { run } from '../../scripts/github/report-command.js';
 import { FIXTURE_STORE } from './fixture-store.js';
 import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
@@ -60,4 +62,25 @@ test('a bad comparison file is named in the error', async () => {
     assert.match(/** @type {Error} */ (err).message, new RegExp(`comparison file ${bad} is not a valid comparison`));
     return true;
   });
+});
+
+test('real captured pipeline output: one issue with the confirmed issue-level regressions, units and rerun', async () => {
+  const dir = await tempDir();
+  const store = fileURLToPath(new URL('../fixtures/github/captured-store/', import.meta.url));
+  const code = await run({ store, dryRunDir: join(dir, 'issues'), summaryFile: join(dir, 'summary.md'), env: {} });
+  assert.equal(code, 0);
+  const files = await readdir(join(dir, 'issues'));
+  assert.deepEqual(files, ['tagbench-regression_v1_mariadb_10.11_10.11.19_local_smoke.md']);
+  const issue = await readFile(join(dir, 'issues', files[0]), 'utf8');
+  const comparisons = await readComparisons(store);
+  const newest = comparisons.at(-1);
+  assert.ok(newest);
+  // The newest comparison is the confirmed one; its confirmed issue-level regressions are listed.
+  const expected = newest.tests.filter((t) => t.verdict === 'regression' && t.confirmed === true && /** @type {any} */ (t).level === 'issue');
+  assert.ok(expected.length > 0, 'the captured comparison has confirmed regressions');
+  for (const t of expected) assert.ok(issue.includes(`| ${t.test} | ${t.group} | ${t.metric} (${/** @type {any} */ (t).unit})`), `${t.test} ${t.metric} missing from the issue`);
+  assert.match(issue, new RegExp(`${expected.length} confirmed regressions`));
+  assert.match(issue, /\| rerun ratio \(CI\) \|/);
+  assert.match(issue, /\| point-query \| point \| throughput \(op\/s\) ↑ \| .* \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \|$/m, 'the rerun ratio and CI are in the row');
+  assert.match(issue, /\| run records \| `20261121T135507Z-local-mariadb-10\.11\.18-smoke-495fd6` \|/);
 });

@@ -12,28 +12,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { throttleServers } from './throttle-server.js';
+import { describeFailure, ROOT, runAct, STUB_MARK } from './run-act.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WORKFLOW = '.github/workflows/benchmark.yml';
 /** Servers of this test listen from here on (this area's port range). */
 const PORT_BASE = 23460;
 const CANDIDATE = '10.11.19';
-
-/**
- * Every remote action the workflow uses, as `owner/repo@sha`.
- * @returns {Promise<string[]>}
- */
-async function remoteActions() {
-  const text = await readFile(join(ROOT, WORKFLOW), 'utf8');
-  return [...new Set([...text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})/g)].map((m) => `${m[1]}@${m[2]}`))];
-}
 
 /** @param {string} dir */
 async function listFiles(dir) {
@@ -51,53 +38,27 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
   const store = join(dir, 'results');
   const out = join(dir, 'out');
-  const stub = join(dir, 'stub-action');
-  await mkdir(stub, { recursive: true });
-  await writeFile(join(stub, 'action.yml'), [
-    'name: stub',
-    'description: stands in for a remote action under act; fails if it ever runs',
-    'runs:',
-    '  using: composite',
-    '  steps:',
-    '    - shell: bash',
-    '      run: echo "REMOTE-ACTION-RAN-UNDER-ACT" >&2; exit 1',
-    '',
-  ].join('\n'));
-  const event = join(dir, 'event.json');
-  // With -e, act ignores --input: dispatch inputs go in the event.
-  await writeFile(event, JSON.stringify({ inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '5', dry_run: false } }));
-
-  const cache = process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs');
-  const args = [
-    'workflow_dispatch', '-W', WORKFLOW, '-e', event,
-    '--var', `TAGBENCH_STORE_DIR=${store}`, '--var', `TAGBENCH_OUT_DIR=${out}`,
-    '--env', `TAGBENCH_CACHE=${cache}`, '--env', `TAGBENCH_PORT_BASE=${PORT_BASE}`,
-    // Short: server sockets live in the work dir (108-byte limit); act's workspace path is long.
-    '--env', `TAGBENCH_WORK_DIR=${join(dir, 'w')}`,
-    '--action-cache-path', join(dir, 'act-cache'),
-    '--cache-server-addr', '127.0.0.1', '--artifact-server-addr', '127.0.0.1', '--artifact-server-path', join(dir, 'artifacts'),
-    ...(await remoteActions()).flatMap((a) => ['--local-repository', `${a}=${stub}`]),
-  ];
   // The candidate is slowed to a tenth of a CPU, in the run and in the confirmation rerun.
   const throttle = await throttleServers({ name: `tagbench-act-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
-  const logFile = join(dir, 'act.log');
-  let code;
+  let result;
   try {
-    const log = createWriteStream(logFile);
-    const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
-    child.stdout.pipe(log);
-    child.stderr.pipe(log);
-    code = await new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (c) => resolve(c));
+    result = await runAct({
+      workflow: '.github/workflows/benchmark.yml',
+      dir,
+      event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '5', dry_run: false } },
+      vars: { TAGBENCH_STORE_DIR: store, TAGBENCH_OUT_DIR: out },
+      env: {
+        TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
+        TAGBENCH_PORT_BASE: String(PORT_BASE),
+        // Short: server sockets live in the work dir (108-byte limit); act's workspace path is long.
+        TAGBENCH_WORK_DIR: join(dir, 'w'),
+      },
     });
   } finally {
     await throttle.stop();
   }
-  const log = await readFile(logFile, 'utf8');
-  const tail = log.split('\n').slice(-60).join('\n');
-  assert.equal(code, 0, `act failed (log: ${logFile}):\n${tail}`);
-  assert.doesNotMatch(log, /REMOTE-ACTION-RAN-UNDER-ACT/, 'a remote action step was not skipped under act');
+  assert.equal(result.code, 0, describeFailure(result));
+  assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
   assert.ok(throttle.throttled.size >= 2, `the candidate's servers (run and confirm) should have been throttled; got ${throttle.throttled.size}`);
 
   const files = await listFiles(store);
@@ -112,7 +73,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   assert.equal(issues.length, 1, `one issue body expected in ${out}/issues`);
   const body = await readFile(issues[0], 'utf8');
   assert.match(body, new RegExp(`Performance regression: mariadb ${CANDIDATE.replace(/\./g, '\\.')} vs 10\\.11\\.18 on local \\(smoke\\)`));
-  assert.match(body, /\| point-query \| point \| throughput ↑ \|/);
+  assert.match(body, /\| point-query \| point \| throughput( \([^)]*\))? ↑ \|/);
   assert.match(body, /### Provenance/);
   const summary = await readFile(join(out, 'summary.md'), 'utf8');
   assert.match(summary, /point-query \| throughput \| 🔴 regression \(confirmed\)/);

@@ -1,56 +1,46 @@
 /**
- * pages.yml under act: the build job lists the regression issues (empty without a token) and
- * builds the site from a results store with our own steps; the Pages actions (configure,
- * upload, deploy) and the results-branch checkout need GitHub and are skipped under act.
+ * pages.yml and promote-baseline.yml under act, on the fixture store: our own steps run (issue
+ * list, site build; baseline promotion); the steps that need GitHub (results-branch checkout,
+ * Pages actions, the pull request) are skipped under act.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeFailure, runAct, STUB_MARK } from './run-act.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WORKFLOW = '.github/workflows/pages.yml';
 const FIXTURE_STORE = fileURLToPath(new URL('../fixtures/github/store/', import.meta.url));
 
-test('act runs pages.yml: issues list and site built from the store, GitHub-only steps skipped', { timeout: 10 * 60_000 }, async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-pages-'));
-  let passed = false;
-  t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
-  const stub = join(dir, 'stub-action');
-  await mkdir(stub, { recursive: true });
-  await writeFile(join(stub, 'action.yml'), 'name: stub\ndescription: fails if it runs\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: echo "REMOTE-ACTION-RAN-UNDER-ACT" >&2; exit 1\n');
-  const text = await readFile(join(ROOT, WORKFLOW), 'utf8');
-  const remote = [...new Set([...text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)@([0-9a-f]{40})/g)].map((m) => `${m[1]}@${m[2]}`))];
-  const event = join(dir, 'event.json');
-  await writeFile(event, '{}');
+/** @param {import('node:test').TestContext} t */
+async function scratch(t) {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-'));
+  const state = { passed: false };
+  // Kept when the test fails: act.log is what one wants to read then.
+  t.after(() => (state.passed ? rm(dir, { recursive: true, force: true }) : undefined));
+  return { dir, state };
+}
+
+test('act runs pages.yml: issues list and site built from the store', { timeout: 10 * 60_000 }, async (t) => {
+  const { dir, state } = await scratch(t);
   const out = join(dir, 'out');
-  const args = [
-    'workflow_dispatch', '-W', WORKFLOW, '-e', event,
-    '--var', `TAGBENCH_OUT_DIR=${out}`, '--env', `TAGBENCH_STORE_DIR=${FIXTURE_STORE}`,
-    '--action-cache-path', join(dir, 'act-cache'),
-    '--cache-server-addr', '127.0.0.1', '--artifact-server-addr', '127.0.0.1', '--artifact-server-path', join(dir, 'artifacts'),
-    // checkout too: act copies the work tree for a plain checkout, but still fetches the action
-    // for a checkout of another ref (the results branch), which is skipped under act.
-    ...remote.flatMap((a) => ['--local-repository', `${a}=${stub}`]),
-  ];
-  const logFile = join(dir, 'act.log');
-  const log = createWriteStream(logFile);
-  const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  const code = await new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', resolve);
-  });
-  const output = await readFile(logFile, 'utf8');
-  assert.equal(code, 0, `act failed (log: ${logFile}):\n${output.split('\n').slice(-40).join('\n')}`);
-  assert.doesNotMatch(output, /REMOTE-ACTION-RAN-UNDER-ACT/);
-  assert.deepEqual(JSON.parse(await readFile(join(out, 'issues.json'), 'utf8')), []);
+  const result = await runAct({ workflow: '.github/workflows/pages.yml', dir, event: {}, vars: { TAGBENCH_OUT_DIR: out }, env: { TAGBENCH_STORE_DIR: FIXTURE_STORE } });
+  assert.equal(result.code, 0, describeFailure(result));
+  assert.doesNotMatch(result.log, new RegExp(STUB_MARK));
+  assert.deepEqual(JSON.parse(await readFile(join(out, 'issues.json'), 'utf8')), [], 'no token under act: an empty issue list');
   assert.ok((await stat(join(out, 'site', 'index.html'))).isFile(), 'the site has an index.html');
-  assert.match(output, /site: .*3 run records, 2 comparisons/);
-  passed = true;
+  assert.match(result.log, /site: .*3 run records, 2 comparisons/);
+  state.passed = true;
+});
+
+test('act runs promote-baseline.yml: the baseline is promoted, the pull request step skipped', { timeout: 10 * 60_000 }, async (t) => {
+  const { dir, state } = await scratch(t);
+  const inputs = { product: 'mariadb', line: '10.11', version: '10.11.20', host_class: 'local', suite: 'smoke', runs: '', note: 'act test' };
+  const result = await runAct({ workflow: '.github/workflows/promote-baseline.yml', dir, event: { inputs }, env: { TAGBENCH_STORE_DIR: FIXTURE_STORE } });
+  assert.equal(result.code, 0, describeFailure(result));
+  assert.doesNotMatch(result.log, new RegExp(STUB_MARK));
+  assert.match(result.log, /Main tagbench baseline promote[\s\S]*Success - Main tagbench baseline promote/);
+  assert.doesNotMatch(result.log, /Main open the pull request/, 'open-pr needs GitHub: skipped under act');
+  state.passed = true;
 });
