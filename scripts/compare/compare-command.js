@@ -1,14 +1,15 @@
 /**
  * `tagbench compare`: for a product line's releases on one host class and suite, print the
  * relative-to-base table, the verdicts of every release against the base (stored in the
- * results store), and the change points across the releases. Exit 2 when a regression at the
- * issue level is found.
+ * results store), and the change points across the releases (stored as the series' change-point
+ * file when the compare covers the whole series). Exit 2 when a regression at the issue level
+ * is found.
  */
 import { resolve, dirname } from 'node:path';
 import { writeFile, mkdir, rename } from 'node:fs/promises';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
-import { readRecords, writeComparison } from '../store/index.js';
+import { readRecords, writeComparison, writeChangePoints } from '../store/index.js';
 import { compareRuns } from './compare-runs.js';
 import { resolveThresholds } from './thresholds.js';
 import { hasIssueRegression } from './confirm-verdicts.js';
@@ -17,6 +18,7 @@ import { renderRelativeTable } from './render-relative-table.js';
 import { renderComparison } from './render-comparison.js';
 import { renderChangePoints } from './render-change-points.js';
 import { detectChangePoints } from './run-change-points.js';
+import { computeChangePointsFile } from './compute-change-points-file.js';
 import { readBaseline } from './baseline-file.js';
 import { chooseBase } from './select-releases.js';
 import { compareVersions } from '../version-order.js';
@@ -33,8 +35,9 @@ import { compareVersions } from '../version-order.js';
  * @property {string} [baselines] baselines folder (default `baselines`)
  * @property {string} [markdown] write the Markdown report here
  * @property {string} [json] write {table, comparisons, changePoints} here
- * @property {boolean} [storeVerdicts] false = do not write comparison files to the store
- * @property {boolean} [changePoints] false = skip apache-otava
+ * @property {boolean} [storeVerdicts] false = do not write comparison files nor the change-point
+ *   file to the store
+ * @property {boolean} [changePoints] false = skip apache-otava (and write no change-point file)
  * @property {string} [root] project root holding configs/ (default: this checkout)
  * @property {(text: string) => void} [out] stdout writer (tests capture it)
  * @property {boolean} [color] ANSI colours (default: stdout is a terminal and NO_COLOR unset)
@@ -89,7 +92,7 @@ export async function run(options) {
   const comparisons = releases.filter((r) => r !== baseRel).map((candidate) => compareRuns({ base: baseRel, candidate, thresholds, createdAt }));
   const table = computeRelativeTable({ product: product.name, line, base: base.version, releases });
   const changePoints = options.changePoints === false
-    ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [] }
+    ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
     : await detectChangePoints(releases, { options: thresholds.changePoints });
 
   const baseNote = `base ${base.version} (${{ option: '--base', baseline: `baseline file, runs ${baseline?.runIds.join(', ')}`, line: `line ${line} baseVersion`, first: 'first release' }[base.source]})`;
@@ -102,6 +105,18 @@ export async function run(options) {
     for (const c of comparisons) {
       const { path } = await writeComparison(storeDir, /** @type {any} */ (c));
       process.stderr.write(`stored ${path}\n`);
+    }
+    if (options.changePoints !== false) {
+      const whole = [...new Set(records.map((r) => r.release.version))].sort(compareVersions);
+      const file = computeChangePointsFile(changePoints, { hostClass, product: product.name, line, suite, createdAt, releases });
+      // The file stands for the whole series (the site marks it on every test's history), so a
+      // compare of a few releases, or in another order, must not replace it.
+      if (!file) process.stderr.write(`change points not stored: ${changePoints.status === 'ok' ? 'a single release has none' : 'apache-otava did not run'}\n`);
+      else if (columns.join('\n') !== whole.join('\n')) {
+        process.stderr.write(`change points not stored: they cover ${columns.join(', ')}, not the whole series of ${product.name} ${line} in the store (${whole.join(', ')}, oldest first); run without --releases to store them\n`);
+      } else {
+        process.stderr.write(`stored ${await writeChangePoints(storeDir, file)} (change points over the whole series, replacing the previous ones)\n`);
+      }
     }
   }
   if (options.markdown) {

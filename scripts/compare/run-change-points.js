@@ -10,6 +10,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { listTests, collectSide } from './compare-runs.js';
 import { THRESHOLD_DEFAULTS } from './thresholds.js';
+import { METRICS } from './metrics.js';
+
+const THROUGHPUT = /** @type {import('./types.js').MetricDef} */ (METRICS.find((m) => m.name === 'throughput'));
 
 const SCRIPT = fileURLToPath(new URL('./detect-change-points.py', import.meta.url));
 
@@ -19,7 +22,7 @@ export const CHANGE_POINT_DEFAULTS = THRESHOLD_DEFAULTS.changePoints;
 
 /**
  * @param {import('./types.js').ReleaseRecords[]} releases in series order
- * @returns {{key: string, test: string, metric: string, values: number[], labels: string[]}[]}
+ * @returns {{key: string, test: string, metric: string, higherIsBetter: boolean, values: number[], labels: string[]}[]}
  */
 export function buildChangePointSeries(releases) {
   const tests = listTests(releases.flatMap((r) => r.records), []);
@@ -35,7 +38,7 @@ export function buildChangePointSeries(releases) {
         labels.push(rel.version);
       }
     }
-    return { key: `${name}|throughput`, test: name, metric: 'throughput', values, labels };
+    return { key: `${name}|throughput`, test: name, metric: 'throughput', higherIsBetter: THROUGHPUT.higherIsBetter, values, labels };
   });
 }
 
@@ -60,11 +63,12 @@ export async function detectChangePoints(releases, opts = {}) {
   const options = { ...CHANGE_POINT_DEFAULTS, ...(opts.options ?? {}) };
   const series = buildChangePointSeries(releases);
   const describe = `apache-otava E-divisive (t-test, window ${options.windowLen}, max p-value ${options.maxPValue}) over the throughput of every repeat, releases in order ${releases.map((r) => r.version).join(', ')}`;
-  if (releases.length < 2) return { status: 'ok', note: `${describe}: a single release has no change point`, changePoints: [] };
+  const summary = series.map(({ test, metric, higherIsBetter, labels }) => ({ test, metric, higherIsBetter, releases: countRuns(labels) }));
+  if (releases.length < 2) return { status: 'ok', note: `${describe}: a single release has no change point`, changePoints: [], method: null, series: summary };
   const python = opts.python ?? findPython(process.env);
   const result = await runPython(python, JSON.stringify({ options, series }), opts.timeoutMs ?? 120_000);
   if (!result.ok) {
-    return { status: 'unavailable', note: `change points not computed: ${result.why}. Install apache-otava with setup/compare.sh (or point TAGBENCH_PYTHON at a python3 that has it)`, changePoints: [] };
+    return { status: 'unavailable', note: `change points not computed: ${result.why}. Install apache-otava with setup/compare.sh (or point TAGBENCH_PYTHON at a python3 that has it)`, changePoints: [], method: null, series: summary };
   }
   /** @type {{otavaVersion: string, results: {key: string, changePoints: {index: number, pValue: number, meanBefore: number, meanAfter: number, forwardChangePct: number}[]}[]}} */
   const parsed = JSON.parse(result.stdout);
@@ -74,12 +78,15 @@ export async function detectChangePoints(releases, opts = {}) {
     const s = series.find((x) => x.key === r.key);
     if (!s) continue;
     for (const cp of r.changePoints) {
+      // otava splits a series between two points, so 0 < index < length; anything else would
+      // be a bug in the child's output, not a change point.
+      if (!(cp.index >= 1 && cp.index < s.labels.length)) throw new Error(`otava reported index ${cp.index} for ${s.key} of ${s.labels.length} points`);
       changePoints.push({
         test: s.test,
         metric: s.metric,
         index: cp.index,
         version: s.labels[cp.index],
-        previousVersion: s.labels[cp.index - 1] ?? null,
+        previousVersion: s.labels[cp.index - 1],
         atReleaseBoundary: s.labels[cp.index] !== s.labels[cp.index - 1],
         forwardChangePct: cp.forwardChangePct,
         pValue: cp.pValue,
@@ -88,7 +95,28 @@ export async function detectChangePoints(releases, opts = {}) {
       });
     }
   }
-  return { status: 'ok', note: `${describe}; apache-otava ${parsed.otavaVersion}`, changePoints };
+  return {
+    status: 'ok',
+    note: `${describe}; apache-otava ${parsed.otavaVersion}`,
+    changePoints,
+    method: { tool: 'apache-otava', version: parsed.otavaVersion, windowLen: options.windowLen, maxPValue: options.maxPValue, minMagnitude: options.minMagnitude },
+    series: summary,
+  };
+}
+
+/**
+ * @param {string[]} labels the release of each point, in series order
+ * @returns {{version: string, n: number}[]} consecutive points per release
+ */
+function countRuns(labels) {
+  /** @type {{version: string, n: number}[]} */
+  const out = [];
+  for (const v of labels) {
+    const last = out.at(-1);
+    if (last?.version === v) last.n += 1;
+    else out.push({ version: v, n: 1 });
+  }
+  return out;
 }
 
 /**

@@ -140,18 +140,8 @@ export {};
  */
 
 /**
- * @typedef {object} ChangePoint
- * @property {string} test
- * @property {string} metric
- * @property {number} index position in the series of the first release after the change
- * @property {string} version that release
- * @property {string|null} previousVersion the release of the point before
- * @property {boolean} atReleaseBoundary false when otava puts the change between two repeats
- *   of one release (then it is noise inside a release, not a change between releases)
- * @property {number} forwardChangePct mean after / mean before - 1, in percent
- * @property {number} pValue as otava reports it
- * @property {number} meanBefore
- * @property {number} meanAfter
+ * @typedef {import('../store/index.js').DetectedChangePoint & {test: string, metric: string}} ChangePoint
+ *   one change point of one test's series (the stored file groups them per test)
  */
 
 /**
@@ -159,6 +149,10 @@ export {};
  * @property {'ok'|'unavailable'} status unavailable = python3 / apache-otava missing
  * @property {string} note how it was computed, or why not
  * @property {ChangePoint[]} changePoints
+ * @property {import('../store/index.js').ChangePoints['method']|null} method null when otava did not run
+ *   (unavailable, or a single release)
+ * @property {Omit<import('../store/index.js').ChangePointSeries, 'changePoints'>[]} series every
+ *   series analysed, with the releases that gave it points
  */
 
 /** @typedef {Omit<import('../types.js').Comparison, 'tests'> & {tests: FullVerdict[]}} FullComparison */

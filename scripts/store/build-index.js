@@ -1,6 +1,7 @@
 /**
- * The generated `index.json` of a results store: one entry per run record and per comparison,
- * with enough to know what was benchmarked (watch) and to list the files (site). It holds no
+ * The generated `index.json` of a results store: one entry per run record, per comparison and
+ * per change-point file, with enough to know what was benchmarked (watch) and to list the
+ * files (site). It holds no
  * timestamp of its own, so the same files always give byte-identical text: a re-publish of
  * nothing new changes nothing.
  */
@@ -48,14 +49,28 @@ registerSchema(INDEX_SCHEMA);
  */
 
 /**
+ * @typedef {object} IndexChangePoints
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} line
+ * @property {string} suite
+ * @property {string} createdAt
+ * @property {string[]} releases the series, oldest first
+ * @property {number} changePoints how many were found, over every test
+ * @property {string} path
+ */
+
+/**
  * @typedef {object} StoreIndex contents of index.json
  * @property {1} schemaVersion
  * @property {IndexRun[]} runs sorted by path
  * @property {IndexComparison[]} comparisons sorted by path
+ * @property {IndexChangePoints[]} [changePoints] sorted by path (absent in older index.json files)
  */
 
 /**
- * Read every record and comparison of the store and (re)write `index.json` at its root.
+ * Read every record, comparison and change-point file of the store and (re)write `index.json`
+ * at its root.
  * @param {string} storeDir results store root
  * @param {{write?: boolean}} [options] write: false = only compute (default true)
  * @returns {Promise<StoreIndex>}
@@ -96,8 +111,9 @@ export async function buildIndex(storeDir, options = {}) {
     summary: data.summary,
     path: relPath,
   }));
+  const changePoints = await indexChangePoints(storeDir);
   /** @type {StoreIndex} */
-  const index = { schemaVersion: 1, runs, comparisons };
+  const index = { schemaVersion: 1, runs, comparisons, changePoints };
   if (options.write !== false) {
     const text = renderJson(index);
     const path = join(storeDir, INDEX_FILE);
@@ -136,8 +152,28 @@ export async function readIndex(storeDir) {
   if (problems.length > 0) throw new UserError(`${path}: not a valid store index: ${problems.join('; ')}; regenerate it with \`tagbench store index --store ${storeDir}\``);
   /** @type {StoreIndex} */
   const index = data;
-  const [runPaths, cmpPaths] = await Promise.all([listStoreFiles(storeDir, 'runs'), listStoreFiles(storeDir, 'verdicts')]);
+  const [runPaths, cmpPaths, cpPaths] = await Promise.all([listStoreFiles(storeDir, 'runs'), listStoreFiles(storeDir, 'verdicts'), listStoreFiles(storeDir, 'changepoints')]);
   const same = (/** @type {string[]} */ a, /** @type {{path: string}[]} */ b) => a.length === b.length && b.every((e, i) => e.path === a[i]);
-  if (same(runPaths, index.runs) && same(cmpPaths, index.comparisons)) return index;
-  return buildIndex(storeDir, { write: false });
+  if (!same(runPaths, index.runs) || !same(cmpPaths, index.comparisons)) return buildIndex(storeDir, { write: false });
+  // Change-point files are replaced in place, so the same paths may hold newer content: their
+  // entries are always read again (cheap: one small file per series).
+  return cpPaths.length === 0 && !index.changePoints?.length ? index : { ...index, changePoints: await indexChangePoints(storeDir) };
+}
+
+/**
+ * @param {string} storeDir
+ * @returns {Promise<IndexChangePoints[]>} sorted by path
+ * @throws {UserError} when a change-point file is unreadable
+ */
+async function indexChangePoints(storeDir) {
+  return (await readStoreFiles(storeDir, 'change-points')).map(({ relPath, data }) => ({
+    hostClass: data.hostClass,
+    product: data.product,
+    line: data.line,
+    suite: data.suite,
+    createdAt: data.createdAt,
+    releases: data.releases.map((/** @type {{version: string}} */ r) => r.version),
+    changePoints: data.tests.reduce((/** @type {number} */ n, /** @type {{changePoints: unknown[]}} */ t) => n + t.changePoints.length, 0),
+    path: relPath,
+  }));
 }

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { listStoreFiles } from './read-records.js';
 import { migrateData } from './migrate-data.js';
-import { validateRecord, validateComparison, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
-import { recordRelPath, comparisonRelPath, renderJson } from './store-paths.js';
+import { validateRecord, validateComparison, validateChangePoints, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION, CHANGE_POINTS_SCHEMA_VERSION } from './validate-record.js';
+import { recordRelPath, comparisonRelPath, changePointsRelPath, renderJson } from './store-paths.js';
 import { replaceFileAtomic } from './write-file-once.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -26,6 +26,7 @@ export async function migrateStore(storeDir, options = {}) {
   const kinds = /** @type {const} */ ([
     { kind: 'run-record', top: 'runs', newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: recordRelPath },
     { kind: 'comparison', top: 'verdicts', newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: null },
+    { kind: 'change-points', top: 'changepoints', newest: CHANGE_POINTS_SCHEMA_VERSION, validate: validateChangePoints, relPath: changePointsRelPath },
   ]);
   /** @type {string[]} */
   const errors = [];

@@ -18,6 +18,6 @@ export async function run(options) {
     attempts: options.attempts,
   });
   if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else process.stdout.write(`${result.status}: ${result.added.length} file(s) added to ${result.branch} at ${result.commit ?? '(no commit)'}\n`);
+  else process.stdout.write(`${result.status}: ${result.added.length} file(s) added${result.replaced.length > 0 ? `, ${result.replaced.length} change-point file(s) replaced` : ''} to ${result.branch} at ${result.commit ?? '(no commit)'}\n`);
   return EXIT.ok;
 }

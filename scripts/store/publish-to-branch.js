@@ -3,7 +3,8 @@
  * repository, safely against concurrent publishers on other runners.
  *
  * Each attempt starts from the branch's current tip in a private temporary repository: copy in
- * the local files (append-only: identical = no-op, different = refused), regenerate index.json
+ * the local files (append-only: identical = no-op, different = refused; the one exception is
+ * a change-point file, derived data that a newer one replaces), regenerate index.json
  * from every file (index.json is never merged: it is rebuilt on top of whatever tip we got),
  * commit, and push without force. A rejected push means the branch moved: start over on the new
  * tip after a randomized exponential backoff. The push is a single atomic ref update, so a
@@ -50,10 +51,13 @@ const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to upd
  * @property {string[]} added relative paths added by this publish
  * @property {string[]} upgraded records whose older schemaVersion on the branch was replaced by
  *   their migrated form (see `tagbench store migrate`)
+ * @property {string[]} replaced change-point files (derived data) replaced by the local, newer ones
+ * @property {string[]} keptNewer change-point files left on the branch because the branch's is
+ *   newer (createdAt) than the local one
  * @property {{path: string, bytes: number}[]} skippedLogs logs over maxLogBytes
  */
 
-/** @typedef {{relPath: string, bytes: Buffer, kind: 'run-record'|'comparison'|'log'}} LocalFile */
+/** @typedef {{relPath: string, bytes: Buffer, kind: 'run-record'|'comparison'|'change-points'|'log'}} LocalFile */
 
 /**
  * @param {string} storeDir local results store (read only)
@@ -85,16 +89,17 @@ export async function publishToBranch(storeDir, options) {
       progress(`publish: attempt ${attempt}/${attempts}: ${tip ? `${branch} is at ${tip.slice(0, 12)}` : `${branch} does not exist yet, creating it`}`);
       await checkoutTip(work, repo, branch, tip);
       const applied = await applyFiles(work, files, branch);
+      for (const p of applied.keptNewer) progress(`publish: keeping ${p} of ${branch}: it was computed after the local one`);
       await buildIndex(work);
       await runGit(['add', '-A', '.'], { cwd: work });
       const staged = await runGit(['diff', '--cached', '--quiet'], { cwd: work, check: false });
       if (staged.code === 0) {
         progress(`publish: ${branch} already holds every file; nothing to push`);
-        return { status: 'unchanged', repo: redactUrls(repo), branch, commit: tip, attempts: attempt, added: [], upgraded: [], skippedLogs };
+        return { status: 'unchanged', repo: redactUrls(repo), branch, commit: tip, attempts: attempt, added: [], upgraded: [], replaced: [], keptNewer: applied.keptNewer, skippedLogs };
       }
-      await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added)], { cwd: work });
+      await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added, applied.replaced)], { cwd: work });
       const commit = (await runGit(['rev-parse', 'HEAD'], { cwd: work })).stdout.trim();
-      progress(`publish: pushing ${commit.slice(0, 12)} (${applied.added.length} new file${applied.added.length === 1 ? '' : 's'})`);
+      progress(`publish: pushing ${commit.slice(0, 12)} (${applied.added.length} new file${applied.added.length === 1 ? '' : 's'}${applied.replaced.length > 0 ? `, ${applied.replaced.length} change-point file${applied.replaced.length === 1 ? '' : 's'} replaced` : ''})`);
       const push = await runGit(['push', '--quiet', '--no-verify', repo, `HEAD:refs/heads/${branch}`], { cwd: work, check: false });
       if (push.code === 0) {
         progress(`publish: ${branch} is now at ${commit.slice(0, 12)}`);
@@ -144,11 +149,11 @@ async function checkoutTip(work, repo, branch, tip) {
 }
 
 /**
- * Copy the local files into the work tree, append-only.
+ * Copy the local files into the work tree, append-only except for change-point files.
  * @param {string} work
  * @param {LocalFile[]} files
  * @param {string} branch for messages
- * @returns {Promise<{added: string[], upgraded: string[]}>}
+ * @returns {Promise<{added: string[], upgraded: string[], replaced: string[], keptNewer: string[]}>}
  * @throws {UserError} listing every path whose branch content differs from the local file
  */
 async function applyFiles(work, files, branch) {
@@ -156,6 +161,10 @@ async function applyFiles(work, files, branch) {
   const added = [];
   /** @type {string[]} */
   const upgraded = [];
+  /** @type {string[]} */
+  const replaced = [];
+  /** @type {string[]} */
+  const keptNewer = [];
   /** @type {string[]} */
   const conflicts = [];
   for (const file of files) {
@@ -175,19 +184,28 @@ async function applyFiles(work, files, branch) {
       upgraded.push(file.relPath);
       continue;
     }
+    if (verdict === 'replace') {
+      await writeFile(target, file.bytes);
+      replaced.push(file.relPath);
+      continue;
+    }
+    if (verdict === 'keep') {
+      keptNewer.push(file.relPath);
+      continue;
+    }
     conflicts.push(file.relPath);
   }
   if (conflicts.length > 0) {
     throw new UserError(`branch ${branch} already holds a different file at ${conflicts.length} path${conflicts.length > 1 ? 's' : ''} (the results branch is append-only; nothing was pushed):\n  - ${conflicts.join('\n  - ')}\n` +
       'A run id must be new for every run: if the local file is a new run, give it a new id; compare both versions before removing either.');
   }
-  return { added, upgraded };
+  return { added, upgraded, replaced, keptNewer };
 }
 
 /**
  * @param {string} existing text on the branch
  * @param {LocalFile} file
- * @returns {'same'|'upgrade'|'different'}
+ * @returns {'same'|'upgrade'|'replace'|'keep'|'different'} replace / keep: change-point files only
  */
 function compareJson(existing, file) {
   if (file.kind === 'log') return 'different';
@@ -200,7 +218,13 @@ function compareJson(existing, file) {
     return 'different';
   }
   if (isDeepStrictEqual(old, mine)) return 'same';
-  // The one allowed replacement: the branch holds an older schemaVersion of exactly this file.
+  if (file.kind === 'change-points') {
+    // Derived data over a whole series, regenerated by each compare: the newer computation
+    // wins, so a runner publishing late with an older series never undoes a newer one. The
+    // branch file is validated with the rest of the branch when index.json is rebuilt.
+    return typeof old?.createdAt === 'string' && old.createdAt > mine.createdAt ? 'keep' : 'replace';
+  }
+  // The one allowed replacement of a record: the branch holds an older schemaVersion of exactly this file.
   const newest = file.kind === 'run-record' ? RECORD_SCHEMA_VERSION : COMPARISON_SCHEMA_VERSION;
   if (typeof old?.schemaVersion === 'number' && old.schemaVersion < (mine?.schemaVersion ?? 0)) {
     try {
@@ -224,7 +248,8 @@ async function collectLocalFiles(storeDir, options) {
   const files = [];
   const runs = await readStoreFiles(storeDir, 'run-record');
   const comparisons = await readStoreFiles(storeDir, 'comparison');
-  for (const [kind, list] of /** @type {const} */ ([['run-record', runs], ['comparison', comparisons]])) {
+  const changePoints = await readStoreFiles(storeDir, 'change-points');
+  for (const [kind, list] of /** @type {const} */ ([['run-record', runs], ['comparison', comparisons], ['change-points', changePoints]])) {
     for (const f of list) files.push({ relPath: f.relPath, bytes: await readFile(join(storeDir, f.relPath)), kind });
   }
   /** @type {{path: string, bytes: number}[]} */
@@ -245,14 +270,16 @@ async function collectLocalFiles(storeDir, options) {
   return { files, skippedLogs };
 }
 
-/** @param {string[]} added */
-function commitMessage(added) {
+/** @param {string[]} added @param {string[]} replaced */
+function commitMessage(added, replaced) {
   const runs = added.filter((p) => p.startsWith('runs/'));
   const cmps = added.filter((p) => p.startsWith('verdicts/'));
-  const logs = added.length - runs.length - cmps.length;
+  const cps = added.filter((p) => p.startsWith('changepoints/')).length + replaced.length;
+  const logs = added.length - runs.length - cmps.length - (cps - replaced.length);
   const parts = [`${runs.length} run${runs.length === 1 ? '' : 's'}`, `${cmps.length} comparison${cmps.length === 1 ? '' : 's'}`];
+  if (cps > 0) parts.push(`${cps} change-point file${cps === 1 ? '' : 's'}`);
   if (logs > 0) parts.push(`${logs} log${logs === 1 ? '' : 's'}`);
   const lines = runs.slice(0, 20).map((p) => `- ${p.replace(/^runs\//, '').replace(/\.json$/, '')}`);
   if (runs.length > 20) lines.push(`- ... and ${runs.length - 20} more`);
-  return `tagbench publish: ${added.length === 0 ? 'regenerate index.json' : parts.join(', ')}\n\n${lines.join('\n')}`.trim();
+  return `tagbench publish: ${added.length + replaced.length === 0 ? 'regenerate index.json' : parts.join(', ')}\n\n${lines.join('\n')}`.trim();
 }

@@ -7,15 +7,18 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { validateRecord, validateComparison, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
+import { validateRecord, validateComparison, validateChangePoints, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION, CHANGE_POINTS_SCHEMA_VERSION } from './validate-record.js';
 import { migrateData } from './migrate-data.js';
-import { recordRelPath, comparisonRelPath } from './store-paths.js';
+import { recordRelPath, comparisonRelPath, changePointsRelPath } from './store-paths.js';
 
 /**
  * @typedef {object} StoreFilter narrows the files read; every given field must match
  * @property {string} [hostClass]
  * @property {string} [product]
- * @property {string} [version] release version (candidate version for comparisons)
+ * @property {string} [version] release version (candidate version for comparisons; not a
+ *   level of change-point files)
+ * @property {string} [line] product line (change-point files only: runs and comparisons are
+ *   not stored by line)
  * @property {string} [suite]
  * @property {string[]} [ids] run ids (comparison ids for comparisons)
  */
@@ -26,10 +29,25 @@ import { recordRelPath, comparisonRelPath } from './store-paths.js';
  * @property {any} data parsed, upgraded to the newest schemaVersion and validated
  */
 
+/** @typedef {'run-record'|'comparison'|'change-points'} StoreKind */
+
 const KINDS = /** @type {const} */ ({
-  'run-record': { top: 'runs', newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: (/** @type {any} */ d, /** @type {string} */ id) => recordRelPath(d), id: (/** @type {any} */ d) => d.id },
-  comparison: { top: 'verdicts', newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: comparisonRelPath, id: null },
+  'run-record': { top: 'runs', newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: (/** @type {any} */ d, /** @type {string} */ _id) => recordRelPath(d) },
+  comparison: { top: 'verdicts', newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: comparisonRelPath },
+  'change-points': { top: 'changepoints', newest: CHANGE_POINTS_SCHEMA_VERSION, validate: validateChangePoints, relPath: (/** @type {any} */ d, /** @type {string} */ _id) => changePointsRelPath(d) },
 });
+
+/**
+ * Folder levels under each top folder, and which filter field picks the file name. Runs and
+ * verdicts: <host-class>/<product>/<version>/<suite>/<id>.json; change points (one file per
+ * series): <host-class>/<product>/<line>/<suite>.json.
+ * @type {Record<'runs'|'verdicts'|'changepoints', {levels: (f: StoreFilter) => (string|undefined)[], files: (f: StoreFilter) => string[]|undefined}>}
+ */
+const LAYOUTS = {
+  runs: { levels: (f) => [f.hostClass, f.product, f.version, f.suite], files: (f) => f.ids },
+  verdicts: { levels: (f) => [f.hostClass, f.product, f.version, f.suite], files: (f) => f.ids },
+  changepoints: { levels: (f) => [f.hostClass, f.product, f.line], files: (f) => (f.suite === undefined ? undefined : [f.suite]) },
+};
 
 /**
  * Read the run records of a store, oldest first (by startedAt, then id).
@@ -64,9 +82,22 @@ export async function readComparisons(storeDir, filter = {}) {
 }
 
 /**
+ * Read the change-point files of a store (derived data: one per release series, regenerated
+ * by each `tagbench compare`), sorted by path.
+ * @param {string} storeDir results store root (missing = empty store)
+ * @param {{hostClass?: string, product?: string, line?: string, suite?: string}} [filter]
+ * @returns {Promise<import('./types.js').ChangePoints[]>}
+ * @throws {UserError} as readRecords
+ */
+export async function readChangePoints(storeDir, filter = {}) {
+  const { hostClass, product, line, suite } = filter;
+  return (await readStoreFiles(storeDir, 'change-points', { hostClass, product, line, suite })).map((f) => f.data);
+}
+
+/**
  * Read, upgrade and validate every file of one kind (for readers and for the index).
  * @param {string} storeDir
- * @param {'run-record'|'comparison'} kind
+ * @param {StoreKind} kind
  * @param {StoreFilter} [filter]
  * @returns {Promise<StoredFile[]>} sorted by relPath
  * @throws {UserError} listing every bad file
@@ -91,7 +122,7 @@ export async function readStoreFiles(storeDir, kind, filter = {}) {
 /**
  * @param {string} storeDir
  * @param {string} relPath
- * @param {'run-record'|'comparison'} kind
+ * @param {StoreKind} kind
  * @param {string[]} errors collects problems
  * @returns {Promise<any>} undefined when bad
  */
@@ -102,7 +133,9 @@ async function readOne(storeDir, relPath, kind, errors) {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    errors.push(`${relPath}: not valid JSON (${/** @type {Error} */ (err).message}); the store never rewrites files, so restore it from the results branch or remove it by hand`);
+    errors.push(`${relPath}: not valid JSON (${/** @type {Error} */ (err).message}); ${kind === 'change-points'
+      ? 'it is derived data: remove it and run `tagbench compare` for that series again'
+      : 'the store never rewrites files, so restore it from the results branch or remove it by hand'}`);
     return undefined;
   }
   let data;
@@ -128,16 +161,17 @@ async function readOne(storeDir, relPath, kind, errors) {
 }
 
 /**
- * Relative paths of the `.json` files under `top/<host-class>/<product>/<version>/<suite>/`,
- * without reading them. Dot files (temp files of an interrupted write) are left out.
+ * Relative paths of the `.json` files of one top folder (layouts: LAYOUTS), without reading
+ * them. Dot files (temp files of an interrupted write) are left out.
  * @param {string} storeDir
- * @param {'runs'|'verdicts'} top
+ * @param {'runs'|'verdicts'|'changepoints'} top
  * @param {StoreFilter} [filter]
  * @returns {Promise<string[]>} sorted
  */
 export async function listStoreFiles(storeDir, top, filter = {}) {
-  const levels = [filter.hostClass, filter.product, filter.version, filter.suite];
-  const ids = filter.ids ? new Set(filter.ids) : null;
+  const levels = LAYOUTS[top].levels(filter);
+  const names = LAYOUTS[top].files(filter);
+  const ids = names ? new Set(names) : null;
   /** @type {string[]} */
   let dirs = [top];
   for (const want of levels) {

@@ -40,6 +40,16 @@ export function comparisonRelPath(comparison, id) {
 }
 
 /**
+ * Path of a series' change-point file relative to the store root. One file per series (not per
+ * compare): it is derived data that each compare over the whole series regenerates.
+ * @param {import('./types.js').ChangePoints} cp validated (path parts are path-safe)
+ * @returns {string} `changepoints/<host-class>/<product>/<line>/<suite>.json`
+ */
+export function changePointsRelPath(cp) {
+  return join('changepoints', cp.hostClass, cp.product, cp.line, `${cp.suite}.json`);
+}
+
+/**
  * Canonical JSON text of a stored file: two-space indent, trailing newline.
  * @param {unknown} data
  * @returns {string}

@@ -1,12 +1,14 @@
 /**
- * Writers of the results store: run records, comparisons and raw logs. Every file is validated
- * first, created atomically, and never rewritten (scripts/store/write-file-once.js).
+ * Writers of the results store: run records, comparisons and raw logs, validated first, created
+ * atomically and never rewritten (scripts/store/write-file-once.js); and change-point files,
+ * the one kind of derived data in the store, validated and replaced atomically.
  */
 import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
-import { validateRecord, validateComparison } from './validate-record.js';
-import { recordRelPath, comparisonRelPath, comparisonId, renderJson } from './store-paths.js';
-import { writeFileOnce } from './write-file-once.js';
+import { validateRecord, validateComparison, validateChangePoints } from './validate-record.js';
+import { recordRelPath, comparisonRelPath, comparisonId, changePointsRelPath, renderJson } from './store-paths.js';
+import { writeFileOnce, replaceFileAtomic } from './write-file-once.js';
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -67,6 +69,31 @@ export async function writeRawLog(storeDir, runId, name, text) {
   }
   const path = join(storeDir, 'logs', runId, name);
   await writeFileOnce(path, text, { what: 'log' });
+  return path;
+}
+
+/**
+ * Store the change points of one release series at
+ * `changepoints/<host-class>/<product>/<line>/<suite>.json`, replacing the file of that series.
+ * This file alone is replaced: it is derived from the run records over the whole series
+ * (every compare recomputes it), not a record of something that happened; run records and
+ * comparisons stay append-only.
+ * @param {string} storeDir results store root
+ * @param {import('./types.js').ChangePoints} cp
+ * @returns {Promise<string>} path of the stored file
+ * @throws {UserError} when invalid (every problem listed, field as a dot path); the stored
+ *   file is then left as it was
+ */
+export async function writeChangePoints(storeDir, cp) {
+  const problems = validateChangePoints(cp);
+  if (problems.length > 0) {
+    const what = `${cp?.hostClass ?? '?'}/${cp?.product ?? '?'}/${cp?.line ?? '?'}/${cp?.suite ?? '?'}`;
+    throw new UserError(`change points of ${what} are invalid, not stored (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n  - ${problems.join('\n  - ')}`);
+  }
+  const path = join(storeDir, changePointsRelPath(cp));
+  const text = renderJson(cp);
+  const old = await readFile(path, 'utf8').catch(() => null);
+  if (old !== text) await replaceFileAtomic(path, text);
   return path;
 }
 

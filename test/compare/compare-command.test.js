@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeRecord, readComparisons } from '../../scripts/store/index.js';
+import { writeRecord, readComparisons, readChangePoints } from '../../scripts/store/index.js';
 import { run as compare } from '../../scripts/compare/compare-command.js';
 import { run as promote } from '../../scripts/compare/baseline-command.js';
 import { makeRecord } from './make-record.js';
@@ -64,6 +64,20 @@ test('baseline promote, then compare against the baseline: table, verdicts, chan
     const stored = await readComparisons(store, { product: 'mariadb' });
     assert.equal(stored.length, 2);
     assert.equal(stored.find((c) => c.candidate.version === '10.11.20')?.summary.regression, 1);
+    // the series' change points are in the store too: the same otava result, grouped per test,
+    // with the runs behind each release (the baseline's run only for 10.11.18)
+    const [cpFile] = await readChangePoints(store);
+    assert.equal(cpFile.line, '10.11');
+    assert.deepEqual(cpFile.releases, [{ version: '10.11.18', runIds: ['r18a'] }, { version: '10.11.19', runIds: ['r19'] }, { version: '10.11.20', runIds: ['r20'] }]);
+    assert.equal(cpFile.method.tool, 'apache-otava');
+    assert.ok(out.changePoints.note.endsWith(`apache-otava ${cpFile.method.version}`), out.changePoints.note);
+    assert.deepEqual(cpFile.tests.map((t) => [t.test, t.changePoints.length]), [['point-query', 1], ['update-index', 0]]);
+    const { test: _t, metric: _m, ...point } = cps[0];
+    assert.deepEqual(cpFile.tests[0].changePoints, [point]);
+    assert.deepEqual(cpFile.tests[0].releases, [{ version: '10.11.18', n: 3 }, { version: '10.11.19', n: 3 }, { version: '10.11.20', n: 3 }]);
+    // a compare of part of the series prints its change points but leaves the stored ones
+    await compare({ product: 'mariadb', releases: '10.11.19,10.11.20', base: '10.11.19', store, baselines, out: () => {}, color: false });
+    assert.deepEqual(await readChangePoints(store), [cpFile]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -24,7 +24,7 @@ const syntheticV0 = {
     return { ...rest, schemaVersion: 1, host: { ...d.host, class: hostClass }, dbSize: { afterLoad: null, atEnd: null } };
   },
 };
-const synthetic = { 'run-record': [syntheticV0], comparison: [] };
+const synthetic = { 'run-record': [syntheticV0], comparison: [], 'change-points': [] };
 
 /** A v0 record as the synthetic old format had it. @param {string} id */
 function v0Record(id) {

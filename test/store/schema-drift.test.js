@@ -1,11 +1,13 @@
-// Keeps scripts/store/schemas/*.json and the typedefs of scripts/types.js in step: same field
-// names, same required/optional split, same JSON types (including null) and enum values. A
-// field added to one side only fails here, naming the typedef and the field.
+// Keeps scripts/store/schemas/*.json and the typedefs of scripts/types.js (and of
+// scripts/store/types.js, for the store's own formats) in step: same field names, same
+// required/optional split, same JSON types (including null) and enum values. A field added to
+// one side only fails here, naming the typedef and the field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
-const typesUrl = new URL('../../scripts/types.js', import.meta.url);
+/** The typedef files, shared contracts first. */
+const TYPE_FILES = ['../../scripts/types.js', '../../scripts/store/types.js'].map((p) => new URL(p, import.meta.url));
 const schemaUrl = (/** @type {string} */ name) => new URL(`../../scripts/store/schemas/${name}.schema.json`, import.meta.url);
 
 /** typedef name -> [schema file, path of the node inside it] @type {Record<string, [string, string[]]>} */
@@ -21,7 +23,26 @@ const MAPPING = {
   DbSize: ['run-record', ['$defs', 'DbSize']],
   Comparison: ['comparison', []],
   TestVerdict: ['comparison', ['$defs', 'TestVerdict']],
+  ChangePoints: ['change-points', []],
+  ChangePointMethod: ['change-points', ['$defs', 'ChangePointMethod']],
+  ChangePointRelease: ['change-points', ['$defs', 'ChangePointRelease']],
+  ChangePointSeries: ['change-points', ['$defs', 'ChangePointSeries']],
+  ChangePointSeriesRelease: ['change-points', ['$defs', 'ChangePointSeriesRelease']],
+  DetectedChangePoint: ['change-points', ['$defs', 'DetectedChangePoint']],
 };
+
+/** Typedefs of every TYPE_FILES file (a name defined twice is itself drift). */
+async function readTypedefs() {
+  /** @type {Map<string, {name: string, type: string, optional: boolean}[]>} */
+  const all = new Map();
+  for (const url of TYPE_FILES) {
+    for (const [name, props] of parseTypedefs(await readFile(url, 'utf8'))) {
+      assert.ok(!all.has(name), `typedef ${name} is defined twice (${url.pathname})`);
+      all.set(name, props);
+    }
+  }
+  return all;
+}
 
 /**
  * Parse every `@typedef {object} Name` block of a JSDoc file into its properties.
@@ -152,7 +173,7 @@ function objectNode(node, root) {
  */
 function compare(where, props, node, root) {
   const schemaKeys = Object.keys(node.properties ?? {}).sort();
-  assert.deepEqual(schemaKeys, props.map((p) => p.name).sort(), `${where}: field names differ between scripts/types.js and the schema`);
+  assert.deepEqual(schemaKeys, props.map((p) => p.name).sort(), `${where}: field names differ between the typedef and the schema`);
   assert.deepEqual([...(node.required ?? [])].sort(), props.filter((p) => !p.optional).map((p) => p.name).sort(), `${where}: required fields differ`);
   for (const p of props) {
     const field = node.properties[p.name];
@@ -177,13 +198,13 @@ function compare(where, props, node, root) {
 }
 
 test('every mapped typedef matches its schema node field by field', async () => {
-  const typedefs = parseTypedefs(await readFile(typesUrl, 'utf8'));
+  const typedefs = await readTypedefs();
   /** @type {Record<string, any>} */
   const schemas = {};
   for (const [name, [file, path]] of Object.entries(MAPPING)) {
     schemas[file] ??= JSON.parse(await readFile(schemaUrl(file), 'utf8'));
     const props = typedefs.get(name);
-    assert.ok(props, `typedef ${name} not found in scripts/types.js`);
+    assert.ok(props, `typedef ${name} not found in scripts/types.js nor scripts/store/types.js`);
     const node = path.reduce((n, k) => n?.[k], schemas[file]);
     assert.ok(node?.properties, `schema ${file}: no object node at ${path.join('.') || '(root)'} for typedef ${name}`);
     compare(name, props, node, schemas[file]);
@@ -191,8 +212,8 @@ test('every mapped typedef matches its schema node field by field', async () => 
 });
 
 test('every $defs entry named like a typedef is mapped (no orphan shapes)', async () => {
-  const typedefs = parseTypedefs(await readFile(typesUrl, 'utf8'));
-  for (const file of ['run-record', 'comparison']) {
+  const typedefs = await readTypedefs();
+  for (const file of ['run-record', 'comparison', 'change-points']) {
     const schema = JSON.parse(await readFile(schemaUrl(file), 'utf8'));
     for (const def of Object.keys(schema.$defs ?? {})) {
       if (typedefs.has(def)) assert.ok(def in MAPPING, `${file}.$defs.${def} mirrors a typedef but is not checked`);

@@ -13,10 +13,11 @@
  * @property {(data: any) => any} up pure upgrade
  */
 
-/** @typedef {'run-record'|'comparison'} FileKind */
+/** @typedef {'run-record'|'comparison'|'change-points'} FileKind */
 
 /** @type {Readonly<Record<FileKind, readonly Migration[]>>} */
 export const MIGRATIONS = Object.freeze({
   'run-record': Object.freeze([]),
   comparison: Object.freeze([]),
+  'change-points': Object.freeze([]),
 });
