@@ -29,7 +29,7 @@ export const commands = [
       { flags: '--site-url <url>', description: 'results site linked from issues (default: $TAGBENCH_SITE_URL)' },
       { flags: '--run-url <url>', description: 'workflow run linked from issues (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
       { flags: '--label <name>', description: 'label that marks tagbench regression issues (and finds them again)', default: 'tagbench-regression' },
-      { flags: '--close-on-recovery', description: 'close an issue when a later release recovers every test it lists (default: comment only)' },
+      { flags: '--close-on-recovery', description: 'close an issue when a later release recovers every test it lists (default: $TAGBENCH_CLOSE_ON_RECOVERY=true, else comment only)' },
       { flags: '--summary-file <file>', description: 'also write the job-summary Markdown to this file' },
     ],
     load: () => import('./report-command.js'),

@@ -37,7 +37,7 @@ export async function run(options) {
     siteUrl: options.siteUrl ?? env.TAGBENCH_SITE_URL ?? null,
     runUrl: options.runUrl ?? defaultRunUrl(env),
     label: options.label ?? 'tagbench-regression',
-    closeOnRecovery: Boolean(options.closeOnRecovery),
+    closeOnRecovery: Boolean(options.closeOnRecovery) || env.TAGBENCH_CLOSE_ON_RECOVERY === 'true',
     log,
   });
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, result.summary);

@@ -57,6 +57,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   } finally {
     await throttle.stop();
   }
+  t.diagnostic(`throttled ${throttle.throttled.size} candidate server(s); put back into the group ${throttle.movedBack()} time(s)`);
   assert.equal(result.code, 0, describeFailure(result));
   assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
   assert.ok(throttle.throttled.size >= 2, `the candidate's servers (run and confirm) should have been throttled; got ${throttle.throttled.size}`);

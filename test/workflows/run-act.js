@@ -20,9 +20,10 @@ export const STUB_MARK = 'REMOTE-ACTION-RAN-UNDER-ACT';
  * @param {Record<string, unknown>} options.event event payload (dispatch inputs go in `inputs`)
  * @param {Record<string, string>} [options.vars] repository variables (vars context)
  * @param {Record<string, string>} [options.env] environment of every step
+ * @param {string} [options.job] run only this job (and what it needs)
  * @returns {Promise<{code: number|null, log: string, logFile: string}>}
  */
-export async function runAct({ workflow, dir, event, vars = {}, env = {} }) {
+export async function runAct({ workflow, dir, event, vars = {}, env = {}, job }) {
   const stub = join(dir, 'stub-action');
   await mkdir(stub, { recursive: true });
   await writeFile(join(stub, 'action.yml'), [
@@ -41,7 +42,7 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {} }) {
   const text = await readFile(join(ROOT, workflow), 'utf8');
   const remote = [...new Set([...text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})/g)].map((m) => `${m[1]}@${m[2]}`))];
   const args = [
-    'workflow_dispatch', '-W', workflow, '-e', eventFile,
+    'workflow_dispatch', '-W', workflow, '-e', eventFile, ...(job ? ['-j', job] : []),
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     '--action-cache-path', join(dir, 'act-cache'),

@@ -13,7 +13,8 @@ const CPU_ROOT = '/sys/fs/cgroup/cpu';
 /**
  * @param {{name: string, match: RegExp[], quotaCpus: number}} options match: patterns the command line
  *   (NUL-separated arguments) must all match; quotaCpus: 0.3 = 30 % of one CPU
- * @returns {Promise<{throttled: Set<number>, stop: () => Promise<void>}>}
+ * @returns {Promise<{throttled: Set<number>, movedBack: () => number, stop: () => Promise<void>}>}
+ *   throttled: pids put into the group; movedBack: how often one had to be put back
  * @throws {Error} when the cgroup v1 cpu controller is not writable
  */
 export async function throttleServers({ name, match, quotaCpus }) {
@@ -24,15 +25,23 @@ export async function throttleServers({ name, match, quotaCpus }) {
   await writeFile(join(dir, 'cpu.cfs_quota_us'), String(Math.round(periodUs * quotaCpus)));
   /** @type {Set<number>} */
   const throttled = new Set();
+  let movedBack = 0;
   let stopped = false;
+  // Checked on every scan, not once: something else may move a process back (systemd puts
+  // processes back into their unit's group when it re-applies its cgroup tree, e.g. after a
+  // package install runs daemon-reload), which would silently end the slowdown.
   const scan = async () => {
     for (const entry of await readdir('/proc')) {
-      if (!/^\d+$/.test(entry) || throttled.has(Number(entry))) continue;
+      if (!/^\d+$/.test(entry)) continue;
       const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-      if (cmdline && match.every((m) => m.test(cmdline))) {
-        // cgroup.procs moves every thread of the process.
-        await writeFile(join(dir, 'cgroup.procs'), entry).then(() => throttled.add(Number(entry)), () => {});
-      }
+      if (!cmdline || !match.every((m) => m.test(cmdline))) continue;
+      const groups = await readFile(`/proc/${entry}/cgroup`, 'utf8').catch(() => '');
+      if (groups.split('\n').some((l) => /^\d+:([^:]*,)?cpu(,[^:]*)?:/.test(l) && l.endsWith(`:/${name}`))) continue;
+      // cgroup.procs moves every thread of the process.
+      await writeFile(join(dir, 'cgroup.procs'), entry).then(() => {
+        if (throttled.has(Number(entry))) movedBack++;
+        throttled.add(Number(entry));
+      }, () => {});
     }
   };
   const loop = (async () => {
@@ -43,6 +52,7 @@ export async function throttleServers({ name, match, quotaCpus }) {
   })();
   return {
     throttled,
+    movedBack: () => movedBack,
     stop: async () => {
       stopped = true;
       await loop;
