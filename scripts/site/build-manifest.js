@@ -53,7 +53,7 @@ export function manifestEntry(group, data, issues) {
     } : null,
     openIssues: issues.filter((i) => i.state === 'open' && issueFits(i, group.key))
       .map((i) => ({ number: i.number, url: i.url, title: i.title, version: i.version })),
-    files: { table: dataPaths.table(group.key), csv: data.csv },
+    files: { table: dataPaths.table(group.key), csv: data.csv, changePoints: group.changePoints ? dataPaths.changePoints(group.key) : null },
   };
 }
 

@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { computePartition, finishSite, recordFiles, comparisonDownload } from './compute-site.js';
 import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
-import { readRunRecords, readComparisons, readBaselines, readIssues, listPartitions } from './read-store.js';
+import { readRunRecords, readComparisons, readChangePoints, readBaselines, readIssues, listPartitions } from './read-store.js';
 import { readProductInfo } from './read-product-info.js';
 import { renderPages } from './render-pages.js';
 
@@ -125,8 +125,9 @@ export async function buildSite(opts) {
       // download.
       const comparisons = fullComparisons.map((c) => ({ id: c.id, comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) } }));
       fullComparisons.length = 0;
+      const changePoints = await readChangePoints(opts.store, slice);
       const c0 = performance.now();
-      const { files, summary } = computePartition({ records, comparisons, baselines, issues, products, title, generatedAt, siteUrl }, { seriesPaths });
+      const { files, summary } = computePartition({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl }, { seriesPaths });
       const w0 = performance.now();
       fileCount += await writeAll(tmp, siteFileWrites(files));
       parts.push(summary);

@@ -31,6 +31,28 @@ export function throughputVerdict(rel, test) {
 }
 
 /**
+ * The change points of one test's throughput, as the compare stage stored them (apache-otava
+ * over the series): the site computes none of its own and never stands verdicts in for them.
+ * @param {TableGroup} table
+ * @param {string} test
+ * @returns {import('./types.js').TestChangePoints|null} null when no change-point file is stored for the table
+ */
+export function testChangePoints(table, test) {
+  const file = table.changePoints;
+  if (!file) return null;
+  const series = file.tests.find((s) => s.test === test && s.metric === 'throughput') ?? null;
+  return {
+    createdAt: file.createdAt,
+    method: file.method,
+    releases: file.releases.map((r) => r.version),
+    file: dataPaths.changePoints(table.key),
+    analysed: series !== null,
+    higherIsBetter: series?.higherIsBetter ?? true,
+    points: series ? series.changePoints.map((c) => ({ ...c })) : [],
+  };
+}
+
+/**
  * @param {TableGroup} table
  * @param {Set<string>} seriesPaths per-second series files that exist (see buildSeries)
  * @returns {{table: TableData, files: Map<string, unknown>}} the table data and the test
@@ -103,10 +125,7 @@ export function buildTableData(table, seriesPaths) {
       test: t.name, group: t.group, metric: t.metric,
       defaultBase: table.defaultBase,
       releases: history,
-      // Change points come from the verdicts (the compare stage's statistics), not from a
-      // second detector here: a release is marked where its comparison found a change.
-      changePoints: history.filter((h) => h.verdict && (h.verdict.verdict === 'regression' || h.verdict.verdict === 'improvement'))
-        .map((h) => ({ version: h.version, verdict: h.verdict?.verdict, ratio: h.verdict?.ratio, baseVersion: h.verdict?.baseVersion })),
+      changePoints: testChangePoints(table, t.name),
     });
     return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts };
   });

@@ -67,6 +67,7 @@ export function computePartition(input, opts = {}) {
       files.json.set(path, data);
     }
     files.text.set(table.csv, renderCsv(table));
+    if (group.changePoints) files.json.set(dataPaths.changePoints(group.key), group.changePoints);
     entries.push(manifestEntry(group, table, input.issues));
     releases += table.releases.length;
   }

@@ -1,12 +1,12 @@
 /**
  * Group run records and comparisons into the site's tables: one per product line × host class
- * × suite, each with its releases in version order, the newest comparison per release, and the
- * default base release for ratios.
+ * × suite, each with its releases in version order, the newest comparison per release, the
+ * series' change points, and the default base release for ratios.
  */
 import { compareVersions } from '../version-order.js';
 import { tableId } from '../../site/js/paths.js';
 
-/** @import { RunRecord, StoredComparison, Baseline, SiteInput } from './types.js' */
+/** @import { RunRecord, StoredComparison, Baseline, SiteInput, ChangePoints } from './types.js' */
 /** @typedef {import('../../site/js/paths.js').TableKey} TableKey */
 
 /**
@@ -25,6 +25,7 @@ import { tableId } from '../../site/js/paths.js';
  * @property {string|null} defaultBase
  * @property {'baseline'|'config'|'oldest'} defaultBaseSource
  * @property {Baseline|null} baseline the accepted baseline of this table, when one is stored
+ * @property {ChangePoints|null} changePoints the stored change points of this series, if any
  * @property {{name: string, group: string, metric: string}[]} tests reported tests in suite order
  */
 
@@ -84,6 +85,7 @@ export function groupTables(input) {
       defaultBase,
       defaultBaseSource,
       baseline,
+      changePoints: (input.changePoints ?? []).find((c) => tableId({ product: c.product, line: c.line, host: c.hostClass, suite: c.suite }) === id) ?? null,
       tests: collectTests(releases),
     });
   }

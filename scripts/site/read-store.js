@@ -1,14 +1,15 @@
 /**
- * Read what the site is built from: run records and comparisons (through the store stage's
- * readers, which upgrade and validate every file), baselines, and the optional issues list.
+ * Read what the site is built from: run records, comparisons and change points (through the
+ * store stage's readers, which upgrade and validate every file), baselines, and the optional
+ * issues list.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserError } from '../errors.js';
-import { readRecords, readComparisons as readStoredComparisons } from '../store/index.js';
+import { readRecords, readComparisons as readStoredComparisons, readChangePoints as readStoredChangePoints } from '../store/index.js';
 
-/** @import { RunRecord, StoredComparison, Baseline, IssueRef } from './types.js' */
+/** @import { RunRecord, StoredComparison, Baseline, IssueRef, ChangePoints } from './types.js' */
 
 /** Files read at once: enough to hide latency, few enough for a small machine's fd limit. */
 const READ_CONCURRENCY = 64;
@@ -131,6 +132,17 @@ export async function readRunRecords(storeDir, slice) {
 export async function readComparisons(storeDir, slice) {
   const list = await readStoredComparisons(storeDir, slice ? { hostClass: slice.hostClass, product: slice.product, suite: slice.suite } : {});
   return list.map(({ id, ...comparison }) => ({ id, comparison }));
+}
+
+/**
+ * Change-point files of a store slice (one per product line), read by the store stage.
+ * @param {string} storeDir results store root
+ * @param {StorePartition} [slice] all of the store when absent
+ * @returns {Promise<ChangePoints[]>} none when the store holds no change points (no compare yet)
+ * @throws {UserError}
+ */
+export async function readChangePoints(storeDir, slice) {
+  return readStoredChangePoints(storeDir, slice ? { hostClass: slice.hostClass, product: slice.product, suite: slice.suite } : {});
 }
 
 /**

@@ -9,6 +9,7 @@ export {};
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('../types.js').TestVerdict} TestVerdict */
 /** @typedef {import('../types.js').VerdictClass} VerdictClass */
+/** @typedef {import('../store/index.js').ChangePoints} ChangePoints */
 
 /**
  * @typedef {object} StoredComparison a comparison file with where it came from
@@ -51,6 +52,8 @@ export {};
  * @property {string} generatedAt ISO 8601 time of the build
  * @property {string} title site title
  * @property {string|null} siteUrl absolute URL the site is published at (for the feed), or null
+ * @property {ChangePoints[]} [changePoints] the change-point files of the store (compare stage,
+ *   apache-otava), one per product line × host class × suite; none = no marks
  */
 
 /**
@@ -70,6 +73,19 @@ export {};
  * @property {(number|null)[]} values median throughput per release (aligned with releases), null = no ok repeat
  * @property {number[]} n ok repeats behind each value
  * @property {(VerdictClass|null)[]} verdicts throughput verdict per release from its comparison, null = none
+ */
+
+/**
+ * @typedef {object} TestChangePoints the `changePoints` of data/tests/…/<test>.json: the
+ *   stored change points (compare stage, apache-otava) of one test's throughput
+ * @property {string} createdAt when the compare that computed them ran
+ * @property {ChangePoints['method']} method
+ * @property {string[]} releases the series they were computed over, oldest first (newer
+ *   releases of the table were not part of it)
+ * @property {string} file site path of the change-point file's copy
+ * @property {boolean} analysed false when the file has no series of this test
+ * @property {boolean} higherIsBetter direction of the metric
+ * @property {import('../store/index.js').DetectedChangePoint[]} points
  */
 
 /**

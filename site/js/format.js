@@ -65,15 +65,3 @@ export const VERDICT_GLYPH = /** @type {Record<string, string>} */ ({
 
 /** Verdict classes in the order summaries list them. */
 export const VERDICT_ORDER = ['regression', 'improvement', 'inconclusive', 'failed', 'unchanged'];
-
-/**
- * Median of the finite numbers in a list (for group summaries of ratios).
- * @param {(number|null)[]} xs
- * @returns {number|null}
- */
-export function median(xs) {
-  const v = /** @type {number[]} */ (xs.filter((x) => typeof x === 'number' && Number.isFinite(x))).sort((a, b) => a - b);
-  if (v.length === 0) return null;
-  const m = Math.floor(v.length / 2);
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}

@@ -56,6 +56,8 @@ export const dataPaths = {
   csv: (k) => `downloads/csv/${tableId(k)}.csv`,
   /** @param {{host: string, product: string, version: string, suite: string, id: string}} k */
   runRecord: (k) => `downloads/runs/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
+  /** @param {TableKey} k the change points of a table's series, as the store holds them */
+  changePoints: (k) => `downloads/changepoints/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.line)}/${fileSafe(k.suite)}.json`,
   /** @param {{host: string, product: string, version: string, suite: string, id: string}} k */
   comparison: (k) => `downloads/verdicts/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
   feed: () => 'feed.atom',

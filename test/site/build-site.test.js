@@ -17,6 +17,8 @@ import { run as runSiteCommand } from '../../scripts/site/site-command.js';
 import { fileSafe, dataPaths } from '../../site/js/paths.js';
 import { UserError } from '../../scripts/errors.js';
 import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
+import { tableRatios, groupSummary } from '../../site/js/ratios.js';
+import { computeRelativeTable } from '../../scripts/compare/index.js';
 
 /** @type {string} */
 let tmp;
@@ -83,7 +85,8 @@ describe('site data', () => {
     assert.doesNotMatch(feed.split('\n').slice(1).join('\n').replace(/<\/?[a-z][^>]*>/g, ''), /[<>]/, 'text is escaped');
 
     const history = await readJson(out, dataPaths.test({ ...key, test: 'update-index' }));
-    assert.deepEqual(history.changePoints.map((/** @type {any} */ c) => c.version), ['10.11.19']);
+    assert.equal(history.changePoints, null, 'no change-point file for local: no change points (verdicts do not stand in)');
+    assert.ok(history.releases.some((/** @type {any} */ r) => r.verdict?.verdict === 'regression'), 'while the verdicts are there');
     const run = history.releases[0].runs[0];
     const series = await readJson(out, run.series);
     const record = /** @type {any} */ (fx.records.find((r) => r.id === run.id));
@@ -95,6 +98,44 @@ describe('site data', () => {
     const regressions = await readJson(out, dataPaths.regressions());
     assert.ok(regressions.regressions.some((/** @type {any} */ r) => r.test === 'update-index' && r.issue?.number === 42));
     assert.deepEqual(regressions.otherIssues.map((/** @type {any} */ i) => i.number), [7]);
+  });
+
+  it('test histories carry the stored change points of their series, and a copy of the file', async () => {
+    const out = join(tmp, 'site-a');
+    const key = { product: 'mariadb', line: '10.11', host: 'small-server', suite: 'smoke' };
+    const file = fx.changePoints;
+    assert.deepEqual(await readJson(out, dataPaths.changePoints(key)), file);
+    for (const series of file.tests) {
+      const history = await readJson(out, dataPaths.test({ ...key, test: series.test }));
+      assert.deepEqual(history.changePoints, {
+        createdAt: file.createdAt, method: file.method, releases: file.releases.map((r) => r.version), file: dataPaths.changePoints(key),
+        analysed: true, higherIsBetter: true, points: series.changePoints,
+      });
+    }
+    const drop = file.tests.find((t) => t.test === 'update-index')?.changePoints.filter((c) => c.atReleaseBoundary);
+    assert.deepEqual(drop?.map((c) => [c.previousVersion, c.version, Math.round(c.forwardChangePct)]), [['10.11.18', '10.11.19', -20]], 'otava finds the injected drop');
+  });
+
+  it('group summaries are the compare stage\'s geometric means of the same ratios', async () => {
+    const out = join(tmp, 'site-a');
+    for (const host of ['local', 'small-server']) {
+      const key = { product: 'mariadb', line: '10.11', host, suite: 'smoke' };
+      const table = await readJson(out, dataPaths.table(key));
+      const releases = table.releases.map((/** @type {any} */ r) => ({ version: r.version, records: fx.records.filter((x) => x.host.class === host && x.release.product === 'mariadb' && x.release.version === r.version) }));
+      for (const base of [table.defaultBase, table.releases[0].version]) {
+        const want = computeRelativeTable({ product: 'mariadb', line: '10.11', base, releases });
+        const ratios = tableRatios(table, base);
+        assert.deepEqual(table.groups.map((/** @type {any} */ g) => g.name), want.groups.map((g) => g.group));
+        for (const g of want.groups) {
+          const group = table.groups.find((/** @type {any} */ x) => x.name === g.group);
+          table.releases.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
+            const got = groupSummary(table, group, ratios, i).geomean;
+            const expected = /** @type {number} */ (g.geomean[r.version]);
+            assert.equal(got, expected, `${host} ${g.group} ${r.version} vs ${base}: site ${got}, compare ${expected}`);
+          });
+        }
+      }
+    }
   });
 
   it('shows a failed step as no result, never as a zero, and a release without comparison without verdicts', () => {

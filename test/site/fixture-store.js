@@ -3,14 +3,17 @@
  * records (the generator, since a real run of several releases takes too long for a test)
  * written through the store stage, comparisons made by the compare stage's compareRuns with
  * the project's thresholds, a baseline file in the compare stage's format and an issues list
- * like the github stage's.
+ * like the github stage's. For mariadb 10.11 on small-server, `tagbench compare` itself runs
+ * (real apache-otava): its comparisons and the series' change-point file are in the store;
+ * mariadb 10.11 on local has no change-point file (the site must then mark none).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { generateHistory } from '../../scripts/site/generate-history.js';
-import { writeRecord, writeComparison } from '../../scripts/store/index.js';
+import { writeRecord, writeComparison, readComparisons, readChangePoints } from '../../scripts/store/index.js';
+import { run as compareCommand } from '../../scripts/compare/compare-command.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { loadConfig } from '../../scripts/config/index.js';
 
@@ -36,7 +39,8 @@ export const SPEC = Object.freeze({
 /**
  * @param {string} dir empty temp folder
  * @returns {Promise<{store: string, baselines: string, issuesFile: string, records: import('../../scripts/types.js').RunRecord[],
- *   comparisons: (import('../../scripts/types.js').Comparison & {id: string})[], issues: any[]}>}
+ *   comparisons: (import('../../scripts/types.js').Comparison & {id: string})[], issues: any[],
+ *   changePoints: import('../../scripts/store/index.js').ChangePoints}>}
  */
 export async function makeFixtureStore(dir) {
   const config = await loadConfig(PROJECT_ROOT);
@@ -46,11 +50,7 @@ export async function makeFixtureStore(dir) {
   });
   const store = join(dir, 'store');
   for (const r of records) await writeRecord(store, r);
-  const stored = [];
-  for (const c of comparisons) {
-    const { id } = await writeComparison(store, c);
-    stored.push({ ...c, id });
-  }
+  for (const c of comparisons) await writeComparison(store, c);
   // The accepted baseline of mariadb 10.11 on local: 10.11.17 (so the default base differs
   // from the configured baseVersion 10.11.18 and from the oldest release).
   const baselines = join(dir, 'baselines');
@@ -67,7 +67,12 @@ export async function makeFixtureStore(dir) {
   ];
   const issuesFile = join(dir, 'issues.json');
   await writeFile(issuesFile, JSON.stringify(issues));
-  return { store, baselines, issuesFile, records, comparisons: stored, issues };
+  // 2 = an issue-level regression (the injected update-index drop): expected
+  const code = await compareCommand({ product: 'mariadb', hostClass: 'small-server', suite: 'smoke', store, baselines, root: PROJECT_ROOT, out: () => {}, color: false });
+  if (code !== 2) throw new Error(`tagbench compare exited ${code}; expected 2 (the injected regression)`);
+  const [changePoints, ...more] = await readChangePoints(store);
+  if (!changePoints || more.length > 0) throw new Error('tagbench compare stored no change points: is apache-otava installed (setup/compare.sh)?');
+  return { store, baselines, issuesFile, records, comparisons: await readComparisons(store), issues, changePoints };
 }
 
 /**

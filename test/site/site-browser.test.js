@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSite, serveSite } from '../../scripts/site/index.js';
 import { launchBrowser, openPage, gotoReady } from './browser.js';
 import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
+import { computeRelativeTable } from '../../scripts/compare/index.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/site/', import.meta.url));
 const LINE = 'product=mariadb&line=10.11&host=local&suite=smoke';
@@ -119,6 +120,21 @@ describe('the published site in Chromium', () => {
       assert.equal(cell.lo, want / base < 0.95, `${cell.test} ${cell.version} colour mark`);
     }
     assert.ok(cells.find((c) => c.test === 'update-index' && c.version === '10.11.19')?.lo, 'the injected 20 % drop is marked');
+    // group summaries: the compare stage's geometric mean of the same ratios, to the digit
+    const versions = ['10.11.16', '10.11.17', '10.11.18', '10.11.19'];
+    const rel = computeRelativeTable({ product: 'mariadb', line: '10.11', base: '10.11.17',
+      releases: versions.map((version) => ({ version, records: fx.records.filter((r) => r.host.class === 'local' && r.release.product === 'mariadb' && r.release.version === version) })) });
+    const summary = await page.$$eval('#group-summary td[data-version]', (tds) => tds.map((td) => ({
+      group: /** @type {HTMLElement} */ (td.closest('tr')).dataset.group, version: /** @type {HTMLElement} */ (td).dataset.version,
+      geomean: Number(/** @type {HTMLElement} */ (td).dataset.geomean), text: td.firstChild?.textContent,
+    })));
+    assert.equal(summary.length, rel.groups.length * versions.length);
+    for (const cell of summary) {
+      const want = /** @type {number} */ (rel.groups.find((g) => g.group === cell.group)?.geomean[/** @type {string} */ (cell.version)]);
+      assert.equal(cell.geomean, want, `${cell.group} ${cell.version}`);
+      assert.equal(cell.text, want.toFixed(2));
+    }
+    assert.match(await page.textContent('#group-summary caption') ?? '', /^Geometric mean of the ratios to 10\.11\.17/);
     const charts = await chartsOnPage();
     assert.deepEqual(charts.map((c) => c.name.split(':')[0]), ['Point queries', 'Range queries without aggregation', 'Range queries with aggregation', 'Writes']);
     for (const chart of charts) {
@@ -182,14 +198,34 @@ describe('the published site in Chromium', () => {
     assert.equal(await page.$('#release-tests [data-verdict]'), null);
   });
 
-  it('test: history with the change point marked, per-second runs overlaid', async () => {
-    await open(`test.html?${LINE}&test=update-index`);
+  it('test: history with the stored change points marked, per-second runs overlaid', async () => {
+    // small-server: `tagbench compare` stored the series' change points (real apache-otava)
+    await open(`test.html?${LINE.replace('local', 'small-server')}&test=update-index`);
+    const series = /** @type {import('../../scripts/store/index.js').ChangePointSeries} */ (fx.changePoints.tests.find((t) => t.test === 'update-index'));
     const hist = await page.$$eval('#test-history tr[data-version]', (trs) => trs.map((tr) => ({
       version: /** @type {HTMLElement} */ (tr).dataset.version, median: Number(/** @type {HTMLElement} */ (tr).dataset.median), change: tr.classList.contains('change-point'),
+      pct: /** @type {HTMLElement} */ (tr.querySelector('[data-change-point]')).dataset.changePoint,
     })));
     assert.deepEqual(hist.map((r) => r.version), ['10.11.19', '10.11.18', '10.11.17', '10.11.16']);
-    for (const r of hist) assert.ok(Math.abs(r.median - expectedQps(fx.records, { host: 'local', version: /** @type {string} */ (r.version), test: 'update-index' })) < 1e-9);
-    assert.deepEqual(hist.filter((r) => r.change).map((r) => r.version), ['10.11.19']);
+    for (const r of hist) {
+      assert.ok(Math.abs(r.median - expectedQps(fx.records, { host: 'small-server', version: /** @type {string} */ (r.version), test: 'update-index' })) < 1e-9);
+      const here = series.changePoints.filter((c) => c.version === r.version);
+      assert.equal(r.pct, here.map((c) => String(c.forwardChangePct)).join(' '), `${r.version}: the table lists the file's change points`);
+      assert.equal(r.change, here.some((c) => c.atReleaseBoundary));
+    }
+    assert.deepEqual(hist.filter((r) => r.change).map((r) => r.version), ['10.11.19'], 'the injected drop');
+    const listed = await page.$$eval('#change-points tbody tr', (trs) => trs.map((tr) => ({
+      version: /** @type {HTMLElement} */ (tr).dataset.version, change: Number(/** @type {HTMLElement} */ (tr).dataset.change), pValue: Number(/** @type {HTMLElement} */ (tr).dataset.pValue),
+    })));
+    assert.deepEqual(listed, series.changePoints.map((c) => ({ version: c.version, change: c.forwardChangePct, pValue: c.pValue })));
+    /** @returns {Promise<{coord: any[], value: string, changePct: number}[]>} */
+    const marks = () => page.evaluate(() => /** @type {any} */ (window).echarts.getInstanceByDom(document.querySelector('[data-chart]')).getOption().series[0].markPoint.data);
+    assert.deepEqual((await marks()).map((m) => [m.coord[0], m.changePct, m.value]),
+      series.changePoints.map((c) => [c.version, c.forwardChangePct, c.atReleaseBoundary ? (c.forwardChangePct < 0 ? '▼' : '▲') : '◆']), 'chart markers come from the change-point file');
+    assert.match(await page.textContent('#change-point-note') ?? '', new RegExp(`apache-otava ${fx.changePoints.method.version.replace(/\./g, '\\.')} .*: ${series.changePoints.length} found`));
+    const cpHref = await page.getAttribute('#change-point-note a[download]', 'href');
+    assert.deepEqual(await page.evaluate(async (href) => (await fetch(/** @type {string} */ (href))).json(), cpHref), fx.changePoints);
+
     let charts = await chartsOnPage();
     const perSecond = charts.find((ch) => ch.name.includes('per-second') && !ch.name.includes('latency'));
     assert.equal(perSecond?.series.length, 2, 'newest and base release overlaid by default');
@@ -200,6 +236,14 @@ describe('the published site in Chromium', () => {
     assert.equal(charts[2].series.length, 3, 'the latency chart follows the picker');
     assert.match(page.url(), /[?&]runs=/);
     await shoot('test-light');
+
+    // local: no change-point file, so nothing is marked, though a verdict found the regression
+    await open(`test.html?${LINE}&test=update-index`);
+    assert.equal(await page.getAttribute('#change-point-note', 'data-change-points'), 'none');
+    assert.equal((await page.$$('#test-history tr.change-point')).length, 0);
+    assert.equal(await page.$('#change-points'), null);
+    assert.deepEqual(await marks(), []);
+    assert.equal(await page.getAttribute('#test-history tr[data-version="10.11.19"] [data-verdict]', 'data-verdict'), 'regression');
   });
 
   it('regressions: every regression verdict with its issue; downloads: CSV, feed and records', async () => {
@@ -220,6 +264,8 @@ describe('the published site in Chromium', () => {
     await shoot('regressions-light');
 
     await open('downloads.html');
+    assert.deepEqual(await page.$$eval('#downloads-table tbody tr', (trs) => trs.map((tr) => tr.querySelectorAll('td')[2].textContent)),
+      ['none stored', 'JSON', 'none stored', 'none stored'], 'the change-point file of the one series that has one');
     const csvHref = await page.getAttribute('a[download][href$=".csv"]', 'href');
     const csv = await page.evaluate(async (href) => (await fetch(/** @type {string} */ (href))).text(), csvHref);
     const [header, ...lines] = csv.trim().split('\r\n');

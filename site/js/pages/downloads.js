@@ -1,4 +1,4 @@
-/** Downloads: the Atom feed, a CSV per table, and every run record and comparison as JSON. */
+/** Downloads: the Atom feed, a CSV per table, its change points, and every run record and comparison as JSON. */
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson } from '../data.js';
 import { dataPaths } from '../paths.js';
@@ -22,6 +22,7 @@ export async function render(main) {
       h('th', { scope: 'row', class: 'text' }, h('a', { href: lineHref(t), text: tableTitle(t) })),
       h('td', { class: 'text' }, h('a', { href: t.files.csv, download: '', text: 'CSV' })),
       h('td', { class: 'text' }, h('a', { href: t.files.table, text: 'JSON' })),
+      h('td', { class: 'text' }, t.files.changePoints ? h('a', { href: t.files.changePoints, download: '', text: 'JSON' }) : h('span', { class: 'muted', text: 'none stored' })),
       h('td', { class: 'text' }, details));
   });
   fill(main, 
@@ -32,7 +33,7 @@ export async function render(main) {
       h('li', null, h('a', { href: dataPaths.regressions(), text: 'Regressions (JSON)' }))),
     h('p', null, 'Run records are copied as the store holds them (the unit of truth: every repeat, per-second interval, efficiency figure and the full my.cnf). CSV columns per release: median, ratio to the default base, verdict.'),
     m.tables.length ? scrollTable('Tables', [
-      h('thead', null, h('tr', null, ['Table', 'CSV', 'Data', 'Run records'].map((c) => h('th', { scope: 'col', class: 'text', text: c })))),
+      h('thead', null, h('tr', null, ['Table', 'CSV', 'Data', 'Change points', 'Run records'].map((c) => h('th', { scope: 'col', class: 'text', text: c })))),
       h('tbody', null, rows),
     ], { id: 'downloads-table' }) : h('p', { class: 'note', text: 'No tables yet.' }));
 }

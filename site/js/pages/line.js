@@ -1,13 +1,14 @@
 /**
  * Product line: the seed posts' table (a row per test, a column per release, QPS and the
- * ratio to a base release, marked below 0.95 / above 1.05), group summaries, and one chart
- * per test group of ratio by release. The base release is selectable; the choice is kept in
- * the URL (?base=).
+ * ratio to a base release, marked below 0.95 / above 1.05), group summaries (geometric mean of
+ * the ratios, as the compare stage's table), and one chart per test group of ratio by release.
+ * The base release is selectable; the choice is kept in the URL (?base=).
  */
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtQps, fmtRatio, fmtDate, median, ratioClass } from '../format.js';
+import { fmtQps, fmtRatio, fmtDate, ratioClass } from '../format.js';
+import { tableRatios, groupSummary } from '../ratios.js';
 import { breadcrumb, verdictBadge, ratioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 
@@ -76,19 +77,6 @@ export async function render(main) {
 }
 
 /**
- * @param {any} t table data
- * @param {string} base
- * @returns {(number|null)[][]} per test, ratio per release
- */
-function ratios(t, base) {
-  const bi = t.releases.findIndex((/** @type {any} */ r) => r.version === base);
-  return t.tests.map((/** @type {any} */ test) => test.values.map((/** @type {number|null} */ v) => {
-    const b = bi >= 0 ? test.values[bi] : null;
-    return v !== null && b ? v / b : null;
-  }));
-}
-
-/**
  * Release indexes in the tables: the newest `size`, plus the base when it is older.
  * @param {any} t
  * @param {string} base
@@ -110,7 +98,7 @@ function shownColumns(t, base, size) {
  * @returns {HTMLElement[]}
  */
 function renderTables(t, base, size) {
-  const r = ratios(t, base);
+  const r = tableRatios(t, base);
   const cols = shownColumns(t, base, size);
   const head = (/** @type {string} */ first) => h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text sticky-col', text: first }),
     cols.map((i) => {
@@ -119,18 +107,13 @@ function renderTables(t, base, size) {
         h('a', { href: releaseHref(t, rel.version), text: rel.version }));
     })));
 
-  const summaryRows = t.groups.map((/** @type {any} */ g) => {
-    const idx = g.tests.map((/** @type {string} */ name) => t.tests.findIndex((/** @type {any} */ x) => x.name === name));
-    return h('tr', { dataset: { group: g.name } }, h('th', { scope: 'row', class: 'text sticky-col', text: `${g.label} (${g.tests.length})` }),
+  const summaryRows = t.groups.map((/** @type {any} */ g) =>
+    h('tr', { dataset: { group: g.name } }, h('th', { scope: 'row', class: 'text sticky-col', text: `${g.label} (${g.tests.length})` }),
       cols.map((i) => {
-        const rs = idx.map((/** @type {number} */ k) => r[k][i]);
-        const m = median(rs);
-        const lo = rs.filter((/** @type {number|null} */ x) => x !== null && ratioClass(x) === 'lo').length;
-        const hi = rs.filter((/** @type {number|null} */ x) => x !== null && ratioClass(x) === 'hi').length;
-        return h('td', { class: ratioClass(m) || null, title: `median ratio of ${rs.filter((/** @type {any} */ x) => x !== null).length} tests; ${lo} below 0.95, ${hi} above 1.05`, dataset: { version: t.releases[i].version } },
-          fmtRatio(m), lo || hi ? h('span', { class: 'muted', text: ` (${lo}▼ ${hi}▲)` }) : null);
-      }));
-  });
+        const { geomean, n, lo, hi } = groupSummary(t, g, r, i);
+        return h('td', { class: ratioClass(geomean) || null, title: `geometric mean of the ratios of ${n} tests; ${lo} below 0.95, ${hi} above 1.05`, dataset: { version: t.releases[i].version, geomean: geomean ?? '' } },
+          fmtRatio(geomean), lo || hi ? h('span', { class: 'muted', text: ` (${lo}▼ ${hi}▲)` }) : null);
+      })));
 
   const bodies = t.groups.map((/** @type {any} */ g) => h('tbody', null,
     h('tr', null, h('th', { scope: 'rowgroup', colspan: String(cols.length + 1), class: 'sticky-col', text: g.label })),
@@ -151,7 +134,7 @@ function renderTables(t, base, size) {
 
   return /** @type {HTMLElement[]} */ ([
     h('h2', { text: 'Group summaries' }),
-    scrollTable(`Median ratio to ${base} per test group (count of tests below 0.95 ▼ / above 1.05 ▲)`, [head('Group'), h('tbody', null, summaryRows)], { id: 'group-summary' }),
+    scrollTable(`Geometric mean of the ratios to ${base} per test group, as in tagbench compare (count of tests below 0.95 ▼ / above 1.05 ▲)`, [head('Group'), h('tbody', null, summaryRows)], { id: 'group-summary' }),
     h('h2', { text: 'Throughput by test' }),
     cols.length < t.releases.length ? h('p', { class: 'muted', text: `Showing ${cols.length} of ${t.releases.length} releases; pick "all" above to see every column.` }) : null,
     scrollTable(`QPS and ratio to ${base}, each test a row, each release a column`, [head('Test'), ...bodies], { id: 'line-table' }),
@@ -165,7 +148,7 @@ function renderTables(t, base, size) {
  * @param {string} base
  */
 function groupChartOption(t, g, base) {
-  const r = ratios(t, base);
+  const r = tableRatios(t, base);
   const versions = t.releases.map((/** @type {any} */ x) => x.version);
   return {
     tooltip: { trigger: 'axis', valueFormatter: (/** @type {number} */ v) => (v == null ? '—' : v.toFixed(3)) },

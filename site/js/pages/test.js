@@ -1,12 +1,13 @@
 /**
  * Test: the history of one test across the releases of a product line (median and every
- * repeat, with the releases whose comparison found a change marked), and per-second
- * throughput and latency of any runs, overlaid, where stalls show as dips.
+ * repeat, with the change points the compare stage found with apache-otava marked, and each
+ * release's verdict apart), and per-second throughput and latency of any runs, overlaid, where
+ * stalls show as dips.
  */
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtQps, fmtRatio, fmtPct } from '../format.js';
+import { fmtQps, fmtRatio, fmtPct, fmtDate, fmtNum } from '../format.js';
 import { breadcrumb, verdictBadge, ratioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 
@@ -46,9 +47,11 @@ export async function render(main) {
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.test }]),
     h('h1', { text: `${d.test} · ${tableTitle(d)}` }),
-    h('p', null, `Group ${d.group}; ${d.releases.length} releases. Change points are the releases whose comparison found a regression or an improvement (${d.changePoints.length}).`),
+    h('p', null, `Group ${d.group}; ${d.releases.length} releases.`),
+    changePointNote(d),
     h('div', { class: 'charts' }, history.figure),
     historyTable(d, base, baseRel),
+    changePointTable(d),
     h('h2', { text: 'Per second' }),
     h('p', { class: 'muted', text: 'Pick runs to overlay; dips are stalls. Latency is the per-second p95 sysbench reports, or the per-second maximum where the benchmark gives it.' }),
     picker,
@@ -65,21 +68,88 @@ export async function render(main) {
   });
 }
 
+/** @param {any} d test data @returns {any[]} its change points (none when none are stored) */
+function points(d) {
+  return d.changePoints?.points ?? [];
+}
+
+/** @param {number} pct @returns {string} signed, e.g. "-20.1 %" */
+function fmtChange(pct) {
+  return `${pct > 0 ? '+' : ''}${fmtPct(pct / 100)}`;
+}
+
+/**
+ * Where a change point is shown: a change between releases, in the metric's good or bad
+ * direction, or a split between repeats of one release (noise inside it, shown apart).
+ * @param {any} d
+ * @param {any} c
+ * @returns {{glyph: string, word: string, color: string}}
+ */
+function pointKind(d, c) {
+  if (!c.atReleaseBoundary) return { glyph: '◆', word: 'inside the repeats of one release', color: '#8c959f' };
+  const worse = d.changePoints.higherIsBetter ? c.forwardChangePct < 0 : c.forwardChangePct > 0;
+  return worse ? { glyph: '▼', word: 'worse', color: '#cf222e' } : { glyph: '▲', word: 'better', color: '#1a7f37' };
+}
+
+/** @param {any} d */
+function changePointNote(d) {
+  const cp = d.changePoints;
+  if (!cp) {
+    return h('p', { id: 'change-point-note', dataset: { changePoints: 'none' } }, 'No change points are stored for this product line: ', h('code', { text: 'tagbench compare' }), ' over all its releases finds them (apache-otava) and stores them. ',
+      'Verdicts below compare each release with a base; they are not change points.');
+  }
+  const m = cp.method;
+  const span = `${cp.releases.length} releases (${cp.releases[0]} … ${cp.releases.at(-1)})`;
+  const newer = d.releases.filter((/** @type {any} */ r) => !cp.releases.includes(r.version)).map((/** @type {any} */ r) => r.version);
+  return h('p', { id: 'change-point-note', dataset: { changePoints: cp.analysed ? String(cp.points.length) : 'not-analysed' } },
+    `Change points: ${m.tool} ${m.version} (E-divisive means with a t-test; window ${m.windowLen}, max p-value ${m.maxPValue}${m.minMagnitude ? `, min. change ${fmtPct(m.minMagnitude)}` : ''}) over the ${d.metric} of every repeat of ${span}, computed ${fmtDate(cp.createdAt)}: `,
+    cp.analysed ? `${cp.points.length} found, marked ▼ / ▲ in the chart and the table (◆: between repeats of one release, noise). ` : 'this test was not part of that series. ',
+    newer.length > 0 ? `Not in that series: ${newer.join(', ')}. ` : '',
+    h('a', { href: cp.file, download: '', text: 'Change-point file' }), '. Verdicts compare each release with a base; they are not change points.');
+}
+
+/** @param {any} d */
+function changePointTable(d) {
+  if (points(d).length === 0) return null;
+  return scrollTable(`${d.test}: change points (${d.changePoints.method.tool}), where a new level of ${d.metric} starts`, [
+    h('thead', null, h('tr', null, ['Starts at', 'Previous point', 'Change', 'Mean before', 'Mean after', 'p-value', 'Kind']
+      .map((c, i) => h('th', { scope: 'col', class: i <= 1 || i === 6 ? 'text' : null, text: c })))),
+    h('tbody', null, points(d).map((/** @type {any} */ c) => {
+      const kind = pointKind(d, c);
+      return h('tr', { dataset: { version: c.version, change: c.forwardChangePct, pValue: c.pValue } },
+        h('th', { scope: 'row', class: 'text' }, h('a', { href: releaseHref(d, c.version), text: c.version })),
+        h('td', { class: 'text', text: c.previousVersion }),
+        h('td', { text: fmtChange(c.forwardChangePct) }),
+        h('td', { text: fmtQps(c.meanBefore) }),
+        h('td', { text: fmtQps(c.meanAfter) }),
+        h('td', { text: c.pValue.toExponential(1) }),
+        h('td', { class: 'text' }, h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), kind.word));
+    })),
+  ], { id: 'change-points' });
+}
+
 /** @param {any} d @param {string} base @param {any} baseRel */
 function historyTable(d, base, baseRel) {
-  const changed = new Set(d.changePoints.map((/** @type {any} */ c) => c.version));
-  return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, and the verdict of its comparison`, [
-    h('thead', null, h('tr', null, ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Verdict', 'Verdict ratio [interval]', 'Min. detectable effect', 'Compared with']
-      .map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 8 ? 'text' : null, text: c })))),
+  return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, change points, and the verdict of its comparison`, [
+    h('thead', null, h('tr', null, ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Change point', 'Verdict', 'Verdict ratio [interval]', 'Min. detectable effect', 'Compared with']
+      .map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 6 || i === 9 ? 'text' : null, text: c })))),
     h('tbody', null, [...d.releases].reverse().map((/** @type {any} */ r) => {
       const ratio = baseRel?.median && r.median !== null ? r.median / baseRel.median : null;
       const v = r.verdict;
-      return h('tr', { dataset: { version: r.version, median: r.median ?? '' }, class: changed.has(r.version) ? 'change-point' : null },
-        h('th', { scope: 'row', class: 'text' }, h('a', { href: releaseHref(d, r.version), text: r.version }), changed.has(r.version) ? ' ◆' : ''),
+      const here = points(d).filter((/** @type {any} */ c) => c.version === r.version);
+      const between = here.some((/** @type {any} */ c) => c.atReleaseBoundary);
+      return h('tr', { dataset: { version: r.version, median: r.median ?? '' }, class: between ? 'change-point' : null },
+        h('th', { scope: 'row', class: 'text' }, h('a', { href: releaseHref(d, r.version), text: r.version })),
         h('td', { text: fmtQps(r.median) }),
         h('td', { text: r.min === null ? '—' : `${fmtQps(r.min)} – ${fmtQps(r.max)}` }),
         h('td', { text: String(r.n) }),
         h('td', { dataset: { ratio: ratio ?? '' } }, ratioSpan(ratio)),
+        h('td', { class: 'text', dataset: { changePoint: here.map((/** @type {any} */ c) => c.forwardChangePct).join(' ') } }, here.length === 0 ? h('span', { class: 'muted', text: '—' })
+          : here.map((/** @type {any} */ c) => {
+            const kind = pointKind(d, c);
+            return h('span', { title: `${kind.word}: mean ${fmtNum(c.meanBefore)} → ${fmtNum(c.meanAfter)}, p ${c.pValue.toExponential(1)}` },
+              h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), `${fmtChange(c.forwardChangePct)}${c.atReleaseBoundary ? '' : ' (inside)'} `);
+          })),
         h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.status })),
         h('td', { text: v ? `${fmtRatio(v.ratio)}${v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : ''}` : '—' }),
         h('td', { text: v ? fmtPct(v.mde) : '—' }),
@@ -105,10 +175,14 @@ function historyOption(d) {
         name: 'median', type: 'line', data: d.releases.map((/** @type {any} */ r) => r.median), showSymbol: versions.length <= 80,
         markPoint: {
           symbolSize: 44,
-          data: d.changePoints.map((/** @type {any} */ c) => ({
-            name: c.verdict, coord: [c.version, d.releases.find((/** @type {any} */ r) => r.version === c.version)?.median],
-            value: c.verdict === 'regression' ? '▼' : '▲', itemStyle: { color: c.verdict === 'regression' ? '#cf222e' : '#1a7f37' },
-          })),
+          // only the stored change points (apache-otava); never verdicts standing in for them
+          data: points(d).filter((/** @type {any} */ c) => versions.includes(c.version)).map((/** @type {any} */ c) => {
+            const kind = pointKind(d, c);
+            return {
+              name: `change point ${fmtChange(c.forwardChangePct)} (${kind.word})`, coord: [c.version, d.releases.find((/** @type {any} */ r) => r.version === c.version)?.median],
+              value: kind.glyph, itemStyle: { color: kind.color }, changePct: c.forwardChangePct,
+            };
+          }),
         },
       },
       { name: 'repeats', type: 'scatter', data: repeats, symbolSize: 5, itemStyle: { opacity: 0.6 } },
