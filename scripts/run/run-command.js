@@ -3,7 +3,6 @@
  * servers stop, records so far are stored as `partial`, exit code 130.
  */
 import { resolve } from 'node:path';
-import { rm } from 'node:fs/promises';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { runReleases } from './run-releases.js';
@@ -42,6 +41,7 @@ export async function run(options) {
       cacheDir: resolve(options.cacheDir),
       portBase: options.portBase,
       signal: controller.signal,
+      keepWork: Boolean(options.keepWork),
     });
     if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths }, null, 2)}\n`);
     if (outcome.interrupted) return EXIT.interrupted;
@@ -49,6 +49,5 @@ export async function run(options) {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    if (!options.keepWork) await rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
 }

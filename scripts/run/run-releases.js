@@ -5,7 +5,7 @@
  * error log) and skips the rest of that release; the other releases go on. Interrupted runs
  * (Ctrl-C, SIGTERM) stop every server and store their records as `partial`.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
@@ -35,6 +35,7 @@ import { findFreePort } from './free-port.js';
  * @property {string} cacheDir install cache
  * @property {number} [portBase] first TCP port; release i uses portBase + i (default: free ports chosen by the kernel)
  * @property {AbortSignal} [signal] aborts the run (Ctrl-C)
+ * @property {boolean} [keepWork] keep this run's datadirs after it ends (default: removed)
  * @property {(text: string) => void} [write] progress output (default stderr)
  */
 
@@ -84,6 +85,8 @@ export async function runReleases(config, options) {
     await closeReleases(states, options);
   } finally {
     await stopAllServers();
+    // Only this run's own folder: other runs may share workDir (a calibration beside a demo).
+    if (!options.keepWork) await rm(workRoot, { recursive: true, force: true }).catch(() => {});
   }
   return storeRecords(states, options, write);
 }
