@@ -43,7 +43,7 @@ export function renderRecovery(marker, comparison, links) {
       ? `**Recovered in ${code(`${comparison.product} ${version}`)}**: every test listed here is back within its threshold against ${code(comparison.base.version)} (${comparison.hostClass}, ${comparison.suite}).`
       : `**Partly recovered in ${code(`${comparison.product} ${version}`)}**: ${recovered.length} of ${marker.tests.length} listed tests are back within their threshold against ${code(comparison.base.version)}.`,
     '',
-    '| test | verdict in ' + version + ' | ratio | 95 % CI |',
+    '| test | verdict in ' + version + ' | ratio | CI |',
     '|---|---|---:|---:|',
   ];
   for (const id of marker.tests) {

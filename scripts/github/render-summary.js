@@ -22,7 +22,7 @@ export function renderSummary(comparisons, outcomes, mode) {
   for (const c of comparisons) {
     out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
     out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
-    out.push('| test | metric | verdict | ratio | 95 % CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
+    out.push('| test | metric | verdict | ratio | CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) {
       const level = t.level ? `, ${t.level}` : '';
       const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) : '';

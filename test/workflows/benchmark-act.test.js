@@ -77,6 +77,6 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   assert.match(body, /\| point-query \| point \| throughput( \([^)]*\))? ↑ \|/);
   assert.match(body, /### Provenance/);
   const summary = await readFile(join(out, 'summary.md'), 'utf8');
-  assert.match(summary, /point-query \| throughput \| 🔴 regression \(confirmed\)/);
+  assert.match(summary, /point-query \| throughput \| 🔴 regression \(confirmed/);
   passed = true;
 });
