@@ -8,6 +8,6 @@ export { readRecords, readComparisons, readChangePoints } from './read-records.j
 export { buildIndex, readIndex } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
 
-/** @typedef {import('./types.js').ChangePoints} ChangePoints */
-/** @typedef {import('./types.js').ChangePointSeries} ChangePointSeries */
-/** @typedef {import('./types.js').DetectedChangePoint} DetectedChangePoint */
+/** @typedef {import('../types.js').ChangePoints} ChangePoints */
+/** @typedef {import('../types.js').ChangePointSeries} ChangePointSeries */
+/** @typedef {import('../types.js').DetectedChangePoint} DetectedChangePoint */

@@ -86,7 +86,7 @@ export async function readComparisons(storeDir, filter = {}) {
  * by each `tagbench compare`), sorted by path.
  * @param {string} storeDir results store root (missing = empty store)
  * @param {{hostClass?: string, product?: string, line?: string, suite?: string}} [filter]
- * @returns {Promise<import('./types.js').ChangePoints[]>}
+ * @returns {Promise<import('../types.js').ChangePoints[]>}
  * @throws {UserError} as readRecords
  */
 export async function readChangePoints(storeDir, filter = {}) {

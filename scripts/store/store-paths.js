@@ -42,7 +42,7 @@ export function comparisonRelPath(comparison, id) {
 /**
  * Path of a series' change-point file relative to the store root. One file per series (not per
  * compare): it is derived data that each compare over the whole series regenerates.
- * @param {import('./types.js').ChangePoints} cp validated (path parts are path-safe)
+ * @param {import('../types.js').ChangePoints} cp validated (path parts are path-safe)
  * @returns {string} `changepoints/<host-class>/<product>/<line>/<suite>.json`
  */
 export function changePointsRelPath(cp) {

@@ -78,7 +78,7 @@ export function validateComparison(comparison) {
 export function validateChangePoints(cp) {
   const problems = validateKind('change-points', cp);
   if (problems.length > 0) return problems;
-  const data = /** @type {import('./types.js').ChangePoints} */ (cp);
+  const data = /** @type {import('../types.js').ChangePoints} */ (cp);
   const order = data.releases.map((r) => r.version);
   /** @type {string[]} */
   const out = [];

@@ -79,7 +79,7 @@ export async function writeRawLog(storeDir, runId, name, text) {
  * (every compare recomputes it), not a record of something that happened; run records and
  * comparisons stay append-only.
  * @param {string} storeDir results store root
- * @param {import('./types.js').ChangePoints} cp
+ * @param {import('../types.js').ChangePoints} cp
  * @returns {Promise<string>} path of the stored file
  * @throws {UserError} when invalid (every problem listed, field as a dot path); the stored
  *   file is then left as it was

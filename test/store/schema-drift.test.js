@@ -1,13 +1,12 @@
-// Keeps scripts/store/schemas/*.json and the typedefs of scripts/types.js (and of
-// scripts/store/types.js, for the store's own formats) in step: same field names, same
-// required/optional split, same JSON types (including null) and enum values. A field added to
+// Keeps scripts/store/schemas/*.json and the typedefs of scripts/types.js in step: same field
+// names, same required/optional split, same JSON types (including null) and enum values. A field added to
 // one side only fails here, naming the typedef and the field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
 /** The typedef files, shared contracts first. */
-const TYPE_FILES = ['../../scripts/types.js', '../../scripts/store/types.js'].map((p) => new URL(p, import.meta.url));
+const TYPE_FILES = ['../../scripts/types.js'].map((p) => new URL(p, import.meta.url));
 const schemaUrl = (/** @type {string} */ name) => new URL(`../../scripts/store/schemas/${name}.schema.json`, import.meta.url);
 
 /** typedef name -> [schema file, path of the node inside it] @type {Record<string, [string, string[]]>} */
@@ -204,7 +203,7 @@ test('every mapped typedef matches its schema node field by field', async () => 
   for (const [name, [file, path]] of Object.entries(MAPPING)) {
     schemas[file] ??= JSON.parse(await readFile(schemaUrl(file), 'utf8'));
     const props = typedefs.get(name);
-    assert.ok(props, `typedef ${name} not found in scripts/types.js nor scripts/store/types.js`);
+    assert.ok(props, `typedef ${name} not found in scripts/types.js`);
     const node = path.reduce((n, k) => n?.[k], schemas[file]);
     assert.ok(node?.properties, `schema ${file}: no object node at ${path.join('.') || '(root)'} for typedef ${name}`);
     compare(name, props, node, schemas[file]);
