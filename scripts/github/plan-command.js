@@ -6,6 +6,8 @@
 import { appendFile } from 'node:fs/promises';
 import { UserError, EXIT } from '../errors.js';
 import { loadConfig } from '../config/index.js';
+import { join } from 'node:path';
+import { readBaseline } from '../compare/index.js';
 import { resolveBenchmarkRequest } from './resolve-benchmark-request.js';
 
 /**
@@ -30,6 +32,16 @@ export async function run(options) {
     dryRun: options.dryRun ?? '',
   });
   if (!plan) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
+  if (!options.baseline) {
+    // The accepted baseline (tagbench baseline promote) wins over the line's baseVersion, as in
+    // `tagbench compare`; an explicit baseline input wins over both.
+    const root = options.root ?? process.cwd();
+    const accepted = await readBaseline(options.baselines ?? join(root, 'baselines'), { hostClass: plan.hostClass, product: plan.product, line: plan.line, suite: plan.suite });
+    if (accepted && accepted.version !== plan.base) {
+      plan.base = accepted.version;
+      plan.releases = [...new Set([accepted.version, plan.version])].map((v) => `${plan.product}@${v}`).join(',');
+    }
+  }
   /** @type {Record<string, string>} */
   const outputs = {
     product: plan.product,

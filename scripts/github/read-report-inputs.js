@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
 import { readComparisons, readRecords, validateComparison } from '../store/index.js';
-import { compareVersions } from './render-recovery.js';
+import { compareVersions } from '../version-order.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('../types.js').RunRecord} RunRecord */

@@ -5,6 +5,7 @@
 import { renderRecoveryMarker } from './issue-marker.js';
 import { formatInterval, formatRatio } from './format-number.js';
 import { testId } from './render-issue.js';
+import { compareVersions } from '../version-order.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueMarker} IssueMarker */
@@ -54,29 +55,6 @@ export function renderRecovery(marker, comparison, links) {
   if (links.runUrl) lines.push(`Run: ${links.runUrl}`);
   if (links.siteUrl) lines.push(`Results: ${links.siteUrl}`);
   return { recovered, pending, complete, body: lines.join('\n').trimEnd() + '\n' };
-}
-
-/**
- * Order release versions: numeric parts numerically (10.11.9 < 10.11.10), other parts as text.
- * Written here because upstream tags (`8.0.40`, `10.11.19`, `9.7.4-er2`) are not all semver.
- * @param {string} a
- * @param {string} b
- * @returns {number} <0, 0 or >0
- */
-export function compareVersions(a, b) {
-  const pa = a.split(/[.+_-]/);
-  const pb = b.split(/[.+_-]/);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const x = pa[i];
-    const y = pb[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    const nx = /^\d+$/.test(x) ? Number(x) : NaN;
-    const ny = /^\d+$/.test(y) ? Number(y) : NaN;
-    const d = Number.isNaN(nx) || Number.isNaN(ny) ? x.localeCompare(y) : nx - ny;
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /** @param {string} s */

@@ -1,0 +1,46 @@
+// `tagbench plan` resolves the base release the way `tagbench compare` does: an explicit
+// baseline input, else the accepted baseline file, else the line's baseVersion.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, writeFile, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../scripts/github/plan-command.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+/** @param {Record<string, string>} extra */
+async function plan(extra) {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-plan-'));
+  const out = join(dir, 'github_output');
+  await writeFile(out, '');
+  const write = process.stdout.write;
+  process.stdout.write = () => true; // the plan is read back from GITHUB_OUTPUT
+  try {
+    await run({ root, env: { GITHUB_OUTPUT: out }, product: 'mariadb', version: '10.11.19', hostClass: 'local', suite: 'smoke', ...extra });
+  } finally {
+    process.stdout.write = write;
+  }
+  return Object.fromEntries((await readFile(out, 'utf8')).trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+test('without a baseline file the line\'s baseVersion is the base', async () => {
+  const empty = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
+  const o = await plan({ baselines: empty });
+  assert.equal(o.base, '10.11.18');
+  assert.equal(o.releases, 'mariadb@10.11.18,mariadb@10.11.19');
+});
+
+test('an accepted baseline wins over baseVersion; an explicit input wins over both', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
+  await mkdir(join(dir, 'local/mariadb/10.11'), { recursive: true });
+  await writeFile(join(dir, 'local/mariadb/10.11/smoke.yml'), [
+    'schemaVersion: 1', 'hostClass: local', 'product: mariadb', 'line: "10.11"', 'suite: smoke',
+    'version: "10.11.17"', 'runIds: [r-1]', 'promotedAt: "2026-11-01T00:00:00Z"', '',
+  ].join('\n'));
+  const accepted = await plan({ baselines: dir });
+  assert.equal(accepted.base, '10.11.17');
+  assert.equal(accepted.releases, 'mariadb@10.11.17,mariadb@10.11.19');
+  const explicit = await plan({ baselines: dir, baseline: '10.11.18' });
+  assert.equal(explicit.base, '10.11.18');
+});
