@@ -64,7 +64,10 @@ export async function watchServer(options) {
       const pids = await findServers(options.match);
       let cpuS = 0;
       for (const pid of pids) {
-        if (cg && !moved.has(pid)) {
+        // Checked on every tick, not once: systemd moves processes back into their unit's
+        // group when it re-applies its cgroup tree (seen after a package install), which would
+        // silently lift the quota in the middle of a throttled run.
+        if (cg && !(await inGroup(pid, options.name))) {
           await writeFile(join(cgDir, 'cgroup.procs'), String(pid)).catch(() => {});
           moved.add(pid);
         }
@@ -83,6 +86,20 @@ export async function watchServer(options) {
       return { samples, pids: [...moved] };
     },
   };
+}
+
+/**
+ * @param {number} pid
+ * @param {string} name the group's name under the cpu controller root
+ * @returns {Promise<boolean>} true when the process is in that group (cgroup v1 cpu line or v2 unified line)
+ */
+async function inGroup(pid, name) {
+  const text = await readFile(`/proc/${pid}/cgroup`, 'utf8').catch(() => '');
+  return text.split('\n').some((line) => {
+    const [, controllers, path] = line.split(':');
+    const cpu = controllers === '' || (controllers ?? '').split(',').includes('cpu');
+    return cpu && (path ?? '').endsWith(`/${name}`);
+  });
 }
 
 /**
