@@ -23,6 +23,7 @@ import { resolveThresholds } from './thresholds.js';
 import { confirmVerdicts, listRegressedTests } from './confirm-verdicts.js';
 import { watchServer, computeCpuUse, findCpuCgroupRoot } from './server-throttle.js';
 import { renderCalibration } from './render-calibration.js';
+import { cacheDirFrom } from '../run-options.js';
 
 /** CPU-bound tests of the standard list, one or more per group. */
 export const DEFAULT_CALIBRATION_TESTS = Object.freeze(['point-query', 'random-points.range100', 'read-only.range10', 'update-nonindex', 'update-index']);
@@ -49,7 +50,7 @@ export async function run(options) {
   const cgroup = await findCpuCgroupRoot();
   const storeDir = resolve(options.store ?? '.tagbench/calibration-store');
   const workBase = resolve(options.workDir ?? '.tagbench/work');
-  const cacheDir = resolve(options.cacheDir ?? process.env.TAGBENCH_CACHE ?? '.tagbench/installs');
+  const cacheDir = resolve(cacheDirFrom(options.cacheDir));
   const log = (/** @type {string} */ m) => process.stderr.write(`calibrate: ${m}\n`);
   let seq = 0;
 

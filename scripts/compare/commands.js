@@ -1,4 +1,5 @@
 /** CLI commands of the compare stage: compare, confirm, calibrate, baseline promote. */
+import { SERVER_RUN_OPTIONS } from '../run-options.js';
 
 /** @param {string} v */
 const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -46,9 +47,7 @@ export const commands = [
       { flags: '--suite <name>', description: 'suite (default: any)' },
       { flags: '--repeats <n>', description: 'repeats per test in the rerun; default: the host class\'s' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
-      { flags: '--work-dir <dir>', description: 'where datadirs live', default: '.tagbench/work' },
-      { flags: '--cache-dir <dir>', description: 'install cache', default: '.tagbench/installs' },
-      { flags: '--port-base <port>', description: 'first TCP port', default: 23700 },
+      ...SERVER_RUN_OPTIONS,
     ],
     load: () => import('./confirm-command.js'),
   },
@@ -67,8 +66,7 @@ export const commands = [
       { flags: '--repeats <n>', description: 'repeats per side; default: the host class\'s' },
       { flags: '--report <file>', description: 'report path; default bench/calibration-<host-class>.md' },
       { flags: '--store <dir>', description: 'results store for the calibration runs', default: '.tagbench/calibration-store' },
-      { flags: '--work-dir <dir>', description: 'where datadirs live', default: '.tagbench/work' },
-      { flags: '--cache-dir <dir>', description: 'install cache', default: '.tagbench/installs' },
+      ...SERVER_RUN_OPTIONS,
     ],
     load: () => import('./calibrate-command.js'),
   },

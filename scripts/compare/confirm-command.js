@@ -5,7 +5,6 @@
  * store (the original stays as it was). Exit 2 when a confirmed issue-level regression remains.
  */
 import { resolve } from 'node:path';
-import { rm } from 'node:fs/promises';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { readComparisons, writeComparison } from '../store/index.js';
@@ -14,6 +13,7 @@ import { compareRuns } from './compare-runs.js';
 import { resolveThresholds } from './thresholds.js';
 import { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
 import { renderComparison } from './render-comparison.js';
+import { cacheDirFrom } from '../run-options.js';
 
 /**
  * @param {Record<string, any>} options product, version (candidate), comparison (id), hostClass,
@@ -44,22 +44,18 @@ export async function run(options) {
   }
   process.stderr.write(`confirm ${options.product} ${original.candidate.version} vs ${original.base.version}: rerunning ${tests.join(', ')}\n`);
   const workDir = resolve(options.workDir ?? '.tagbench/work');
-  let outcome;
-  try {
-    outcome = await runReleases(config, {
-      releases: [{ product: original.product, version: original.base.version }, { product: original.product, version: original.candidate.version }],
-      suite: original.suite,
-      hostClass: original.hostClass,
-      only: tests,
-      ...(options.repeats ? { repeats: Number(options.repeats) } : {}),
-      storeDir,
-      workDir,
-      cacheDir: resolve(options.cacheDir ?? process.env.TAGBENCH_CACHE ?? '.tagbench/installs'),
-      ...(options.portBase ? { portBase: Number(options.portBase) } : {}),
-    });
-  } finally {
-    await rm(workDir, { recursive: true, force: true }).catch(() => {});
-  }
+  // runReleases removes its own folder inside workDir; workDir itself may hold other runs.
+  const outcome = await runReleases(config, {
+    releases: [{ product: original.product, version: original.base.version }, { product: original.product, version: original.candidate.version }],
+    suite: original.suite,
+    hostClass: original.hostClass,
+    only: tests,
+    ...(options.repeats ? { repeats: Number(options.repeats) } : {}),
+    storeDir,
+    workDir,
+    cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+    ...(options.portBase ? { portBase: Number(options.portBase) } : {}),
+  });
   const [baseRec, candRec] = outcome.records;
   const thresholds = resolveThresholds(config.thresholds);
   const rerun = compareRuns({ base: { version: original.base.version, records: [baseRec] }, candidate: { version: original.candidate.version, records: [candRec] }, thresholds, createdAt: new Date().toISOString() });

@@ -1,7 +1,6 @@
 /** CLI commands of the run stage: run. */
 
-/** @param {string} v */
-const toInt = (v) => Number.parseInt(v, 10);
+import { SERVER_RUN_OPTIONS, toInt } from '../run-options.js';
 /** @param {string} v */
 const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -26,9 +25,7 @@ export const commands = [
       { flags: '--provider <name>', description: 'install provider for every release (deb, path)' },
       { flags: '--path <prefix>', description: 'install prefix for the path provider' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
-      { flags: '--work-dir <dir>', description: 'where datadirs live', default: '.tagbench/work' },
-      { flags: '--cache-dir <dir>', description: 'install cache', default: process.env.TAGBENCH_CACHE ?? '.tagbench/installs' },
-      { flags: '--port-base <port>', description: 'first TCP port; release i listens on port-base + i (default: free ports chosen by the kernel)', parse: toInt },
+      ...SERVER_RUN_OPTIONS,
       { flags: '--keep-work', description: 'keep datadirs after the run (default: removed when the run ends)' },
       { flags: '--json', description: 'print the written record paths as JSON on stdout' },
     ],

@@ -7,6 +7,7 @@ import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { runReleases } from './run-releases.js';
 import { parseReleaseList } from './resolve-run.js';
+import { cacheDirFrom } from '../run-options.js';
 
 /**
  * @param {Record<string, any>} options commander options
@@ -38,7 +39,7 @@ export async function run(options) {
       only: options.only,
       storeDir: resolve(options.store),
       workDir,
-      cacheDir: resolve(options.cacheDir),
+      cacheDir: resolve(cacheDirFrom(options.cacheDir)),
       portBase: options.portBase,
       signal: controller.signal,
       keepWork: Boolean(options.keepWork),
