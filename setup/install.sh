@@ -8,7 +8,11 @@ set -euo pipefail
 # rpath of trixie/sid builds; debian-archive-keyring verifies the foreign suites; ldd/ldconfig
 # (libc-bin) check libraries. Libraries: what bookworm's mariadbd, mariadb client and
 # ha_rocksdb.so load on a fresh machine (a bookworm install then needs no LD_LIBRARY_PATH).
+# source provider: git fetches the tag, cmake + make + gcc build (its tests build a small C
+# project; a real MariaDB/MySQL build needs the product's own build dependencies too, e.g.
+# `apt-get build-dep mariadb-server` on the runner). tarball provider: tar with gzip and xz.
 packages=(
+  git cmake make gcc libc6-dev tar gzip xz-utils
   apt dpkg patchelf debian-archive-keyring libc-bin ca-certificates util-linux
   libaio1 liburing2 libnuma1 libsnappy1v5 liblz4-1 libzstd1 libpcre2-8-0 libedit2 libssl3
   libncurses6 libtinfo6 zlib1g libstdc++6 libgcc-s1 libcrypt1 libsystemd0 libpam0g libxml2

@@ -5,14 +5,16 @@
 import { UserError } from '../errors.js';
 import { deb } from './providers/deb.js';
 import { path } from './providers/path.js';
+import { source } from './providers/source.js';
+import { tarball } from './providers/tarball.js';
 
 /** @type {Readonly<Record<string, import('./types.js').InstallProvider>>} */
-const PROVIDERS = Object.freeze(checkShapes({ deb, path }));
+const PROVIDERS = Object.freeze(checkShapes({ deb, path, source, tarball }));
 
 /**
  * @param {string} name
  * @returns {import('./types.js').InstallProvider}
- * @throws {UserError} "unknown provider 'x'; known: deb, path"
+ * @throws {UserError} "unknown provider 'x'; known: <the names in the map>"
  */
 export function getProvider(name) {
   const p = Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name] : undefined;

@@ -15,9 +15,68 @@ export {};
  * @typedef {object} InstallProvider one way of getting a release onto this machine
  * @property {string} name the word used in `--provider`, the file name and the config value
  * @property {string} summary one line for `--help` and error messages
- * @property {(spec: import('../types.js').ReleaseSpec) => string[]} validateOptions problems with the spec for this provider; empty when fine
- * @property {(spec: import('../types.js').ReleaseSpec, ctx: InstallContext) => Promise<import('../types.js').InstallResult>} install
+ * @property {(spec: InstallSpec) => string[]} validateOptions problems with the spec for this provider; empty when fine
+ * @property {(spec: InstallSpec, ctx: InstallContext) => Promise<import('../types.js').InstallResult>} install
  */
+
+/**
+ * @typedef {import('../types.js').ReleaseSpec & SourceOptions & TarballOptions} InstallSpec what
+ *   installRelease() accepts: the shared ReleaseSpec plus the provider-specific fields below
+ */
+
+/**
+ * @typedef {object} SourceOptions spec fields of the `source` provider (all optional)
+ * @property {string} [ref] git tag, branch or commit to build; default: the product's
+ *   `build.tagTemplate` filled with the version
+ * @property {string} [gitUrl] repository to fetch from instead of the product's `gitUrl` (a mirror,
+ *   a local repository); `path` means the same for the CLI's `--path`
+ * @property {string} [profile] build profile (`build.profiles.<name>`); default `build.defaultProfile`, else `release`
+ * @property {number} [jobs] parallel compile jobs; default $TAGBENCH_BUILD_JOBS, else the number of CPUs
+ */
+
+/**
+ * @typedef {object} TarballOptions spec fields of the `tarball` provider (all optional; `path` is a local tarball file)
+ * @property {string} [url] where to download the tarball (http, https or file URL); default the
+ *   product's `tarball.urlTemplate` filled with the version
+ * @property {string} [sha256] expected sha256 of the tarball (64 hex digits); default the product's `tarball.sha256.<version>`
+ */
+
+/**
+ * @typedef {object} BuildProfile one entry of `build.profiles` in a product file
+ * @property {string} [description] what the profile is for (shown in errors and --help)
+ * @property {string[]} cmakeFlags cmake configure arguments, one per item (`-DCMAKE_BUILD_TYPE=RelWithDebInfo`, `-GNinja`)
+ */
+
+/**
+ * @typedef {object} ProductBuildConfig `build:` of configs/products/<name>.yml (source provider)
+ * @property {string} [tagTemplate] upstream tag of a version, `{version}` replaced (`mariadb-{version}`)
+ * @property {string} [defaultProfile] profile used when none is asked for (default `release`)
+ * @property {Record<string, BuildProfile>} [profiles] named sets of cmake flags
+ */
+
+/**
+ * @typedef {object} ProductTarballConfig `tarball:` of configs/products/<name>.yml (tarball provider)
+ * @property {string} [urlTemplate] download URL with `{version}`, `{major}`, `{minor}`, `{patch}` placeholders
+ * @property {Record<string, string>} [sha256] version -> expected sha256 of its tarball
+ */
+
+/**
+ * @typedef {import('../types.js').ProductConfig & {build?: ProductBuildConfig, tarball?: ProductTarballConfig}} InstallProductConfig
+ *   a product as the install stage reads it (the shared ProductConfig plus the keys only this stage uses)
+ */
+
+/**
+ * @typedef {object} SourceBuildFacts extra provenance of a `source` build, stored in the install
+ *   marker next to the shared Provenance fields (tag, commit, buildProfile, buildFlags)
+ * @property {string} gitUrl repository the source was fetched from
+ * @property {string} ref the ref that was fetched
+ * @property {string|null} compiler first line of the C++ (else C) compiler's `--version`
+ * @property {string} cmakeVersion first line of `cmake --version`
+ * @property {number} jobs parallel compile jobs used
+ * @property {number} buildDurationS fetch + configure + build + install, wall clock
+ */
+
+/** @typedef {import('../types.js').Provenance & {build?: SourceBuildFacts}} InstallProvenance */
 
 /**
  * @typedef {object} AvailableVersion one row of `tagbench install --list`

@@ -19,7 +19,7 @@ test('unknown version: the error lists every configured version and says where t
 test('unknown provider: the known ones come from the registry', async () => {
   const err = await installRelease({ product: 'mariadb', version: '10.11.18', provider: 'rpm' }, ctx).catch((e) => e);
   assert.ok(err instanceof UserError);
-  assert.equal(err.message, "unknown provider 'rpm'; known: deb, path");
+  assert.equal(err.message, "unknown provider 'rpm'; known: deb, path, source, tarball");
   assert.equal(getProvider('deb').name, 'deb');
   assert.throws(() => getProvider('toString'), /unknown provider 'toString'/);
 });

@@ -1,0 +1,188 @@
+/**
+ * `source` provider: build a release from its upstream git tag (or any ref) with cmake, as the
+ * bare-metal runners do, into `<cacheDir>/<product>-<version>/usr`. The build profile (cmake
+ * flags) comes from the product's `build:` section; tag, commit, profile, flags and compiler
+ * are recorded. A failed build leaves nothing in the cache but its log (`.build-logs/`).
+ */
+import { availableParallelism } from 'node:os';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { UserError } from '../../errors.js';
+import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
+import { productConfig } from '../product-config.js';
+import { failedResult } from '../failed-result.js';
+import { runTool } from '../run-tool.js';
+import { resolveBuildSettings } from '../source/build-settings.js';
+import { buildAndInstall, fetchSource } from '../source/cmake-build.js';
+import { formatDuration } from '../source/build-log.js';
+import { describePrefix } from '../source/describe-prefix.js';
+
+/** Build log kept inside a finished prefix (compiler warnings are part of a build's story). */
+const BUILD_LOG = '.tagbench-build.log';
+/** Refs become command arguments: a plain git ref name or a commit, never an option. */
+const REF_RE = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/+-]{1,200}$/;
+const PROFILE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** @type {import('../types.js').InstallProvider} */
+export const source = {
+  name: 'source',
+  summary: 'build the upstream git tag (or any ref) with cmake, flags from the product\'s build profile',
+
+  validateOptions(spec) {
+    /** @type {string[]} */
+    const problems = [];
+    if (spec.suite !== undefined) problems.push('--suite is for the deb provider; the source provider builds from git');
+    if (spec.url !== undefined || spec.sha256 !== undefined) problems.push('url and sha256 are for the tarball provider');
+    if (spec.path !== undefined && spec.gitUrl !== undefined) problems.push('give the repository once: --path or gitUrl, not both');
+    const repo = spec.gitUrl ?? spec.path;
+    if (repo !== undefined && (repo === '' || repo.startsWith('-'))) problems.push(`repository '${repo}' (--path / gitUrl) is not a repository URL or folder`);
+    if (spec.ref !== undefined && !REF_RE.test(spec.ref)) problems.push(`ref '${spec.ref}' is not a git tag, branch or commit name (letters, digits, . _ / + -; not starting with -)`);
+    if (spec.profile !== undefined && !PROFILE_RE.test(spec.profile)) problems.push(`profile '${spec.profile}' is not a profile name (letters, digits, _ and -)`);
+    if (spec.jobs !== undefined && !(Number.isInteger(spec.jobs) && spec.jobs >= 1 && spec.jobs <= 1024)) problems.push(`jobs ${spec.jobs} must be a whole number from 1 to 1024`);
+    return problems;
+  },
+
+  async install(spec, ctx) {
+    const log = ctx.log ?? (() => {});
+    /** @type {import('../types.js').InstallProductConfig} */
+    const product = productConfig(ctx.config, spec.product);
+    // A folder given on the command line is relative to where the user stands, not to git's -C.
+    const local = spec.path !== undefined && !/^[\w+.-]+:\/\//.test(spec.path) && !/^[^/]+@[^/]+:/.test(spec.path);
+    const settings = resolveBuildSettings(product, local ? { ...spec, path: resolve(/** @type {string} */ (spec.path)) } : spec);
+    const label = `${product.name} ${spec.version}`;
+    const finalPrefix = prefixPathFor(ctx.cacheDir, product.name, spec.version);
+
+    const cached = await readCachedResult(finalPrefix);
+    if (cached) {
+      checkCachedBuild(cached, settings, spec, finalPrefix);
+      log(`${label}: already installed in ${finalPrefix} (${settings.ref}, profile ${settings.profileName})`);
+      return { ...cached, status: 'skipped' };
+    }
+    const jobs = spec.jobs ?? jobsFromEnv() ?? availableParallelism();
+    const cmakeVersion = await toolVersion('cmake');
+    await toolVersion('git');
+
+    const started = Date.now();
+    const workDir = await makeWorkDir(ctx.cacheDir, `${product.name}-${spec.version}`);
+    const logFile = join(workDir, 'build.log');
+    /** @type {string|null} */
+    let commit = null;
+    try {
+      log(`${label}: building ${settings.ref} from ${settings.gitUrl} (a full server build takes about an hour on 2 cores)`);
+      const fetched = await fetchSource({ settings, workDir, logFile, label, log });
+      commit = fetched.commit;
+      const built = await buildAndInstall({ settings, workDir, logFile, label, log, srcDir: fetched.srcDir, finalPrefix, jobs });
+      const result = await describePrefix({
+        builtDir: built.prefixDir,
+        finalPrefix,
+        product,
+        version: spec.version,
+        provider: 'source',
+        origin: `the build of ${settings.ref}`,
+        provenance: {
+          tag: settings.tag,
+          commit: fetched.commit,
+          buildProfile: settings.profileName,
+          buildFlags: settings.cmakeFlags,
+          build: {
+            gitUrl: settings.gitUrl,
+            ref: settings.ref,
+            compiler: built.compiler,
+            cmakeVersion,
+            jobs,
+            buildDurationS: Math.round((Date.now() - started) / 1000),
+          },
+        },
+        log,
+      });
+      await copyFile(logFile, join(built.prefixDir, BUILD_LOG));
+      const committed = await commitPrefix(built.prefixDir, finalPrefix, result);
+      if (!committed.won) {
+        log(`${label}: another process installed it first; using that one`);
+        return { ...committed.result, status: 'skipped' };
+      }
+      log(`${label}: installed in ${finalPrefix} (${formatDuration((Date.now() - started) / 1000)}; build log ${join(finalPrefix, BUILD_LOG)})`);
+      return result;
+    } catch (err) {
+      // From here on a failure is a fact about this ref on this host (it does not compile, the
+      // tag is missing upstream, the server does not run): record it, keep the log, go on.
+      if (!(err instanceof UserError)) throw err;
+      const kept = await keepFailedLog(ctx.cacheDir, label, logFile);
+      log(`${label}: FAILED after ${formatDuration((Date.now() - started) / 1000)}: ${err.message.split('\n')[0]}`);
+      const failed = failedResult({
+        spec: { ...spec, provider: 'source' },
+        flavor: product.flavor,
+        prefix: finalPrefix,
+        debianSuite: null,
+        reason: `${err.message}${kept ? `\n  full log: ${kept}` : ''}`,
+      });
+      failed.provenance = { ...failed.provenance, tag: settings.tag, commit, buildProfile: settings.profileName, buildFlags: settings.cmakeFlags };
+      return failed;
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  },
+};
+
+/**
+ * A cached prefix is reused only when it is this build: same provider, profile, flags and ref.
+ * @param {import('../../types.js').InstallResult} cached
+ * @param {import('../source/build-settings.js').BuildSettings} settings
+ * @param {import('../types.js').InstallSpec} spec
+ * @param {string} prefix
+ * @throws {UserError} naming what differs and what to do
+ */
+function checkCachedBuild(cached, settings, spec, prefix) {
+  const what = `${spec.product} ${spec.version} is already installed in ${prefix}`;
+  const fix = 'delete that folder (or use another --cache-dir) to build it again';
+  if (cached.provider !== 'source') throw new UserError(`${what} by the ${cached.provider} provider, not built from source; ${fix}`);
+  const p = /** @type {import('../types.js').InstallProvenance} */ (cached.provenance);
+  const asked = `profile ${settings.profileName} (${settings.cmakeFlags.join(' ')})`;
+  const have = `profile ${p.buildProfile} (${(p.buildFlags ?? []).join(' ')})`;
+  if (asked !== have) throw new UserError(`${what}, built with ${have}, not ${asked}; ${fix}`);
+  const ref = p.build?.ref ?? p.tag;
+  if (ref && ref !== settings.ref) throw new UserError(`${what}, built from ${ref}, not ${settings.ref}; ${fix}`);
+}
+
+/**
+ * @returns {number|null} $TAGBENCH_BUILD_JOBS when set
+ * @throws {UserError} when it is set to something else than a positive whole number
+ */
+function jobsFromEnv() {
+  const v = process.env.TAGBENCH_BUILD_JOBS;
+  if (v === undefined || v === '') return null;
+  if (!/^[1-9]\d{0,3}$/.test(v)) throw new UserError(`TAGBENCH_BUILD_JOBS is '${v}'; expected a whole number of parallel compile jobs, e.g. 2`);
+  return Number(v);
+}
+
+/**
+ * First line of `<tool> --version`.
+ * @param {string} tool
+ * @returns {Promise<string>}
+ * @throws {UserError} when the tool is missing
+ */
+async function toolVersion(tool) {
+  const res = await runTool(tool, ['--version'], { timeoutMs: 30_000 });
+  if (res.code !== 0) throw new UserError(`'${tool} --version' failed (exit ${res.code}); the source provider needs git, cmake and a C/C++ compiler (setup/install.sh)`);
+  return res.stdout.split('\n')[0].trim();
+}
+
+/**
+ * Copy a failed build's log out of the work folder (which is removed) into `<cacheDir>/.build-logs/`.
+ * @param {string} cacheDir
+ * @param {string} label
+ * @param {string} logFile
+ * @returns {Promise<string|null>} where it was kept, null when there was no log yet
+ */
+async function keepFailedLog(cacheDir, label, logFile) {
+  const dir = join(cacheDir, '.build-logs');
+  const dest = join(dir, `${label.replace(/ /g, '-')}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await copyFile(logFile, dest);
+    return dest;
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return null;
+    throw err;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Fetch one ref of a git repository and build it with cmake into a private folder:
+ * fetch (shallow) -> configure -> build -> `cmake --install` with DESTDIR. The install prefix
+ * compiled in is the final `<prefix>/usr` (the server stage runs releases with
+ * `--basedir=<prefix>/usr`); DESTDIR keeps the files in the work folder until the cache moves
+ * them into place, and catches rules with absolute destinations (systemd units, /etc) instead
+ * of letting them write into the host.
+ */
+import { mkdir, readFile, readdir, rename, stat, utimes } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { UserError } from '../../errors.js';
+import { runTool } from '../run-tool.js';
+import { runLogged } from './run-logged.js';
+import { describeProgress, excerptBuildLog, formatDuration, parseBuildProgress } from './build-log.js';
+
+/** Step time limits: generous, they only stop a hung tool (a cold MySQL build takes about 1 h on 2 cores). */
+const LIMIT_MS = { fetch: 3600_000, configure: 1800_000, build: 8 * 3600_000, install: 1800_000 };
+/** How often a running build reports progress (and touches its work folder, see makeWorkDir). */
+const PROGRESS_EVERY_MS = 60_000;
+
+/**
+ * @typedef {object} BuildContext
+ * @property {import('./build-settings.js').BuildSettings} settings
+ * @property {string} workDir private folder (src/, build/, destdir/ and prefix/ go in it)
+ * @property {string} logFile every tool's output is appended here
+ * @property {string} label `<product> <version>` for progress lines
+ * @property {(msg: string) => void} log
+ */
+
+/** English messages for the error excerpt; never wait for a password on a wrong URL. */
+const buildEnv = () => ({ ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' });
+
+/**
+ * Fetch the ref (shallow, with submodules) into `<workDir>/src`.
+ * @param {BuildContext} c
+ * @returns {Promise<{srcDir: string, commit: string}>} commit: full sha that was checked out
+ * @throws {UserError} when git fails (unknown ref, unreachable repository), with git's message
+ */
+export async function fetchSource(c) {
+  const { settings, workDir, label, log } = c;
+  const src = join(workDir, 'src');
+  const step = stepRunner({ ...c, env: buildEnv() });
+  await mkdir(src, { recursive: true });
+  await step('fetch', 'git', ['init', '-q', src]);
+  await step('fetch', 'git', ['-C', src, 'remote', 'add', 'origin', settings.gitUrl]);
+  await step('fetch', 'git', ['-C', src, 'fetch', '--depth', '1', '--no-tags', 'origin', settings.ref], `fetching ${settings.ref} from ${settings.gitUrl}`);
+  await step('fetch', 'git', ['-C', src, '-c', 'advice.detachedHead=false', 'checkout', '-q', '--detach', 'FETCH_HEAD']);
+  if (await stat(join(src, '.gitmodules')).then(() => true, () => false)) {
+    await step('fetch', 'git', ['-C', src, 'submodule', 'update', '--init', '--recursive', '--depth', '1'], 'fetching submodules');
+  }
+  const commit = (await runTool('git', ['-C', src, 'rev-parse', 'HEAD'])).stdout.trim();
+  log(`${label}: ${settings.ref} is commit ${commit}`);
+  return { srcDir: src, commit };
+}
+
+/**
+ * Configure with the profile's flags, build, and install into `<workDir>/prefix/usr`.
+ * @param {BuildContext & {srcDir: string, finalPrefix: string, jobs: number}} c
+ *   finalPrefix: where the cache will put the release; jobs: parallel compile jobs
+ * @returns {Promise<{prefixDir: string, compiler: string|null, outside: string[]}>} prefixDir: the
+ *   folder holding the installed `usr/`; compiler: first line of its `--version`; outside: files
+ *   the install wrote outside the prefix (dropped), relative to /
+ * @throws {UserError} when a step fails, naming the step and command, with the log's first error lines and tail
+ */
+export async function buildAndInstall(c) {
+  const { settings, workDir, srcDir, finalPrefix, jobs, label, log } = c;
+  const build = join(workDir, 'build');
+  const destdir = join(workDir, 'destdir');
+  const env = buildEnv();
+  const step = stepRunner({ ...c, env });
+
+  const installPrefix = join(finalPrefix, 'usr');
+  await step('configure', 'cmake', ['-S', srcDir, '-B', build, ...settings.cmakeFlags, `-DCMAKE_INSTALL_PREFIX=${installPrefix}`],
+    `configuring (profile ${settings.profileName}: ${settings.cmakeFlags.join(' ') || 'no flags'})`);
+  const compiler = await readCompiler(build);
+  if (compiler) log(`${label}: compiler ${compiler}`);
+  await step('build', 'cmake', ['--build', build, '--parallel', String(jobs)], `building with ${jobs} job${jobs > 1 ? 's' : ''}`);
+  await step('install', 'cmake', ['--install', build], 'installing', { ...env, DESTDIR: destdir });
+
+  const installed = join(destdir, installPrefix);
+  if (!(await stat(installed).then((s) => s.isDirectory(), () => false))) {
+    throw new UserError(`${label}: cmake --install put nothing under ${installPrefix} (CMAKE_INSTALL_PREFIX); found only: ${(await listFiles(destdir)).slice(0, 5).join(', ') || 'nothing'}`);
+  }
+  const prefixDir = join(workDir, 'prefix');
+  await mkdir(prefixDir);
+  await rename(installed, join(prefixDir, 'usr'));
+  const outside = (await listFiles(destdir)).map((f) => `/${f}`);
+  if (outside.length) log(`${label}: dropped ${outside.length} file(s) installed outside the prefix, e.g. ${outside.slice(0, 3).join(', ')}`);
+  return { prefixDir, compiler, outside };
+}
+
+/**
+ * A function that runs one logged step, reports progress, and throws a UserError with the log
+ * excerpt of that step when it fails.
+ * @param {{logFile: string, label: string, log: (msg: string) => void, env: Record<string, string|undefined>, workDir: string}} c
+ */
+function stepRunner({ logFile, label, log, env, workDir }) {
+  /**
+   * @param {keyof typeof LIMIT_MS} name
+   * @param {string} cmd
+   * @param {string[]} args
+   * @param {string} [what] progress line at the start; none when omitted
+   * @param {Record<string, string|undefined>} [stepEnv]
+   */
+  return async (name, cmd, args, what, stepEnv = env) => {
+    const started = Date.now();
+    const logStart = await stat(logFile).then((s) => s.size, () => 0);
+    if (what) log(`${label}: ${what}`);
+    let lastReport = started;
+    const onLine = (/** @type {string} */ line) => {
+      const fraction = parseBuildProgress(line);
+      if (fraction === null || Date.now() - lastReport < PROGRESS_EVERY_MS) return;
+      lastReport = Date.now();
+      log(`${label}: ${name} ${describeProgress(fraction, (lastReport - started) / 1000)}`);
+      // A work folder untouched for hours looks abandoned to makeWorkDir of another install.
+      utimes(workDir, new Date(), new Date()).catch(() => {});
+    };
+    const res = await runLogged(cmd, args, { logFile, env: stepEnv, timeoutMs: LIMIT_MS[name], onLine });
+    const took = formatDuration((Date.now() - started) / 1000);
+    if (res.code !== 0) {
+      const text = (await readFile(logFile, 'utf8')).slice(logStart);
+      const why = res.timedOut ? `stopped after the ${formatDuration(LIMIT_MS[name] / 1000)} limit` : `exit ${res.code}`;
+      throw new UserError(`${label}: ${name} failed (${why}, after ${took}): ${cmd} ${args.join(' ')}\n${excerptBuildLog(text)}`);
+    }
+    if (what) log(`${label}: ${name} done in ${took}`);
+  };
+}
+
+/**
+ * The compiler cmake chose (C++, else C), as its `--version` names itself.
+ * @param {string} buildDir
+ * @returns {Promise<string|null>}
+ */
+async function readCompiler(buildDir) {
+  const cache = parseCmakeCache(await readFile(join(buildDir, 'CMakeCache.txt'), 'utf8').catch(() => ''));
+  const path = cache.CMAKE_CXX_COMPILER || cache.CMAKE_C_COMPILER;
+  if (!path) return null;
+  const res = await runTool(path, ['--version'], { timeoutMs: 30_000 }).catch(() => null);
+  const first = res?.code === 0 ? res.stdout.split('\n')[0].trim() : '';
+  return first || path;
+}
+
+/**
+ * `NAME:TYPE=value` entries of a CMakeCache.txt.
+ * @param {string} text
+ * @returns {Record<string, string>}
+ */
+export function parseCmakeCache(text) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const line of text.split('\n')) {
+    const m = /^([A-Za-z_][\w.-]*):[A-Z]+=(.*)$/.exec(line);
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/**
+ * Every file (not folder) under dir, relative to it.
+ * @param {string} dir
+ * @returns {Promise<string[]>}
+ */
+async function listFiles(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => !e.isDirectory()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+}

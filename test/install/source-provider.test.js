@@ -1,0 +1,175 @@
+// The source provider's mechanics, for real, on a SMALL local project, not a MySQL build (that
+// takes about an hour on 2 cores and needs GitHub): the test makes a git repository from
+// test/fixtures/install/source-fake-server (a tiny C "server" whose cmake install lays out
+// usr/sbin/mariadbd, its tools, a plugin and usr/share/mysql), tags releases in it, and builds
+// them with real git, cmake and gcc into a private cache. It checks that the profile's cmake
+// flags reach the compiler, the provenance (tag, commit, profile, flags, compiler), the cache
+// (second call skipped), and that a tag that does not compile is `failed` with the compiler error
+// and leaves no prefix behind.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { access, cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installRelease } from '../../scripts/install/index.js';
+import { getProvider } from '../../scripts/install/registry.js';
+import { sha256File } from '../../scripts/install/provenance.js';
+import { runTool, runToolChecked } from '../../scripts/install/run-tool.js';
+import { testContext } from './helpers.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/install/source-fake-server/', import.meta.url));
+const base = await testContext();
+const quiet = process.env.TAGBENCH_TEST_VERBOSE ? base.log : () => {};
+/** Repository with the tags below; cache folders; all under one temp folder. */
+let dir = '';
+let repo = '';
+/** @type {Record<string, string>} tag -> commit */
+const commits = {};
+
+/**
+ * installRelease with the provider-specific spec fields (its JSDoc names only the shared ReleaseSpec).
+ * @param {import('../../scripts/install/types.js').InstallSpec} spec
+ * @param {import('../../scripts/install/types.js').InstallContext} ctx
+ */
+const install = (spec, ctx) => installRelease(spec, ctx);
+/** @param {string} cacheName */
+const ctxWith = (cacheName, config = base.config) => ({ config, cacheDir: join(dir, cacheName), log: quiet });
+/** @param {string} p */
+const exists = (p) => access(p).then(() => true, () => false);
+
+/**
+ * Commit the fixture tree with a VERSION file (and optionally broken code) and tag it.
+ * @param {string} tag
+ * @param {string} version what the fake server will report
+ * @param {boolean} [broken] replace the server's code by code that does not compile
+ */
+async function commitRelease(tag, version, broken = false) {
+  await cp(FIXTURE, repo, { recursive: true });
+  await writeFile(join(repo, 'VERSION'), `${version}\n`);
+  if (broken) await writeFile(join(repo, 'fake-server.c'), 'int main(void) { return tagbench_undeclared_identifier; }\n');
+  const git = (/** @type {string[]} */ ...args) => runToolChecked('git', ['-C', repo, '-c', 'user.name=tagbench test', '-c', 'user.email=test@tagbench.invalid', ...args]);
+  await git('add', '-A');
+  await git('commit', '-q', '-m', `release ${tag}`);
+  await git('tag', '-a', tag, '-m', tag);
+  commits[tag] = (await git('rev-parse', 'HEAD')).stdout.trim();
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tb-source-'));
+  repo = join(dir, 'repo');
+  await runToolChecked('git', ['init', '-q', '-b', 'main', repo]);
+  await commitRelease('mariadb-10.11.99', '10.11.99');
+  await commitRelease('mariadb-10.11.98', '10.11.98', true);
+  await commitRelease('mariadb-10.11.97', '10.11.99');
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+test('source: builds the tag with the product\'s default profile, records its provenance, then reuses it', async () => {
+  const ctx = ctxWith('cache');
+  const spec = { product: 'mariadb', version: '10.11.99', provider: 'source', gitUrl: repo };
+  const r = await install(spec, ctx);
+  assert.equal(r.status, 'installed', r.reason ?? '');
+  assert.equal(r.prefix, join(ctx.cacheDir, 'mariadb-10.11.99'));
+  assert.equal(r.bin.server, join(r.prefix, 'usr', 'sbin', 'mariadbd'));
+  assert.equal(r.bin.installDb, join(r.prefix, 'usr', 'bin', 'mariadb-install-db'));
+  assert.equal(r.pluginDir, join(r.prefix, 'usr', 'lib', 'mysql', 'plugin'));
+  assert.equal(r.shareDir, join(r.prefix, 'usr', 'share', 'mysql'));
+
+  const release = /** @type {import('../../scripts/install/types.js').InstallProductConfig} */ (ctx.config.products.mariadb).build?.profiles?.release;
+  assert.ok(release, 'configs/products/mariadb.yml defines build.profiles.release');
+  const v = await runTool(r.bin.server, ['--version']);
+  assert.equal(v.code, 0, v.stderr);
+  const buildType = release.cmakeFlags.find((f) => f.startsWith('-DCMAKE_BUILD_TYPE='))?.split('=')[1];
+  assert.ok(v.stdout.includes(`(build ${buildType}, mark none)`), v.stdout);
+  assert.equal(v.stdout.trim(), r.provenance.serverVersionString);
+
+  const p = /** @type {import('../../scripts/install/types.js').InstallProvenance} */ (r.provenance);
+  assert.equal(p.provider, 'source');
+  assert.equal(p.tag, 'mariadb-10.11.99');
+  assert.equal(p.commit, commits['mariadb-10.11.99']);
+  assert.equal(p.buildProfile, 'release');
+  assert.deepEqual(p.buildFlags, release.cmakeFlags);
+  assert.equal(p.serverSha256, await sha256File(r.bin.server));
+  assert.equal(p.build?.ref, 'mariadb-10.11.99');
+  assert.equal(p.build?.gitUrl, repo);
+  assert.match(p.build?.compiler ?? '', /gcc|cc|clang/i);
+  assert.match(p.build?.cmakeVersion ?? '', /^cmake version \d/);
+
+  assert.ok(await exists(join(r.prefix, '.tagbench-build.log')), 'the build log is kept in the prefix');
+  assert.equal(await exists('/lib/systemd/system/tagbench-fake-server.service'), false, 'an absolute install destination stays out of the host');
+  assert.deepEqual((await readdir(ctx.cacheDir)).filter((n) => n.startsWith('.work-')), [], 'no work folder left');
+
+  const again = await install(spec, ctx);
+  assert.equal(again.status, 'skipped');
+  assert.equal(again.provenance.serverSha256, p.serverSha256);
+  assert.equal(again.provenance.commit, p.commit);
+
+  await assert.rejects(install({ ...spec, profile: 'jemalloc' }, ctx), /built with profile release .*not profile jemalloc/);
+});
+
+test('source: another profile\'s flags reach the compiler; a commit can be built by its sha', async () => {
+  const mariadb = base.config.products.mariadb;
+  const config = {
+    ...base.config,
+    products: {
+      ...base.config.products,
+      mariadb: { ...mariadb, build: { tagTemplate: 'mariadb-{version}', profiles: { marked: { cmakeFlags: ['-DCMAKE_BUILD_TYPE=Release', '-DTB_MARK=from-profile'] } } } },
+    },
+  };
+  const sha = commits['mariadb-10.11.99'];
+  const r = await install({ product: 'mariadb', version: '10.11.99', provider: 'source', gitUrl: repo, ref: sha, profile: 'marked', jobs: 1 }, ctxWith('cache-marked', config));
+  assert.equal(r.status, 'installed', r.reason ?? '');
+  assert.match(r.provenance.serverVersionString, /\(build Release, mark from-profile\)/);
+  assert.deepEqual(r.provenance.buildFlags, ['-DCMAKE_BUILD_TYPE=Release', '-DTB_MARK=from-profile']);
+  assert.equal(r.provenance.buildProfile, 'marked');
+  assert.equal(r.provenance.commit, sha);
+  assert.equal(r.provenance.tag, null, 'a bare commit is no release tag');
+
+  await assert.rejects(
+    install({ product: 'mariadb', version: '10.11.99', provider: 'source', gitUrl: repo, profile: 'nope' }, ctxWith('cache-x', config)),
+    /build profile 'nope' is not defined; known profiles: marked, release/,
+  );
+});
+
+test('source: a tag that does not compile is failed with the compiler error, and leaves no prefix', async () => {
+  const ctx = ctxWith('cache-broken');
+  const r = await install({ product: 'mariadb', version: '10.11.98', provider: 'source', gitUrl: repo }, ctx);
+  assert.equal(r.status, 'failed');
+  assert.match(r.reason ?? '', /mariadb 10\.11\.98: build failed \(exit \d+/);
+  assert.match(r.reason ?? '', /error: .*tagbench_undeclared_identifier/);
+  assert.equal(r.provenance.tag, 'mariadb-10.11.98');
+  assert.equal(r.provenance.commit, commits['mariadb-10.11.98']);
+  assert.equal(r.provenance.buildProfile, 'release');
+  assert.equal(await exists(r.prefix), false, 'no prefix in the cache');
+  const names = await readdir(ctx.cacheDir);
+  assert.deepEqual(names.filter((n) => n.startsWith('.work-') || n.includes('.trash-')), []);
+  const logs = await readdir(join(ctx.cacheDir, '.build-logs'));
+  assert.equal(logs.length, 1);
+  assert.ok((r.reason ?? '').includes(join(ctx.cacheDir, '.build-logs', logs[0])), 'the reason says where the full log is');
+});
+
+test('source: a server that reports another version, and a missing tag, are failed installs', async () => {
+  const ctx = ctxWith('cache-other');
+  const wrong = await install({ product: 'mariadb', version: '10.11.97', provider: 'source', gitUrl: repo }, ctx);
+  assert.equal(wrong.status, 'failed');
+  assert.match(wrong.reason ?? '', /is mariadb 10\.11\.99 .*not 10\.11\.97/);
+  assert.equal(await exists(wrong.prefix), false);
+
+  const missing = await install({ product: 'mariadb', version: '10.11.96', provider: 'source', gitUrl: repo }, ctx);
+  assert.equal(missing.status, 'failed');
+  assert.match(missing.reason ?? '', /fetch failed .*\n[\s\S]*mariadb-10\.11\.96/);
+});
+
+test('source: bad options and config are user errors naming what to fix', async () => {
+  const ctx = ctxWith('cache-errors');
+  const { build: _drop, ...noBuild } = /** @type {import('../../scripts/install/types.js').InstallProductConfig} */ (base.config.products.mariadb);
+  const config = { ...base.config, products: { ...base.config.products, mariadb: noBuild } };
+  await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', gitUrl: repo }, ctxWith('c', config)),
+    /configs\/products\/mariadb\.yml has no build\.tagTemplate/);
+  await assert.rejects(install({ product: 'mariadb', version: '10.12.1', provider: 'source', gitUrl: repo }, ctx),
+    /build\.tagTemplate 'mariadb-\{version\}' makes tag 'mariadb-10\.12\.1' .*no line's tagPattern/);
+  await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', ref: '--upload-pack=x' }, ctx), /ref '--upload-pack=x' is not a git tag/);
+  await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', suite: 'bookworm' }, ctx), /--suite is for the deb provider/);
+  assert.throws(() => getProvider('nope'), /unknown provider 'nope'; known: deb, path, source, tarball/);
+});
