@@ -81,8 +81,8 @@ export {};
  * @typedef {object} ReleaseSpec what to install
  * @property {string} product
  * @property {string} version
- * @property {string} provider `deb` | `path` | ...
- * @property {string} [path] for the `path` provider
+ * @property {string} provider `deb` | `path` | `source` | `tarball` (scripts/install/registry.js)
+ * @property {string} [path] prefix (`path`), tarball file (`tarball`), or git repository / mirror (`source`)
  * @property {string} [suite] Debian suite override for `deb`
  */
 

@@ -4,3 +4,5 @@
  */
 export { installRelease } from './install-release.js';
 export { listAvailable } from './list-available.js';
+export { findCachedInstall } from './find-cached-install.js';
+export { providerNames } from './registry.js';

@@ -22,7 +22,7 @@ export function cacheDirFrom(option) {
 }
 
 /**
- * @param {{args?: string[], provider?: string, path?: string, suite?: string, cacheDir?: string, list?: boolean, json?: boolean, root?: string}} options
+ * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, root?: string}} options
  * @returns {Promise<number>} 0 installed or cached, 1 failed
  * @throws {UserError} for bad arguments, unknown product / version / provider
  */
@@ -44,7 +44,11 @@ export async function run(options) {
   if (!product || !version) throw new UserError('install needs <product> <version>, e.g. `tagbench install mariadb 10.11.18` (or --list <product>)');
   const started = Date.now();
   const result = await installRelease(
-    { product, version, provider: options.provider ?? 'deb', path: options.path, suite: options.suite },
+    {
+      product, version, provider: options.provider ?? 'deb', path: options.path, suite: options.suite,
+      ref: options.ref, profile: options.profile, jobs: options.jobs === undefined ? undefined : Number(options.jobs),
+      url: options.url, sha256: options.sha256,
+    },
     { config, cacheDir, log: (msg) => process.stderr.write(`[install ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`) },
   );
   process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result));

@@ -6,7 +6,7 @@ import { getProvider } from './registry.js';
 
 /**
  * Install (or find in the cache) one release.
- * @param {import('../types.js').ReleaseSpec} spec product, version, provider (`deb` | `path`), path/suite when needed
+ * @param {import('./types.js').InstallSpec} spec product, version, provider (see registry.js), and the provider's options (path, suite, ref, profile, jobs, url, sha256)
  * @param {import('./types.js').InstallContext} ctx config, cacheDir (absolute), log
  * @returns {Promise<import('../types.js').InstallResult>} status installed / skipped (cached) / failed (with reason)
  * @throws {UserError} for an unknown provider, product or version, or options the provider rejects

@@ -1,6 +1,7 @@
 /** CLI commands of the run stage: run. */
 
 import { SERVER_RUN_OPTIONS, toInt } from '../run-options.js';
+import { providerNames } from '../install/index.js';
 /** @param {string} v */
 const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -22,7 +23,7 @@ export const commands = [
       { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf); default: the engine\'s' },
       { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: toInt },
       { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: toList },
-      { flags: '--provider <name>', description: 'install provider for every release (deb, path)' },
+      { flags: '--provider <name>', description: `install provider for every release (${providerNames().join(', ')}); default: the install cache, else deb` },
       { flags: '--path <prefix>', description: 'install prefix for the path provider' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
       ...SERVER_RUN_OPTIONS,

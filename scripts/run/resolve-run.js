@@ -69,16 +69,17 @@ function pick(map, name, what, where) {
 
 /**
  * @param {import('../config/load-config.js').Config} config
- * @param {{product: string, version: string, provider?: string, path?: string}} r
+ * @param {{product: string, version: string, provider?: string, path?: string, preinstalled?: boolean}} r
+ *   preinstalled: already in the install cache, so no provider has to be able to fetch it
  * @param {string} engine
  * @returns {ResolvedRelease}
  */
 function resolveRelease(config, r, engine) {
   const product = pick(config.products, r.product, 'product', 'configs/products/');
   const provider = r.provider ?? (r.path ? 'path' : 'deb');
-  if (provider === 'deb' && !product.deb?.[r.version]) {
+  if (provider === 'deb' && !r.preinstalled && !product.deb?.[r.version]) {
     const known = Object.keys(product.deb ?? {}).join(', ') || '(none)';
-    throw new UserError(`${r.product} ${r.version} is not available from the deb provider; available: ${known} (add it under 'deb:' in configs/products/${r.product}.yml, or use --provider path --path PREFIX)`);
+    throw new UserError(`${r.product} ${r.version} is not available from the deb provider; available: ${known} (add it under 'deb:' in configs/products/${r.product}.yml, build it first with \`tagbench install ${r.product} ${r.version} --provider source\`, or use --provider path --path PREFIX)`);
   }
   const engines = product.engines ?? ['innodb'];
   if (!engines.includes(/** @type {any} */ (engine))) {

@@ -9,7 +9,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
-import { installRelease } from '../install/index.js';
+import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers } from '../server/index.js';
 import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../bench/index.js';
 import { startSampling, computeEfficiency, measureDbSize, collectHostFacts } from '../metrics/index.js';
@@ -54,7 +54,22 @@ import { findFreePort } from './free-port.js';
  */
 export async function runReleases(config, options) {
   const write = options.write ?? ((/** @type {string} */ t) => process.stderr.write(t));
-  const plan = resolveRun(config, options);
+  // A release already in the install cache (an earlier `tagbench install`, whatever its
+  // provider) is benchmarked as installed: the workflow builds in one job and runs in the next.
+  /** @type {Map<string, import('../types.js').InstallResult>} */
+  const preinstalled = new Map();
+  for (const r of options.releases) {
+    if (r.provider || r.path) continue;
+    const hit = await findCachedInstall(options.cacheDir, r.product, r.version);
+    if (hit) preinstalled.set(`${r.product}@${r.version}`, hit);
+  }
+  const plan = resolveRun(config, {
+    ...options,
+    releases: options.releases.map((r) => {
+      const hit = preinstalled.get(`${r.product}@${r.version}`);
+      return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
+    }),
+  });
   const tools = await readToolVersions();
   const steps = planSuite(plan.suite, { engine: plan.engine });
   const runStamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -65,8 +80,9 @@ export async function runReleases(config, options) {
   /** @type {import('./types.js').RunRelease[]} */
   const releases = [];
   for (const r of plan.releases) {
-    write(`install ${r.product} ${r.version} (${r.provider})\n`);
-    const install = await installRelease(
+    const cached = preinstalled.get(`${r.product}@${r.version}`);
+    write(`install ${r.product} ${r.version} (${r.provider}${cached ? ', already in the cache' : ''})\n`);
+    const install = cached ?? await installRelease(
       { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}) },
       { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
     );

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 import { loadConfig } from '../../scripts/config/index.js';
 import { runReleases } from '../../scripts/run/index.js';
+import { installRelease } from '../../scripts/install/index.js';
 import { validateRecord, readRecords } from '../../scripts/store/index.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -164,4 +165,24 @@ test('MyRocks: engine rocksdb on MariaDB 10.11.18 and 10.5.23', { timeout: 600_0
     // postwrite for MyRocks flushes memtables: the step ran and is recorded
     assert.ok(record.steps.some((s) => s.kind === 'postwrite' && s.status === 'ok'));
   }
+});
+
+test('a release already in the install cache runs even when no deb entry names it (built by another provider)', { timeout: 600_000 }, async () => {
+  const { storeDir, workDir } = await dirs();
+  await installRelease({ product: 'mariadb', version: '10.11.18', provider: 'deb' }, { config: loaded, cacheDir });
+  // The same config without any deb entry: only the cache can provide the release now.
+  const { deb: _unused, ...mariadbWithoutDeb } = config.products.mariadb;
+  const noDeb = { ...config, products: { ...config.products, mariadb: mariadbWithoutDeb } };
+  const lines = /** @type {string[]} */ ([]);
+  const outcome = await runReleases(noDeb, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }],
+    suite: 'test-tiny', hostClass: 'local', repeats: 1, only: ['point-query'],
+    storeDir, workDir, cacheDir, write: (t) => lines.push(t),
+  });
+  assert.equal(outcome.records[0].status, 'ok', outcome.records[0].reason ?? '');
+  assert.match(lines.join(''), /install mariadb 10\.11\.18 \(deb, already in the cache\)/);
+  // And a version in neither place is refused before anything starts, saying how to get it.
+  await assert.rejects(runReleases(noDeb, {
+    releases: [{ product: 'mariadb', version: '10.11.42' }], suite: 'test-tiny', hostClass: 'local', storeDir, workDir, cacheDir, write: () => {},
+  }), /mariadb 10\.11\.42 is not available from the deb provider.*--provider source/);
 });
