@@ -8,7 +8,7 @@ export const toInt = (v) => Number.parseInt(v, 10);
 
 /** @type {import('./command-spec.js').OptionSpec[]} */
 export const SERVER_RUN_OPTIONS = [
-  { flags: '--work-dir <dir>', description: 'where datadirs live (each run uses and removes its own folder inside)', default: '.tagbench/work' },
+  { flags: '--work-dir <dir>', description: 'where datadirs live, each run in its own folder inside (default: the host class\'s workDir, else .tagbench/work)' },
   { flags: '--cache-dir <dir>', description: 'install cache (default: $TAGBENCH_CACHE, else .tagbench/installs)' },
   { flags: '--port-base <port>', description: 'first TCP port; release i listens on port-base + i (default: free ports chosen by the kernel)', parse: toInt },
 ];
@@ -20,4 +20,14 @@ export const SERVER_RUN_OPTIONS = [
  */
 export function cacheDirFrom(option) {
   return option ?? process.env.TAGBENCH_CACHE ?? '.tagbench/installs';
+}
+
+/**
+ * Where a command's datadirs go: --work-dir, else the host class's `workDir`, else .tagbench/work.
+ * @param {string|undefined} option --work-dir
+ * @param {{workDir?: string}|undefined} host the host class
+ * @returns {string}
+ */
+export function workDirFrom(option, host) {
+  return option ?? host?.workDir ?? '.tagbench/work';
 }

@@ -23,7 +23,7 @@ import { resolveThresholds } from './thresholds.js';
 import { confirmVerdicts, listRegressedTests } from './confirm-verdicts.js';
 import { watchServer, computeCpuUse, findCpuCgroupRoot } from './server-throttle.js';
 import { renderCalibration } from './render-calibration.js';
-import { cacheDirFrom } from '../run-options.js';
+import { cacheDirFrom, workDirFrom } from '../run-options.js';
 
 /** CPU-bound tests of the standard list, one or more per group. */
 export const DEFAULT_CALIBRATION_TESTS = Object.freeze(['point-query', 'random-points.range100', 'read-only.range10', 'update-nonindex', 'update-index']);
@@ -49,7 +49,7 @@ export async function run(options) {
   const thresholds = resolveThresholds(config.thresholds);
   const cgroup = await findCpuCgroupRoot();
   const storeDir = resolve(options.store ?? '.tagbench/calibration-store');
-  const workBase = resolve(options.workDir ?? '.tagbench/work');
+  const workBase = resolve(workDirFrom(options.workDir, config.hosts[hostClass]));
   const cacheDir = resolve(cacheDirFrom(options.cacheDir));
   const log = (/** @type {string} */ m) => process.stderr.write(`calibrate: ${m}\n`);
   let seq = 0;

@@ -13,7 +13,7 @@ import { compareRuns } from './compare-runs.js';
 import { resolveThresholds } from './thresholds.js';
 import { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
 import { renderComparison } from './render-comparison.js';
-import { cacheDirFrom } from '../run-options.js';
+import { cacheDirFrom, workDirFrom } from '../run-options.js';
 
 /**
  * @param {Record<string, any>} options product, version (candidate), comparison (id), hostClass,
@@ -43,7 +43,7 @@ export async function run(options) {
     return EXIT.ok;
   }
   process.stderr.write(`confirm ${options.product} ${original.candidate.version} vs ${original.base.version}: rerunning ${tests.join(', ')}\n`);
-  const workDir = resolve(options.workDir ?? '.tagbench/work');
+  const workDir = resolve(workDirFrom(options.workDir, config.hosts[original.hostClass]));
   // runReleases removes its own folder inside workDir; workDir itself may hold other runs.
   const outcome = await runReleases(config, {
     releases: [{ product: original.product, version: original.base.version }, { product: original.product, version: original.candidate.version }],

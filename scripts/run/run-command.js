@@ -7,7 +7,7 @@ import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { runReleases } from './run-releases.js';
 import { parseReleaseList } from './resolve-run.js';
-import { cacheDirFrom } from '../run-options.js';
+import { cacheDirFrom, workDirFrom } from '../run-options.js';
 
 /**
  * @param {Record<string, any>} options commander options
@@ -27,7 +27,7 @@ export async function run(options) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const workDir = resolve(options.workDir);
+  const workDir = resolve(workDirFrom(options.workDir, host));
   try {
     const outcome = await runReleases(config, {
       releases,
