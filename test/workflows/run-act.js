@@ -9,6 +9,19 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
+
+/** @returns {Promise<number>} a TCP port nothing listens on right now */
+function findFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const STUB_MARK = 'REMOTE-ACTION-RAN-UNDER-ACT';
@@ -47,6 +60,8 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, job })
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     '--action-cache-path', join(dir, 'act-cache'),
     '--cache-server-addr', '127.0.0.1', '--artifact-server-addr', '127.0.0.1', '--artifact-server-path', join(dir, 'artifacts'),
+    // act's fixed default port (34567) collides when two act runs share a machine.
+    '--artifact-server-port', String(await findFreePort()), '--cache-server-port', '0',
     ...remote.flatMap((a) => ['--local-repository', `${a}=${stub}`]),
   ];
   const logFile = join(dir, 'act.log');
