@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { UserError } from '../../errors.js';
 import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
 import { detectLayout } from '../prefix-layout.js';
-import { flavorOfVersionLine, readServerVersion, sha256File } from '../provenance.js';
+import { flavorOfVersionLine, readServerVersion } from '../provenance.js';
 import { openAptEnv } from '../deb/apt-env.js';
 import { releaseOfSuite } from '../deb/apt-sources.js';
 import { resolveRelease } from '../deb/resolve-release.js';
@@ -15,6 +15,7 @@ import { buildPrefix } from '../deb/build-prefix.js';
 import { describeAvailable } from '../list-available.js';
 import { productConfig } from '../product-config.js';
 import { failedResult } from '../failed-result.js';
+import { buildInstallResult } from '../install-result.js';
 
 /** @type {import('../types.js').InstallProvider} */
 export const deb = {
@@ -109,36 +110,8 @@ async function buildRelease({ product, version, resolved, apt, finalPrefix, work
   const flavor = flavorOfVersionLine(versionLine);
   if (flavor !== product.flavor) throw new UserError(`${configFile} says flavor ${product.flavor} but the installed server says: ${versionLine}`);
   log(`check: ${versionLine}`);
-
-  return {
-    status: 'installed',
-    product: product.name,
-    flavor,
-    version,
-    provider: 'deb',
-    prefix: finalPrefix,
-    bin: {
-      server: toFinal(layout.bin.server),
-      installDb: layout.bin.installDb ? toFinal(layout.bin.installDb) : null,
-      client: toFinal(layout.bin.client),
-      admin: toFinal(layout.bin.admin),
-    },
-    pluginDir: toFinal(layout.pluginDir),
-    shareDir: toFinal(layout.shareDir),
-    env: built.env,
-    provenance: {
-      product: product.name,
-      version,
-      provider: 'deb',
-      debianSuite: resolved.suite,
-      packages: built.packages,
-      serverSha256: await sha256File(layout.bin.server),
-      serverVersionString: versionLine,
-      tag: null,
-      commit: null,
-      buildProfile: null,
-      buildFlags: null,
-      patchedElf: built.patchedElf,
-    },
-  };
+  return buildInstallResult({
+    builtDir: built.dir, finalPrefix, layout, product, version, flavor, provider: 'deb', env: built.env, versionLine,
+    provenance: { debianSuite: resolved.suite, packages: built.packages, patchedElf: built.patchedElf },
+  });
 }

@@ -7,7 +7,8 @@
 import { join, relative } from 'node:path';
 import { UserError } from '../../errors.js';
 import { detectLayout } from '../prefix-layout.js';
-import { flavorOfVersionLine, readServerVersion, sha256File, versionOfVersionLine } from '../provenance.js';
+import { flavorOfVersionLine, readServerVersion, versionOfVersionLine } from '../provenance.js';
+import { buildInstallResult } from '../install-result.js';
 
 /**
  * @param {object} a
@@ -38,37 +39,5 @@ export async function describePrefix({ builtDir, finalPrefix, product, version, 
     throw new UserError(`${origin} is ${product.name} ${found} (${versionLine}), not ${version}: check the version, the tag or the file`);
   }
   log(`check: ${versionLine}`);
-
-  return {
-    status: 'installed',
-    product: product.name,
-    flavor,
-    version,
-    provider,
-    prefix: finalPrefix,
-    bin: {
-      server: toFinal(layout.bin.server),
-      installDb: layout.bin.installDb ? toFinal(layout.bin.installDb) : null,
-      client: toFinal(layout.bin.client),
-      admin: toFinal(layout.bin.admin),
-    },
-    pluginDir: toFinal(layout.pluginDir),
-    shareDir: toFinal(layout.shareDir),
-    env: {},
-    provenance: {
-      product: product.name,
-      version,
-      provider,
-      debianSuite: null,
-      packages: [],
-      serverSha256: await sha256File(layout.bin.server),
-      serverVersionString: versionLine,
-      tag: null,
-      commit: null,
-      buildProfile: null,
-      buildFlags: null,
-      patchedElf: [],
-      ...provenance,
-    },
-  };
+  return buildInstallResult({ builtDir, finalPrefix, layout, product, version, flavor, provider, env: {}, versionLine, provenance });
 }
