@@ -58,15 +58,25 @@ export async function run(options) {
    * @param {string} label
    * @param {string[]} tests
    * @param {number} repeats
-   * @param {number|null} quotaCpus
+   * @param {number|null} quotaCpus quota while no test with its own quota runs (load, warm-ups, postwrite)
+   * @param {Record<string, number>} [quotaByTest] each test's own quota, switched as the run reaches it
    */
-  const runOnce = async (label, tests, repeats, quotaCpus) => {
+  const runOnce = async (label, tests, repeats, quotaCpus, quotaByTest = {}) => {
     const workDir = join(workBase, `calibrate-${process.pid}-${++seq}`);
-    log(`${label}: ${tests.join(', ')} x ${repeats} repeats${quotaCpus ? `, server CPU quota ${quotaCpus.toFixed(3)} CPU` : ''}`);
+    log(`${label}: ${tests.join(', ')} x ${repeats} repeats${quotaCpus ? `, server CPU quota ${quotaCpus.toFixed(3)} CPU (per test: ${Object.entries(quotaByTest).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')})` : ''}`);
     const watch = await watchServer({ match: workDir, quotaCpus, name: `tagbench-calibrate-${process.pid}-${seq}` });
+    // The run's progress lines say which step starts; the quota follows them, so every test is
+    // slowed by the same fraction of the CPU its server really uses (an average quota would not
+    // bind on tests whose server uses less than the average, e.g. point-query beside sysbench).
+    /** @param {string} text */
+    const follow = (text) => {
+      process.stderr.write(text);
+      const step = /^\[\d+\/\d+\] \S+ (\S+)/.exec(text)?.[1];
+      if (step && quotaCpus) void watch.setQuota(quotaByTest[step] ?? quotaCpus).catch(() => {});
+    };
     try {
       const portBase = options.portBase ? Number(options.portBase) : await freePort();
-      const outcome = await runReleases(config, { releases: [{ product: options.product, version: options.version }], suite, hostClass, only: tests, repeats, storeDir, workDir, cacheDir, portBase, write: (t) => process.stderr.write(t) });
+      const outcome = await runReleases(config, { releases: [{ product: options.product, version: options.version }], suite, hostClass, only: tests, repeats, storeDir, workDir, cacheDir, portBase, write: follow });
       const { samples } = await watch.stop();
       return { record: outcome.records[0], samples };
     } catch (err) {
@@ -97,13 +107,20 @@ export async function run(options) {
   const serverCpus = computeCpuUse(normal.samples, windows);
   if (serverCpus === null) throw new UserError('calibrate: could not measure the server\'s CPU use during the reference run (no samples of its process); is /proc readable?');
   const quotaCpus = serverCpus * (1 - slowdown);
-  const slow = await runOnce('injected: throttled run', only, n, quotaCpus);
+  /** @type {Record<string, number>} server CPUs each test used in the reference run */
+  const serverCpusByTest = {};
+  for (const s of normal.record.steps.filter((st) => only.includes(st.name))) {
+    const used = computeCpuUse(normal.samples, s.repeats.map((r) => ({ startMs: Date.parse(r.startedAt), endMs: Date.parse(r.startedAt) + r.durationS * 1000 })));
+    if (used !== null) serverCpusByTest[s.name] = used;
+  }
+  const quotaByTest = Object.fromEntries(Object.entries(serverCpusByTest).map(([k, v]) => [k, v * (1 - slowdown)]));
+  const slow = await runOnce('injected: throttled run', only, n, quotaCpus, quotaByTest);
   const injected = compareRuns({ base: { version: options.version, records: [normal.record] }, candidate: { version: `${options.version}`, records: [slow.record] }, thresholds, createdAt: now() });
   const regressed = listRegressedTests(injected);
   let injectedFinal = injected;
   if (regressed.length > 0) {
     const n2 = await runOnce('injected confirmation: reference', regressed, n, null);
-    const s2 = await runOnce('injected confirmation: throttled', regressed, n, quotaCpus);
+    const s2 = await runOnce('injected confirmation: throttled', regressed, n, quotaCpus, quotaByTest);
     injectedFinal = confirmVerdicts(injected, compareRuns({ base: { version: options.version, records: [n2.record] }, candidate: { version: options.version, records: [s2.record] }, thresholds, createdAt: now() }));
   }
 
@@ -117,7 +134,7 @@ export async function run(options) {
     tests: only,
     repeatsPerSide: n,
     thresholds,
-    cgroup: { version: cgroup.version, serverCpus, quotaCpus, slowdown },
+    cgroup: { version: cgroup.version, serverCpus, quotaCpus, slowdown, serverCpusByTest, quotaByTest },
     aa: aaRounds,
     injected: injectedFinal,
   };

@@ -43,7 +43,12 @@ export function renderCalibration(r) {
   }
 
   out.push(`\n## Injected slowdown: detection\n\n`);
-  out.push(`The release ran once as is and once with its server in a cgroup v${r.cgroup.version} CPU quota of ${r.cgroup.quotaCpus.toFixed(3)} CPU = (1 - ${r.cgroup.slowdown}) x the ${r.cgroup.serverCpus.toFixed(3)} CPU it used during the measured repeats of the reference run. A test whose server was CPU-bound slows by about ${pct(r.cgroup.slowdown)}; the realised slowdown is the measured ratio below. Regressions are confirmed by a rerun of both.\n\n`);
+  const perTest = Object.entries(r.cgroup.quotaByTest ?? {});
+  if (perTest.length > 0) {
+    out.push(`The release ran once as is and once with its server in a cgroup v${r.cgroup.version} CPU quota set, test by test, to (1 - ${r.cgroup.slowdown}) x the CPU that test's server used during its measured repeats in the reference run (${perTest.map(([k, q]) => `${k} ${q.toFixed(3)} of ${(r.cgroup.serverCpusByTest?.[k] ?? 0).toFixed(3)} CPU`).join('; ')}; ${r.cgroup.quotaCpus.toFixed(3)} CPU between tests). A test whose server was CPU-bound slows by about ${pct(r.cgroup.slowdown)}; the realised slowdown is the measured ratio below. Regressions are confirmed by a rerun of both.\n\n`);
+  } else {
+    out.push(`The release ran once as is and once with its server in a cgroup v${r.cgroup.version} CPU quota of ${r.cgroup.quotaCpus.toFixed(3)} CPU = (1 - ${r.cgroup.slowdown}) x the ${r.cgroup.serverCpus.toFixed(3)} CPU it used during the measured repeats of the reference run. A test whose server was CPU-bound slows by about ${pct(r.cgroup.slowdown)}; the realised slowdown is the measured ratio below. Regressions are confirmed by a rerun of both.\n\n`);
+  }
   out.push('| test | ratio (throttled / reference) | interval | noise | MDE | verdict | confirmed |\n| --- | ---: | --- | ---: | ---: | --- | --- |\n');
   let detected = 0;
   const inj = tp(r.injected);

@@ -16,6 +16,7 @@ const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }
  * @typedef {object} ServerWatch
  * @property {() => Promise<{samples: {tMs: number, cpuS: number}[], pids: number[]}>} stop
  *   stop watching, remove the cgroup; samples of the server's cumulative CPU seconds
+ * @property {(cpus: number) => Promise<void>} setQuota change the quota of a throttled watch (no-op without one)
  */
 
 /**
@@ -80,6 +81,16 @@ export async function watchServer(options) {
   };
   const timer = setInterval(() => void tick(), 250);
   return {
+    /**
+     * Change the quota while the run goes on (per test: each test's own server CPU use).
+     * @param {number} cpus
+     */
+    async setQuota(cpus) {
+      if (!cg || !cgDir) return;
+      const quotaUs = Math.max(1000, Math.round(cpus * periodUs));
+      if (cg.version === 1) await writeFile(join(cgDir, 'cpu.cfs_quota_us'), String(quotaUs));
+      else await writeFile(join(cgDir, 'cpu.max'), `${quotaUs} ${periodUs}`);
+    },
     async stop() {
       clearInterval(timer);
       if (cgDir) await rmdir(cgDir).catch(() => {});
