@@ -23,14 +23,7 @@ export async function writeFileOnce(path, text, options = {}) {
   await mkdir(dir, { recursive: true });
   const existing = await readExisting(path);
   if (existing !== null) return sameOrRefuse(path, existing, text, options);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx');
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+  const tmp = await writeTempFile(path, text);
   try {
     // link() rather than rename(): it fails with EEXIST when another writer created the file
     // meanwhile, so two racing writers can never replace each other's file.
@@ -62,14 +55,7 @@ export async function writeFileOnce(path, text, options = {}) {
 export async function replaceFileAtomic(path, text) {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx');
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+  const tmp = await writeTempFile(path, text);
   await rename(tmp, path);
   await syncDir(dir);
 }
@@ -119,4 +105,22 @@ async function syncDir(dir) {
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Write `text` to a new hidden temp file beside `path` and fsync it; readers ignore such files.
+ * @param {string} path the file the temp file will become
+ * @param {string} text
+ * @returns {Promise<string>} the temp file's path
+ */
+async function writeTempFile(path, text) {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await open(tmp, 'wx');
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  return tmp;
 }
