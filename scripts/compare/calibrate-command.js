@@ -14,7 +14,6 @@
  */
 import { resolve, join, dirname } from 'node:path';
 import { writeFile, mkdir, rm, rename } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { runReleases } from '../run/index.js';
@@ -75,7 +74,8 @@ export async function run(options) {
       if (step && quotaCpus) void watch.setQuota(quotaByTest[step] ?? quotaCpus).catch(() => {});
     };
     try {
-      const portBase = options.portBase ? Number(options.portBase) : await freePort();
+      // Without --port-base, runReleases asks the kernel for free ports.
+      const portBase = options.portBase ? Number(options.portBase) : undefined;
       const outcome = await runReleases(config, { releases: [{ product: options.product, version: options.version }], suite, hostClass, only: tests, repeats, storeDir, workDir, cacheDir, portBase, write: follow });
       const { samples } = await watch.stop();
       return { record: outcome.records[0], samples };
@@ -166,20 +166,4 @@ async function writeAtomic(path, text) {
   const tmp = `${path}.tmp-${process.pid}`;
   await writeFile(tmp, text);
   await rename(tmp, path);
-}
-
-/**
- * A TCP port that is free right now (asked from the OS), so parallel work never collides.
- * @returns {Promise<number>}
- */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
 }
