@@ -12,13 +12,13 @@ import { parseArgs } from 'node:util';
 import { mkdtemp, rm, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateHistory } from '../scripts/site/generate-history.js';
+import { generateHistory } from '../scripts/site-build/generate-history.js';
 import { spawn } from 'node:child_process';
-import { serveSite } from '../scripts/site/index.js';
+import { serveSite } from '../scripts/site-build/index.js';
 import { writeRecord, writeComparison } from '../scripts/store/index.js';
 import { compareRuns, resolveThresholds } from '../scripts/compare/index.js';
 import { loadConfig } from '../scripts/config/index.js';
-import { launchBrowser, openPage } from '../test/site/browser.js';
+import { launchBrowser, openPage } from '../test/site-build/browser.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -112,11 +112,11 @@ if (!args.keep) await rm(dir, { recursive: true, force: true });
 
 /**
  * Run buildSite in a child Node process and report its result and peak RSS.
- * @param {import('../scripts/site/build-site.js').BuildOptions} opts
- * @returns {Promise<import('../scripts/site/build-site.js').BuildResult & {maxRssKb: number}>}
+ * @param {import('../scripts/site-build/build-site.js').BuildOptions} opts
+ * @returns {Promise<import('../scripts/site-build/build-site.js').BuildResult & {maxRssKb: number}>}
  */
 function buildInChild(opts) {
-  const code = `import { buildSite } from ${JSON.stringify(new URL('../scripts/site/index.js', import.meta.url).href)};
+  const code = `import { buildSite } from ${JSON.stringify(new URL('../scripts/site-build/index.js', import.meta.url).href)};
 const res = await buildSite({ ...${JSON.stringify(opts)}, progress: (m) => process.stderr.write(m + '\\n') });
 process.stdout.write(JSON.stringify({ ...res, maxRssKb: process.resourceUsage().maxRSS }));`;
   return new Promise((resolve, reject) => {

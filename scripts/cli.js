@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Entry point: `tagbench <command>`. Thin on purpose: it builds the commander program from
- * each stage's command specs (scripts/<stage>/commands.js), lazily imports the chosen
- * command's module and calls its `run(options)`. One top-level catch turns a UserError into
+ * each stage's command specs (scripts/<stage>/commands.js) and calls the chosen command's
+ * handler with a plain options object (the handler imports its stage lazily). One top-level catch turns a UserError into
  * a message and exit 1; anything else is a bug and prints its stack.
  */
 import { Command, Option } from 'commander';
@@ -41,14 +41,13 @@ function addCommand(parent, spec) {
     cmd.addOption(option);
   }
   for (const sub of spec.subcommands ?? []) addCommand(cmd, sub);
-  const load = spec.load;
-  if (!load) return;
+  const handler = spec.run;
+  if (!handler) return;
   cmd.action(async (...actionArgs) => {
     const command = /** @type {Command} */ (actionArgs.at(-1));
     const positional = actionArgs.slice(0, (spec.args ?? []).length);
     const options = { ...command.opts(), args: positional };
-    const mod = await load();
-    const code = await mod.run(options);
+    const code = await handler(options);
     process.exitCode = typeof code === 'number' ? code : EXIT.ok;
   });
 }

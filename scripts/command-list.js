@@ -8,7 +8,7 @@ import { commands as run } from './run/commands.js';
 import { commands as compare } from './compare/commands.js';
 import { commands as github } from './github/commands.js';
 import { commands as store } from './store/commands.js';
-import { commands as site } from './site/commands.js';
+import { commands as site } from './site-build/commands.js';
 import { commands as doctor } from './doctor/commands.js';
 
 /** @type {import('./command-spec.js').CommandSpec[]} */

@@ -1,6 +1,7 @@
 /**
- * Shape of a CLI command spec. Each stage declares its commands in scripts/<stage>/commands.js
- * so that `--help` needs no heavy import; the command's module is loaded only when it runs.
+ * Shape of a CLI command spec. Each stage declares its commands once, in
+ * scripts/<stage>/commands.js: the options and the handler side by side. A handler imports the
+ * stage's heavy modules lazily (`await import(...)`) so that `--help` loads none of them.
  */
 export {};
 
@@ -21,5 +22,7 @@ export {};
  * @property {{name: string, description: string}[]} [args] positional arguments, commander syntax (`<x>`, `[x...]`)
  * @property {OptionSpec[]} [options]
  * @property {CommandSpec[]} [subcommands]
- * @property {() => Promise<{run: (options: Record<string, any>) => Promise<number|void>}>} [load]
+ * @property {(options: Record<string, any>) => Promise<number|void>} [run] the handler: plain options
+ *   (commander's, plus `args` for positional arguments) → exit code; absent on a command that only
+ *   groups subcommands
  */

@@ -287,6 +287,25 @@ export {};
  */
 
 // ---------------------------------------------------------------------------------------------
+// Baselines (baselines/<host-class>/<product>/<line>/<suite>.yml, owned by scripts/store/baselines.js)
+
+/**
+ * @typedef {object} Baseline the accepted reference release of one product line, suite and host
+ *   class. Written only by `tagbench baseline promote`; a run never changes it. Schema:
+ *   scripts/store/schemas/baseline.schema.json.
+ * @property {1} schemaVersion
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} line
+ * @property {string} suite
+ * @property {string} version the accepted reference release
+ * @property {string[]} runIds the run records that stand for it (compare reads only these for the base)
+ * @property {string} promotedAt ISO 8601
+ * @property {{version: string, runIds: string[]}|null} [previous] the baseline this one replaced
+ * @property {string} [note] why it was promoted
+ */
+
+// ---------------------------------------------------------------------------------------------
 // Change points of a release series (written by `tagbench compare`, read by the site)
 
 /**

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tools for the site area: Debian's chromium, which the site's browser tests (test/site/) and
+# Tools for the site area: Debian's chromium, which the site's browser tests (test/site-build/) and
 # bench/site-scale.js drive through playwright-core with executablePath=/usr/bin/chromium
 # (playwright's own browser download cannot work offline). Idempotent and quick when present;
 # `apt-get update` runs only when something has to be installed. Runs as root on Debian 12.

@@ -1,4 +1,4 @@
-/** CLI commands of the compare stage: compare, confirm, calibrate, baseline promote. */
+/** CLI commands of the compare stage: compare, confirm, calibrate. */
 import { SERVER_RUN_OPTIONS } from '../run-options.js';
 
 /** @param {string} v */
@@ -33,7 +33,7 @@ export const commands = [
       { flags: '--no-store-verdicts', description: 'do not write the comparisons nor the change points to the results store' },
       { flags: '--no-change-points', description: 'skip change-point detection (apache-otava)' },
     ],
-    load: () => import('./compare-command.js'),
+    run: async (options) => (await import('./compare-command.js')).run(options),
   },
   {
     name: 'confirm',
@@ -49,7 +49,7 @@ export const commands = [
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
       ...SERVER_RUN_OPTIONS,
     ],
-    load: () => import('./confirm-command.js'),
+    run: async (options) => (await import('./confirm-command.js')).run(options),
   },
   {
     name: 'calibrate',
@@ -68,29 +68,6 @@ export const commands = [
       { flags: '--store <dir>', description: 'results store for the calibration runs', default: '.tagbench/calibration-store' },
       ...SERVER_RUN_OPTIONS,
     ],
-    load: () => import('./calibrate-command.js'),
-  },
-  {
-    name: 'baseline',
-    summary: 'manage the accepted baselines (baselines/<host-class>/<product>/<line>/<suite>.yml)',
-    subcommands: [
-      {
-        name: 'promote',
-        summary: 'make a release the accepted baseline, naming the run records that stand for it',
-        help: 'Writes the baseline file locally; in CI the workflow opens a pull request with it. A run never changes a baseline.',
-        options: [
-          { flags: '--product <name>', description: 'product' },
-          { flags: '--line <name>', description: 'product line' },
-          { flags: '--version <version>', description: 'release to promote' },
-          { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: toList },
-          { flags: '--host-class <name>', description: 'host class', default: 'local' },
-          { flags: '--suite <name>', description: 'suite', default: 'smoke' },
-          { flags: '--store <dir>', description: 'results store directory', default: 'results' },
-          { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' },
-          { flags: '--note <text>', description: 'why (kept in the file)' },
-        ],
-        load: () => import('./baseline-command.js'),
-      },
-    ],
+    run: async (options) => (await import('./calibrate-command.js')).run(options),
   },
 ];

@@ -19,7 +19,7 @@ import { renderComparison } from './render-comparison.js';
 import { renderChangePoints } from './render-change-points.js';
 import { detectChangePoints } from './run-change-points.js';
 import { computeChangePointsFile } from './compute-change-points-file.js';
-import { readBaseline } from './baseline-file.js';
+import { readBaseline } from '../store/index.js';
 import { chooseBase } from './select-releases.js';
 import { compareVersions } from '../version-order.js';
 

@@ -10,5 +10,4 @@ export { computeQos } from './qos.js';
 export { METRICS, METRIC_NAMES } from './metrics.js';
 export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
 export { renderRelativeTable, formatRatio } from './render-relative-table.js';
-export { readBaseline } from './baseline-file.js';
 export { chooseBase } from './select-releases.js';

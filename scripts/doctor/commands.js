@@ -14,6 +14,6 @@ export const commands = [
       { flags: '--work-dir <dir>', description: 'where datadirs will live (free disk is measured there)', default: '.tagbench/work' },
       { flags: '--config-root <dir>', description: 'project root whose configs/ to load (default: this tagbench checkout)' },
     ],
-    load: () => import('./doctor-command.js'),
+    run: async (options) => (await import('./doctor-command.js')).run(options),
   },
 ];

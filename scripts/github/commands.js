@@ -32,7 +32,7 @@ export const commands = [
       { flags: '--close-on-recovery', description: 'close an issue when a later release recovers every test it lists (default: $TAGBENCH_CLOSE_ON_RECOVERY=true, else comment only)' },
       { flags: '--summary-file <file>', description: 'also write the job-summary Markdown to this file' },
     ],
-    load: () => import('./report-command.js'),
+    run: async (options) => (await import('./report-command.js')).run(options),
   },
   {
     name: 'plan',
@@ -56,7 +56,7 @@ export const commands = [
       { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
       { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
     ],
-    load: () => import('./plan-command.js'),
+    run: async (options) => (await import('./plan-command.js')).run(options),
   },
   {
     name: 'issues',
@@ -68,7 +68,7 @@ export const commands = [
       { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
       { flags: '--label <name>', description: 'label that marks tagbench regression issues', default: 'tagbench-regression' },
     ],
-    load: () => import('./list-issues-command.js'),
+    run: async (options) => (await import('./list-issues-command.js')).run(options),
   },
   {
     name: 'open-pr',
@@ -83,6 +83,6 @@ export const commands = [
       { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
       { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
     ],
-    load: () => import('./open-pr-command.js'),
+    run: async (options) => (await import('./open-pr-command.js')).run(options),
   },
 ];

@@ -7,7 +7,7 @@ import { appendFile } from 'node:fs/promises';
 import { UserError, EXIT } from '../errors.js';
 import { loadConfig } from '../config/index.js';
 import { join } from 'node:path';
-import { readBaseline } from '../compare/index.js';
+import { readBaseline } from '../store/index.js';
 import { resolveBenchmarkRequest } from './resolve-benchmark-request.js';
 
 /**

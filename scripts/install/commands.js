@@ -38,6 +38,6 @@ export const commands = [
       { flags: '--list', description: 'list the versions configured for <product> (with --suite: the versions that Debian suite offers), and which are cached' },
       { flags: '--json', description: 'print JSON instead of text' },
     ],
-    load: () => import('./install-command.js'),
+    run: async (options) => (await import('./install-command.js')).run(options),
   },
 ];

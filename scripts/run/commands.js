@@ -30,6 +30,6 @@ export const commands = [
       { flags: '--keep-work', description: 'keep datadirs after the run (default: removed when the run ends)' },
       { flags: '--json', description: 'print the written record paths as JSON on stdout' },
     ],
-    load: () => import('./run-command.js'),
+    run: async (options) => (await import('./run-command.js')).run(options),
   },
 ];

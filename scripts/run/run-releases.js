@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers } from '../server/index.js';
-import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../bench/index.js';
+import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../workload/index.js';
 import { startSampling, computeEfficiency, measureDbSize, collectHostFacts } from '../metrics/index.js';
 import { writeRecord, writeRawLog } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
@@ -252,7 +252,7 @@ async function runMeasuredRepeat(action, state, plan, options) {
   const { server, record } = state;
   const sampling = await startSampling({ pid: server.pid, datadir: server.datadir, query: server.query, intervalS: 1 });
   const startedAt = new Date().toISOString();
-  /** @type {import('../bench/types.js').RepeatResult} */
+  /** @type {import('../workload/types.js').RepeatResult} */
   let out;
   /** @type {Awaited<ReturnType<typeof sampling.stop>>} */
   let samples;

@@ -2,8 +2,8 @@
 export {};
 
 /**
- * A step as planned by scripts/bench (`planSuite`).
- * @typedef {import('../bench/types.js').StepPlan} StepPlanLike
+ * A step as planned by scripts/workload (`planSuite`).
+ * @typedef {import('../workload/types.js').StepPlan} StepPlanLike
  */
 
 /**

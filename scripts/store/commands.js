@@ -1,4 +1,10 @@
-/** CLI commands of the store stage: publish, store index, store migrate. */
+/**
+ * CLI commands of the store stage: publish, store index, store migrate, baseline promote.
+ * Each handler imports the module it drives only when it runs, so `--help` stays light.
+ */
+import { resolve, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { UserError, EXIT } from '../errors.js';
 
 /** @param {string} v */
 const toInt = (v) => {
@@ -6,6 +12,98 @@ const toInt = (v) => {
   if (!Number.isInteger(n) || n < 1 || String(n) !== v.trim()) throw new Error(`expected a positive integer, got ${JSON.stringify(v)}`);
   return n;
 };
+
+/** @param {string} v */
+const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** @param {string} store --store @returns {string} the existing store directory */
+function existingStore(store) {
+  const dir = resolve(store);
+  if (!existsSync(dir)) throw new UserError(`results store ${dir} does not exist; pass --store <dir>`);
+  return dir;
+}
+
+/**
+ * `tagbench publish`: commit the store's new files to the results branch.
+ * @param {Record<string, any>} options {store, repo?, branch, logs?, maxLogKb, attempts, json?}
+ * @returns {Promise<number>}
+ * @throws {UserError} see publishToBranch
+ */
+export async function publishCommand(options) {
+  if (!options.repo) throw new UserError('tagbench publish needs --repo <git URL or path> (the repository holding the results branch)');
+  const { publishToBranch } = await import('./publish-to-branch.js');
+  const result = await publishToBranch(resolve(options.store), {
+    repo: options.repo,
+    branch: options.branch,
+    logs: Boolean(options.logs),
+    maxLogBytes: options.maxLogKb * 1024,
+    attempts: options.attempts,
+  });
+  if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else process.stdout.write(`${result.status}: ${result.added.length} file(s) added${result.replaced.length > 0 ? `, ${result.replaced.length} change-point file(s) replaced` : ''} to ${result.branch} at ${result.commit ?? '(no commit)'}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench store index`: regenerate index.json of a local results store.
+ * @param {Record<string, any>} options {store}
+ * @returns {Promise<number>}
+ */
+export async function indexCommand(options) {
+  const dir = existingStore(options.store);
+  const { buildIndex } = await import('./build-index.js');
+  const index = await buildIndex(dir);
+  process.stdout.write(`${join(dir, 'index.json')}: ${index.runs.length} run(s), ${index.comparisons.length} comparison(s)\n`);
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench store migrate`: upgrade a results store's files to the newest schemaVersion.
+ * @param {Record<string, any>} options {store, dryRun?}
+ * @returns {Promise<number>}
+ */
+export async function migrateCommand(options) {
+  const dir = existingStore(options.store);
+  const { migrateStore } = await import('./migrate-store.js');
+  const result = await migrateStore(dir, { dryRun: options.dryRun });
+  for (const m of result.migrated) process.stdout.write(`${options.dryRun ? 'would migrate' : 'migrated'} ${m.path} (${m.steps.join(', ')})\n`);
+  process.stdout.write(`${dir}: ${result.migrated.length} file(s) ${options.dryRun ? 'to migrate' : 'migrated'}, ${result.current} already current\n`);
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench baseline promote`: make a release the accepted baseline of a product line, suite
+ * and host class. Writes the baseline file locally (in CI, promote-baseline.yml commits it
+ * through a pull request); nothing else ever changes a baseline.
+ * @param {Record<string, any>} options {product, line, version, runs?, hostClass, suite, store,
+ *   baselines, note?, root? (project root holding configs/), now? (ISO time)}
+ * @returns {Promise<number>}
+ * @throws {UserError} missing options, unknown product or line, runs not in the store
+ */
+export async function promoteCommand(options) {
+  for (const k of /** @type {const} */ (['product', 'line', 'version'])) {
+    if (!options[k]) throw new UserError(`missing --${k}: tagbench baseline promote --product P --line L --version V [--suite S] [--host-class H] [--runs id,id]`);
+  }
+  const { loadConfig } = await import('../config/index.js');
+  const { promoteBaseline } = await import('./baselines.js');
+  const config = await loadConfig(options.root ?? resolve(new URL('../..', import.meta.url).pathname));
+  const product = config.products[/** @type {string} */ (options.product)];
+  if (!product) throw new UserError(`unknown --product '${options.product}'; known: ${Object.keys(config.products).join(', ')}`);
+  const { path, baseline, previous } = await promoteBaseline({
+    product,
+    line: options.line,
+    version: options.version,
+    hostClass: options.hostClass ?? 'local',
+    suite: options.suite ?? 'smoke',
+    storeDir: resolve(options.store ?? 'results'),
+    baselinesDir: resolve(options.baselines ?? 'baselines'),
+    runIds: typeof options.runs === 'string' ? toList(options.runs) : options.runs,
+    promotedAt: options.now ?? new Date().toISOString(),
+    note: options.note,
+  });
+  process.stderr.write(`baseline of ${product.name} ${baseline.line} (${baseline.suite}, ${baseline.hostClass}) is now ${baseline.version} (runs ${baseline.runIds.join(', ')})${previous ? `, was ${previous.version}` : ''}: ${path}\n`);
+  return EXIT.ok;
+}
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
@@ -28,7 +126,7 @@ export const commands = [
       { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: toInt },
       { flags: '--json', description: 'print the result as JSON on stdout' },
     ],
-    load: () => import('./publish-command.js'),
+    run: publishCommand,
   },
   {
     name: 'store',
@@ -38,7 +136,7 @@ export const commands = [
         name: 'index',
         summary: 'regenerate index.json of a results store from its files',
         options: [{ flags: '--store <dir>', description: 'results store directory', default: 'results' }],
-        load: () => import('./index-command.js'),
+        run: indexCommand,
       },
       {
         name: 'migrate',
@@ -48,7 +146,30 @@ export const commands = [
           { flags: '--store <dir>', description: 'results store directory', default: 'results' },
           { flags: '--dry-run', description: 'list what would change, write nothing' },
         ],
-        load: () => import('./migrate-command.js'),
+        run: migrateCommand,
+      },
+    ],
+  },
+  {
+    name: 'baseline',
+    summary: 'manage the accepted baselines (baselines/<host-class>/<product>/<line>/<suite>.yml)',
+    subcommands: [
+      {
+        name: 'promote',
+        summary: 'make a release the accepted baseline, naming the run records that stand for it',
+        help: 'Writes the baseline file locally; in CI the workflow opens a pull request with it. A run never changes a baseline.',
+        options: [
+          { flags: '--product <name>', description: 'product' },
+          { flags: '--line <name>', description: 'product line' },
+          { flags: '--version <version>', description: 'release to promote' },
+          { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: toList },
+          { flags: '--host-class <name>', description: 'host class', default: 'local' },
+          { flags: '--suite <name>', description: 'suite', default: 'smoke' },
+          { flags: '--store <dir>', description: 'results store directory', default: 'results' },
+          { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' },
+          { flags: '--note <text>', description: 'why (kept in the file)' },
+        ],
+        run: promoteCommand,
       },
     ],
   },

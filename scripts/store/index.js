@@ -1,13 +1,17 @@
 /**
- * The store stage: run-record schema, the results store (a directory) and the results branch.
- * Other stages import only from here (typedefs of the store's own formats too).
+ * The store stage owns every stored format: run records, comparisons, change points, baselines,
+ * the index, atomic writes, and the results store's layout (a directory, or the results branch).
+ * Other stages read and write those files only through these exports.
  */
 export { validateRecord, validateComparison, validateChangePoints } from './validate-record.js';
 export { writeRecord, writeComparison, writeRawLog, writeChangePoints } from './write-record.js';
 export { readRecords, readComparisons, readChangePoints } from './read-records.js';
+export { readBaseline, readBaselines, writeBaseline, baselinePath, promoteBaseline } from './baselines.js';
+export { replaceFileAtomic, writeFileOnce } from './write-file-once.js';
 export { buildIndex, readIndex } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
 
 /** @typedef {import('../types.js').ChangePoints} ChangePoints */
 /** @typedef {import('../types.js').ChangePointSeries} ChangePointSeries */
 /** @typedef {import('../types.js').DetectedChangePoint} DetectedChangePoint */
+/** @typedef {import('../types.js').Baseline} Baseline */

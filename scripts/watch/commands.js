@@ -37,6 +37,6 @@ export const commands = [
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
       { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },
     ],
-    load: () => import('./watch-command.js'),
+    run: async (options) => (await import('./watch-command.js')).run(options),
   },
 ];

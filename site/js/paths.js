@@ -1,5 +1,5 @@
 /**
- * The site's URL and data-file scheme, shared by the builder (Node, scripts/site/) and the
+ * The site's URL and data-file scheme, shared by the builder (Node, scripts/site-build/) and the
  * pages (browser): both import this one module so the two can never disagree on a path.
  * Every path is relative to the site root, so the site works under any sub-path (Pages
  * project sites) and from `tagbench site --serve`.

@@ -23,7 +23,7 @@ export function tableRatios(t, base) {
  * defines it (scripts/compare/relative-table.js, through simple-statistics' geometricMean:
  * the n-th root of the product, in list order), so that the site's group summary and the
  * terminal's agree to the last digit. Written again here because the pages run in the browser
- * without a bundler; test/site/build-site.test.js checks the two against each other.
+ * without a bundler; test/site-build/build-site.test.js checks the two against each other.
  * @param {(number|null)[]} ratios
  * @returns {number|null} null when no ratio exists
  */

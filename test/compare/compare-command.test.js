@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRecord, readComparisons, readChangePoints } from '../../scripts/store/index.js';
 import { run as compare } from '../../scripts/compare/compare-command.js';
-import { run as promote } from '../../scripts/compare/baseline-command.js';
+import { promoteCommand as promote } from '../../scripts/store/commands.js';
 import { makeRecord } from './make-record.js';
 
 /**

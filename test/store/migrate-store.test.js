@@ -9,7 +9,7 @@ import { migrateData } from '../../scripts/store/migrate-data.js';
 import { migrateStore } from '../../scripts/store/migrate-store.js';
 import { MIGRATIONS } from '../../scripts/store/migrations/index.js';
 import { readRecords, writeRecord, validateRecord } from '../../scripts/store/index.js';
-import { run as migrateCommand } from '../../scripts/store/migrate-command.js';
+import { migrateCommand } from '../../scripts/store/commands.js';
 import { makeRecord, tempDir, cleanupTempDirs } from './store-testkit.js';
 
 after(cleanupTempDirs);

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../scripts/config/index.js';
-import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../../scripts/bench/index.js';
+import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../../scripts/workload/index.js';
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -92,8 +92,8 @@ test('smoke plan: load, every step once, postwrite — real server, real sysbenc
 /**
  * What each own script must have done on the server, from status counter deltas over the
  * repeat (warm-up included, so at least the measured events' work).
- * @param {import('../../scripts/bench/types.js').StepPlan} step
- * @param {import('../../scripts/bench/types.js').RepeatOk} rep
+ * @param {import('../../scripts/workload/types.js').StepPlan} step
+ * @param {import('../../scripts/workload/types.js').RepeatOk} rep
  * @param {Record<string, number>} d
  * @param {number} events measured events
  */
@@ -130,7 +130,7 @@ function checkOwnScript(step, rep, d, events) {
 
 test('postwrite: InnoDB flushes to ~0 dirty pages and restores the settings', { skip }, async () => {
   const [saved] = await server.query('SELECT @@innodb_max_dirty_pages_pct AS pct, @@innodb_max_dirty_pages_pct_lwm AS lwm');
-  const step = /** @type {import('../../scripts/bench/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'update-nonindex'));
+  const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'update-nonindex'));
   const rep = await runStepRepeat({ ...step, warmupS: 0, durationS: 2 }, server);
   assert.equal(rep.status, 'ok');
   const pw = await runPostwrite(server.query, 'innodb', { ...suite, restS: 1 }, { onProgress: quiet });
@@ -156,7 +156,7 @@ test('postwrite: MyRocks flush on a server without the plugin fails, InnoDB sett
 });
 
 test('runStepRepeat: timeout, abort, missing executable, bad CPU list are failures with reasons', { skip }, async () => {
-  const step = /** @type {import('../../scripts/bench/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'point-query'));
+  const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'point-query'));
   const slow = await runStepRepeat({ ...step, warmupS: 0, durationS: 6 }, server, { timeoutMarginS: -4 });
   assert.equal(slow.status, 'failed');
   assert.match(slow.status === 'failed' ? slow.reason : '', /^timed out: killed after 2 s/);
@@ -176,7 +176,7 @@ test('runStepRepeat: timeout, abort, missing executable, bad CPU list are failur
 });
 
 test('runStepRepeat: server killed mid-step is a failed repeat with the reason', { skip }, async () => {
-  const step = /** @type {import('../../scripts/bench/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'read-only.range100'));
+  const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'read-only.range100'));
   const running = runStepRepeat({ ...step, warmupS: 0, durationS: 5 }, server);
   await new Promise((r) => setTimeout(r, 1500));
   await server.kill();

@@ -1,24 +1,24 @@
 /**
- * Re-capture the sysbench output fixtures of test/fixtures/bench/sysbench/ from REAL runs:
+ * Re-capture the sysbench output fixtures of test/fixtures/workload/sysbench/ from REAL runs:
  * starts a private MariaDB (test helper), prepares a small table and runs each case with the
  * runner's own command line. Not a test; run by hand when sysbench or the runner changes:
- *   node test/bench/capture-fixtures.js --write && UPDATE_GOLDEN=1 node --test test/bench/parse-sysbench.test.js
+ *   node test/workload/capture-fixtures.js --write && UPDATE_GOLDEN=1 node --test test/workload/parse-sysbench.test.js
  * Each case's output is written as 1.0.20-<case>.txt (the version sysbench reports).
  * Without --write it does nothing, so a test runner that loads every file under test/ cannot
  * overwrite the fixtures.
  */
 import { writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { planSuite } from '../../scripts/bench/suite.js';
-import { sysbench } from '../../scripts/bench/runners/sysbench.js';
-import { spawnSysbench } from '../../scripts/bench/spawn-sysbench.js';
+import { planSuite } from '../../scripts/workload/suite.js';
+import { sysbench } from '../../scripts/workload/runners/sysbench.js';
+import { spawnSysbench } from '../../scripts/workload/spawn-sysbench.js';
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 
 if (!process.argv.includes('--write')) {
-  process.stderr.write('capture-fixtures: pass --write to re-capture test/fixtures/bench/sysbench/ (overwrites them)\n');
+  process.stderr.write('capture-fixtures: pass --write to re-capture test/fixtures/workload/sysbench/ (overwrites them)\n');
   process.exit(0);
 }
-const outDir = new URL('../fixtures/bench/sysbench/', import.meta.url);
+const outDir = new URL('../fixtures/workload/sysbench/', import.meta.url);
 const version = execFileSync('sysbench', ['--version']).toString().trim().replace(/^sysbench\s+/, '');
 const prefix = await findTestPrefix();
 if (!prefix) throw new Error('no MariaDB prefix: set TAGBENCH_TEST_MARIADB_PREFIX');
@@ -27,8 +27,8 @@ try {
   /** @type {import('../../scripts/types.js').SuiteConfig} */
   const suite = { name: 'capture', description: '', tables: 1, tableSize: 5000, clients: 1, readDurationS: 3, writeDurationS: 3, warmupS: 1, scanWarmDurationS: 2, restS: 0 };
   const plan = planSuite(suite);
-  const step = (/** @type {string} */ name, /** @type {Partial<import('../../scripts/bench/types.js').StepPlan>} */ over = {}) =>
-    ({ .../** @type {import('../../scripts/bench/types.js').StepPlan} */ (plan.find((s) => s.name === name)), ...over });
+  const step = (/** @type {string} */ name, /** @type {Partial<import('../../scripts/workload/types.js').StepPlan>} */ over = {}) =>
+    ({ .../** @type {import('../../scripts/workload/types.js').StepPlan} */ (plan.find((s) => s.name === name)), ...over });
   const load = spawnSysbench(sysbench.buildCommand(step('point-query'), server, { command: 'prepare' }), { timeoutS: 120 });
   if ((await load).exitCode !== 0) throw new Error((await load).output);
   await server.query('ANALYZE TABLE sbtest1');

@@ -16,8 +16,8 @@ const REQUIRED = /** @type {const} */ (['name', 'metrics', 'buildCommand', 'pars
 function register(byFile) {
   for (const [file, runner] of Object.entries(byFile)) {
     const missing = REQUIRED.filter((k) => runner[k] === undefined);
-    if (missing.length > 0) throw new Error(`scripts/bench/runners/${file}.js: runner lacks ${missing.join(', ')}`);
-    if (runner.name !== file) throw new Error(`scripts/bench/runners/${file}.js: runner name '${runner.name}' must equal the file name`);
+    if (missing.length > 0) throw new Error(`scripts/workload/runners/${file}.js: runner lacks ${missing.join(', ')}`);
+    if (runner.name !== file) throw new Error(`scripts/workload/runners/${file}.js: runner name '${runner.name}' must equal the file name`);
   }
   return Object.freeze({ ...byFile });
 }

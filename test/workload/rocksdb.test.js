@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../../scripts/bench/index.js';
+import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../../scripts/workload/index.js';
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 
 const prefix = await findTestPrefix();
@@ -34,7 +34,7 @@ test('MyRocks: load, steps and postwrite', { skip }, async () => {
   assert.deepEqual(engines.map((/** @type {any} */ r) => r.e), ['ROCKSDB']);
 
   for (const name of ['point-query', 'update-nonindex']) {
-    const step = /** @type {import('../../scripts/bench/types.js').StepPlan} */ (plan.find((s) => s.name === name));
+    const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (plan.find((s) => s.name === name));
     const rep = await runStepRepeat(step, server);
     assert.equal(rep.status, 'ok', rep.status === 'failed' ? rep.reason : '');
     assert.ok((rep.throughput ?? 0) > 0);

@@ -29,6 +29,6 @@ export const commands = [
       { flags: '--no-build', description: 'with --serve: serve the existing --out folder without rebuilding' },
       { flags: '--port <n>', description: 'port for --serve (0 = any free port; default 8080, or a free one when 8080 is taken)', parse: parsePort },
     ],
-    load: () => import('./site-command.js'),
+    run: async (options) => (await import('./site-command.js')).run(options),
   },
 ];

@@ -26,7 +26,7 @@ export {};
  *   false = a measured test the orchestrator repeats
  * @property {'qps'|'rows/s'} metric what the repeat's `throughput` means
  * @property {string|null} script stock script name (`oltp_point_select`, resolved in
- *   /usr/share/sysbench) or own Lua file relative to scripts/bench/lua (`scan.lua`); null for postwrite
+ *   /usr/share/sysbench) or own Lua file relative to scripts/workload/lua (`scan.lua`); null for postwrite
  * @property {'stock'|'own'|null} scriptSource
  * @property {Record<string, string|number|boolean>} params test-specific sysbench options
  *   (without the leading `--`), merged over the common ones by the runner; kept in the record

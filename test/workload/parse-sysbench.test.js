@@ -1,14 +1,14 @@
 /**
- * parseSysbench over real sysbench 1.0.20 output (captured by test/bench/capture-fixtures.js).
+ * parseSysbench over real sysbench 1.0.20 output (captured by test/workload/capture-fixtures.js).
  * Table-driven: each fixture has a golden `<name>.expected.json` (UPDATE_GOLDEN=1 rewrites
  * them; review the diff), plus checks that hold for any capture of the same case.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseSysbench } from '../../scripts/bench/parse-sysbench.js';
+import { parseSysbench } from '../../scripts/workload/parse-sysbench.js';
 
-const dir = new URL('../fixtures/bench/sysbench/', import.meta.url);
+const dir = new URL('../fixtures/workload/sysbench/', import.meta.url);
 
 /** @type {{name: string, ok: boolean, reason?: RegExp, warmup?: boolean}[]} */
 const CASES = [

@@ -1,8 +1,8 @@
 /** The runner registry and the sysbench runner's pure command building. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getRunner, RUNNERS } from '../../scripts/bench/registry.js';
-import { planSuite } from '../../scripts/bench/suite.js';
+import { getRunner, RUNNERS } from '../../scripts/workload/registry.js';
+import { planSuite } from '../../scripts/workload/suite.js';
 
 /** @type {import('../../scripts/types.js').SuiteConfig} */
 const SUITE = { name: 'unit', description: '', tables: 2, tableSize: 500, clients: 4, readDurationS: 7, writeDurationS: 9, warmupS: 3, scanWarmDurationS: 5, restS: 0 };
@@ -18,7 +18,7 @@ test('registry: sysbench is known, unknown names list the known ones', () => {
 
 test('sysbench.buildCommand: warm-up by checkpoint, uniform ids, text protocol, step options last', () => {
   const steps = planSuite(SUITE);
-  const step = /** @type {import('../../scripts/bench/types.js').StepPlan} */ (steps.find((s) => s.name === 'update-one'));
+  const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (steps.find((s) => s.name === 'update-one'));
   const argv = getRunner('sysbench').buildCommand(step, TARGET);
   assert.equal(argv[0], 'sysbench');
   assert.equal(argv[1], 'oltp_update_non_index');
@@ -32,7 +32,7 @@ test('sysbench.buildCommand: warm-up by checkpoint, uniform ids, text protocol, 
   // The step's own options replace the suite's: one --table-size, the step's.
   assert.deepEqual(argv.filter((a) => a.startsWith('--table-size')), ['--table-size=1']);
   const own = getRunner('sysbench').buildCommand(/** @type {any} */ (steps.find((s) => s.name === 'hot-points')), { ...TARGET, socket: '/tmp/x.sock' });
-  assert.match(own[1], /scripts\/bench\/lua\/points\.lua$/);
+  assert.match(own[1], /scripts\/workload\/lua\/points\.lua$/);
   assert.ok(own.includes('--mysql-socket=/tmp/x.sock') && !own.some((a) => a.startsWith('--mysql-host')));
   assert.ok(own.includes('--hot-points=on'));
   const prep = getRunner('sysbench').buildCommand(/** @type {any} */ (steps[0]), TARGET, { command: 'prepare' });

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { planSuite, STEP_NAMES } from '../../scripts/bench/suite.js';
-import { OWN_LUA_DIR } from '../../scripts/bench/runners/sysbench.js';
+import { planSuite, STEP_NAMES } from '../../scripts/workload/suite.js';
+import { OWN_LUA_DIR } from '../../scripts/workload/runners/sysbench.js';
 import { UserError } from '../../scripts/errors.js';
 
 /** @type {import('../../scripts/types.js').SuiteConfig} */

@@ -11,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { generateHistory } from '../../scripts/site/generate-history.js';
+import { generateHistory } from '../../scripts/site-build/generate-history.js';
 import { writeRecord, writeComparison, readComparisons, readChangePoints } from '../../scripts/store/index.js';
 import { run as compareCommand } from '../../scripts/compare/compare-command.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';

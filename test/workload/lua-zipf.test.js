@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const run = promisify(execFile);
-const harness = fileURLToPath(new URL('../fixtures/bench/lua/zipf-sample.lua', import.meta.url));
+const harness = fileURLToPath(new URL('../fixtures/workload/lua/zipf-sample.lua', import.meta.url));
 const DRAWS = 200000;
 
 for (const [n, s] of [[1000, 0.8], [50, 1.0], [100000, 1.2]]) {

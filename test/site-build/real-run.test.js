@@ -11,7 +11,7 @@ import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveSite } from '../../scripts/site/index.js';
+import { serveSite } from '../../scripts/site-build/index.js';
 import { readRecords, readComparisons } from '../../scripts/store/index.js';
 import { launchBrowser, openPage, gotoReady } from './browser.js';
 import { expectedQps, PROJECT_ROOT } from './fixture-store.js';
