@@ -305,6 +305,20 @@ export {};
  * @property {string} [note] why it was promoted
  */
 
+/**
+ * @typedef {object} IssueRef one regression issue of tagbench on GitHub, as `tagbench issues`
+ *   lists them for the site (owned by scripts/store/issue-list.js)
+ * @property {string} product
+ * @property {string} line
+ * @property {string} version
+ * @property {string} hostClass
+ * @property {string} suite
+ * @property {number} number
+ * @property {string} url
+ * @property {'open'|'closed'} state
+ * @property {string} title
+ */
+
 // ---------------------------------------------------------------------------------------------
 // Change points of a release series (written by `tagbench compare`, read by the site)
 

@@ -8,6 +8,7 @@ export { writeRecord, writeComparison, writeRawLog, writeChangePoints } from './
 export { readRecords, readComparisons, readChangePoints } from './read-records.js';
 export { readBaseline, readBaselines, writeBaseline, baselinePath, promoteBaseline } from './baselines.js';
 export { replaceFileAtomic, writeFileOnce } from './write-file-once.js';
+export { readIssueList, writeIssueList, renderIssueList } from './issue-list.js';
 export { buildIndex, readIndex } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
 
@@ -15,3 +16,4 @@ export { publishToBranch } from './publish-to-branch.js';
 /** @typedef {import('../types.js').ChangePointSeries} ChangePointSeries */
 /** @typedef {import('../types.js').DetectedChangePoint} DetectedChangePoint */
 /** @typedef {import('../types.js').Baseline} Baseline */
+/** @typedef {import('../types.js').IssueRef} IssueRef */
