@@ -82,6 +82,33 @@ export async function readComparisons(storeDir, filter = {}) {
 }
 
 /**
+ * Read one comparison file named by the user (`tagbench report --comparison FILE`), wherever it
+ * lies: parsed, upgraded when older, and validated like a file of the store.
+ * @param {string} file
+ * @returns {Promise<import('../types.js').Comparison>}
+ * @throws {UserError} naming the file when it is missing, does not parse, is newer than this
+ *   tagbench or is not a valid comparison
+ */
+export async function readComparisonFile(file) {
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UserError(`comparison file ${file} cannot be read (${/** @type {Error} */ (err).message}); pass a file written by \`tagbench compare\` (results/verdicts/...)`, { cause: err });
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`comparison file ${file} is not valid JSON (${/** @type {Error} */ (err).message})`, { cause: err });
+  }
+  const data = migrateData('comparison', parsed, COMPARISON_SCHEMA_VERSION, { file }).data;
+  const problems = validateComparison(data);
+  if (problems.length > 0) throw new UserError(`comparison file ${file} is not a valid comparison:\n  - ${problems.join('\n  - ')}`);
+  return data;
+}
+
+/**
  * Read the change-point files of a store (derived data: one per release series, regenerated
  * by each `tagbench compare`), sorted by path.
  * @param {string} storeDir results store root (missing = empty store)
