@@ -1,9 +1,58 @@
-/** CLI commands of the run stage: run. */
-
-import { SERVER_RUN_OPTIONS, toInt } from '../run-options.js';
+/**
+ * CLI commands of the run stage: run. Ctrl-C / SIGTERM abort a run cleanly: servers stop, the
+ * records so far are stored as `partial`, exit code 130.
+ */
+import { resolve } from 'node:path';
+import { UserError, EXIT } from '../errors.js';
+import { SERVER_RUN_OPTIONS, toInt, cacheDirFrom, workDirFrom } from '../run-options.js';
 import { providerNames } from '../install/index.js';
 /** @param {string} v */
 const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * `tagbench run`: benchmark releases side by side, one run record per release.
+ * @param {Record<string, any>} options commander options
+ * @returns {Promise<number>} exit code: 0 all ok, 1 some step failed, 130 interrupted
+ */
+export async function runCommand(options) {
+  if (!options.releases) throw new UserError('missing --releases: give product@version[,product@version...], e.g. mariadb@10.11.18,mariadb@10.11.19');
+  const { loadConfig } = await import('../config/index.js');
+  const { runReleases, parseReleaseList } = await import('./index.js');
+  const config = await loadConfig(resolve(new URL('../..', import.meta.url).pathname));
+  const host = config.hosts[options.hostClass];
+  const releases = parseReleaseList(options.releases).map((r) => ({ ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
+  const controller = new AbortController();
+  const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
+    if (controller.signal.aborted) return;
+    process.stderr.write(`\n${sig}: stopping servers and storing the records so far as partial...\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const outcome = await runReleases(config, {
+      releases,
+      suite: options.suite ?? host?.scale ?? 'smoke',
+      hostClass: options.hostClass,
+      engine: options.engine,
+      mycnf: options.mycnf,
+      repeats: options.repeats,
+      only: options.only,
+      storeDir: resolve(options.store),
+      workDir: resolve(workDirFrom(options.workDir, host)),
+      cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+      portBase: options.portBase,
+      signal: controller.signal,
+      keepWork: Boolean(options.keepWork),
+    });
+    if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths }, null, 2)}\n`);
+    if (outcome.interrupted) return EXIT.interrupted;
+    return outcome.records.every((r) => r.status === 'ok') ? EXIT.ok : EXIT.userError;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
@@ -30,6 +79,6 @@ export const commands = [
       { flags: '--keep-work', description: 'keep datadirs after the run (default: removed when the run ends)' },
       { flags: '--json', description: 'print the written record paths as JSON on stdout' },
     ],
-    run: async (options) => (await import('./run-command.js')).run(options),
+    run: runCommand,
   },
 ];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
-import { startServer, stopAllServers } from '../server/index.js';
+import { startServer, stopAllServers, findFreePort } from '../server/index.js';
 import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../workload/index.js';
 import { startSampling, computeEfficiency, measureDbSize, collectHostFacts } from '../metrics/index.js';
 import { writeRecord, writeRawLog } from '../store/index.js';
@@ -19,7 +19,6 @@ import { createRecord, addRepeat, markStep, skipRemaining, finishRecord } from '
 import { createProgress } from './progress.js';
 import { resolveRun } from './resolve-run.js';
 import { readToolVersions } from './tool-versions.js';
-import { findFreePort } from './free-port.js';
 
 /**
  * @typedef {object} RunOptions

@@ -5,3 +5,4 @@
 export { startServer } from './start-server.js';
 export { renderMycnf } from './render-mycnf.js';
 export { stopAllServers } from './server-registry.js';
+export { findFreePort } from './ports.js';

@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 import { renderMycnf } from './render-mycnf.js';
 import { parseMycnf } from './parse-mycnf.js';
 import { buildServerArgs, selectServerOptions } from './build-server-args.js';
-import { checkPortFree } from './check-port-free.js';
+import { checkPortFree } from './ports.js';
 import { initDatadir } from './init-datadir.js';
 import { readLogFrom, readLogSize, readLogTail } from './error-log.js';
 import { createServerHandle } from './server-handle.js';

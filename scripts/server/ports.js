@@ -1,5 +1,6 @@
 /**
- * Fail early and clearly when the TCP port a server should use is taken.
+ * TCP ports of the servers: fail early and clearly when the port a server should use is taken,
+ * and find a free one when none is given.
  */
 import { createServer } from 'node:net';
 import { execFile } from 'node:child_process';
@@ -46,6 +47,25 @@ function describeListener(port) {
       if (error) return resolve(null);
       const m = /users:\(\("([^"]+)",pid=(\d+)/.exec(stdout);
       resolve(m ? `${m[1]}, pid ${m[2]}` : stdout.trim() ? 'a process ss cannot name' : null);
+    });
+  });
+}
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on right now, chosen by the kernel. Used when
+ * no --port-base is given so that parallel runs on one host (CI jobs, a calibration beside a
+ * demo) never fight over a fixed default.
+ * @returns {Promise<number>}
+ */
+export function findFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
     });
   });
 }
