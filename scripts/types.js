@@ -12,6 +12,17 @@ export {};
 // Configuration (configs/*.yml, loaded and validated by scripts/config/)
 
 /**
+ * @typedef {object} Config everything under configs/, loaded and validated once by
+ *   scripts/config/ (loadConfig) and handed to the stages frozen
+ * @property {string} root project root the configs were read from
+ * @property {Readonly<Record<string, ProductConfig>>} products
+ * @property {Readonly<Record<string, HostClass>>} hosts
+ * @property {Readonly<Record<string, SuiteConfig>>} suites
+ * @property {Readonly<Record<string, string>>} mycnf template name -> template text (configs/mycnf/*.cnf)
+ * @property {ThresholdsConfig} thresholds
+ */
+
+/**
  * @typedef {object} ProductConfig configs/products/<name>.yml
  * @property {string} name product id used everywhere (`mariadb`, `mysql`, ...)
  * @property {'mariadb'|'mysql'} flavor which server family: decides binaries and init commands

@@ -9,15 +9,7 @@ import { parseDocument } from 'yaml';
 import { UserError } from '../errors.js';
 import { validateAgainst } from './validate.js';
 
-/**
- * @typedef {object} Config
- * @property {string} root project root the configs were read from
- * @property {Readonly<Record<string, import('../types.js').ProductConfig>>} products
- * @property {Readonly<Record<string, import('../types.js').HostClass>>} hosts
- * @property {Readonly<Record<string, import('../types.js').SuiteConfig>>} suites
- * @property {Readonly<Record<string, string>>} mycnf template name -> template text (configs/mycnf/*.cnf)
- * @property {import('../types.js').ThresholdsConfig} thresholds
- */
+/** @typedef {import('../types.js').Config} Config */
 
 /** The YAML collections under configs/: folder -> schema id. */
 const COLLECTIONS = /** @type {const} */ ({ products: 'product', hosts: 'host', suites: 'suite' });

@@ -6,7 +6,7 @@ export {};
 
 /**
  * @typedef {object} InstallContext what every provider gets besides the spec
- * @property {Readonly<import('../config/load-config.js').Config>} config from loadConfig
+ * @property {Readonly<import('../types.js').Config>} config from loadConfig
  * @property {string} cacheDir absolute folder holding one prefix per release (`<product>-<version>/`)
  * @property {(msg: string) => void} [log] progress lines (the CLI sends them to stderr)
  */

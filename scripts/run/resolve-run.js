@@ -25,7 +25,7 @@ import { UserError } from '../errors.js';
  */
 
 /**
- * @param {import('../config/load-config.js').Config} config
+ * @param {import('../types.js').Config} config
  * @param {import('./run-releases.js').RunOptions} options
  * @returns {ResolvedRun}
  * @throws {UserError}
@@ -68,7 +68,7 @@ function pick(map, name, what, where) {
 }
 
 /**
- * @param {import('../config/load-config.js').Config} config
+ * @param {import('../types.js').Config} config
  * @param {{product: string, version: string, provider?: string, path?: string, preinstalled?: boolean}} r
  *   preinstalled: already in the install cache, so no provider has to be able to fetch it
  * @param {string} engine

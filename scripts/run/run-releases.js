@@ -46,7 +46,7 @@ import { readToolVersions } from './tool-versions.js';
  */
 
 /**
- * @param {import('../config/load-config.js').Config} config
+ * @param {import('../types.js').Config} config
  * @param {RunOptions} options
  * @returns {Promise<RunOutcome>}
  * @throws {UserError} bad input (unknown suite, release, engine), missing tools, server that won't start

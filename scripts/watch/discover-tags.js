@@ -22,7 +22,7 @@ import { planMatrix } from './plan-matrix.js';
 /**
  * List upstream tags of each product, match them to the product lines, drop versions below each
  * line's floor and those already benchmarked, and plan the workflow matrix.
- * @param {Pick<import('../config/load-config.js').Config, 'products'|'hosts'>} config loaded configuration
+ * @param {Pick<import('../types.js').Config, 'products'|'hosts'>} config loaded configuration
  * @param {DiscoverOptions} options
  * @returns {Promise<import('./types.js').DiscoverResult>} matrix plus what was left out and why
  * @throws {UserError} on an unknown product or host class, a product without gitUrl, or an
@@ -55,7 +55,7 @@ export async function discoverTags(config, options) {
 }
 
 /**
- * @param {Pick<import('../config/load-config.js').Config, 'products'>} config
+ * @param {Pick<import('../types.js').Config, 'products'>} config
  * @param {DiscoverOptions} options
  */
 function selectProducts(config, options) {
@@ -68,7 +68,7 @@ function selectProducts(config, options) {
 }
 
 /**
- * @param {Pick<import('../config/load-config.js').Config, 'hosts'>} config
+ * @param {Pick<import('../types.js').Config, 'hosts'>} config
  * @param {DiscoverOptions} options
  * @returns {{name: string, suite: string}[]}
  */
