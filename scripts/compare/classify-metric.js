@@ -12,6 +12,7 @@
  *   inconclusive  anything else: the interval is too wide to decide at the threshold;
  *   failed        no valid result on a side (a failed step is never a regression of 100 %).
  */
+import { formatPercent, formatRatio, formatValue } from '../format-number.js';
 import { computeShiftInterval } from './shift-interval.js';
 import { computeSideStats, computePooledSd, computeMdeShift } from './noise.js';
 
@@ -60,7 +61,7 @@ export function classifyMetric(s) {
   const iv = computeShiftInterval(s.base, s.candidate, s.confidence, log ? 'ratio' : 'difference');
   if (!iv) {
     out.verdict = 'inconclusive';
-    out.reason = `${fmt.point(ratio, difference)}; ${sizes} is too few repeats for a ${pct(s.confidence)} interval; ${noise}`;
+    out.reason = `${fmt.point(ratio, difference)}; ${sizes} is too few repeats for a ${formatPercent(s.confidence)} interval; ${noise}`;
     return out;
   }
   out.coverage = iv.coverage;
@@ -77,7 +78,7 @@ export function classifyMetric(s) {
   const gPoint = good(point);
   const gLo = Math.min(good(interval[0]), good(interval[1]));
   const gHi = Math.max(good(interval[0]), good(interval[1]));
-  const head = `${fmt.point(ratio, difference)}, ${pct(iv.coverage)} CI ${fmt.interval(interval)} (${sizes})`;
+  const head = `${fmt.point(ratio, difference)}, ${formatPercent(iv.coverage)} CI ${fmt.interval(interval)} (${sizes})`;
   const limits = `warn ${fmt.change(threshold.warn)}, issue ${fmt.change(threshold.issue)}`;
   if (gHi < 0 && gPoint <= -threshold.warn) {
     out.verdict = 'regression';
@@ -106,35 +107,16 @@ function formatter(metric) {
   const log = metric.scale === 'log';
   return {
     /** @param {number} v relative (log) or absolute (linear) change */
-    change: (v) => (log ? pct(v) : `${round(v)} ${metric.unit}`),
+    change: (v) => (log ? formatPercent(v) : `${formatValue(v)} ${metric.unit}`),
     /** @param {number} v sd in the transformed space */
-    spread: (v) => (log ? `CV ${pct(v)}` : `sd ${round(v)} ${metric.unit}`),
+    spread: (v) => (log ? `CV ${formatPercent(v)}` : `sd ${formatValue(v)} ${metric.unit}`),
     /** @param {[number, number]} iv */
-    interval: (iv) => (log ? `${round(iv[0])}–${round(iv[1])}` : `${signed(iv[0])}…${signed(iv[1])} ${metric.unit}`),
+    interval: (iv) => (log ? `${formatRatio(iv[0])}–${formatRatio(iv[1])}` : `${formatValue(iv[0], { signed: true })}…${formatValue(iv[1], { signed: true })} ${metric.unit}`),
     /**
      * @param {number|null} ratio
      * @param {number|null} diff
      */
     point: (ratio, diff) =>
-      log ? `${metric.name} ratio ${ratio === null ? 'n/a' : `${round(ratio)} (${signed((ratio - 1) * 100, 1)} %)`}` : `${metric.name} change ${diff === null ? 'n/a' : `${signed(diff)} ${metric.unit}`}`,
+      log ? `${metric.name} ratio ${ratio === null ? 'n/a' : `${formatRatio(ratio)} (${formatPercent(ratio - 1, { signed: true })})`}` : `${metric.name} change ${diff === null ? 'n/a' : `${formatValue(diff, { signed: true })} ${metric.unit}`}`,
   };
-}
-
-/** @param {number} v fraction */
-function pct(v) {
-  return `${(v * 100).toFixed(1).replace(/\.0$/, '')} %`;
-}
-
-/** @param {number} v */
-function round(v) {
-  return Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3);
-}
-
-/**
- * @param {number} v
- * @param {number} [digits]
- */
-function signed(v, digits) {
-  const s = digits === undefined ? round(v) : v.toFixed(digits);
-  return v > 0 ? `+${s}` : s;
 }

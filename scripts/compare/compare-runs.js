@@ -1,7 +1,8 @@
 /**
  * Compare a candidate release with a base release: one verdict per reported test and gated
- * metric, from every valid repeat of every run record that stands for each release.
- * Pure: records and thresholds in, a Comparison out (the clock is an input).
+ * metric, from every valid repeat of every run record that stands for each release; and which
+ * release is the base of a compare. Pure: records and thresholds in, a Comparison out (the
+ * clock is an input).
  */
 import { median } from 'simple-statistics';
 import { UserError } from '../errors.js';
@@ -86,6 +87,21 @@ export function compareRuns(input) {
     tests,
     summary,
   };
+}
+
+/**
+ * Which release is the base of a compare: --base, else the baseline file's, else the line's
+ * baseVersion when it is among the versions, else the first (the order of versions is
+ * scripts/version-order.js).
+ * @param {{explicit?: string, baseline?: string|null, lineBase?: string, versions: string[]}} c
+ *   versions in column order
+ * @returns {{version: string, source: 'option'|'baseline'|'line'|'first'}}
+ */
+export function chooseBase(c) {
+  if (c.explicit) return { version: c.explicit, source: 'option' };
+  if (c.baseline) return { version: c.baseline, source: 'baseline' };
+  if (c.lineBase && c.versions.includes(c.lineBase)) return { version: c.lineBase, source: 'line' };
+  return { version: c.versions[0], source: 'first' };
 }
 
 /**

@@ -1,13 +1,22 @@
 /**
- * The compare stage: statistics, thresholds, verdicts, confirmation, relative-to-base tables
- * and change points. Pure functions over run records (no fs, clock or environment), except
- * `detectChangePoints`, which runs apache-otava in a Python child process.
+ * The compare stage: statistics, thresholds, verdicts, confirmation, relative-to-base tables,
+ * change points and their renderings. Pure functions over run records (no fs, clock or
+ * environment: the time and the python3 to use come in as arguments), except
+ * `detectChangePoints`, which runs apache-otava in a Python child process. Reading records and
+ * writing results is scripts/verify/'s job.
  */
-export { compareRuns } from './compare-runs.js';
+export { compareRuns, chooseBase } from './compare-runs.js';
 export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
 export { resolveThresholds, findThreshold } from './thresholds.js';
 export { computeQos } from './qos.js';
 export { METRICS, METRIC_NAMES } from './metrics.js';
 export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
-export { renderRelativeTable, formatRatio } from './render-relative-table.js';
-export { chooseBase } from './select-releases.js';
+export { renderRelativeTable } from './render-relative-table.js';
+export { renderComparison } from './render-comparison.js';
+export { detectChangePoints } from './run-change-points.js';
+export { renderChangePoints } from './render-change-points.js';
+
+/** @typedef {import('./types.js').CompareThresholds} CompareThresholds */
+/** @typedef {import('./types.js').FullComparison} FullComparison */
+/** @typedef {import('./types.js').ReleaseRecords} ReleaseRecords */
+/** @typedef {import('./types.js').ChangePointReport} ChangePointReport */

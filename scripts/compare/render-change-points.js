@@ -1,6 +1,7 @@
 /**
  * Render a change-point report (apache-otava) per test, as Markdown or terminal text.
  */
+import { formatPercent, formatQps } from '../format-number.js';
 
 /**
  * @param {import('./types.js').ChangePointReport} report
@@ -19,8 +20,8 @@ export function renderChangePoints(report, options) {
   if (md) out.push('| test | metric | change at | from | change | mean before | mean after | p-value |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n');
   for (const cp of report.changePoints) {
     const where = cp.atReleaseBoundary ? cp.version : `${cp.version} (inside the release's repeats)`;
-    const change = `${cp.forwardChangePct > 0 ? '+' : ''}${cp.forwardChangePct.toFixed(1)} %`;
-    if (md) out.push(`| ${cp.test} | ${cp.metric} | ${where} | ${cp.previousVersion ?? 'n/a'} | ${change} | ${cp.meanBefore.toFixed(0)} | ${cp.meanAfter.toFixed(0)} | ${cp.pValue.toExponential(1)} |\n`);
+    const change = formatPercent(cp.forwardChangePct / 100, { signed: true });
+    if (md) out.push(`| ${cp.test} | ${cp.metric} | ${where} | ${cp.previousVersion ?? 'n/a'} | ${change} | ${formatQps(cp.meanBefore)} | ${formatQps(cp.meanAfter)} | ${cp.pValue.toExponential(1)} |\n`);
     else out.push(`  ${cp.test} ${cp.metric}: ${change} at ${where} (from ${cp.previousVersion ?? 'n/a'}; p ${cp.pValue.toExponential(1)})\n`);
   }
   return out.join('');

@@ -3,6 +3,7 @@
  * a summary, a table with the numbers of every gated metric (ratio, interval, noise, MDE),
  * and the reason of every verdict other than unchanged.
  */
+import { formatPercent, formatRatio, formatStats, formatValue } from '../format-number.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 
@@ -19,12 +20,12 @@ export function renderComparison(cmp, options) {
   const title = `${cmp.product} ${cmp.candidate.version} vs ${cmp.base.version} (${cmp.suite}, ${cmp.hostClass})`;
   const counts = ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ');
   const th = /** @type {any} */ (cmp.thresholds);
-  const method = `ratio of medians, exact rank interval at ${pct(th.confidence ?? 0.9)}, MDE at power ${pct(th.power ?? 0.8)}`;
+  const method = `ratio of medians, exact rank interval at ${formatPercent(th.confidence ?? 0.9)}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
   if (md) {
     out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
     out.push('| test | metric | base | candidate | ratio | interval | noise | MDE | threshold | verdict |\n| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      out.push(`| ${t.test} | ${t.metric} | ${stats(t.base)} | ${stats(t.candidate)} | ${t.ratio === null ? 'n/a' : t.ratio.toFixed(3)} | ${interval(t)} | ${noise(t)} | ${mde(t)} | ${change(t, t.threshold.issue)} | ${label(t)} |\n`);
+      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)} | ${mde(t)} | ${change(t, t.threshold.issue)} | ${label(t)} |\n`);
     }
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
@@ -57,7 +58,7 @@ function renderThroughputLines(tests, color) {
   if (tests.length === 0) return '';
   const width = Math.max(4, ...tests.map((t) => t.test.length));
   const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  verdict\n`;
-  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${(t.ratio === null ? 'n/a' : t.ratio.toFixed(3)).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${label(t)}`, t, color));
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${label(t)}`, t, color));
   return `throughput verdicts (noise = CV of the repeats; MDE = smallest change this host can detect for the test):\n${head}${lines.join('')}`;
 }
 
@@ -79,44 +80,29 @@ function label(t) {
   return `${t.verdict}${level}${conf}`;
 }
 
-/** @param {{median: number, min: number, max: number, n: number}|null} s */
-function stats(s) {
-  if (!s) return 'n/a';
-  return s.n > 1 ? `${num(s.median)} [${num(s.min)}–${num(s.max)}]` : num(s.median);
-}
-
 /** @param {import('./types.js').FullVerdict} t */
 function interval(t) {
-  if (t.ci) return `${t.ci[0].toFixed(3)}–${t.ci[1].toFixed(3)}`;
-  if (t.differenceCi) return `${num(t.differenceCi[0])}…${num(t.differenceCi[1])}`;
+  if (t.ci) return `${formatRatio(t.ci[0])}–${formatRatio(t.ci[1])}`;
+  if (t.differenceCi) return `${formatValue(t.differenceCi[0])}…${formatValue(t.differenceCi[1])}`;
   return 'n/a';
 }
 
 /** @param {import('./types.js').FullVerdict} t */
 function noise(t) {
-  if (t.noiseCv === null || t.noiseCv === undefined) return 'n/a';
-  return t.scale === 'log' ? pct(t.noiseCv) : num(t.noiseCv);
+  return change(t, t.noiseCv);
 }
 
 /** @param {import('./types.js').FullVerdict} t */
 function mde(t) {
-  return t.mde === null ? 'n/a' : change(t, t.mde);
+  return change(t, t.mde);
 }
 
 /**
+ * A relative figure for ratio metrics, an amount in the unit for difference metrics.
  * @param {import('./types.js').FullVerdict} t
- * @param {number} v
+ * @param {number|null|undefined} v
+ * @returns {string} `n/a` for null
  */
 function change(t, v) {
-  return t.scale === 'log' ? pct(v) : num(v);
-}
-
-/** @param {number} v */
-function pct(v) {
-  return `${(v * 100).toFixed(1)} %`;
-}
-
-/** @param {number} v */
-function num(v) {
-  return Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3);
+  return t.scale === 'log' ? formatPercent(v) : formatValue(v);
 }

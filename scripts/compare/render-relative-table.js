@@ -3,16 +3,8 @@
  * ratios) or as Markdown. Marked ratios also carry ▼ / ▲ so that the mark survives without
  * colour (NO_COLOR, pipes, colour-blind readers).
  */
+import { formatQps, formatTableRatio } from '../format-number.js';
 import { GROUPS } from './relative-table.js';
-
-/**
- * Two decimals, as the seed posts print ratios.
- * @param {number} ratio
- * @returns {string}
- */
-export function formatRatio(ratio) {
-  return ratio.toFixed(2);
-}
 
 /**
  * @param {import('./types.js').RelativeTable} table
@@ -42,7 +34,7 @@ export function renderRelativeTable(table, options) {
       for (const v of table.versions) {
         const c = row.cells[v];
         const s = c.stats;
-        line.push({ text: s ? (s.n > 1 ? `${fmtQps(s.median)} [${fmtQps(s.min)}–${fmtQps(s.max)}]` : fmtQps(s.median)) : c.status ?? 'n/a', mark: null });
+        line.push({ text: s ? (s.n > 1 ? `${formatQps(s.median)} [${formatQps(s.min)}–${formatQps(s.max)}]` : formatQps(s.median)) : c.status ?? 'n/a', mark: null });
         if (v !== table.base) line.push(ratioCell(c.ratio, table.marks));
       }
       body.push(line);
@@ -65,18 +57,13 @@ export function renderRelativeTable(table, options) {
  * @returns {{text: string, mark: 'low'|'high'|null}}
  */
 function ratioCell(ratio, marks) {
-  if (ratio === null) return { text: 'n/a', mark: null };
-  const text = formatRatio(ratio);
+  const text = formatTableRatio(ratio); // two decimals, as the seed posts print ratios
+  if (ratio === null) return { text, mark: null };
   // compare the printed value, so that a mark never contradicts the number shown
   const shown = Number(text);
   if (shown < marks.low) return { text: `${text} ▼`, mark: 'low' };
   if (shown > marks.high) return { text: `${text} ▲`, mark: 'high' };
   return { text, mark: null };
-}
-
-/** @param {number} qps */
-function fmtQps(qps) {
-  return qps >= 100 ? qps.toFixed(0) : qps.toPrecision(3);
 }
 
 /**

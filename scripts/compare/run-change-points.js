@@ -3,10 +3,10 @@
  * process fed JSON on stdin (detect-change-points.py). The series of a test is the throughput
  * of every valid repeat, releases in the order given, so that otava sees the within-release
  * noise. Missing python3 / otava degrades to a report with status `unavailable` and a note
- * saying how to install it; it never fails the comparison.
+ * saying how to install it; it never fails the comparison. Which python3 to run is the
+ * caller's choice (scripts/verify/ looks at the environment); this module reads no env.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { listTests, collectSide } from './compare-runs.js';
 import { THRESHOLD_DEFAULTS } from './thresholds.js';
@@ -43,30 +43,18 @@ export function buildChangePointSeries(releases) {
 }
 
 /**
- * Which python3 to use: $TAGBENCH_PYTHON, else the virtualenv setup/compare.sh makes
- * ($TAGBENCH_OTAVA_VENV, default /opt/tagbench-otava), else python3 from PATH.
- * @param {NodeJS.ProcessEnv} env
- * @returns {string}
- */
-export function findPython(env) {
-  if (env.TAGBENCH_PYTHON) return env.TAGBENCH_PYTHON;
-  const venv = `${env.TAGBENCH_OTAVA_VENV ?? '/opt/tagbench-otava'}/bin/python3`;
-  return existsSync(venv) ? venv : 'python3';
-}
-
-/**
  * @param {import('./types.js').ReleaseRecords[]} releases in series order (at least 2 to find anything)
- * @param {{python?: string, options?: Partial<typeof CHANGE_POINT_DEFAULTS>, timeoutMs?: number}} [opts]
+ * @param {{python: string, options?: Partial<typeof CHANGE_POINT_DEFAULTS>, timeoutMs?: number}} opts
+ *   python: the python3 that has apache-otava (a command name or a path)
  * @returns {Promise<import('./types.js').ChangePointReport>}
  */
-export async function detectChangePoints(releases, opts = {}) {
+export async function detectChangePoints(releases, opts) {
   const options = { ...CHANGE_POINT_DEFAULTS, ...(opts.options ?? {}) };
   const series = buildChangePointSeries(releases);
   const describe = `apache-otava E-divisive (t-test, window ${options.windowLen}, max p-value ${options.maxPValue}) over the throughput of every repeat, releases in order ${releases.map((r) => r.version).join(', ')}`;
   const summary = series.map(({ test, metric, higherIsBetter, labels }) => ({ test, metric, higherIsBetter, releases: countRuns(labels) }));
   if (releases.length < 2) return { status: 'ok', note: `${describe}: a single release has no change point`, changePoints: [], method: null, series: summary };
-  const python = opts.python ?? findPython(process.env);
-  const result = await runPython(python, JSON.stringify({ options, series }), opts.timeoutMs ?? 120_000);
+  const result = await runPython(opts.python, JSON.stringify({ options, series }), opts.timeoutMs ?? 120_000);
   if (!result.ok) {
     return { status: 'unavailable', note: `change points not computed: ${result.why}. Install apache-otava with setup/compare.sh (or point TAGBENCH_PYTHON at a python3 that has it)`, changePoints: [], method: null, series: summary };
   }

@@ -140,7 +140,7 @@ export {};
  */
 
 /**
- * @typedef {import('../store/index.js').DetectedChangePoint & {test: string, metric: string}} ChangePoint
+ * @typedef {import('../types.js').DetectedChangePoint & {test: string, metric: string}} ChangePoint
  *   one change point of one test's series (the stored file groups them per test)
  */
 
@@ -149,9 +149,9 @@ export {};
  * @property {'ok'|'unavailable'} status unavailable = python3 / apache-otava missing
  * @property {string} note how it was computed, or why not
  * @property {ChangePoint[]} changePoints
- * @property {import('../store/index.js').ChangePoints['method']|null} method null when otava did not run
+ * @property {import('../types.js').ChangePointMethod|null} method null when otava did not run
  *   (unavailable, or a single release)
- * @property {Omit<import('../store/index.js').ChangePointSeries, 'changePoints'>[]} series every
+ * @property {Omit<import('../types.js').ChangePointSeries, 'changePoints'>[]} series every
  *   series analysed, with the releases that gave it points
  */
 

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { computeRelativeTable, renderRelativeTable, formatRatio } from '../../scripts/compare/index.js';
+import { computeRelativeTable, renderRelativeTable } from '../../scripts/compare/index.js';
+import { formatTableRatio } from '../../scripts/format-number.js';
 import { makeRecord } from './make-record.js';
 
 const text = readFileSync(new URL('../fixtures/compare/seed-003-qps-tables.txt', import.meta.url), 'utf8');
@@ -51,7 +52,7 @@ test('seed 003: 16 tables x 8 releases x 2 hosts, every ratio cell reproduced to
         const ratio = rows[k].cells[r.release].ratio;
         assert.ok(ratio !== null);
         const expected = TYPOS.get(`${t.heading}|${host}|${r.release}`) ?? r[`${host}Ratio`];
-        assert.equal(formatRatio(ratio), expected, `${t.heading} ${host} ${r.release}`);
+        assert.equal(formatTableRatio(ratio), expected, `${t.heading} ${host} ${r.release}`);
         checked++;
       }
     });

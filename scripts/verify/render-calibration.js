@@ -2,12 +2,10 @@
  * The calibration report (bench/calibration-<host-class>.md): false-alarm rate and noise from
  * A/A runs, detection rate of an injected slowdown, MDE per test. Pure: result in, Markdown out.
  */
-
-/** @param {number|null|undefined} v */
-const pct = (v) => (v === null || v === undefined ? 'n/a' : `${(v * 100).toFixed(1)} %`);
+import { formatPercent, formatRatio, formatValue } from '../format-number.js';
 
 /**
- * @param {any} r the calibration result (see calibrate-command.js)
+ * @param {any} r the calibration result (see calibrate-host.js)
  * @returns {string}
  */
 export function renderCalibration(r) {
@@ -15,7 +13,7 @@ export function renderCalibration(r) {
   const out = [];
   out.push(`# Calibration: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
   out.push(`Measured ${r.createdAt} with \`tagbench calibrate\` on ${r.host.cpuModel} (${r.host.cores} cores, kernel ${r.host.kernel}, pinning server ${r.host.pinning.serverCpus ?? 'none'} / client ${r.host.pinning.clientCpus ?? 'none'}). `);
-  out.push(`Tests: ${r.tests.join(', ')}; ${r.repeatsPerSide} repeats per side; thresholds warn/issue per configs/thresholds.yml; ${pct(r.thresholds.confidence)} exact rank intervals (docs/method.md). `);
+  out.push(`Tests: ${r.tests.join(', ')}; ${r.repeatsPerSide} repeats per side; thresholds warn/issue per configs/thresholds.yml; ${formatPercent(r.thresholds.confidence)} exact rank intervals (docs/method.md). `);
   out.push('The machine was shared with other work while this ran, so the noise below is what such a host really shows.\n\n');
 
   out.push('## A/A: false alarms and noise\n\n');
@@ -34,30 +32,30 @@ export function renderCalibration(r) {
     gated += round.comparison.tests.length;
     out.push(`| ${i + 1} | ${round.runId} | ${t.length} | ${count('regression')} / ${count('improvement')} / ${count('unchanged')} / ${count('inconclusive')} / ${count('failed')} | ${f.length}${f.length ? ` (${f.map((/** @type {any} */ x) => `${x.test} ${x.metric}`).join(', ')})` : ''} | ${c.length}${c.length ? ` (${c.map((/** @type {any} */ x) => `${x.test} ${x.metric}`).join(', ')})` : ''} |\n`);
   });
-  out.push(`\n**False-alarm rate: ${confirmed} confirmed of ${gated} gated verdicts (${pct(gated ? confirmed / gated : null)}); before confirmation ${flagged} (${pct(gated ? flagged / gated : null)}).**\n\n`);
+  out.push(`\n**False-alarm rate: ${confirmed} confirmed of ${gated} gated verdicts (${formatPercent(gated ? confirmed / gated : null)}); before confirmation ${flagged} (${formatPercent(gated ? flagged / gated : null)}).**\n\n`);
   out.push('Noise and minimum detectable effect (MDE) of throughput per test, per A/A round (noise = pooled sd of ln(QPS) within each half, ≈ CV; MDE at the configured power for the repeats per side of a real comparison):\n\n');
   out.push(`| test | ${r.aa.map((/** @type {any} */ _x, /** @type {number} */ i) => `noise ${i + 1}`).join(' | ')} | ${r.aa.map((/** @type {any} */ _x, /** @type {number} */ i) => `MDE ${i + 1}`).join(' | ')} |\n| --- |${r.aa.map(() => ' ---: |').join('')}${r.aa.map(() => ' ---: |').join('')}\n`);
   for (const test of r.tests) {
     const vs = r.aa.map((/** @type {any} */ round) => tp(round.comparison).find((/** @type {any} */ x) => x.test === test));
-    out.push(`| ${test} | ${vs.map((/** @type {any} */ v) => pct(v?.noiseCv)).join(' | ')} | ${vs.map((/** @type {any} */ v) => pct(v?.mde)).join(' | ')} |\n`);
+    out.push(`| ${test} | ${vs.map((/** @type {any} */ v) => formatPercent(v?.noiseCv)).join(' | ')} | ${vs.map((/** @type {any} */ v) => formatPercent(v?.mde)).join(' | ')} |\n`);
   }
 
   out.push(`\n## Injected slowdown: detection\n\n`);
   const perTest = Object.entries(r.cgroup.quotaByTest ?? {});
   if (perTest.length > 0) {
-    out.push(`The release ran once as is and once with its server in a cgroup v${r.cgroup.version} CPU quota set, test by test, to (1 - ${r.cgroup.slowdown}) x the CPU that test's server used during its measured repeats in the reference run (${perTest.map(([k, q]) => `${k} ${q.toFixed(3)} of ${(r.cgroup.serverCpusByTest?.[k] ?? 0).toFixed(3)} CPU`).join('; ')}; ${r.cgroup.quotaCpus.toFixed(3)} CPU between tests). A test whose server was CPU-bound slows by about ${pct(r.cgroup.slowdown)}; the realised slowdown is the measured ratio below. Regressions are confirmed by a rerun of both.\n\n`);
+    out.push(`The release ran once as is and once with its server in a cgroup v${r.cgroup.version} CPU quota set, test by test, to (1 - ${r.cgroup.slowdown}) x the CPU that test's server used during its measured repeats in the reference run (${perTest.map(([k, q]) => `${k} ${formatValue(q)} of ${formatValue(r.cgroup.serverCpusByTest?.[k] ?? 0)} CPU`).join('; ')}; ${formatValue(r.cgroup.quotaCpus)} CPU between tests). A test whose server was CPU-bound slows by about ${formatPercent(r.cgroup.slowdown)}; the realised slowdown is the measured ratio below. Regressions are confirmed by a rerun of both.\n\n`);
   } else {
-    out.push(`The release ran once as is and once with its server in a cgroup v${r.cgroup.version} CPU quota of ${r.cgroup.quotaCpus.toFixed(3)} CPU = (1 - ${r.cgroup.slowdown}) x the ${r.cgroup.serverCpus.toFixed(3)} CPU it used during the measured repeats of the reference run. A test whose server was CPU-bound slows by about ${pct(r.cgroup.slowdown)}; the realised slowdown is the measured ratio below. Regressions are confirmed by a rerun of both.\n\n`);
+    out.push(`The release ran once as is and once with its server in a cgroup v${r.cgroup.version} CPU quota of ${formatValue(r.cgroup.quotaCpus)} CPU = (1 - ${r.cgroup.slowdown}) x the ${formatValue(r.cgroup.serverCpus)} CPU it used during the measured repeats of the reference run. A test whose server was CPU-bound slows by about ${formatPercent(r.cgroup.slowdown)}; the realised slowdown is the measured ratio below. Regressions are confirmed by a rerun of both.\n\n`);
   }
   out.push('| test | ratio (throttled / reference) | interval | noise | MDE | verdict | confirmed |\n| --- | ---: | --- | ---: | ---: | --- | --- |\n');
   let detected = 0;
   const inj = tp(r.injected);
   for (const v of inj) {
     if (v.verdict === 'regression' && v.confirmed === true) detected++;
-    out.push(`| ${v.test} | ${v.ratio === null ? 'n/a' : v.ratio.toFixed(3)} | ${v.ci ? `${v.ci[0].toFixed(3)}–${v.ci[1].toFixed(3)}` : 'n/a'} | ${pct(v.noiseCv)} | ${pct(v.mde)} | ${v.verdict}${v.level ? ` (${v.level})` : ''} | ${v.confirmed === undefined ? '' : v.confirmed ? 'yes' : 'no'}${v.confirmation ? ` (rerun ratio ${v.confirmation.ratio?.toFixed(3) ?? 'n/a'}, ${v.confirmation.verdict})` : ''} |\n`);
+    out.push(`| ${v.test} | ${formatRatio(v.ratio)} | ${v.ci ? `${formatRatio(v.ci[0])}–${formatRatio(v.ci[1])}` : 'n/a'} | ${formatPercent(v.noiseCv)} | ${formatPercent(v.mde)} | ${v.verdict}${v.level ? ` (${v.level})` : ''} | ${v.confirmed === undefined ? '' : v.confirmed ? 'yes' : 'no'}${v.confirmation ? ` (rerun ratio ${formatRatio(v.confirmation.ratio)}, ${v.confirmation.verdict})` : ''} |\n`);
   }
-  out.push(`\n**Detection rate: ${detected} of ${inj.length} tests (${pct(inj.length ? detected / inj.length : null)}) flagged as a throughput regression and confirmed.**\n`);
+  out.push(`\n**Detection rate: ${detected} of ${inj.length} tests (${formatPercent(inj.length ? detected / inj.length : null)}) flagged as a throughput regression and confirmed.**\n`);
   const blind = inj.filter((/** @type {any} */ v) => v.mde !== null && v.mde > r.cgroup.slowdown).map((/** @type {any} */ v) => v.test);
-  if (blind.length > 0) out.push(`\nOn this host and at this load, the MDE of ${blind.join(', ')} exceeds the injected ${pct(r.cgroup.slowdown)}: those tests cannot reliably show a slowdown of that size here. Rerun \`tagbench calibrate\` on a quiet host (nothing else running) before trusting its verdicts.\n`);
+  if (blind.length > 0) out.push(`\nOn this host and at this load, the MDE of ${blind.join(', ')} exceeds the injected ${formatPercent(r.cgroup.slowdown)}: those tests cannot reliably show a slowdown of that size here. Rerun \`tagbench calibrate\` on a quiet host (nothing else running) before trusting its verdicts.\n`);
   return out.join('');
 }

@@ -1,8 +1,45 @@
-/** CLI commands of the compare stage: compare, confirm, calibrate. */
+/**
+ * CLI commands of the verify stage: compare, confirm, calibrate. They read the store, run
+ * releases (confirm, calibrate) and hand the numbers to scripts/compare/'s pure functions.
+ * Each handler imports the module it drives only when it runs, so `--help` stays light.
+ */
 import { SERVER_RUN_OPTIONS } from '../run-options.js';
 
 /** @param {string} v */
 const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * `tagbench compare`: tables, verdicts against the base and change points of a product line.
+ * @param {Record<string, any>} options see CompareOptions in compare-releases.js
+ * @returns {Promise<number>} 0, or 2 when a regression at the issue level is found
+ * @throws {UserError} bad options, no records, unreadable store or baseline
+ */
+export async function compareCommand(options) {
+  const { compareReleases } = await import('./compare-releases.js');
+  return compareReleases(options);
+}
+
+/**
+ * `tagbench confirm`: rerun the regressed tests of a comparison and keep what the rerun agrees with.
+ * @param {Record<string, any>} options see confirm-regressions.js
+ * @returns {Promise<number>} 0, or 2 when a confirmed issue-level regression remains
+ * @throws {UserError} no such comparison, or the rerun cannot run
+ */
+export async function confirmCommand(options) {
+  const { confirmRegressions } = await import('./confirm-regressions.js');
+  return confirmRegressions(options);
+}
+
+/**
+ * `tagbench calibrate`: false alarms and detection rate of this host.
+ * @param {Record<string, any>} options see calibrate-host.js
+ * @returns {Promise<number>} 0
+ * @throws {UserError} bad options, no cgroup
+ */
+export async function calibrateCommand(options) {
+  const { calibrateHost } = await import('./calibrate-host.js');
+  return calibrateHost(options);
+}
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
@@ -33,7 +70,7 @@ export const commands = [
       { flags: '--no-store-verdicts', description: 'do not write the comparisons nor the change points to the results store' },
       { flags: '--no-change-points', description: 'skip change-point detection (apache-otava)' },
     ],
-    run: async (options) => (await import('./compare-command.js')).run(options),
+    run: compareCommand,
   },
   {
     name: 'confirm',
@@ -49,7 +86,7 @@ export const commands = [
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
       ...SERVER_RUN_OPTIONS,
     ],
-    run: async (options) => (await import('./confirm-command.js')).run(options),
+    run: confirmCommand,
   },
   {
     name: 'calibrate',
@@ -68,6 +105,6 @@ export const commands = [
       { flags: '--store <dir>', description: 'results store for the calibration runs', default: '.tagbench/calibration-store' },
       ...SERVER_RUN_OPTIONS,
     ],
-    run: async (options) => (await import('./calibrate-command.js')).run(options),
+    run: calibrateCommand,
   },
 ];

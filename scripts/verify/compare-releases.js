@@ -5,22 +5,15 @@
  * file when the compare covers the whole series). Exit 2 when a regression at the issue level
  * is found.
  */
-import { resolve, dirname } from 'node:path';
-import { writeFile, mkdir, rename } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
-import { readRecords, writeComparison, writeChangePoints } from '../store/index.js';
-import { compareRuns } from './compare-runs.js';
-import { resolveThresholds } from './thresholds.js';
-import { hasIssueRegression } from './confirm-verdicts.js';
-import { computeRelativeTable } from './relative-table.js';
-import { renderRelativeTable } from './render-relative-table.js';
-import { renderComparison } from './render-comparison.js';
-import { renderChangePoints } from './render-change-points.js';
-import { detectChangePoints } from './run-change-points.js';
-import { computeChangePointsFile } from './compute-change-points-file.js';
-import { readBaseline } from '../store/index.js';
-import { chooseBase } from './select-releases.js';
+import { readRecords, readBaseline, writeComparison, writeChangePoints, replaceFileAtomic } from '../store/index.js';
+import {
+  compareRuns, resolveThresholds, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints,
+  renderRelativeTable, renderComparison, renderChangePoints,
+} from '../compare/index.js';
 import { compareVersions } from '../version-order.js';
 
 /**
@@ -44,11 +37,12 @@ import { compareVersions } from '../version-order.js';
  */
 
 /**
+ * `tagbench compare` (see the module comment).
  * @param {Record<string, any>} options see CompareOptions
  * @returns {Promise<number>} 0, or 2 when a regression at the issue level is found
  * @throws {UserError} bad options, no records, unreadable store or baseline
  */
-export async function run(options) {
+export async function compareReleases(options) {
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
   const config = await loadConfig(root);
   const out = options.out ?? ((/** @type {string} */ t) => process.stdout.write(t));
@@ -93,7 +87,7 @@ export async function run(options) {
   const table = computeRelativeTable({ product: product.name, line, base: base.version, releases });
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
-    : await detectChangePoints(releases, { options: thresholds.changePoints });
+    : await detectChangePoints(releases, { python: findPython(process.env), options: thresholds.changePoints });
 
   const baseNote = `base ${base.version} (${{ option: '--base', baseline: `baseline file, runs ${baseline?.runIds.join(', ')}`, line: `line ${line} baseVersion`, first: 'first release' }[base.source]})`;
   out(renderRelativeTable(table, { format: 'terminal', color }));
@@ -121,19 +115,53 @@ export async function run(options) {
   }
   if (options.markdown) {
     const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown' })}`), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`].join('');
-    await writeAtomic(resolve(options.markdown), md);
+    await replaceFileAtomic(resolve(options.markdown), md);
   }
-  if (options.json) await writeAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints }, null, 2)}\n`);
+  if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints }, null, 2)}\n`);
   return comparisons.some((c) => hasIssueRegression(c)) ? EXIT.regression : EXIT.ok;
 }
 
 /**
- * @param {string} path
- * @param {string} text
+ * Which python3 runs apache-otava: $TAGBENCH_PYTHON, else the virtualenv setup/compare.sh makes
+ * ($TAGBENCH_OTAVA_VENV, default /opt/tagbench-otava), else python3 from PATH.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string}
  */
-async function writeAtomic(path, text) {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
+function findPython(env) {
+  if (env.TAGBENCH_PYTHON) return env.TAGBENCH_PYTHON;
+  const venv = `${env.TAGBENCH_OTAVA_VENV ?? '/opt/tagbench-otava'}/bin/python3`;
+  return existsSync(venv) ? venv : 'python3';
+}
+
+/**
+ * The stored form of a change-point report (scripts/store/schemas/change-points.schema.json):
+ * per test, the series' releases and its change points, with the method and the runs behind
+ * each release, so that the site can mark them and a reader can tell how they were found.
+ * Pure.
+ * @param {import('../compare/index.js').ChangePointReport} report from detectChangePoints
+ * @param {{hostClass: string, product: string, line: string, suite: string, createdAt: string,
+ *   releases: import('../compare/index.js').ReleaseRecords[]}} ctx the series it was computed over, in order
+ * @returns {import('../types.js').ChangePoints|null} null when otava did not run (nothing
+ *   to store: an empty file would claim "no change point")
+ */
+function computeChangePointsFile(report, ctx) {
+  if (report.status !== 'ok' || !report.method) return null;
+  return {
+    schemaVersion: 1,
+    createdAt: ctx.createdAt,
+    hostClass: ctx.hostClass,
+    product: ctx.product,
+    line: ctx.line,
+    suite: ctx.suite,
+    method: { ...report.method },
+    releases: ctx.releases.map((r) => ({ version: r.version, runIds: r.records.map((rec) => rec.id) })),
+    tests: report.series.map((s) => ({
+      test: s.test,
+      metric: s.metric,
+      higherIsBetter: s.higherIsBetter,
+      releases: s.releases.map((r) => ({ ...r })),
+      changePoints: report.changePoints.filter((c) => c.test === s.test && c.metric === s.metric)
+        .map(({ test: _test, metric: _metric, ...point }) => point),
+    })),
+  };
 }

@@ -12,14 +12,14 @@
  *
  * Writes bench/calibration-<host-class>.md (and .json with every number).
  */
-import { resolve, join, dirname } from 'node:path';
-import { writeFile, mkdir, rm, rename } from 'node:fs/promises';
+import { resolve, join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
+import { formatValue } from '../format-number.js';
 import { runReleases } from '../run/index.js';
-import { compareRuns } from './compare-runs.js';
-import { resolveThresholds } from './thresholds.js';
-import { confirmVerdicts, listRegressedTests } from './confirm-verdicts.js';
+import { replaceFileAtomic } from '../store/index.js';
+import { compareRuns, resolveThresholds, confirmVerdicts, listRegressedTests } from '../compare/index.js';
 import { watchServer, computeCpuUse, findCpuCgroupRoot } from './server-throttle.js';
 import { renderCalibration } from './render-calibration.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
@@ -28,12 +28,13 @@ import { cacheDirFrom, workDirFrom } from '../run-options.js';
 export const DEFAULT_CALIBRATION_TESTS = Object.freeze(['point-query', 'random-points.range100', 'read-only.range10', 'update-nonindex', 'update-index']);
 
 /**
+ * `tagbench calibrate` (see the module comment).
  * @param {Record<string, any>} options product, version, hostClass, suite, only, aa (A/A rounds),
- *   slowdown (0.15), repeats (per side), report, store, workDir, cacheDir, root
+ *   slowdown (0.15), repeats (per side), report, store, workDir, cacheDir, portBase, root
  * @returns {Promise<number>} 0
  * @throws {UserError} bad options, no cgroup
  */
-export async function run(options) {
+export async function calibrateHost(options) {
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
   const config = await loadConfig(root);
   if (!options.product || !options.version) throw new UserError('missing --product or --version: tagbench calibrate --product mariadb --version 10.11.18');
@@ -62,7 +63,7 @@ export async function run(options) {
    */
   const runOnce = async (label, tests, repeats, quotaCpus, quotaByTest = {}) => {
     const workDir = join(workBase, `calibrate-${process.pid}-${++seq}`);
-    log(`${label}: ${tests.join(', ')} x ${repeats} repeats${quotaCpus ? `, server CPU quota ${quotaCpus.toFixed(3)} CPU (per test: ${Object.entries(quotaByTest).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')})` : ''}`);
+    log(`${label}: ${tests.join(', ')} x ${repeats} repeats${quotaCpus ? `, server CPU quota ${formatValue(quotaCpus)} CPU (per test: ${Object.entries(quotaByTest).map(([k, v]) => `${k} ${formatValue(v)}`).join(', ')})` : ''}`);
     const watch = await watchServer({ match: workDir, quotaCpus, name: `tagbench-calibrate-${process.pid}-${seq}` });
     // The run's progress lines say which step starts; the quota follows them, so every test is
     // slowed by the same fraction of the CPU its server really uses (an average quota would not
@@ -139,8 +140,8 @@ export async function run(options) {
     injected: injectedFinal,
   };
   const report = resolve(options.report ?? join(root, 'bench', `calibration-${hostClass}.md`));
-  await writeAtomic(report, renderCalibration(result));
-  await writeAtomic(report.replace(/\.md$/, '.json'), `${JSON.stringify(result, null, 2)}\n`);
+  await replaceFileAtomic(report, renderCalibration(result));
+  await replaceFileAtomic(report.replace(/\.md$/, '.json'), `${JSON.stringify(result, null, 2)}\n`);
   log(`report written: ${report}`);
   return EXIT.ok;
 }
@@ -148,22 +149,11 @@ export async function run(options) {
 /**
  * A/A comparison of one run: even repeats against odd repeats of every step.
  * @param {import('../types.js').RunRecord} record
- * @param {import('./types.js').CompareThresholds} thresholds
+ * @param {import('../compare/index.js').CompareThresholds} thresholds
  * @param {string} createdAt
  */
 function compareHalves(record, thresholds, createdAt) {
   /** @param {0|1} parity */
   const half = (parity) => ({ ...record, id: `${record.id}.${parity ? 'odd' : 'even'}`, steps: record.steps.map((s) => ({ ...s, repeats: s.repeats.filter((r) => r.index % 2 === parity) })) });
   return compareRuns({ base: { version: record.release.version, records: [half(0)] }, candidate: { version: record.release.version, records: [half(1)] }, thresholds, createdAt });
-}
-
-/**
- * @param {string} path
- * @param {string} text
- */
-async function writeAtomic(path, text) {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
 }

@@ -10,7 +10,18 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+/** @type {number|undefined} */
+let clockTicks;
+
+/**
+ * Clock ticks per second of /proc/<pid>/stat times, asked of getconf once, on first use (not
+ * at import, so that loading this module runs nothing).
+ * @returns {number}
+ */
+function clkTck() {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  return clockTicks;
+}
 
 /**
  * @typedef {object} ServerWatch
@@ -137,7 +148,7 @@ async function readCpuS(pid) {
   const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
   // fields after the ")" that ends the command name: utime is field 14, stime 15
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) / CLK_TCK || 0;
+  return (Number(rest[11]) + Number(rest[12])) / clkTck() || 0;
 }
 
 /** @param {string} p */

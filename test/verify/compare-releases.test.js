@@ -9,9 +9,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRecord, readComparisons, readChangePoints } from '../../scripts/store/index.js';
-import { run as compare } from '../../scripts/compare/compare-command.js';
+import { compareCommand as compare } from '../../scripts/verify/commands.js';
 import { promoteCommand as promote } from '../../scripts/store/commands.js';
-import { makeRecord } from './make-record.js';
+import { makeRecord } from '../compare/make-record.js';
 
 /**
  * Three releases: point-query drops 15 % at 10.11.20; update-index steady; 10.11.18 has two runs,

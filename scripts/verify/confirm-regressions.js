@@ -9,19 +9,17 @@ import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { readComparisons, writeComparison } from '../store/index.js';
 import { runReleases } from '../run/index.js';
-import { compareRuns } from './compare-runs.js';
-import { resolveThresholds } from './thresholds.js';
-import { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
-import { renderComparison } from './render-comparison.js';
+import { compareRuns, resolveThresholds, confirmVerdicts, listRegressedTests, hasIssueRegression, renderComparison } from '../compare/index.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
 
 /**
+ * `tagbench confirm` (see the module comment).
  * @param {Record<string, any>} options product, version (candidate), comparison (id), hostClass,
  *   suite, store, repeats, workDir, cacheDir, portBase, root, out (stdout writer), color
  * @returns {Promise<number>} 0, or 2 when a confirmed issue-level regression remains
  * @throws {UserError} no such comparison, or the rerun cannot run
  */
-export async function run(options) {
+export async function confirmRegressions(options) {
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
   const config = await loadConfig(root);
   const out = options.out ?? ((/** @type {string} */ t) => process.stdout.write(t));
@@ -36,7 +34,7 @@ export async function run(options) {
       ? `no comparison '${options.comparison}' of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}; there are: ${found.map((c) => c.id).join(', ') || 'none'}`
       : `no unconfirmed comparison of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}: run \`tagbench compare\` first`);
   }
-  const full = /** @type {import('./types.js').FullComparison} */ (/** @type {unknown} */ (original));
+  const full = /** @type {import('../compare/index.js').FullComparison} */ (/** @type {unknown} */ (original));
   const tests = listRegressedTests(full);
   if (tests.length === 0) {
     out(`comparison ${original.id}: no regression to confirm\n`);
