@@ -1,6 +1,6 @@
 /**
  * The run stage: benchmark releases with a suite on a host class, one run record per release.
- * `confirm` and `calibrate` (scripts/compare) reuse runReleases with `only` and their own repeats.
+ * `confirm` and `calibrate` (scripts/verify/) reuse runReleases with `only` and their own repeats.
  */
 export { runReleases } from './run-releases.js';
 export { parseReleaseList, lineOf } from './resolve-run.js';
