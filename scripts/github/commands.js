@@ -1,4 +1,95 @@
-/** CLI commands of the github stage: report, plan, issues, open-pr. */
+/**
+ * CLI commands of the github stage: report, issues. Each handler is the edge of the stage: it
+ * reads options and the environment (token, repository, API URL, run URL, step summary file)
+ * and imports the modules it drives only when it runs, so `--help` stays light.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { EXIT } from '../errors.js';
+
+/**
+ * `tagbench report`: open or update the regression issues of the comparisons; write the job summary.
+ * @param {Record<string, any>} options parsed CLI options (see below); tests may also pass
+ *   `env` (defaults to process.env)
+ * @returns {Promise<number>} exit code: 0 when every comparison was reported
+ * @throws {UserError} for unreadable inputs or when GitHub refuses a request
+ */
+export async function reportCommand(options) {
+  const { readReferencedRecords, readReportComparisons } = await import('./read-report-inputs.js');
+  const { reportComparisons } = await import('./report-comparisons.js');
+  /** @type {Record<string, string|undefined>} */
+  const env = options.env ?? process.env;
+  const log = (/** @type {string} */ line) => process.stderr.write(`report: ${line}\n`);
+  const storeDir = options.store ?? 'results';
+  const comparisons = await readReportComparisons({
+    files: options.comparison,
+    storeDir,
+    filter: { hostClass: options.hostClass, product: options.product, version: options.version, suite: options.suite },
+  });
+  log(`${comparisons.length} comparison(s) to report`);
+  const records = await readReferencedRecords(comparisons, storeDir);
+  const token = options.dryRun ? null : env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
+  const repo = options.repo ?? env.GITHUB_REPOSITORY ?? null;
+  if (!options.dryRun && !token) log(`no token in $${options.tokenEnv ?? 'GITHUB_TOKEN'}: dry run`);
+  const result = await reportComparisons(comparisons, records, {
+    repo,
+    token,
+    apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+    dryRunDir: options.dryRunDir ?? 'out/issues',
+    siteUrl: options.siteUrl ?? env.TAGBENCH_SITE_URL ?? null,
+    runUrl: options.runUrl ?? defaultRunUrl(env),
+    label: options.label ?? 'tagbench-regression',
+    closeOnRecovery: Boolean(options.closeOnRecovery) || env.TAGBENCH_CLOSE_ON_RECOVERY === 'true',
+    log,
+  });
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, result.summary);
+  if (options.summaryFile) {
+    await mkdir(dirname(options.summaryFile), { recursive: true });
+    await writeFile(options.summaryFile, result.summary);
+  }
+  if (!env.GITHUB_STEP_SUMMARY && !options.summaryFile) process.stdout.write(result.summary);
+  return EXIT.ok;
+}
+
+/**
+ * @param {Record<string, string|undefined>} env
+ * @returns {string|null}
+ */
+function defaultRunUrl(env) {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
+  return server && repo && runId ? `${server}/${repo}/actions/runs/${runId}` : null;
+}
+
+/**
+ * `tagbench issues`: list tagbench's regression issues (from their hidden markers) as JSON for
+ * the site, which links each release's table to its issue.
+ * @param {Record<string, any>} options CLI options (see below); tests may pass `env`
+ * @returns {Promise<number>} 0
+ * @throws {UserError} when the repository name is malformed
+ */
+export async function issuesCommand(options) {
+  const { createGitHubClient, parseRepo } = await import('./github-client.js');
+  const { fetchTagbenchIssues } = await import('./sync-issues.js');
+  const { renderIssueList, writeIssueList } = await import('../store/index.js');
+  /** @type {Record<string, string|undefined>} */
+  const env = options.env ?? process.env;
+  const log = (/** @type {string} */ line) => process.stderr.write(`issues: ${line}\n`);
+  const token = env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
+  const repoName = options.repo ?? env.GITHUB_REPOSITORY ?? null;
+  /** @type {import('../store/index.js').IssueRef[]} */
+  let list = [];
+  if (!token || !repoName) {
+    log(`no token in $${options.tokenEnv ?? 'GITHUB_TOKEN'} or no repository: writing an empty list`);
+  } else {
+    const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log });
+    const issues = await fetchTagbenchIssues(octokit, parseRepo(repoName), options.label ?? 'tagbench-regression');
+    list = issues.flatMap((i) => (i.marker ? [{ ...i.marker.key, number: i.number, url: i.url, state: i.state, title: i.title }] : []));
+    log(`${list.length} tagbench issue(s) in ${repoName}`);
+  }
+  if (options.out) await writeIssueList(options.out, list);
+  else process.stdout.write(renderIssueList(list));
+  return EXIT.ok;
+}
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
@@ -32,31 +123,7 @@ export const commands = [
       { flags: '--close-on-recovery', description: 'close an issue when a later release recovers every test it lists (default: $TAGBENCH_CLOSE_ON_RECOVERY=true, else comment only)' },
       { flags: '--summary-file <file>', description: 'also write the job-summary Markdown to this file' },
     ],
-    run: async (options) => (await import('./report-command.js')).run(options),
-  },
-  {
-    name: 'plan',
-    summary: 'validate a benchmark request (workflow inputs) and resolve it: runner labels, line, base, releases',
-    help: [
-      'The first job of .github/workflows/benchmark.yml. Every problem is listed at once; on success the',
-      'plan is written as step outputs to $GITHUB_OUTPUT (key=value lines, also printed) for later jobs.',
-      'Example: tagbench plan --product mariadb --version 10.11.19 --host-class local --suite smoke',
-    ].join('\n'),
-    options: [
-      { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
-      { flags: '--version <version>', description: 'release to benchmark' },
-      { flags: '--provider <name>', description: 'install provider', default: 'deb' },
-      { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
-      { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)' },
-      { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf)' },
-      { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
-      { flags: '--only <tests>', description: 'comma-separated test names' },
-      { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion' },
-      { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
-      { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
-      { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
-    ],
-    run: async (options) => (await import('./plan-command.js')).run(options),
+    run: reportCommand,
   },
   {
     name: 'issues',
@@ -68,21 +135,6 @@ export const commands = [
       { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
       { flags: '--label <name>', description: 'label that marks tagbench regression issues', default: 'tagbench-regression' },
     ],
-    run: async (options) => (await import('./list-issues-command.js')).run(options),
-  },
-  {
-    name: 'open-pr',
-    summary: 'open a pull request with the local changes under a path (Git Data API, no push)',
-    help: 'Used by the promote-baseline workflow for baselines/. An open pull request from the same branch is updated.',
-    options: [
-      { flags: '--path <path>', description: 'only changes under this path' },
-      { flags: '--branch <name>', description: 'head branch to create (moved if it exists)' },
-      { flags: '--base <name>', description: 'base branch' },
-      { flags: '--title <text>', description: 'pull request title (and commit subject)' },
-      { flags: '--body <text>', description: 'pull request body' },
-      { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
-      { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
-    ],
-    run: async (options) => (await import('./open-pr-command.js')).run(options),
+    run: issuesCommand,
   },
 ];

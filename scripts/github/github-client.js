@@ -3,10 +3,12 @@
  * network errors) and the throttling plugin (primary and secondary rate limits, and GitHub's
  * advice to space out requests that notify people). The base URL comes from the caller (the
  * command reads GITHUB_API_URL), so production, act and the Prism tests run identical code.
+ * Also parses the `owner/name` the client is pointed at.
  */
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { UserError } from '../errors.js';
 
 const TagbenchOctokit = Octokit.plugin(retry, throttling);
 
@@ -45,4 +47,16 @@ export function createGitHubClient({ token, baseUrl, log, throttle = true, retri
       : { enabled: false },
     log: { debug: () => {}, info: () => {}, warn: (m) => log(String(m)), error: (m) => log(String(m)) },
   });
+}
+
+/**
+ * Split `owner/name` as given by --repo or GITHUB_REPOSITORY.
+ * @param {string} text
+ * @returns {{owner: string, repo: string}}
+ * @throws {UserError} when it is not owner/name
+ */
+export function parseRepo(text) {
+  const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(text);
+  if (!m) throw new UserError(`--repo (or GITHUB_REPOSITORY) is '${text}' but must be owner/name, e.g. acme/tagbench`);
+  return { owner: m[1], repo: m[2] };
 }

@@ -1,10 +1,8 @@
 /**
  * Read what a report needs: comparisons (named files, or the newest per release from a results
- * store) and the run records they reference (for provenance). fs only; no GitHub here.
+ * store) and the run records they reference (for provenance), through the store. No GitHub here.
  */
-import { readFile } from 'node:fs/promises';
-import { UserError } from '../errors.js';
-import { readComparisons, readRecords, validateComparison } from '../store/index.js';
+import { readComparisonFile, readComparisons, readRecords } from '../store/index.js';
 import { compareVersions } from '../version-order.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
@@ -49,26 +47,4 @@ export async function readReferencedRecords(comparisons, storeDir) {
   if (ids.length === 0) return new Map();
   const records = await readRecords(storeDir, { ids });
   return new Map(records.map((r) => [r.id, r]));
-}
-
-/**
- * @param {string} file
- * @returns {Promise<Comparison>}
- */
-async function readComparisonFile(file) {
-  let text;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UserError(`comparison file ${file} cannot be read (${/** @type {Error} */ (err).message}); pass a file written by \`tagbench compare\` (results/verdicts/...)`, { cause: err });
-  }
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`comparison file ${file} is not valid JSON (${/** @type {Error} */ (err).message})`, { cause: err });
-  }
-  const problems = validateComparison(data);
-  if (problems.length > 0) throw new UserError(`comparison file ${file} is not a valid comparison:\n  - ${problems.join('\n  - ')}`);
-  return /** @type {Comparison} */ (data);
 }

@@ -3,7 +3,7 @@
  * an open issue lists. Decide which listed tests recovered and render the comment. Pure.
  */
 import { renderRecoveryMarker } from './issue-marker.js';
-import { formatInterval, formatRatio } from './format-number.js';
+import { formatInterval, formatRatio } from '../format-number.js';
 import { testId } from './render-issue.js';
 import { compareVersions } from '../version-order.js';
 

@@ -2,7 +2,7 @@
  * The job summary: one comparison table per comparison (every test, not only regressions) and
  * what the report did with issues. Pure: data in, Markdown out.
  */
-import { formatEffect, formatInterval, formatRatio, formatStats } from './format-number.js';
+import { formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -26,7 +26,7 @@ export function renderSummary(comparisons, outcomes, mode) {
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) {
       const level = t.level ? `, ${t.level}` : '';
       const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) : '';
-      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatEffect(t, t.mde)} | ${formatStats(t.base)} | ${formatStats(t.candidate)} |`);
+      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatEffect(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`);
     }
     out.push('');
   }

@@ -3,13 +3,12 @@
  * then either sync them with GitHub (token and repository given) or write their Markdown to
  * files (dry run); in both cases return the job-summary Markdown.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
-import { createGitHubClient } from './github-client.js';
+import { replaceFileAtomic } from '../store/index.js';
+import { createGitHubClient, parseRepo } from './github-client.js';
 import { renderIssue } from './render-issue.js';
 import { renderSummary } from './render-summary.js';
-import { parseRepo } from './parse-repo.js';
 import { ensureLabels, fetchTagbenchIssues, syncIssue, syncRecoveries } from './sync-issues.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
@@ -45,11 +44,9 @@ async function writeDryRun(rendered, options) {
   const outcomes = [];
   for (const { plan } of rendered) {
     if (!plan) continue;
-    await mkdir(options.dryRunDir, { recursive: true });
     const file = join(options.dryRunDir, `${slug(plan.marker.fingerprint)}.md`);
     // Atomic: a reader (the act test, a person) never sees half a file.
-    await writeFile(`${file}.tmp`, `# ${plan.title}\n\nLabels: ${plan.labels.join(', ')}\n\n${plan.body}`);
-    await rename(`${file}.tmp`, file);
+    await replaceFileAtomic(file, `# ${plan.title}\n\nLabels: ${plan.labels.join(', ')}\n\n${plan.body}`);
     options.log(`dry run: issue "${plan.title}" written to ${file}`);
     outcomes.push({ action: 'dry-run', fingerprint: plan.marker.fingerprint, title: plan.title, number: null, url: null, file });
   }

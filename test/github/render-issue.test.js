@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderIssue } from '../../scripts/github/index.js';
+import { renderIssue } from '../../scripts/github/render-issue.js';
 import { parseMarker } from '../../scripts/github/issue-marker.js';
 import { loadFixtures } from './fixture-store.js';
 

@@ -5,13 +5,10 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../scripts/github/report-command.js';
-import { run as openPr } from '../../scripts/github/open-pr-command.js';
-import { run as listIssues } from '../../scripts/github/list-issues-command.js';
+import { issuesCommand, reportCommand } from '../../scripts/github/commands.js';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
 import { repairSpec, startPrism } from './prism-harness.js';
 import { FIXTURE_STORE } from './fixture-store.js';
@@ -32,7 +29,7 @@ after(async () => {
 test('a report sends only valid, documented requests: find, labels, create, recovery comment, close', { timeout: 120_000 }, async () => {
   prism.clear();
   const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '42' };
-  const code = await run({ store: FIXTURE_STORE, closeOnRecovery: true, siteUrl: 'https://acme.example/bench/', summaryFile: join(dir, 'summary.md'), env });
+  const code = await reportCommand({ store: FIXTURE_STORE, closeOnRecovery: true, siteUrl: 'https://acme.example/bench/', summaryFile: join(dir, 'summary.md'), env });
   assert.equal(code, 0);
   const sent = prism.requests.map((r) => `${r.method} ${r.path}`);
   // The description's example issue (#1347) carries no tagbench marker: a new issue is created.
@@ -86,42 +83,10 @@ test('requests that break the description are rejected with 422 and sl-violation
   for (const r of prism.requests) assert.ok(r.requestViolations.length > 0, `${r.method} ${r.path}: ${r.violations}`);
 });
 
-test('open-pr sends the baseline change through the Git Data API, with valid requests', { timeout: 60_000 }, async () => {
-  prism.clear();
-  const repoDir = join(dir, 'repo');
-  await mkdir(join(repoDir, 'baselines', 'local'), { recursive: true });
-  const sh = (/** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: repoDir, encoding: 'utf8' }).trim();
-  sh('init', '-q', '-b', 'main');
-  await writeFile(join(repoDir, 'baselines', 'local', 'old.yml'), 'version: 10.11.17\n');
-  await writeFile(join(repoDir, 'README'), 'x\n');
-  sh('add', '.');
-  sh('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'init');
-  await writeFile(join(repoDir, 'baselines', 'local', 'new.yml'), 'version: 10.11.18\n');
-  await writeFile(join(repoDir, 'README'), 'changed outside the path\n');
-  await rm(join(repoDir, 'baselines', 'local', 'old.yml'));
-  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url };
-  const code = await openPr({ path: 'baselines', branch: 'baseline/local/mariadb-10.11/smoke/10.11.18', base: 'main', title: 'Promote mariadb 10.11.18', body: 'why', env, cwd: repoDir });
-  assert.equal(code, 0);
-  for (const r of prism.requests) assert.deepEqual(r.requestViolations, [], `${r.method} ${r.path}`);
-  const sent = prism.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{40}/, '<sha>')}`);
-  assert.deepEqual(sent.slice(0, 5), [
-    'GET /repos/acme/bench/git/commits/<sha>',
-    'POST /repos/acme/bench/git/blobs',
-    'POST /repos/acme/bench/git/trees',
-    'POST /repos/acme/bench/git/commits',
-    'POST /repos/acme/bench/git/refs',
-  ]);
-  const blob = prism.requests[1].body;
-  assert.equal(Buffer.from(blob.content, 'base64').toString(), 'version: 10.11.18\n');
-  const tree = prism.requests[2].body.tree;
-  assert.deepEqual(tree.map((/** @type {any} */ t) => [t.path, t.sha === null]).sort(), [['baselines/local/new.yml', false], ['baselines/local/old.yml', true]], 'only the path, with the deletion');
-  assert.deepEqual(prism.requests[4].body.ref, 'refs/heads/baseline/local/mariadb-10.11/smoke/10.11.18');
-});
-
 test('issues lists only issues carrying a tagbench marker', { timeout: 60_000 }, async () => {
   prism.clear();
   const out = join(dir, 'issues.json');
-  assert.equal(await listIssues({ out, env: { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url } }), 0);
+  assert.equal(await issuesCommand({ out, env: { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url } }), 0);
   // The description's example issue has no marker (and is a pull request): nothing to list.
   assert.deepEqual(JSON.parse(await readFile(out, 'utf8')), []);
   assert.deepEqual(prism.requests.map((r) => [r.method, r.path, r.query.labels, r.requestViolations]), [['GET', '/repos/acme/bench/issues', 'tagbench-regression', []]]);

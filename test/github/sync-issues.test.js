@@ -2,7 +2,7 @@ import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
 import { ensureLabels, fetchTagbenchIssues, syncIssue, syncRecoveries } from '../../scripts/github/sync-issues.js';
-import { renderIssue } from '../../scripts/github/index.js';
+import { renderIssue } from '../../scripts/github/render-issue.js';
 import { loadFixtures } from './fixture-store.js';
 import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
 

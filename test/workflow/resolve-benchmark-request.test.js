@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../scripts/github/plan-command.js';
+import { planCommand } from '../../scripts/workflow/commands.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -17,7 +17,7 @@ async function plan(extra) {
   const write = process.stdout.write;
   process.stdout.write = () => true; // the plan is read back from GITHUB_OUTPUT
   try {
-    await run({ root, env: { GITHUB_OUTPUT: out }, product: 'mariadb', version: '10.11.19', hostClass: 'local', suite: 'smoke', ...extra });
+    await planCommand({ root, env: { GITHUB_OUTPUT: out }, product: 'mariadb', version: '10.11.19', hostClass: 'local', suite: 'smoke', ...extra });
   } finally {
     process.stdout.write = write;
   }

@@ -1,10 +1,17 @@
 /**
  * Open (or update) a pull request with local changes, through GitHub's Git Data API: blobs, a
  * tree on top of the checked-out commit, a commit, a branch, the pull request. No git push and
- * no stored credentials: the workflow's token is only handed to Octokit.
+ * no stored credentials: the workflow's token is only handed to Octokit. The changes are read
+ * from the working tree with git.
  */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 
-/** @typedef {import('./github-client.js').GitHubClient} GitHubClient */
+/** @typedef {import('../github/index.js').GitHubClient} GitHubClient */
+
+const git = promisify(execFile);
 
 /**
  * @typedef {object} PullRequestChange
@@ -50,4 +57,31 @@ export async function createPullRequest(octokit, repo, change) {
   if (open.data.length > 0) return { number: open.data[0].number, url: open.data[0].html_url, created: false };
   const { data: pr } = await octokit.rest.pulls.create({ ...repo, head: change.branch, base: change.base, title: change.title, body: change.body });
   return { number: pr.number, url: pr.html_url, created: true };
+}
+
+/**
+ * Changed, added (also untracked) and deleted files under a path, relative to the repository.
+ * @param {string} cwd a directory inside the git work tree
+ * @param {string} path only changes under this path
+ * @returns {Promise<PullRequestChange[]>}
+ */
+export async function readLocalChanges(cwd, path) {
+  const top = (await git('git', ['rev-parse', '--show-toplevel'], { cwd })).stdout.trim();
+  const { stdout } = await git('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', path], { cwd });
+  /** @type {PullRequestChange[]} */
+  const out = [];
+  for (const entry of stdout.split('\0').filter(Boolean)) {
+    const status = entry.slice(0, 2);
+    const file = entry.slice(3);
+    out.push({ path: file, content: status.includes('D') ? null : await readFile(join(top, file)) });
+  }
+  return out;
+}
+
+/**
+ * @param {string} cwd a directory inside the git work tree
+ * @returns {Promise<string>} the checked-out commit (HEAD), the parent of the pull request's commit
+ */
+export async function readHeadCommit(cwd) {
+  return (await git('git', ['rev-parse', 'HEAD'], { cwd })).stdout.trim();
 }

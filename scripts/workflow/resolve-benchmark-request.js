@@ -3,11 +3,12 @@
  * configuration and resolve it into what the benchmark workflow's jobs need: the runner labels
  * of the host class, the product line, the base release, the release list. Pure: every input
  * is checked here once, so the workflow passes only validated values on (through env, never
- * interpolated into scripts). Collects every problem before failing.
+ * interpolated into scripts). Collects every problem before failing. Also decides the base
+ * once the accepted baseline is known, and renders the plan as step outputs.
  */
 import { lineOf } from '../run/index.js';
 
-/** @typedef {import('../config/load-config.js').Config} Config */
+/** @typedef {Awaited<ReturnType<typeof import('../config/index.js').loadConfig>>} Config */
 
 /**
  * @typedef {object} BenchmarkRequest raw workflow inputs (strings; '' = not given)
@@ -104,4 +105,47 @@ export function resolveBenchmarkRequest(config, input) {
     },
     errors,
   };
+}
+
+/**
+ * The plan against the accepted baseline (tagbench baseline promote), which wins over the
+ * line's baseVersion, as in `tagbench compare`. An explicit baseline input wins over both: the
+ * caller does not read the accepted baseline then.
+ * @param {BenchmarkPlan} plan from resolveBenchmarkRequest
+ * @param {{version: string}|null} accepted the accepted baseline of the plan's host class,
+ *   product, line and suite; null when none was promoted
+ * @returns {BenchmarkPlan} plan itself when the base stays, else a copy with base and releases
+ */
+export function applyAcceptedBaseline(plan, accepted) {
+  if (!accepted || accepted.version === plan.base) return plan;
+  return {
+    ...plan,
+    base: accepted.version,
+    releases: [...new Set([accepted.version, plan.version])].map((v) => `${plan.product}@${v}`).join(','),
+  };
+}
+
+/**
+ * The plan as GitHub step outputs, the names later jobs of the benchmark workflow read.
+ * @param {BenchmarkPlan} plan
+ * @returns {string} `key=value` lines
+ */
+export function renderPlanOutputs(plan) {
+  /** @type {Record<string, string>} */
+  const outputs = {
+    product: plan.product,
+    version: plan.version,
+    line: plan.line,
+    provider: plan.provider,
+    suite: plan.suite,
+    'host-class': plan.hostClass,
+    'runs-on': JSON.stringify(plan.runsOn),
+    base: plan.base,
+    releases: plan.releases,
+    mycnf: plan.mycnf,
+    repeats: plan.repeats,
+    only: plan.only,
+    'dry-run': String(plan.dryRun),
+  };
+  return Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join('');
 }

@@ -1,0 +1,125 @@
+/**
+ * CLI commands of the workflow stage, the plumbing of .github/workflows: plan (the first job of
+ * benchmark.yml) and open-pr (promote-baseline.yml). The workflows call them by name. Each
+ * handler imports the modules it drives only when it runs, so `--help` stays light.
+ */
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UserError, EXIT } from '../errors.js';
+
+/**
+ * `tagbench plan`: validate the dispatch/call inputs against configs/ and write the resolved
+ * plan as step outputs ($GITHUB_OUTPUT), so later jobs get validated values only (and the
+ * runner labels of the host class for runs-on).
+ * @param {Record<string, any>} options CLI options (see below); tests may pass `env` and `root`
+ * @returns {Promise<number>} 0 when the request is valid
+ * @throws {UserError} listing every invalid input
+ */
+export async function planCommand(options) {
+  const { loadConfig } = await import('../config/index.js');
+  const { readBaseline } = await import('../store/index.js');
+  const { applyAcceptedBaseline, renderPlanOutputs, resolveBenchmarkRequest } = await import('./resolve-benchmark-request.js');
+  /** @type {Record<string, string|undefined>} */
+  const env = options.env ?? process.env;
+  const root = options.root ?? process.cwd();
+  const config = await loadConfig(root);
+  const { plan: requested, errors } = resolveBenchmarkRequest(config, {
+    product: options.product ?? '',
+    version: options.version ?? '',
+    provider: options.provider ?? '',
+    suite: options.suite ?? '',
+    hostClass: options.hostClass ?? '',
+    mycnf: options.mycnf ?? '',
+    repeats: options.repeats ?? '',
+    only: options.only ?? '',
+    baseline: options.baseline ?? '',
+    dryRun: options.dryRun ?? '',
+  });
+  if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
+  const plan = options.baseline
+    ? requested
+    : applyAcceptedBaseline(requested, await readBaseline(options.baselines ?? join(root, 'baselines'), {
+      hostClass: requested.hostClass, product: requested.product, line: requested.line, suite: requested.suite,
+    }));
+  const text = renderPlanOutputs(plan);
+  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, text);
+  process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : text);
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench open-pr`: open a pull request with the local changes under a path (the
+ * promote-baseline workflow uses it for baselines/).
+ * @param {Record<string, any>} options CLI options (see below); tests may pass `env` and `cwd`
+ * @returns {Promise<number>} 0 (also when there is nothing to propose)
+ * @throws {UserError} without token or repository, or when an option is missing
+ */
+export async function openPrCommand(options) {
+  /** @type {Record<string, string|undefined>} */
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  for (const name of ['path', 'branch', 'base', 'title']) {
+    if (!options[name]) throw new UserError(`missing --${name}: see tagbench open-pr --help`);
+  }
+  const token = env[options.tokenEnv ?? 'GITHUB_TOKEN'];
+  const repoName = options.repo ?? env.GITHUB_REPOSITORY;
+  if (!token || !repoName) throw new UserError(`open-pr needs a token in $${options.tokenEnv ?? 'GITHUB_TOKEN'} and a repository (--repo or $GITHUB_REPOSITORY)`);
+  const { createPullRequest, readHeadCommit, readLocalChanges } = await import('./create-pull-request.js');
+  const { createGitHubClient, parseRepo } = await import('../github/index.js');
+  const files = await readLocalChanges(cwd, options.path);
+  if (files.length === 0) {
+    process.stderr.write(`open-pr: nothing changed under ${options.path}: no pull request\n`);
+    return EXIT.ok;
+  }
+  const parentSha = await readHeadCommit(cwd);
+  const log = (/** @type {string} */ line) => process.stderr.write(`open-pr: ${line}\n`);
+  const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log });
+  const pr = await createPullRequest(octokit, parseRepo(repoName), {
+    parentSha, files, branch: options.branch, base: options.base, title: options.title, body: options.body ?? '',
+  });
+  log(`${pr.created ? 'opened' : 'updated'} pull request #${pr.number} ${pr.url} (${files.length} file(s))`);
+  return EXIT.ok;
+}
+
+/** @type {import('../command-spec.js').CommandSpec[]} */
+export const commands = [
+  {
+    name: 'plan',
+    summary: 'validate a benchmark request (workflow inputs) and resolve it: runner labels, line, base, releases',
+    help: [
+      'The first job of .github/workflows/benchmark.yml. Every problem is listed at once; on success the',
+      'plan is written as step outputs to $GITHUB_OUTPUT (key=value lines, also printed) for later jobs.',
+      'Example: tagbench plan --product mariadb --version 10.11.19 --host-class local --suite smoke',
+    ].join('\n'),
+    options: [
+      { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
+      { flags: '--version <version>', description: 'release to benchmark' },
+      { flags: '--provider <name>', description: 'install provider', default: 'deb' },
+      { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
+      { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)' },
+      { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf)' },
+      { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
+      { flags: '--only <tests>', description: 'comma-separated test names' },
+      { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion' },
+      { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
+      { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
+      { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
+    ],
+    run: planCommand,
+  },
+  {
+    name: 'open-pr',
+    summary: 'open a pull request with the local changes under a path (Git Data API, no push)',
+    help: 'Used by the promote-baseline workflow for baselines/. An open pull request from the same branch is updated.',
+    options: [
+      { flags: '--path <path>', description: 'only changes under this path' },
+      { flags: '--branch <name>', description: 'head branch to create (moved if it exists)' },
+      { flags: '--base <name>', description: 'base branch' },
+      { flags: '--title <text>', description: 'pull request title (and commit subject)' },
+      { flags: '--body <text>', description: 'pull request body' },
+      { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
+      { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
+    ],
+    run: openPrCommand,
+  },
+];

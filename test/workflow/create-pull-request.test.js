@@ -1,0 +1,58 @@
+/**
+ * open-pr's Octokit calls against GitHub's own OpenAPI description (Prism, see
+ * test/github/prism-harness.js): the baseline change goes through the Git Data API, and every
+ * request it sends must be one GitHub documents, with a valid body.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPrCommand } from '../../scripts/workflow/commands.js';
+import { startPrism } from '../github/prism-harness.js';
+
+/** @type {import('../github/prism-harness.js').PrismHarness} */
+let prism;
+/** @type {string} */
+let dir;
+before(async () => {
+  prism = await startPrism();
+  dir = await mkdtemp(join(tmpdir(), 'tagbench-prism-'));
+}, { timeout: 300_000 });
+after(async () => {
+  await prism?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test('open-pr sends the baseline change through the Git Data API, with valid requests', { timeout: 60_000 }, async () => {
+  prism.clear();
+  const repoDir = join(dir, 'repo');
+  await mkdir(join(repoDir, 'baselines', 'local'), { recursive: true });
+  const sh = (/** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: repoDir, encoding: 'utf8' }).trim();
+  sh('init', '-q', '-b', 'main');
+  await writeFile(join(repoDir, 'baselines', 'local', 'old.yml'), 'version: 10.11.17\n');
+  await writeFile(join(repoDir, 'README'), 'x\n');
+  sh('add', '.');
+  sh('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'init');
+  await writeFile(join(repoDir, 'baselines', 'local', 'new.yml'), 'version: 10.11.18\n');
+  await writeFile(join(repoDir, 'README'), 'changed outside the path\n');
+  await rm(join(repoDir, 'baselines', 'local', 'old.yml'));
+  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url };
+  const code = await openPrCommand({ path: 'baselines', branch: 'baseline/local/mariadb-10.11/smoke/10.11.18', base: 'main', title: 'Promote mariadb 10.11.18', body: 'why', env, cwd: repoDir });
+  assert.equal(code, 0);
+  for (const r of prism.requests) assert.deepEqual(r.requestViolations, [], `${r.method} ${r.path}`);
+  const sent = prism.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{40}/, '<sha>')}`);
+  assert.deepEqual(sent.slice(0, 5), [
+    'GET /repos/acme/bench/git/commits/<sha>',
+    'POST /repos/acme/bench/git/blobs',
+    'POST /repos/acme/bench/git/trees',
+    'POST /repos/acme/bench/git/commits',
+    'POST /repos/acme/bench/git/refs',
+  ]);
+  const blob = prism.requests[1].body;
+  assert.equal(Buffer.from(blob.content, 'base64').toString(), 'version: 10.11.18\n');
+  const tree = prism.requests[2].body.tree;
+  assert.deepEqual(tree.map((/** @type {any} */ t) => [t.path, t.sha === null]).sort(), [['baselines/local/new.yml', false], ['baselines/local/old.yml', true]], 'only the path, with the deletion');
+  assert.deepEqual(prism.requests[4].body.ref, 'refs/heads/baseline/local/mariadb-10.11/smoke/10.11.18');
+});
