@@ -12,13 +12,13 @@ import { parseArgs } from 'node:util';
 import { mkdtemp, rm, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateHistory } from '../scripts/site-build/generate-history.js';
+import { generateHistory } from '../test/support/generate-history.js';
 import { spawn } from 'node:child_process';
-import { serveSite } from '../scripts/site-build/index.js';
+import { serveSite } from '../scripts/site-build/serve-site.js';
 import { writeRecord, writeComparison } from '../scripts/store/index.js';
 import { compareRuns, resolveThresholds } from '../scripts/compare/index.js';
 import { loadConfig } from '../scripts/config/index.js';
-import { launchBrowser, openPage } from '../test/site-build/browser.js';
+import { launchBrowser, openPage } from '../test/support/browser.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,8 +27,14 @@ const { values: args } = parseArgs({
     hosts: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '20' },
     keep: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (args.help) {
+  process.stdout.write('Usage: node bench/site-scale.js [--releases 200] [--tests 40] [--hosts 5] [--seconds 20] [--keep DIR]\n' +
+    '  --seconds: per-second samples per repeat; --keep: keep the store and site in DIR\n');
+  process.exit(0);
+}
 const releases = Number(args.releases);
 const hostCount = Number(args.hosts);
 const root = new URL('../', import.meta.url).pathname;
@@ -116,7 +122,7 @@ if (!args.keep) await rm(dir, { recursive: true, force: true });
  * @returns {Promise<import('../scripts/site-build/build-site.js').BuildResult & {maxRssKb: number}>}
  */
 function buildInChild(opts) {
-  const code = `import { buildSite } from ${JSON.stringify(new URL('../scripts/site-build/index.js', import.meta.url).href)};
+  const code = `import { buildSite } from ${JSON.stringify(new URL('../scripts/site-build/build-site.js', import.meta.url).href)};
 const res = await buildSite({ ...${JSON.stringify(opts)}, progress: (m) => process.stderr.write(m + '\\n') });
 process.stdout.write(JSON.stringify({ ...res, maxRssKb: process.resourceUsage().maxRSS }));`;
   return new Promise((resolve, reject) => {

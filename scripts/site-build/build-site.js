@@ -8,11 +8,11 @@ import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
+import { loadConfig } from '../config/index.js';
+import { readRecords, readComparisons, readChangePoints, readBaselines, readIssueList, listPartitions } from '../store/index.js';
 import { computePartition, finishSite, recordFiles, comparisonDownload } from './compute-site.js';
 import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
-import { readRunRecords, readComparisons, readChangePoints, readBaselines, readIssues, listPartitions } from './read-store.js';
-import { readProductInfo } from './read-product-info.js';
 import { renderPages } from './render-pages.js';
 
 /** Marker file: only a folder holding it may be replaced by a new build. */
@@ -25,8 +25,8 @@ const WRITE_CONCURRENCY = 64;
  * @typedef {object} BuildOptions
  * @property {string} store results store directory (runs/, verdicts/)
  * @property {string} out output folder for the site (replaced whole)
- * @property {string} [baselines] baselines folder; default <project>/baselines
- * @property {string|null} [issues] JSON list of regression issues from the github stage
+ * @property {string} [baselines] baselines folder (<host-class>/<product>/<line>/<suite>.yml); default <project>/baselines
+ * @property {string|null} [issues] issue list file, as `tagbench issues --out FILE` writes it
  * @property {string} [configRoot] folder holding configs/ (display names, base versions); default the project
  * @property {string} [title] site title
  * @property {string|null} [siteUrl] absolute URL the site is published at, for the feed's links
@@ -55,12 +55,12 @@ export async function buildSite(opts) {
   const t0 = performance.now();
   const [baselines, issues, products, partitions] = await Promise.all([
     readBaselines(opts.baselines ?? join(PROJECT_ROOT, 'baselines')),
-    opts.issues ? readIssues(opts.issues) : Promise.resolve([]),
+    opts.issues ? readIssueList(opts.issues) : Promise.resolve([]),
     readProductInfo(opts.configRoot ?? PROJECT_ROOT),
     listPartitions(opts.store),
   ]);
   if (partitions.length === 0) {
-    progress(`site: no run records under ${join(opts.store, 'runs')}; building an empty site (run \`tagbench run\` first)`);
+    progress(`site: no run records in the results store ${opts.store}; building an empty site (run \`tagbench run\` first)`);
   }
   const require = createRequire(import.meta.url);
   const echartsDir = dirname(require.resolve('echarts/package.json'));
@@ -101,7 +101,7 @@ export async function buildSite(opts) {
       const seriesPaths = new Set();
       for (const version of slice.versions) {
         const r0 = performance.now();
-        const full = await readRunRecords(opts.store, { ...slice, version });
+        const full = await readRecords(opts.store, { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version });
         const w0 = performance.now();
         /** @type {[string, string][]} */
         const writes = [];
@@ -119,17 +119,19 @@ export async function buildSite(opts) {
         timings.writeMs += performance.now() - w0;
       }
       const r0 = performance.now();
-      const fullComparisons = await readComparisons(opts.store, slice);
+      const sliceFilter = { hostClass: slice.hostClass, product: slice.product, suite: slice.suite };
+      /** @type {import('./types.js').StoredComparison[]} */
+      const fullComparisons = (await readComparisons(opts.store, sliceFilter)).map(({ id, ...comparison }) => ({ id, comparison }));
       fileCount += await writeAll(tmp, fullComparisons.map((c) => [comparisonDownload(c), JSON.stringify(c.comparison)]));
       // The pages show a few fields of each verdict; the compare stage's evidence stays in the
       // download.
       const comparisons = fullComparisons.map((c) => ({ id: c.id, comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) } }));
       fullComparisons.length = 0;
-      const changePoints = await readChangePoints(opts.store, slice);
+      const changePoints = await readChangePoints(opts.store, sliceFilter);
       const c0 = performance.now();
-      const { files, summary } = computePartition({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl }, { seriesPaths });
+      const { files, summary } = computePartition({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl }, seriesPaths);
       const w0 = performance.now();
-      fileCount += await writeAll(tmp, siteFileWrites(files));
+      fileCount += await writeAll(tmp, jsonAndText(files));
       parts.push(summary);
       timings.readMs += c0 - r0;
       timings.computeMs += w0 - c0;
@@ -137,7 +139,7 @@ export async function buildSite(opts) {
       progress(`site: ${i + 1}/${partitions.length} ${slice.hostClass}/${slice.product}/${slice.suite}: ${records.length} run records, ${comparisons.length} comparisons`);
     }
     const last = finishSite({ issues, title, generatedAt, siteUrl }, parts, tools);
-    fileCount += await writeAll(tmp, [...[...last.json].map(([p, d]) => /** @type {[string, string]} */ ([p, JSON.stringify(d)])), ...last.text,
+    fileCount += await writeAll(tmp, [...jsonAndText(last),
       [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);
     const counts = { runs: 0, comparisons: 0, tables: 0 };
     for (const p of parts) {
@@ -155,18 +157,36 @@ export async function buildSite(opts) {
 }
 
 /**
- * @param {import('./compute-site.js').SiteFiles} files
- * @returns {[string, string][]} site path -> text; downloads as compact JSON (they are for
- *   programs; the store keeps the indented originals)
+ * @param {{json: Map<string, unknown>, text: Map<string, string>}} files
+ * @returns {[string, string][]} site path -> text; JSON compact (it is for programs; the
+ *   store keeps the indented originals)
  */
-function siteFileWrites(files) {
-  /** @type {[string, string][]} */
-  const writes = [];
-  for (const [path, data] of files.json) writes.push([path, JSON.stringify(data)]);
-  for (const [path, text] of files.text) writes.push([path, text]);
-  for (const [path, record] of files.records) writes.push([path, JSON.stringify(record)]);
-  for (const [path, s] of files.comparisons) writes.push([path, JSON.stringify(s.comparison)]);
-  return writes;
+function jsonAndText(files) {
+  return [...[...files.json].map(([p, d]) => /** @type {[string, string]} */ ([p, JSON.stringify(d)])), ...files.text];
+}
+
+/**
+ * Product display names and configured base versions per product line, from configs/ when
+ * the site is built inside a tagbench checkout. A store can be published without its configs
+ * (a copy of the results branch): then ids are shown as they are and the base defaults to the
+ * baseline or the oldest release.
+ * @param {string} root folder holding configs/
+ * @returns {Promise<import('./types.js').SiteInput['products']>}
+ * @throws {UserError} when configs/ exists but is invalid
+ */
+async function readProductInfo(root) {
+  const has = await stat(join(root, 'configs', 'products')).then((s) => s.isDirectory(), () => false);
+  if (!has) return {};
+  const config = await loadConfig(root);
+  /** @type {import('./types.js').SiteInput['products']} */
+  const out = {};
+  for (const p of Object.values(config.products)) {
+    /** @type {Record<string, string>} */
+    const baseVersions = {};
+    for (const line of p.lines) if (line.baseVersion) baseVersions[line.name] = line.baseVersion;
+    out[p.name] = { displayName: p.displayName, baseVersions };
+  }
+  return out;
 }
 
 /**

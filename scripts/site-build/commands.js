@@ -1,10 +1,57 @@
-/** CLI commands of the site stage: site. */
+/**
+ * CLI commands of the site stage: site. The handler imports the builder and the server only
+ * when it runs, so `--help` stays light.
+ */
+import { EXIT, UserError } from '../errors.js';
+
+/** Port of `--serve` when none is given. */
+const DEFAULT_PORT = 8080;
 
 /** @param {string} v */
 function parsePort(v) {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--port must be an integer 0-65535 (got '${v}')`);
   return n;
+}
+
+/**
+ * `tagbench site`: build the site, then with --serve serve it until interrupted.
+ * @param {Record<string, any>} options commander options: store, out, baselines, issues, title, siteUrl,
+ *   serve, build (false with --no-build), port
+ * @returns {Promise<number>} exit code
+ * @throws {UserError} on bad input or a busy port
+ */
+export async function siteCommand(options) {
+  /** @param {string} msg */
+  const progress = (msg) => process.stderr.write(`${msg}\n`);
+  if (options.build !== false) {
+    const { buildSite } = await import('./build-site.js');
+    await buildSite({
+      store: options.store, out: options.out, baselines: options.baselines, issues: options.issues ?? null,
+      title: options.title, siteUrl: options.siteUrl ?? null, progress,
+    });
+  }
+  if (!options.serve) return EXIT.ok;
+  const { serveSite } = await import('./serve-site.js');
+  let server;
+  if (options.port === undefined) {
+    // No port asked for: the usual one, else any free one rather than failing.
+    server = await serveSite(options.out, { port: DEFAULT_PORT }).catch((err) => {
+      if (!(err instanceof UserError) || !/is in use/.test(err.message)) throw err;
+      progress(`site: port ${DEFAULT_PORT} is in use; serving on a free port instead`);
+      return serveSite(options.out, { port: 0 });
+    });
+  } else {
+    server = await serveSite(options.out, { port: options.port });
+  }
+  process.stdout.write(`Serving ${options.out} at ${server.url} (Ctrl-C to stop)\n`);
+  await new Promise((done) => {
+    const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(undefined); };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  return EXIT.ok;
 }
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
@@ -22,13 +69,13 @@ export const commands = [
       { flags: '--store <dir>', description: 'results store directory (runs/, verdicts/)', default: 'results' },
       { flags: '--out <dir>', description: 'output folder for the site', default: 'out/site' },
       { flags: '--baselines <dir>', description: 'baselines folder (default: the project\'s baselines/)' },
-      { flags: '--issues <file>', description: 'JSON list of regression issues [{product, line, version, hostClass, suite, number, url, state, title}]' },
+      { flags: '--issues <file>', description: 'JSON list of regression issues, as `tagbench issues --out FILE` writes it' },
       { flags: '--title <text>', description: 'site title', default: 'tagbench results' },
       { flags: '--site-url <url>', description: 'absolute URL the site is published at (makes the Atom feed\'s links absolute)' },
       { flags: '--serve', description: 'after building, serve the site on 127.0.0.1 until interrupted' },
       { flags: '--no-build', description: 'with --serve: serve the existing --out folder without rebuilding' },
-      { flags: '--port <n>', description: 'port for --serve (0 = any free port; default 8080, or a free one when 8080 is taken)', parse: parsePort },
+      { flags: '--port <n>', description: `port for --serve (0 = any free port; default ${DEFAULT_PORT}, or a free one when ${DEFAULT_PORT} is taken)`, parse: parsePort },
     ],
-    run: async (options) => (await import('./site-command.js')).run(options),
+    run: siteCommand,
   },
 ];

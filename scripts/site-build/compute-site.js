@@ -1,6 +1,6 @@
 /**
- * Turn the site's input into every generated file, in two steps so a large store never has
- * to sit in memory whole: computePartition() per (host class, product, suite) slice of the
+ * Turn the site's input into its generated data files, in two steps so a large store never
+ * has to sit in memory whole: computePartition() per (host class, product, suite) slice of the
  * store gives that slice's files plus small summaries; finishSite() turns the summaries of
  * all slices into the manifest, the regressions list and the feed. Pure (no fs).
  */
@@ -13,14 +13,13 @@ import { renderFeed } from './render-feed.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { buildSeries } from './build-series.js';
 
-/** @import { SiteInput, RunRecord, StoredComparison, IssueRef } from './types.js' */
+/** @import { SiteInput, RunRecord, StoredComparison } from './types.js' */
+/** @import { IssueRef } from '../types.js' */
 
 /**
  * @typedef {object} SiteFiles
  * @property {Map<string, unknown>} json site path -> data written as JSON
  * @property {Map<string, string>} text site path -> text (CSV, Atom)
- * @property {Map<string, RunRecord>} records site path -> run record offered as a download
- * @property {Map<string, StoredComparison>} comparisons site path -> comparison offered as a download
  */
 
 /**
@@ -33,28 +32,17 @@ import { buildSeries } from './build-series.js';
  */
 
 /**
- * @param {SiteInput} input one slice of the store (or all of it)
- * @param {{seriesPaths?: Set<string>}} [opts] seriesPaths: the caller already wrote the
- *   per-second series and the downloads of records and comparisons (recordFiles,
- *   comparisonDownload) and passes slimmed records and comparisons; without it all of that is
- *   made here
+ * The tables, release pages, CSV and manifest entries of one slice. The per-record files
+ * (downloads and per-second series: recordFiles) and the comparisons' downloads
+ * (comparisonDownload) are the caller's to write as it reads the store, so that the records
+ * and comparisons given here can be slimmed of their samples and evidence.
+ * @param {SiteInput} input one slice of the store
+ * @param {Set<string>} seriesPaths site paths of the per-second series already written
  * @returns {{files: SiteFiles, summary: PartitionSummary}}
  */
-export function computePartition(input, opts = {}) {
+export function computePartition(input, seriesPaths) {
   /** @type {SiteFiles} */
-  const files = { json: new Map(), text: new Map(), records: new Map(), comparisons: new Map() };
-  let seriesPaths = opts.seriesPaths;
-  if (!seriesPaths) {
-    seriesPaths = new Set();
-    for (const r of input.records) {
-      const own = recordFiles(r);
-      for (const [path, data] of own.series) {
-        files.json.set(path, data);
-        seriesPaths.add(path);
-      }
-      files.records.set(own.download, r);
-    }
-  }
+  const files = { json: new Map(), text: new Map() };
   const groups = groupTables(input);
   const entries = [];
   let releases = 0;
@@ -70,9 +58,6 @@ export function computePartition(input, opts = {}) {
     if (group.changePoints) files.json.set(dataPaths.changePoints(group.key), group.changePoints);
     entries.push(manifestEntry(group, table, input.issues));
     releases += table.releases.length;
-  }
-  if (!opts.seriesPaths) {
-    for (const s of input.comparisons) files.comparisons.set(comparisonDownload(s), s);
   }
   const { rows, used } = regressionRows(input.issues, groups);
   return {

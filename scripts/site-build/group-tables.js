@@ -95,16 +95,14 @@ export function groupTables(input) {
 }
 
 /**
- * Most specific baseline for a table: exact line and suite beat wildcards.
+ * The accepted baseline of a table: the one promoted for its host class, product, line and
+ * suite (there is at most one: it is the file baselines/<host>/<product>/<line>/<suite>.yml).
  * @param {Baseline[]} baselines
  * @param {TableKey} key
  * @returns {Baseline|null}
  */
 function findBaseline(baselines, key) {
-  const fits = baselines.filter((b) => b.hostClass === key.host && b.product === key.product &&
-    (b.line === null || b.line === key.line) && (b.suite === null || b.suite === key.suite));
-  fits.sort((a, b) => Number(b.line !== null) + Number(b.suite !== null) - Number(a.line !== null) - Number(a.suite !== null));
-  return fits[0] ?? null;
+  return baselines.find((b) => b.hostClass === key.host && b.product === key.product && b.line === key.line && b.suite === key.suite) ?? null;
 }
 
 /**

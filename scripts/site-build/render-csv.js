@@ -2,6 +2,7 @@
  * A product-line table as CSV: one row per test, per release its median throughput and the
  * ratio to the table's default base release (RFC 4180 quoting). Pure.
  */
+import { formatRatio } from '../format-number.js';
 
 /** @import { TableData } from './types.js' */
 
@@ -19,7 +20,7 @@ export function renderCsv(table) {
     const row = [t.name, t.group, t.metric];
     t.values.forEach((v, i) => {
       row.push(v === null ? '' : String(round(v, 3)));
-      row.push(v !== null && base ? String(round(v / base, 4)) : '');
+      row.push(v !== null && base ? formatRatio(v / base) : '');
       row.push(t.verdicts[i] ?? '');
     });
     rows.push(row);

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { dataPaths, pageUrl } from '../../site/js/paths.js';
+import { formatRatio, formatInterval } from '../format-number.js';
 
 /** @import { StoredComparison } from './types.js' */
 
@@ -24,7 +25,7 @@ export function renderFeed({ comparisons, title, siteUrl, generatedAt }) {
     const link = base + pageUrl('release', { product: c.product, version: c.candidate.version, host: c.hostClass, suite: c.suite });
     const summary = Object.entries(c.summary ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'no tests';
     const lines = c.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement')
-      .map((t) => `${t.verdict}: ${t.test} (${t.metric}) ratio ${t.ratio === null ? '—' : t.ratio.toFixed(3)}${t.ci ? ` [${t.ci[0].toFixed(3)}, ${t.ci[1].toFixed(3)}]` : ''}`);
+      .map((t) => `${t.verdict}: ${t.test} (${t.metric}) ratio ${formatRatio(t.ratio)}${t.ci ? ` ${formatInterval(t.ci)}` : ''}`);
     const content = [`${c.product} ${c.candidate.version} vs ${c.base.version} on ${c.hostClass}, suite ${c.suite}: ${summary}.`, ...lines].join('\n');
     return [
       '  <entry>',

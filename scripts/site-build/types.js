@@ -10,35 +10,13 @@ export {};
 /** @typedef {import('../types.js').TestVerdict} TestVerdict */
 /** @typedef {import('../types.js').VerdictClass} VerdictClass */
 /** @typedef {import('../store/index.js').ChangePoints} ChangePoints */
+/** @typedef {import('../types.js').Baseline} Baseline */
+/** @typedef {import('../types.js').IssueRef} IssueRef */
 
 /**
  * @typedef {object} StoredComparison a comparison file with where it came from
  * @property {string} id file name without .json (the comparison id)
  * @property {Comparison} comparison
- */
-
-/**
- * @typedef {object} Baseline accepted reference release of one product line on one host class
- * @property {string} hostClass
- * @property {string} product
- * @property {string|null} line null = any line of the product
- * @property {string|null} suite null = any suite
- * @property {string} version
- * @property {string[]} runIds
- * @property {string} file where it was read from (for messages)
- */
-
-/**
- * @typedef {object} IssueRef a GitHub issue about a regression (from `--issues FILE`)
- * @property {string} product
- * @property {string} line
- * @property {string} version
- * @property {string} hostClass
- * @property {string} suite
- * @property {number} number
- * @property {string} url
- * @property {'open'|'closed'} state
- * @property {string} title
  */
 
 /**

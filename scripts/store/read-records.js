@@ -228,3 +228,39 @@ async function listDir(dir, which) {
     throw err;
   }
 }
+
+/**
+ * @typedef {object} StorePartition a (host class, product, suite) slice of the store
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} suite
+ * @property {string[]} versions versions with run records in this slice (store order)
+ */
+
+/**
+ * The (host class, product, suite) slices that hold run records, from the store's layout
+ * (runs/<host-class>/<product>/<version>/<suite>/), without reading any record. The site is
+ * built slice by slice so memory stays bounded however long the history grows.
+ * @param {string} storeDir results store root (missing = empty store)
+ * @returns {Promise<StorePartition[]>} sorted by host class, product, suite
+ */
+export async function listPartitions(storeDir) {
+  /** @type {Map<string, StorePartition>} */
+  const out = new Map();
+  const runs = join(storeDir, 'runs');
+  /** @param {string} dir */
+  const subdirs = async (dir) => (await listDir(dir, 'dirs')).sort();
+  for (const hostClass of await subdirs(runs)) {
+    for (const product of await subdirs(join(runs, hostClass))) {
+      for (const version of await subdirs(join(runs, hostClass, product))) {
+        for (const suite of await subdirs(join(runs, hostClass, product, version))) {
+          const key = `${hostClass}/${product}/${suite}`;
+          const p = out.get(key) ?? { hostClass, product, suite, versions: [] };
+          p.versions.push(version);
+          out.set(key, p);
+        }
+      }
+    }
+  }
+  return [...out.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, p]) => p);
+}

@@ -8,12 +8,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, mkdir, writeFile, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite, serveSite } from '../../scripts/site-build/index.js';
-import { computePartition } from '../../scripts/site-build/compute-site.js';
+import { buildSite } from '../../scripts/site-build/build-site.js';
+import { serveSite } from '../../scripts/site-build/serve-site.js';
+import { siteCommand } from '../../scripts/site-build/commands.js';
 import { compareVersions } from '../../scripts/version-order.js';
-import { generateHistory } from '../../scripts/site-build/generate-history.js';
-import { readIssues } from '../../scripts/site-build/read-store.js';
-import { run as runSiteCommand } from '../../scripts/site-build/site-command.js';
+import { writeRecord } from '../../scripts/store/index.js';
+import { formatRatio } from '../../scripts/format-number.js';
+import { generateHistory } from '../support/generate-history.js';
 import { fileSafe, dataPaths } from '../../site/js/paths.js';
 import { UserError } from '../../scripts/errors.js';
 import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
@@ -75,7 +76,8 @@ describe('site data', () => {
     assert.equal(csv[0], 'test,group,metric,10.11.16 median,10.11.16 ratio to 10.11.17,10.11.16 verdict,10.11.17 median,10.11.17 ratio to 10.11.17,10.11.17 verdict,10.11.18 median,10.11.18 ratio to 10.11.17,10.11.18 verdict,10.11.19 median,10.11.19 ratio to 10.11.17,10.11.19 verdict');
     const row = /** @type {string} */ (csv.find((l) => l.startsWith('update-index,'))).split(',');
     assert.equal(Number(row[12]), Math.round(test.values[3] * 1000) / 1000);
-    assert.equal(Number(row[13]), Math.round((test.values[3] / test.values[1]) * 10000) / 10000);
+    assert.equal(row[13], formatRatio(test.values[3] / test.values[1]));
+    assert.match(row[13], /^\d+\.\d{3}$/, 'ratios have three decimals, as in verdicts');
     assert.equal(row[14], 'regression');
 
     const feed = await readFile(join(out, dataPaths.feed()), 'utf8');
@@ -138,26 +140,32 @@ describe('site data', () => {
     }
   });
 
-  it('shows a failed step as no result, never as a zero, and a release without comparison without verdicts', () => {
+  it('shows a failed step as no result, never as a zero, and a release without comparison without verdicts', async () => {
     const { records } = generateHistory({ lines: [{ product: 'mariadb', line: '10.11', versions: ['10.11.18', '10.11.19'] }], hosts: ['local'], intervalsS: 3 });
     const broken = structuredClone(records[1]);
+    broken.status = 'failed';
     const step = /** @type {any} */ (broken.steps.find((s) => s.name === 'insert'));
     step.status = 'failed';
     step.reason = 'sysbench exited with 1';
-    for (const r of step.repeats) { r.status = 'failed'; r.throughput = null; }
-    const { files } = computePartition({ records: [records[0], broken], comparisons: [], baselines: [], issues: [], products: {}, title: 't', generatedAt: '2025-01-01T00:00:00Z', siteUrl: null });
+    // As the run stage records a failed repeat: no throughput, tps nor latency (never 0).
+    for (const r of step.repeats) Object.assign(r, { status: 'failed', throughput: null, tps: null, latencyMs: null });
+    const store = join(tmp, 'failed-step-store');
+    for (const r of [records[0], broken]) await writeRecord(store, r);
+    // No configs/ and no baselines: the oldest release is the base.
+    const out = join(tmp, 'site-failed-step');
+    await buildSite({ store, out, baselines: join(tmp, 'no-baselines'), configRoot: join(tmp, 'no-configs'), title: 't', now: new Date('2025-01-01T00:00:00Z') });
     const key = { product: 'mariadb', line: '10.11', host: 'local', suite: 'smoke' };
-    const table = /** @type {any} */ (files.json.get(dataPaths.table(key)));
+    const table = await readJson(out, dataPaths.table(key));
     const insert = table.tests.find((/** @type {any} */ t) => t.name === 'insert');
     assert.deepEqual([insert.values[1], insert.n[1]], [null, 0]);
     assert.deepEqual(insert.verdicts, [null, null]);
     assert.equal(table.defaultBase, '10.11.18');
-    const rel = /** @type {any} */ (files.json.get(dataPaths.release({ ...key, version: '10.11.19' })));
+    const rel = await readJson(out, dataPaths.release({ ...key, version: '10.11.19' }));
     assert.equal(rel.comparison, null);
     const t = rel.tests.find((/** @type {any} */ x) => x.name === 'insert');
     assert.deepEqual([t.status, t.median, t.reason], ['failed', null, 'sysbench exited with 1']);
-    const csv = /** @type {string} */ (files.text.get(table.csv));
-    assert.match(csv, /\r\ninsert,write,qps,[0-9.]+,1,,,,\r\n/);
+    const csv = await readFile(join(out, table.csv), 'utf8');
+    assert.match(csv, /\r\ninsert,write,qps,[0-9.]+,1\.000,,,,\r\n/);
   });
 });
 
@@ -183,13 +191,14 @@ describe('output folder and command', () => {
   it('checks the issues file field by field', async () => {
     const f = join(tmp, 'issues-state.json');
     await writeFile(f, JSON.stringify([{ product: 'p', line: 'l', version: 'v', hostClass: 'h', suite: 's', number: 1, url: 'u', state: 'merged', title: 't' }]));
-    await assert.rejects(readIssues(f), /\[0\]\.state must be 'open' or 'closed' \(found "merged"\)/);
-    await assert.rejects(readIssues(join(tmp, 'missing.json')), /cannot read/);
+    const store = join(tmp, 'empty-store');
+    await assert.rejects(buildSite({ store, out: join(tmp, 'site-issues'), issues: f }), /\[0\]\.state must be one of open, closed \(found "merged"\)/);
+    await assert.rejects(buildSite({ store, out: join(tmp, 'site-issues'), issues: join(tmp, 'missing.json') }), /cannot read/);
   });
 
   it('serves the site on 127.0.0.1 with content types, 404 and no escape from the folder', async () => {
     const out = join(tmp, 'site-c');
-    const code = await runSiteCommand({ store: join(tmp, 'empty-store'), out, title: 'Empty', port: 0 });
+    const code = await siteCommand({ store: join(tmp, 'empty-store'), out, title: 'Empty', port: 0 });
     assert.equal(code, 0);
     const server = await serveSite(out, { port: 0 });
     try {

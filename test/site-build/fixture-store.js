@@ -2,18 +2,16 @@
  * A results store for the site's tests, produced the way the pipeline would: schema-valid run
  * records (the generator, since a real run of several releases takes too long for a test)
  * written through the store stage, comparisons made by the compare stage's compareRuns with
- * the project's thresholds, a baseline file in the compare stage's format and an issues list
- * like the github stage's. For mariadb 10.11 on small-server, `tagbench compare` itself runs
- * (real apache-otava): its comparisons and the series' change-point file are in the store;
- * mariadb 10.11 on local has no change-point file (the site must then mark none).
+ * the project's thresholds, a baseline file and an issue list written by the store stage. For
+ * mariadb 10.11 on small-server, `tagbench compare` itself runs (real apache-otava): its
+ * comparisons and the series' change-point file are in the store; mariadb 10.11 on local has
+ * no change-point file (the site must then mark none).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stringify } from 'yaml';
-import { generateHistory } from '../../scripts/site-build/generate-history.js';
-import { writeRecord, writeComparison, readComparisons, readChangePoints } from '../../scripts/store/index.js';
-import { run as compareCommand } from '../../scripts/compare/compare-command.js';
+import { generateHistory } from '../support/generate-history.js';
+import { writeRecord, writeComparison, readComparisons, readChangePoints, writeBaseline, writeIssueList } from '../../scripts/store/index.js';
+import { compareCommand } from '../../scripts/verify/commands.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { loadConfig } from '../../scripts/config/index.js';
 
@@ -39,7 +37,7 @@ export const SPEC = Object.freeze({
 /**
  * @param {string} dir empty temp folder
  * @returns {Promise<{store: string, baselines: string, issuesFile: string, records: import('../../scripts/types.js').RunRecord[],
- *   comparisons: (import('../../scripts/types.js').Comparison & {id: string})[], issues: any[],
+ *   comparisons: (import('../../scripts/types.js').Comparison & {id: string})[], issues: import('../../scripts/types.js').IssueRef[],
  *   changePoints: import('../../scripts/store/index.js').ChangePoints}>}
  */
 export async function makeFixtureStore(dir) {
@@ -55,18 +53,18 @@ export async function makeFixtureStore(dir) {
   // from the configured baseVersion 10.11.18 and from the oldest release).
   const baselines = join(dir, 'baselines');
   const base17 = records.filter((r) => r.host.class === 'local' && r.release.version === '10.11.17');
-  await mkdir(join(baselines, 'local', 'mariadb', '10.11'), { recursive: true });
-  await writeFile(join(baselines, 'local', 'mariadb', '10.11', 'smoke.yml'), stringify({
+  await writeBaseline(baselines, {
     schemaVersion: 1, hostClass: 'local', product: 'mariadb', line: '10.11', suite: 'smoke', version: '10.11.17',
     runIds: base17.map((r) => r.id), promotedAt: '2025-01-01T00:00:00Z',
-  }));
+  });
+  /** @type {import('../../scripts/types.js').IssueRef[]} */
   const issues = [
     { product: 'mariadb', line: '10.11', version: '10.11.19', hostClass: 'local', suite: 'smoke', number: 42, url: 'https://example.invalid/issues/42', state: 'open', title: 'Regression: update-index on local (10.11.19 vs 10.11.16)' },
     { product: 'mariadb', line: '10.11', version: '10.11.19', hostClass: 'small-server', suite: 'smoke', number: 41, url: 'https://example.invalid/issues/41', state: 'closed', title: 'Regression: update-index on small-server' },
     { product: 'mysql', line: '8.0', version: '8.0.40', hostClass: 'local', suite: 'smoke', number: 7, url: 'https://example.invalid/issues/7', state: 'open', title: 'Regression from another store' },
   ];
   const issuesFile = join(dir, 'issues.json');
-  await writeFile(issuesFile, JSON.stringify(issues));
+  await writeIssueList(issuesFile, issues);
   // 2 = an issue-level regression (the injected update-index drop): expected
   const code = await compareCommand({ product: 'mariadb', hostClass: 'small-server', suite: 'smoke', store, baselines, root: PROJECT_ROOT, out: () => {}, color: false });
   if (code !== 2) throw new Error(`tagbench compare exited ${code}; expected 2 (the injected regression)`);

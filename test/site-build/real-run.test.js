@@ -11,9 +11,9 @@ import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveSite } from '../../scripts/site-build/index.js';
+import { serveSite } from '../../scripts/site-build/serve-site.js';
 import { readRecords, readComparisons } from '../../scripts/store/index.js';
-import { launchBrowser, openPage, gotoReady } from './browser.js';
+import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
 import { expectedQps, PROJECT_ROOT } from './fixture-store.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/site/', import.meta.url));

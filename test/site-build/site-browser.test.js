@@ -11,8 +11,9 @@ import { mkdtemp, rm, mkdir, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSite, serveSite } from '../../scripts/site-build/index.js';
-import { launchBrowser, openPage, gotoReady } from './browser.js';
+import { buildSite } from '../../scripts/site-build/build-site.js';
+import { serveSite } from '../../scripts/site-build/serve-site.js';
+import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
 import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
 import { computeRelativeTable } from '../../scripts/compare/index.js';
 

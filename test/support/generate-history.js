@@ -9,8 +9,9 @@
  * as fixtures for the pages, not statistics.
  */
 import { createHash } from 'node:crypto';
+import { formatRatio } from '../../scripts/format-number.js';
 
-/** @import { RunRecord, Comparison, TestVerdict, Step } from '../types.js' */
+/** @import { RunRecord, Comparison, TestVerdict, Step } from '../../scripts/types.js' */
 
 /** Reported tests of the standard suite, in suite order, with their groups. */
 export const STANDARD_TESTS = Object.freeze([
@@ -202,10 +203,10 @@ function makeComparison(o) {
     return {
       test: t.name, group: t.group, metric: 'throughput', higherIsBetter: true, base: b, candidate: c,
       ratio, ci: [ratio - 0.02, ratio + 0.02], mde: 0.03, verdict,
-      reason: `synthetic: ratio ${ratio.toFixed(3)} of medians ${c.median} / ${b.median}`,
+      reason: `synthetic: ratio ${formatRatio(ratio)} of medians ${c.median} / ${b.median}`,
     };
   });
-  /** @type {Record<import('../types.js').VerdictClass, number>} */
+  /** @type {Record<import('../../scripts/types.js').VerdictClass, number>} */
   const summary = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
   for (const v of tests) summary[v.verdict] += 1;
   return {
