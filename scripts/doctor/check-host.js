@@ -7,9 +7,8 @@ import { readFile, mkdir, writeFile, rmdir, access } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { collectHostFacts, parseCpuinfo } from '../metrics/index.js';
-import { parseProcStatCpu } from './parse-versions.js';
 
-/** @typedef {import('./types.js').CheckResult} CheckResult */
+/** @typedef {import('./commands.js').CheckResult} CheckResult */
 
 /** Stolen time above this share of all CPU time in the 1 s probe means a neighbour is busy. */
 const STEAL_WARN_PCT = 1;
@@ -105,4 +104,19 @@ async function checkCgroupQuota() {
     detail: `cannot set a CPU quota (${tried.length ? tried.join('; ') : 'no cpu controller mounted'}) — used only by calibration`,
     fix: 'run as root on a host with the cgroup cpu controller mounted (v1 /sys/fs/cgroup/cpu, or v2 with cpu enabled)',
   };
+}
+
+/**
+ * /proc/stat's aggregate `cpu` line as tick counters.
+ * @param {string} text content of /proc/stat
+ * @returns {{total: number, steal: number}|null} null without a `cpu ` line
+ */
+export function parseProcStatCpu(text) {
+  const line = text.split('\n').find((l) => l.startsWith('cpu '));
+  if (!line) return null;
+  // user nice system idle iowait irq softirq steal guest guest_nice; guest time is already
+  // counted in user, so it is not added to the total again
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.slice(0, 8).reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
+  return { total, steal: Number.isFinite(f[7]) ? f[7] : 0 };
 }

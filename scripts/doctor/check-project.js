@@ -5,8 +5,8 @@ import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
 
-/** @typedef {import('./types.js').CheckResult} CheckResult */
-/** @typedef {import('./types.js').DoctorEnv} DoctorEnv */
+/** @typedef {import('./commands.js').CheckResult} CheckResult */
+/** @typedef {import('./commands.js').DoctorEnv} DoctorEnv */
 
 const GIB = 1024 ** 3;
 /** Below this, one release prefix (~190 MB) plus a loaded datadir and logs may not fit. */

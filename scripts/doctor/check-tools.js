@@ -3,11 +3,12 @@
  * the deb provider's tools, and the optional ones (otava for change points, Chromium for the
  * site tests).
  */
-import { findOnPath, runProbe } from './probe-tool.js';
-import { parseSysbenchVersion, majorOf } from './parse-versions.js';
+import { execFile } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 
-/** @typedef {import('./types.js').CheckResult} CheckResult */
-/** @typedef {import('./types.js').DoctorEnv} DoctorEnv */
+/** @typedef {import('./commands.js').CheckResult} CheckResult */
+/** @typedef {import('./commands.js').DoctorEnv} DoctorEnv */
 
 /** Oldest Node.js major tagbench supports (package.json "engines"). */
 const MIN_NODE_MAJOR = 20;
@@ -114,4 +115,55 @@ async function checkOtava(env) {
   const probe = await runProbe(python, ['-c', 'import importlib.metadata as m; print(m.version("apache-otava"))'], env.path);
   if (!probe.ok) return { ...base, status: 'fail', detail: `apache-otava is not installed for ${python}`, fix };
   return { ...base, status: 'ok', detail: `apache-otava ${probe.output} (${python})`, fix: null };
+}
+
+/**
+ * Find a program on a given PATH.
+ * @param {string} name program name
+ * @param {string} path PATH value to search
+ * @returns {Promise<string|null>} absolute path of the first executable match, null when none
+ */
+export async function findOnPath(name, path) {
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * Run `file args...` with PATH set to `path`; never rejects.
+ * @param {string} file absolute path
+ * @param {string[]} args
+ * @param {string} path PATH for the child (scripts such as apt-get's helpers look things up)
+ * @param {number} [timeoutMs]
+ * @returns {Promise<{ok: boolean, output: string}>} output = stdout + stderr, trimmed
+ */
+function runProbe(file, args, path, timeoutMs = 15_000) {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: timeoutMs, env: { ...process.env, PATH: path, LC_ALL: 'C' } }, (err, stdout, stderr) => {
+      resolve({ ok: !err, output: `${stdout}${stderr}`.trim() || (err ? err.message : '') });
+    });
+  });
+}
+
+/**
+ * The version `sysbench --version` prints (pure).
+ * @param {string} text output of `sysbench --version` (`sysbench 1.0.20`, `sysbench 1.1.0-df89d34`)
+ * @returns {{version: string, major: number, minor: number}|null} null when no version is found
+ */
+export function parseSysbenchVersion(text) {
+  const m = /sysbench\s+(\d+)\.(\d+)(?:\.(\d+))?\S*/.exec(text);
+  if (!m) return null;
+  return { version: m[0].replace(/^sysbench\s+/, ''), major: Number(m[1]), minor: Number(m[2]) };
+}
+
+/**
+ * Major number of a Node.js version (pure).
+ * @param {string} version `20.11.1` or `v20.11.1`
+ * @returns {number} the major number, NaN when unreadable
+ */
+export function majorOf(version) {
+  return Number(/^v?(\d+)/.exec(version)?.[1]);
 }

@@ -1,5 +1,98 @@
-/** CLI commands of the install stage: install. */
+/**
+ * CLI commands of the install stage: install (one release, or list what can be installed).
+ * The handler imports the stage only when it runs, so `--help` stays light.
+ */
+import { resolve, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UserError, EXIT } from '../errors.js';
 import { providerNames } from './registry.js';
+
+/** Project root: configs/ and the default .tagbench/ live there. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Default cache folder: $TAGBENCH_CACHE (CI shares one between runs), else .tagbench/installs.
+ * @param {string|undefined} option --cache-dir
+ * @returns {string} absolute path
+ */
+function cacheDirFrom(option) {
+  return resolve(option ?? process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'));
+}
+
+/**
+ * `tagbench install`: install one release, or list what can be installed.
+ * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, root?: string}} options
+ * @returns {Promise<number>} 0 installed or cached, 1 failed
+ * @throws {UserError} for bad arguments, unknown product / version / provider
+ */
+export async function installCommand(options) {
+  const [product, version] = options.args ?? [];
+  const { loadConfig } = await import('../config/index.js');
+  const { installRelease } = await import('./index.js');
+  const config = await loadConfig(options.root ?? ROOT);
+  const cacheDir = cacheDirFrom(options.cacheDir);
+  if (options.list) {
+    if (!product) throw new UserError('install --list needs a product, e.g. `tagbench install --list mariadb`');
+    const { listAvailable, listSuiteVersions } = await import('./products.js');
+    const { prefixPathFor, readCachedResult } = await import('./install-cache.js');
+    const log = (/** @type {string} */ msg) => process.stderr.write(`[install] ${msg}\n`);
+    const available = options.suite ? await listSuiteVersions(config, product, options.suite, cacheDir, log) : listAvailable(config, product);
+    const rows = await Promise.all(available.map(async (r) => ({
+      ...r, cached: Boolean(await readCachedResult(prefixPathFor(cacheDir, r.product, r.version))),
+    })));
+    if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    else process.stdout.write(renderList(rows));
+    return EXIT.ok;
+  }
+  if (!product || !version) throw new UserError('install needs <product> <version>, e.g. `tagbench install mariadb 10.11.18` (or --list <product>)');
+  const started = Date.now();
+  const result = await installRelease(
+    {
+      product, version, provider: options.provider ?? 'deb', path: options.path, suite: options.suite,
+      ref: options.ref, profile: options.profile, jobs: options.jobs === undefined ? undefined : Number(options.jobs),
+      url: options.url, sha256: options.sha256,
+    },
+    { config, cacheDir, log: (msg) => process.stderr.write(`[install ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`) },
+  );
+  process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result));
+  return result.status === 'failed' ? EXIT.userError : EXIT.ok;
+}
+
+/**
+ * @param {(import('./types.js').AvailableVersion & {cached: boolean})[]} rows
+ * @returns {string}
+ */
+function renderList(rows) {
+  if (rows.length === 0) return 'no versions found (configured versions are under deb: in the product file; --suite asks Debian)\n';
+  const lines = rows.map((r) => [r.product, r.version, r.suite ?? '', r.packageVersion ?? '(resolved from apt)', r.cached ? 'cached' : '']);
+  const head = ['product', 'version', 'suite', 'debian version', 'cache'];
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/**
+ * @param {import('../types.js').InstallResult} r
+ * @returns {string}
+ */
+function renderResult(r) {
+  if (r.status === 'failed') return `${r.product} ${r.version}: FAILED (${r.provider})\n${r.reason ?? ''}\n`;
+  const env = Object.entries(r.env).map(([k, v]) => `${k}=${v}`).join(' ') || '(none)';
+  return [
+    `${r.product} ${r.version}: ${r.status} (${r.provider}${r.provenance.debianSuite ? `, Debian ${r.provenance.debianSuite}` : ''})`,
+    `  prefix     ${r.prefix}`,
+    `  server     ${r.bin.server}`,
+    `  installDb  ${r.bin.installDb ?? '(none: initialise with --initialize-insecure)'}`,
+    `  client     ${r.bin.client}`,
+    `  admin      ${r.bin.admin}`,
+    `  pluginDir  ${r.pluginDir}`,
+    `  shareDir   ${r.shareDir}`,
+    `  env        ${env}`,
+    `  version    ${r.provenance.serverVersionString}`,
+    `  sha256     ${r.provenance.serverSha256}`,
+    `  packages   ${r.provenance.packages.map((p) => `${p.name}=${p.version}`).join(' ') || '(none)'}`,
+    r.provenance.patchedElf.length ? `  patchelf   ${r.provenance.patchedElf.length} files` : '',
+  ].filter(Boolean).join('\n') + '\n';
+}
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
@@ -38,6 +131,6 @@ export const commands = [
       { flags: '--list', description: 'list the versions configured for <product> (with --suite: the versions that Debian suite offers), and which are cached' },
       { flags: '--json', description: 'print JSON instead of text' },
     ],
-    run: async (options) => (await import('./install-command.js')).run(options),
+    run: installCommand,
   },
 ];

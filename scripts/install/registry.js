@@ -1,15 +1,24 @@
 /**
  * The install providers, by name. Explicit imports keep the list greppable and type-checked;
  * every message that lists providers is built from this map.
+ *
+ * Where a provider lives: one file, `scripts/install/<name>.js`, while it needs no helpers
+ * (path); a folder `scripts/install/<name>/` once it does, whose index.js is the provider and
+ * whose other files are its helpers (deb, source, tarball). Never both a file and a folder.
  */
 import { UserError } from '../errors.js';
-import { deb } from './providers/deb.js';
-import { path } from './providers/path.js';
-import { source } from './providers/source.js';
-import { tarball } from './providers/tarball.js';
+import { deb } from './deb/index.js';
+import { path } from './path.js';
+import { source } from './source/index.js';
+import { tarball } from './tarball/index.js';
 
 /** @type {Readonly<Record<string, import('./types.js').InstallProvider>>} */
-const PROVIDERS = Object.freeze(checkShapes({ deb, path, source, tarball }));
+const PROVIDERS = Object.freeze(checkShapes({
+  deb: { provider: deb, file: 'deb/index.js' },
+  path: { provider: path, file: 'path.js' },
+  source: { provider: source, file: 'source/index.js' },
+  tarball: { provider: tarball, file: 'tarball/index.js' },
+}));
 
 /**
  * @param {string} name
@@ -30,17 +39,21 @@ export function providerNames() {
 }
 
 /**
- * Fail at load time, naming the provider and the member, when one does not fit the shape.
- * @param {Record<string, import('./types.js').InstallProvider>} map
- * @returns {Record<string, import('./types.js').InstallProvider>}
+ * Fail at load time, naming the provider's file and the member, when one does not fit the shape.
+ * @param {Record<string, {provider: import('./types.js').InstallProvider, file: string}>} map
+ *   name -> the provider and its file (relative to scripts/install/)
+ * @returns {Record<string, import('./types.js').InstallProvider>} name -> provider
  */
 function checkShapes(map) {
-  for (const [key, p] of Object.entries(map)) {
-    const file = `scripts/install/providers/${key}.js`;
+  /** @type {Record<string, import('./types.js').InstallProvider>} */
+  const out = {};
+  for (const [key, { provider: p, file: rel }] of Object.entries(map)) {
+    const file = `scripts/install/${rel}`;
     if (p.name !== key) throw new Error(`${file}: name is '${p.name}' but must be '${key}'`);
     for (const member of /** @type {const} */ (['validateOptions', 'install'])) {
       if (typeof p[member] !== 'function') throw new Error(`${file}: missing function '${member}'`);
     }
+    out[key] = p;
   }
-  return map;
+  return out;
 }

@@ -13,7 +13,7 @@ export {};
 
 /**
  * @typedef {object} InstallProvider one way of getting a release onto this machine
- * @property {string} name the word used in `--provider`, the file name and the config value
+ * @property {string} name the word used in `--provider`, the config value and the provider's file or folder name (registry.js)
  * @property {string} summary one line for `--help` and error messages
  * @property {(spec: InstallSpec) => string[]} validateOptions problems with the spec for this provider; empty when fine
  * @property {(spec: InstallSpec, ctx: InstallContext) => Promise<import('../types.js').InstallResult>} install

@@ -1,10 +1,28 @@
 /**
- * `discover` stage: which upstream release tags have not been benchmarked yet, per host class.
+ * `discover` stage: which upstream release tags have not been benchmarked yet, per host class,
+ * planned as the benchmark workflow's matrix.
  */
 import { UserError } from '../errors.js';
-import { fetchRemoteTags } from './list-remote-tags.js';
-import { matchTags } from './match-tags.js';
-import { planMatrix } from './plan-matrix.js';
+import { fetchRemoteTags, matchTags } from './tags.js';
+
+/**
+ * @typedef {object} MatrixEntry one job of the benchmark workflow's matrix
+ * @property {string} product
+ * @property {string} line
+ * @property {string} version
+ * @property {string} tag
+ * @property {string} commit
+ * @property {string} hostClass
+ * @property {string} suite the host class's suite (its `scale`) unless overridden
+ */
+
+/**
+ * @typedef {object} DiscoverResult
+ * @property {{include: MatrixEntry[]}} matrix newest versions first, lines interleaved, at most `max` entries
+ * @property {number} pending entries not yet benchmarked (before the `max` cut)
+ * @property {{product: string, line: string, version: string, hostClass: string, reason: string}[]} skipped
+ *   versions left out, with why (already benchmarked, below the floor)
+ */
 
 /**
  * @typedef {object} DiscoverOptions
@@ -24,7 +42,7 @@ import { planMatrix } from './plan-matrix.js';
  * line's floor and those already benchmarked, and plan the workflow matrix.
  * @param {Pick<import('../types.js').Config, 'products'|'hosts'>} config loaded configuration
  * @param {DiscoverOptions} options
- * @returns {Promise<import('./types.js').DiscoverResult>} matrix plus what was left out and why
+ * @returns {Promise<DiscoverResult>} matrix plus what was left out and why
  * @throws {UserError} on an unknown product or host class, a product without gitUrl, or an
  *   unreachable repository
  */
@@ -32,9 +50,9 @@ export async function discoverTags(config, options) {
   const progress = options.progress ?? ((/** @type {string} */ line) => process.stderr.write(`${line}\n`));
   const products = selectProducts(config, options);
   const hostClasses = selectHostClasses(config, options);
-  /** @type {import('./types.js').TagCandidate[]} */
+  /** @type {import('./tags.js').TagCandidate[]} */
   const candidates = [];
-  /** @type {import('./types.js').DiscoverResult['skipped']} */
+  /** @type {DiscoverResult['skipped']} */
   const belowFloorSkips = [];
   for (const product of products) {
     const url = options.remoteOverrides?.[product.name] ?? product.gitUrl;
@@ -80,4 +98,61 @@ function selectHostClasses(config, options) {
   const names = options.hostClasses?.length ? options.hostClasses : known.filter((n) => config.hosts[n].labels.length > 0);
   if (names.length === 0) throw new UserError(`no host class has runner labels (configs/hosts/*.yml 'labels'); pass --host-class, one of: ${known.join(', ')}`);
   return names.map((n) => ({ name: n, suite: options.suite ?? config.hosts[n].scale }));
+}
+
+/**
+ * Turn matched tags into the benchmark workflow's matrix: one entry per (version, host class)
+ * not benchmarked yet, newest first, product lines interleaved so that one busy line does not
+ * starve the others, cut at `max`.
+ * @param {object} input
+ * @param {import('./tags.js').TagCandidate[]} input.candidates every product and line, newest
+ *   version first within each line (lines are taken in the order they first appear)
+ * @param {{name: string, suite: string}[]} input.hostClasses
+ * @param {{id: string, hostClass: string, product: string, version: string, suite: string, status: string}[]} input.runs
+ *   the results index's runs
+ * @param {number} input.max most entries to return
+ * @param {boolean} [input.retryFailed] propose versions whose runs all failed again (default:
+ *   a failed run counts as benchmarked; a partial, i.e. interrupted, run never does)
+ * @returns {DiscoverResult}
+ */
+export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = false }) {
+  /** @type {Map<string, {id: string, status: string}>} */
+  const done = new Map();
+  for (const r of runs) {
+    if (r.status === 'partial' || (retryFailed && r.status === 'failed')) continue;
+    const key = [r.hostClass, r.product, r.version, r.suite].join('\0');
+    if (!done.has(key) || r.status === 'ok') done.set(key, r);
+  }
+  /** @type {DiscoverResult['skipped']} */
+  const skipped = [];
+  /** @type {Map<string, MatrixEntry[][]>} product+line -> per version, its entries */
+  const byLine = new Map();
+  for (const c of candidates) {
+    /** @type {MatrixEntry[]} */
+    const entries = [];
+    for (const h of hostClasses) {
+      const run = done.get([h.name, c.product, c.version, h.suite].join('\0'));
+      if (run) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: `already benchmarked: run ${run.id} (${run.status}), suite ${h.suite}` });
+      else entries.push({ product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite });
+    }
+    if (entries.length === 0) continue;
+    const key = `${c.product}\0${c.line}`;
+    if (!byLine.has(key)) byLine.set(key, []);
+    byLine.get(key)?.push(entries);
+  }
+  /** @type {MatrixEntry[]} */
+  const include = [];
+  let pending = 0;
+  for (const versions of byLine.values()) for (const v of versions) pending += v.length;
+  // Round-robin over lines (in the order given: products, then config line order): the
+  // newest version of every line before the second of any.
+  const queues = [...byLine.values()];
+  for (let round = 0; include.length < max && queues.some((q) => q.length > round); round++) {
+    for (const q of queues) {
+      const entries = q[round];
+      if (!entries) continue;
+      for (const e of entries) if (include.length < max) include.push(e);
+    }
+  }
+  return { matrix: { include }, pending, skipped };
 }

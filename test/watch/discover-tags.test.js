@@ -1,17 +1,13 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../scripts/config/index.js';
-import { writeRecord, buildIndex, readIndex } from '../../scripts/store/index.js';
-import { discoverTags } from '../../scripts/watch/index.js';
-import { run as watchCommand } from '../../scripts/watch/watch-command.js';
+import { writeRecord, readIndex } from '../../scripts/store/index.js';
+import { discoverTags } from '../../scripts/watch/discover-tags.js';
 import { UserError } from '../../scripts/errors.js';
-import { upstreamRepo, tempDir, cleanupTempDirs } from './watch-testkit.js';
+import { upstreamRepos, record, tempDir, cleanupTempDirs } from './watch-testkit.js';
 
 const root = fileURLToPath(new URL('../fixtures/watch', import.meta.url));
-const recordFixture = new URL('../fixtures/store/run-record-v1.json', import.meta.url);
 const quiet = () => {};
 after(cleanupTempDirs);
 
@@ -22,43 +18,11 @@ let config;
 
 before(async () => {
   config = await loadConfig(root);
-  up = {
-    mariadb: await upstreamRepo([
-      { name: 'mariadb-10.11.17', annotated: true }, // below the line's baseVersion floor
-      { name: 'mariadb-10.11.18', annotated: true },
-      { name: 'mariadb-10.11.19', annotated: false },
-      { name: 'mariadb-10.11.20', annotated: true },
-      { name: 'mariadb-10.11.20-rc', annotated: false }, // not a release: no line matches
-      { name: 'mariadb-11.8.6', annotated: false },
-      { name: 'mariadb-11.4.5', annotated: true }, // a line the config does not watch
-    ]),
-    mysql: await upstreamRepo([
-      { name: 'mysql-8.4.3', annotated: true },
-      { name: 'mysql-8.4.4', annotated: true },
-      { name: 'mysql-9.7.4', annotated: false },
-      { name: 'mysql-cluster-8.4.3', annotated: true },
-    ]),
-  };
+  up = await upstreamRepos();
 });
 
 const overrides = () => ({ mariadb: up.mariadb.bare, mysql: up.mysql.bare });
 const emptyIndex = { runs: [] };
-
-/**
- * A stored run of one release.
- * @param {string} id
- * @param {{product: string, version: string, hostClass: string, suite: string, status: 'ok'|'failed'|'partial'}} o
- */
-async function record(id, o) {
-  const r = JSON.parse(await readFile(recordFixture, 'utf8'));
-  Object.assign(r, { id, status: o.status });
-  // The fixture has a failed step; an ok record has none.
-  if (o.status === 'ok') r.steps = r.steps.filter((/** @type {any} */ s) => s.status !== 'failed');
-  Object.assign(r.release, { product: o.product, version: o.version });
-  r.host.class = o.hostClass;
-  r.config.suite = o.suite;
-  return r;
-}
 
 test('every matching release at or above the floor, newest first, lines interleaved in config order, annotated tags dereferenced', async () => {
   const result = await discoverTags(config, { remoteOverrides: overrides(), index: emptyIndex, max: 100, hostClasses: ['bench-a'], progress: quiet });
@@ -113,39 +77,4 @@ test('unknown product, unknown host class and a product without gitUrl are user 
   await assert.rejects(discoverTags(config, { remoteOverrides: overrides(), hostClasses: ['nope'], index: emptyIndex, progress: quiet }), /unknown host class 'nope'; known: bench-a, bench-b, local/);
   await assert.rejects(discoverTags(config, { products: ['percona'], index: emptyIndex, progress: quiet }), /percona\.yml has no gitUrl.*--remote-override percona=/);
   await assert.rejects(discoverTags(config, { products: ['mariadb'], index: emptyIndex, progress: quiet }), /git ls-remote --tags \/nonexistent\/mariadb-server\.git failed/);
-});
-
-test('`tagbench watch` writes the matrix to GITHUB_OUTPUT and as JSON; the results branch index is honoured', async () => {
-  const store = await tempDir('store');
-  await writeRecord(store, await record('done', { product: 'mysql', version: '9.7.4', hostClass: 'bench-b', suite: 'small', status: 'ok' }));
-  await buildIndex(store);
-  const out = join(await tempDir('gh'), 'output');
-  await writeFile(out, 'earlier=1\n');
-  const code = await watchCommand({
-    root, store, products: 'mysql', hostClass: ['bench-b'], max: 10,
-    remoteOverride: [`mysql=${up.mysql.bare}`], githubOutput: out,
-  });
-  assert.equal(code, 0);
-  const lines = (await readFile(out, 'utf8')).trim().split('\n');
-  assert.equal(lines[0], 'earlier=1', 'appends, never truncates');
-  const matrix = JSON.parse(lines[1].replace(/^matrix=/, ''));
-  assert.deepEqual(matrix.include.map((/** @type {any} */ e) => e.tag), ['mysql-8.4.4', 'mysql-8.4.3']);
-  assert.deepEqual(Object.keys(matrix.include[0]).sort(), ['commit', 'hostClass', 'line', 'product', 'suite', 'tag', 'version']);
-  assert.equal(lines[2], 'count=2');
-  await assert.rejects(watchCommand({ root, store, remoteOverride: ['mysql'] }), /expected <product>=<git URL or path>/);
-});
-
-test('in GitHub Actions (GITHUB_OUTPUT set) the matrix goes to the step outputs without a flag', async () => {
-  const out = join(await tempDir('gh'), 'output');
-  const saved = process.env.GITHUB_OUTPUT;
-  process.env.GITHUB_OUTPUT = out;
-  try {
-    await watchCommand({ root, store: join(out, '..', 'no-store-yet'), products: 'mariadb', hostClass: ['bench-a'], max: 2, remoteOverride: [`mariadb=${up.mariadb.bare}`] });
-  } finally {
-    if (saved === undefined) delete process.env.GITHUB_OUTPUT;
-    else process.env.GITHUB_OUTPUT = saved;
-  }
-  const text = await readFile(out, 'utf8');
-  assert.match(text, /^matrix=\{"include":\[\{"product":"mariadb","line":"10\.11","version":"10\.11\.20"/);
-  assert.match(text, /\ncount=2\n$/);
 });

@@ -1,5 +1,6 @@
-// Upstream-like repositories for the watch tests: real git, real tags (annotated and lightweight).
-import { mkdtemp, rm } from 'node:fs/promises';
+// Shared by the watch tests: upstream-like repositories (real git, real tags, annotated and
+// lightweight) and run records of releases already benchmarked.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -47,4 +48,46 @@ export async function upstreamRepo(tags) {
   }
   git(['clone', '-q', '--bare', work, bare]);
   return { bare, commits };
+}
+
+/**
+ * The upstream repositories of the watch tests, for the products of test/fixtures/watch/configs.
+ * @returns {Promise<{mariadb: {bare: string, commits: Record<string, string>}, mysql: {bare: string, commits: Record<string, string>}}>}
+ */
+export async function upstreamRepos() {
+  return {
+    mariadb: await upstreamRepo([
+      { name: 'mariadb-10.11.17', annotated: true }, // below the line's baseVersion floor
+      { name: 'mariadb-10.11.18', annotated: true },
+      { name: 'mariadb-10.11.19', annotated: false },
+      { name: 'mariadb-10.11.20', annotated: true },
+      { name: 'mariadb-10.11.20-rc', annotated: false }, // not a release: no line matches
+      { name: 'mariadb-11.8.6', annotated: false },
+      { name: 'mariadb-11.4.5', annotated: true }, // a line the config does not watch
+    ]),
+    mysql: await upstreamRepo([
+      { name: 'mysql-8.4.3', annotated: true },
+      { name: 'mysql-8.4.4', annotated: true },
+      { name: 'mysql-9.7.4', annotated: false },
+      { name: 'mysql-cluster-8.4.3', annotated: true },
+    ]),
+  };
+}
+
+const recordFixture = new URL('../fixtures/store/run-record-v1.json', import.meta.url);
+
+/**
+ * A stored run of one release.
+ * @param {string} id
+ * @param {{product: string, version: string, hostClass: string, suite: string, status: 'ok'|'failed'|'partial'}} o
+ */
+export async function record(id, o) {
+  const r = JSON.parse(await readFile(recordFixture, 'utf8'));
+  Object.assign(r, { id, status: o.status });
+  // The fixture has a failed step; an ok record has none.
+  if (o.status === 'ok') r.steps = r.steps.filter((/** @type {any} */ s) => s.status !== 'failed');
+  Object.assign(r.release, { product: o.product, version: o.version });
+  r.host.class = o.hostClass;
+  r.config.suite = o.suite;
+  return r;
 }

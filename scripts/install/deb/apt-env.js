@@ -4,10 +4,11 @@
  * dpkg status. It never touches the machine's apt state, needs no `apt-get update` of the system
  * and lets bullseye, bookworm, trixie and sid packages sit side by side.
  */
-import { mkdir, readFile, readdir, stat, writeFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
+import { replaceFileAtomic } from '../../store/index.js';
 import { runToolChecked, runTool } from '../run-tool.js';
 import { parseDeb822Sources, parseOneLineSources, pickDebianMirrors, renderSourcesList } from './apt-sources.js';
 
@@ -198,12 +199,13 @@ export function parseSimulation(text) {
 }
 
 /**
+ * Replace a file of the private apt configuration only when its content changes, atomically:
+ * several installs share one cache and may open the same release at once.
  * @param {string} file
  * @param {string} content
  */
 async function writeIfChanged(file, content) {
   const old = await readFile(file, 'utf8').catch(() => null);
   if (old === content) return;
-  await writeFile(`${file}.tmp`, content);
-  await rename(`${file}.tmp`, file);
+  await replaceFileAtomic(file, content);
 }

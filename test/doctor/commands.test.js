@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile, cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findOnPath } from '../../scripts/doctor/probe-tool.js';
+import { findOnPath } from '../../scripts/doctor/check-tools.js';
+import { renderDoctor } from '../../scripts/doctor/commands.js';
 
 const cli = new URL('../../scripts/cli.js', import.meta.url).pathname;
 const root = new URL('../../', import.meta.url).pathname;
@@ -96,4 +97,27 @@ test('doctor measures free disk on the nearest existing parent of a work dir not
   const { stdout } = await doctor(['--json', '--work-dir', join(dir, 'not/yet/there')], process.env.PATH ?? '');
   const disk = JSON.parse(stdout).checks.find((/** @type {any} */ c) => c.id === 'disk-free');
   assert.match(disk.detail, new RegExp(`GiB free under ${dir}$|GiB free under ${dir}[: ]`));
+});
+
+test('renderDoctor: marks, optional tag, fix lines, summary', () => {
+  const text = renderDoctor({
+    schemaVersion: 1, ok: false, checks: [
+      { id: 'node', title: 'node', required: true, status: 'ok', detail: 'Node.js 20.1.0', fix: null },
+      { id: 'sysbench', title: 'sysbench', required: true, status: 'fail', detail: 'not found', fix: 'apt-get install sysbench' },
+      { id: 'chromium', title: 'chromium', required: false, status: 'fail', detail: 'not found', fix: 'apt-get install chromium' },
+      { id: 'noise', title: 'noise', required: false, status: 'warn', detail: 'VM', fix: 'use bare metal' },
+    ],
+  });
+  assert.equal(text, [
+    '✓ node      Node.js 20.1.0',
+    '✗ sysbench  not found',
+    '            fix: apt-get install sysbench',
+    '✗ chromium  not found (optional)',
+    '            fix: apt-get install chromium',
+    '! noise     VM',
+    '            fix: use bare metal',
+    '',
+    '1 required check failed: tagbench cannot run benchmarks here until fixed (1 optional missing, 1 warning)',
+    '',
+  ].join('\n'));
 });

@@ -4,12 +4,12 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { UserError } from '../../errors.js';
-import { detectLayout } from '../prefix-layout.js';
-import { flavorOfVersionLine, readServerVersion, sha256File, versionOfVersionLine } from '../provenance.js';
-import { MARKER } from '../install-cache.js';
+import { UserError } from '../errors.js';
+import { detectLayout } from './prefix-layout.js';
+import { flavorOfVersionLine, readServerVersion, sha256File, versionOfVersionLine } from './provenance.js';
+import { MARKER } from './install-cache.js';
 
-/** @type {import('../types.js').InstallProvider} */
+/** @type {import('./types.js').InstallProvider} */
 export const path = {
   name: 'path',
   summary: 'a release already installed under --path (cmake install, tarball, another prefix)',

@@ -8,14 +8,12 @@ import { UserError } from '../../errors.js';
 import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
 import { detectLayout } from '../prefix-layout.js';
 import { flavorOfVersionLine, readServerVersion } from '../provenance.js';
-import { openAptEnv } from '../deb/apt-env.js';
-import { releaseOfSuite } from '../deb/apt-sources.js';
-import { resolveRelease } from '../deb/resolve-release.js';
-import { buildPrefix } from '../deb/build-prefix.js';
-import { describeAvailable } from '../list-available.js';
-import { productConfig } from '../product-config.js';
-import { failedResult } from '../failed-result.js';
-import { buildInstallResult } from '../install-result.js';
+import { openAptEnv } from './apt-env.js';
+import { releaseOfSuite } from './apt-sources.js';
+import { resolveRelease } from './resolve-release.js';
+import { buildPrefix } from './build-prefix.js';
+import { describeAvailable, productConfig } from '../products.js';
+import { buildInstallResult, failedResult } from '../install-result.js';
 
 /** @type {import('../types.js').InstallProvider} */
 export const deb = {
@@ -84,8 +82,8 @@ export const deb = {
  * @param {object} a
  * @param {import('../../types.js').ProductConfig} a.product
  * @param {string} a.version
- * @param {import('../deb/resolve-release.js').ResolvedRelease} a.resolved
- * @param {import('../deb/apt-env.js').AptEnv} a.apt
+ * @param {import('./resolve-release.js').ResolvedRelease} a.resolved
+ * @param {import('./apt-env.js').AptEnv} a.apt
  * @param {string} a.finalPrefix
  * @param {string} a.workDir
  * @param {string} a.configFile

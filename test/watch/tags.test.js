@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLsRemote } from '../../scripts/watch/parse-ls-remote.js';
+import { parseLsRemote, matchTags } from '../../scripts/watch/tags.js';
 import { compareVersions } from '../../scripts/version-order.js';
-import { matchTags } from '../../scripts/watch/match-tags.js';
 
 // Shape of `git ls-remote --tags` (git 2.39): annotated tags have a peeled `^{}` line.
 const OUTPUT = [

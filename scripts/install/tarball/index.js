@@ -7,13 +7,12 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
-import { productConfig } from '../product-config.js';
-import { failedResult } from '../failed-result.js';
+import { productConfig } from '../products.js';
+import { describePrefix, failedResult } from '../install-result.js';
 import { sha256File } from '../provenance.js';
-import { resolveTarballOrigin } from '../tarball/tarball-origin.js';
-import { downloadFile } from '../tarball/download-file.js';
-import { unpackTarball } from '../tarball/unpack-tarball.js';
-import { describePrefix } from '../source/describe-prefix.js';
+import { resolveTarballOrigin } from './tarball-origin.js';
+import { downloadFile } from './download-file.js';
+import { unpackTarball } from './unpack-tarball.js';
 
 /** @type {import('../types.js').InstallProvider} */
 export const tarball = {
@@ -103,7 +102,7 @@ export const tarball = {
 /**
  * A cached prefix is reused only when it came from a tarball with the expected checksum.
  * @param {import('../../types.js').InstallResult} cached
- * @param {import('../tarball/tarball-origin.js').TarballOrigin} origin
+ * @param {import('./tarball-origin.js').TarballOrigin} origin
  * @param {import('../types.js').InstallSpec} spec
  * @param {string} prefix
  * @throws {UserError} naming what differs and what to do

@@ -9,13 +9,12 @@ import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
 import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
-import { productConfig } from '../product-config.js';
-import { failedResult } from '../failed-result.js';
+import { productConfig } from '../products.js';
+import { describePrefix, failedResult } from '../install-result.js';
 import { runTool } from '../run-tool.js';
-import { resolveBuildSettings } from '../source/build-settings.js';
-import { buildAndInstall, fetchSource } from '../source/cmake-build.js';
-import { formatDuration } from '../source/build-log.js';
-import { describePrefix } from '../source/describe-prefix.js';
+import { resolveBuildSettings } from './build-settings.js';
+import { buildAndInstall, fetchSource } from './cmake-build.js';
+import { formatDuration } from './build-log.js';
 
 /** Build log kept inside a finished prefix (compiler warnings are part of a build's story). */
 const BUILD_LOG = '.tagbench-build.log';
@@ -127,7 +126,7 @@ export const source = {
 /**
  * A cached prefix is reused only when it is this build: same provider, profile, flags and ref.
  * @param {import('../../types.js').InstallResult} cached
- * @param {import('../source/build-settings.js').BuildSettings} settings
+ * @param {import('./build-settings.js').BuildSettings} settings
  * @param {import('../types.js').InstallSpec} spec
  * @param {string} prefix
  * @throws {UserError} naming what differs and what to do
