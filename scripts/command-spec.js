@@ -3,7 +3,31 @@
  * scripts/<stage>/commands.js: the options and the handler side by side. A handler imports the
  * stage's heavy modules lazily (`await import(...)`) so that `--help` loads none of them.
  */
-export {};
+
+/**
+ * A comma-separated list option (`--releases a,b`): trimmed, empty items dropped.
+ * @param {string} value
+ * @returns {string[]}
+ */
+export function parseList(value) {
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * A whole-number option, refused unless it is written as one (`3`, not `3x` or `1e3`).
+ * @param {number} min the smallest allowed value
+ * @returns {(value: string) => number}
+ */
+export function wholeNumberAtLeast(min) {
+  return (value) => {
+    const n = Number.parseInt(value, 10);
+    if (!Number.isInteger(n) || n < min || String(n) !== value.trim()) throw new Error(`expected a whole number >= ${min}, got ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+/** A count option (repeats, attempts, sizes): 1 or more. */
+export const parsePositiveInt = wholeNumberAtLeast(1);
 
 /**
  * @typedef {object} OptionSpec

@@ -1,25 +1,27 @@
 /**
  * CLI options shared by every command that starts servers (run, confirm, calibrate), so their
- * defaults and wording cannot drift apart. Bottom of the import graph: imports nothing.
+ * defaults and wording cannot drift apart. Foundation: imports no stage.
  */
-
-/** @param {string} v */
-export const toInt = (v) => Number.parseInt(v, 10);
+import { wholeNumberAtLeast } from './command-spec.js';
 
 /** @type {import('./command-spec.js').OptionSpec[]} */
 export const SERVER_RUN_OPTIONS = [
   { flags: '--work-dir <dir>', description: 'where datadirs live, each run in its own folder inside (default: the host class\'s workDir, else .tagbench/work)' },
   { flags: '--cache-dir <dir>', description: 'install cache (default: $TAGBENCH_CACHE, else .tagbench/installs)' },
-  { flags: '--port-base <port>', description: 'first TCP port; release i listens on port-base + i (default: free ports chosen by the kernel)', parse: toInt },
+  { flags: '--port-base <port>', description: 'first TCP port; release i listens on port-base + i (default: free ports chosen by the kernel)', parse: wholeNumberAtLeast(1) },
 ];
 
+/** The project's own folder (this file is scripts/run-options.js). */
+const PROJECT_ROOT = new URL('..', import.meta.url).pathname;
+
 /**
- * The install cache a command should use.
+ * The install cache every command uses (install, run, confirm, calibrate), so that what
+ * `install` put there is what `run` finds, from whichever folder they are started.
  * @param {string|undefined} option --cache-dir
- * @returns {string}
+ * @returns {string} --cache-dir, else $TAGBENCH_CACHE, else <project>/.tagbench/installs
  */
 export function cacheDirFrom(option) {
-  return option ?? process.env.TAGBENCH_CACHE ?? '.tagbench/installs';
+  return option ?? process.env.TAGBENCH_CACHE ?? `${PROJECT_ROOT}.tagbench/installs`;
 }
 
 /**

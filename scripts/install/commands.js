@@ -2,22 +2,14 @@
  * CLI commands of the install stage: install (one release, or list what can be installed).
  * The handler imports the stage only when it runs, so `--help` stays light.
  */
-import { resolve, join } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError, EXIT } from '../errors.js';
 import { providerNames } from './registry.js';
+import { cacheDirFrom } from '../run-options.js';
 
 /** Project root: configs/ and the default .tagbench/ live there. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * Default cache folder: $TAGBENCH_CACHE (CI shares one between runs), else .tagbench/installs.
- * @param {string|undefined} option --cache-dir
- * @returns {string} absolute path
- */
-function cacheDirFrom(option) {
-  return resolve(option ?? process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'));
-}
 
 /**
  * `tagbench install`: install one release, or list what can be installed.
@@ -30,7 +22,7 @@ export async function installCommand(options) {
   const { loadConfig } = await import('../config/index.js');
   const { installRelease } = await import('./index.js');
   const config = await loadConfig(options.root ?? ROOT);
-  const cacheDir = cacheDirFrom(options.cacheDir);
+  const cacheDir = resolve(cacheDirFrom(options.cacheDir));
   if (options.list) {
     if (!product) throw new UserError('install --list needs a product, e.g. `tagbench install --list mariadb`');
     const { listAvailable, listSuiteVersions } = await import('./products.js');

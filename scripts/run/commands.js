@@ -4,11 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
-import { SERVER_RUN_OPTIONS, toInt, cacheDirFrom, workDirFrom } from '../run-options.js';
+import { SERVER_RUN_OPTIONS, cacheDirFrom, workDirFrom } from '../run-options.js';
+import { parseList, parsePositiveInt } from '../command-spec.js';
 import { providerNames } from '../install/index.js';
-/** @param {string} v */
-const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
-
 /**
  * `tagbench run`: benchmark releases side by side, one run record per release.
  * @param {Record<string, any>} options commander options
@@ -70,8 +68,8 @@ export const commands = [
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)', default: 'local' },
       { flags: '--engine <engine>', description: 'storage engine', choices: ['innodb', 'rocksdb'], default: 'innodb' },
       { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf); default: the engine\'s' },
-      { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: toInt },
-      { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: toList },
+      { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: parsePositiveInt },
+      { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: parseList },
       { flags: '--provider <name>', description: `install provider for every release (${providerNames().join(', ')}); default: the install cache, else deb` },
       { flags: '--path <prefix>', description: 'install prefix for the path provider' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },

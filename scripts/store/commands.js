@@ -5,16 +5,7 @@
 import { resolve, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError, EXIT } from '../errors.js';
-
-/** @param {string} v */
-const toInt = (v) => {
-  const n = Number.parseInt(v, 10);
-  if (!Number.isInteger(n) || n < 1 || String(n) !== v.trim()) throw new Error(`expected a positive integer, got ${JSON.stringify(v)}`);
-  return n;
-};
-
-/** @param {string} v */
-const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+import { parseList, parsePositiveInt } from '../command-spec.js';
 
 /** @param {string} store --store @returns {string} the existing store directory */
 function existingStore(store) {
@@ -97,7 +88,7 @@ export async function promoteCommand(options) {
     suite: options.suite ?? 'smoke',
     storeDir: resolve(options.store ?? 'results'),
     baselinesDir: resolve(options.baselines ?? 'baselines'),
-    runIds: typeof options.runs === 'string' ? toList(options.runs) : options.runs,
+    runIds: typeof options.runs === 'string' ? parseList(options.runs) : options.runs,
     promotedAt: options.now ?? new Date().toISOString(),
     note: options.note,
   });
@@ -122,8 +113,8 @@ export const commands = [
       { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
       { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
       { flags: '--logs', description: 'also publish raw logs (logs/<run-id>/) of the published runs' },
-      { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: toInt },
-      { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: toInt },
+      { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: parsePositiveInt },
+      { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: parsePositiveInt },
       { flags: '--json', description: 'print the result as JSON on stdout' },
     ],
     run: publishCommand,
@@ -162,7 +153,7 @@ export const commands = [
           { flags: '--product <name>', description: 'product' },
           { flags: '--line <name>', description: 'product line' },
           { flags: '--version <version>', description: 'release to promote' },
-          { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: toList },
+          { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: parseList },
           { flags: '--host-class <name>', description: 'host class', default: 'local' },
           { flags: '--suite <name>', description: 'suite', default: 'smoke' },
           { flags: '--store <dir>', description: 'results store directory', default: 'results' },

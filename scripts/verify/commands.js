@@ -4,9 +4,7 @@
  * Each handler imports the module it drives only when it runs, so `--help` stays light.
  */
 import { SERVER_RUN_OPTIONS } from '../run-options.js';
-
-/** @param {string} v */
-const toList = (v) => v.split(',').map((s) => s.trim()).filter(Boolean);
+import { parseList } from '../command-spec.js';
 
 /**
  * `tagbench compare`: tables, verdicts against the base and change points of a product line.
@@ -59,7 +57,7 @@ export const commands = [
     options: [
       { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
       { flags: '--line <name>', description: 'product line; default: the line of the releases\' records' },
-      { flags: '--releases <list>', description: 'comma-separated versions, in column order; default: every version in the store', parse: toList },
+      { flags: '--releases <list>', description: 'comma-separated versions, in column order; default: every version in the store', parse: parseList },
       { flags: '--base <version>', description: 'base release; default: the baseline file\'s' },
       { flags: '--host-class <name>', description: 'host class of the runs', default: 'local' },
       { flags: '--suite <name>', description: 'suite of the runs', default: 'smoke' },
@@ -97,7 +95,7 @@ export const commands = [
       { flags: '--version <version>', description: 'release to calibrate with' },
       { flags: '--host-class <name>', description: 'host class', default: 'local' },
       { flags: '--suite <name>', description: 'suite; default: the host class\'s scale' },
-      { flags: '--only <tests>', description: 'tests to calibrate (default: CPU-bound tests of each group)', parse: toList },
+      { flags: '--only <tests>', description: 'tests to calibrate (default: CPU-bound tests of each group)', parse: parseList },
       { flags: '--aa <n>', description: 'A/A rounds', default: 3 },
       { flags: '--slowdown <fraction>', description: 'injected slowdown as a fraction (0.15 = 15 %)', default: 0.15 },
       { flags: '--repeats <n>', description: 'repeats per side; default: the host class\'s' },

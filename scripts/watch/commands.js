@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { appendFile } from 'node:fs/promises';
 import { UserError, EXIT } from '../errors.js';
+import { wholeNumberAtLeast } from '../command-spec.js';
 
 /**
  * Collect a repeatable option.
@@ -12,13 +13,6 @@ import { UserError, EXIT } from '../errors.js';
  * @param {string[]|undefined} previous
  */
 const collect = (value, previous) => [...(previous ?? []), value];
-
-/** @param {string} v */
-const toInt = (v) => {
-  const n = Number.parseInt(v, 10);
-  if (!Number.isInteger(n) || n < 0 || String(n) !== v.trim()) throw new Error(`expected a whole number >= 0, got ${JSON.stringify(v)}`);
-  return n;
-};
 
 /**
  * `tagbench watch`: the CLI face of discoverTags.
@@ -83,7 +77,7 @@ export const commands = [
       { flags: '--products <names>', description: 'comma-separated products (default: every product with a gitUrl)' },
       { flags: '--host-class <name>', description: 'host class to plan for (repeatable; default: every host class with runner labels)', parse: collect },
       { flags: '--suite <name>', description: 'suite to plan and look for (default: each host class\'s scale)' },
-      { flags: '--max <n>', description: 'most matrix entries', default: 10, parse: toInt },
+      { flags: '--max <n>', description: 'most matrix entries', default: 10, parse: wholeNumberAtLeast(0) },
       { flags: '--retry-failed', description: 'propose again versions whose runs failed (partial runs are always proposed again)' },
       { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
