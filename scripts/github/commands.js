@@ -70,7 +70,7 @@ function defaultRunUrl(env) {
 export async function issuesCommand(options) {
   const { createGitHubClient, parseRepo } = await import('./github-client.js');
   const { fetchTagbenchIssues } = await import('./sync-issues.js');
-  const { renderIssueList, writeIssueList } = await import('../store/index.js');
+  const { renderIssueList, writeIssueList, validateIssueRef } = await import('../store/index.js');
   /** @type {Record<string, string|undefined>} */
   const env = options.env ?? process.env;
   const log = (/** @type {string} */ line) => process.stderr.write(`issues: ${line}\n`);
@@ -83,7 +83,14 @@ export async function issuesCommand(options) {
   } else {
     const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log });
     const issues = await fetchTagbenchIssues(octokit, parseRepo(repoName), options.label ?? 'tagbench-regression');
-    list = issues.flatMap((i) => (i.marker ? [{ ...i.marker.key, number: i.number, url: i.url, state: i.state, title: i.title }] : []));
+    for (const i of issues) {
+      if (!i.marker) continue;
+      const entry = { ...i.marker.key, number: i.number, url: i.url, state: i.state, title: i.title };
+      // A marker edited by hand can lack a field: that issue is left out (and named), the rest listed.
+      const problems = validateIssueRef(entry);
+      if (problems.length > 0) log(`#${i.number} left out of the list: its marker's ${problems.join('; ')}`);
+      else list.push(/** @type {import('../store/index.js').IssueRef} */ (entry));
+    }
     log(`${list.length} tagbench issue(s) in ${repoName}`);
   }
   if (options.out) await writeIssueList(options.out, list);

@@ -9,7 +9,7 @@ export { readRecords, readComparisons, readComparisonFile, readChangePoints } fr
 export { listPartitions } from './read-records.js';
 export { readBaseline, readBaselines, writeBaseline, baselinePath, promoteBaseline } from './baselines.js';
 export { replaceFileAtomic, writeFileOnce } from './write-file-once.js';
-export { readIssueList, writeIssueList, renderIssueList } from './issue-list.js';
+export { readIssueList, writeIssueList, renderIssueList, validateIssueRef } from './issue-list.js';
 export { buildIndex, readIndex } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
 

@@ -14,6 +14,21 @@ const STRING_FIELDS = /** @type {const} */ (['product', 'line', 'version', 'host
 const STATES = ['open', 'closed'];
 
 /**
+ * What is wrong with one entry of an issue list.
+ * @param {any} item
+ * @returns {string[]} problems, each naming the field; empty when the entry is usable
+ */
+export function validateIssueRef(item) {
+  const problems = [];
+  for (const k of STRING_FIELDS) {
+    if (typeof item?.[k] !== 'string') problems.push(`${k} must be a string (found ${JSON.stringify(item?.[k])})`);
+  }
+  if (!Number.isInteger(item?.number)) problems.push(`number must be an integer (found ${JSON.stringify(item?.number)})`);
+  if (!STATES.includes(item?.state)) problems.push(`state must be one of ${STATES.join(', ')} (found ${JSON.stringify(item?.state)})`);
+  return problems;
+}
+
+/**
  * Check one issue list (already parsed).
  * @param {unknown} doc
  * @param {string} where the file, for messages
@@ -23,11 +38,8 @@ const STATES = ['open', 'closed'];
 function checkIssueList(doc, where) {
   if (!Array.isArray(doc)) throw new UserError(`${where}: expected a JSON array of issues [{product, line, version, hostClass, suite, number, url, state, title}]`);
   return doc.map((item, i) => {
-    for (const k of STRING_FIELDS) {
-      if (typeof item?.[k] !== 'string') throw new UserError(`${where}: [${i}].${k} must be a string (found ${JSON.stringify(item?.[k])})`);
-    }
-    if (!Number.isInteger(item.number)) throw new UserError(`${where}: [${i}].number must be an integer (found ${JSON.stringify(item.number)})`);
-    if (!STATES.includes(item.state)) throw new UserError(`${where}: [${i}].state must be one of ${STATES.join(', ')} (found ${JSON.stringify(item.state)})`);
+    const problems = validateIssueRef(item);
+    if (problems.length > 0) throw new UserError(`${where}: [${i}].${problems[0]}`);
     return /** @type {IssueRef} */ ({ product: item.product, line: item.line, version: item.version, hostClass: item.hostClass, suite: item.suite, number: item.number, url: item.url, state: item.state, title: item.title });
   });
 }
