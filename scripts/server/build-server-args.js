@@ -15,7 +15,7 @@
  * Options are applied in file order; a later value wins, as in mysqld.
  */
 import { UserError } from '../errors.js';
-import { normalizeOptionName } from './parse-mycnf.js';
+import { normalizeOptionName } from './mycnf.js';
 
 /** @typedef {import('./types.js').MycnfOption} MycnfOption */
 

@@ -1,6 +1,7 @@
 /**
- * Read pieces of a server's error log. The log can grow to many MB over a long run, so the
- * tail is read from the end of the file instead of reading it all.
+ * A server's error log: read pieces of it, and find the signs of trouble in them (scanErrorLog
+ * is pure). The log can grow to many MB over a long run, so the tail is read from the end of
+ * the file instead of reading it all.
  */
 import { open, stat } from 'node:fs/promises';
 
@@ -52,4 +53,39 @@ export async function readLogTail(path, lines) {
   const text = await readLogFrom(path, Math.max(0, size - lines * 400));
   const all = text.replace(/\n$/, '').split('\n');
   return all.slice(-lines).join('\n');
+}
+
+/**
+ * Lines that mean the server crashed or is about to: MariaDB and MySQL print `mysqld got
+ * signal N` (or `mariadbd got signal`) from their fatal-signal handler, InnoDB prints
+ * `Assertion failure` and debug builds `Assertion ... failed`, and both print a backtrace
+ * banner. `[ERROR] Aborting` is how a server ends that gives up at startup.
+ */
+const CRASH_SIGNATURES = [
+  /\b(mysqld|mariadbd)\b.*got signal \d+/i,
+  /got signal \d+ ;/,
+  /\bAssertion failure\b/,
+  /\bAssertion [`'"].*[`'"] failed\b/,
+  /\bAttempting backtrace\b/,
+  /This could be because you hit a bug/,
+  /we probably made a mistake, and this is a bug/,
+  /\[ERROR\].*\bAborting\b/,
+  /\[ERROR\].*\bFatal\b/i,
+];
+
+/**
+ * @param {string} text error log lines (typically those written since the server was ready)
+ * @returns {{crash: string|null, errors: string[]}} crash: the first crash-signature line, if any;
+ *   errors: every `[ERROR]` line
+ */
+export function scanErrorLog(text) {
+  /** @type {string|null} */
+  let crash = null;
+  /** @type {string[]} */
+  const errors = [];
+  for (const line of text.split('\n')) {
+    if (crash === null && CRASH_SIGNATURES.some((re) => re.test(line))) crash = line.trim();
+    if (/\[ERROR\]/.test(line)) errors.push(line.trim());
+  }
+  return { crash, errors };
 }

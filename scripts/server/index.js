@@ -3,6 +3,6 @@
  * port and tmpdir, and nothing read from /etc/mysql. Other stages import only this file.
  */
 export { startServer } from './start-server.js';
-export { renderMycnf } from './render-mycnf.js';
+export { renderMycnf } from './mycnf.js';
 export { stopAllServers } from './server-registry.js';
 export { findFreePort } from './ports.js';

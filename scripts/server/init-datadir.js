@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { UserError } from '../errors.js';
-import { normalizeOptionName } from './parse-mycnf.js';
+import { normalizeOptionName } from './mycnf.js';
 import { readLogTail } from './error-log.js';
 
 /** @typedef {import('../types.js').InstallResult} InstallResult */

@@ -2,8 +2,7 @@
  * The ServerHandle around a spawned server process: queries, health, stop.
  */
 import { createConnection, createPool } from 'mysql2/promise';
-import { readLogFrom, readLogSize, readLogTail } from './error-log.js';
-import { scanErrorLog } from './scan-error-log.js';
+import { readLogFrom, readLogSize, readLogTail, scanErrorLog } from './error-log.js';
 
 /** @typedef {import('./types.js').ServerHandle} ServerHandle */
 /** @typedef {import('./types.js').ServerExit} ServerExit */

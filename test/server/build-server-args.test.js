@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildServerArgs, selectServerOptions, serverGroups } from '../../scripts/server/build-server-args.js';
-import { parseMycnf } from '../../scripts/server/parse-mycnf.js';
+import { parseMycnf } from '../../scripts/server/mycnf.js';
 import { renderMycnf } from '../../scripts/server/index.js';
 import { UserError } from '../../scripts/errors.js';
 import { config } from './helpers.js';

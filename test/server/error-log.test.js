@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { scanErrorLog } from '../../scripts/server/scan-error-log.js';
+import { scanErrorLog } from '../../scripts/server/error-log.js';
 
 /** @param {string} name */
 const fixture = (name) => readFile(new URL(`../fixtures/server/${name}`, import.meta.url), 'utf8');
