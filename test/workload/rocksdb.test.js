@@ -9,7 +9,6 @@ import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../../scr
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 
 const prefix = await findTestPrefix();
-const skip = prefix ? false : 'no MariaDB prefix (set TAGBENCH_TEST_MARIADB_PREFIX to an extracted release)';
 
 /** @type {import('../../scripts/types.js').SuiteConfig} */
 const SUITE = {
@@ -21,11 +20,11 @@ const SUITE = {
 let server;
 
 before(async () => {
-  if (!skip) server = await startTestServer({ prefix: /** @type {string} */ (prefix), port: 23203, rocksdb: true });
+  server = await startTestServer({ prefix: prefix, port: 23203, rocksdb: true });
 });
 after(async () => { await server?.stop(); });
 
-test('MyRocks: load, steps and postwrite', { skip }, async () => {
+test('MyRocks: load, steps and postwrite', async () => {
   const plan = planSuite(SUITE, { engine: 'rocksdb' });
   const load = await prepareTables(SUITE, server, { engine: 'rocksdb', onProgress: () => {} });
   assert.equal(load.status, 'ok', load.reason ?? '');

@@ -14,7 +14,6 @@ import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const prefix = await findTestPrefix();
-const skip = prefix ? false : 'no MariaDB prefix (set TAGBENCH_TEST_MARIADB_PREFIX to an extracted release)';
 const quiet = () => {};
 
 /** @type {import('./helpers/test-server.js').TestServer} */
@@ -23,10 +22,9 @@ let server;
 let suite;
 
 before(async () => {
-  if (skip) return;
   const config = await loadConfig(root);
   suite = { ...config.suites.smoke, readDurationS: 1, writeDurationS: 1, warmupS: 1, scanWarmDurationS: 1, restS: 0 };
-  server = await startTestServer({ prefix: /** @type {string} */ (prefix), port: 23202 });
+  server = await startTestServer({ prefix: prefix, port: 23202 });
 });
 
 after(async () => {
@@ -43,7 +41,7 @@ async function status(s) {
   return Object.fromEntries(rows.map((/** @type {any} */ r) => [r.Variable_name, Number(r.Value)]));
 }
 
-test('smoke plan: load, every step once, postwrite — real server, real sysbench', { skip }, async (t) => {
+test('smoke plan: load, every step once, postwrite — real server, real sysbench', async (t) => {
   const plan = planSuite(suite, { engine: 'innodb' });
   // Without target.query prepareTables opens its own connection (and creates the database).
   const { query: _q, ...noQuery } = server;
@@ -128,7 +126,7 @@ function checkOwnScript(step, rep, d, events) {
   }
 }
 
-test('postwrite: InnoDB flushes to ~0 dirty pages and restores the settings', { skip }, async () => {
+test('postwrite: InnoDB flushes to ~0 dirty pages and restores the settings', async () => {
   const [saved] = await server.query('SELECT @@innodb_max_dirty_pages_pct AS pct, @@innodb_max_dirty_pages_pct_lwm AS lwm');
   const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'update-nonindex'));
   const rep = await runStepRepeat({ ...step, warmupS: 0, durationS: 2 }, server);
@@ -142,20 +140,20 @@ test('postwrite: InnoDB flushes to ~0 dirty pages and restores the settings', { 
   assert.deepEqual(now, saved);
 });
 
-test('postwrite: a failing statement is a failed result naming it', { skip }, async () => {
+test('postwrite: a failing statement is a failed result naming it', async () => {
   const pw = await runPostwrite(server.query, 'innodb', { ...suite, tables: 3 }, { onProgress: quiet });
   assert.equal(pw.status, 'failed');
   assert.match(pw.reason ?? '', /ANALYZE TABLE sbtest1, sbtest2, sbtest3/);
 });
 
-test('postwrite: MyRocks flush on a server without the plugin fails, InnoDB settings untouched', { skip }, async () => {
+test('postwrite: MyRocks flush on a server without the plugin fails, InnoDB settings untouched', async () => {
   const pw = await runPostwrite(server.query, 'rocksdb', suite, { onProgress: quiet });
   assert.equal(pw.status, 'failed');
   assert.match(pw.reason ?? '', /MyRocks plugin loaded/);
   assert.equal(pw.statements.some((s) => s.includes('innodb')), false);
 });
 
-test('runStepRepeat: timeout, abort, missing executable, bad CPU list are failures with reasons', { skip }, async () => {
+test('runStepRepeat: timeout, abort, missing executable, bad CPU list are failures with reasons', async () => {
   const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'point-query'));
   const slow = await runStepRepeat({ ...step, warmupS: 0, durationS: 6 }, server, { timeoutMarginS: -4 });
   assert.equal(slow.status, 'failed');
@@ -175,7 +173,7 @@ test('runStepRepeat: timeout, abort, missing executable, bad CPU list are failur
   assert.match(badCpu.status === 'failed' ? badCpu.reason : '', /last output line: taskset: /);
 });
 
-test('runStepRepeat: server killed mid-step is a failed repeat with the reason', { skip }, async () => {
+test('runStepRepeat: server killed mid-step is a failed repeat with the reason', async () => {
   const step = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (planSuite(suite).find((s) => s.name === 'read-only.range100'));
   const running = runStepRepeat({ ...step, warmupS: 0, durationS: 5 }, server);
   await new Promise((r) => setTimeout(r, 1500));

@@ -1,33 +1,33 @@
 /**
  * A real MariaDB server for the bench stage's tests and fixture captures: a private datadir,
  * socket, port and tmpdir under a temp folder, started from an extracted release prefix.
- * The prefix comes from TAGBENCH_TEST_MARIADB_PREFIX, else the install cache's 10.11.18
- * (`tagbench install`), else the shared scratch copy;
- * tests skip (with the reason) when neither exists. Kept here rather than using scripts/server
- * so the bench tests do not depend on the install stage's cache being filled.
+ * The prefix comes from TAGBENCH_TEST_MARIADB_PREFIX, else the install cache's 10.11.18 (installed
+ * when missing). The server is started here rather than through scripts/server so that the
+ * workload tests exercise the workload stage alone.
  */
 import { spawn, execFile } from 'node:child_process';
 import { mkdtemp, rm, mkdir, access } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
+import { getInstall } from '../../server/helpers.js';
 
 const run = promisify(execFile);
 
-/** @returns {Promise<string|null>} the prefix, or null when none is available */
+/**
+ * The release prefix the workload tests run against: $TAGBENCH_TEST_MARIADB_PREFIX, else MariaDB
+ * 10.11.18 from the install cache, installed there with the deb provider when missing (as the
+ * server and run tests do), so that these tests run on a fresh CI machine instead of skipping.
+ * @returns {Promise<string>} a prefix holding usr/sbin/mariadbd
+ */
 export async function findTestPrefix() {
-  const installCache = fileURLToPath(new URL('../../../.tagbench/installs/mariadb-10.11.18', import.meta.url));
-  const candidates = [process.env.TAGBENCH_TEST_MARIADB_PREFIX, installCache, '/work/scratch/mariadb-10.11.18'];
-  for (const p of candidates) {
-    if (!p) continue;
-    try {
-      await access(join(p, 'usr/sbin/mariadbd'));
-      return p;
-    } catch { /* try the next one */ }
+  const fromEnv = process.env.TAGBENCH_TEST_MARIADB_PREFIX;
+  if (fromEnv) {
+    await access(join(fromEnv, 'usr/sbin/mariadbd'));
+    return fromEnv;
   }
-  return null;
+  return (await getInstall('mariadb', '10.11.18')).prefix;
 }
 
 /**
