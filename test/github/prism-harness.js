@@ -14,11 +14,12 @@
  * generated/api.github.com.json is taken from the package tarball (the package is 385 MB and
  * must never be an install dependency), then repaired (see repairSpec) and written beside it.
  */
+import { before, after } from 'node:test';
 import { spawn, execFile } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -249,4 +250,22 @@ async function exists(path) {
   } catch {
     return false;
   }
+}
+
+/**
+ * One Prism and one temp folder for the tests of a file: started before the first test, both
+ * gone after the last. The returned object is filled in by the `before` hook.
+ * @returns {{prism: PrismHarness, dir: string}}
+ */
+export function usePrismForFile() {
+  const ctx = /** @type {{prism: PrismHarness, dir: string}} */ ({});
+  before(async () => {
+    ctx.prism = await startPrism();
+    ctx.dir = await mkdtemp(join(tmpdir(), 'tagbench-prism-'));
+  }, { timeout: 300_000 });
+  after(async () => {
+    await ctx.prism?.stop();
+    if (ctx.dir) await rm(ctx.dir, { recursive: true, force: true });
+  });
+  return ctx;
 }

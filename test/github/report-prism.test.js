@@ -3,35 +3,23 @@
  * prism-harness.js): every request it sends must be one GitHub documents, with a valid body.
  * Prism is stateless, so the assertions are on the requests sent.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issuesCommand, reportCommand } from '../../scripts/github/commands.js';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
-import { repairSpec, startPrism } from './prism-harness.js';
+import { repairSpec, usePrismForFile } from './prism-harness.js';
 import { FIXTURE_STORE } from './fixture-store.js';
 
-/** @type {import('./prism-harness.js').PrismHarness} */
-let prism;
-/** @type {string} */
-let dir;
-before(async () => {
-  prism = await startPrism();
-  dir = await mkdtemp(join(tmpdir(), 'tagbench-prism-'));
-}, { timeout: 300_000 });
-after(async () => {
-  await prism?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const ctx = usePrismForFile();
 
 test('a report sends only valid, documented requests: find, labels, create, recovery comment, close', { timeout: 120_000 }, async () => {
-  prism.clear();
-  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '42' };
-  const code = await reportCommand({ store: FIXTURE_STORE, closeOnRecovery: true, siteUrl: 'https://acme.example/bench/', summaryFile: join(dir, 'summary.md'), env });
+  ctx.prism.clear();
+  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '42' };
+  const code = await reportCommand({ store: FIXTURE_STORE, closeOnRecovery: true, siteUrl: 'https://acme.example/bench/', summaryFile: join(ctx.dir, 'summary.md'), env });
   assert.equal(code, 0);
-  const sent = prism.requests.map((r) => `${r.method} ${r.path}`);
+  const sent = ctx.prism.requests.map((r) => `${r.method} ${r.path}`);
   // The description's example issue (#1347) carries no tagbench marker: a new issue is created.
   // The created issue then recovers in 10.11.20 (the example answer is issue #1347 too).
   assert.deepEqual(sent, [
@@ -43,29 +31,29 @@ test('a report sends only valid, documented requests: find, labels, create, reco
     'POST /repos/acme/bench/issues/1347/comments',
     'PATCH /repos/acme/bench/issues/1347',
   ]);
-  for (const r of prism.requests) {
+  for (const r of ctx.prism.requests) {
     assert.deepEqual(r.requestViolations, [], `${r.method} ${r.path} violated the description`);
     assert.ok(r.status < 400, `${r.method} ${r.path} got ${r.status}`);
   }
-  const list = prism.requests[0];
+  const list = ctx.prism.requests[0];
   assert.deepEqual({ labels: list.query.labels, state: list.query.state }, { labels: 'tagbench-regression', state: 'all' });
-  const labels = prism.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/labels')).map((r) => r.body.name).sort();
+  const labels = ctx.prism.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/labels')).map((r) => r.body.name).sort();
   // The example label list holds only "bug": all three of ours are created.
   assert.deepEqual(labels, ['host:local', 'product:mariadb-10.11', 'tagbench-regression']);
-  const create = prism.requests.find((r) => r.method === 'POST' && r.path === '/repos/acme/bench/issues');
+  const create = ctx.prism.requests.find((r) => r.method === 'POST' && r.path === '/repos/acme/bench/issues');
   assert.match(create?.body.title, /mariadb 10\.11\.19 vs 10\.11\.18 on local \(smoke\): 2 tests/);
   assert.match(create?.body.body, /^<!-- tagbench-issue \{"v":1,"fingerprint":"tagbench-regression\/v1\/mariadb\/10\.11\/10\.11\.19\/local\/smoke"/);
   assert.match(create?.body.body, /https:\/\/github\.example\/acme\/bench\/actions\/runs\/42/);
-  const comment = prism.requests.find((r) => r.method === 'POST' && r.path.endsWith('/comments'));
+  const comment = ctx.prism.requests.find((r) => r.method === 'POST' && r.path.endsWith('/comments'));
   assert.match(comment?.body.body, /^<!-- tagbench-recovery \{"v":1,"version":"10\.11\.20"\} -->/);
-  const close = prism.requests.at(-1);
+  const close = ctx.prism.requests.at(-1);
   assert.deepEqual(close?.body, { state: 'closed', state_reason: 'completed' });
   assert.equal(create?.accept, 'application/vnd.github.v3+json', 'the client is unchanged: the proxy rewrites Accept');
 });
 
 test('requests that break the description are rejected with 422 and sl-violations', { timeout: 60_000 }, async () => {
-  prism.clear();
-  const octokit = createGitHubClient({ token: 't', baseUrl: prism.url, log: () => {} });
+  ctx.prism.clear();
+  const octokit = createGitHubClient({ token: 't', baseUrl: ctx.prism.url, log: () => {} });
   /** @type {[string, Record<string, unknown>][]} */
   const bad = [
     ['POST /repos/{owner}/{repo}/issues', { body: 'an issue without a title' }],
@@ -79,17 +67,17 @@ test('requests that break the description are rejected with 422 and sl-violation
       return true;
     });
   }
-  assert.equal(prism.requests.length, bad.length, 'a 422 is not retried');
-  for (const r of prism.requests) assert.ok(r.requestViolations.length > 0, `${r.method} ${r.path}: ${r.violations}`);
+  assert.equal(ctx.prism.requests.length, bad.length, 'a 422 is not retried');
+  for (const r of ctx.prism.requests) assert.ok(r.requestViolations.length > 0, `${r.method} ${r.path}: ${r.violations}`);
 });
 
 test('issues lists only issues carrying a tagbench marker', { timeout: 60_000 }, async () => {
-  prism.clear();
-  const out = join(dir, 'issues.json');
-  assert.equal(await issuesCommand({ out, env: { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url } }), 0);
+  ctx.prism.clear();
+  const out = join(ctx.dir, 'issues.json');
+  assert.equal(await issuesCommand({ out, env: { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url } }), 0);
   // The description's example issue has no marker (and is a pull request): nothing to list.
   assert.deepEqual(JSON.parse(await readFile(out, 'utf8')), []);
-  assert.deepEqual(prism.requests.map((r) => [r.method, r.path, r.query.labels, r.requestViolations]), [['GET', '/repos/acme/bench/issues', 'tagbench-regression', []]]);
+  assert.deepEqual(ctx.prism.requests.map((r) => [r.method, r.path, r.query.labels, r.requestViolations]), [['GET', '/repos/acme/bench/issues', 'tagbench-regression', []]]);
 });
 
 test('repairSpec turns a nullable schema without type into "schema or null"', () => {

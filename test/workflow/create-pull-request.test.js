@@ -3,31 +3,19 @@
  * test/github/prism-harness.js): the baseline change goes through the Git Data API, and every
  * request it sends must be one GitHub documents, with a valid body.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPrCommand } from '../../scripts/workflow/commands.js';
-import { startPrism } from '../github/prism-harness.js';
+import { usePrismForFile } from '../github/prism-harness.js';
 
-/** @type {import('../github/prism-harness.js').PrismHarness} */
-let prism;
-/** @type {string} */
-let dir;
-before(async () => {
-  prism = await startPrism();
-  dir = await mkdtemp(join(tmpdir(), 'tagbench-prism-'));
-}, { timeout: 300_000 });
-after(async () => {
-  await prism?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const ctx = usePrismForFile();
 
 test('open-pr sends the baseline change through the Git Data API, with valid requests', { timeout: 60_000 }, async () => {
-  prism.clear();
-  const repoDir = join(dir, 'repo');
+  ctx.prism.clear();
+  const repoDir = join(ctx.dir, 'repo');
   await mkdir(join(repoDir, 'baselines', 'local'), { recursive: true });
   const sh = (/** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: repoDir, encoding: 'utf8' }).trim();
   sh('init', '-q', '-b', 'main');
@@ -38,11 +26,11 @@ test('open-pr sends the baseline change through the Git Data API, with valid req
   await writeFile(join(repoDir, 'baselines', 'local', 'new.yml'), 'version: 10.11.18\n');
   await writeFile(join(repoDir, 'README'), 'changed outside the path\n');
   await rm(join(repoDir, 'baselines', 'local', 'old.yml'));
-  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: prism.url };
+  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url };
   const code = await openPrCommand({ path: 'baselines', branch: 'baseline/local/mariadb-10.11/smoke/10.11.18', base: 'main', title: 'Promote mariadb 10.11.18', body: 'why', env, cwd: repoDir });
   assert.equal(code, 0);
-  for (const r of prism.requests) assert.deepEqual(r.requestViolations, [], `${r.method} ${r.path}`);
-  const sent = prism.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{40}/, '<sha>')}`);
+  for (const r of ctx.prism.requests) assert.deepEqual(r.requestViolations, [], `${r.method} ${r.path}`);
+  const sent = ctx.prism.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{40}/, '<sha>')}`);
   assert.deepEqual(sent.slice(0, 5), [
     'GET /repos/acme/bench/git/commits/<sha>',
     'POST /repos/acme/bench/git/blobs',
@@ -50,9 +38,9 @@ test('open-pr sends the baseline change through the Git Data API, with valid req
     'POST /repos/acme/bench/git/commits',
     'POST /repos/acme/bench/git/refs',
   ]);
-  const blob = prism.requests[1].body;
+  const blob = ctx.prism.requests[1].body;
   assert.equal(Buffer.from(blob.content, 'base64').toString(), 'version: 10.11.18\n');
-  const tree = prism.requests[2].body.tree;
+  const tree = ctx.prism.requests[2].body.tree;
   assert.deepEqual(tree.map((/** @type {any} */ t) => [t.path, t.sha === null]).sort(), [['baselines/local/new.yml', false], ['baselines/local/old.yml', true]], 'only the path, with the deletion');
-  assert.deepEqual(prism.requests[4].body.ref, 'refs/heads/baseline/local/mariadb-10.11/smoke/10.11.18');
+  assert.deepEqual(ctx.prism.requests[4].body.ref, 'refs/heads/baseline/local/mariadb-10.11/smoke/10.11.18');
 });
