@@ -161,7 +161,8 @@ const STORE_ONLY = [
   { what: 'YAML parsing (baselines are store/\'s, configs are config/\'s)', re: /from\s+['"]yaml['"]/, alsoIn: ['scripts/config/'] },
   { what: 'a write-to-temp-and-rename (use replaceFileAtomic from store/)', re: /\brename\(/, alsoIn: [
     // Directory swaps, not file writes: a finished install prefix or site folder replaces the old one whole.
-    'scripts/install/', 'scripts/site-build/build-site.js'] },
+    'scripts/install/install-cache.js', 'scripts/install/source/cmake-build.js', 'scripts/install/tarball/unpack-tarball.js',
+    'scripts/site-build/build-site.js'] },
 ];
 
 test('every stored format has one owner: nothing outside store/ parses, lays out or writes them', async () => {
