@@ -3,6 +3,7 @@
  * configuration. Pure: config in, plan out; every error says what was given and what exists.
  */
 import { UserError } from '../errors.js';
+import { parseList } from '../command-spec.js';
 
 /**
  * @typedef {object} ResolvedRelease
@@ -110,7 +111,7 @@ export function lineOf(product, version) {
  * @throws {UserError}
  */
 export function parseReleaseList(text) {
-  return text.split(',').map((s) => s.trim()).filter(Boolean).map((item) => {
+  return parseList(text).map((item) => {
     const m = /^([a-z][a-z0-9-]*)@([0-9][0-9A-Za-z.+~-]*)$/.exec(item);
     if (!m) throw new UserError(`bad release '${item}' in --releases: expected product@version, e.g. mariadb@10.11.18`);
     return { product: m[1], version: m[2] };

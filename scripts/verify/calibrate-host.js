@@ -13,6 +13,7 @@
  * Writes bench/calibration-<host-class>.md (and .json with every number).
  */
 import { resolve, join } from 'node:path';
+import { parseList } from '../command-spec.js';
 import { rm } from 'node:fs/promises';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
@@ -42,7 +43,7 @@ export async function calibrateHost(options) {
   const host = config.hosts[hostClass];
   if (!host) throw new UserError(`unknown --host-class '${hostClass}'; known: ${Object.keys(config.hosts).join(', ')}`);
   const suite = options.suite ?? host.scale;
-  const only = typeof options.only === 'string' ? options.only.split(',') : options.only ?? [...DEFAULT_CALIBRATION_TESTS];
+  const only = typeof options.only === 'string' ? parseList(options.only) : options.only ?? [...DEFAULT_CALIBRATION_TESTS];
   const aa = Number(options.aa ?? 3);
   const slowdown = Number(options.slowdown ?? 0.15);
   const n = Number(options.repeats ?? host.repeats);

@@ -6,6 +6,7 @@
  * is found.
  */
 import { resolve } from 'node:path';
+import { parseList } from '../command-spec.js';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
@@ -57,7 +58,7 @@ export async function compareReleases(options) {
 
   const all = await readRecords(storeDir, { hostClass, product: product.name, suite, status: ['ok', 'failed'] });
   /** @type {string[]|undefined} */
-  const wanted = typeof options.releases === 'string' ? options.releases.split(',').map((s) => s.trim()).filter(Boolean) : options.releases;
+  const wanted = typeof options.releases === 'string' ? parseList(options.releases) : options.releases;
   const lines = [...new Set(all.filter((r) => !wanted || wanted.includes(r.release.version)).map((r) => r.release.line))];
   const line = options.line ?? (lines.length === 1 ? lines[0] : undefined);
   if (!line) {

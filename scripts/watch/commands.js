@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { appendFile } from 'node:fs/promises';
 import { UserError, EXIT } from '../errors.js';
-import { wholeNumberAtLeast } from '../command-spec.js';
+import { wholeNumberAtLeast, parseList } from '../command-spec.js';
 
 /**
  * Collect a repeatable option.
@@ -38,7 +38,7 @@ export async function watchCommand(options) {
     remoteOverrides[item.slice(0, at)] = /^[a-z+]+:\/\/|^[^/]+@[^:]+:/.test(url) ? url : resolve(url);
   }
   const result = await discoverTags(config, {
-    products: options.products ? String(options.products).split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    products: options.products ? parseList(String(options.products)) : undefined,
     hostClasses: options.hostClass,
     suite: options.suite,
     remoteOverrides,

@@ -7,6 +7,7 @@
  * once the accepted baseline is known, and renders the plan as step outputs.
  */
 import { lineOf } from '../run/index.js';
+import { parseList } from '../command-spec.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('../config/index.js').loadConfig>>} Config */
 
@@ -79,7 +80,7 @@ export function resolveBenchmarkRequest(config, input) {
   if (input.repeats && !(/^\d+$/.test(input.repeats) && Number(input.repeats) >= 1 && Number(input.repeats) <= MAX_REPEATS)) {
     errors.push(`input repeats is '${input.repeats}'; expected a whole number from 1 to ${MAX_REPEATS}`);
   }
-  const only = (input.only ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = parseList(input.only ?? '');
   for (const t of only) if (!TEST_RE.test(t)) errors.push(`input only names test '${t}'; test names are lower-case letters, digits, . and - (e.g. point-query,update-index)`);
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
   if (input.dryRun && !['true', 'false'].includes(input.dryRun)) errors.push(`input dry_run is '${input.dryRun}'; expected true or false`);
