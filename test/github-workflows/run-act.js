@@ -67,12 +67,15 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, job })
   const logFile = join(dir, 'act.log');
   const out = createWriteStream(logFile);
   const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
+  // Two sources share one file: neither may end it (a pipe ends its destination when its own
+  // source ends, and the other's later output then fails with "write after end"); the file is
+  // ended once both are closed, which 'close' (not 'exit') waits for.
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
   /** @type {number|null} */
   const code = await new Promise((resolve, reject) => {
     child.once('error', (err) => reject(/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT' ? new Error('act is not installed: run setup/github.sh') : err));
-    child.once('exit', (c) => resolve(c));
+    child.once('close', (c) => resolve(c));
   });
   await new Promise((resolve) => out.end(resolve));
   return { code, log: await readFile(logFile, 'utf8'), logFile };
