@@ -26,12 +26,18 @@ export async function installCommand(options) {
   if (options.list) {
     if (!product) throw new UserError('install --list needs a product, e.g. `tagbench install --list mariadb`');
     const { listAvailable, listSuiteVersions } = await import('./products.js');
-    const { prefixPathFor, readCachedResult } = await import('./install-cache.js');
+    const { lookupInstall, makeCacheKey } = await import('./install-cache.js');
     const log = (/** @type {string} */ msg) => process.stderr.write(`[install] ${msg}\n`);
     const available = options.suite ? await listSuiteVersions(config, product, options.suite, cacheDir, log) : listAvailable(config, product);
-    const rows = await Promise.all(available.map(async (r) => ({
-      ...r, cached: Boolean(await readCachedResult(prefixPathFor(cacheDir, r.product, r.version))),
-    })));
+    const rows = await Promise.all(available.map(async (r) => {
+      try {
+        return { ...r, cached: Boolean(await lookupInstall(cacheDir, makeCacheKey({ product: r.product, version: r.version, provider: r.provider }))), cacheProblem: null };
+      } catch (err) {
+        // A damaged install is a fact to list, not a reason to hide the other rows.
+        if (!(err instanceof UserError)) throw err;
+        return { ...r, cached: false, cacheProblem: err.message };
+      }
+    }));
     if (options.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else process.stdout.write(renderList(rows));
     return EXIT.ok;
@@ -51,15 +57,16 @@ export async function installCommand(options) {
 }
 
 /**
- * @param {(import('./types.js').AvailableVersion & {cached: boolean})[]} rows
+ * @param {(import('./types.js').AvailableVersion & {cached: boolean, cacheProblem: string|null})[]} rows
  * @returns {string}
  */
 function renderList(rows) {
   if (rows.length === 0) return 'no versions found (configured versions are under deb: in the product file; --suite asks Debian)\n';
-  const lines = rows.map((r) => [r.product, r.version, r.suite ?? '', r.packageVersion ?? '(resolved from apt)', r.cached ? 'cached' : '']);
+  const lines = rows.map((r) => [r.product, r.version, r.suite ?? '', r.packageVersion ?? '(resolved from apt)', r.cached ? 'cached' : r.cacheProblem ? 'DAMAGED' : '']);
+  const problems = rows.filter((r) => r.cacheProblem).map((r) => `${r.product} ${r.version}: ${r.cacheProblem}\n`);
   const head = ['product', 'version', 'suite', 'debian version', 'cache'];
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n' + problems.join('');
 }
 
 /**
@@ -101,7 +108,10 @@ export const commands = [
       '  tagbench install mysql 9.1.0 --provider tarball --path mysql-9.1.0-linux-glibc2.28-x86_64.tar.xz',
       '  tagbench install --list mariadb',
       '  tagbench install --list mariadb --suite trixie   (what Debian trixie offers, to add under deb:)',
-      'The cache folder defaults to $TAGBENCH_CACHE, else .tagbench/installs in the project.',
+      'The cache folder defaults to $TAGBENCH_CACHE, else .tagbench/installs in the project. Each install has',
+      'its own folder, <product>-<version>@<provider>[-<profile>][@ref-<ref>], reused only for that key and only',
+      'while its server binary has the sha256 recorded at install time (otherwise: an error saying what to delete).',
+      'Folders of older tagbench versions (<product>-<version>) are reused in place for the provider that made them.',
       'Source builds use the product\'s build.defaultProfile (configs/products/<product>.yml) and',
       '$TAGBENCH_BUILD_JOBS parallel jobs (default: the CPU count); a failed build\'s log stays in <cache>/.build-logs/.',
       'Progress goes to stderr; the result (InstallResult) to stdout. Exit 1 when the install failed.',

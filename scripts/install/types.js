@@ -7,8 +7,19 @@ export {};
 /**
  * @typedef {object} InstallContext what every provider gets besides the spec
  * @property {Readonly<import('../types.js').Config>} config from loadConfig
- * @property {string} cacheDir absolute folder holding one prefix per release (`<product>-<version>/`)
+ * @property {string} cacheDir absolute folder holding one prefix per cache key (install-cache.js)
  * @property {(msg: string) => void} [log] progress lines (the CLI sends them to stderr)
+ */
+
+/**
+ * @typedef {object} CacheKey what makes two installs of a release the same install; the install
+ *   cache keeps one prefix per key and reuses it only for that key
+ * @property {string} product
+ * @property {string} version upstream version
+ * @property {string} provider deb, source or tarball (the path provider uses no cache)
+ * @property {string|null} profile build profile of a source build, else null
+ * @property {string|null} ref git ref of a source build that is not the version's release tag
+ *   (a branch or commit), else null: a release tag is keyed by its version
  */
 
 /**

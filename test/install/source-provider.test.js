@@ -70,7 +70,7 @@ test('source: builds the tag with the product\'s default profile, records its pr
   const spec = { product: 'mariadb', version: '10.11.99', provider: 'source', gitUrl: repo };
   const r = await install(spec, ctx);
   assert.equal(r.status, 'installed', r.reason ?? '');
-  assert.equal(r.prefix, join(ctx.cacheDir, 'mariadb-10.11.99'));
+  assert.equal(r.prefix, join(ctx.cacheDir, 'mariadb-10.11.99@source-release'));
   assert.equal(r.bin.server, join(r.prefix, 'usr', 'sbin', 'mariadbd'));
   assert.equal(r.bin.installDb, join(r.prefix, 'usr', 'bin', 'mariadb-install-db'));
   assert.equal(r.pluginDir, join(r.prefix, 'usr', 'lib', 'mysql', 'plugin'));
@@ -105,7 +105,11 @@ test('source: builds the tag with the product\'s default profile, records its pr
   assert.equal(again.provenance.serverSha256, p.serverSha256);
   assert.equal(again.provenance.commit, p.commit);
 
-  await assert.rejects(install({ ...spec, profile: 'jemalloc' }, ctx), /built with profile release .*not profile jemalloc/);
+  // Another profile is another cache key (its own folder, install-cache.test.js); the same
+  // profile whose flags changed in the config since the build is refused, not reused.
+  const mariadb = /** @type {import('../../scripts/install/types.js').InstallProductConfig} */ (base.config.products.mariadb);
+  const changed = { ...base.config, products: { ...base.config.products, mariadb: { ...mariadb, build: { ...mariadb.build, profiles: { release: { cmakeFlags: ['-DCMAKE_BUILD_TYPE=Debug'] } } } } } };
+  await assert.rejects(install(spec, { ...ctx, config: changed }), /built with profile release \(-DCMAKE_BUILD_TYPE=RelWithDebInfo .*\), not profile release \(-DCMAKE_BUILD_TYPE=Debug\)/);
 });
 
 test('source: another profile\'s flags reach the compiler; a commit can be built by its sha', async () => {

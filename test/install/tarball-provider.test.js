@@ -75,7 +75,7 @@ test('tarball: a MariaDB-layout tarball installs, a real server starts on it, an
   const ctx = ctxWith('cache');
   const r = await install({ product: 'mariadb', version: VERSION, provider: 'tarball', path: tarFile, sha256: tarSha }, ctx);
   assert.equal(r.status, 'installed', r.reason ?? '');
-  const root = join(ctx.cacheDir, `mariadb-${VERSION}`, 'usr');
+  const root = join(ctx.cacheDir, `mariadb-${VERSION}@tarball`, 'usr');
   assert.equal(r.bin.server, join(root, 'bin', 'mariadbd'));
   assert.equal(r.bin.installDb, join(root, 'scripts', 'mariadb-install-db'));
   assert.equal(r.bin.client, join(root, 'bin', 'mariadb'));

@@ -1,11 +1,11 @@
 /**
  * `deb` provider: an exact Debian package version of MariaDB or Oracle MySQL, from any Debian
- * suite this machine's mirror serves, extracted side by side into `<cacheDir>/<product>-<version>/`.
+ * suite this machine's mirror serves, extracted side by side into `<cacheDir>/<product>-<version>@deb/` (install-cache.js).
  */
 import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { UserError } from '../../errors.js';
-import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
+import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from '../install-cache.js';
 import { detectLayout } from '../prefix-layout.js';
 import { flavorOfVersionLine, readServerVersion } from '../provenance.js';
 import { openAptEnv } from './apt-env.js';
@@ -38,15 +38,17 @@ export const deb = {
       throw new UserError(`unknown version '${spec.version}' of ${product.name} for the deb provider; available: ${describeAvailable(ctx.config, product.name)}. `
         + `Add it under deb: in ${configFile} (with its Debian suite), or pass --suite`);
     }
-    const finalPrefix = prefixPathFor(ctx.cacheDir, product.name, spec.version);
-    const cached = await readCachedResult(finalPrefix);
-    if (cached && spec.suite && cached.provenance.debianSuite && releaseOfSuite(cached.provenance.debianSuite) !== releaseOfSuite(spec.suite)) {
-      throw new UserError(`${product.name} ${spec.version} is already installed in ${finalPrefix} from Debian ${cached.provenance.debianSuite}, not ${spec.suite}; `
+    const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'deb' });
+    const finalPrefix = prefixPathFor(ctx.cacheDir, key);
+    const hit = await lookupInstall(ctx.cacheDir, key, log);
+    const cached = hit?.result;
+    if (hit && cached && spec.suite && cached.provenance.debianSuite && releaseOfSuite(cached.provenance.debianSuite) !== releaseOfSuite(spec.suite)) {
+      throw new UserError(`${product.name} ${spec.version} is already installed in ${hit.prefix} from Debian ${cached.provenance.debianSuite}, not ${spec.suite}; `
         + 'delete that folder (or use another --cache-dir) to install it from another suite');
     }
-    if (cached) {
-      log(`${product.name} ${spec.version}: already installed in ${finalPrefix}`);
-      return { ...cached, status: 'skipped' };
+    if (hit) {
+      log(`${product.name} ${spec.version}: already installed in ${hit.prefix}`);
+      return { ...hit.result, status: 'skipped' };
     }
 
     const started = Date.now();
@@ -58,7 +60,7 @@ export const deb = {
     const workDir = await makeWorkDir(ctx.cacheDir, `${product.name}-${spec.version}`);
     try {
       const result = await buildRelease({ product, version: spec.version, resolved, apt, finalPrefix, workDir, configFile, log });
-      const committed = await commitPrefix(join(workDir, 'prefix'), finalPrefix, result);
+      const committed = await commitPrefix(join(workDir, 'prefix'), finalPrefix, result, key);
       if (!committed.won) {
         log(`${product.name} ${spec.version}: another process installed it first; using that one`);
         return { ...committed.result, status: 'skipped' };

@@ -1,6 +1,6 @@
 /**
  * `source` provider: build a release from its upstream git tag (or any ref) with cmake, as the
- * bare-metal runners do, into `<cacheDir>/<product>-<version>/usr`. The build profile (cmake
+ * bare-metal runners do, into `<cacheDir>/<product>-<version>@source-<profile>[@ref-<ref>]/usr` (install-cache.js). The build profile (cmake
  * flags) comes from the product's `build:` section; tag, commit, profile, flags and compiler
  * are recorded. A failed build leaves nothing in the cache but its log (`.build-logs/`).
  */
@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
-import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
+import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from '../install-cache.js';
 import { productConfig } from '../products.js';
 import { describePrefix, failedResult } from '../install-result.js';
 import { runTool } from '../run-tool.js';
@@ -49,13 +49,15 @@ export const source = {
     const local = spec.path !== undefined && !/^[\w+.-]+:\/\//.test(spec.path) && !/^[^/]+@[^/]+:/.test(spec.path);
     const settings = resolveBuildSettings(product, local ? { ...spec, path: resolve(/** @type {string} */ (spec.path)) } : spec);
     const label = `${product.name} ${spec.version}`;
-    const finalPrefix = prefixPathFor(ctx.cacheDir, product.name, spec.version);
+    // A release tag is keyed by its version; any other ref (a branch, a commit) by the ref.
+    const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref });
+    const finalPrefix = prefixPathFor(ctx.cacheDir, key);
 
-    const cached = await readCachedResult(finalPrefix);
-    if (cached) {
-      checkCachedBuild(cached, settings, spec, finalPrefix);
-      log(`${label}: already installed in ${finalPrefix} (${settings.ref}, profile ${settings.profileName})`);
-      return { ...cached, status: 'skipped' };
+    const hit = await lookupInstall(ctx.cacheDir, key, log);
+    if (hit) {
+      checkCachedBuild(hit.result, settings, spec, hit.prefix);
+      log(`${label}: already installed in ${hit.prefix} (${settings.ref}, profile ${settings.profileName})`);
+      return { ...hit.result, status: 'skipped' };
     }
     const jobs = spec.jobs ?? jobsFromEnv() ?? availableParallelism();
     const cmakeVersion = await toolVersion('cmake');
@@ -95,7 +97,7 @@ export const source = {
         log,
       });
       await copyFile(logFile, join(built.prefixDir, BUILD_LOG));
-      const committed = await commitPrefix(built.prefixDir, finalPrefix, result);
+      const committed = await commitPrefix(built.prefixDir, finalPrefix, result, key);
       if (!committed.won) {
         log(`${label}: another process installed it first; using that one`);
         return { ...committed.result, status: 'skipped' };

@@ -1,12 +1,12 @@
 /**
  * `tarball` provider: an official binary tarball (MySQL `mysql-<v>-linux-glibc2.28-x86_64.tar.xz`,
  * MariaDB `mariadb-<v>-linux-systemd-x86_64.tar.gz`), from a local file or a URL, checked
- * against its sha256 when one is known, unpacked into `<cacheDir>/<product>-<version>/usr`.
+ * against its sha256 when one is known, unpacked into `<cacheDir>/<product>-<version>@tarball/usr` (install-cache.js).
  */
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
-import { commitPrefix, makeWorkDir, prefixPathFor, readCachedResult } from '../install-cache.js';
+import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from '../install-cache.js';
 import { productConfig } from '../products.js';
 import { describePrefix, failedResult } from '../install-result.js';
 import { sha256File } from '../provenance.js';
@@ -36,13 +36,14 @@ export const tarball = {
     const product = productConfig(ctx.config, spec.product);
     const origin = resolveTarballOrigin(product, spec);
     const label = `${product.name} ${spec.version}`;
-    const finalPrefix = prefixPathFor(ctx.cacheDir, product.name, spec.version);
+    const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'tarball' });
+    const finalPrefix = prefixPathFor(ctx.cacheDir, key);
 
-    const cached = await readCachedResult(finalPrefix);
-    if (cached) {
-      checkCachedTarball(cached, origin, spec, finalPrefix);
-      log(`${label}: already installed in ${finalPrefix}`);
-      return { ...cached, status: 'skipped' };
+    const hit = await lookupInstall(ctx.cacheDir, key, log);
+    if (hit) {
+      checkCachedTarball(hit.result, origin, spec, hit.prefix);
+      log(`${label}: already installed in ${hit.prefix}`);
+      return { ...hit.result, status: 'skipped' };
     }
     if (origin.file && !(await stat(origin.file).then((s) => s.isFile(), () => false))) {
       throw new UserError(`${origin.file}: no such file; give the path of the ${product.name} ${spec.version} tarball`);
@@ -78,7 +79,7 @@ export const tarball = {
         provenance: { packages: [{ name: origin.name, version: spec.version, sha256 }] },
         log,
       });
-      const committed = await commitPrefix(prefixDir, finalPrefix, result);
+      const committed = await commitPrefix(prefixDir, finalPrefix, result, key);
       if (!committed.won) {
         log(`${label}: another process installed it first; using that one`);
         return { ...committed.result, status: 'skipped' };
