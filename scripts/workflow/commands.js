@@ -34,7 +34,7 @@ export async function planCommand(options) {
     only: options.only ?? '',
     baseline: options.baseline ?? '',
     dryRun: options.dryRun ?? '',
-  });
+  }, { hostLabels: options.hostLabels ?? env.TAGBENCH_HOST_LABELS ?? '', selfHosted: Boolean(options.selfHosted) });
   if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
   const plan = options.baseline
     ? requested
@@ -103,6 +103,8 @@ export const commands = [
       { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion' },
       { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
       { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
+      { flags: '--self-hosted', description: 'the jobs run on self-hosted runners: refuse a host class without runner labels' },
+      { flags: '--host-labels <json>', description: 'extra runner labels per host class, {"<class>": ["<label>"]} (default: $TAGBENCH_HOST_LABELS)' },
       { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
     ],
     run: planCommand,

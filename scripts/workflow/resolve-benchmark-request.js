@@ -33,7 +33,10 @@ import { parseList } from '../command-spec.js';
  * @property {string} provider
  * @property {string} suite
  * @property {string} hostClass
- * @property {string[]} runsOn runner labels: self-hosted plus the host class's labels
+ * @property {string[]} runsOn runner labels: self-hosted, the host class's labels and the extra
+ *   labels the repository variable TAGBENCH_HOST_LABELS gives the class
+ * @property {string} leg what tells this request apart from every other leg of one workflow
+ *   run (host class, product, version, suite), safe in an artifact name
  * @property {string} base base release ('' when the line has none and no override was given)
  * @property {string} releases `product@base,product@version` for `tagbench run` (base first)
  * @property {string} mycnf '' = the engine's default
@@ -46,13 +49,62 @@ import { parseList } from '../command-spec.js';
 const VERSION_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 const TEST_RE = /^[a-z0-9][a-z0-9.-]{0,63}$/;
 const MAX_REPEATS = 100;
+/** GitHub runner labels: no spaces or commas; kept to what an artifact name may hold too. */
+const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/**
+ * @typedef {object} RunnerOptions
+ * @property {string} [hostLabels] JSON `{"<host class>": ["<runner label>", ...]}` (the
+ *   repository variable TAGBENCH_HOST_LABELS): labels added to the class's own, e.g. the label
+ *   of the one runner that serves a class whose config has none
+ * @property {boolean} [selfHosted] the jobs run on self-hosted runners: a host class that ends
+ *   up with no label of its own is refused, since `runs-on: [self-hosted]` takes any runner
+ */
+
+/**
+ * @param {string} text JSON of TAGBENCH_HOST_LABELS ('' = none)
+ * @param {Record<string, unknown>} hosts known host classes
+ * @param {string[]} errors problems are appended here
+ * @returns {Record<string, string[]>}
+ */
+function parseHostLabels(text, hosts, errors) {
+  if (!text.trim()) return {};
+  const where = 'repository variable TAGBENCH_HOST_LABELS';
+  /** @type {unknown} */
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    errors.push(`${where} is not JSON (${err instanceof Error ? err.message : err}); expected e.g. {"local": ["tagbench-laptop"]}`);
+    return {};
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    errors.push(`${where} is ${JSON.stringify(parsed)}; expected an object of host class -> list of runner labels, e.g. {"local": ["tagbench-laptop"]}`);
+    return {};
+  }
+  /** @type {Record<string, string[]>} */
+  const result = {};
+  for (const [hostClass, labels] of Object.entries(parsed)) {
+    if (!(hostClass in hosts)) {
+      errors.push(`${where} names host class '${hostClass}'; known host classes: ${Object.keys(hosts).sort().join(', ')} (configs/hosts/)`);
+      continue;
+    }
+    if (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string' || !LABEL_RE.test(l))) {
+      errors.push(`${where} gives host class '${hostClass}' ${JSON.stringify(labels)}; expected a list of runner labels (letters, digits, . _ -), e.g. ["tagbench-laptop"]`);
+      continue;
+    }
+    result[hostClass] = labels;
+  }
+  return result;
+}
 
 /**
  * @param {Config} config
  * @param {BenchmarkRequest} input
+ * @param {RunnerOptions} [runner]
  * @returns {{plan: BenchmarkPlan|null, errors: string[]}} plan is null when errors is not empty
  */
-export function resolveBenchmarkRequest(config, input) {
+export function resolveBenchmarkRequest(config, input, runner = {}) {
   /** @type {string[]} */
   const errors = [];
   const known = (/** @type {object} */ o) => Object.keys(o).sort().join(', ');
@@ -84,6 +136,12 @@ export function resolveBenchmarkRequest(config, input) {
   for (const t of only) if (!TEST_RE.test(t)) errors.push(`input only names test '${t}'; test names are lower-case letters, digits, . and - (e.g. point-query,update-index)`);
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
   if (input.dryRun && !['true', 'false'].includes(input.dryRun)) errors.push(`input dry_run is '${input.dryRun}'; expected true or false`);
+  const extraLabels = parseHostLabels(runner.hostLabels ?? '', config.hosts, errors);
+  const labels = host ? [...new Set([...host.labels, ...(extraLabels[host.name] ?? [])])] : [];
+  if (host && runner.selfHosted && labels.length === 0) {
+    errors.push(`host class '${host.name}' has no runner labels (configs/hosts/${host.name}.yml labels: []), so its self-hosted jobs would run on any self-hosted runner; `
+      + `give the class labels there, or name the runner that serves it in the repository variable TAGBENCH_HOST_LABELS, e.g. {"${host.name}": ["tagbench-laptop"]}`);
+  }
   if (errors.length > 0 || !product || !host) return { plan: null, errors };
 
   const base = input.baseline || product.lines.find((l) => l.name === line)?.baseVersion || '';
@@ -96,7 +154,10 @@ export function resolveBenchmarkRequest(config, input) {
       provider,
       suite,
       hostClass: host.name,
-      runsOn: ['self-hosted', ...host.labels],
+      runsOn: ['self-hosted', ...labels],
+      // '_' appears in no host class, product or suite name, so only a version can hold one:
+      // two different requests never share a leg.
+      leg: [host.name, product.name, input.version, suite].join('_'),
       base,
       releases,
       mycnf: input.mycnf ?? '',
@@ -141,6 +202,7 @@ export function renderPlanOutputs(plan) {
     suite: plan.suite,
     'host-class': plan.hostClass,
     'runs-on': JSON.stringify(plan.runsOn),
+    leg: plan.leg,
     base: plan.base,
     releases: plan.releases,
     mycnf: plan.mycnf,

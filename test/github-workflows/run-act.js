@@ -1,8 +1,12 @@
 /**
- * Run one of our workflows with act on this host (no Docker: host mode, flags in /.actrc) and
- * keep its log. Every remote action the workflow names is replaced by a local stub that fails
- * if it ever runs: steps that need remote actions must be skipped under act (env.ACT). A plain
- * actions/checkout is special-cased by act (it copies the work tree) and never reaches the stub.
+ * Run one of our workflows with act on this host (no Docker: host mode, flags in .actrc) and
+ * keep its log. Every remote action the workflow (and the workflows it calls) names is replaced
+ * by a local stub that fails if it ever runs: steps that need remote actions must be skipped
+ * under act (env.ACT). Two exceptions: a plain actions/checkout is special-cased by act (it
+ * copies the work tree) and never reaches the stub; actions/upload-artifact and
+ * actions/download-artifact are replaced by a STAND-IN (test/support/artifact-stand-in.js) that
+ * keeps their rules (unique names per run, no overwrite), since they cannot run offline. A test
+ * may also give the real tree of a remote action (`actions`).
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -25,6 +29,56 @@ function findFreePort() {
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const STUB_MARK = 'REMOTE-ACTION-RAN-UNDER-ACT';
+const ARTIFACT_STAND_IN = fileURLToPath(new URL('../support/artifact-stand-in.js', import.meta.url));
+
+/**
+ * A local action in place of actions/upload-artifact or download-artifact, running the stand-in.
+ * @param {string} dir
+ * @param {'upload'|'download'} mode
+ * @param {string} store where the stand-in keeps this act run's artifacts
+ */
+async function writeArtifactStandIn(dir, mode, store) {
+  await mkdir(dir, { recursive: true });
+  const inputs = mode === 'upload'
+    ? { name: 'artifact', path: '', 'if-no-files-found': 'warn', overwrite: 'false', 'include-hidden-files': 'false', 'retention-days': '', 'compression-level': '6' }
+    : { name: '', pattern: '', path: '', 'merge-multiple': 'false', 'artifact-ids': '', 'github-token': '', repository: '', 'run-id': '' };
+  await writeFile(join(dir, 'action.yml'), [
+    `name: ${mode}-artifact stand-in`,
+    `description: STAND-IN for actions/${mode}-artifact under act (test/support/artifact-stand-in.js)`,
+    'inputs:',
+    ...Object.entries(inputs).map(([k, v]) => `  ${k}: { required: false, default: ${JSON.stringify(v)} }`),
+    'runs:',
+    '  using: node20',
+    '  main: index.mjs',
+    '',
+  ].join('\n'));
+  await writeFile(join(dir, 'index.mjs'), [
+    `process.env.TAGBENCH_ARTIFACT_STAND_IN_MODE = ${JSON.stringify(mode)};`,
+    `process.env.TAGBENCH_ARTIFACT_STAND_IN_DIR = ${JSON.stringify(store)};`,
+    `const { runArtifactStandInAction } = await import(${JSON.stringify(ARTIFACT_STAND_IN)});`,
+    'await runArtifactStandInAction();',
+    '',
+  ].join('\n'));
+}
+
+/**
+ * @param {string} workflow path relative to the repository root
+ * @returns {Promise<string[]>} the workflow's text and that of every local workflow it calls
+ */
+async function readWithCalledWorkflows(workflow) {
+  const seen = new Set();
+  const texts = [];
+  const queue = [workflow];
+  while (queue.length > 0) {
+    const file = /** @type {string} */ (queue.shift());
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = await readFile(join(ROOT, file), 'utf8');
+    texts.push(text);
+    for (const m of text.matchAll(/uses:\s*\.\/(\.github\/workflows\/[\w.-]+\.ya?ml)/g)) queue.push(m[1]);
+  }
+  return texts;
+}
 
 /**
  * @param {object} options
@@ -34,9 +88,12 @@ export const STUB_MARK = 'REMOTE-ACTION-RAN-UNDER-ACT';
  * @param {Record<string, string>} [options.vars] repository variables (vars context)
  * @param {Record<string, string>} [options.env] environment of every step
  * @param {string} [options.job] run only this job (and what it needs)
- * @returns {Promise<{code: number|null, log: string, logFile: string}>}
+ * @param {Record<string, string>} [options.actions] `owner/name@sha` -> folder holding that
+ *   action's real release tree, run instead of the failing stub
+ * @returns {Promise<{code: number|null, log: string, logFile: string, artifacts: string}>}
+ *   artifacts: the stand-in's folder for this run's artifacts (`<artifacts>/<run id>/<name>/`)
  */
-export async function runAct({ workflow, dir, event, vars = {}, env = {}, job }) {
+export async function runAct({ workflow, dir, event, vars = {}, env = {}, job, actions = {} }) {
   const stub = join(dir, 'stub-action');
   await mkdir(stub, { recursive: true });
   await writeFile(join(stub, 'action.yml'), [
@@ -52,8 +109,18 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, job })
   const eventFile = join(dir, 'event.json');
   // With -e, act ignores --input: dispatch inputs go in the event.
   await writeFile(eventFile, JSON.stringify(event));
-  const text = await readFile(join(ROOT, workflow), 'utf8');
-  const remote = [...new Set([...text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})/g)].map((m) => `${m[1]}@${m[2]}`))];
+  const texts = await readWithCalledWorkflows(workflow);
+  const remote = [...new Set(texts.flatMap((text) => [...text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)(?:\/[\w./-]+)?@([0-9a-f]{40})/g)].map((m) => `${m[1]}@${m[2]}`)))];
+  const artifacts = join(dir, 'artifact-stand-in');
+  await writeArtifactStandIn(join(dir, 'upload-artifact-stand-in'), 'upload', artifacts);
+  await writeArtifactStandIn(join(dir, 'download-artifact-stand-in'), 'download', artifacts);
+  /** @param {string} action owner/name@sha */
+  const replacement = (action) => {
+    if (actions[action]) return actions[action];
+    if (action.startsWith('actions/upload-artifact@')) return join(dir, 'upload-artifact-stand-in');
+    if (action.startsWith('actions/download-artifact@')) return join(dir, 'download-artifact-stand-in');
+    return stub;
+  };
   const args = [
     'workflow_dispatch', '-W', workflow, '-e', eventFile, ...(job ? ['-j', job] : []),
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
@@ -62,7 +129,7 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, job })
     '--cache-server-addr', '127.0.0.1', '--artifact-server-addr', '127.0.0.1', '--artifact-server-path', join(dir, 'artifacts'),
     // act's fixed default port (34567) collides when two act runs share a machine.
     '--artifact-server-port', String(await findFreePort()), '--cache-server-port', '0',
-    ...remote.flatMap((a) => ['--local-repository', `${a}=${stub}`]),
+    ...remote.flatMap((a) => ['--local-repository', `${a}=${replacement(a)}`]),
   ];
   const logFile = join(dir, 'act.log');
   const out = createWriteStream(logFile);
@@ -78,7 +145,7 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, job })
     child.once('close', (c) => resolve(c));
   });
   await new Promise((resolve) => out.end(resolve));
-  return { code, log: await readFile(logFile, 'utf8'), logFile };
+  return { code, log: await readFile(logFile, 'utf8'), logFile, artifacts };
 }
 
 /**
