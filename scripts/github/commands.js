@@ -5,7 +5,8 @@
  */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { EXIT } from '../errors.js';
+import { EXIT, UserError } from '../errors.js';
+import { parseList } from '../command-spec.js';
 
 /**
  * `tagbench report`: open or update the regression issues of the comparisons; write the job summary.
@@ -31,7 +32,13 @@ export async function reportCommand(options) {
   const token = options.dryRun ? null : env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
   const repo = options.repo ?? env.GITHUB_REPOSITORY ?? null;
   if (!options.dryRun && !token) log(`no token in $${options.tokenEnv ?? 'GITHUB_TOKEN'}: dry run`);
+  const adHoc = parseOverrides(options);
+  if (adHoc) log(`ad-hoc run (overrides given): ${options.adHocIssues === 'issue' ? 'an issue of its own' : 'job summary only'}`);
   const result = await reportComparisons(comparisons, records, {
+    adHoc,
+    adHocIssues: options.adHocIssues === 'issue' ? 'issue' : 'summary',
+    botLogins: botLogins(options, env),
+    timing: options.timing,
     repo,
     token,
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
@@ -48,7 +55,43 @@ export async function reportCommand(options) {
     await writeFile(options.summaryFile, result.summary);
   }
   if (!env.GITHUB_STEP_SUMMARY && !options.summaryFile) process.stdout.write(result.summary);
+  if (result.failures.length > 0) {
+    // After the summary: the verdicts are written down whatever GitHub said, and the workflow
+    // publishes the results without waiting for this step.
+    throw new UserError(`report: ${result.failures.length} GitHub request(s) failed; everything else was reported. ${result.failures.join(' | ')}`);
+  }
   return EXIT.ok;
+}
+
+/** Values the plan step validated; checked again because the report may be run by hand. */
+const OVERRIDE_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
+
+/**
+ * The run's overrides from --base-override, --mycnf-override, --only-override ('' = not given,
+ * so a workflow can always pass its inputs through).
+ * @param {Record<string, any>} options
+ * @returns {import('./types.js').AdHocOverrides|null} null for a default run
+ * @throws {UserError} naming an override that is not a plain name
+ */
+export function parseOverrides(options) {
+  const base = String(options.baseOverride ?? '').trim();
+  const mycnf = String(options.mycnfOverride ?? '').trim();
+  const only = [...new Set(parseList(String(options.onlyOverride ?? '')))].sort();
+  for (const [flag, value] of /** @type {[string, string][]} */ ([['--base-override', base], ['--mycnf-override', mycnf], ...only.map((t) => ['--only-override', t])])) {
+    if (value && !OVERRIDE_RE.test(value)) throw new UserError(`${flag} is '${value}'; expected letters, digits and . _ + - (a version, a my.cnf template name or a test name)`);
+  }
+  if (!base && !mycnf && only.length === 0) return null;
+  return { base: base || null, mycnf: mycnf || null, only };
+}
+
+/**
+ * @param {Record<string, any>} options
+ * @param {Record<string, string|undefined>} env
+ * @returns {string[]} logins whose markers are trusted besides the token's own
+ */
+function botLogins(options, env) {
+  const given = parseList(String(options.botLogin ?? env.TAGBENCH_BOT_LOGINS ?? ''));
+  return given.length > 0 ? given : ['github-actions[bot]'];
 }
 
 /**
@@ -69,7 +112,7 @@ function defaultRunUrl(env) {
  */
 export async function issuesCommand(options) {
   const { createGitHubClient, parseRepo } = await import('./github-client.js');
-  const { fetchTagbenchIssues } = await import('./sync-issues.js');
+  const { fetchTagbenchIssues, resolveTrustedLogins } = await import('./sync-issues.js');
   const { renderIssueList, writeIssueList, validateIssueRef } = await import('../store/index.js');
   /** @type {Record<string, string|undefined>} */
   const env = options.env ?? process.env;
@@ -82,10 +125,13 @@ export async function issuesCommand(options) {
     log(`no token in $${options.tokenEnv ?? 'GITHUB_TOKEN'} or no repository: writing an empty list`);
   } else {
     const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log });
-    const issues = await fetchTagbenchIssues(octokit, parseRepo(repoName), options.label ?? 'tagbench-regression');
+    const trusted = await resolveTrustedLogins(octokit, botLogins(options, env), log);
+    const issues = await fetchTagbenchIssues(octokit, parseRepo(repoName), options.label ?? 'tagbench-regression', trusted);
     for (const i of issues) {
-      if (!i.marker) continue;
-      const entry = { ...i.marker.key, number: i.number, url: i.url, state: i.state, title: i.title };
+      // The site links a release to its official issue: ad-hoc runs' issues are not that.
+      if (!i.marker || i.marker.key.adHoc) continue;
+      const { adHoc: _none, ...key } = i.marker.key;
+      const entry = { ...key, number: i.number, url: i.url, state: i.state, title: i.title };
       // A marker edited by hand can lack a field: that issue is left out (and named), the rest listed.
       const problems = validateIssueRef(entry);
       if (problems.length > 0) log(`#${i.number} left out of the list: its marker's ${problems.join('; ')}`);
@@ -95,6 +141,84 @@ export async function issuesCommand(options) {
   }
   if (options.out) await writeIssueList(options.out, list);
   else process.stdout.write(renderIssueList(list));
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench export --format github-action-benchmark`: run records as the action's custom input.
+ * @param {Record<string, any>} options CLI options (see below)
+ * @returns {Promise<number>} 0
+ * @throws {UserError} for an unknown format or tool, no matching run, or colliding series
+ */
+export async function exportCommand(options) {
+  const { exportBenchmarkEntries } = await import('./export-benchmark.js');
+  const { readRecords, replaceFileAtomic } = await import('../store/index.js');
+  const { resolveThresholds } = await import('../compare/index.js');
+  const { loadConfig } = await import('../config/index.js');
+  if (options.format !== 'github-action-benchmark') throw new UserError(`--format is '${options.format}'; valid: github-action-benchmark`);
+  if (!options.out) throw new UserError('--out <file.json> is required: the file github-action-benchmark reads (its output-file-path)');
+  const storeDir = options.store ?? 'results';
+  const ids = options.run && options.run.length > 0 ? options.run : undefined;
+  const records = await readRecords(storeDir, { ids, hostClass: options.hostClass, product: options.product, version: options.version, suite: options.suite, status: ['ok'] });
+  if (records.length === 0) throw new UserError(`export: no completed run in ${storeDir} matches ${ids ? `--run ${ids.join(' ')}` : 'the filters'}${options.hostClass ? ` (host class ${options.hostClass})` : ''}`);
+  if (ids) {
+    const missing = ids.filter((/** @type {string} */ id) => !records.some((r) => r.id === id));
+    if (missing.length > 0) throw new UserError(`export: run(s) ${missing.join(', ')} not found in ${storeDir} (or not completed)`);
+  }
+  const config = await loadConfig(options.root ?? new URL('../..', import.meta.url).pathname);
+  const { qos } = resolveThresholds(config.thresholds);
+  const entries = exportBenchmarkEntries(records, { tool: options.tool, qos });
+  await replaceFileAtomic(options.out, `${JSON.stringify(entries, null, 2)}\n`);
+  process.stderr.write(`export: ${entries.length} ${options.tool} entries from ${records.length} run(s) written to ${options.out}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench triage`: read the answers on regression issues, act on new ones once, and write
+ * the false-alarm counts per metric.
+ * @param {Record<string, any>} options CLI options (see below); tests may pass `env`
+ * @returns {Promise<number>} 0
+ * @throws {UserError} without a token or repository, or when GitHub refuses to list issues
+ */
+export async function triageCommand(options) {
+  const { createGitHubClient, parseRepo, describeGitHubError } = await import('./github-client.js');
+  const { resolveTrustedLogins } = await import('./sync-issues.js');
+  const { triageIssues, renderNoiseSummary } = await import('./triage.js');
+  const { replaceFileAtomic } = await import('../store/index.js');
+  /** @type {Record<string, string|undefined>} */
+  const env = options.env ?? process.env;
+  const log = (/** @type {string} */ line) => process.stderr.write(`triage: ${line}\n`);
+  const token = env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
+  const repoName = options.repo ?? env.GITHUB_REPOSITORY ?? null;
+  if (!token || !repoName) throw new UserError(`triage needs a token in $${options.tokenEnv ?? 'GITHUB_TOKEN'} and a repository (--repo or GITHUB_REPOSITORY)`);
+  const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log, ...(options.timing ?? {}) });
+  const repo = parseRepo(repoName);
+  let result;
+  try {
+    const trustedLogins = await resolveTrustedLogins(octokit, botLogins(options, env), log);
+    result = await triageIssues(octokit, repo, {
+      label: options.label ?? 'tagbench-regression',
+      trustedLogins,
+      promoteWorkflow: options.promoteWorkflow === false ? null : options.promoteWorkflow ?? 'promote-baseline.yml',
+      ref: options.ref ?? env.GITHUB_REF_NAME ?? 'main',
+      act: !options.readOnly,
+      log,
+    });
+  } catch (err) {
+    if (typeof (/** @type {{status?: unknown}} */ (err)).status !== 'number') throw err;
+    throw new UserError(`triage: ${describeGitHubError(err).message}`, { cause: err });
+  }
+  const json = `${JSON.stringify(result.summary, null, 2)}\n`;
+  if (options.out) await replaceFileAtomic(options.out, json);
+  else process.stdout.write(json);
+  if (options.promotionsOut) await replaceFileAtomic(options.promotionsOut, `${JSON.stringify(result.promotions, null, 2)}\n`);
+  if (env.GITHUB_STEP_SUMMARY) {
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(env.GITHUB_STEP_SUMMARY, renderNoiseSummary(result.summary));
+  }
+  const failed = result.issues.filter((i) => i.action === 'failed');
+  for (const i of result.issues) if (i.action !== 'none' && i.action !== 'already-acknowledged') log(`#${i.number} ${i.answer}: ${i.action}${i.detail ? ` — ${i.detail}` : ''}`);
+  if (failed.length > 0) throw new UserError(`triage: acting on ${failed.map((i) => `#${i.number}`).join(', ')} failed (${failed.map((i) => i.detail).join(' | ')}); the counts were written; rerun to retry`);
   return EXIT.ok;
 }
 
@@ -129,6 +253,11 @@ export const commands = [
       { flags: '--label <name>', description: 'label that marks tagbench regression issues (and finds them again)', default: 'tagbench-regression' },
       { flags: '--close-on-recovery', description: 'close an issue when a later release recovers every test it lists (default: $TAGBENCH_CLOSE_ON_RECOVERY=true, else comment only)' },
       { flags: '--summary-file <file>', description: 'also write the job-summary Markdown to this file' },
+      { flags: '--base-override <version>', description: 'the dispatch overrode the base release (\'\' = not): an ad-hoc run, never the official issue', default: '' },
+      { flags: '--mycnf-override <name>', description: 'the dispatch overrode the my.cnf template (\'\' = not): an ad-hoc run', default: '' },
+      { flags: '--only-override <tests>', description: 'the dispatch ran only these tests, comma-separated (\'\' = all): an ad-hoc run', default: '' },
+      { flags: '--ad-hoc-issues <where>', description: 'where an ad-hoc run reports: summary (job summary only) or issue (an issue of its own, fingerprinted by its overrides)', choices: ['summary', 'issue'], default: 'summary' },
+      { flags: '--bot-login <logins>', description: 'comma-separated logins whose issue markers are trusted besides the token\'s own (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot])' },
     ],
     run: reportCommand,
   },
@@ -141,7 +270,56 @@ export const commands = [
       { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
       { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
       { flags: '--label <name>', description: 'label that marks tagbench regression issues', default: 'tagbench-regression' },
+      { flags: '--bot-login <logins>', description: 'comma-separated logins whose issue markers are trusted besides the token\'s own (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot])' },
     ],
     run: issuesCommand,
+  },
+  {
+    name: 'export',
+    summary: 'export run records for github-action-benchmark\'s charts (its custom tools)',
+    help: [
+      'Writes the JSON array the action reads with tool customBiggerIsBetter (throughput) or',
+      'customSmallerIsBetter (latency p95, CPU per operation, stall share): one file per tool, so',
+      'the workflow runs the action once per tool. Series names hold product line, host class,',
+      'suite, test and metric (stable across releases); value = median of the repeats, range = ±',
+      'the largest distance of a repeat from it, extra = release, host class, run id.',
+      'Example: tagbench export --format github-action-benchmark --tool customBiggerIsBetter --store results --run <id> --out out/bench-bigger.json',
+    ].join('\n'),
+    options: [
+      { flags: '--format <format>', description: 'output format', choices: ['github-action-benchmark'], default: 'github-action-benchmark' },
+      { flags: '--tool <tool>', description: 'which entries: the action\'s tool input', choices: ['customBiggerIsBetter', 'customSmallerIsBetter'], default: 'customBiggerIsBetter' },
+      { flags: '--store <dir>', description: 'results store holding the run records', default: 'results' },
+      { flags: '--run <ids...>', description: 'run ids to export (default: every completed run matching the filters)' },
+      { flags: '--host-class <name>', description: 'only runs of this host class' },
+      { flags: '--product <name>', description: 'only runs of this product' },
+      { flags: '--version <version>', description: 'only runs of this release' },
+      { flags: '--suite <name>', description: 'only runs of this suite' },
+      { flags: '--out <file>', description: 'the JSON file to write (the action\'s output-file-path)' },
+    ],
+    run: exportCommand,
+  },
+  {
+    name: 'triage',
+    summary: 'act on the answers to regression issues (labels or /tagbench commands) and count false alarms per metric',
+    help: [
+      'Answers: tagbench:confirmed-bug, tagbench:expected-change, tagbench:noise (labels), or a comment',
+      '`/tagbench <answer>` by an owner, member or collaborator. A new answer is acknowledged once in a',
+      'comment; expected-change dispatches the promote-baseline workflow (needs actions: write).',
+      'Writes {schemaVersion, createdAt, repo, issues, answers, metrics: {<metric>: {issues, noise,',
+      'confirmedBug, expectedChange, unanswered}}, noise: [...]} to --out (stdout without it).',
+    ].join('\n'),
+    options: [
+      { flags: '--out <file>', description: 'write the false-alarm summary JSON here' },
+      { flags: '--promotions-out <file>', description: 'also write the promotions this run found (expected changes not acknowledged before)' },
+      { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
+      { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
+      { flags: '--label <name>', description: 'label that marks tagbench regression issues', default: 'tagbench-regression' },
+      { flags: '--bot-login <logins>', description: 'comma-separated logins whose markers and acknowledgements are trusted (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot])' },
+      { flags: '--promote-workflow <file>', description: 'workflow dispatched for an expected change', default: 'promote-baseline.yml' },
+      { flags: '--no-promote-workflow', description: 'do not dispatch: only acknowledge and list promotions (--promotions-out)' },
+      { flags: '--ref <branch>', description: 'branch the promotion runs on (default: $GITHUB_REF_NAME, else main)' },
+      { flags: '--read-only', description: 'count only: no comments, no dispatch' },
+    ],
+    run: triageCommand,
   },
 ];

@@ -16,10 +16,17 @@ const SUFFIX = ' -->';
 /**
  * Stable id of an issue key. Version 1 of the format: changing it would orphan open issues.
  * @param {IssueKey} key
- * @returns {string} e.g. `tagbench-regression/v1/mariadb/10.11/10.11.19/small-server/standard`
+ * @returns {string} e.g. `tagbench-regression/v1/mariadb/10.11/10.11.19/small-server/standard`, and for an
+ *   ad-hoc run `…/standard/ad-hoc/base=10.11.17/mycnf=small/only=point-query+scan`
  */
 export function computeFingerprint(key) {
-  return ['tagbench-regression', 'v1', key.product, key.line, key.version, key.hostClass, key.suite].join('/');
+  const official = ['tagbench-regression', 'v1', key.product, key.line, key.version, key.hostClass, key.suite];
+  if (!key.adHoc) return official.join('/');
+  // An ad-hoc run (overrides) gets an issue of its own: two dispatches with different overrides
+  // must not share one, and none may rewrite the release's official issue.
+  const { base, mycnf, only } = key.adHoc;
+  const part = (/** @type {string} */ name, /** @type {string} */ value) => `${name}=${encodeURIComponent(value)}`;
+  return [...official, 'ad-hoc', part('base', base ?? ''), part('mycnf', mycnf ?? ''), part('only', only.join('+'))].join('/');
 }
 
 /**

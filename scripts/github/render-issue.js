@@ -5,6 +5,10 @@
 import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.js';
 import { formatChange, formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
 import { renderProvenance } from './render-provenance.js';
+import { renderTriageHelp } from './triage-answers.js';
+
+/** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
+export const AD_HOC_LABEL = 'tagbench:ad-hoc';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('../types.js').TestVerdict} TestVerdict */
@@ -30,20 +34,55 @@ export function testId(v) {
  * @returns {ReportedVerdict[]}
  */
 export function confirmedRegressions(comparison) {
+  return issueLevelRegressions(comparison).filter((t) => testPolicy(comparison, t.test) === 'open');
+}
+
+/**
+ * Confirmed issue-level regressions of tests whose policy is `note`: listed in an issue opened
+ * for other tests and in the job summary, but they never open an issue themselves.
+ * @param {Comparison} comparison
+ * @returns {ReportedVerdict[]}
+ */
+export function notedRegressions(comparison) {
+  return issueLevelRegressions(comparison).filter((t) => testPolicy(comparison, t.test) === 'note');
+}
+
+/** @param {Comparison} comparison */
+function issueLevelRegressions(comparison) {
   return /** @type {ReportedVerdict[]} */ (comparison.tests).filter((t) => t.verdict === 'regression' && t.confirmed === true && (t.level ?? 'issue') === 'issue');
+}
+
+/** @typedef {'open'|'note'|'ignore'} IssuePolicy */
+const POLICIES = /** @type {const} */ (['open', 'note', 'ignore']);
+
+/**
+ * The per-test issue policy (configs/thresholds.yml `tests.<name>.policy`, resolved into the
+ * comparison's thresholds): open issues (default), note only, or ignore. Read defensively:
+ * comparisons written before the key existed have none, and an unknown value counts as the
+ * default rather than silencing a regression.
+ * @param {Comparison} comparison
+ * @param {string} test
+ * @returns {IssuePolicy}
+ */
+export function testPolicy(comparison, test) {
+  const tests = /** @type {Record<string, {policy?: unknown}>|undefined} */ (comparison.thresholds?.tests);
+  const policy = tests?.[test]?.policy ?? 'open';
+  return POLICIES.includes(/** @type {IssuePolicy} */ (policy)) ? /** @type {IssuePolicy} */ (policy) : 'open';
 }
 
 /**
  * @param {Comparison} comparison
+ * @param {import('./types.js').AdHocOverrides|null} [adHoc] the run's overrides, null for a default run
  * @returns {IssueKey}
  */
-export function issueKeyOf(comparison) {
+export function issueKeyOf(comparison, adHoc = null) {
   return {
     product: comparison.product,
     line: comparison.line,
     version: comparison.candidate.version,
     hostClass: comparison.hostClass,
     suite: comparison.suite,
+    ...(adHoc ? { adHoc } : {}),
   };
 }
 
@@ -51,13 +90,15 @@ export function issueKeyOf(comparison) {
  * Render the issue for a comparison, or null when it has no confirmed regression.
  * @param {Comparison} comparison
  * @param {Map<string, RunRecord>} records run records by id, for provenance (missing ones are named)
- * @param {{siteUrl: string|null, runUrl: string|null, label: string}} context links and the index label
+ * @param {{siteUrl: string|null, runUrl: string|null, label: string, adHoc?: import('./types.js').AdHocOverrides|null}} context
+ *   links, the index label, and the run's overrides (an ad-hoc run gets an issue of its own)
  * @returns {IssuePlan|null}
  */
 export function renderIssue(comparison, records, context) {
   const regressed = confirmedRegressions(comparison);
   if (regressed.length === 0) return null;
-  const key = issueKeyOf(comparison);
+  const noted = notedRegressions(comparison);
+  const key = issueKeyOf(comparison, context.adHoc ?? null);
   const tests = regressed.map(testId);
   // Only what a reader would call "the same regression" goes into the digest: links and
   // timestamps change on every run and must not turn a rerun into an update.
@@ -68,14 +109,17 @@ export function renderIssue(comparison, records, context) {
   });
   const marker = /** @type {const} */ ({ v: 1, fingerprint: computeFingerprint(key), key, tests, digest });
   const n = regressed.length;
-  const title = `Performance regression: ${key.product} ${key.version} vs ${comparison.base.version} on ${key.hostClass} (${key.suite}): ${n} test${n > 1 ? 's' : ''}`;
+  const adHocNote = key.adHoc ? ` [ad-hoc: ${describeOverrides(key.adHoc)}]` : '';
+  const title = `Performance regression: ${key.product} ${key.version} vs ${comparison.base.version} on ${key.hostClass} (${key.suite}): ${n} test${n > 1 ? 's' : ''}${adHocNote}`;
 
   const body = [
     renderMarker(marker),
     `**${n} confirmed regression${n > 1 ? 's' : ''}** in ${code(`${key.product} ${key.version}`)} (line ${code(key.line)}) against the baseline ${code(`${key.product} ${comparison.base.version}`)}, host class ${code(key.hostClass)}, suite ${code(key.suite)}. Each was confirmed by a rerun of the regressed tests.`,
     '',
+    ...(key.adHoc ? [`> Ad-hoc run with overrides (${describeOverrides(key.adHoc)}): this is not the official issue of ${code(`${key.product} ${key.version}`)}, which only default runs write.`, ''] : []),
     renderTable(regressed, comparison),
     '',
+    ...(noted.length > 0 ? [`Also regressed, noted only (their policy in configs/thresholds.yml is \`note\`): ${noted.map((t) => code(testId(t))).join(', ')}.`, ''] : []),
     '### Why each verdict',
     '',
     // compare's reason already tells the confirmation rerun's outcome when there was one.
@@ -89,11 +133,13 @@ export function renderIssue(comparison, records, context) {
     '',
     renderProvenance(comparison.base, comparison.candidate, records),
     '',
+    renderTriageHelp(),
+    '',
     `<sub>Opened by tagbench. A later report of the same release, host class and suite updates this issue instead of opening another; a later release of the line that recovers is noted here. The label ${code(context.label)} is how tagbench finds its issues: keep it.</sub>`,
     '',
   ].join('\n');
 
-  const labels = [context.label, `product:${key.product}-${key.line}`, `host:${key.hostClass}`];
+  const labels = [context.label, `product:${key.product}-${key.line}`, `host:${key.hostClass}`, ...(key.adHoc ? [AD_HOC_LABEL] : [])];
   const updateNote = [
     `Updated with new numbers${context.runUrl ? ` from ${context.runUrl}` : ''}: now ${n} confirmed regression${n > 1 ? 's' : ''} (${tests.map(code).join(', ')}), comparison created ${comparison.createdAt}.`,
   ].join('\n');
@@ -117,6 +163,18 @@ function renderTable(regressed, comparison) {
   }
   rows.push('', '↑ higher is better, ↓ lower is better. Ratio = candidate median / baseline median; CI = its confidence interval as computed by `tagbench compare`.');
   return rows.join('\n');
+}
+
+/**
+ * @param {import('./types.js').AdHocOverrides} o
+ * @returns {string} e.g. `base 10.11.17, my.cnf small, tests point-query`
+ */
+export function describeOverrides(o) {
+  const parts = [];
+  if (o.base) parts.push(`base ${o.base}`);
+  if (o.mycnf) parts.push(`my.cnf ${o.mycnf}`);
+  if (o.only.length > 0) parts.push(`tests ${o.only.join(', ')}`);
+  return parts.join('; ');
 }
 
 /** @param {Comparison} c */

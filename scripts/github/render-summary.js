@@ -3,6 +3,7 @@
  * what the report did with issues. Pure: data in, Markdown out.
  */
 import { formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
+import { describeOverrides, testPolicy } from './render-issue.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -13,7 +14,7 @@ const MARK = Object.freeze({ regression: '🔴', improvement: '🟢', unchanged:
 /**
  * @param {Comparison[]} comparisons
  * @param {IssueOutcome[]} outcomes
- * @param {{dryRun: boolean}} mode
+ * @param {{dryRun: boolean, adHoc?: import('./types.js').AdHocOverrides|null}} mode
  * @returns {string} Markdown
  */
 export function renderSummary(comparisons, outcomes, mode) {
@@ -25,7 +26,8 @@ export function renderSummary(comparisons, outcomes, mode) {
     out.push('| test | metric | verdict | ratio | CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) {
       const level = t.level ? `, ${t.level}` : '';
-      const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) : '';
+      const policy = testPolicy(c, t.test);
+      const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
       out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatEffect(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`);
     }
     out.push('');
@@ -36,7 +38,9 @@ export function renderSummary(comparisons, outcomes, mode) {
     const where = o.url ? `[#${o.number}](${o.url})` : o.file ? `\`${o.file}\`` : '';
     out.push(`- ${o.action}: ${o.title} ${where}${o.detail ? ` — ${o.detail}` : ''}`);
   }
-  if (mode.dryRun) out.push('', 'Dry run: no GitHub token or repository, so issue bodies were written to files instead.');
+  if (mode.adHoc) out.push('', `Ad-hoc run (${describeOverrides(mode.adHoc)}): the official issue of the release is never touched by a run with overrides.`);
+  if (outcomes.some((o) => o.action === 'failed')) out.push('', 'Some GitHub requests failed (see above). The results are published regardless; rerun `tagbench report` to finish the issues: it never duplicates them.');
+  if (mode.dryRun && !outcomes.some((o) => o.action === 'summary-only')) out.push('', 'Dry run: no GitHub token or repository, so issue bodies were written to files instead.');
   out.push('');
   return out.join('\n');
 }

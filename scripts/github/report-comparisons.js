@@ -4,12 +4,11 @@
  * files (dry run); in both cases return the job-summary Markdown.
  */
 import { join } from 'node:path';
-import { UserError } from '../errors.js';
 import { replaceFileAtomic } from '../store/index.js';
-import { createGitHubClient, parseRepo } from './github-client.js';
-import { renderIssue } from './render-issue.js';
+import { createGitHubClient, describeGitHubError, parseRepo } from './github-client.js';
+import { describeOverrides, renderIssue } from './render-issue.js';
 import { renderSummary } from './render-summary.js';
-import { ensureLabels, fetchTagbenchIssues, syncIssue, syncRecoveries } from './sync-issues.js';
+import { ACTIONS_BOT_LOGIN, ensureLabels, fetchTagbenchIssues, resolveTrustedLogins, syncIssue, syncRecoveries } from './sync-issues.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('../types.js').RunRecord} RunRecord */
@@ -22,16 +21,29 @@ import { ensureLabels, fetchTagbenchIssues, syncIssue, syncRecoveries } from './
  *   recovery is noted after the issue it recovers exists)
  * @param {Map<string, RunRecord>} records run records by id, for provenance
  * @param {ReportOptions} options
- * @returns {Promise<{outcomes: IssueOutcome[], summary: string, dryRun: boolean}>}
- * @throws {UserError} when the repository name is malformed or GitHub refuses a request
+ * @returns {Promise<{outcomes: IssueOutcome[], summary: string, dryRun: boolean, failures: string[]}>}
+ *   failures: one sentence per GitHub request that failed for good (the rest was still done;
+ *   the caller decides the exit code after writing the summary)
+ * @throws {UserError} when the repository name is malformed
  */
 export async function reportComparisons(comparisons, records, options) {
-  const context = { siteUrl: options.siteUrl, runUrl: options.runUrl, label: options.label };
+  const adHoc = options.adHoc ?? null;
+  const context = { siteUrl: options.siteUrl, runUrl: options.runUrl, label: options.label, adHoc };
   /** @type {{comparison: Comparison, plan: IssuePlan|null}[]} */
   const rendered = comparisons.map((comparison) => ({ comparison, plan: renderIssue(comparison, records, context) }));
   const dryRun = !options.token || !options.repo;
-  const outcomes = dryRun ? await writeDryRun(rendered, options) : await syncWithGitHub(rendered, options);
-  return { outcomes, summary: renderSummary(comparisons, outcomes, { dryRun }), dryRun };
+  /** @type {IssueOutcome[]} */
+  let outcomes;
+  /** @type {string[]} */
+  let failures = [];
+  if (adHoc && (options.adHocIssues ?? 'summary') === 'summary') {
+    outcomes = rendered.flatMap(({ plan }) => (plan ? [{ action: /** @type {const} */ ('summary-only'), fingerprint: plan.marker.fingerprint, title: plan.title, number: null, url: null, detail: `ad-hoc run (${describeOverrides(adHoc)}): reported here only, the release's issue is left alone` }] : []));
+  } else if (dryRun) {
+    outcomes = await writeDryRun(rendered, options);
+  } else {
+    ({ outcomes, failures } = await syncWithGitHub(rendered, options));
+  }
+  return { outcomes, summary: renderSummary(comparisons, outcomes, { dryRun, adHoc }), dryRun, failures };
 }
 
 /**
@@ -54,41 +66,70 @@ async function writeDryRun(rendered, options) {
 }
 
 /**
+ * Sync every plan; a request GitHub refuses or fails costs only what depends on it: the
+ * other comparisons are still reported, and every failure is named in the summary.
  * @param {{comparison: Comparison, plan: IssuePlan|null}[]} rendered
  * @param {ReportOptions} options
- * @returns {Promise<IssueOutcome[]>}
+ * @returns {Promise<{outcomes: IssueOutcome[], failures: string[]}>}
  */
 async function syncWithGitHub(rendered, options) {
   const repo = parseRepo(/** @type {string} */ (options.repo));
-  const octokit = createGitHubClient({ token: /** @type {string} */ (options.token), baseUrl: options.apiUrl, log: options.log });
+  const timing = options.timing ?? {};
+  const octokit = createGitHubClient({ token: /** @type {string} */ (options.token), baseUrl: options.apiUrl, log: options.log, retryAfterBaseMs: timing.retryAfterBaseMs, throttle: timing.throttle });
+  /** @type {IssueOutcome[]} */
+  const outcomes = [];
+  /** @type {string[]} */
+  const failures = [];
+  const plans = rendered.flatMap((r) => (r.plan ? [r.plan] : []));
+  /** @param {IssuePlan|null} plan @param {unknown} err @param {string} doing */
+  const fail = (plan, err, doing) => {
+    // Octokit's errors carry an HTTP status (500 for a network failure); anything else is a bug.
+    if (typeof (/** @type {{status?: unknown}} */ (err)).status !== 'number') throw err;
+    const info = describeGitHubError(err);
+    const message = `${doing}: ${info.message}`;
+    options.log(message);
+    failures.push(message);
+    if (plan) outcomes.push({ action: 'failed', fingerprint: plan.marker.fingerprint, title: plan.title, number: null, url: null, detail: message });
+  };
+  /** @type {import('./sync-issues.js').SyncContext} */
+  let ctx;
+  /** @type {import('./types.js').ExistingIssue[]} */
+  let issues;
   try {
-    const issues = await fetchTagbenchIssues(octokit, repo, options.label);
+    const trustedLogins = await resolveTrustedLogins(octokit, options.botLogins ?? [ACTIONS_BOT_LOGIN], options.log);
+    ctx = { octokit, repo, label: options.label, trustedLogins, log: options.log, recheckDelayMs: timing.recheckDelayMs };
+    issues = await fetchTagbenchIssues(octokit, repo, options.label, trustedLogins);
     options.log(`found ${issues.length} issue(s) labelled ${options.label} in ${options.repo}`);
-    const plans = rendered.flatMap((r) => (r.plan ? [r.plan] : []));
+    for (const i of issues) if (i.untrustedMarker) options.log(`issue #${i.number} carries a tagbench marker but was opened by ${i.author}, not by ${[...trustedLogins].join(' or ')}: ignored`);
     if (plans.length > 0) {
-      const created = await ensureLabels(octokit, repo, plans.flatMap((p) => p.labels), options.label);
+      const created = await ensureLabels(octokit, repo, plans.flatMap((p) => p.labels), options.label, options.log);
       if (created.length > 0) options.log(`created labels: ${created.join(', ')}`);
     }
-    /** @type {IssueOutcome[]} */
-    const outcomes = [];
-    for (const { comparison, plan } of rendered) {
-      if (plan) {
-        const outcome = await syncIssue(octokit, repo, plan, issues);
+  } catch (err) {
+    for (const plan of plans) fail(plan, err, `reading ${options.repo}'s issues and labels`);
+    if (plans.length === 0) fail(null, err, `reading ${options.repo}'s issues`);
+    return { outcomes, failures };
+  }
+  for (const { comparison, plan } of rendered) {
+    if (plan) {
+      try {
+        const outcome = await syncIssue(ctx, plan, issues);
         options.log(`issue ${outcome.action}: #${outcome.number} ${plan.title}`);
         outcomes.push(outcome);
+      } catch (err) {
+        fail(plan, err, `issue "${plan.title}"`);
       }
-      const recoveries = await syncRecoveries(octokit, repo, comparison, issues, options);
+    }
+    if (options.adHoc) continue;
+    try {
+      const recoveries = await syncRecoveries(ctx, comparison, issues, options);
       for (const r of recoveries) options.log(`issue #${r.number}: ${r.detail}`);
       outcomes.push(...recoveries);
+    } catch (err) {
+      fail(null, err, `noting recoveries in ${comparison.product} ${comparison.candidate.version}`);
     }
-    return outcomes;
-  } catch (err) {
-    const status = /** @type {{status?: number}} */ (err).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      throw new UserError(`GitHub refused a request to ${options.apiUrl} for ${options.repo} (HTTP ${status}: ${err instanceof Error ? err.message : String(err)}). Check that GITHUB_TOKEN may write issues (workflow permission issues: write) and that --repo is right; without a token the report is a dry run.`, { cause: err });
-    }
-    throw err;
   }
+  return { outcomes, failures };
 }
 
 /** @param {string} s */

@@ -9,6 +9,17 @@ export {};
  * @property {string} version candidate release the regressions were confirmed in
  * @property {string} hostClass
  * @property {string} suite
+ * @property {AdHocOverrides} [adHoc] present only for a run with overrides: its issue is not the
+ *   release's official one
+ */
+
+/**
+ * The overrides of an ad-hoc benchmark dispatch ('' / [] = not overridden). A run with none of
+ * them is a default run: only default runs touch the official issue of a release.
+ * @typedef {object} AdHocOverrides
+ * @property {string|null} base base release override
+ * @property {string|null} mycnf my.cnf template override
+ * @property {string[]} only test subset, sorted
  */
 
 /**
@@ -42,13 +53,19 @@ export {};
  * @property {string} title
  * @property {string} body
  * @property {string} url html_url
- * @property {IssueMarker|null} marker parsed from the body, null when absent or unreadable
+ * @property {string|null} author login of whoever opened it
+ * @property {string[]} labels label names
+ * @property {IssueMarker|null} marker parsed from the body; null when absent, unreadable, or in
+ *   an issue not opened by a trusted login
+ * @property {boolean} untrustedMarker a marker is there but the author is not trusted: ignored
  */
 
 /**
  * What the report did (or would do) for one issue.
  * @typedef {object} IssueOutcome
- * @property {'created'|'updated'|'unchanged'|'commented'|'recovery-commented'|'recovery-closed'|'recovery-known'|'dry-run'} action
+ * @property {'created'|'updated'|'unchanged'|'commented'|'recovery-commented'|'recovery-closed'|'recovery-known'|'dry-run'|'failed'|'summary-only'} action
+ *   failed: GitHub refused or failed (detail says why; the results are published regardless);
+ *   summary-only: an ad-hoc run, reported in the job summary only
  * @property {string} fingerprint
  * @property {string} title
  * @property {number|null} number issue number, null in a dry run
@@ -69,6 +86,13 @@ export {};
  * @property {string} label the label that marks (and indexes) tagbench regression issues
  * @property {boolean} closeOnRecovery close an issue when a later release recovers every test it lists
  * @property {(line: string) => void} log progress to stderr
+ * @property {import('./types.js').AdHocOverrides|null} [adHoc] the run's overrides; null or
+ *   absent for a default run (the only kind that touches a release's official issue)
+ * @property {'summary'|'issue'} [adHocIssues] where an ad-hoc run reports: the job summary only
+ *   (default) or an issue of its own
+ * @property {string[]} [botLogins] logins whose markers are trusted besides the token's own
+ *   (default github-actions[bot])
+ * @property {{retryAfterBaseMs?: number, recheckDelayMs?: number, throttle?: boolean}} [timing] tests only
  */
 
 /**
