@@ -97,13 +97,7 @@ export async function triageIssues(octokit, repo, options) {
         if (options.promoteWorkflow) {
           // Not retried automatically: a dispatch whose answer was lost may have started a run;
           // promotion opens a pull request on a fixed branch, so a second run would only repeat it.
-          await octokit.rest.actions.createWorkflowDispatch({
-            ...repo,
-            workflow_id: options.promoteWorkflow,
-            ref: options.ref,
-            inputs: { product: key.product, line: key.line, version: key.version, host_class: key.hostClass, suite: key.suite, note: `Expected change, answered on #${issue.number}` },
-            request: { retries: 0 },
-          });
+          await dispatchPromotion(octokit, repo, { workflow: options.promoteWorkflow, ref: options.ref, key, issueNumber: issue.number });
           result.action = 'promotion-dispatched';
           detail = `dispatched ${options.promoteWorkflow} on ${options.ref}: it opens the pull request that makes ${key.product} ${key.version} the ${key.line} baseline on ${key.hostClass} (${key.suite})`;
         } else {
@@ -123,6 +117,25 @@ export async function triageIssues(octokit, repo, options) {
     }
   }
   return { issues: triaged, summary: summarise(triaged, `${repo.owner}/${repo.repo}`, (options.now ?? (() => new Date()))()), promotions };
+}
+
+/**
+ * Start the promote-baseline workflow (workflow_dispatch) for the issue's release. Its inputs
+ * are that workflow's: product, line, version, host_class, suite, note (runs left empty: every
+ * complete run of the release).
+ * @param {GitHubClient} octokit
+ * @param {{owner: string, repo: string}} repo
+ * @param {{workflow: string, ref: string, key: import('./types.js').IssueKey, issueNumber: number}} promotion
+ * @returns {Promise<void>}
+ */
+export async function dispatchPromotion(octokit, repo, { workflow, ref, key, issueNumber }) {
+  await octokit.rest.actions.createWorkflowDispatch({
+    ...repo,
+    workflow_id: workflow,
+    ref,
+    inputs: { product: key.product, line: key.line, version: key.version, host_class: key.hostClass, suite: key.suite, note: `Expected change, answered on #${issueNumber}` },
+    request: { retries: 0 },
+  });
 }
 
 /**

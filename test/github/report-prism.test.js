@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issuesCommand, reportCommand } from '../../scripts/github/commands.js';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
+import { dispatchPromotion } from '../../scripts/github/triage.js';
 import { repairSpec, usePrismForFile } from './prism-harness.js';
 import { FIXTURE_STORE } from './fixture-store.js';
 
@@ -23,9 +24,12 @@ test('a report sends only valid, documented requests: find, labels, create, reco
   // The description's example issue (#1347) carries no tagbench marker: a new issue is created.
   // The created issue then recovers in 10.11.20 (the example answer is issue #1347 too).
   assert.deepEqual(sent, [
+    'GET /user',
     'GET /repos/acme/bench/issues',
     'GET /repos/acme/bench/labels',
     ...sent.filter((s) => s === 'POST /repos/acme/bench/labels'),
+    // Looked up again right before creating: a parallel job or a lost answer may have made it.
+    'GET /repos/acme/bench/issues',
     'POST /repos/acme/bench/issues',
     'GET /repos/acme/bench/issues/1347/comments',
     'POST /repos/acme/bench/issues/1347/comments',
@@ -35,7 +39,7 @@ test('a report sends only valid, documented requests: find, labels, create, reco
     assert.deepEqual(r.requestViolations, [], `${r.method} ${r.path} violated the description`);
     assert.ok(r.status < 400, `${r.method} ${r.path} got ${r.status}`);
   }
-  const list = ctx.prism.requests[0];
+  const list = ctx.prism.requests[1];
   assert.deepEqual({ labels: list.query.labels, state: list.query.state }, { labels: 'tagbench-regression', state: 'all' });
   const labels = ctx.prism.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/labels')).map((r) => r.body.name).sort();
   // The example label list holds only "bug": all three of ours are created.
@@ -77,7 +81,19 @@ test('issues lists only issues carrying a tagbench marker', { timeout: 60_000 },
   assert.equal(await issuesCommand({ out, env: { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url } }), 0);
   // The description's example issue has no marker (and is a pull request): nothing to list.
   assert.deepEqual(JSON.parse(await readFile(out, 'utf8')), []);
-  assert.deepEqual(ctx.prism.requests.map((r) => [r.method, r.path, r.query.labels, r.requestViolations]), [['GET', '/repos/acme/bench/issues', 'tagbench-regression', []]]);
+  assert.deepEqual(ctx.prism.requests.map((r) => [r.method, r.path, r.query.labels, r.requestViolations]), [['GET', '/user', undefined, []], ['GET', '/repos/acme/bench/issues', 'tagbench-regression', []]]);
+});
+
+test('the triage\'s promotion dispatch is a valid workflow_dispatch request', { timeout: 60_000 }, async () => {
+  ctx.prism.clear();
+  const octokit = createGitHubClient({ token: 't', baseUrl: ctx.prism.url, log: () => {} });
+  const key = { product: 'mariadb', line: '10.11', version: '10.11.19', hostClass: 'local', suite: 'smoke' };
+  await dispatchPromotion(octokit, { owner: 'acme', repo: 'bench' }, { workflow: 'promote-baseline.yml', ref: 'main', key, issueNumber: 7 });
+  const [sent] = ctx.prism.requests;
+  assert.equal(`${sent.method} ${sent.path}`, 'POST /repos/acme/bench/actions/workflows/promote-baseline.yml/dispatches');
+  assert.deepEqual(sent.requestViolations, []);
+  assert.ok(sent.status < 400, `got ${sent.status}`);
+  assert.deepEqual(sent.body, { ref: 'main', inputs: { product: 'mariadb', line: '10.11', version: '10.11.19', host_class: 'local', suite: 'smoke', note: 'Expected change, answered on #7' } });
 });
 
 test('repairSpec turns a nullable schema without type into "schema or null"', () => {
