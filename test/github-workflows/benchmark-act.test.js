@@ -6,12 +6,16 @@
  *
  * To get a regression to confirm out of two releases that perform alike, the candidate's
  * servers get a CPU quota (throttle-server.js): a real slowdown, not a fake result.
- * Remote actions (setup-node, artifacts) are replaced by a stub that fails if it ever runs, so
- * the test also proves they are all skipped under act (env.ACT). Small on purpose: one test
- * (point-query) with 5 repeats per release; a few minutes on 2 cores.
+ * Results travel between jobs as artifacts through a STAND-IN for the artifact actions that
+ * keeps their rules (run-act.js); publish pushes to a local bare repository. Other remote
+ * actions (setup-node, github-action-benchmark) are replaced by a stub that fails if it ever
+ * runs, so the test also proves they are skipped under act (env.ACT). Small on purpose: one
+ * test (point-query) with 5 repeats per release; a few minutes on 2 cores.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +25,8 @@ import { describeFailure, ROOT, runAct, STUB_MARK } from './run-act.js';
 /** Servers of this test listen from here on (this area's port range). */
 const PORT_BASE = 23460;
 const CANDIDATE = '10.11.19';
+const LEG = `local_mariadb_${CANDIDATE}_smoke`;
+const git = promisify(execFile);
 
 /** @param {string} dir */
 async function listFiles(dir) {
@@ -31,13 +37,13 @@ async function listFiles(dir) {
   }
 }
 
-test('act runs benchmark.yml by dispatch: run records, a confirmed regression, an issue body', { timeout: 20 * 60_000 }, async (t) => {
+test('act runs benchmark.yml by dispatch: run records, a confirmed regression, an issue body, published', { timeout: 20 * 60_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-'));
   let passed = false;
   // Kept when the test fails: act.log, the store and the outputs are what one wants to read then.
   t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
-  const store = join(dir, 'results');
-  const out = join(dir, 'out');
+  const resultsRepo = join(dir, 'results.git');
+  await git('git', ['init', '--quiet', '--bare', resultsRepo]);
   // The candidate is slowed to a tenth of a CPU, in the run and in the confirmation rerun.
   const throttle = await throttleServers({ name: `tagbench-act-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
   let result;
@@ -46,7 +52,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
       workflow: '.github/workflows/benchmark.yml',
       dir,
       event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '5', dry_run: false } },
-      vars: { TAGBENCH_STORE_DIR: store, TAGBENCH_OUT_DIR: out },
+      vars: { TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }), TAGBENCH_RESULTS_REPO: resultsRepo },
       env: {
         TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
         TAGBENCH_PORT_BASE: String(PORT_BASE),
@@ -62,6 +68,12 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
   assert.ok(throttle.throttled.size >= 2, `the candidate's servers (run and confirm) should have been throttled; got ${throttle.throttled.size}`);
 
+  // What the bench job uploaded, as the report and publish jobs downloaded it.
+  const artifactNames = (await listFiles(result.artifacts)).filter((f) => f.endsWith('artifact-meta.json')).map((f) => f.split('/').at(-2));
+  assert.deepEqual(artifactNames.sort(), [`issues-${LEG}-a1`, `results-${LEG}-a1`]);
+  const runDir = join(result.artifacts, (await readdir(result.artifacts))[0]);
+  const store = join(runDir, `results-${LEG}-a1`, 'files');
+  const out = join(runDir, `issues-${LEG}-a1`, 'files');
   const files = await listFiles(store);
   const records = files.filter((f) => f.includes(`${join(store, 'runs')}/`));
   for (const v of ['10.11.18', CANDIDATE]) assert.ok(records.some((f) => f.includes(`/local/mariadb/${v}/smoke/`)), `no run record for ${v} in ${store}:\n${files.join('\n')}`);
@@ -78,5 +90,8 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   assert.match(body, /### Provenance/);
   const summary = await readFile(join(out, 'summary.md'), 'utf8');
   assert.match(summary, /point-query \| throughput \| 🔴 regression \(confirmed/);
+
+  const published = (await git('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.split('\n');
+  for (const v of ['10.11.18', CANDIDATE]) assert.ok(published.some((f) => f.startsWith(`runs/local/mariadb/${v}/smoke/`)), `no run record of ${v} on the results branch:\n${published.join('\n')}`);
   passed = true;
 });

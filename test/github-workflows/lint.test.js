@@ -53,6 +53,19 @@ test('zizmor --offline reports nothing', async () => {
   assert.match(out, /No findings to report/);
 });
 
+test('zizmor --offline --persona auditor reports nothing: every finding fixed or ignored with its reason beside it', async () => {
+  const { code, out } = await runTool('zizmor', ['--offline', '--persona', 'auditor', '.github/']);
+  assert.equal(code, 0, out);
+  assert.match(out, /No findings to report/);
+  for (const { file, text } of await loadWorkflows()) {
+    const lines = text.split('\n');
+    for (const [i, line] of lines.entries()) {
+      if (!/zizmor: ignore\[/.test(line)) continue;
+      assert.match(lines[i - 1] ?? '', /^\s*# \S.{10,}/, `${file}:${i + 1} ignores a zizmor finding without a comment line above saying why`);
+    }
+  }
+});
+
 test('the five workflows exist', async () => {
   const names = (await loadWorkflows()).map((w) => w.file);
   for (const want of ['watch.yml', 'benchmark.yml', 'pages.yml', 'ci.yml', 'promote-baseline.yml']) assert.ok(names.includes(want), `missing .github/workflows/${want}`);

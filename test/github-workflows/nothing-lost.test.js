@@ -1,0 +1,134 @@
+/**
+ * The workflows' side of "nothing lost", checked against the workflow files themselves:
+ * - a confirmation that failed, timed out or was cancelled is a failed confirmation: report and
+ *   publish never run on its unconfirmed verdicts (their `if:` evaluated for every outcome);
+ * - publish runs whether or not the report job (issues) succeeded;
+ * - watch.yml's discover job stops when it cannot read the results branch, and only a branch
+ *   that does not exist yet means "nothing benchmarked" (its script run against local
+ *   repositories: unreadable, no branch, branch without index, branch with index).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { evaluateCondition } from './expressions.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** @param {string} file */
+async function loadWorkflow(file) {
+  return parse(await readFile(join(ROOT, file), 'utf8'));
+}
+
+/**
+ * Whether a job of benchmark.yml runs, given the results of the jobs it needs.
+ * @param {any} job
+ * @param {Record<string, string>} results job id -> success | failure | cancelled | skipped
+ * @param {{dryRun?: boolean, runCancelled?: boolean}} [options]
+ */
+function runs(job, results, { dryRun = false, runCancelled = false } = {}) {
+  const needs = Object.fromEntries(Object.entries(results).map(([id, result]) => [id, { result, outputs: id === 'plan' ? { 'dry-run': String(dryRun) } : {} }]));
+  const failed = Object.values(results).some((r) => r === 'failure' || r === 'cancelled');
+  return evaluateCondition(job.if, { needs, github: { event_name: 'workflow_call' }, inputs: {}, vars: {} }, { failed, cancelled: runCancelled });
+}
+
+test('a failed, timed-out or cancelled confirmation is never reported or published as unconfirmed', async () => {
+  const { jobs } = await loadWorkflow('.github/workflows/benchmark.yml');
+  // The confirmation is a step of the bench job: its failure or timeout fails the job, and a
+  // job that hits its own timeout or is cancelled ends cancelled.
+  const confirm = jobs.bench.steps.find((/** @type {any} */ s) => s.id === 'confirm');
+  assert.ok(confirm, 'benchmark.yml bench job has a step with id confirm');
+  assert.ok(Number(confirm['timeout-minutes']) > 0, 'the confirm step has its own timeout (a timed-out step fails)');
+  assert.ok(!confirm['continue-on-error'], 'a failed confirm step must fail the bench job');
+  for (const bench of ['failure', 'cancelled', 'skipped']) {
+    assert.equal(runs(jobs.report, { plan: 'success', bench }), false, `report runs after a bench job that ended ${bench}`);
+    assert.equal(runs(jobs.publish, { plan: 'success', bench, report: 'skipped' }), false, `publish runs after a bench job that ended ${bench}`);
+  }
+  assert.equal(runs(jobs.report, { plan: 'success', bench: 'success' }), true);
+  assert.equal(runs(jobs.report, { plan: 'success', bench: 'success' }, { runCancelled: true }), false, 'nothing reports in a cancelled run');
+});
+
+test('publish runs whether or not the report job succeeded; never on a dry run', async () => {
+  const { jobs } = await loadWorkflow('.github/workflows/benchmark.yml');
+  for (const report of ['success', 'failure', 'cancelled']) {
+    assert.equal(runs(jobs.publish, { plan: 'success', bench: 'success', report }), true, `publish must run when report ended ${report}`);
+  }
+  assert.equal(runs(jobs.publish, { plan: 'success', bench: 'success', report: 'success' }, { dryRun: true }), false);
+  // The artifact with the measurements is uploaded even when the job fails or is cancelled.
+  const upload = jobs.bench.steps.find((/** @type {any} */ s) => /^actions\/upload-artifact@/.test(s.uses ?? ''));
+  assert.match(String(upload.if), /always\(\)/);
+});
+
+/**
+ * The discover job's results-branch step, run as the runner would run it.
+ * @param {string} cwd
+ * @param {string} resultsRepo
+ */
+async function readResultsBranch(cwd, resultsRepo) {
+  const { jobs } = await loadWorkflow('.github/workflows/watch.yml');
+  const step = jobs.discover.steps.find((/** @type {any} */ s) => /results branch/.test(s.name ?? ''));
+  assert.ok(step?.run, 'watch.yml discover has a step reading the results branch');
+  assert.ok(!step['continue-on-error'], 'the results-branch step must not hide its failure');
+  try {
+    const { stdout, stderr } = await run('bash', ['-eo', 'pipefail', '-c', step.run], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', RESULTS_REPO: resultsRepo } });
+    return { code: 0, out: stdout + stderr };
+  } catch (err) {
+    const e = /** @type {{code: number, stdout: string, stderr: string}} */ (err);
+    return { code: e.code, out: e.stdout + e.stderr };
+  }
+}
+
+/**
+ * @param {string} dir
+ * @param {Record<string, string>} files on the bench-data branch (none: no branch)
+ */
+async function resultsRepo(dir, files) {
+  const bare = join(dir, 'results.git');
+  await run('git', ['init', '--quiet', '--bare', bare]);
+  if (Object.keys(files).length === 0) return bare;
+  const work = join(dir, 'work');
+  await run('git', ['init', '--quiet', '-b', 'bench-data', work]);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(work, name), text);
+  await run('git', ['-C', work, 'add', '.']);
+  await run('git', ['-C', work, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '--quiet', '-m', 'results']);
+  await run('git', ['-C', work, 'push', '--quiet', bare, 'bench-data']);
+  return bare;
+}
+
+test('watch fails loudly when it cannot read the results branch; a branch not there yet means nothing benchmarked', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-watch-branch-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  /** @param {string} name */
+  const job = async (name) => {
+    const cwd = join(dir, name);
+    await mkdir(cwd);
+    return cwd;
+  };
+
+  const unreadable = await readResultsBranch(await job('unreadable'), join(dir, 'no-such-repository.git'));
+  assert.notEqual(unreadable.code, 0, 'an unreadable results repository must fail the step');
+  assert.match(unreadable.out, /::error::cannot read the results branch bench-data/);
+
+  const empty = await job('empty');
+  const noBranch = await readResultsBranch(empty, await resultsRepo(join(dir, 'r1'), {}));
+  assert.equal(noBranch.code, 0, noBranch.out);
+  assert.match(noBranch.out, /no bench-data branch yet/);
+  assert.deepEqual(await readdir(join(empty, 'data')), []);
+
+  await mkdir(join(dir, 'r2'));
+  const noIndex = await readResultsBranch(await job('no-index'), await resultsRepo(join(dir, 'r2'), { 'README.md': 'x' }));
+  assert.notEqual(noIndex.code, 0);
+  assert.match(noIndex.out, /has no index\.json/);
+
+  await mkdir(join(dir, 'r3'));
+  const good = await job('good');
+  const read = await readResultsBranch(good, await resultsRepo(join(dir, 'r3'), { 'index.json': '{"runs":[]}' }));
+  assert.equal(read.code, 0, read.out);
+  assert.equal(await readFile(join(good, 'data', 'index.json'), 'utf8'), '{"runs":[]}');
+});
