@@ -25,8 +25,8 @@ export function computeFingerprint(key) {
   // An ad-hoc run (overrides) gets an issue of its own: two dispatches with different overrides
   // must not share one, and none may rewrite the release's official issue.
   const { base, mycnf, only } = key.adHoc;
-  const part = (/** @type {string} */ name, /** @type {string} */ value) => `${name}=${encodeURIComponent(value)}`;
-  return [...official, 'ad-hoc', part('base', base ?? ''), part('mycnf', mycnf ?? ''), part('only', only.join('+'))].join('/');
+  const e = encodeURIComponent;
+  return [...official, 'ad-hoc', `base=${e(base ?? '')}`, `mycnf=${e(mycnf ?? '')}`, `only=${only.map(e).join('+')}`].join('/');
 }
 
 /**
