@@ -137,7 +137,7 @@ export function startFakeGitHub(seed = {}) {
     return [201, { id: state.labels.length, ...body }];
   }));
   scope.post(new RegExp(`^${repo}/actions/workflows/[^/]+/dispatches$`)).reply(route('POST', (uri, body) => {
-    state.dispatches.push({ workflow: decodeURIComponent(uri.split('/')[5]), ref: body.ref, inputs: body.inputs });
+    state.dispatches.push({ workflow: decodeURIComponent(uri.split('/')[6]), ref: body.ref, inputs: body.inputs });
     return [204, ''];
   }));
 
