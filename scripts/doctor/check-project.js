@@ -1,5 +1,6 @@
 /**
- * Doctor checks of the project itself: the configs load, and the work dir has room.
+ * Doctor checks of the project itself: the configs load, the work dir has room, and every
+ * install in the install cache passes the check a reuse makes.
  */
 import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -19,7 +20,25 @@ const DISK_WARN_BYTES = 20 * GIB;
  * @returns {Promise<CheckResult[]>}
  */
 export async function checkProject(env) {
-  return [await checkConfigs(env), await checkDisk(env)];
+  return [await checkConfigs(env), await checkDisk(env), ...(env.cacheDir ? [await checkInstallCache(env.cacheDir)] : [])];
+}
+
+/**
+ * Every install in the cache, checked as a reuse would check it (key, server sha256).
+ * @param {string} cacheDir
+ * @returns {Promise<CheckResult>}
+ */
+export async function checkInstallCache(cacheDir) {
+  const base = { id: 'install-cache', title: 'install cache', required: false };
+  const { auditInstallCache } = await import('../install/index.js');
+  const entries = await auditInstallCache(cacheDir);
+  if (entries.length === 0) return { ...base, status: 'info', detail: `no installs in ${cacheDir} yet`, fix: null };
+  const bad = entries.filter((e) => e.problem);
+  const legacy = entries.filter((e) => e.legacy && !e.problem).length;
+  const fine = `${entries.length - bad.length} of ${entries.length} installs in ${cacheDir} match their recorded sha256`
+    + (legacy ? ` (${legacy} made by an older tagbench, reused in place by the provider that made them)` : '');
+  if (bad.length === 0) return { ...base, status: 'ok', detail: fine, fix: null };
+  return { ...base, status: 'warn', detail: `${fine}; ${bad.length} would not be reused: ${bad.map((e) => e.problem).join(' | ')}`, fix: 'delete the folders named above (rm -rf) and install those releases again' };
 }
 
 /**

@@ -1,14 +1,17 @@
 /**
  * CLI commands of the doctor stage: doctor. It runs the checks of check-tools.js, check-host.js
- * and check-project.js (imported only when it runs, so `--help` stays light) and renders them.
+ * and check-project.js (imported only when it runs, so `--help` stays light) and renders them;
+ * with --github, the self-hosted runner safety checks of check-github.js instead.
  */
 import { resolve } from 'node:path';
-import { EXIT } from '../errors.js';
+import { EXIT, UserError } from '../errors.js';
+import { cacheDirFrom } from '../run-options.js';
 
 /**
- * @typedef {'ok'|'fail'|'warn'|'info'} CheckStatus ok = fine; fail = missing or wrong (fatal
- *   when the check is required); warn = works but measurements may be noisy or a feature is
- *   off; info = a fact worth printing (e.g. cpufreq not exposed)
+ * @typedef {'ok'|'fail'|'warn'|'info'|'unknown'} CheckStatus ok = fine; fail = missing or wrong
+ *   (fatal when the check is required); warn = works but measurements may be noisy or a feature
+ *   is off; info = a fact worth printing (e.g. cpufreq not exposed); unknown = cannot tell (the
+ *   setting could not be read, e.g. the token may not see it)
  */
 
 /**
@@ -27,6 +30,7 @@ import { EXIT } from '../errors.js';
  * @property {string} configRoot project root holding configs/
  * @property {string} workDir where datadirs go (free disk is measured there)
  * @property {string} nodeVersion version of the Node.js running tagbench (`20.11.1`)
+ * @property {string} [cacheDir] install cache to check (absolute); unset: not checked
  */
 
 /**
@@ -34,21 +38,29 @@ import { EXIT } from '../errors.js';
  * @property {number} schemaVersion
  * @property {boolean} ok no required check failed
  * @property {CheckResult[]} checks in report order
+ * @property {'host'|'github'} [subject] what was checked (default host): sets the summary line
  */
 
 /**
- * `tagbench doctor`: check tools, configs, disk and the host's noise sources; print a ✓/✗ line
- * per check (or JSON with --json).
- * @param {{json?: boolean, workDir?: string, configRoot?: string}} options from the CLI
+ * `tagbench doctor`: check tools, configs, disk, the install cache and the host's noise sources;
+ * with --github, what GitHub's API tells about self-hosted runner safety. Print a ✓/✗ line per
+ * check (or JSON with --json).
+ * @param {{json?: boolean, workDir?: string, configRoot?: string, cacheDir?: string, github?: boolean, repo?: string, env?: NodeJS.ProcessEnv}} options
+ *   from the CLI (env: tests only)
  * @returns {Promise<number>} 0 when every required check passes, 1 otherwise
+ * @throws {UserError} --github without a token or a repository
  */
 export async function doctorCommand(options) {
-  const report = await runDoctor({
-    path: process.env.PATH ?? '',
-    configRoot: options.configRoot ?? resolve(new URL('../..', import.meta.url).pathname),
-    workDir: options.workDir ?? '.tagbench/work',
-    nodeVersion: process.versions.node,
-  });
+  const configRoot = options.configRoot ?? resolve(new URL('../..', import.meta.url).pathname);
+  const report = options.github
+    ? await runGitHubDoctor(options.env ?? process.env, configRoot, options.repo)
+    : await runDoctor({
+      path: process.env.PATH ?? '',
+      configRoot,
+      workDir: options.workDir ?? '.tagbench/work',
+      nodeVersion: process.versions.node,
+      cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+    });
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report));
   return report.ok ? EXIT.ok : EXIT.userError;
 }
@@ -68,7 +80,35 @@ export async function runDoctor(env) {
   return { schemaVersion: 1, ok: checks.every((c) => !(c.required && c.status === 'fail')), checks };
 }
 
-const MARK = /** @type {const} */ ({ ok: '✓', fail: '✗', warn: '!', info: '·' });
+/**
+ * `tagbench doctor --github`: the checks of check-github.js for one repository.
+ * @param {NodeJS.ProcessEnv} env GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL
+ * @param {string} configRoot project root whose configs/hosts give the runner labels
+ * @param {string} [repoOption] --repo owner/name
+ * @returns {Promise<DoctorReport>}
+ * @throws {UserError} no token, no repository, or not owner/name
+ */
+export async function runGitHubDoctor(env, configRoot, repoOption) {
+  const token = env.GITHUB_TOKEN;
+  const repoName = repoOption ?? env.GITHUB_REPOSITORY;
+  if (!token) throw new UserError('doctor --github needs a token in GITHUB_TOKEN (a repository admin\'s, to read the Actions settings and runners; organisation admin for runner groups)');
+  if (!repoName) throw new UserError('doctor --github needs the repository: --repo owner/name (or GITHUB_REPOSITORY)');
+  const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(repoName);
+  if (!m) throw new UserError(`--repo (or GITHUB_REPOSITORY) is '${repoName}' but must be owner/name, e.g. acme/tagbench`);
+  const [{ loadConfig }, { checkGitHub }, { Octokit }] = await Promise.all([
+    import('../config/index.js'), import('./check-github.js'), import('@octokit/rest'),
+  ]);
+  const config = await loadConfig(configRoot);
+  // A plain client: doctor may not import the github stage (docs/layout.md), and a handful of
+  // reads needs neither the retry nor the write-spacing plugins; a rate limit is reported as
+  // "cannot tell" by the checks.
+  const client = new Octokit({ auth: token, baseUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, ''), userAgent: 'tagbench doctor' });
+  const hostClasses = Object.values(config.hosts).map((h) => ({ name: h.name, labels: h.labels })).sort((a, b) => a.name.localeCompare(b.name));
+  const checks = await checkGitHub(client, { owner: m[1], repo: m[2], hostClasses });
+  return { schemaVersion: 1, ok: checks.every((c) => !(c.required && c.status === 'fail')), checks, subject: 'github' };
+}
+
+const MARK = /** @type {const} */ ({ ok: '✓', fail: '✗', warn: '!', info: '·', unknown: '?' });
 
 /**
  * Doctor's report as text (pure): one ✓/✗ line per check, the fix indented under it.
@@ -85,10 +125,13 @@ export function renderDoctor(report) {
   const failed = report.checks.filter((c) => c.required && c.status === 'fail').length;
   const optional = report.checks.filter((c) => !c.required && c.status === 'fail').length;
   const warns = report.checks.filter((c) => c.status === 'warn').length;
+  const unknown = report.checks.filter((c) => c.status === 'unknown').length;
+  const github = report.subject === 'github';
   const summary = failed > 0
-    ? `${failed} required check${failed > 1 ? 's' : ''} failed: tagbench cannot run benchmarks here until fixed`
-    : 'ready to run benchmarks';
-  lines.push('', `${summary} (${optional} optional missing, ${warns} warning${warns === 1 ? '' : 's'})`);
+    ? `${failed} required check${failed > 1 ? 's' : ''} failed: ${github ? 'pull requests from forks may reach self-hosted runners' : 'tagbench cannot run benchmarks here until fixed'}`
+    : github ? 'no setting found that lets pull requests from forks reach self-hosted runners' : 'ready to run benchmarks';
+  const counts = [`${optional} optional missing`, `${warns} warning${warns === 1 ? '' : 's'}`, ...(unknown ? [`${unknown} cannot tell`] : [])];
+  lines.push('', `${summary} (${counts.join(', ')})`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -99,12 +142,22 @@ export const commands = [
     summary: 'check that this host can run tagbench (tools, configs, disk, noise sources) and say how to fix what is not',
     help: [
       'Prints one line per check: ✓ ok, ✗ failed (marked "optional" when not needed to benchmark),',
-      '! warning (works, but results may be noisy), · fact. Exit status 1 when a required check fails.',
+      '! warning (works, but results may be noisy), · fact, ? cannot tell. Exit status 1 when a required check fails.',
+      '',
+      'With --github: instead of this host, what the GitHub API tells about self-hosted runner safety for',
+      '--repo (or $GITHUB_REPOSITORY), read with the token in $GITHUB_TOKEN from $GITHUB_API_URL (default',
+      'https://api.github.com): repository visibility, the fork pull request approval settings, the self-hosted',
+      'runners of the repository and its organisation, runner groups that allow public repositories, and a',
+      'runner for every labelled host class (configs/hosts). Settings the token cannot read are "cannot tell".',
+      'Example: GITHUB_TOKEN=$(gh auth token) tagbench doctor --github --repo acme/tagbench',
     ].join('\n'),
     options: [
       { flags: '--json', description: 'print the checks as JSON ({schemaVersion, ok, checks[]}) instead of text' },
       { flags: '--work-dir <dir>', description: 'where datadirs will live (free disk is measured there)', default: '.tagbench/work' },
       { flags: '--config-root <dir>', description: 'project root whose configs/ to load (default: this tagbench checkout)' },
+      { flags: '--cache-dir <dir>', description: 'install cache whose installs to verify (default $TAGBENCH_CACHE or .tagbench/installs)' },
+      { flags: '--github', description: 'check the GitHub repository\'s self-hosted runner safety instead of this host (needs GITHUB_TOKEN)' },
+      { flags: '--repo <owner/name>', description: 'repository for --github (default $GITHUB_REPOSITORY)' },
     ],
     run: doctorCommand,
   },

@@ -255,6 +255,47 @@ export async function findCachedInstall(cacheDir, product, version, want) {
 }
 
 /**
+ * @typedef {object} CacheAuditEntry one folder of the install cache, checked
+ * @property {string} prefix
+ * @property {CacheKey|null} key null when the marker could not be read
+ * @property {boolean} legacy made by an older tagbench (`<product>-<version>/`, read in place)
+ * @property {string|null} problem why it would not be reused (what to do included), null when fine
+ */
+
+/**
+ * Check every install in the cache the way a reuse would (for `tagbench doctor`). Folders
+ * without a marker (installs that never finished) are listed with their problem too.
+ * @param {string} cacheDir
+ * @returns {Promise<CacheAuditEntry[]>} sorted by folder; empty when the cache does not exist
+ */
+export async function auditInstallCache(cacheDir) {
+  const names = (await readdir(cacheDir, { withFileTypes: true }).catch(() => []))
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.') && !d.name.includes('.trash-'))
+    .map((d) => d.name)
+    .sort();
+  /** @type {CacheAuditEntry[]} */
+  const out = [];
+  for (const name of names) {
+    const prefix = join(cacheDir, name);
+    try {
+      const marker = await readMarker(prefix);
+      if (!marker) {
+        out.push({ prefix, key: null, legacy: !name.includes('@'), problem: `no ${MARKER}: an install that never finished; it is replaced by the next install of that release, or delete it (rm -rf)` });
+        continue;
+      }
+      const expected = marker.legacy ? legacyPrefixPathFor(cacheDir, marker.key.product, marker.key.version) : prefixPathFor(cacheDir, marker.key);
+      if (expected !== prefix) throw new UserError(`${prefix} holds ${describeKey(marker.key)}, which belongs in ${expected}; delete it (rm -rf)`);
+      await verifyServer(prefix, marker);
+      out.push({ prefix, key: marker.key, legacy: marker.legacy, problem: null });
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      out.push({ prefix, key: null, legacy: !name.includes('@'), problem: err.message });
+    }
+  }
+  return out;
+}
+
+/**
  * A fresh work folder beside the final prefix (same file system, so the final rename is atomic).
  * @param {string} cacheDir
  * @param {string} name `<product>-<version>`

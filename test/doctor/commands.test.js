@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, rm, symlink, writeFile, cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,4 +121,29 @@ test('renderDoctor: marks, optional tag, fix lines, summary', () => {
     '1 required check failed: tagbench cannot run benchmarks here until fixed (1 optional missing, 1 warning)',
     '',
   ].join('\n'));
+});
+
+test('doctor checks every install in the install cache as a reuse would, and names the ones that would be refused', async () => {
+  const cache = join(dir, 'installs');
+  /**
+   * An install as an older tagbench left it (marker schema 1), its server a small file.
+   * @param {string} version
+   * @param {string} recorded the sha256 its marker records
+   */
+  const oldInstall = async (version, recorded) => {
+    const prefix = join(cache, `mariadb-${version}`);
+    const server = join(prefix, 'usr', 'sbin', 'mariadbd');
+    await mkdir(join(prefix, 'usr', 'sbin'), { recursive: true });
+    await writeFile(server, 'server');
+    const result = { product: 'mariadb', version, provider: 'deb', bin: { server }, provenance: { serverSha256: recorded, buildProfile: null, tag: null } };
+    await writeFile(join(prefix, '.tagbench-install.json'), JSON.stringify({ schemaVersion: 1, result }));
+  };
+  await oldInstall('10.11.1', createHash('sha256').update('server').digest('hex'));
+  await oldInstall('10.11.2', createHash('sha256').update('another server').digest('hex'));
+  const { stdout } = await doctor(['--json', '--cache-dir', cache], process.env.PATH ?? '');
+  const check = JSON.parse(stdout).checks.find((/** @type {any} */ c) => c.id === 'install-cache');
+  assert.equal(check.status, 'warn');
+  assert.match(check.detail, /^1 of 2 installs in .* match their recorded sha256 \(1 made by an older tagbench/);
+  assert.match(check.detail, /mariadb-10\.11\.2\/usr\/sbin\/mariadbd has sha256 .* but it was installed with sha256/);
+  assert.match(check.fix, /rm -rf/);
 });

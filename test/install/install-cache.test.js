@@ -9,7 +9,7 @@ import { mkdtemp, mkdir, writeFile, readFile, readdir, rm, access, utimes } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  commitPrefix, readCachedResult, prefixPathFor, legacyPrefixPathFor, makeCacheKey, makeWorkDir, lookupInstall, findCachedInstall, MARKER,
+  auditInstallCache, commitPrefix, readCachedResult, prefixPathFor, legacyPrefixPathFor, makeCacheKey, makeWorkDir, lookupInstall, findCachedInstall, MARKER,
 } from '../../scripts/install/install-cache.js';
 import { UserError } from '../../scripts/errors.js';
 
@@ -232,4 +232,22 @@ test('work folders of killed installs are removed once they are old', async (t) 
   const names = await readdir(cache);
   assert.ok(!names.includes(old.slice(cache.length + 1)), 'the old work folder is gone');
   assert.ok(names.includes(fresh.slice(cache.length + 1)) && names.includes(now.slice(cache.length + 1)), 'recent ones stay');
+});
+
+test('auditInstallCache reports each install: fine, made by an older tagbench, changed, or never finished', async (t) => {
+  const cache = await tempCache(t);
+  await install(cache, SOURCE, 'built');
+  const changed = await install(cache, DEB, 'deb');
+  await writeFile(changed.result.bin.server, 'DEB');
+  await legacyFolder(cache, 'deb', 'old-deb');
+  await mkdir(join(cache, 'mysql-9.7.4@deb'));
+  const entries = await auditInstallCache(cache);
+  assert.deepEqual(entries.map((e) => [e.prefix.slice(cache.length + 1), e.legacy, e.problem?.match(/has sha256|never finished/)?.[0] ?? e.problem]), [
+    ['mariadb-10.11.18', true, null],
+    ['mariadb-10.11.18@deb', false, 'has sha256'],
+    ['mariadb-10.11.18@source-release', false, null],
+    ['mysql-9.7.4@deb', false, 'never finished'],
+  ]);
+  assert.deepEqual(entries[0].key, DEB);
+  assert.deepEqual(await auditInstallCache(join(cache, 'nope')), []);
 });

@@ -1,0 +1,163 @@
+/**
+ * The decisions of `doctor --github` (check-github.js) for the repository settings GitHub can
+ * report. The client here is a stand-in for Octokit's `request`: it answers only the routes
+ * GitHub documents for these settings (check-github-prism.test.js sends the same requests to
+ * GitHub's own OpenAPI description) and fails like Octokit does (an error with `status` and
+ * `response.headers`); any other route fails the test.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkGitHub } from '../../scripts/doctor/check-github.js';
+import { renderDoctor } from '../../scripts/doctor/commands.js';
+
+/** Routes of GitHub's REST API the checks may call (each is in the OpenAPI description). */
+const DOCUMENTED = new Set([
+  'GET /repos/{owner}/{repo}',
+  'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-contributor-approval',
+  'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-workflows-private-repos',
+  'GET /repos/{owner}/{repo}/actions/runners',
+  'GET /orgs/{org}/actions/runners',
+  'GET /orgs/{org}/actions/runner-groups',
+]);
+
+/**
+ * @param {Record<string, any>} answers route -> data, or {status, headers} for an error answer
+ * @returns {{request: (route: string, params?: Record<string, unknown>) => Promise<{data: any}>, calls: string[]}}
+ */
+function fakeClient(answers) {
+  /** @type {string[]} */
+  const calls = [];
+  return {
+    calls,
+    async request(route) {
+      assert.ok(DOCUMENTED.has(route), `the checks called ${route}, which is not in the list of documented routes`);
+      calls.push(route);
+      const a = answers[route];
+      if (a === undefined) throw Object.assign(new Error('Not Found'), { status: 404, response: { headers: {} } });
+      if (a.status) throw Object.assign(new Error(`HTTP ${a.status}`), { status: a.status, response: { headers: a.headers ?? {} } });
+      return { data: a };
+    },
+  };
+}
+
+/** @param {string} name @param {string[]} labels @param {number} [group] */
+const runner = (name, labels, group = 1) => ({ id: 1, name, status: 'online', runner_group_id: group, labels: labels.map((l) => ({ name: l })) });
+const HOSTS = [{ name: 'local', labels: [] }, { name: 'small-server', labels: ['tagbench-small'] }, { name: 'medium-server', labels: ['tagbench-medium'] }];
+const TARGET = { owner: 'acme', repo: 'bench', hostClasses: HOSTS };
+
+/** @param {import('../../scripts/doctor/commands.js').CheckResult[]} checks */
+const byId = (checks) => Object.fromEntries(checks.map((c) => [c.id, c]));
+
+test('public organisation repository: unapproved fork PRs, runners on the repository and a group open to public repositories all fail, each with its setting', async () => {
+  const client = fakeClient({
+    'GET /repos/{owner}/{repo}': { visibility: 'public', private: false, owner: { type: 'Organization' } },
+    'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-contributor-approval': { approval_policy: 'first_time_contributors' },
+    'GET /repos/{owner}/{repo}/actions/runners': { total_count: 1, runners: [runner('bench-1', ['self-hosted', 'tagbench-small'])] },
+    'GET /orgs/{org}/actions/runners': { total_count: 1, runners: [runner('bench-2', ['self-hosted', 'Linux'], 7)] },
+    'GET /orgs/{org}/actions/runner-groups': { total_count: 2, runner_groups: [
+      { id: 7, name: 'bench', visibility: 'all', allows_public_repositories: true, restricted_to_workflows: false },
+      { id: 8, name: 'empty', visibility: 'all', allows_public_repositories: true, restricted_to_workflows: false },
+    ] },
+  });
+  const c = byId(await checkGitHub(client, TARGET));
+  assert.equal(c['github-visibility'].status, 'warn');
+  assert.equal(c['github-fork-pr-approval'].status, 'fail');
+  assert.match(c['github-fork-pr-approval'].fix ?? '', /Require approval for all external contributors/);
+  assert.equal(c['github-repo-runners'].status, 'fail');
+  assert.match(c['github-repo-runners'].detail, /bench-1 \(online; labels self-hosted, tagbench-small\)/);
+  assert.equal(c['github-runner-groups-7'].status, 'fail');
+  assert.match(c['github-runner-groups-7'].fix ?? '', /Runner groups → bench: untick "Allow public repositories"/);
+  assert.equal(c['github-runner-groups-8'], undefined, 'a group without runners does not matter');
+  assert.equal(c['github-host-small-server'].status, 'ok');
+  assert.equal(c['github-host-medium-server'].status, 'fail');
+  assert.match(c['github-host-medium-server'].detail, /no self-hosted runner carries self-hosted, tagbench-medium/);
+  assert.equal(c['github-host-local'].status, 'info');
+  assert.deepEqual(client.calls, [...DOCUMENTED].filter((r) => !r.endsWith('private-repos')));
+});
+
+test('public repository holding every fork PR for approval and a group closed to public repositories: runners on the repository only warn', async () => {
+  const client = fakeClient({
+    'GET /repos/{owner}/{repo}': { visibility: 'public', owner: { type: 'Organization' } },
+    'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-contributor-approval': { approval_policy: 'all_external_contributors' },
+    'GET /repos/{owner}/{repo}/actions/runners': { total_count: 1, runners: [runner('bench-1', ['self-hosted', 'tagbench-small'])] },
+    'GET /orgs/{org}/actions/runners': { total_count: 1, runners: [runner('bench-2', ['self-hosted', 'tagbench-medium'], 7)] },
+    'GET /orgs/{org}/actions/runner-groups': { total_count: 1, runner_groups: [{ id: 7, name: 'bench', visibility: 'selected', allows_public_repositories: false, restricted_to_workflows: true, selected_workflows: ['acme/bench/.github/workflows/benchmark.yml@refs/heads/main'] }] },
+  });
+  const c = byId(await checkGitHub(client, TARGET));
+  assert.equal(c['github-fork-pr-approval'].status, 'ok');
+  assert.equal(c['github-repo-runners'].status, 'warn');
+  assert.equal(c['github-runner-groups-7'].status, 'ok');
+  assert.match(c['github-runner-groups-7'].detail, /only workflows acme\/bench\/\.github\/workflows\/benchmark\.yml@refs\/heads\/main/);
+  assert.equal(c['github-host-medium-server'].status, 'ok', 'organisation runners count for host classes');
+});
+
+test('private user repository: fork PR settings decide; what the token cannot read is "cannot tell", not ok', async () => {
+  const client = fakeClient({
+    'GET /repos/{owner}/{repo}': { visibility: 'private', private: true, owner: { type: 'User' } },
+    'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-workflows-private-repos': {
+      run_workflows_from_fork_pull_requests: true, require_approval_for_fork_pr_workflows: false, send_secrets_and_variables: true, send_write_tokens_to_workflows: false,
+    },
+    'GET /repos/{owner}/{repo}/actions/runners': { status: 403 },
+  });
+  const checks = await checkGitHub(client, TARGET);
+  const c = byId(checks);
+  assert.equal(c['github-visibility'].status, 'ok');
+  assert.equal(c['github-fork-pr-private'].status, 'fail');
+  assert.match(c['github-fork-pr-private'].detail, /"Require approval for fork pull request workflows" is off, "Send secrets and variables to workflows from fork pull requests" is on/);
+  assert.equal(c['github-repo-runners'].status, 'unknown');
+  assert.match(c['github-repo-runners'].detail, /HTTP 403/);
+  assert.equal(c['github-runner-groups'].status, 'info', 'a user account has no runner groups');
+  assert.equal(c['github-host-small-server'].status, 'unknown');
+  assert.ok(!client.calls.some((r) => r.startsWith('GET /orgs/')), 'no organisation routes for a user account');
+  for (const check of checks.filter((x) => x.status === 'fail' || x.status === 'unknown')) assert.ok(check.fix, `${check.id} says what to do`);
+});
+
+test('private repository that runs no fork PR workflows passes that check', async () => {
+  const client = fakeClient({
+    'GET /repos/{owner}/{repo}': { visibility: 'internal', owner: { type: 'Organization' } },
+    'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-workflows-private-repos': {
+      run_workflows_from_fork_pull_requests: false, require_approval_for_fork_pr_workflows: false, send_secrets_and_variables: true, send_write_tokens_to_workflows: true,
+    },
+    'GET /repos/{owner}/{repo}/actions/runners': { total_count: 0, runners: [] },
+    'GET /orgs/{org}/actions/runners': { status: 403 },
+    'GET /orgs/{org}/actions/runner-groups': { status: 403 },
+  });
+  const c = byId(await checkGitHub(client, TARGET));
+  assert.equal(c['github-fork-pr-private'].status, 'ok');
+  assert.equal(c['github-repo-runners'].status, 'ok');
+  assert.equal(c['github-runner-groups'].status, 'unknown');
+  assert.match(c['github-runner-groups'].fix ?? '', /admin:org/);
+  assert.equal(c['github-host-small-server'].status, 'fail', 'the repository\'s runner list was readable and holds none');
+});
+
+test('a repository the token cannot see, and a rate limit, are "cannot tell" with what to do', async () => {
+  const hidden = await checkGitHub(fakeClient({}), TARGET);
+  assert.deepEqual(hidden.map((c) => [c.id, c.status]), [['github-repository', 'unknown']]);
+  assert.match(hidden[0].detail, /acme\/bench: GET \/repos\/\{owner\}\/\{repo\} answered HTTP 404/);
+
+  const limited = byId(await checkGitHub(fakeClient({
+    'GET /repos/{owner}/{repo}': { visibility: 'public', owner: { type: 'User' } },
+    'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-contributor-approval': { status: 403, headers: { 'x-ratelimit-remaining': '0' } },
+    'GET /repos/{owner}/{repo}/actions/runners': { total_count: 0, runners: [] },
+  }), TARGET));
+  assert.equal(limited['github-fork-pr-approval'].status, 'unknown');
+  assert.match(limited['github-fork-pr-approval'].detail, /rate limited \(HTTP 403\); run doctor again later/);
+});
+
+test('an error that is no HTTP answer is a bug and is thrown, not reported as a setting', async () => {
+  const client = { request: async () => { throw new TypeError('boom'); } };
+  await assert.rejects(checkGitHub(client, TARGET), TypeError);
+});
+
+test('renderDoctor for --github: "?" marks what cannot be told, and the summary speaks of fork pull requests', () => {
+  const text = renderDoctor({
+    schemaVersion: 1, ok: true, subject: 'github', checks: [
+      { id: 'github-visibility', title: 'visibility', required: true, status: 'ok', detail: 'private', fix: null },
+      { id: 'github-repo-runners', title: 'repository runners', required: true, status: 'unknown', detail: 'HTTP 403', fix: 'use an admin token' },
+    ],
+  });
+  assert.match(text, /^\? repository runners  HTTP 403\n +fix: use an admin token$/m);
+  assert.match(text, /no setting found that lets pull requests from forks reach self-hosted runners \(0 optional missing, 0 warnings, 1 cannot tell\)\n$/);
+  const failed = renderDoctor({ schemaVersion: 1, ok: false, subject: 'github', checks: [{ id: 'x', title: 'x', required: true, status: 'fail', detail: 'd', fix: 'f' }] });
+  assert.match(failed, /1 required check failed: pull requests from forks may reach self-hosted runners/);
+});
