@@ -54,6 +54,11 @@ export {};
  * @property {string[]} labels self-hosted runner labels of this class
  * @property {string} scale default suite scale preset name
  * @property {number} repeats repeats per test
+ * @property {number} [instances] server instances (rounds, each a restart on the same datadir)
+ *   the repeats of a run are spread over; default 2 (never more than repeats)
+ * @property {{budgetS?: number, maxInstances?: number}} [adaptive] more repeats for undecided
+ *   verdicts (`tagbench compare --adaptive`): time budget in seconds (default 900) and most
+ *   server instances per release and test (default 12)
  * @property {{serverCpus: string|null, clientCpus: string|null}} pinning taskset CPU lists, null = no pinning
  * @property {Record<string, string|number>} mycnf my.cnf overrides (e.g. innodb_buffer_pool_size)
  * @property {string} [workDir] where datadirs live on this host class
@@ -78,9 +83,10 @@ export {};
  * @typedef {object} ThresholdsConfig configs/thresholds.yml (full use in scripts/compare/)
  * @property {number} [confidence] two-sided confidence of the ratio's interval
  * @property {number} [power] power for the minimum detectable effect
+ * @property {number} [familyAlpha] family-wise level of the issues a run opens (Holm)
  * @property {Record<string, {warn: number, issue: number}>} groups relative change per group
- * @property {Record<string, {warn: number, issue: number, floor?: number}>} [metrics] other gated metrics
- * @property {Record<string, {warn?: number, issue?: number, metrics?: Record<string, {warn?: number, issue?: number}>}>} [tests] per-test overrides
+ * @property {Record<string, {warn: number, issue: number, floor?: number, minDurationS?: number}>} [metrics] other gated metrics
+ * @property {Record<string, {warn?: number, issue?: number, policy?: 'open'|'note'|'ignore', metrics?: Record<string, {warn?: number, issue?: number, floor?: number, minDurationS?: number}>}>} [tests] per-test overrides
  * @property {{stallFraction: number, minIntervals: number}} [qos] quality of service from per-second rates
  * @property {{windowLen: number, maxPValue: number, minMagnitude: number}} [changePoints] apache-otava settings
  */
@@ -191,6 +197,9 @@ export {};
  * @property {{name: string, text: string, sha256: string}} mycnf full rendered my.cnf
  * @property {Record<string, string>} tools tool versions (sysbench, node, tagbench...)
  * @property {number} repeats
+ * @property {number} [instances] server instances the repeats were spread over (absent in
+ *   records before instances existed: each repeat then counts as its own instance)
+ * @property {string[]} [only] the tests this run was limited to (an adaptive extension)
  * @property {string[]} [alternatedWith] versions run alternately in the same job
  */
 
@@ -211,6 +220,8 @@ export {};
 /**
  * @typedef {object} Repeat
  * @property {number} index 0-based repeat number
+ * @property {number} [instance] 0-based server instance of the run that produced it (a restart
+ *   starts a new instance); absent in older records
  * @property {string} startedAt
  * @property {number} durationS measured duration
  * @property {'ok'|'failed'} status
@@ -270,6 +281,31 @@ export {};
  * @property {ThresholdsConfig} thresholds the thresholds that produced these verdicts
  * @property {TestVerdict[]} tests
  * @property {Record<VerdictClass, number>} summary
+ * @property {FamilyControl} [family] how the run's issues are controlled as a whole
+ * @property {{test: string, metric: string, reason: string}[]} [notJudged] gated metrics left
+ *   unjudged: below their floor, within noise of zero, or measured over too short a window
+ * @property {AdaptiveSummary} [adaptive] what the adaptive repeats did, when they ran
+ */
+
+/**
+ * @typedef {object} FamilyControl
+ * @property {'holm'} method
+ * @property {number} alpha family-wise level (thresholds.yml familyAlpha)
+ * @property {number} size gated verdicts in the family
+ * @property {number} minInstances instances per side the exact test needs before the most
+ *   extreme result can pass alpha / size (the first Holm step)
+ */
+
+/**
+ * @typedef {object} AdaptiveSummary
+ * @property {number} rounds extension rounds run
+ * @property {number} seconds wall time they took
+ * @property {number} budgetS the budget they had
+ * @property {number} undecidedBefore undecided verdicts before the first round
+ * @property {number} resolved of those, decided by the extra instances
+ * @property {Record<string, number>} instancesNeeded per test: instances per side its verdicts
+ *   were decided with (or had when the budget ran out)
+ * @property {string} stopped why the rounds stopped
  */
 
 /**
@@ -282,7 +318,7 @@ export {};
  * @property {{median: number, min: number, max: number, n: number}|null} candidate
  * @property {number|null} ratio candidate median / base median
  * @property {[number, number]|null} ci confidence interval of the ratio
- * @property {number|null} mde minimum detectable relative effect on this host (absolute, in the metric's unit, for linear metrics)
+ * @property {number|null} mde minimum detectable relative effect on this host in the bad direction (a drop for throughput, a rise for latency; absolute, in the metric's unit, for linear metrics)
  * @property {VerdictClass} verdict
  * @property {string} reason the numbers that justify the verdict, in words
  * @property {boolean} [confirmed] set by `tagbench confirm`

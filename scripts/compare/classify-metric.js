@@ -1,5 +1,6 @@
 /**
- * Verdict of one test and metric from the repeats of both releases.
+ * Verdict of one test and metric from the server instances of both releases (one value per
+ * instance: the median of its repeats; repeats of one server process are not independent).
  *
  * Decision rule (documented in docs/method.md). With the interval of the change at the chosen
  * confidence, oriented so that negative is worse:
@@ -11,24 +12,29 @@
  *                 ruled out);
  *   inconclusive  anything else: the interval is too wide to decide at the threshold;
  *   failed        no valid result on a side (a failed step is never a regression of 100 %).
+ * Whether a regression at the issue level may open an issue is decided over the whole run
+ * (scripts/compare/family-wise.js); this module gives the exact one-sided p-value it needs.
  */
 import { formatPercent, formatRatio, formatValue } from '../format-number.js';
 import { computeShiftInterval } from './shift-interval.js';
-import { computeSideStats, computePooledSd, computeMdeShift } from './noise.js';
+import { computeSideStats, computePooledSd, computeMdeShift, combineNoise, shiftToChange } from './noise.js';
+import { computeRankSumP } from './family-wise.js';
 
 /**
  * @typedef {object} MetricSamples
  * @property {import('./types.js').MetricDef} metric
  * @property {{warn: number, issue: number}} threshold
- * @property {number[]} base values of the valid repeats of the base release
- * @property {number[]} candidate values of the valid repeats of the candidate
+ * @property {number[]} base one value per server instance of the base release
+ * @property {number[]} candidate one value per server instance of the candidate
  * @property {number} confidence two-sided (0.90)
  * @property {number} power for the MDE (0.80)
  * @property {string|null} [failure] why the step has no valid result, when it has none
+ * @property {{sd: number, df: number}|null} [history] noise of this test and metric pooled over
+ *   earlier runs on the host class (transformed space), to size the detectable effect
  */
 
 /**
- * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'noiseCv'|'verdict'|'level'|'reason'>} Classified
+ * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'mdeDrop'|'mdeRise'|'noiseCv'|'noiseDf'|'pWorse'|'verdict'|'level'|'reason'>} Classified
  */
 
 /**
@@ -43,7 +49,7 @@ export function classifyMetric(s) {
   const ratio = base && candidate && base.median > 0 ? candidate.median / base.median : null;
   const difference = base && candidate ? candidate.median - base.median : null;
   /** @type {Classified} */
-  const out = { base, candidate, ratio, ci: null, difference, differenceCi: null, coverage: null, mde: null, noiseCv: null, verdict: 'failed', level: null, reason: '' };
+  const out = { base, candidate, ratio, ci: null, difference, differenceCi: null, coverage: null, mde: null, mdeDrop: null, mdeRise: null, noiseCv: null, noiseDf: null, pWorse: null, verdict: 'failed', level: null, reason: '' };
   if (s.failure || !base || !candidate) {
     out.reason = s.failure ?? `no valid repeat for the ${base ? 'candidate' : 'base'}`;
     return out;
@@ -51,17 +57,25 @@ export function classifyMetric(s) {
   const f = log ? Math.log : (/** @type {number} */ x) => x;
   const tx = s.base.map(f);
   const ty = s.candidate.map(f);
-  const sd = computePooledSd(tx, ty);
-  const mdeShift = sd === null ? null : computeMdeShift(sd, base.n, candidate.n, s.confidence, s.power);
-  out.noiseCv = sd;
-  out.mde = mdeShift === null ? null : log ? Math.expm1(mdeShift) : mdeShift;
+  const own = computePooledSd(tx, ty);
+  const noise = combineNoise(own === null ? null : { sd: own, df: Math.max(0, tx.length - 1) + Math.max(0, ty.length - 1) }, s.history ?? null);
+  const mdeShift = noise === null ? null : computeMdeShift(noise.sd, base.n, candidate.n, s.confidence, s.power, noise.df);
+  out.noiseCv = noise?.sd ?? null;
+  out.noiseDf = noise?.df ?? null;
+  if (mdeShift !== null) {
+    out.mdeDrop = log ? shiftToChange(mdeShift, 'drop') : mdeShift;
+    out.mdeRise = log ? shiftToChange(mdeShift, 'rise') : mdeShift;
+    // The detectable change in the bad direction: a drop for throughput, a rise for latency.
+    out.mde = metric.higherIsBetter ? out.mdeDrop : out.mdeRise;
+  }
+  out.pWorse = computeRankSumP(tx, ty, metric.higherIsBetter ? 'less' : 'greater');
   const fmt = formatter(metric);
-  const sizes = `n=${base.n} vs ${candidate.n}`;
-  const noise = `noise ${sd === null ? 'unknown' : fmt.spread(sd)}, MDE ${out.mde === null ? 'unknown' : fmt.change(out.mde)}`;
+  const sizes = `${base.n} vs ${candidate.n} instances`;
+  const noiseText = `noise ${noise === null ? 'unknown' : `${fmt.spread(noise.sd)} (${noise.df} df${s.history ? ', pooled with this host\'s history' : ''})`}, MDE ${out.mde === null ? 'unknown' : `${fmt.change(out.mde)} ${metric.higherIsBetter ? 'drop' : 'rise'}`}`;
   const iv = computeShiftInterval(s.base, s.candidate, s.confidence, log ? 'ratio' : 'difference');
   if (!iv) {
     out.verdict = 'inconclusive';
-    out.reason = `${fmt.point(ratio, difference)}; ${sizes} is too few repeats for a ${formatPercent(s.confidence)} interval; ${noise}`;
+    out.reason = `${fmt.point(ratio, difference)}; ${sizes} is too few instances for a ${formatPercent(s.confidence)} interval; ${noiseText}`;
     return out;
   }
   out.coverage = iv.coverage;
@@ -83,18 +97,18 @@ export function classifyMetric(s) {
   if (gHi < 0 && gPoint <= -threshold.warn) {
     out.verdict = 'regression';
     out.level = gPoint <= -threshold.issue ? 'issue' : 'warn';
-    out.reason = `${head}: worse, with the whole interval on the bad side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noise}`;
+    out.reason = `${head}: worse, with the whole interval on the bad side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noiseText}`;
   } else if (gLo > 0 && gPoint >= threshold.warn) {
     out.verdict = 'improvement';
     out.level = gPoint >= threshold.issue ? 'issue' : 'warn';
-    out.reason = `${head}: better, with the whole interval on the good side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noise}`;
+    out.reason = `${head}: better, with the whole interval on the good side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noiseText}`;
   } else if (gLo >= -threshold.issue && gHi <= threshold.issue) {
     out.verdict = 'unchanged';
-    out.reason = `${head}: the interval lies within ±${fmt.change(threshold.issue)}; ${noise}`;
+    out.reason = `${head}: the interval lies within ±${fmt.change(threshold.issue)}; ${noiseText}`;
   } else {
     out.verdict = 'inconclusive';
-    const hint = out.mde !== null && out.mde > threshold.issue ? ' (MDE above the threshold: more repeats or a quieter host needed)' : '';
-    out.reason = `${head}: the interval reaches beyond ±${fmt.change(threshold.issue)} and does not settle a change of that size: too noisy to decide at this threshold; ${noise}${hint}`;
+    const hint = out.mde !== null && out.mde > threshold.issue ? ' (MDE above the threshold: more instances (tagbench compare --adaptive) or a quieter host needed)' : '';
+    out.reason = `${head}: the interval reaches beyond ±${fmt.change(threshold.issue)} and does not settle a change of that size: too noisy to decide at this threshold; ${noiseText}${hint}`;
   }
   return out;
 }

@@ -4,7 +4,10 @@
  * release is the base of a compare. Pure: records and thresholds in, a Comparison out (the
  * clock is an input).
  */
-import { median } from 'simple-statistics';
+import { median, sampleStandardDeviation } from 'simple-statistics';
+import { formatValue } from '../format-number.js';
+import { adjustHolm, minInstancesFor } from './family-wise.js';
+import { poolNoise } from './noise.js';
 import { UserError } from '../errors.js';
 import { METRICS } from './metrics.js';
 import { findThreshold } from './thresholds.js';
@@ -33,6 +36,8 @@ export function compareRuns(input) {
   }
   /** @type {FullVerdict[]} */
   const tests = [];
+  /** @type {{test: string, metric: string, reason: string}[]} */
+  const notJudged = [];
   for (const { name, group } of listTests(candidate.records, base.records)) {
     const b = collectSide(base.records, name);
     const c = collectSide(candidate.records, name);
@@ -41,24 +46,21 @@ export function compareRuns(input) {
       const threshold = findThreshold(thresholds, name, group, metric.name);
       if (!threshold) continue;
       if (failure && metric.name !== 'throughput') continue;
-      const values = (/** @type {import('../types.js').Repeat[]} */ repeats) => {
-        const out = [];
-        for (const r of repeats) {
-          const qos = metric.qos ? computeQos(r.intervals ?? [], thresholds.qos) : null;
-          if (metric.qos && (!qos || qos.seconds < thresholds.qos.minIntervals)) return null;
-          const v = metric.value(r, qos);
-          if (v !== null) out.push(v);
-        }
-        return out;
-      };
-      const bv = values(b.repeats);
-      const cv = values(c.repeats);
+      const bv = instanceValues(b, metric, thresholds.qos);
+      const cv = instanceValues(c, metric, thresholds.qos);
       if (!failure) {
         // not measured (no efficiency sampler, too few per-second samples): not gated, no verdict
         if (!bv || !cv || bv.length === 0 || cv.length === 0) continue;
-        if (threshold.floor !== undefined && median(bv) < threshold.floor && median(cv) < threshold.floor) continue;
+        const skip = explainNotJudged(metric, threshold, bv, cv, [...b.repeats, ...c.repeats]);
+        if (skip) {
+          notJudged.push({ test: name, metric: metric.name, reason: skip });
+          continue;
+        }
       }
-      const classified = classifyMetric({ metric, threshold, base: bv ?? [], candidate: cv ?? [], confidence: thresholds.confidence, power: thresholds.power, failure });
+      const classified = classifyMetric({
+        metric, threshold, base: bv ?? [], candidate: cv ?? [], confidence: thresholds.confidence, power: thresholds.power, failure,
+        history: input.noiseHistory?.[`${name}|${metric.name}`] ?? null,
+      });
       tests.push({
         test: name,
         group,
@@ -71,6 +73,9 @@ export function compareRuns(input) {
       });
     }
   }
+  // A confirmation rerun replicates regressions the run's family-wise rule already let through:
+  // it is judged test by test (its own chance of agreeing by accident multiplies in).
+  const family = input.familyControl === false ? undefined : applyFamilyControl(tests, thresholds.familyAlpha);
   /** @type {Record<import('../types.js').VerdictClass, number>} */
   const summary = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
   for (const t of tests) summary[t.verdict]++;
@@ -86,7 +91,123 @@ export function compareRuns(input) {
     thresholds: /** @type {any} */ (thresholds),
     tests,
     summary,
+    ...(family ? { family } : {}),
+    notJudged,
   };
+}
+
+/**
+ * One value per server instance of a side: the median of that instance's repeats (repeats of one
+ * process share its memory layout and warm-up, so they are not independent evidence).
+ * @param {ReturnType<typeof collectSide>} side
+ * @param {import('./types.js').MetricDef} metric
+ * @param {import('./types.js').QosOptions} qosOptions
+ * @returns {number[]|null} null when the metric is not measured on this side
+ */
+function instanceValues(side, metric, qosOptions) {
+  /** @type {Map<string, number[]>} */
+  const byInstance = new Map();
+  for (const [i, r] of side.repeats.entries()) {
+    const qos = metric.qos ? computeQos(r.intervals ?? [], qosOptions) : null;
+    if (metric.qos && (!qos || qos.seconds < qosOptions.minIntervals)) return null;
+    const v = metric.value(r, qos);
+    if (v === null) continue;
+    const key = side.instanceKeys[i];
+    byInstance.set(key, [...(byInstance.get(key) ?? []), v]);
+  }
+  return [...byInstance.values()].map((vs) => median(vs));
+}
+
+/**
+ * Why a gated metric is left unjudged, or null to judge it: a base below the metric's floor,
+ * a base within noise of zero (its median less than 2 sd of its instances from zero: a ratio of
+ * such values says nothing), or repeats shorter than the metric's minimum window.
+ * @param {import('./types.js').MetricDef} metric
+ * @param {import('./types.js').LevelThreshold} threshold
+ * @param {number[]} base instance values
+ * @param {number[]} candidate instance values
+ * @param {import('../types.js').Repeat[]} repeats both sides' repeats
+ * @returns {string|null}
+ */
+function explainNotJudged(metric, threshold, base, candidate, repeats) {
+  const fmt = (/** @type {number} */ v) => `${formatValue(v)} ${metric.unit}`;
+  const mb = median(base);
+  const mc = median(candidate);
+  if (threshold.minDurationS !== undefined) {
+    const shortest = Math.min(...repeats.map((r) => r.durationS));
+    if (shortest < threshold.minDurationS) {
+      return `repeats of ${Number(shortest.toFixed(1))} s are shorter than the ${threshold.minDurationS} s this metric needs (base ${fmt(mb)}, candidate ${fmt(mc)})`;
+    }
+  }
+  if (threshold.floor !== undefined && mb < threshold.floor) {
+    return `base median ${fmt(mb)} is below the floor ${fmt(threshold.floor)} (candidate ${fmt(mc)})`;
+  }
+  if (metric.scale === 'log' && base.length >= 2) {
+    const sd = sampleStandardDeviation(base);
+    if (mb < 2 * sd) return `base median ${fmt(mb)} is within 2 sd (${fmt(sd)}) of zero: too noisy for a ratio (candidate ${fmt(mc)})`;
+  }
+  return null;
+}
+
+/**
+ * Holm's procedure over every gated verdict that has a p-value: a regression keeps the issue
+ * level only when its adjusted p-value is at most alpha; otherwise it stays a warning and says
+ * how many instances the exact test needs. Sets pAdjusted on every verdict (mutates `tests`).
+ * @param {FullVerdict[]} tests
+ * @param {number} alpha
+ * @returns {import('../types.js').FamilyControl}
+ */
+function applyFamilyControl(tests, alpha) {
+  const members = tests.filter((t) => t.pWorse !== null && t.pWorse !== undefined);
+  const adjusted = adjustHolm(members.map((t) => /** @type {number} */ (t.pWorse)));
+  const minInstances = minInstancesFor(alpha / Math.max(1, members.length));
+  members.forEach((t, i) => {
+    t.pAdjusted = adjusted[i];
+    if (t.verdict === 'regression' && t.level === 'issue' && adjusted[i] > alpha) {
+      t.level = 'warn';
+      t.reason += `. Not an issue: Holm-adjusted p ${formatP(adjusted[i])} over the run's ${members.length} gated verdicts is above ${formatP(alpha)}`
+        + ` (the exact test needs at least ${minInstances} instances per side for that; ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} so far)`;
+    }
+  });
+  return { method: 'holm', alpha, size: members.length, minInstances };
+}
+
+/** @param {number} p */
+function formatP(p) {
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+
+/**
+ * Noise of every test and metric on a host class, pooled over earlier runs: within each run and
+ * release, the spread of its instance values (transformed: ln for log metrics). Feeds the
+ * detectable effect of a comparison (CompareInput.noiseHistory). Pure.
+ * @param {import('../types.js').RunRecord[]} records earlier records of one host class and suite
+ * @param {import('./types.js').CompareThresholds} thresholds
+ * @returns {Record<string, {sd: number, df: number}>} by `test|metric`
+ */
+export function estimateNoiseHistory(records, thresholds) {
+  /** @type {Map<string, number[][]>} */
+  const groups = new Map();
+  for (const record of records) {
+    for (const { name } of listTests([record], [])) {
+      const side = collectSide([record], name);
+      if (side.repeats.length < 2) continue;
+      for (const metric of METRICS) {
+        const values = instanceValues(side, metric, thresholds.qos);
+        if (!values || values.length < 2) continue;
+        const t = metric.scale === 'log' ? values.filter((v) => v > 0).map(Math.log) : values;
+        const key = `${name}|${metric.name}`;
+        groups.set(key, [...(groups.get(key) ?? []), t]);
+      }
+    }
+  }
+  /** @type {Record<string, {sd: number, df: number}>} */
+  const out = {};
+  for (const [key, g] of groups) {
+    const pooled = poolNoise(g);
+    if (pooled) out[key] = pooled;
+  }
+  return out;
 }
 
 /**
@@ -127,6 +248,8 @@ export function listTests(a, b) {
 export function collectSide(records, test) {
   /** @type {import('../types.js').Repeat[]} */
   const repeats = [];
+  /** @type {string[]} which server instance produced each repeat: `<run id>#<instance>` */
+  const instanceKeys = [];
   /** @type {string[]} */
   const failedIn = [];
   let reason = '';
@@ -141,7 +264,12 @@ export function collectSide(records, test) {
       continue;
     }
     if (step.status !== 'ok') continue;
-    for (const rep of step.repeats) if (rep.status === 'ok') repeats.push(rep);
+    for (const rep of step.repeats) {
+      if (rep.status !== 'ok') continue;
+      repeats.push(rep);
+      // Records made before instances existed: each repeat stands for itself, as it was judged then.
+      instanceKeys.push(`${r.id}#${rep.instance ?? `repeat-${rep.index}`}`);
+    }
   }
-  return { repeats, failedIn, reason, missing };
+  return { repeats, instanceKeys, failedIn, reason, missing };
 }

@@ -5,9 +5,10 @@
  * `detectChangePoints`, which runs apache-otava in a Python child process. Reading records and
  * writing results is scripts/verify/'s job.
  */
-export { compareRuns, chooseBase } from './compare-runs.js';
+export { compareRuns, chooseBase, estimateNoiseHistory } from './compare-runs.js';
 export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
-export { resolveThresholds, findThreshold } from './thresholds.js';
+export { resolveThresholds, findThreshold, findPolicy } from './thresholds.js';
+export { computeRankSumP, adjustHolm, minInstancesFor } from './family-wise.js';
 export { computeQos } from './qos.js';
 export { METRICS, METRIC_NAMES } from './metrics.js';
 export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';

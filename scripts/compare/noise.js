@@ -44,16 +44,60 @@ export function computePooledSd(x, y) {
 }
 
 /**
+ * Noise of one test and metric pooled over earlier groups of values (each group: the
+ * instance-level values of one release in one run, transformed), weighted by degrees of freedom.
+ * @param {number[][]} groups
+ * @returns {{sd: number, df: number}|null} null when no group has 2 values
+ */
+export function poolNoise(groups) {
+  let sum = 0;
+  let df = 0;
+  for (const g of groups) {
+    if (g.length < 2) continue;
+    sum += sampleVariance(g) * (g.length - 1);
+    df += g.length - 1;
+  }
+  return df === 0 ? null : { sd: Math.sqrt(sum / df), df };
+}
+
+/**
+ * Combine two independent noise estimates of the same quantity (this comparison's and the
+ * history's), weighted by their degrees of freedom.
+ * @param {{sd: number, df: number}|null} a
+ * @param {{sd: number, df: number}|null} b
+ * @returns {{sd: number, df: number}|null}
+ */
+export function combineNoise(a, b) {
+  if (!a) return b;
+  if (!b) return a;
+  const df = a.df + b.df;
+  return { sd: Math.sqrt((a.df * a.sd ** 2 + b.df * b.sd ** 2) / df), df };
+}
+
+/**
+ * A detectable shift in ln(values) as a relative change in one direction: a drop of
+ * 1 - e^(-shift) or a rise of e^shift - 1 (for 10 % noise, 22 % and 28 %: not the same size).
+ * @param {number} shift >= 0, in ln units
+ * @param {'drop'|'rise'} direction
+ * @returns {number} relative change, positive
+ */
+export function shiftToChange(shift, direction) {
+  return direction === 'drop' ? -Math.expm1(-shift) : Math.expm1(shift);
+}
+
+/**
  * Minimum detectable shift in the transformed space (see the module comment for the formula).
  * @param {number} sd pooled standard deviation in the transformed space
  * @param {number} m repeats of the base
  * @param {number} n repeats of the candidate
  * @param {number} confidence two-sided confidence of the interval (0.90)
  * @param {number} power probability of detecting a shift of that size (0.80)
- * @returns {number|null} null when m + n < 3 (no degrees of freedom)
+ * @param {number} [noiseDf] degrees of freedom of sd (default m + n - 2: sd from these samples
+ *   alone; more when the noise is pooled over the test's history)
+ * @returns {number|null} null when there are no degrees of freedom
  */
-export function computeMdeShift(sd, m, n, confidence, power) {
-  const df = m + n - 2;
+export function computeMdeShift(sd, m, n, confidence, power, noiseDf = m + n - 2) {
+  const df = noiseDf;
   if (df < 1 || m < 1 || n < 1) return null;
   const alpha = 1 - confidence;
   return (tQuantile(1 - alpha / 2, df) + tQuantile(power, df)) * sd * Math.sqrt(1 / m + 1 / n);

@@ -10,6 +10,7 @@ import { UserError } from '../errors.js';
 export const THRESHOLD_DEFAULTS = Object.freeze({
   confidence: 0.9,
   power: 0.8,
+  familyAlpha: 0.05,
   qos: Object.freeze({ stallFraction: 0.5, minIntervals: 10 }),
   // apache-otava's own AnalysisOptions defaults
   changePoints: Object.freeze({ windowLen: 50, maxPValue: 0.001, minMagnitude: 0 }),
@@ -42,12 +43,23 @@ export function resolveThresholds(config, file = 'configs/thresholds.yml') {
   return {
     confidence: config.confidence ?? THRESHOLD_DEFAULTS.confidence,
     power: config.power ?? THRESHOLD_DEFAULTS.power,
+    familyAlpha: config.familyAlpha ?? THRESHOLD_DEFAULTS.familyAlpha,
     groups: config.groups,
     tests: config.tests ?? {},
     metrics: config.metrics ?? {},
     qos: { ...THRESHOLD_DEFAULTS.qos, ...(config.qos ?? {}) },
     changePoints: { ...THRESHOLD_DEFAULTS.changePoints, ...(config.changePoints ?? {}) },
   };
+}
+
+/**
+ * What a confirmed regression of a test does (thresholds.yml `tests.<name>.policy`).
+ * @param {import('./types.js').CompareThresholds} thresholds
+ * @param {string} test
+ * @returns {'open'|'note'|'ignore'}
+ */
+export function findPolicy(thresholds, test) {
+  return thresholds.tests[test]?.policy ?? 'open';
 }
 
 /**
@@ -83,5 +95,6 @@ function pick(o) {
   if (o?.warn !== undefined) out.warn = o.warn;
   if (o?.issue !== undefined) out.issue = o.issue;
   if (o?.floor !== undefined) out.floor = o.floor;
+  if (o?.minDurationS !== undefined) out.minDurationS = o.minDurationS;
   return out;
 }

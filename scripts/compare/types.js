@@ -18,14 +18,20 @@ export {};
  * @property {number} issue
  * @property {number} [floor] below this base median the metric is not gated (e.g. KB written
  *   per op of a read-only test, which is noise around zero)
+ * @property {number} [minDurationS] repeats shorter than this do not judge the metric (KB
+ *   written per op over a few seconds measures the page cleaner's timing, not the release)
  */
 
 /**
  * @typedef {object} CompareThresholds configs/thresholds.yml, fully resolved with defaults
  * @property {number} confidence two-sided level of the confidence interval (0.90 = 90 %)
  * @property {number} power power used for the minimum detectable effect (0.80)
+ * @property {number} familyAlpha family-wise level: the probability that a run opens any issue
+ *   on a metric that did not change is at most this (Holm over every gated verdict)
  * @property {Record<string, LevelThreshold>} groups throughput thresholds per reporting group
- * @property {Record<string, Partial<LevelThreshold> & {metrics?: Record<string, Partial<LevelThreshold>>}>} tests per-test overrides
+ * @property {Record<string, Partial<LevelThreshold> & {policy?: 'open'|'note'|'ignore', metrics?: Record<string, Partial<LevelThreshold>>}>} tests
+ *   per-test overrides; policy: what a confirmed regression of the test does (open an issue,
+ *   note it in the run's report only, or ignore it), default open
  * @property {Record<string, LevelThreshold>} metrics thresholds of the metrics other than throughput
  * @property {QosOptions} qos how per-second rates are summarised
  * @property {{windowLen: number, maxPValue: number, minMagnitude: number}} changePoints
@@ -89,8 +95,16 @@ export {};
  * @property {number|null} difference candidate median - base median (metric unit)
  * @property {[number, number]|null} differenceCi interval of the difference (linear metrics)
  * @property {number|null} coverage achieved coverage of the interval (exact rank method)
- * @property {number|null} noiseCv pooled within-release noise: sd of ln(values) for log
- *   metrics (≈ CV), sd in the metric's unit for linear metrics
+ * @property {number|null} noiseCv pooled between-instance noise: sd of ln(values) for log
+ *   metrics (≈ CV), sd in the metric's unit for linear metrics; pooled with the host's history
+ *   of the same test and metric when there is one
+ * @property {number|null} [noiseDf] degrees of freedom of noiseCv
+ * @property {number|null} [mdeDrop] smallest drop detectable at the configured confidence and
+ *   power with these instance counts (relative for log metrics)
+ * @property {number|null} [mdeRise] the same for a rise (e^s - 1, larger than the drop)
+ * @property {number|null} [pWorse] exact one-sided rank-sum p-value that the candidate is worse
+ * @property {number|null} [pAdjusted] pWorse after Holm's adjustment over every gated verdict of
+ *   the comparison; an issue needs it at or below familyAlpha
  * @property {{warn: number, issue: number}} threshold the thresholds applied
  * @property {'warn'|'issue'|null} level for regression / improvement: which threshold it crossed
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation]
@@ -111,6 +125,9 @@ export {};
  * @property {ReleaseRecords} candidate
  * @property {CompareThresholds} thresholds
  * @property {string} createdAt ISO 8601 (passed in: the core reads no clock)
+ * @property {Record<string, {sd: number, df: number}>} [noiseHistory] noise per `test|metric`
+ *   pooled over earlier runs on the host class (estimateNoiseHistory), for the detectable effect
+ * @property {boolean} [familyControl] false for a confirmation rerun: no Holm step (default true)
  */
 
 /**
@@ -140,17 +157,27 @@ export {};
  */
 
 /**
- * @typedef {import('../types.js').DetectedChangePoint & {test: string, metric: string}} ChangePoint
- *   one change point of one test's series (the stored file groups them per test)
+ * @typedef {import('../types.js').DetectedChangePoint & {test: string, metric: string,
+ *   kind?: 'dip'|'step'|'drift', untilVersion?: string, worse?: boolean, evidence?: string}} ChangePoint
+ *   one change point of one test's series (the stored file groups them per test). Points of the
+ *   release-series rule (scripts/compare/release-series.js) add: `kind`; `untilVersion`, the
+ *   last release of a drift, the release that recovered from a dip (= version for a step);
+ *   `worse`, whether the change is bad for the metric; `evidence`, one sentence with the levels,
+ *   the release-to-release interval and the scan's numbers. For them `meanBefore` / `meanAfter`
+ *   are the fitted levels (geometric, from the releases' medians) before and after, `pValue` the
+ *   scan's simulated p-value, and `index` the first repeat of `version`. apache-otava's points
+ *   have none of the added fields.
  */
 
 /**
  * @typedef {object} ChangePointReport
- * @property {'ok'|'unavailable'} status unavailable = python3 / apache-otava missing
+ * @property {'ok'|'unavailable'} status unavailable = the detector could not run
  * @property {string} note how it was computed, or why not
- * @property {ChangePoint[]} changePoints
- * @property {import('../types.js').ChangePointMethod|null} method null when otava did not run
- *   (unavailable, or a single release)
+ * @property {ChangePoint[]} changePoints never inside a release (atReleaseBoundary is true)
+ * @property {import('../types.js').ChangePointMethod|null} method apache-otava's settings when
+ *   it ran (series longer than 10 releases); null otherwise
+ * @property {{name: 'release-series', alpha: number, maxEvents: number, simulations: number, driftPenalty: number, maxReleases: number}|null} [rule]
+ *   the release-series rule's settings when it found the points; null or absent otherwise
  * @property {Omit<import('../types.js').ChangePointSeries, 'changePoints'>[]} series every
  *   series analysed, with the releases that gave it points
  */

@@ -5,6 +5,9 @@
 import { UserError } from '../errors.js';
 import { parseList } from '../command-spec.js';
 
+/** Host classes that do not say: two instances is the least that shows a per-instance offset. */
+const DEFAULT_INSTANCES = 2;
+
 /**
  * @typedef {object} ResolvedRelease
  * @property {string} product
@@ -23,6 +26,7 @@ import { parseList } from '../command-spec.js';
  * @property {string} mycnfName
  * @property {string} mycnfTemplate
  * @property {number} repeats
+ * @property {number} instances server instances the repeats are spread over (1..repeats)
  */
 
 /**
@@ -48,8 +52,12 @@ export function resolveRun(config, options) {
   if (dup) throw new UserError(`release ${dup} is listed twice in --releases`);
   const repeats = options.repeats ?? host.repeats;
   if (!Number.isInteger(repeats) || repeats < 1) throw new UserError(`--repeats must be a positive integer, got ${repeats}`);
+  const instances = options.instances ?? Math.min(host.instances ?? DEFAULT_INSTANCES, repeats);
+  if (!Number.isInteger(instances) || instances < 1 || instances > repeats) {
+    throw new UserError(`--instances must be an integer from 1 to the repeats (${repeats}), got ${instances}: each instance runs at least one repeat of every test`);
+  }
   const only = options.only?.length ? options.only : suite.only;
-  return { releases, suite: only ? { ...suite, only: [...only] } : suite, host, engine, mycnfName, mycnfTemplate, repeats };
+  return { releases, suite: only ? { ...suite, only: [...only] } : suite, host, engine, mycnfName, mycnfTemplate, repeats, instances };
 }
 
 /**

@@ -28,6 +28,8 @@ import { readToolVersions } from './tool-versions.js';
  * @property {'innodb'|'rocksdb'} [engine] default innodb
  * @property {string} [mycnf] my.cnf template name (configs/mycnf), default = engine
  * @property {number} [repeats] default from the host class
+ * @property {number} [instances] server instances the repeats are spread over; default from the
+ *   host class (else 2, at most repeats)
  * @property {string[]} [only] run only these tests (setup steps they need still run)
  * @property {string} storeDir results store
  * @property {string} workDir datadirs and working files
@@ -111,6 +113,9 @@ export async function runReleases(config, options) {
  * @property {import('../types.js').RunRecord} record
  * @property {any} server ServerHandle from scripts/server
  * @property {string|null} deadReason set once the server crashed or a setup step failed
+ * @property {import('../types.js').InstallResult} install
+ * @property {import('../server/types.js').ServerOptions} serverOptions how the server was started
+ *   (a restart reuses them, on the same datadir)
  */
 
 /**
@@ -122,7 +127,8 @@ export async function runReleases(config, options) {
 async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write }) {
   const safe = `${rel.product}-${rel.version}`.replace(/[^A-Za-z0-9._-]/g, '_');
   write(`start ${rel.key} (${plan.engine}, my.cnf ${plan.mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
-  const server = await startServer(rel.install, {
+  /** @type {import('../server/types.js').ServerOptions} */
+  const serverOptions = {
     workDir: join(workRoot, safe),
     port: options.portBase ? options.portBase + i : await findFreePort(),
     engine: plan.engine,
@@ -131,7 +137,8 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
     mycnfOverrides: plan.host.mycnf ?? {},
     serverCpus: plan.host.pinning.serverCpus,
     log: (/** @type {string} */ m) => write(`    ${m}\n`),
-  });
+  };
+  const server = await startServer(rel.install, serverOptions);
   const id = `${runStamp}-${plan.host.name}-${safe}-${plan.suite.name}-${runTag}`;
   const record = createRecord({
     id,
@@ -148,11 +155,13 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
       mycnf: server.mycnf,
       tools,
       repeats: plan.repeats,
+      instances: plan.instances,
+      ...(options.only?.length ? { only: [...options.only] } : {}),
       alternatedWith: plan.releases.filter((/** @type {any} */ r) => `${r.product}@${r.version}` !== rel.key).map((/** @type {any} */ r) => `${r.product}@${r.version}`),
     },
     steps,
   });
-  return { record, server, deadReason: null };
+  return { record, server, deadReason: null, install: rel.install, serverOptions };
 }
 
 /**
@@ -162,12 +171,19 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
  * @param {any} ctx
  */
 async function executeSchedule(steps, releases, states, { plan, options, write }) {
-  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats);
+  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances);
   const progress = createProgress(schedule, { write, now: Date.now });
   for (const action of schedule) {
     if (options.signal?.aborted) return;
     const state = /** @type {RunState} */ (states.get(action.release));
     if (state.deadReason) continue;
+    if (action.restart) {
+      const restarted = await restartServer(state, action, write);
+      if (!restarted) {
+        progress.end(action, { status: 'failed', reason: state.deadReason ?? undefined });
+        continue;
+      }
+    }
     const health = await state.server.checkHealth();
     if (!health.ok) {
       killRelease(state, action.stepIndex, `server not running before ${action.step.name}: ${health.reason}`, health.logExcerpt);
@@ -182,6 +198,28 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
       if (!after.ok) killRelease(state, action.stepIndex, `server crashed during ${action.step.name}: ${after.reason}`, after.logExcerpt);
       else if (action.step.kind !== 'sysbench') killRelease(state, action.stepIndex, `setup step ${action.step.name} failed: ${result.reason}`);
     }
+  }
+}
+
+/**
+ * Start the next server instance of a release: a clean shutdown, then a new process on the
+ * same datadir. The new process has its own memory layout and a cold buffer pool; the warm-up
+ * steps that follow in the schedule warm it again.
+ * @param {RunState} state
+ * @param {import('./schedule.js').ScheduledAction} action
+ * @param {(t: string) => void} write
+ * @returns {Promise<boolean>} false when the server would not restart (the release is then dead)
+ */
+async function restartServer(state, action, write) {
+  write(`restart ${action.release} for instance ${action.instance + 1}\n`);
+  const exit = await state.server.stop();
+  try {
+    state.server = await startServer(state.install, { ...state.serverOptions, reuseDatadir: true });
+    return true;
+  } catch (err) {
+    const reason = `server would not restart for instance ${action.instance + 1} (previous exit ${JSON.stringify(exit)}): ${err instanceof Error ? err.message : String(err)}`;
+    killRelease(state, action.stepIndex, reason);
+    return false;
   }
 }
 
@@ -247,7 +285,9 @@ async function runAction(action, state, plan, options) {
  * @param {RunOptions} options
  */
 async function runMeasuredRepeat(action, state, plan, options) {
-  const { step, stepIndex, repeat } = action;
+  const { step, stepIndex, instance } = action;
+  // A warm-up step runs once per instance: its repeats are numbered by instance.
+  const repeat = step.reported ? action.repeat : instance;
   const { server, record } = state;
   const sampling = await startSampling({ pid: server.pid, datadir: server.datadir, query: server.query, intervalS: 1 });
   const startedAt = new Date().toISOString();
@@ -267,6 +307,7 @@ async function runMeasuredRepeat(action, state, plan, options) {
   /** @type {import('../types.js').Repeat} */
   const rep = {
     index: repeat,
+    instance,
     startedAt,
     durationS: out.durationS ?? 0,
     status: ok ? 'ok' : 'failed',

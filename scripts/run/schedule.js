@@ -1,9 +1,13 @@
 /**
- * The order in which a run executes: the suite's steps in their fixed order; within a reported
- * step, its repeats alternate between the releases (A B A B ...) so that drift of the machine
- * over time (thermal, page cache, noisy neighbours) falls on both releases alike instead of
- * looking like a difference between them. Setup steps (load, warm-ups, postwrite) run once per
- * release. Pure: no I/O, no clock.
+ * The order in which a run executes. The repeats of a release are spread over `instances`
+ * rounds, each on its own server instance: round 0 starts from the load; every later round
+ * begins by restarting each release's server on the same datadir (a new process: new memory
+ * layout, cold buffer pool) and re-running the warm-up and postwrite steps, then runs its share
+ * of every reported step. Repeats of one server process are not independent (they share its
+ * memory layout and warm-up, docs/method.md "Instances"), so the verdicts count instances, not
+ * repeats. Within a reported step, repeats alternate between the releases (A B A B ...) so that
+ * drift of the machine over time (thermal, page cache, noisy neighbours) falls on both releases
+ * alike instead of looking like a difference between them. Pure: no I/O, no clock.
  */
 
 /**
@@ -12,34 +16,58 @@
  * @property {import('./types.js').StepPlanLike} step
  * @property {number} stepIndex position of the step in the suite
  * @property {string} release release key (`product@version`)
- * @property {number} repeat 0-based repeat number (always 0 for setup steps)
- * @property {number} repeats how many repeats this step has
+ * @property {number} repeat 0-based repeat number over the whole run (always 0 for setup steps)
+ * @property {number} repeats how many repeats this step has in the run
+ * @property {number} instance 0-based round: which server instance of the release runs it
+ * @property {boolean} [restart] restart the release's server (same datadir) before this action
  * @property {number} estimatedS expected wall time of this action, for "time left"
  */
 
 /** Fixed cost per action on top of its measured duration: process start, connect, warm-up tail. */
 const OVERHEAD_S = 0.5;
+/** Expected cost of a server restart (shutdown, start, ping). */
+const RESTART_S = 8;
 
 /**
  * @param {import('./types.js').StepPlanLike[]} steps suite steps in order
  * @param {string[]} releases release keys, in the order given by the user
- * @param {number} repeats repeats per reported step (>= 1)
+ * @param {number} repeats repeats per reported step and release (>= 1)
+ * @param {number} [instances] server instances (rounds) the repeats are spread over, 1..repeats
  * @returns {ScheduledAction[]}
  */
-export function buildSchedule(steps, releases, repeats) {
+export function buildSchedule(steps, releases, repeats, instances = 1) {
   if (releases.length === 0) throw new Error('buildSchedule: no releases');
   if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`buildSchedule: repeats must be a positive integer, got ${repeats}`);
+  if (!Number.isInteger(instances) || instances < 1 || instances > repeats) {
+    throw new Error(`buildSchedule: instances must be an integer from 1 to repeats (${repeats}), got ${instances}`);
+  }
   /** @type {ScheduledAction[]} */
   const actions = [];
-  steps.forEach((step, stepIndex) => {
-    const n = (step.runOnce ?? !step.reported) ? 1 : repeats;
-    for (let repeat = 0; repeat < n; repeat++) {
-      for (const release of releases) {
-        actions.push({ index: actions.length, step, stepIndex, release, repeat, repeats: n, estimatedS: estimateS(step) });
+  for (let instance = 0; instance < instances; instance++) {
+    const restartPending = new Set(instance > 0 ? releases : []);
+    steps.forEach((step, stepIndex) => {
+      const once = step.runOnce ?? !step.reported;
+      // The data is loaded once; later rounds restart on the loaded datadir.
+      if (step.kind === 'load' && instance > 0) return;
+      // Repeat k belongs to round k mod instances: every round gets floor or ceil of repeats/instances.
+      const mine = once ? [0] : range(repeats).filter((k) => k % instances === instance);
+      for (const repeat of mine) {
+        for (const release of releases) {
+          const restart = restartPending.delete(release);
+          actions.push({
+            index: actions.length, step, stepIndex, release, repeat, repeats: once ? 1 : repeats, instance,
+            estimatedS: estimateS(step) + (restart ? RESTART_S : 0), ...(restart ? { restart: true } : {}),
+          });
+        }
       }
-    }
-  });
+    });
+  }
   return actions;
+}
+
+/** @param {number} n */
+function range(n) {
+  return Array.from({ length: n }, (_, i) => i);
 }
 
 /**

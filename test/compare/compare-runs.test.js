@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareRuns, resolveThresholds, hasIssueRegression } from '../../scripts/compare/index.js';
+import { compareRuns, resolveThresholds, hasIssueRegression, estimateNoiseHistory } from '../../scripts/compare/index.js';
 import { makeRecord } from './make-record.js';
 
 const thresholds = resolveThresholds({
@@ -42,7 +42,7 @@ test('regression at the issue level: whole interval below 1, median 10 % down', 
   assert.equal(v.ratio, 900 / 1000);
   assert.deepEqual(v.ci, [895 / 1010, 905 / 990]);
   assert.deepEqual(v.base, { median: 1000, min: 990, max: 1010, n: 3 });
-  assert.match(v.reason, /ratio 0\.900 \(-10\.0 %\), 90\.0 % CI 0\.886–0\.914 \(n=3 vs 3\)/);
+  assert.match(v.reason, /ratio 0\.900 \(-10\.0 %\), 90\.0 % CI 0\.886–0\.914 \(3 vs 3 instances\)/);
   assert.match(v.reason, /MDE \d/);
   assert.equal(cmp.summary.regression, 1);
   assert.equal(hasIssueRegression(cmp), true);
@@ -97,7 +97,7 @@ test('inconclusive: a 5 % drop inside an interval too wide to decide, with the n
   };
   const pooled = Math.sqrt((sd(base) + sd([950, 1045, 855])) / 2);
   assert.ok(Math.abs((v?.noiseCv ?? 0) - pooled) < 1e-12);
-  assert.match(v?.reason ?? '', /too noisy to decide.*noise CV 10(\.\d)? %, MDE \d+\.\d %.*more repeats/);
+  assert.match(v?.reason ?? '', /too noisy to decide.*noise CV 10(\.\d)? % \(4 df\), MDE 22\.3 % drop.*more instances/);
   assert.ok((v?.mde ?? 0) > 0.05);
 });
 
@@ -110,7 +110,7 @@ test('inconclusive: 2 repeats per side cannot give a 90 % interval', () => {
   });
   assert.equal(cmp.tests[0].verdict, 'inconclusive');
   assert.equal(cmp.tests[0].ci, null);
-  assert.match(cmp.tests[0].reason, /n=2 vs 2 is too few repeats for a 90\.0 % interval/);
+  assert.match(cmp.tests[0].reason, /2 vs 2 instances is too few instances for a 90\.0 % interval/);
 });
 
 test('repeats of several runs of one release are pooled', () => {
@@ -149,9 +149,13 @@ test('efficiency: same QPS while burning 15 % more CPU per op is a CPU regressio
   assert.equal(tp?.verdict, 'unchanged');
   assert.equal(cpu?.verdict, 'regression');
   assert.equal(cpu?.higherIsBetter, false);
-  assert.equal(cpu?.level, 'issue');
+  // 3 vs 3 instances cannot pass Holm over a family of 2 (smallest p is 1/20 > 0.05 / 2)
+  assert.equal(cpu?.level, 'warn');
+  assert.match(cpu?.reason ?? '', /Not an issue: Holm-adjusted p 0\.100 over the run's 2 gated verdicts is above 0\.050 \(the exact test needs at least 4 instances per side for that; 3 vs 3 so far\)/);
   assert.equal(cpu?.ratio, 115 / 100);
   assert.deepEqual(cpu?.ci, [114 / 101, 116 / 99]);
+  const more = one([1001, 1011, 991, 1005, 995], { throughput: [1000, 1010, 990, 1004, 996], cpuUsPerOp: [100, 101, 99, 100.5, 99.5] }, { cpuUsPerOp: [115, 116, 114, 115.5, 114.5] });
+  assert.equal(more.cmp.tests.find((t) => t.metric === 'cpuUsPerOp')?.level, 'issue');
   // lower CPU per op is an improvement
   const better = one(BASE, { cpuUsPerOp: [100, 101, 99] }, { cpuUsPerOp: [85, 86, 84] }).cmp.tests.find((t) => t.metric === 'cpuUsPerOp');
   assert.equal(better?.verdict, 'improvement');
@@ -187,4 +191,81 @@ test('records of different host classes are refused with a message naming both',
 
 test('thresholds: issue below warn is refused, naming the dot path', () => {
   assert.throws(() => resolveThresholds({ groups: { point: { warn: 0.05, issue: 0.03 } } }), /'groups\.point': issue 0\.03 is below warn 0\.05/);
+});
+
+test('instances, not repeats, are the unit: repeats of one server instance count once (their median)', () => {
+  // 6 repeats from 2 instances per side: the exact test sees 2 vs 2 values, too few for 90 %
+  const inst = [0, 0, 0, 1, 1, 1];
+  const { v } = one([900, 901, 899, 905, 906, 904], { throughput: [1000, 1001, 999, 1010, 1011, 1009], instances: inst }, { instances: inst });
+  assert.equal(v?.base?.n, 2);
+  assert.equal(v?.candidate?.n, 2);
+  assert.equal(v?.base?.median, (1000 + 1010) / 2);
+  assert.equal(v?.verdict, 'inconclusive');
+  assert.match(v?.reason ?? '', /2 vs 2 instances is too few instances/);
+  // the same numbers as 6 independent instances decide
+  const six = one([900, 901, 899, 905, 906, 904], { throughput: [1000, 1001, 999, 1010, 1011, 1009] });
+  assert.equal(six.v?.verdict, 'regression');
+});
+
+test('MDE is reported per direction: a drop of 1 - e^-s, a rise of e^s - 1', () => {
+  const { v } = one([950, 1050, 850], { throughput: [1000, 1100, 900] });
+  assert.ok(v?.mdeDrop && v?.mdeRise);
+  const shift = Math.log1p(v.mdeRise);
+  assert.ok(Math.abs(v.mdeDrop - (1 - Math.exp(-shift))) < 1e-12);
+  assert.ok(v.mdeRise > v.mdeDrop);
+  assert.equal(v.mde, v.mdeDrop, 'throughput: the bad direction is a drop');
+  assert.equal(v.noiseDf, 4);
+});
+
+test('noise pooled over the host history sizes the MDE with its degrees of freedom', () => {
+  const history = makeRecord({ id: 'h1', version: '10.11.17', steps: [{ name: 'point-query', throughput: [1000, 1002, 998, 1001, 999, 1000, 1003, 997] }] });
+  const noiseHistory = estimateNoiseHistory([history], thresholds);
+  assert.equal(noiseHistory['point-query|throughput'].df, 7);
+  const noisy = [1000, 1100, 900];
+  const alone = one([1000, 1100, 900], { throughput: noisy }).v;
+  const pooled = compareRuns({
+    base: { version: '10.11.18', records: [makeRecord({ id: 'b1', version: '10.11.18', steps: [{ name: 'point-query', throughput: noisy }] })] },
+    candidate: { version: '10.11.19', records: [makeRecord({ id: 'c1', version: '10.11.19', steps: [{ name: 'point-query', throughput: noisy }] })] },
+    thresholds, createdAt: 'x', noiseHistory,
+  }).tests.find((t) => t.metric === 'throughput');
+  assert.equal(pooled?.noiseDf, 11);
+  assert.ok((pooled?.mde ?? 1) < (alone?.mde ?? 0), 'a quiet history narrows the detectable effect');
+  assert.match(pooled?.reason ?? '', /\(11 df, pooled with this host's history\)/);
+});
+
+test('metrics near zero or measured over too short a window are not judged, and say so', () => {
+  const t = resolveThresholds({
+    groups: { point: { warn: 0.03, issue: 0.05 } },
+    metrics: { kbWrittenPerOp: { warn: 0.1, issue: 0.2, floor: 0.01, minDurationS: 60 } },
+  });
+  /** @param {number[]} b @param {number[]} c @param {number} [durationS] */
+  const run = (b, c, durationS = 120) => compareRuns({
+    base: { version: 'a', records: [makeRecord({ id: 'b', version: 'a', steps: [{ name: 'write-only', throughput: BASE, kbWrittenPerOp: b, durationS }] })] },
+    candidate: { version: 'b', records: [makeRecord({ id: 'c', version: 'b', steps: [{ name: 'write-only', throughput: BASE, kbWrittenPerOp: c, durationS }] })] },
+    thresholds: t, createdAt: 'x',
+  });
+  const short = run([1, 1.1, 0.9], [4, 4.4, 3.6], 3);
+  assert.equal(short.tests.some((v) => v.metric === 'kbWrittenPerOp'), false);
+  assert.match(short.notJudged?.[0].reason ?? '', /repeats of 3 s are shorter than the 60 s this metric needs/);
+  const floor = run([0.001, 0.002, 0.001], [0.004, 0.005, 0.004]);
+  assert.match(floor.notJudged?.[0].reason ?? '', /below the floor/);
+  const noisy = run([0.05, 0.9, 0.1], [0.4, 0.5, 0.45]);
+  assert.match(noisy.notJudged?.[0].reason ?? '', /within 2 sd .* of zero/);
+  const judged = run([1, 1.1, 0.9], [4, 4.4, 3.6]);
+  assert.equal(judged.tests.find((v) => v.metric === 'kbWrittenPerOp')?.verdict, 'regression');
+  assert.deepEqual(judged.notJudged, []);
+});
+
+test('family-wise: an A/A comparison of many tests at 3 instances never reaches the issue level', () => {
+  const names = Array.from({ length: 38 }, (_, i) => `t${i}`);
+  // every test shows a 10 % drop whose interval excludes 1: still no issue without more instances
+  const cmp = compareRuns({
+    base: { version: 'a', records: [makeRecord({ id: 'b', version: 'a', steps: names.map((name) => ({ name, throughput: BASE })) })] },
+    candidate: { version: 'b', records: [makeRecord({ id: 'c', version: 'b', steps: names.map((name) => ({ name, throughput: BASE.map((x) => x * 0.9) })) })] },
+    thresholds, createdAt: 'x',
+  });
+  assert.equal(cmp.family?.size, 38);
+  assert.equal(cmp.family?.minInstances, 6); // 1 / C(12, 6) = 0.0011 <= 0.05 / 38
+  assert.equal(cmp.tests.every((v) => v.verdict === 'regression' && v.level === 'warn'), true);
+  assert.equal(hasIssueRegression(cmp), false);
 });

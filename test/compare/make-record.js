@@ -10,6 +10,9 @@
  * @property {number[]} [throughput] one per repeat
  * @property {number[]} [cpuUsPerOp] one per repeat
  * @property {number[][]} [intervals] per repeat, per-second qps
+ * @property {number[]} [kbWrittenPerOp] one per repeat
+ * @property {number[]} [instances] server instance of each repeat (absent: older records)
+ * @property {number} [durationS] of every repeat (default 3)
  * @property {'ok'|'failed'} [status]
  * @property {string} [reason]
  */
@@ -39,8 +42,9 @@ export function makeRecord(spec) {
       ...(s.reason ? { reason: s.reason } : {}),
       repeats: s.status === 'failed' ? [] : (s.throughput ?? []).map((tp, i) => ({
         index: i,
+        ...(s.instances ? { instance: s.instances[i] } : {}),
         startedAt: '2025-01-01T00:00:00Z',
-        durationS: 3,
+        durationS: s.durationS ?? 3,
         status: /** @type {'ok'} */ ('ok'),
         throughput: tp,
         tps: tp,
@@ -48,7 +52,7 @@ export function makeRecord(spec) {
         errors: 0,
         reconnects: 0,
         intervals: (s.intervals?.[i] ?? []).map((q, t) => ({ t: t + 1, qps: q, tps: q, latencyMs: 1, errors: 0 })),
-        efficiency: s.cpuUsPerOp ? { cpuUsPerOp: s.cpuUsPerOp[i], csPerOp: 1, readsPerOp: 0, kbReadPerOp: 0, kbWrittenPerOp: 0 } : null,
+        efficiency: s.cpuUsPerOp || s.kbWrittenPerOp ? { cpuUsPerOp: s.cpuUsPerOp?.[i] ?? 1, csPerOp: 1, readsPerOp: 0, kbReadPerOp: 0, kbWrittenPerOp: s.kbWrittenPerOp?.[i] ?? 0 } : null,
         mysqldRssKb: null,
       })),
     })),

@@ -52,6 +52,8 @@ test('two releases alternate, records are valid and complete, servers are stoppe
     assert.deepEqual(measured.map((s) => s.name), ['update-index', 'point-query'], 'suite order, not the order of --only');
     for (const step of measured) {
       assert.equal(step.repeats.length, 2);
+      // local spreads repeats over instances: one repeat per restart of the server here
+      assert.deepEqual(step.repeats.map((r) => r.instance), [0, 1], `${step.name} repeats come from two server instances`);
       for (const rep of step.repeats) {
         assert.ok((rep.throughput ?? 0) > 0, `${step.name} throughput`);
         assert.ok(rep.intervals.length >= 1, `${step.name} per-second intervals`);
@@ -75,6 +77,10 @@ test('two releases alternate, records are valid and complete, servers are stoppe
   const stored = await readRecords(storeDir, {});
   assert.equal(stored.length, 2);
   assert.match(lines.join(''), /\[\d+\/\d+\] mariadb@10\.11\.19 point-query repeat 2\/2 .* left/);
+  assert.match(lines.join(''), /restart mariadb@10\.11\.18 for instance 2\n/);
+  assert.equal(a.config.instances, 2);
+  // the warm-up ran again on the restarted server (its repeats are numbered by instance)
+  assert.deepEqual(a.steps.find((s) => s.name === 'point-query.warm')?.repeats.map((r) => r.instance), [0, 1]);
   assert.deepEqual(pidsMatching(workDir), [], 'no server left running');
 });
 

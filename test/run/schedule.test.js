@@ -22,6 +22,22 @@ test('reported steps alternate releases for every repeat; setup steps run once p
 test('bad repeats are refused', () => {
   assert.throws(() => buildSchedule(steps, ['a'], 0), /positive integer/);
   assert.throws(() => buildSchedule(steps, [], 1), /no releases/);
+  assert.throws(() => buildSchedule(steps, ['a'], 2, 3), /instances must be an integer from 1 to repeats \(2\), got 3/);
+});
+
+test('repeats spread over instances: each later round restarts every server and reruns the setup steps but the load', () => {
+  const warm = { name: 'point-query.warm', kind: 'sysbench', group: 'setup', reported: false, runOnce: true, metric: 'qps', durationS: 3 };
+  const s = buildSchedule([steps[0], warm, steps[1], steps[2]], ['a', 'b'], 3, 2);
+  assert.deepEqual(s.map((x) => `${x.instance}:${x.restart ? 'R ' : ''}${x.step.name}:${x.release}:${x.repeat}`), [
+    '0:load:a:0', '0:load:b:0', '0:point-query.warm:a:0', '0:point-query.warm:b:0',
+    '0:point-query:a:0', '0:point-query:b:0', '0:point-query:a:2', '0:point-query:b:2',
+    '0:postwrite:a:0', '0:postwrite:b:0',
+    '1:R point-query.warm:a:0', '1:R point-query.warm:b:0',
+    '1:point-query:a:1', '1:point-query:b:1',
+    '1:postwrite:a:0', '1:postwrite:b:0',
+  ]);
+  // the restart's cost is in the time estimate
+  assert.ok(s[10].estimatedS > s[2].estimatedS);
 });
 
 test('time left scales with the observed pace', () => {
