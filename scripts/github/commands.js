@@ -203,6 +203,7 @@ export async function triageCommand(options) {
       ref: options.ref ?? env.GITHUB_REF_NAME ?? 'main',
       act: !options.readOnly,
       log,
+      recheckDelayMs: options.timing?.recheckDelayMs,
     });
   } catch (err) {
     if (typeof (/** @type {{status?: unknown}} */ (err)).status !== 'number') throw err;

@@ -154,6 +154,32 @@ export async function createIssueOnce(ctx, plan) {
 }
 
 /**
+ * Post a comment at most once, for the same reason as createIssueOnce: a comment POST retried
+ * after a lost answer (502) would appear twice. Sent without automatic retries; after an
+ * uncertain failure the issue's comments are read back and a comment of a trusted login with
+ * exactly this body counts as posted.
+ * @param {Pick<SyncContext, 'octokit'|'repo'|'trustedLogins'|'log'|'recheckDelayMs'|'createAttempts'>} ctx
+ * @param {number} issueNumber
+ * @param {string} body
+ * @returns {Promise<void>}
+ */
+export async function commentOnce(ctx, issueNumber, body) {
+  const attempts = ctx.createAttempts ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ctx.octokit.rest.issues.createComment({ ...ctx.repo, issue_number: issueNumber, body, request: { retries: 0 } });
+      return;
+    } catch (err) {
+      if (!isUncertainWriteError(err) || attempt >= attempts) throw err;
+      ctx.log(`commenting on #${issueNumber} failed with ${/** @type {{status?: number}} */ (err).status ?? 'a network error'}; reading the comments back before trying again`);
+      await new Promise((resolve) => setTimeout(resolve, (ctx.recheckDelayMs ?? 2000) * attempt));
+      const comments = await ctx.octokit.paginate(ctx.octokit.rest.issues.listComments, { ...ctx.repo, issue_number: issueNumber, per_page: 100 });
+      if (comments.some((c) => c.body === body && c.user?.login && ctx.trustedLogins.has(c.user.login.toLowerCase()))) return;
+    }
+  }
+}
+
+/**
  * @param {ExistingIssue[]} issues
  * @param {string} fingerprint
  * @returns {ExistingIssue|undefined} the oldest: if duplicates exist (made by hand or before
@@ -189,12 +215,12 @@ export async function syncIssue(ctx, plan, issues) {
     return { ...base, action: 'unchanged', detail: 'same regressions and numbers as already reported' };
   }
   if (found.state === 'closed') {
-    await octokit.rest.issues.createComment({ ...repo, issue_number: found.number, body: `${plan.updateNote}\n\nThis issue is closed, so it was not reopened or rewritten; the new numbers are:\n\n${stripMarker(plan.body)}` });
+    await commentOnce(ctx, found.number, `${plan.updateNote}\n\nThis issue is closed, so it was not reopened or rewritten; the new numbers are:\n\n${stripMarker(plan.body)}`);
     return { ...base, action: 'commented', detail: 'issue is closed: new numbers added as a comment' };
   }
   // Labels are left alone: people add their own (triage, owners) and a rewrite would drop them.
   await octokit.rest.issues.update({ ...repo, issue_number: found.number, title: plan.title, body: plan.body });
-  await octokit.rest.issues.createComment({ ...repo, issue_number: found.number, body: plan.updateNote });
+  await commentOnce(ctx, found.number, plan.updateNote);
   found.body = plan.body;
   found.marker = plan.marker;
   return { ...base, action: 'updated', detail: 'new numbers: body rewritten, comment added' };
@@ -229,7 +255,7 @@ export async function syncRecoveries(ctx, comparison, issues, options) {
       outcomes.push({ ...base, action: 'recovery-known', detail: `recovery in ${version} already noted` });
       continue;
     }
-    await octokit.rest.issues.createComment({ ...repo, issue_number: issue.number, body: recovery.body });
+    await commentOnce(ctx, issue.number, recovery.body);
     if (recovery.complete && options.closeOnRecovery) {
       await octokit.rest.issues.update({ ...repo, issue_number: issue.number, state: 'closed', state_reason: 'completed' });
       issue.state = 'closed';

@@ -8,7 +8,7 @@
  * Each answer is acted on once: the bot acknowledges it in a comment carrying a hidden marker,
  * and a later triage run that finds its own acknowledgement of the same answer does nothing.
  */
-import { fetchTagbenchIssues } from './sync-issues.js';
+import { commentOnce, fetchTagbenchIssues } from './sync-issues.js';
 import { isUncertainWriteError } from './github-client.js';
 import { readTriageAnswer, TRIAGE_ANSWERS } from './triage-answers.js';
 
@@ -29,6 +29,7 @@ const ACK_SUFFIX = ' -->';
  * @property {boolean} act false = read and count only, write nothing to GitHub
  * @property {(line: string) => void} log
  * @property {() => Date} [now]
+ * @property {number} [recheckDelayMs] wait before reading comments back after an uncertain failure
  */
 
 /**
@@ -108,7 +109,8 @@ export async function triageIssues(octokit, repo, options) {
         result.action = 'acknowledged';
       }
       result.detail = detail;
-      await octokit.rest.issues.createComment({ ...repo, issue_number: issue.number, body: `${renderAck(decision.answer)}\nTriage answer **${decision.answer}** (${decision.source === 'label' ? 'label' : `command by @${decision.by}`}): ${detail}.` });
+      const ack = `${renderAck(decision.answer)}\nTriage answer **${decision.answer}** (${decision.source === 'label' ? 'label' : `command by @${decision.by}`}): ${detail}.`;
+      await commentOnce({ octokit, repo, trustedLogins: options.trustedLogins, log: options.log, recheckDelayMs: options.recheckDelayMs }, issue.number, ack);
     } catch (err) {
       if (typeof (/** @type {{status?: unknown}} */ (err)).status !== 'number') throw err;
       result.action = 'failed';

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { reportCommand } from '../../scripts/github/commands.js';
 import { createGitHubClient, describeGitHubError } from '../../scripts/github/github-client.js';
-import { FIXTURE_STORE } from './fixture-store.js';
+import { renderIssue } from '../../scripts/github/render-issue.js';
+import { FIXTURE_STORE, loadFixtures } from './fixture-store.js';
 import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
 
 /** @type {ReturnType<typeof startFakeGitHub>|null} */
@@ -84,6 +85,19 @@ test('502 on create that did not go through: looked up again, then created once'
   const { run } = await report();
   assert.equal(await run, 0);
   assert.deepEqual(fake.requests.filter((r) => r.method === 'POST' && issuesPath.test(r.path)).map((r) => r.status), [502, 201]);
+  assert.equal(fake.issues.length, 1);
+});
+
+test('502 on a recovery comment that went through: read back, not posted twice', async () => {
+  const { c19, records } = await loadFixtures();
+  const plan = renderIssue(c19, records, { siteUrl: null, runUrl: null, label: 'tagbench-regression' });
+  assert.ok(plan);
+  fake = startFakeGitHub({ issues: [{ number: 1, title: plan.title, body: plan.body, state: 'open', labels: ['tagbench-regression'], html_url: 'u1' }], labels: ['tagbench-regression', 'host:local', 'product:mariadb-10.11'] });
+  fake.fail({ method: 'POST', path: /\/issues\/1\/comments$/, status: 502, afterApply: true });
+  const { run } = await report({ version: undefined });
+  assert.equal(await run, 0);
+  assert.equal(fake.comments.length, 1, 'one recovery comment');
+  assert.match(fake.comments[0].body, /^<!-- tagbench-recovery \{"v":1,"version":"10\.11\.20"\} -->/);
   assert.equal(fake.issues.length, 1);
 });
 
