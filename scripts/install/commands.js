@@ -109,7 +109,7 @@ export const commands = [
       '  tagbench install --list mariadb',
       '  tagbench install --list mariadb --suite trixie   (what Debian trixie offers, to add under deb:)',
       'The cache folder defaults to $TAGBENCH_CACHE, else .tagbench/installs in the project. Each install has',
-      'its own folder, <product>-<version>@<provider>[-<profile>][@ref-<ref>], reused only for that key and only',
+      'its own folder, <product>-<version>@<provider>[-<profile>][+ref-<ref>], reused only for that key and only',
       'while its server binary has the sha256 recorded at install time (otherwise: an error saying what to delete).',
       'Folders of older tagbench versions (<product>-<version>) are reused in place for the provider that made them.',
       'Source builds use the product\'s build.defaultProfile (configs/products/<product>.yml) and',

@@ -1,7 +1,7 @@
 /**
  * The install cache: one prefix per cache key (product, version, provider, build profile, and
  * the git ref when a source build is not of the version's tag), at
- * `<cacheDir>/<product>-<version>@<provider>[-<profile>][@ref-<ref>]/`. A prefix is built in a
+ * `<cacheDir>/<product>-<version>@<provider>[-<profile>][+ref-<ref>]/`. A prefix is built in a
  * private work folder and moved into place with one rename; its marker file, written before the
  * rename, records the key and the sha256 of the server binary. Every reuse checks both: another
  * key, a missing binary or another checksum is an error naming the folder, never a silent reuse.
@@ -70,7 +70,7 @@ function sameKey(a, b) {
 export function prefixPathFor(cacheDir, key) {
   const checked = makeCacheKey(key);
   const profile = checked.profile ? `-${checked.profile}` : '';
-  const ref = checked.ref ? `@ref-${checked.ref.replace(/[^A-Za-z0-9._+-]/g, '_')}` : '';
+  const ref = checked.ref ? `+ref-${checked.ref.replace(/[^A-Za-z0-9._+-]/g, '_')}` : '';
   return join(cacheDir, `${checked.product}-${checked.version}@${checked.provider}${profile}${ref}`);
 }
 

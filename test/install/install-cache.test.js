@@ -68,7 +68,7 @@ test('the key names the folder: provider, profile and a non-tag ref each get the
   assert.equal(prefixPathFor('/c', DEB), '/c/mariadb-10.11.18@deb');
   assert.equal(prefixPathFor('/c', SOURCE), '/c/mariadb-10.11.18@source-release');
   assert.equal(prefixPathFor('/c', { ...SOURCE, profile: 'debug' }), '/c/mariadb-10.11.18@source-debug');
-  assert.equal(prefixPathFor('/c', { ...SOURCE, ref: 'bb-10.11/fix' }), '/c/mariadb-10.11.18@source-release@ref-bb-10.11_fix');
+  assert.equal(prefixPathFor('/c', { ...SOURCE, ref: 'bb-10.11/fix' }), '/c/mariadb-10.11.18@source-release+ref-bb-10.11_fix');
   assert.equal(prefixPathFor('/c', makeCacheKey({ product: 'mysql', version: '9.1.0', provider: 'tarball' })), '/c/mysql-9.1.0@tarball');
 });
 

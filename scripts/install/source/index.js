@@ -1,6 +1,6 @@
 /**
  * `source` provider: build a release from its upstream git tag (or any ref) with cmake, as the
- * bare-metal runners do, into `<cacheDir>/<product>-<version>@source-<profile>[@ref-<ref>]/usr` (install-cache.js). The build profile (cmake
+ * bare-metal runners do, into `<cacheDir>/<product>-<version>@source-<profile>[+ref-<ref>]/usr` (install-cache.js). The build profile (cmake
  * flags) comes from the product's `build:` section; tag, commit, profile, flags and compiler
  * are recorded. A failed build leaves nothing in the cache but its log (`.build-logs/`).
  */
