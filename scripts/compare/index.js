@@ -6,6 +6,7 @@
  * writing results is scripts/verify/'s job.
  */
 export { compareRuns, chooseBase, estimateNoiseHistory } from './compare-runs.js';
+export { selectUndecided, isUndecided } from './select-undecided.js';
 export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
 export { resolveThresholds, findThreshold, findPolicy } from './thresholds.js';
 export { computeRankSumP, adjustHolm, minInstancesFor } from './family-wise.js';
@@ -19,5 +20,6 @@ export { renderChangePoints } from './render-change-points.js';
 
 /** @typedef {import('./types.js').CompareThresholds} CompareThresholds */
 /** @typedef {import('./types.js').FullComparison} FullComparison */
+/** @typedef {import('./types.js').FullVerdict} FullVerdict */
 /** @typedef {import('./types.js').ReleaseRecords} ReleaseRecords */
 /** @typedef {import('./types.js').ChangePointReport} ChangePointReport */

@@ -10,8 +10,16 @@ import { formatPercent, formatRatio, formatStats, formatValue } from '../format-
 const ORDER = /** @type {const} */ (['regression', 'failed', 'inconclusive', 'improvement', 'unchanged']);
 
 /**
+ * @typedef {object} MeasuredFalseIssues what the host class's calibration measured
+ * @property {number} runs A/A runs through compare and confirm
+ * @property {number} runsWithFalseIssue
+ * @property {number} upper95 one-sided 95 % upper bound of the per-run rate
+ * @property {string} file the report
+ */
+
+/**
  * @param {FullComparison} cmp
- * @param {{format: 'markdown'|'terminal', color?: boolean}} options
+ * @param {{format: 'markdown'|'terminal', color?: boolean, calibration?: MeasuredFalseIssues|null}} options
  * @returns {string} text ending with a newline
  */
 export function renderComparison(cmp, options) {
@@ -21,21 +29,29 @@ export function renderComparison(cmp, options) {
   const counts = ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ');
   const th = /** @type {any} */ (cmp.thresholds);
   const method = `ratio of medians, exact rank interval at ${formatPercent(th.confidence ?? 0.9)}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
+  const extra = [familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp)].filter(Boolean);
   if (md) {
     out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
-    out.push('| test | metric | base | candidate | ratio | interval | noise | MDE | threshold | verdict |\n| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |\n');
+    for (const line of extra) out.push(`${line}\n\n`);
+    out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | threshold | p (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)} | ${mde(t)} | ${change(t, t.threshold.issue)} | ${label(t)} |\n`);
+      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${change(t, t.mdeDrop)} | ${change(t, t.mdeRise)} | ${change(t, t.threshold.issue)} | ${formatP(t.pAdjusted)} | ${label(t)} |\n`);
     }
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
       out.push('\n');
       for (const t of notable) out.push(`- **${t.test}** ${t.metric}: ${label(t)}: ${t.reason}\n`);
     }
+    if (cmp.notJudged?.length) {
+      out.push('\nNot judged:\n\n');
+      for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason}\n`);
+    }
     return out.join('');
   }
   out.push(`${title}: ${counts}\n`);
-  out.push(`method: ${method}\n\n`);
+  out.push(`method: ${method}\n`);
+  for (const line of extra) out.push(`${line}\n`);
+  out.push('\n');
   const color = options.color === true;
   out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color));
   // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
@@ -45,7 +61,45 @@ export function renderComparison(cmp, options) {
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS) are inconclusive or unchanged: every number is in --markdown / --json.\n`);
+  if (cmp.notJudged?.length) {
+    const byMetric = new Map();
+    for (const n of cmp.notJudged) byMetric.set(n.metric, [...(byMetric.get(n.metric) ?? []), n]);
+    out.push(`\nnot judged (below a floor, within noise of zero, or too short a window): ${[...byMetric].map(([m, list]) => `${m} of ${list.length} test(s), e.g. ${list[0].test}: ${list[0].reason}`).join('; ')}\n`);
+  }
   return out.join('');
+}
+
+/**
+ * What reaches a person, controlled over the run: the design bound and, when the host class
+ * has a calibration, what it measured.
+ * @param {FullComparison} cmp
+ * @param {MeasuredFalseIssues|null} calibration
+ * @returns {string}
+ */
+function familyLine(cmp, calibration) {
+  const f = cmp.family;
+  if (!f) return 'issues: judged test by test (a confirmation rerun)';
+  const measured = calibration
+    ? `measured on this host class: ${calibration.runsWithFalseIssue} of ${calibration.runs} A/A runs opened an issue (95 % upper bound ${formatPercent(calibration.upper95)} per run, ${calibration.file})`
+    : 'not yet measured on this host class (run tagbench calibrate)';
+  return `issues: Holm over ${f.size} gated verdicts at ${formatPercent(f.alpha)}: expected false issues per run at most ${formatValue(f.alpha)} before the confirmation rerun; ${measured}. An issue needs at least ${f.minInstances} instances per side.`;
+}
+
+/**
+ * @param {FullComparison} cmp
+ * @returns {string}
+ */
+function adaptiveLine(cmp) {
+  const a = cmp.adaptive;
+  if (!a) return '';
+  const needed = Object.entries(a.instancesNeeded).map(([test, n]) => `${test} ${n}`).join(', ');
+  return `adaptive repeats: ${a.rounds} round(s) in ${a.seconds} s of a ${a.budgetS} s budget resolved ${a.resolved} of ${a.undecidedBefore} undecided verdicts${needed ? ` (instances per side: ${needed})` : ''}; stopped: ${a.stopped}`;
+}
+
+/** @param {number|null|undefined} p */
+function formatP(p) {
+  if (p === null || p === undefined) return 'n/a';
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }
 
 /**
@@ -59,7 +113,7 @@ function renderThroughputLines(tests, color) {
   const width = Math.max(4, ...tests.map((t) => t.test.length));
   const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  verdict\n`;
   const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${label(t)}`, t, color));
-  return `throughput verdicts (noise = CV of the repeats; MDE = smallest change this host can detect for the test):\n${head}${lines.join('')}`;
+  return `throughput verdicts (noise = CV between server instances; MDE = smallest drop this host can detect for the test):\n${head}${lines.join('')}`;
 }
 
 /**

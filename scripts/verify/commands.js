@@ -4,7 +4,7 @@
  * Each handler imports the module it drives only when it runs, so `--help` stays light.
  */
 import { SERVER_RUN_OPTIONS } from '../run-options.js';
-import { parseList } from '../command-spec.js';
+import { parseList, parsePositiveInt } from '../command-spec.js';
 
 /**
  * `tagbench compare`: tables, verdicts against the base and change points of a product line.
@@ -67,6 +67,9 @@ export const commands = [
       { flags: '--json <file>', description: 'also write {base, table, comparisons, changePoints} as JSON' },
       { flags: '--no-store-verdicts', description: 'do not write the comparisons nor the change points to the results store' },
       { flags: '--no-change-points', description: 'skip change-point detection (apache-otava)' },
+      { flags: '--adaptive', description: 'before judging, run more server instances of just the undecided tests (both releases alternating) until decided or the host class\'s adaptive.budgetS is spent' },
+      { flags: '--adaptive-budget <seconds>', description: 'time budget of --adaptive instead of the host class\'s', parse: parsePositiveInt },
+      ...SERVER_RUN_OPTIONS,
     ],
     run: compareCommand,
   },

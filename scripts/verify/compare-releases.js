@@ -13,8 +13,11 @@ import { UserError, EXIT } from '../errors.js';
 import { readRecords, readBaseline, writeComparison, writeChangePoints, replaceFileAtomic } from '../store/index.js';
 import {
   compareRuns, resolveThresholds, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints,
-  renderRelativeTable, renderComparison, renderChangePoints,
+  renderRelativeTable, renderComparison, renderChangePoints, estimateNoiseHistory,
 } from '../compare/index.js';
+import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
+import { readCalibrationSummary } from './calibration-summary.js';
+import { cacheDirFrom, workDirFrom } from '../run-options.js';
 import { compareVersions } from '../version-order.js';
 
 /**
@@ -32,6 +35,11 @@ import { compareVersions } from '../version-order.js';
  * @property {boolean} [storeVerdicts] false = do not write comparison files nor the change-point
  *   file to the store
  * @property {boolean} [changePoints] false = skip apache-otava (and write no change-point file)
+ * @property {boolean} [adaptive] run more instances of undecided tests before judging
+ *   (scripts/verify/adaptive-repeats.js), within the host class's budget
+ * @property {number} [adaptiveBudget] seconds, instead of the host class's adaptive.budgetS
+ * @property {string} [workDir] datadirs of the adaptive rounds
+ * @property {string} [cacheDir] install cache of the adaptive rounds
  * @property {string} [root] project root holding configs/ (default: this checkout)
  * @property {(text: string) => void} [out] stdout writer (tests capture it)
  * @property {boolean} [color] ANSI colours (default: stdout is a terminal and NO_COLOR unset)
@@ -84,7 +92,33 @@ export async function compareReleases(options) {
   if (!baseRel) throw new Error('unreachable: base is among the columns');
 
   const createdAt = new Date().toISOString();
-  const comparisons = releases.filter((r) => r !== baseRel).map((candidate) => compareRuns({ base: baseRel, candidate, thresholds, createdAt }));
+  const compared = new Set(releases.flatMap((r) => r.records.map((rec) => rec.id)));
+  // The detectable effect uses every earlier run of this host class and suite (any product):
+  // noise is a property of the host and the test more than of the release.
+  const history = (await readRecords(storeDir, { hostClass, suite, status: ['ok', 'failed'] })).filter((r) => !compared.has(r.id));
+  const noiseHistory = estimateNoiseHistory(history, thresholds);
+  const host = config.hosts[hostClass];
+  /** @type {import('../compare/index.js').FullComparison[]} */
+  const comparisons = [];
+  for (const candidate of releases.filter((r) => r !== baseRel)) {
+    if (!options.adaptive) {
+      comparisons.push(compareRuns({ base: baseRel, candidate, thresholds, createdAt, noiseHistory }));
+      continue;
+    }
+    const extended = await extendUndecided(baseRel, candidate, createdAt, {
+      config, thresholds, product: product.name, suite, hostClass, storeDir, noiseHistory,
+      workDir: resolve(workDirFrom(options.workDir, host)),
+      cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+      budgetS: options.adaptiveBudget ?? host?.adaptive?.budgetS ?? ADAPTIVE_DEFAULTS.budgetS,
+      maxInstances: host?.adaptive?.maxInstances ?? ADAPTIVE_DEFAULTS.maxInstances,
+      write: (t) => process.stderr.write(t),
+    });
+    comparisons.push(extended.comparison);
+    // Later candidates are compared with every instance of the base measured so far.
+    baseRel.records = extended.base.records;
+    candidate.records = extended.candidate.records;
+  }
+  const calibration = await readCalibrationSummary(root, hostClass);
   const table = computeRelativeTable({ product: product.name, line, base: base.version, releases });
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
@@ -93,7 +127,7 @@ export async function compareReleases(options) {
   const baseNote = `base ${base.version} (${{ option: '--base', baseline: `baseline file, runs ${baseline?.runIds.join(', ')}`, line: `line ${line} baseVersion`, first: 'first release' }[base.source]})`;
   out(renderRelativeTable(table, { format: 'terminal', color }));
   out(`\n${baseNote}\n`);
-  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color })}`);
+  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration })}`);
   out(`\n${renderChangePoints(changePoints, { format: 'terminal' })}`);
 
   if (options.storeVerdicts !== false) {
@@ -115,7 +149,7 @@ export async function compareReleases(options) {
     }
   }
   if (options.markdown) {
-    const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown' })}`), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`].join('');
+    const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration })}`), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`].join('');
     await replaceFileAtomic(resolve(options.markdown), md);
   }
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints }, null, 2)}\n`);

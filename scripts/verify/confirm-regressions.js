@@ -56,7 +56,8 @@ export async function confirmRegressions(options) {
   });
   const [baseRec, candRec] = outcome.records;
   const thresholds = resolveThresholds(config.thresholds);
-  const rerun = compareRuns({ base: { version: original.base.version, records: [baseRec] }, candidate: { version: original.candidate.version, records: [candRec] }, thresholds, createdAt: new Date().toISOString() });
+  // The run's family-wise rule already chose these regressions; the rerun replicates them test by test.
+  const rerun = compareRuns({ base: { version: original.base.version, records: [baseRec] }, candidate: { version: original.candidate.version, records: [candRec] }, thresholds, createdAt: new Date().toISOString(), familyControl: false });
   const confirmed = confirmVerdicts(full, rerun);
   const stored = { ...confirmed, createdAt: rerun.createdAt };
   delete (/** @type {any} */ (stored)).id;
