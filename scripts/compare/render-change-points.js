@@ -1,7 +1,27 @@
 /**
- * Render a change-point report (apache-otava) per test, as Markdown or terminal text.
+ * Render a change-point report per test, as Markdown or terminal text: what kind of change
+ * (dip, step, drift), at which release, how large, and the evidence behind it.
  */
 import { formatPercent, formatQps } from '../format-number.js';
+
+/**
+ * @param {import('./types.js').ChangePoint} cp
+ * @returns {string} e.g. `step`, `dip (recovered in 10.11.21)`, `drift (to 10.11.22)`
+ */
+function describeKind(cp) {
+  if (!cp.kind) return 'step (apache-otava)';
+  if (cp.kind === 'dip') return cp.untilVersion && cp.untilVersion !== cp.version ? `one-release ${cp.forwardChangePct < 0 ? 'dip' : 'rise'}, back in ${cp.untilVersion}` : `one-release ${cp.forwardChangePct < 0 ? 'dip' : 'rise'}`;
+  if (cp.kind === 'drift') return `drift through ${cp.untilVersion ?? cp.version}`;
+  return 'step';
+}
+
+/**
+ * @param {import('./types.js').ChangePoint} cp
+ * @returns {string}
+ */
+function describeEvidence(cp) {
+  return cp.evidence ?? `mean ${formatQps(cp.meanBefore)} before, ${formatQps(cp.meanAfter)} after; p ${cp.pValue.toExponential(1)}`;
+}
 
 /**
  * @param {import('./types.js').ChangePointReport} report
@@ -14,15 +34,18 @@ export function renderChangePoints(report, options) {
   out.push(md ? `${report.note}.\n\n` : `  ${report.note}\n`);
   if (report.status !== 'ok') return out.join('');
   if (report.changePoints.length === 0) {
-    out.push(md ? 'No change point found.\n' : '  none found\n');
+    out.push(md ? 'No dip, step or drift found.\n' : '  none found\n');
     return out.join('');
   }
-  if (md) out.push('| test | metric | change at | from | change | mean before | mean after | p-value |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n');
+  if (md) out.push('| test | metric | kind | at release | from | change | evidence |\n| --- | --- | --- | --- | --- | ---: | --- |\n');
   for (const cp of report.changePoints) {
+    // detectChangePoints never reports one inside a release; a report read back from an older
+    // file still may, and says so
     const where = cp.atReleaseBoundary ? cp.version : `${cp.version} (inside the release's repeats)`;
     const change = formatPercent(cp.forwardChangePct / 100, { signed: true });
-    if (md) out.push(`| ${cp.test} | ${cp.metric} | ${where} | ${cp.previousVersion ?? 'n/a'} | ${change} | ${formatQps(cp.meanBefore)} | ${formatQps(cp.meanAfter)} | ${cp.pValue.toExponential(1)} |\n`);
-    else out.push(`  ${cp.test} ${cp.metric}: ${change} at ${where} (from ${cp.previousVersion ?? 'n/a'}; p ${cp.pValue.toExponential(1)})\n`);
+    const tag = cp.worse === undefined ? '' : cp.worse ? ' (worse)' : ' (better)';
+    if (md) out.push(`| ${cp.test} | ${cp.metric} | ${describeKind(cp)} | ${where} | ${cp.previousVersion ?? 'n/a'} | ${change}${tag} | ${describeEvidence(cp).replaceAll('|', '\\|')} |\n`);
+    else out.push(`  ${cp.test} ${cp.metric}: ${describeKind(cp)} ${change}${tag} at ${where} (from ${cp.previousVersion ?? 'n/a'})\n      ${describeEvidence(cp)}\n`);
   }
   return out.join('');
 }
