@@ -8,6 +8,7 @@ import { replaceFileAtomic } from '../store/index.js';
 import { createGitHubClient, describeGitHubError, parseRepo } from './github-client.js';
 import { describeOverrides, renderIssue } from './render-issue.js';
 import { renderSummary } from './render-summary.js';
+import { TRIAGE_ANSWERS } from './triage-answers.js';
 import { ACTIONS_BOT_LOGIN, ensureLabels, fetchTagbenchIssues, resolveTrustedLogins, syncIssue, syncRecoveries } from './sync-issues.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
@@ -102,7 +103,9 @@ async function syncWithGitHub(rendered, options) {
     options.log(`found ${issues.length} issue(s) labelled ${options.label} in ${options.repo}`);
     for (const i of issues) if (i.untrustedMarker) options.log(`issue #${i.number} carries a tagbench marker but was opened by ${i.author}, not by ${[...trustedLogins].join(' or ')}: ignored`);
     if (plans.length > 0) {
-      const created = await ensureLabels(octokit, repo, plans.flatMap((p) => p.labels), options.label, options.log);
+      // The triage answers are offered as labels: they must exist for people to pick them.
+      const wanted = [...plans.flatMap((p) => p.labels), ...TRIAGE_ANSWERS.map((a) => a.label)];
+      const created = await ensureLabels(octokit, repo, wanted, options.label, options.log);
       if (created.length > 0) options.log(`created labels: ${created.join(', ')}`);
     }
   } catch (err) {

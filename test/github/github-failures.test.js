@@ -29,6 +29,8 @@ afterEach(async () => {
 
 const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
 const timing = { retryAfterBaseMs: 1, recheckDelayMs: 0 };
+const TRIAGE_LABELS = ['tagbench:confirmed-bug', 'tagbench:expected-change', 'tagbench:noise'];
+const LABELS = ['tagbench-regression', 'host:local', 'product:mariadb-10.11', ...TRIAGE_LABELS];
 const issuesPath = /^\/repos\/acme\/bench\/issues$/;
 const SECONDARY = { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' };
 
@@ -52,11 +54,11 @@ test('label race: another job creates a label between our listing and our create
   assert.deepEqual(refused.map((r) => r.body.name), ['host:local'], 'GitHub refused the label another job had created');
   assert.equal(f.labels.filter((l) => l === 'host:local').length, 1);
   assert.equal(f.issues.length, 1, 'the issue is created despite the race');
-  assert.deepEqual([...f.labels].sort(), ['host:local', 'product:mariadb-10.11', 'tagbench-regression']);
+  assert.deepEqual([...f.labels].sort(), ['host:local', 'product:mariadb-10.11', 'tagbench-regression', ...TRIAGE_LABELS].sort(), 'each label once, the triage answers included');
 });
 
 test('secondary rate limit three times on create: retried after GitHub\'s retry-after, one issue', async () => {
-  fake = startFakeGitHub({ labels: ['tagbench-regression', 'host:local', 'product:mariadb-10.11'] });
+  fake = startFakeGitHub({ labels: LABELS });
   for (let i = 0; i < 3; i++) fake.fail({ method: 'POST', path: issuesPath, status: 403, headers: { 'retry-after': '2' }, body: SECONDARY });
   const { run } = await report();
   assert.equal(await run, 0);
@@ -66,7 +68,7 @@ test('secondary rate limit three times on create: retried after GitHub\'s retry-
 });
 
 test('502 on create after GitHub created the issue: found again by fingerprint, never created twice', async () => {
-  fake = startFakeGitHub({ labels: ['tagbench-regression', 'host:local', 'product:mariadb-10.11'] });
+  fake = startFakeGitHub({ labels: LABELS });
   fake.fail({ method: 'POST', path: issuesPath, status: 502, afterApply: true, body: { message: 'Server Error' } });
   const { run, summary } = await report();
   assert.equal(await run, 0);
@@ -80,7 +82,7 @@ test('502 on create after GitHub created the issue: found again by fingerprint, 
 });
 
 test('502 on create that did not go through: looked up again, then created once', async () => {
-  fake = startFakeGitHub({ labels: ['tagbench-regression', 'host:local', 'product:mariadb-10.11'] });
+  fake = startFakeGitHub({ labels: LABELS });
   fake.fail({ method: 'POST', path: issuesPath, status: 502, body: { message: 'Server Error' } });
   const { run } = await report();
   assert.equal(await run, 0);
@@ -92,7 +94,7 @@ test('502 on a recovery comment that went through: read back, not posted twice',
   const { c19, records } = await loadFixtures();
   const plan = renderIssue(c19, records, { siteUrl: null, runUrl: null, label: 'tagbench-regression' });
   assert.ok(plan);
-  fake = startFakeGitHub({ issues: [{ number: 1, title: plan.title, body: plan.body, state: 'open', labels: ['tagbench-regression'], html_url: 'u1' }], labels: ['tagbench-regression', 'host:local', 'product:mariadb-10.11'] });
+  fake = startFakeGitHub({ issues: [{ number: 1, title: plan.title, body: plan.body, state: 'open', labels: ['tagbench-regression'], html_url: 'u1' }], labels: LABELS });
   fake.fail({ method: 'POST', path: /\/issues\/1\/comments$/, status: 502, afterApply: true });
   const { run } = await report({ version: undefined });
   assert.equal(await run, 0);
@@ -110,7 +112,7 @@ test('the hazard avoided: a plain create with the retry plugin duplicates the is
 });
 
 test('primary rate limit exhausted: reported as a rate limit with its reset, not as a permission problem; the summary is still written', async () => {
-  fake = startFakeGitHub({ labels: ['tagbench-regression', 'host:local', 'product:mariadb-10.11'] });
+  fake = startFakeGitHub({ labels: LABELS });
   const reset = String(Math.floor(Date.now() / 1000) + 3600);
   fake.fail({ method: 'POST', path: issuesPath, status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-limit': '1000', 'x-ratelimit-reset': reset }, body: { message: 'API rate limit exceeded for installation ID 1.' } });
   const { run, summary } = await report();

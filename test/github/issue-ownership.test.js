@@ -33,7 +33,7 @@ async function tempDir() {
 const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
 const timing = { retryAfterBaseMs: 1, recheckDelayMs: 0 };
 const context = { siteUrl: null, runUrl: null, label: 'tagbench-regression' };
-const LABELS = ['tagbench-regression', 'host:local', 'product:mariadb-10.11', 'tagbench:ad-hoc'];
+const LABELS = ['tagbench-regression', 'host:local', 'product:mariadb-10.11', 'tagbench:ad-hoc', 'tagbench:confirmed-bug', 'tagbench:expected-change', 'tagbench:noise'];
 
 /** The official issue of 10.11.19 as an earlier default run left it. */
 async function officialIssue() {

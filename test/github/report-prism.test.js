@@ -42,8 +42,8 @@ test('a report sends only valid, documented requests: find, labels, create, reco
   const list = ctx.prism.requests[1];
   assert.deepEqual({ labels: list.query.labels, state: list.query.state }, { labels: 'tagbench-regression', state: 'all' });
   const labels = ctx.prism.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/labels')).map((r) => r.body.name).sort();
-  // The example label list holds only "bug": all three of ours are created.
-  assert.deepEqual(labels, ['host:local', 'product:mariadb-10.11', 'tagbench-regression']);
+  // The example label list holds only "bug": all of ours are created, the triage answers too.
+  assert.deepEqual(labels, ['host:local', 'product:mariadb-10.11', 'tagbench-regression', 'tagbench:confirmed-bug', 'tagbench:expected-change', 'tagbench:noise']);
   const create = ctx.prism.requests.find((r) => r.method === 'POST' && r.path === '/repos/acme/bench/issues');
   assert.match(create?.body.title, /mariadb 10\.11\.19 vs 10\.11\.18 on local \(smoke\): 2 tests/);
   assert.match(create?.body.body, /^<!-- tagbench-issue \{"v":1,"fingerprint":"tagbench-regression\/v1\/mariadb\/10\.11\/10\.11\.19\/local\/smoke"/);
