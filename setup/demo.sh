@@ -8,7 +8,7 @@ bash setup/all.sh demo
 node scripts/cli.js doctor
 node scripts/cli.js run --releases mariadb@10.11.18,mariadb@10.11.19 --suite smoke --host-class local --store results "$@"
 node scripts/cli.js compare --store results --host-class local --suite smoke --product mariadb \
-  --releases 10.11.18,10.11.19 --base 10.11.18 --markdown results/demo-comparison.md || [ $? -eq 2 ]
+  --releases 10.11.18,10.11.19 --base 10.11.18 --adaptive --markdown results/demo-comparison.md || [ $? -eq 2 ]
 node scripts/cli.js site --store results --out out/site
 echo
 echo "Run records: results/runs/   Comparison (Markdown): results/demo-comparison.md"

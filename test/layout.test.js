@@ -30,7 +30,7 @@ const ALLOWED = {
   workload: ['server', 'metrics'],
   install: ['config', 'store'],
   run: ['install', 'server', 'workload', 'metrics', 'store', 'config'],
-  verify: ['run', 'compare', 'store', 'config', 'server'],
+  verify: ['run', 'compare', 'store', 'config', 'server', 'install'],
   github: ['compare', 'store', 'config'],
   workflow: ['github', 'compare', 'run', 'store', 'config'],
   watch: ['store', 'config'],

@@ -15,6 +15,7 @@ const DEFAULT_INSTANCES = 2;
  * @property {string} line
  * @property {string} provider
  * @property {string} [path]
+ * @property {string} [label] tells apart two servers of the same release in one run (A/A calibration)
  */
 
 /**
@@ -47,7 +48,7 @@ export function resolveRun(config, options) {
   }
   if (!options.releases?.length) throw new UserError('no release given: use --releases product@version[,product@version...], e.g. mariadb@10.11.18');
   const releases = options.releases.map((r) => resolveRelease(config, r, engine));
-  const keys = releases.map((r) => `${r.product}@${r.version}`);
+  const keys = releases.map(releaseKey);
   const dup = keys.find((k, i) => keys.indexOf(k) !== i);
   if (dup) throw new UserError(`release ${dup} is listed twice in --releases`);
   const repeats = options.repeats ?? host.repeats;
@@ -78,7 +79,7 @@ function pick(map, name, what, where) {
 
 /**
  * @param {import('../types.js').Config} config
- * @param {{product: string, version: string, provider?: string, path?: string, preinstalled?: boolean}} r
+ * @param {{product: string, version: string, provider?: string, path?: string, label?: string, preinstalled?: boolean}} r
  *   preinstalled: already in the install cache, so no provider has to be able to fetch it
  * @param {string} engine
  * @returns {ResolvedRelease}
@@ -94,7 +95,20 @@ function resolveRelease(config, r, engine) {
   if (!engines.includes(/** @type {any} */ (engine))) {
     throw new UserError(`engine '${engine}' is not available for ${r.product}; configs/products/${r.product}.yml lists: ${engines.join(', ')}`);
   }
-  return { product: r.product, version: r.version, line: lineOf(product, r.version), provider, ...(r.path ? { path: r.path } : {}) };
+  if (r.label !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/.test(r.label)) {
+    throw new UserError(`bad label '${r.label}' for ${r.product} ${r.version}: use up to 32 letters, digits, '_' or '-'`);
+  }
+  return { product: r.product, version: r.version, line: lineOf(product, r.version), provider, ...(r.path ? { path: r.path } : {}), ...(r.label ? { label: r.label } : {}) };
+}
+
+/**
+ * How a run names a release: `product@version`, with `#label` when two servers of one release
+ * take part (an A/A calibration).
+ * @param {{product: string, version: string, label?: string}} r
+ * @returns {string}
+ */
+export function releaseKey(r) {
+  return `${r.product}@${r.version}${r.label ? `#${r.label}` : ''}`;
 }
 
 /**

@@ -17,12 +17,13 @@ import { writeRecord, writeRawLog } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
 import { createRecord, addRepeat, markStep, skipRemaining, finishRecord } from './record-builder.js';
 import { createProgress } from './progress.js';
-import { resolveRun } from './resolve-run.js';
+import { resolveRun, releaseKey } from './resolve-run.js';
 import { readToolVersions } from './tool-versions.js';
 
 /**
  * @typedef {object} RunOptions
- * @property {{product: string, version: string, provider?: string, path?: string}[]} releases
+ * @property {{product: string, version: string, provider?: string, path?: string, label?: string}[]} releases
+ *   label: tells apart two servers of the same release (A/A calibration); in keys, folders and ids
  * @property {string} suite suite name (configs/suites)
  * @property {string} hostClass host class name (configs/hosts)
  * @property {'innodb'|'rocksdb'} [engine] default innodb
@@ -60,8 +61,9 @@ export async function runReleases(config, options) {
   /** @type {Map<string, import('../types.js').InstallResult>} */
   const preinstalled = new Map();
   for (const r of options.releases) {
-    if (r.provider || r.path) continue;
-    const hit = await findCachedInstall(options.cacheDir, r.product, r.version);
+    if (r.path) continue;
+    // With a provider named, only that provider's install counts (the cache keys installs by it).
+    const hit = await findCachedInstall(options.cacheDir, r.product, r.version, r.provider ? { provider: r.provider } : undefined);
     if (hit) preinstalled.set(`${r.product}@${r.version}`, hit);
   }
   const plan = resolveRun(config, {
@@ -88,7 +90,7 @@ export async function runReleases(config, options) {
       { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
     );
     if (install.status === 'failed') throw new UserError(`cannot install ${r.product} ${r.version}: ${install.reason}`);
-    releases.push({ key: `${r.product}@${r.version}`, product: r.product, version: r.version, line: r.line, install });
+    releases.push({ key: releaseKey(r), product: r.product, version: r.version, line: r.line, install, ...(r.label ? { label: r.label } : {}) });
   }
 
   const host = await collectHostFacts({ hostClass: plan.host.name, pinning: plan.host.pinning });
@@ -125,7 +127,7 @@ export async function runReleases(config, options) {
  * @returns {Promise<RunState>}
  */
 async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write }) {
-  const safe = `${rel.product}-${rel.version}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  const safe = `${rel.product}-${rel.version}${rel.label ? `-${rel.label}` : ''}`.replace(/[^A-Za-z0-9._-]/g, '_');
   write(`start ${rel.key} (${plan.engine}, my.cnf ${plan.mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
   /** @type {import('../server/types.js').ServerOptions} */
   const serverOptions = {
@@ -157,7 +159,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
       repeats: plan.repeats,
       instances: plan.instances,
       ...(options.only?.length ? { only: [...options.only] } : {}),
-      alternatedWith: plan.releases.filter((/** @type {any} */ r) => `${r.product}@${r.version}` !== rel.key).map((/** @type {any} */ r) => `${r.product}@${r.version}`),
+      alternatedWith: plan.releases.map(releaseKey).filter((/** @type {string} */ k) => k !== rel.key),
     },
     steps,
   });

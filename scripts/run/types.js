@@ -13,5 +13,6 @@ export {};
  * @property {string} product
  * @property {string} version
  * @property {string} line product line the version belongs to
+ * @property {string} [label] tells apart two servers of one release in a run
  * @property {import('../types.js').InstallResult} install
  */

@@ -29,6 +29,9 @@ export const ADAPTIVE_DEFAULTS = Object.freeze({ budgetS: 900, maxInstances: 12 
  * @property {number} maxInstances
  * @property {number} [portBase]
  * @property {AbortSignal} [signal]
+ * @property {{product: string, version: string, provider?: string, path?: string, label?: string}[]} [releases]
+ *   how to run base and candidate (default: product@version each; a calibration passes labelled
+ *   installs side by side)
  * @property {(text: string) => void} write progress
  * @property {() => number} [now] ms clock (tests)
  */
@@ -73,7 +76,7 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
     ctx.write(`adaptive round ${rounds}: ${tests.length} undecided test(s), ${INSTANCES_PER_ROUND} more instances each: ${tests.join(', ')}\n`);
     const roundStart = now();
     const outcome = await runReleases(ctx.config, {
-      releases: [{ product: ctx.product, version: base.version }, { product: ctx.product, version: candidate.version }],
+      releases: ctx.releases ?? [{ product: ctx.product, version: base.version }, { product: ctx.product, version: candidate.version }],
       suite: ctx.suite,
       hostClass: ctx.hostClass,
       only: tests,

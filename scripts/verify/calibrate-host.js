@@ -1,39 +1,48 @@
 /**
- * `tagbench calibrate`: measure on this host how often the verdicts raise a false alarm and how
- * often they catch a known slowdown.
+ * `tagbench calibrate`: measure on this host, through the path that opens issues, how often a
+ * run opens an issue for nothing and how often it catches a known slowdown.
  *
- *  A/A: one release, 2n repeats per test; even repeats are "A", odd ones "B" (so the halves
- *  alternate in time exactly like A B A B ... of a real comparison). Regressions found are
- *  confirmed by a second A/A run of those tests. Any confirmed regression is a false alarm.
- *  Injected: the same release run twice, n repeats each, the second time with the server in a
- *  cgroup whose CPU quota is (1 - slowdown) x the CPU the server used in the first run; the
- *  regressions found are confirmed by a rerun of both. A confirmed throughput regression of a
- *  test is a detection.
- *
- * Writes bench/calibration-<host-class>.md (and .json with every number).
+ * Every calibration run starts three servers of one release side by side, each from its own
+ * install (the release's install and two copies of it) with its own datadir, and runs the tests
+ * alternating between them, spread over server instances like any run:
+ *   A/A       A against B, two independent servers of the same release: compare with the run's
+ *             family-wise rule, adaptive repeats of undecided tests, confirmation rerun. An issue
+ *             that survives all of it is a false issue.
+ *   injected  A against S, whose server sits in a cgroup CPU quota set, test by test, to
+ *             (1 - slowdown) x the CPU that test's server used in a reference run; slowdowns
+ *             rotate over 5, 10 and 15 % from run to run. The same path; a confirmed issue-level
+ *             throughput regression of a test is a detection.
+ * The report (bench/calibration-<host-class>.md and .json) is rewritten after every run, so an
+ * interrupted calibration keeps what it measured, and a later call with the same settings adds
+ * runs to it until --runs are reached.
  */
 import { resolve, join } from 'node:path';
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { parseList } from '../command-spec.js';
-import { rm } from 'node:fs/promises';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { formatValue } from '../format-number.js';
 import { runReleases } from '../run/index.js';
+import { installRelease } from '../install/index.js';
 import { replaceFileAtomic } from '../store/index.js';
-import { compareRuns, resolveThresholds, confirmVerdicts, listRegressedTests } from '../compare/index.js';
+import { resolveThresholds, confirmVerdicts, listRegressedTests, hasIssueRegression, compareRuns, upperBound, clopperPearson } from '../compare/index.js';
 import { watchServer, computeCpuUse, findCpuCgroupRoot } from './server-throttle.js';
+import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { renderCalibration } from './render-calibration.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
 
-/** CPU-bound tests of the standard list, one or more per group. */
-export const DEFAULT_CALIBRATION_TESTS = Object.freeze(['point-query', 'random-points.range100', 'read-only.range10', 'update-nonindex', 'update-index']);
+/** CPU-bound tests of the standard list, one per group but range. */
+export const DEFAULT_CALIBRATION_TESTS = Object.freeze(['point-query', 'read-only.range10', 'update-nonindex']);
+/** Injected slowdowns, one per run in turn. */
+export const DEFAULT_SLOWDOWNS = Object.freeze([0.05, 0.1, 0.15]);
+const FORMAT = 'tagbench-calibration/2';
 
 /**
  * `tagbench calibrate` (see the module comment).
- * @param {Record<string, any>} options product, version, hostClass, suite, only, aa (A/A rounds),
- *   slowdown (0.15), repeats (per side), report, store, workDir, cacheDir, portBase, root
+ * @param {Record<string, any>} options product, version, hostClass, suite, only, runs, slowdowns,
+ *   adaptiveBudget, report, store, workDir, cacheDir, root
  * @returns {Promise<number>} 0
- * @throws {UserError} bad options, no cgroup
+ * @throws {UserError} bad options, no cgroup, a report of other settings in the way
  */
 export async function calibrateHost(options) {
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
@@ -43,118 +52,204 @@ export async function calibrateHost(options) {
   const host = config.hosts[hostClass];
   if (!host) throw new UserError(`unknown --host-class '${hostClass}'; known: ${Object.keys(config.hosts).join(', ')}`);
   const suite = options.suite ?? host.scale;
-  const only = typeof options.only === 'string' ? parseList(options.only) : options.only ?? [...DEFAULT_CALIBRATION_TESTS];
-  const aa = Number(options.aa ?? 3);
-  const slowdown = Number(options.slowdown ?? 0.15);
-  const n = Number(options.repeats ?? host.repeats);
+  const tests = typeof options.only === 'string' ? parseList(options.only) : options.only ?? [...DEFAULT_CALIBRATION_TESTS];
+  const wantedRuns = Number(options.runs ?? 10);
+  const slowdowns = (typeof options.slowdowns === 'string' ? parseList(options.slowdowns) : options.slowdowns ?? DEFAULT_SLOWDOWNS).map(Number);
+  for (const s of slowdowns) if (!(s > 0 && s < 0.9)) throw new UserError(`--slowdowns: ${s} is not a fraction between 0 and 0.9 (0.10 = 10 %)`);
+  const budgetS = Number(options.adaptiveBudget ?? host.adaptive?.budgetS ?? ADAPTIVE_DEFAULTS.budgetS);
+  const maxInstances = host.adaptive?.maxInstances ?? ADAPTIVE_DEFAULTS.maxInstances;
   const thresholds = resolveThresholds(config.thresholds);
-  const cgroup = await findCpuCgroupRoot();
+  await findCpuCgroupRoot();
   const storeDir = resolve(options.store ?? '.tagbench/calibration-store');
-  const workBase = resolve(workDirFrom(options.workDir, config.hosts[hostClass]));
+  const workBase = resolve(workDirFrom(options.workDir, host));
   const cacheDir = resolve(cacheDirFrom(options.cacheDir));
+  const reportMd = resolve(options.report ?? join(root, 'bench', `calibration-${hostClass}.md`));
+  const reportJson = reportMd.replace(/\.md$/, '.json');
   const log = (/** @type {string} */ m) => process.stderr.write(`calibrate: ${m}\n`);
-  let seq = 0;
-
-  /**
-   * @param {string} label
-   * @param {string[]} tests
-   * @param {number} repeats
-   * @param {number|null} quotaCpus quota while no test with its own quota runs (load, warm-ups, postwrite)
-   * @param {Record<string, number>} [quotaByTest] each test's own quota, switched as the run reaches it
-   */
-  const runOnce = async (label, tests, repeats, quotaCpus, quotaByTest = {}) => {
-    const workDir = join(workBase, `calibrate-${process.pid}-${++seq}`);
-    log(`${label}: ${tests.join(', ')} x ${repeats} repeats${quotaCpus ? `, server CPU quota ${formatValue(quotaCpus)} CPU (per test: ${Object.entries(quotaByTest).map(([k, v]) => `${k} ${formatValue(v)}`).join(', ')})` : ''}`);
-    const watch = await watchServer({ match: workDir, quotaCpus, name: `tagbench-calibrate-${process.pid}-${seq}` });
-    // The run's progress lines say which step starts; the quota follows them, so every test is
-    // slowed by the same fraction of the CPU its server really uses (an average quota would not
-    // bind on tests whose server uses less than the average, e.g. point-query beside sysbench).
-    /** @param {string} text */
-    const follow = (text) => {
-      process.stderr.write(text);
-      const step = /^\[\d+\/\d+\] \S+ (\S+)/.exec(text)?.[1];
-      if (step && quotaCpus) void watch.setQuota(quotaByTest[step] ?? quotaCpus).catch(() => {});
-    };
-    try {
-      // Without --port-base, runReleases asks the kernel for free ports.
-      const portBase = options.portBase ? Number(options.portBase) : undefined;
-      const outcome = await runReleases(config, { releases: [{ product: options.product, version: options.version }], suite, hostClass, only: tests, repeats, storeDir, workDir, cacheDir, portBase, write: follow });
-      const { samples } = await watch.stop();
-      return { record: outcome.records[0], samples };
-    } catch (err) {
-      await watch.stop();
-      throw err;
-    } finally {
-      await rm(workDir, { recursive: true, force: true }).catch(() => {});
-    }
-  };
   const now = () => new Date().toISOString();
 
-  /** @type {any[]} */
-  const aaRounds = [];
-  for (let i = 1; i <= aa; i++) {
-    const first = await runOnce(`A/A ${i}/${aa}`, only, 2 * n, null);
-    const c = compareHalves(first.record, thresholds, now());
-    const regressed = listRegressedTests(c);
-    let final = c;
-    if (regressed.length > 0) {
-      const again = await runOnce(`A/A ${i}/${aa} confirmation`, regressed, 2 * n, null);
-      final = confirmVerdicts(c, compareHalves(again.record, thresholds, now()));
-    }
-    aaRounds.push({ runId: first.record.id, comparison: final });
-  }
+  const settings = { product: options.product, version: options.version, hostClass, suite, tests, slowdowns, budgetS, maxInstances };
+  const result = await loadPrevious(reportJson, settings) ?? { format: FORMAT, ...settings, measuredAt: now(), host: null, reference: null, runs: [] };
 
-  const normal = await runOnce('injected: reference run', only, n, null);
-  const windows = normal.record.steps.filter((s) => only.includes(s.name)).flatMap((s) => s.repeats.map((r) => ({ startMs: Date.parse(r.startedAt), endMs: Date.parse(r.startedAt) + r.durationS * 1000 })));
-  const serverCpus = computeCpuUse(normal.samples, windows);
-  if (serverCpus === null) throw new UserError('calibrate: could not measure the server\'s CPU use during the reference run (no samples of its process); is /proc readable?');
-  const quotaCpus = serverCpus * (1 - slowdown);
-  /** @type {Record<string, number>} server CPUs each test used in the reference run */
-  const serverCpusByTest = {};
-  for (const s of normal.record.steps.filter((st) => only.includes(st.name))) {
-    const used = computeCpuUse(normal.samples, s.repeats.map((r) => ({ startMs: Date.parse(r.startedAt), endMs: Date.parse(r.startedAt) + r.durationS * 1000 })));
-    if (used !== null) serverCpusByTest[s.name] = used;
-  }
-  const quotaByTest = Object.fromEntries(Object.entries(serverCpusByTest).map(([k, v]) => [k, v * (1 - slowdown)]));
-  const slow = await runOnce('injected: throttled run', only, n, quotaCpus, quotaByTest);
-  const injected = compareRuns({ base: { version: options.version, records: [normal.record] }, candidate: { version: `${options.version}`, records: [slow.record] }, thresholds, createdAt: now() });
-  const regressed = listRegressedTests(injected);
-  let injectedFinal = injected;
-  if (regressed.length > 0) {
-    const n2 = await runOnce('injected confirmation: reference', regressed, n, null);
-    const s2 = await runOnce('injected confirmation: throttled', regressed, n, quotaCpus, quotaByTest);
-    injectedFinal = confirmVerdicts(injected, compareRuns({ base: { version: options.version, records: [n2.record] }, candidate: { version: options.version, records: [s2.record] }, thresholds, createdAt: now() }));
-  }
-
-  const result = {
-    createdAt: now(),
-    product: options.product,
-    version: options.version,
-    hostClass,
-    suite,
-    host: normal.record.host,
-    tests: only,
-    repeatsPerSide: n,
-    thresholds,
-    cgroup: { version: cgroup.version, serverCpus, quotaCpus, slowdown, serverCpusByTest, quotaByTest },
-    aa: aaRounds,
-    injected: injectedFinal,
+  // Three installs side by side: the release's own and two copies (own binaries, own paths).
+  const install = await installRelease({ product: options.product, version: options.version, provider: options.provider ?? 'deb' }, { config, cacheDir, log });
+  if (install.status === 'failed') throw new UserError(`cannot install ${options.product} ${options.version}: ${install.reason}`);
+  const copies = join(workBase, `calibrate-installs-${options.product}-${options.version}`);
+  /** @param {string} name */
+  const copyOf = async (name) => {
+    const dir = join(copies, name);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(copies, { recursive: true });
+    await cp(install.prefix, dir, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+    return dir;
   };
-  const report = resolve(options.report ?? join(root, 'bench', `calibration-${hostClass}.md`));
-  await replaceFileAtomic(report, renderCalibration(result));
-  await replaceFileAtomic(report.replace(/\.md$/, '.json'), `${JSON.stringify(result, null, 2)}\n`);
-  log(`report written: ${report}`);
+  const slowLabel = `S${process.pid}`;
+  const A = { product: options.product, version: options.version };
+  const B = { ...A, provider: 'path', path: await copyOf('B'), label: 'B' };
+  const S = { ...A, provider: 'path', path: await copyOf('S'), label: slowLabel };
+
+  /**
+   * Run `body` with a throttle watching S's server(s) (it follows restarts: new processes of S's
+   * folder are moved into the cgroup as they appear).
+   * @template T
+   * @param {Record<string, number>|null} quotaByTest server CPUs allowed per test, null = no throttle
+   * @param {(follow: (t: string) => void) => Promise<T>} body gets the progress writer to pass on
+   * @returns {Promise<T>}
+   */
+  const throttled = async (quotaByTest, body) => {
+    const values = Object.values(quotaByTest ?? {});
+    const between = values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+    const watch = await watchServer({ match: `-${slowLabel}/`, quotaCpus: between, name: `tagbench-calibrate-${process.pid}` });
+    // Progress lines name the step that starts; the quota follows them, so every test is slowed
+    // by the same fraction of the CPU its own server uses.
+    const follow = (/** @type {string} */ text) => {
+      process.stderr.write(text);
+      const step = /\[\d+\/\d+\] \S+ (\S+)/.exec(text)?.[1];
+      if (step && quotaByTest && between) void watch.setQuota(quotaByTest[step] ?? between).catch(() => {});
+    };
+    try {
+      return await body(follow);
+    } finally {
+      await watch.stop();
+    }
+  };
+
+  if (!result.reference) {
+    log(`reference run: the CPU each test's server uses (${tests.join(', ')})`);
+    const watch = await watchServer({ match: `-ref${process.pid}/`, quotaCpus: null, name: 'unused' });
+    const outcome = await runReleases(config, { releases: [{ ...A, label: `ref${process.pid}` }], suite, hostClass, only: tests, repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir });
+    const { samples } = await watch.stop();
+    const record = outcome.records[0];
+    /** @type {Record<string, number>} */
+    const serverCpusByTest = {};
+    for (const s of record.steps.filter((st) => tests.includes(st.name))) {
+      const used = computeCpuUse(samples, s.repeats.map((r) => ({ startMs: Date.parse(r.startedAt), endMs: Date.parse(r.startedAt) + r.durationS * 1000 })));
+      if (used === null) throw new UserError(`calibrate: could not measure the server's CPU use during ${s.name} in the reference run (no samples of its process); is /proc readable?`);
+      serverCpusByTest[s.name] = used;
+    }
+    result.reference = { runId: record.id, serverCpusByTest };
+    result.host = record.host;
+  }
+
+  while (result.runs.length < wantedRuns) {
+    const index = result.runs.length + 1;
+    const slowdown = slowdowns[(index - 1) % slowdowns.length];
+    const quotaByTest = Object.fromEntries(Object.entries(result.reference.serverCpusByTest).map(([k, v]) => [k, /** @type {number} */ (v) * (1 - slowdown)]));
+    const started = Date.now();
+    log(`run ${index}/${wantedRuns}: A, B (A/A) and S (${formatValue(slowdown * 100)} % slower), ${tests.join(', ')}`);
+    const run = await throttled(quotaByTest, async (follow) => {
+      const outcome = await runReleases(config, { releases: [A, B, S], suite, hostClass, only: tests, storeDir, workDir: workBase, cacheDir, write: follow });
+      const [ra, rb, rs] = outcome.records;
+      const createdAt = now();
+      const side = (/** @type {string} */ version, /** @type {any} */ rec) => ({ version, records: [rec] });
+      /**
+       * compare --adaptive, then confirm: exactly what a benchmark run goes through before an issue.
+       * @param {any} base
+       * @param {any} candidate
+       * @param {any[]} specs
+       */
+      const judge = async (base, candidate, specs) => {
+        const ctx = { config, thresholds, product: options.product, suite, hostClass, storeDir, workDir: workBase, cacheDir, budgetS, maxInstances, releases: specs, write: follow };
+        const extended = await extendUndecided(base, candidate, createdAt, ctx);
+        let comparison = extended.comparison;
+        const regressed = listRegressedTests(comparison).filter((t) => comparison.tests.some((v) => v.test === t && v.verdict === 'regression' && v.level === 'issue'));
+        if (regressed.length > 0) {
+          const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, storeDir, workDir: workBase, cacheDir, write: follow });
+          const rerun = compareRuns({ base: side(base.version, again.records[0]), candidate: side(candidate.version, again.records[1]), thresholds, createdAt: now(), familyControl: false });
+          comparison = confirmVerdicts(comparison, rerun);
+        }
+        return comparison;
+      };
+      const aa = await judge(side('A', ra), side('B', rb), [A, B]);
+      const injected = await judge(side('A', ra), side('S', rs), [A, S]);
+      return { aa, injected, runIds: [ra.id, rb.id, rs.id] };
+    });
+    result.runs.push(summarizeRun(index, slowdown, run, Math.round((Date.now() - started) / 1000), now()));
+    result.measuredAt = now();
+    Object.assign(result, summarize(result.runs, slowdowns));
+    await replaceFileAtomic(reportJson, `${JSON.stringify(result, null, 2)}\n`);
+    await replaceFileAtomic(reportMd, renderCalibration(result));
+    const f = result.falseIssues;
+    log(`run ${index} done in ${result.runs.at(-1).seconds} s: false issues so far ${f.runsWithFalseIssue} of ${f.runs} runs (95 % bound ${formatValue(f.upper95 * 100)} %); report ${reportMd}`);
+  }
+  await rm(copies, { recursive: true, force: true }).catch(() => {});
   return EXIT.ok;
 }
 
 /**
- * A/A comparison of one run: even repeats against odd repeats of every step.
- * @param {import('../types.js').RunRecord} record
- * @param {import('../compare/index.js').CompareThresholds} thresholds
- * @param {string} createdAt
+ * The earlier report when it was made with the same settings (runs are then added to it).
+ * @param {string} file
+ * @param {Record<string, any>} settings
+ * @returns {Promise<any|null>}
+ * @throws {UserError} a report in the current format made with other settings (it would mix)
  */
-function compareHalves(record, thresholds, createdAt) {
-  /** @param {0|1} parity */
-  const half = (parity) => ({ ...record, id: `${record.id}.${parity ? 'odd' : 'even'}`, steps: record.steps.map((s) => ({ ...s, repeats: s.repeats.filter((r) => r.index % 2 === parity) })) });
-  return compareRuns({ base: { version: record.release.version, records: [half(0)] }, candidate: { version: record.release.version, records: [half(1)] }, thresholds, createdAt });
+async function loadPrevious(file, settings) {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return null;
+  /** @type {any} */
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (data?.format !== FORMAT) return null;
+  const differs = Object.entries(settings).filter(([k, v]) => JSON.stringify(data[k]) !== JSON.stringify(v)).map(([k, v]) => `${k} ${JSON.stringify(data[k])} there, ${JSON.stringify(v)} now`);
+  if (differs.length > 0) throw new UserError(`${file} was measured with other settings (${differs.join('; ')}): use the same settings to add runs, or --report for a new file`);
+  return data;
+}
+
+/**
+ * What one run says, small enough to keep every run in the report.
+ * @param {number} index
+ * @param {number} slowdown
+ * @param {{aa: any, injected: any, runIds: string[]}} run
+ * @param {number} seconds
+ * @param {string} finishedAt
+ */
+function summarizeRun(index, slowdown, run, seconds, finishedAt) {
+  /** @param {any} c */
+  const verdicts = (c) => c.tests.map((/** @type {any} */ t) => ({
+    test: t.test, metric: t.metric, verdict: t.verdict, level: t.level, confirmed: t.confirmed ?? null, ratio: t.ratio,
+    instances: [t.base?.n ?? 0, t.candidate?.n ?? 0], noiseCv: t.noiseCv, noiseDf: t.noiseDf ?? null, mdeDrop: t.mdeDrop ?? null, mdeRise: t.mdeRise ?? null, pAdjusted: t.pAdjusted ?? null,
+  }));
+  return {
+    index, finishedAt, seconds, slowdown, runIds: run.runIds,
+    aa: { issue: hasIssueRegression(run.aa, { confirmedOnly: true }), flagged: listRegressedTests(run.aa), family: run.aa.family ?? null, adaptive: run.aa.adaptive ?? null, verdicts: verdicts(run.aa) },
+    injected: { family: run.injected.family ?? null, adaptive: run.injected.adaptive ?? null, verdicts: verdicts(run.injected) },
+  };
+}
+
+/**
+ * The rates over all runs, with exact bounds.
+ * @param {any[]} runs
+ * @param {number[]} slowdowns
+ */
+function summarize(runs, slowdowns) {
+  const withIssue = runs.filter((r) => r.aa.issue).length;
+  /** @type {Record<string, any>} */
+  const detection = {};
+  for (const s of slowdowns) {
+    const trials = runs.filter((r) => r.slowdown === s).flatMap((r) => r.injected.verdicts.filter((/** @type {any} */ v) => v.metric === 'throughput'));
+    const detected = trials.filter((/** @type {any} */ v) => v.verdict === 'regression' && v.level === 'issue' && v.confirmed === true).length;
+    const flagged = trials.filter((/** @type {any} */ v) => v.verdict === 'regression').length;
+    const ratios = trials.map((/** @type {any} */ v) => v.ratio).filter((/** @type {any} */ x) => typeof x === 'number');
+    detection[String(s)] = {
+      trials: trials.length, detected, flagged,
+      interval: trials.length ? clopperPearson(detected, trials.length) : null,
+      medianRatio: ratios.length ? ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)] : null,
+    };
+  }
+  /** @type {Record<string, any>} */
+  const mde = {};
+  for (const r of runs) {
+    for (const v of r.aa.verdicts.filter((/** @type {any} */ x) => x.metric === 'throughput')) {
+      (mde[v.test] ??= []).push({ drop: v.mdeDrop, rise: v.mdeRise, df: v.noiseDf, instances: v.instances, noiseCv: v.noiseCv });
+    }
+  }
+  return {
+    falseIssues: { runs: runs.length, runsWithFalseIssue: withIssue, upper95: runs.length ? upperBound(withIssue, runs.length) : 1 },
+    detection,
+    mdeByTest: Object.fromEntries(Object.entries(mde).map(([test, list]) => [test, list.at(-1)])),
+  };
 }
