@@ -27,6 +27,9 @@
  */
 export const DRIFT_PENALTY = 2;
 
+/** Version of the rule, stored with its results: raise it when what it flags changes. */
+export const RELEASE_SERIES_VERSION = '1';
+
 /** Largest series this rule is made for; longer series go to apache-otava. */
 export const MAX_SHORT_SERIES = 10;
 

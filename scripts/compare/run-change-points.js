@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { listTests, collectSide } from './compare-runs.js';
 import { THRESHOLD_DEFAULTS, findThreshold } from './thresholds.js';
 import { METRICS } from './metrics.js';
-import { findReleaseSeriesEvents, MAX_SHORT_SERIES, RELEASE_SERIES_DEFAULTS, DRIFT_PENALTY } from './release-series.js';
+import { findReleaseSeriesEvents, MAX_SHORT_SERIES, RELEASE_SERIES_DEFAULTS, RELEASE_SERIES_VERSION, DRIFT_PENALTY } from './release-series.js';
 import { computeShiftInterval } from './shift-interval.js';
 import { formatPercent, formatQps, formatInterval } from '../format-number.js';
 
@@ -139,7 +139,7 @@ export async function detectChangePoints(releases, opts) {
  * @returns {NonNullable<import('./types.js').ChangePointReport['rule']>}
  */
 function describeRule(o) {
-  return { name: 'release-series', alpha: o.alpha, maxEvents: o.maxEvents, simulations: o.simulations, driftPenalty: DRIFT_PENALTY, maxReleases: MAX_SHORT_SERIES };
+  return { name: 'release-series', version: RELEASE_SERIES_VERSION, alpha: o.alpha, maxEvents: o.maxEvents, simulations: o.simulations, driftPenalty: DRIFT_PENALTY, maxReleases: MAX_SHORT_SERIES };
 }
 
 /**

@@ -176,7 +176,7 @@ export {};
  * @property {ChangePoint[]} changePoints never inside a release (atReleaseBoundary is true)
  * @property {import('../types.js').ChangePointMethod|null} method apache-otava's settings when
  *   it ran (series longer than 10 releases); null otherwise
- * @property {{name: 'release-series', alpha: number, maxEvents: number, simulations: number, driftPenalty: number, maxReleases: number}|null} [rule]
+ * @property {{name: 'release-series', version: string, alpha: number, maxEvents: number, simulations: number, driftPenalty: number, maxReleases: number}|null} [rule]
  *   the release-series rule's settings when it found the points; null or absent otherwise
  * @property {Omit<import('../types.js').ChangePointSeries, 'changePoints'>[]} series every
  *   series analysed, with the releases that gave it points
