@@ -20,6 +20,7 @@ import { parseList } from '../command-spec.js';
  * @property {string} hostClass
  * @property {string} [mycnf] my.cnf template name (configs/mycnf/<name>.cnf)
  * @property {string} [repeats] positive integer
+ * @property {string} [instances] positive integer: server instances the repeats are spread over
  * @property {string} [only] comma-separated test names
  * @property {string} [baseline] base release override
  * @property {string} [dryRun] 'true' | 'false'
@@ -41,6 +42,7 @@ import { parseList } from '../command-spec.js';
  * @property {string} releases `product@base,product@version` for `tagbench run` (base first)
  * @property {string} mycnf '' = the engine's default
  * @property {string} repeats '' = the host class's
+ * @property {string} instances '' = the host class's
  * @property {string} only '' = every test
  * @property {boolean} dryRun
  */
@@ -132,6 +134,9 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   if (input.repeats && !(/^\d+$/.test(input.repeats) && Number(input.repeats) >= 1 && Number(input.repeats) <= MAX_REPEATS)) {
     errors.push(`input repeats is '${input.repeats}'; expected a whole number from 1 to ${MAX_REPEATS}`);
   }
+  if (input.instances && !(/^\d+$/.test(input.instances) && Number(input.instances) >= 1 && Number(input.instances) <= MAX_REPEATS)) {
+    errors.push(`input instances is '${input.instances}'; expected a whole number from 1 to ${MAX_REPEATS}`);
+  }
   const only = parseList(input.only ?? '');
   for (const t of only) if (!TEST_RE.test(t)) errors.push(`input only names test '${t}'; test names are lower-case letters, digits, . and - (e.g. point-query,update-index)`);
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
@@ -162,6 +167,7 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
       releases,
       mycnf: input.mycnf ?? '',
       repeats: input.repeats ?? '',
+      instances: input.instances ?? '',
       only: only.join(','),
       dryRun: input.dryRun === 'true',
     },
@@ -207,6 +213,7 @@ export function renderPlanOutputs(plan) {
     releases: plan.releases,
     mycnf: plan.mycnf,
     repeats: plan.repeats,
+    instances: plan.instances,
     only: plan.only,
     'dry-run': String(plan.dryRun),
   };

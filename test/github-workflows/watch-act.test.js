@@ -1,0 +1,138 @@
+/**
+ * watch.yml end to end under act, as GitHub runs it: discover finds two new tags in a local
+ * "upstream" repository, and its matrix calls benchmark.yml twice in ONE workflow run (two
+ * legs: mariadb 10.11.19, and 10.11.18, the line's base release itself). Each leg goes through
+ * plan, bench (install, run, compare, confirm on one runner), report and publish; both legs'
+ * records reach the results branch of a local bare repository; the site is rebuilt.
+ *
+ * Artifacts travel through a STAND-IN for actions/upload-artifact and download-artifact (they
+ * cannot run offline; run-act.js), which keeps their rules: a name uploaded twice in the run
+ * fails with 409 Conflict, so two legs sharing a name would fail here as on GitHub.
+ * The 10.11.19 candidate's servers get a CPU quota (throttle-server.js) so its leg has a real
+ * regression to confirm. Legs run one after the other (TAGBENCH_WATCH_MAX_PARALLEL=1): on this
+ * one machine they would share ports and CPU 1, where on GitHub each host's runner takes one job
+ * at a time. Small on purpose: point-query only, 6 repeats on 6 server instances.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { throttleServers } from './throttle-server.js';
+import { describeFailure, ROOT, runAct, STUB_MARK } from './run-act.js';
+
+const git = promisify(execFile);
+/** Servers of this test listen from here on (this area's port range, next to benchmark-act's). */
+const PORT_BASE = 23480;
+const CANDIDATE = '10.11.19';
+const BASE = '10.11.18';
+const FIXTURE_STORE = fileURLToPath(new URL('../fixtures/github/store/', import.meta.url));
+
+/** @param {string} dir */
+async function listFiles(dir) {
+  try {
+    return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A local stand-in for MariaDB's upstream repository: one commit with the given tags.
+ * @param {string} dir
+ * @param {string[]} tags
+ */
+async function upstream(dir, tags) {
+  await git('git', ['init', '--quiet', '-b', 'main', dir]);
+  await writeFile(join(dir, 'VERSION'), 'upstream stand-in\n');
+  await git('git', ['-C', dir, 'add', '.']);
+  await git('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '--quiet', '-m', 'release']);
+  for (const tag of tags) await git('git', ['-C', dir, 'tag', tag]);
+  return dir;
+}
+
+test('act runs watch.yml: a two-leg matrix through benchmark, confirm, report and publish, distinct artifacts, both legs published', { timeout: 45 * 60_000 }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-watch-'));
+  let passed = false;
+  // Kept when the test fails: act.log, the artifacts and the results repository explain why.
+  t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
+  const mirror = await upstream(join(dir, 'upstream'), [`mariadb-${CANDIDATE}`, `mariadb-${BASE}`]);
+  const resultsRepo = join(dir, 'results.git');
+  await git('git', ['init', '--quiet', '--bare', resultsRepo]);
+
+  const throttle = await throttleServers({ name: `tagbench-act-watch-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
+  let result;
+  try {
+    result = await runAct({
+      workflow: '.github/workflows/watch.yml',
+      dir,
+      event: { inputs: { max: '2', dry_run: false } },
+      vars: {
+        TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }),
+        TAGBENCH_RESULTS_REPO: resultsRepo,
+        TAGBENCH_WATCH_HOST_CLASSES: 'local',
+        TAGBENCH_WATCH_PRODUCTS: 'mariadb',
+        TAGBENCH_WATCH_REMOTE_OVERRIDES: `mariadb=${mirror}`,
+        TAGBENCH_WATCH_PROVIDER: 'deb',
+        TAGBENCH_WATCH_ONLY: 'point-query',
+        // Verdicts count server instances: six of one repeat each can show a throttled release.
+        TAGBENCH_WATCH_REPEATS: '6',
+        TAGBENCH_WATCH_INSTANCES: '6',
+        TAGBENCH_WATCH_MAX_PARALLEL: '1',
+        TAGBENCH_OUT_DIR: join(dir, 'pages-out'),
+      },
+      env: {
+        TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
+        TAGBENCH_PORT_BASE: String(PORT_BASE),
+        TAGBENCH_WORK_DIR: join(dir, 'w'),
+        // pages.yml under act reads a store from here instead of checking out bench-data.
+        TAGBENCH_STORE_DIR: FIXTURE_STORE,
+      },
+    });
+  } finally {
+    await throttle.stop();
+  }
+  t.diagnostic(`throttled ${throttle.throttled.size} candidate server(s)`);
+  assert.equal(result.code, 0, describeFailure(result));
+  assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
+  assert.match(result.log, /no bench-data branch yet/);
+
+  // Both legs ran every job in the one workflow run.
+  const legs = [CANDIDATE, BASE].map((v) => `local_mariadb_${v}_smoke`);
+  const artifacts = (await listFiles(result.artifacts)).filter((f) => f.endsWith('artifact-meta.json')).map((f) => f.split('/').at(-2)).sort();
+  assert.deepEqual(artifacts, legs.flatMap((leg) => [`issues-${leg}-a1`, `results-${leg}-a1`]).sort());
+  for (const job of ['install, run, compare, confirm', 'report \\(issues, job summary\\)', 'publish to the results branch']) {
+    // act names a called workflow's job <caller job>-<leg>/<called workflow>/<job name>.
+    /** @type {string[]} */
+    const succeeded = result.log.match(new RegExp(`\\[benchmark-\\d+/benchmark/${job}\\s*\\]\\s+🏁\\s+Job succeeded`, 'g')) ?? [];
+    assert.equal(succeeded.length, 2, `job "${job}" should have succeeded once per leg; got ${succeeded.length}`);
+  }
+  // Only the 10.11.19 leg has a regression to rerun; 10.11.18 against itself has none.
+  assert.equal(result.log.match(/Success - Main tagbench confirm/g)?.length, 1, 'the regressed leg is rerun by the confirm step');
+  assert.ok(throttle.throttled.size >= 2, `the candidate's servers (run and confirm) should have been throttled; got ${throttle.throttled.size}`);
+
+  // Each leg's artifact holds that leg's records only.
+  const runDir = join(result.artifacts, (await readdir(result.artifacts))[0]);
+  const candidateLeg = await listFiles(join(runDir, `results-${legs[0]}-a1`, 'files', 'runs'));
+  const baseLeg = await listFiles(join(runDir, `results-${legs[1]}-a1`, 'files', 'runs'));
+  assert.ok(candidateLeg.some((f) => f.includes(`/mariadb/${CANDIDATE}/`)) && candidateLeg.some((f) => f.includes(`/mariadb/${BASE}/`)), candidateLeg.join('\n'));
+  assert.ok(baseLeg.length > 0 && baseLeg.every((f) => f.includes(`/mariadb/${BASE}/`)), `the ${BASE} leg's artifact holds another leg's records:\n${baseLeg.join('\n')}`);
+
+  // Both legs' records are on the results branch: the base release twice (once per leg).
+  const published = (await git('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.split('\n');
+  const records = (/** @type {string} */ v) => published.filter((f) => f.startsWith(`runs/local/mariadb/${v}/smoke/`) && f.endsWith('.json'));
+  assert.equal(records(CANDIDATE).length, 1, published.join('\n'));
+  assert.equal(records(BASE).length, 2, `one ${BASE} record per leg expected:\n${published.join('\n')}`);
+  const index = JSON.parse((await git('git', ['--git-dir', resultsRepo, 'show', 'bench-data:index.json'])).stdout);
+  const indexed = new Set(index.runs.map((/** @type {{version: string}} */ r) => r.version));
+  assert.ok(indexed.has(CANDIDATE) && indexed.has(BASE), `index.json lists ${[...indexed].join(', ')}`);
+  const comparisons = await Promise.all((await listFiles(join(runDir, `results-${legs[0]}-a1`, 'files', 'verdicts'))).map(async (f) => JSON.parse(await readFile(f, 'utf8'))));
+  const judged = comparisons.flatMap((c) => c.tests).filter((v) => v.verdict === 'regression' && typeof v.confirmed === 'boolean');
+  assert.ok(judged.some((v) => v.test === 'point-query'), `the confirm step judged point-query's regression: ${JSON.stringify(comparisons.map((c) => c.tests.map((/** @type {any} */ v) => [v.test, v.metric, v.verdict, v.confirmed])))}`);
+  const summary = await readFile(join(runDir, `issues-${legs[0]}-a1`, 'files', 'summary.md'), 'utf8');
+  assert.match(summary, /point-query \| throughput \| 🔴 regression/);
+  passed = true;
+});
