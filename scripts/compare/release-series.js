@@ -6,17 +6,18 @@
  *
  * One value per release: the median of ln(value) over its units (its repeats, or the medians of
  * its server instances when the repeats carry `instance` labels from two or more instances, since
- * repeats of one instance share that instance's offset). Every candidate event is a release-aligned
- * regressor x (0 before, 1 after; a dip is 1 at one release only; a drift rises linearly from 0
- * to 1 over two or more release intervals), fitted as ln(value) = a + b·x by weighted least
- * squares (weight 1 / variance factor of a median of that many units). Noise: the within-release
- * variance of the units pooled with the fit's residual variance, so that releases scattering more
- * than their repeats raise the noise. The scan takes the largest |z| = |b| / se(b) over every
- * candidate; its critical value is the (1 - alpha) quantile of the same maximum over simulated
- * no-event series of the same shape (same releases, same units each, normal noise), so the
- * chance of flagging anything in a series without an event is alpha, whatever the number of
- * candidates. An event is reported when it passes the scan and its size reaches the test's
- * `warn` threshold; the next event is scanned with the ones found kept in the model.
+ * repeats of one instance share that instance's offset). Every candidate event is a
+ * release-aligned regressor x (0 before, 1 after; a dip is 1 at one release only; a drift rises
+ * linearly from 0 to 1 over two or more release intervals), fitted as ln(value) = a + b·x by
+ * weighted least squares (weight 1 / variance factor of a median of that many units). Noise: the
+ * within-release variance of the units (with one value per release, the fit's residual variance);
+ * when the units are repeats of one instance, an overdispersion check afterwards scales it up by
+ * how much more the releases scatter around the fitted events. The scan takes the largest |z| =
+ * |b| / se(b) over every candidate; its critical value is the (1 - alpha) quantile of the same
+ * maximum over simulated no-event series of the same shape (same releases, same units each, normal
+ * noise), so the chance of flagging anything in a series without an event is alpha, whatever the
+ * number of candidates. An event is reported when it passes the scan and its size reaches the
+ * test's `warn` threshold; the next event is scanned with the ones found kept in the model.
  *
  * Pure: no file system, clock or environment; the simulation uses a fixed seed.
  */
