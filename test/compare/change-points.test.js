@@ -97,4 +97,7 @@ test('rendering says the kind, the release, the size and the evidence, in the te
   const old = renderChangePoints({ status: 'ok', note: 'n', method: null, series: [], changePoints: [{ test: 't', metric: 'throughput', index: 4, version: 'b', previousVersion: 'b', atReleaseBoundary: false, forwardChangePct: -28.4, pValue: 1e-5, meanBefore: 10, meanAfter: 7 }] }, { format: 'terminal' });
   assert.match(old, /t throughput: step \(apache-otava\) -28\.4 % at b \(inside the release's repeats\) \(from b\)\n {6}mean 10\.0 before, 7\.00 after; p 1\.0e-5/);
   assert.match(renderChangePoints({ ...report, changePoints: [] }, { format: 'markdown' }), /No dip, step or drift found\./);
+  const drift = await detectChangePoints(series([1000, 1000, 950, 900, 850, 800]), { python: 'unused' });
+  assert.deepEqual(drift.changePoints.map((c) => [c.kind, c.version, c.untilVersion]), [['drift', '11.4.2', '11.4.5']]);
+  assert.match(renderChangePoints(drift, { format: 'terminal' }), /point-query throughput: drift through 11\.4\.5 -19\.9 % \(worse\) at 11\.4\.2 \(from 11\.4\.1\)\n {6}-19\.9 % over 4 releases, 11\.4\.1 to 11\.4\.5 \(-5\.4 % a release, worse; 1002 → 803\), no single step explains it as well: 11\.4\.5\/11\.4\.1 0\.80 /);
 });
