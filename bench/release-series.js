@@ -179,8 +179,8 @@ if (python !== 'none') {
 }
 
 const out = [];
-out.push('# Release-series detection: measured rates\n\n');
-out.push(`Printed by \`node bench/release-series.js --series ${seriesPerCell} --seed ${args.seed}\` (${((Date.now() - started) / 1000).toFixed(0)} s). `);
+out.push(`# Release-series detection: measured rates, false-event chance ${alpha} per test series\n\n`);
+out.push(`Printed by \`node bench/release-series.js ${process.argv.slice(2).join(' ')}\` (${((Date.now() - started) / 1000).toFixed(0)} s). `);
 out.push(`${seriesPerCell} seeded series per row: ${VERSIONS.length} releases × ${REPEATS} repeats of one test, lognormal noise per repeat, built as run records and fed through \`detectChangePoints\` (the path \`tagbench compare\` uses). `);
 out.push(`Rule settings: false-event chance ${alpha} per test series, at most ${RELEASE_SERIES_DEFAULTS.maxEvents} events, ${RELEASE_SERIES_DEFAULTS.simulations} simulated no-event series for the critical value, drift penalty ${DRIFT_PENALTY}, smallest change reported 3 % (the shipped warn level). `);
 out.push('Rates with 95 % Wilson intervals.\n\n');
