@@ -387,11 +387,17 @@ export {};
 
 /**
  * @typedef {object} ChangePointMethod
- * @property {'apache-otava'} tool E-divisive means with a Student t test (Fleming et al., ICPE 2023)
- * @property {string} version the installed otava version
- * @property {number} windowLen otava window_len (points)
- * @property {number} maxPValue otava max_pvalue
- * @property {number} minMagnitude otava min_magnitude (relative change, 0 = any)
+ * @property {'apache-otava'|'release-series'} tool apache-otava: E-divisive means with a Student
+ *   t test (Fleming et al., ICPE 2023), for series of more than 10 releases; release-series: the
+ *   dip / step / drift scan of scripts/compare/release-series.js (docs/method.md)
+ * @property {string} version the installed otava version, or the rule's version
+ * @property {number} [windowLen] otava window_len (points)
+ * @property {number} [maxPValue] otava max_pvalue
+ * @property {number} [minMagnitude] otava min_magnitude (relative change, 0 = any)
+ * @property {number} [alpha] release-series: false-event chance per test series
+ * @property {number} [maxEvents] release-series: most events per series
+ * @property {number} [simulations] release-series: no-event series simulated for the critical value
+ * @property {number} [driftPenalty] release-series: z² a drift must gain over a step or a dip
  */
 
 /**
@@ -426,5 +432,12 @@ export {};
  * @property {number} forwardChangePct mean after / mean before - 1, in percent
  * @property {number} pValue as otava reports it
  * @property {number} meanBefore mean of the segment before the change, in the metric's unit
- * @property {number} meanAfter mean of the segment after
+ *   (release-series: the fitted level before the event)
+ * @property {number} meanAfter mean of the segment after (release-series: the level after it;
+ *   for a dip, at the dip)
+ * @property {'dip'|'step'|'drift'} [kind] release-series only (otava's points are steps)
+ * @property {string} [untilVersion] release-series: last release of a drift, the release that
+ *   recovered from a dip, the step's own release for a step
+ * @property {boolean} [worse] release-series: whether the change is bad for the metric
+ * @property {string} [evidence] release-series: levels, release-to-release interval, scan numbers
  */

@@ -122,7 +122,7 @@ export async function compareReleases(options) {
   const table = computeRelativeTable({ product: product.name, line, base: base.version, releases });
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
-    : await detectChangePoints(releases, { python: findPython(process.env), options: thresholds.changePoints });
+    : await detectChangePoints(releases, { python: findPython(process.env), options: thresholds.changePoints, thresholds });
 
   const baseNote = `base ${base.version} (${{ option: '--base', baseline: `baseline file, runs ${baseline?.runIds.join(', ')}`, line: `line ${line} baseVersion`, first: 'first release' }[base.source]})`;
   out(renderRelativeTable(table, { format: 'terminal', color }));
@@ -140,7 +140,7 @@ export async function compareReleases(options) {
       const file = computeChangePointsFile(changePoints, { hostClass, product: product.name, line, suite, createdAt, releases });
       // The file stands for the whole series (the site marks it on every test's history), so a
       // compare of a few releases, or in another order, must not replace it.
-      if (!file) process.stderr.write(`change points not stored: ${changePoints.status === 'ok' ? 'a single release has none' : 'apache-otava did not run'}\n`);
+      if (!file) process.stderr.write(`change points not stored: ${changePoints.status === 'ok' ? 'fewer than 3 releases have none' : 'apache-otava did not run'}\n`);
       else if (columns.join('\n') !== whole.join('\n')) {
         process.stderr.write(`change points not stored: they cover ${columns.join(', ')}, not the whole series of ${product.name} ${line} in the store (${whole.join(', ')}, oldest first); run without --releases to store them\n`);
       } else {
@@ -176,11 +176,12 @@ function findPython(env) {
  * @param {import('../compare/index.js').ChangePointReport} report from detectChangePoints
  * @param {{hostClass: string, product: string, line: string, suite: string, createdAt: string,
  *   releases: import('../compare/index.js').ReleaseRecords[]}} ctx the series it was computed over, in order
- * @returns {import('../types.js').ChangePoints|null} null when otava did not run (nothing
+ * @returns {import('../types.js').ChangePoints|null} null when no detector ran (nothing
  *   to store: an empty file would claim "no change point")
  */
 function computeChangePointsFile(report, ctx) {
-  if (report.status !== 'ok' || !report.method) return null;
+  const method = report.method ?? (report.rule ? { tool: /** @type {const} */ ('release-series'), version: report.rule.version, alpha: report.rule.alpha, maxEvents: report.rule.maxEvents, simulations: report.rule.simulations, driftPenalty: report.rule.driftPenalty } : null);
+  if (report.status !== 'ok' || !method) return null;
   return {
     schemaVersion: 1,
     createdAt: ctx.createdAt,
@@ -188,7 +189,7 @@ function computeChangePointsFile(report, ctx) {
     product: ctx.product,
     line: ctx.line,
     suite: ctx.suite,
-    method: { ...report.method },
+    method: { ...method },
     releases: ctx.releases.map((r) => ({ version: r.version, runIds: r.records.map((rec) => rec.id) })),
     tests: report.series.map((s) => ({
       test: s.test,

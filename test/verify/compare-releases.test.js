@@ -1,7 +1,7 @@
 /**
  * `tagbench compare` and `tagbench baseline promote` end to end on a real results store in a
- * temp dir (records written through scripts/store), with the real apache-otava for change
- * points (setup/compare.sh installs it).
+ * temp dir (records written through scripts/store); change points of a short series by the
+ * release-series rule (no python3 needed).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,26 +55,26 @@ test('baseline promote, then compare against the baseline: table, verdicts, chan
     assert.equal(v19.verdict, 'unchanged');
     // the table's ratio uses the baseline's run only (not the slow r18b)
     assert.equal(out.table.groups[0].rows[0].cells['10.11.20'].ratio, 850 / 1000);
-    // change points from apache-otava: point-query changes at 10.11.20, update-index does not
+    // change points of the release-series rule: point-query steps down at 10.11.20, update-index does not
     assert.equal(out.changePoints.status, 'ok', out.changePoints.note);
     const cps = out.changePoints.changePoints;
-    assert.deepEqual(cps.map((/** @type {any} */ c) => [c.test, c.version, c.atReleaseBoundary]), [['point-query', '10.11.20', true]]);
-    assert.ok(Math.abs(cps[0].forwardChangePct - (850 / (6002 / 6) - 1) * 100) < 1e-9); // means of the 6 points before and the 3 after
+    assert.deepEqual(cps.map((/** @type {any} */ c) => [c.test, c.kind, c.version, c.atReleaseBoundary, c.worse]), [['point-query', 'step', '10.11.20', true, true]]);
+    assert.ok(Math.abs(cps[0].forwardChangePct + 15) < 0.5, String(cps[0].forwardChangePct)); // medians 1000 and 1002, then 850
     const md = await readFile(join(dir, 'out.md'), 'utf8');
     assert.match(md, /## Change points across the releases/);
-    assert.match(md, /\| point-query \| throughput \| 10\.11\.20 \| 10\.11\.19 \| -15\.0 %/);
+    assert.match(md, /\| point-query \| throughput \| step \| 10\.11\.20 \| 10\.11\.19 \| -15\.\d % \(worse\) \|/);
     assert.match(md, /\| point-query \| 1000 \[990–1010\] \| 1002 \[992–1008\] \| 1\.00 \| 850 \[845–855\] \| \*\*0\.85 ▼\*\* \|/);
     // the comparisons are in the store, schema-valid
     const stored = await readComparisons(store, { product: 'mariadb' });
     assert.equal(stored.length, 2);
     assert.equal(stored.find((c) => c.candidate.version === '10.11.20')?.summary.regression, 1);
-    // the series' change points are in the store too: the same otava result, grouped per test,
+    // the series' change points are in the store too: the same result, grouped per test,
     // with the runs behind each release (the baseline's run only for 10.11.18)
     const [cpFile] = await readChangePoints(store);
     assert.equal(cpFile.line, '10.11');
     assert.deepEqual(cpFile.releases, [{ version: '10.11.18', runIds: ['r18a'] }, { version: '10.11.19', runIds: ['r19'] }, { version: '10.11.20', runIds: ['r20'] }]);
-    assert.equal(cpFile.method.tool, 'apache-otava');
-    assert.ok(out.changePoints.note.endsWith(`apache-otava ${cpFile.method.version}`), out.changePoints.note);
+    assert.deepEqual(cpFile.method, { tool: 'release-series', version: '1', alpha: 0.01, maxEvents: 3, simulations: 10000, driftPenalty: 2 });
+    assert.match(out.changePoints.note, /^release-series rule/);
     assert.deepEqual(cpFile.tests.map((t) => [t.test, t.changePoints.length]), [['point-query', 1], ['update-index', 0]]);
     const { test: _t, metric: _m, ...point } = cps[0];
     assert.deepEqual(cpFile.tests[0].changePoints, [point]);
@@ -87,7 +87,7 @@ test('baseline promote, then compare against the baseline: table, verdicts, chan
   }
 });
 
-test('--base overrides the baseline; without apache-otava the change points degrade to a note', async () => {
+test('--base overrides the baseline; two releases have no dip, step or drift and store none', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-compare-'));
   const saved = process.env.TAGBENCH_PYTHON;
   try {
@@ -103,8 +103,9 @@ test('--base overrides the baseline; without apache-otava the change points degr
     assert.equal(code, 2);
     const out = JSON.parse(await readFile(join(dir, 'o.json'), 'utf8'));
     assert.equal(out.base.source, 'option');
-    assert.equal(out.changePoints.status, 'unavailable');
-    assert.match(printed, /change points not computed: cannot start .*no-such-python \(ENOENT\).*setup\/compare\.sh/);
+    assert.equal(out.changePoints.status, 'ok');
+    assert.deepEqual(out.changePoints.changePoints, []);
+    assert.match(printed, /fewer than 3 releases have no dip, step or drift to find/);
   } finally {
     if (saved === undefined) delete process.env.TAGBENCH_PYTHON;
     else process.env.TAGBENCH_PYTHON = saved;
