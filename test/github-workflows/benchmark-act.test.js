@@ -10,7 +10,8 @@
  * keeps their rules (run-act.js); publish pushes to a local bare repository. Other remote
  * actions (setup-node, github-action-benchmark) are replaced by a stub that fails if it ever
  * runs, so the test also proves they are skipped under act (env.ACT). Small on purpose: one
- * test (point-query) with 5 repeats per release; a few minutes on 2 cores.
+ * test (point-query) with 6 repeats on 6 server instances per release (verdicts count
+ * instances); a few minutes on 2 cores.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,7 +52,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
     result = await runAct({
       workflow: '.github/workflows/benchmark.yml',
       dir,
-      event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '5', dry_run: false } },
+      event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '6', instances: '6', dry_run: false } },
       vars: { TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }), TAGBENCH_RESULTS_REPO: resultsRepo },
       env: {
         TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
