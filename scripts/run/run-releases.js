@@ -64,12 +64,13 @@ export async function runReleases(config, options) {
     if (r.path) continue;
     // With a provider named, only that provider's install counts (the cache keys installs by it).
     const hit = await findCachedInstall(options.cacheDir, r.product, r.version, r.provider ? { provider: r.provider } : undefined);
-    if (hit) preinstalled.set(`${r.product}@${r.version}`, hit);
+    // Keyed like the run's releases: a labelled second server of the release has its own install.
+    if (hit) preinstalled.set(releaseKey(r), hit);
   }
   const plan = resolveRun(config, {
     ...options,
     releases: options.releases.map((r) => {
-      const hit = preinstalled.get(`${r.product}@${r.version}`);
+      const hit = preinstalled.get(releaseKey(r));
       return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
     }),
   });
@@ -83,7 +84,7 @@ export async function runReleases(config, options) {
   /** @type {import('./types.js').RunRelease[]} */
   const releases = [];
   for (const r of plan.releases) {
-    const cached = preinstalled.get(`${r.product}@${r.version}`);
+    const cached = preinstalled.get(releaseKey(r));
     write(`install ${r.product} ${r.version} (${r.provider}${cached ? ', already in the cache' : ''})\n`);
     const install = cached ?? await installRelease(
       { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}) },

@@ -68,6 +68,15 @@ export async function calibrateHost(options) {
   const log = (/** @type {string} */ m) => process.stderr.write(`calibrate: ${m}\n`);
   const now = () => new Date().toISOString();
 
+  // Ctrl-C / SIGTERM: the run in progress stops its servers; the report keeps the runs done.
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (!controller.signal.aborted) log('interrupted: stopping the servers; the report keeps the runs done so far');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const signal = controller.signal;
   const settings = { product: options.product, version: options.version, hostClass, suite, tests, slowdowns, budgetS, maxInstances };
   const result = await loadPrevious(reportJson, settings) ?? { format: FORMAT, ...settings, measuredAt: now(), host: null, reference: null, runs: [] };
 
@@ -117,7 +126,8 @@ export async function calibrateHost(options) {
   if (!result.reference) {
     log(`reference run: the CPU each test's server uses (${tests.join(', ')})`);
     const watch = await watchServer({ match: `-ref${process.pid}/`, quotaCpus: null, name: 'unused' });
-    const outcome = await runReleases(config, { releases: [{ ...A, label: `ref${process.pid}` }], suite, hostClass, only: tests, repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir });
+    const outcome = await runReleases(config, { releases: [{ ...A, label: `ref${process.pid}` }], suite, hostClass, only: tests, repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, signal });
+    if (outcome.interrupted) return EXIT.interrupted;
     const { samples } = await watch.stop();
     const record = outcome.records[0];
     /** @type {Record<string, number>} */
@@ -131,14 +141,15 @@ export async function calibrateHost(options) {
     result.host = record.host;
   }
 
-  while (result.runs.length < wantedRuns) {
+  while (result.runs.length < wantedRuns && !signal.aborted) {
     const index = result.runs.length + 1;
     const slowdown = slowdowns[(index - 1) % slowdowns.length];
     const quotaByTest = Object.fromEntries(Object.entries(result.reference.serverCpusByTest).map(([k, v]) => [k, /** @type {number} */ (v) * (1 - slowdown)]));
     const started = Date.now();
     log(`run ${index}/${wantedRuns}: A, B (A/A) and S (${formatValue(slowdown * 100)} % slower), ${tests.join(', ')}`);
     const run = await throttled(quotaByTest, async (follow) => {
-      const outcome = await runReleases(config, { releases: [A, B, S], suite, hostClass, only: tests, storeDir, workDir: workBase, cacheDir, write: follow });
+      const outcome = await runReleases(config, { releases: [A, B, S], suite, hostClass, only: tests, storeDir, workDir: workBase, cacheDir, write: follow, signal });
+      if (outcome.interrupted) return null;
       const [ra, rb, rs] = outcome.records;
       const createdAt = now();
       const side = (/** @type {string} */ version, /** @type {any} */ rec) => ({ version, records: [rec] });
@@ -149,12 +160,12 @@ export async function calibrateHost(options) {
        * @param {any[]} specs
        */
       const judge = async (base, candidate, specs) => {
-        const ctx = { config, thresholds, product: options.product, suite, hostClass, storeDir, workDir: workBase, cacheDir, budgetS, maxInstances, releases: specs, write: follow };
+        const ctx = { config, thresholds, product: options.product, suite, hostClass, storeDir, workDir: workBase, cacheDir, budgetS, maxInstances, releases: specs, write: follow, signal };
         const extended = await extendUndecided(base, candidate, createdAt, ctx);
         let comparison = extended.comparison;
         const regressed = listRegressedTests(comparison).filter((t) => comparison.tests.some((v) => v.test === t && v.verdict === 'regression' && v.level === 'issue'));
         if (regressed.length > 0) {
-          const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, storeDir, workDir: workBase, cacheDir, write: follow });
+          const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, storeDir, workDir: workBase, cacheDir, write: follow, signal });
           const rerun = compareRuns({ base: side(base.version, again.records[0]), candidate: side(candidate.version, again.records[1]), thresholds, createdAt: now(), familyControl: false });
           comparison = confirmVerdicts(comparison, rerun);
         }
@@ -164,6 +175,8 @@ export async function calibrateHost(options) {
       const injected = await judge(side('A', ra), side('S', rs), [A, S]);
       return { aa, injected, runIds: [ra.id, rb.id, rs.id] };
     });
+    // An interrupted run is not counted: its comparisons stopped halfway through the path.
+    if (!run || signal.aborted) break;
     result.runs.push(summarizeRun(index, slowdown, run, Math.round((Date.now() - started) / 1000), now()));
     result.measuredAt = now();
     Object.assign(result, summarize(result.runs, slowdowns));
@@ -172,8 +185,10 @@ export async function calibrateHost(options) {
     const f = result.falseIssues;
     log(`run ${index} done in ${result.runs.at(-1).seconds} s: false issues so far ${f.runsWithFalseIssue} of ${f.runs} runs (95 % bound ${formatValue(f.upper95 * 100)} %); report ${reportMd}`);
   }
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   await rm(copies, { recursive: true, force: true }).catch(() => {});
-  return EXIT.ok;
+  return signal.aborted ? EXIT.interrupted : EXIT.ok;
 }
 
 /**
