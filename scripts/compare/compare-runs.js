@@ -119,9 +119,10 @@ function instanceValues(side, metric, qosOptions) {
 }
 
 /**
- * Why a gated metric is left unjudged, or null to judge it: a base below the metric's floor,
- * a base within noise of zero (its median less than 2 sd of its instances from zero: a ratio of
- * such values says nothing), or repeats shorter than the metric's minimum window.
+ * Why a gated metric is left unjudged, or null to judge it: a base below the metric's floor;
+ * for a metric with a floor, a base within noise of zero (its median less than 2 sd of its
+ * instances from zero: a ratio of such values says nothing); repeats shorter than the metric's
+ * minimum window.
  * @param {import('./types.js').MetricDef} metric
  * @param {import('./types.js').LevelThreshold} threshold
  * @param {number[]} base instance values
@@ -142,7 +143,9 @@ function explainNotJudged(metric, threshold, base, candidate, repeats) {
   if (threshold.floor !== undefined && mb < threshold.floor) {
     return `base median ${fmt(mb)} is below the floor ${fmt(threshold.floor)} (candidate ${fmt(mc)})`;
   }
-  if (metric.scale === 'log' && base.length >= 2) {
+  // Only metrics that can sit near zero (those with a floor: per-op figures) are checked; a
+  // noisy throughput is inconclusive, not "near zero".
+  if (threshold.floor !== undefined && base.length >= 2) {
     const sd = sampleStandardDeviation(base);
     if (mb < 2 * sd) return `base median ${fmt(mb)} is within 2 sd (${fmt(sd)}) of zero: too noisy for a ratio (candidate ${fmt(mc)})`;
   }

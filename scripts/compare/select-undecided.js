@@ -30,10 +30,15 @@ export function isUndecided(t) {
 /**
  * @param {import('./types.js').FullComparison} comparison
  * @param {{maxInstances: number}} limits stop extending a test once both sides have this many
- * @returns {{tests: string[], undecided: FullVerdict[]}} tests in suite order, each once
+ * @returns {{tests: string[], undecided: FullVerdict[]}} tests most promising first, each once
  */
 export function selectUndecided(comparison, limits) {
   const undecided = comparison.tests.filter(isUndecided);
   const room = undecided.filter((t) => Math.min(t.base?.n ?? 0, t.candidate?.n ?? 0) < limits.maxInstances);
-  return { tests: [...new Set(room.map((t) => t.test))], undecided };
+  // When the budget cannot take every test, the most promising go first: regressions Holm held
+  // back (an issue may be waiting), then the inconclusive verdicts with the smallest MDE
+  // relative to their threshold (closest to being settled either way).
+  const rank = (/** @type {FullVerdict} */ t) => (t.verdict === 'regression' ? -1 : (t.mde ?? Infinity) / t.threshold.issue);
+  const ordered = [...room].sort((a, b) => rank(a) - rank(b));
+  return { tests: [...new Set(ordered.map((t) => t.test))], undecided };
 }

@@ -86,11 +86,14 @@ export function buildReleaseData(table, rel) {
 export function slimVerdict(v) {
   if (!v) return v;
   const { test, group, metric, higherIsBetter, ratio, ci, mde, verdict, reason, confirmed } = v;
-  return /** @type {V} */ ({
+  const evidence = /** @type {any} */ (v);
+  return /** @type {V} */ (/** @type {unknown} */ ({
     test, group, metric, higherIsBetter, ratio, ci, mde, verdict, reason, confirmed: confirmed ?? false,
+    // the detectable effect per direction and the degrees of freedom of its noise (docs/method.md)
+    mdeDrop: evidence.mdeDrop ?? null, mdeRise: evidence.mdeRise ?? null, noiseDf: evidence.noiseDf ?? null,
     base: v.base ? { median: v.base.median, n: v.base.n } : null,
     candidate: v.candidate ? { median: v.candidate.median, n: v.candidate.n } : null,
-  });
+  }));
 }
 
 /**

@@ -52,28 +52,32 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
   const first = selectUndecided(comparison, { maxInstances: ctx.maxInstances });
   const keys = new Set(first.undecided.map((t) => `${t.test}|${t.metric}`));
   let rounds = 0;
-  let lastRoundS = 0;
   let stopped = first.undecided.length === 0 ? 'nothing undecided' : '';
   const suite = ctx.config.suites[ctx.suite];
+  // Seconds per test per round (both releases, every instance of the round) and per round on top
+  // (loads, starts, restarts, warm-ups): estimated from the suite, then from the rounds run.
+  let perTestS = 2 * INSTANCES_PER_ROUND * (Math.max(suite?.readDurationS ?? 0, suite?.writeDurationS ?? 0) + (suite?.warmupS ?? 0) + 1);
+  let roundOverheadS = 60;
   while (!stopped) {
-    const { tests } = selectUndecided(comparison, { maxInstances: ctx.maxInstances });
-    if (tests.length === 0) {
+    const { tests: wanted } = selectUndecided(comparison, { maxInstances: ctx.maxInstances });
+    if (wanted.length === 0) {
       stopped = selectUndecided(comparison, { maxInstances: Infinity }).undecided.length === 0 ? 'every verdict decided' : `the undecided tests have ${ctx.maxInstances} instances per side (the host class's most)`;
       break;
     }
     const elapsedS = (now() - started) / 1000;
-    const perTestS = Math.max(suite?.readDurationS ?? 0, suite?.writeDurationS ?? 0) + (suite?.warmupS ?? 0) + 1;
-    const estimateS = lastRoundS || 60 + tests.length * 2 * INSTANCES_PER_ROUND * perTestS;
-    if (elapsedS + estimateS > ctx.budgetS) {
-      stopped = `the ${ctx.budgetS} s budget would be exceeded (${Math.round(elapsedS)} s spent, the next round takes about ${Math.round(estimateS)} s)`;
+    // As many of the most promising tests as the rest of the budget takes.
+    const fit = Math.floor((ctx.budgetS - elapsedS - roundOverheadS) / perTestS);
+    if (fit < 1) {
+      stopped = `the ${ctx.budgetS} s budget is spent (${Math.round(elapsedS)} s so far; a round of one test takes about ${Math.round(roundOverheadS + perTestS)} s)`;
       break;
     }
     if (ctx.signal?.aborted) {
       stopped = 'interrupted';
       break;
     }
+    const tests = wanted.slice(0, fit);
     rounds++;
-    ctx.write(`adaptive round ${rounds}: ${tests.length} undecided test(s), ${INSTANCES_PER_ROUND} more instances each: ${tests.join(', ')}\n`);
+    ctx.write(`adaptive round ${rounds}: ${tests.length} of ${wanted.length} undecided test(s), ${INSTANCES_PER_ROUND} more instances each: ${tests.join(', ')}\n`);
     const roundStart = now();
     const outcome = await runReleases(ctx.config, {
       releases: ctx.releases ?? [{ product: ctx.product, version: base.version }, { product: ctx.product, version: candidate.version }],
@@ -89,7 +93,10 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       write: (t) => ctx.write(`    ${t}`),
     });
-    lastRoundS = (now() - roundStart) / 1000;
+    // The next round's estimate follows this round's pace.
+    const pace = ((now() - roundStart) / 1000) / (roundOverheadS + tests.length * perTestS);
+    perTestS *= pace;
+    roundOverheadS *= pace;
     const [b, c] = outcome.records;
     // A partial or failed round adds what it measured; compareRuns reads only valid repeats.
     base = { ...base, records: [...base.records, b] };

@@ -251,6 +251,14 @@ test('metrics near zero or measured over too short a window are not judged, and 
   assert.match(floor.notJudged?.[0].reason ?? '', /below the floor/);
   const noisy = run([0.05, 0.9, 0.1], [0.4, 0.5, 0.45]);
   assert.match(noisy.notJudged?.[0].reason ?? '', /within 2 sd .* of zero/);
+  // a noisy throughput is inconclusive, never "near zero" (throughput has no floor)
+  const wild = compareRuns({
+    base: { version: 'a', records: [makeRecord({ id: 'b', version: 'a', steps: [{ name: 'point-query', throughput: [13033, 3813, 5193] }] })] },
+    candidate: { version: 'b', records: [makeRecord({ id: 'c', version: 'b', steps: [{ name: 'point-query', throughput: [10480, 7255, 2960] }] })] },
+    thresholds: t, createdAt: 'x',
+  });
+  assert.equal(wild.tests.find((v) => v.metric === 'throughput')?.verdict, 'inconclusive');
+  assert.deepEqual(wild.notJudged, []);
   const judged = run([1, 1.1, 0.9], [4, 4.4, 3.6]);
   assert.equal(judged.tests.find((v) => v.metric === 'kbWrittenPerOp')?.verdict, 'regression');
   assert.deepEqual(judged.notJudged, []);

@@ -33,7 +33,8 @@ test('noisy inconclusive and Holm-held regressions are undecided; unchanged, cle
   assert.equal(isUndecided(byTest.held), true);
   assert.equal(isUndecided(byTest.quiet), false);
   assert.equal(isUndecided(byTest.small), false);
-  assert.deepEqual(selectUndecided(cmp, { maxInstances: 9 }).tests, ['noisy', 'held']);
+  // the regression Holm held back goes first: an issue may be waiting behind it
+  assert.deepEqual(selectUndecided(cmp, { maxInstances: 9 }).tests, ['held', 'noisy']);
   // a test already at the most instances is not extended further, but stays undecided
   const capped = selectUndecided(cmp, { maxInstances: 3 });
   assert.deepEqual(capped.tests, []);

@@ -24,7 +24,7 @@ export const SPEC = Object.freeze({
     { product: 'mysql', line: '8.4', versions: ['8.4.5', '8.4.6'] },
   ],
   hosts: ['local', 'small-server'],
-  repeats: 3,
+  repeats: 8, // 8 instances per side: enough for an issue to pass Holm over ~300 gated verdicts (1 / C(16, 8) < 0.05 / 300)
   intervalsS: 12,
   changes: [
     { version: '10.11.19', test: 'update-index', factor: 0.8 },

@@ -73,13 +73,14 @@ function testsTable(d, baseData) {
       h('td', { text: String(t.n) }),
       h('td', { dataset: { ratio: ratio ?? '' } }, ratioSpan(ratio)),
       h('td', { text: v?.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
-      h('td', { text: v ? fmtPct(v.mde) : '—' }),
+      // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
+      h('td', { text: v ? `${fmtPct(v.mdeDrop ?? v.mde)} / ${fmtPct(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
       h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? `${t.status}` : h('span', { class: 'muted', text: 'none' })),
       h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
   });
   return h('section', null, h('h2', { text: 'Tests' }),
     scrollTable(`Throughput of every test${d.comparison ? ` and its verdict against ${d.comparison.base.version}` : ''}`, [
-      h('thead', null, h('tr', null, ['Test', 'Group', 'Median', 'Min – max', 'Repeats', 'Ratio', 'Interval of the ratio', 'Min. detectable effect', 'Verdict', 'Why']
+      h('thead', null, h('tr', null, ['Test', 'Group', 'Median', 'Min – max', 'Repeats', 'Ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict', 'Why']
         .map((c, i) => h('th', { scope: 'col', class: [0, 1, 8, 9].includes(i) ? 'text' : null, text: c })))),
       h('tbody', null, rows),
     ], { id: 'release-tests' }));
