@@ -34,7 +34,7 @@ import { computeRankSumP } from './family-wise.js';
  */
 
 /**
- * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'mdeDrop'|'mdeRise'|'noiseCv'|'noiseDf'|'pWorse'|'verdict'|'level'|'reason'>} Classified
+ * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'mdeDrop'|'mdeRise'|'noiseCv'|'noiseDf'|'pWorse'|'pBetter'|'verdict'|'level'|'reason'>} Classified
  */
 
 /**
@@ -49,7 +49,7 @@ export function classifyMetric(s) {
   const ratio = base && candidate && base.median > 0 ? candidate.median / base.median : null;
   const difference = base && candidate ? candidate.median - base.median : null;
   /** @type {Classified} */
-  const out = { base, candidate, ratio, ci: null, difference, differenceCi: null, coverage: null, mde: null, mdeDrop: null, mdeRise: null, noiseCv: null, noiseDf: null, pWorse: null, verdict: 'failed', level: null, reason: '' };
+  const out = { base, candidate, ratio, ci: null, difference, differenceCi: null, coverage: null, mde: null, mdeDrop: null, mdeRise: null, noiseCv: null, noiseDf: null, pWorse: null, pBetter: null, verdict: 'failed', level: null, reason: '' };
   if (s.failure || !base || !candidate) {
     out.reason = s.failure ?? `no valid repeat for the ${base ? 'candidate' : 'base'}`;
     return out;
@@ -69,6 +69,7 @@ export function classifyMetric(s) {
     out.mde = metric.higherIsBetter ? out.mdeDrop : out.mdeRise;
   }
   out.pWorse = computeRankSumP(tx, ty, metric.higherIsBetter ? 'less' : 'greater');
+  out.pBetter = computeRankSumP(tx, ty, metric.higherIsBetter ? 'greater' : 'less');
   const fmt = formatter(metric);
   const sizes = `${base.n} vs ${candidate.n} instances`;
   const noiseText = `noise ${noise === null ? 'unknown' : `${fmt.spread(noise.sd)} (${noise.df} df${s.history ? ', pooled with this host\'s history' : ''})`}, MDE ${out.mde === null ? 'unknown' : `${fmt.change(out.mde)} ${metric.higherIsBetter ? 'drop' : 'rise'}`}`;

@@ -33,9 +33,9 @@ export function renderComparison(cmp, options) {
   if (md) {
     out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
-    out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | threshold | p (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n');
+    out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${change(t, t.mdeDrop)} | ${change(t, t.mdeRise)} | ${change(t, t.threshold.issue)} | ${formatP(t.pAdjusted)} | ${label(t)} |\n`);
+      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${change(t, t.mdeDrop)} | ${change(t, t.mdeRise)} | ${issueMde(t, cmp)} | ${change(t, t.threshold.issue)} | ${formatP(t.pAdjusted)} | ${label(t)} |\n`);
     }
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
@@ -53,7 +53,7 @@ export function renderComparison(cmp, options) {
   for (const line of extra) out.push(`${line}\n`);
   out.push('\n');
   const color = options.color === true;
-  out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color));
+  out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color, cmp));
   // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
   // verdicts that call for action, so a noisy host does not bury them under "inconclusive".
   const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
@@ -107,13 +107,14 @@ function formatP(p) {
  * minimum detectable effect, so the reader sees how small a change each test could catch.
  * @param {import('./types.js').FullVerdict[]} tests
  * @param {boolean} color
+ * @param {FullComparison} cmp
  */
-function renderThroughputLines(tests, color) {
+function renderThroughputLines(tests, color, cmp) {
   if (tests.length === 0) return '';
   const width = Math.max(4, ...tests.map((t) => t.test.length));
-  const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  verdict\n`;
-  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${label(t)}`, t, color));
-  return `throughput verdicts (noise = CV between server instances; MDE = smallest drop this host can detect for the test):\n${head}${lines.join('')}`;
+  const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  ${'issue MDE'.padStart(10)}  verdict\n`;
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${issueMde(t, cmp).padStart(10)}  ${label(t)}`, t, color));
+  return `throughput verdicts (noise = CV between server instances; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level):\n${head}${lines.join('')}`;
 }
 
 /**
@@ -149,6 +150,16 @@ function noise(t) {
 /** @param {import('./types.js').FullVerdict} t */
 function mde(t) {
   return change(t, t.mde);
+}
+
+/**
+ * The issue-level detectable change, or how many instances it still needs.
+ * @param {import('./types.js').FullVerdict} t
+ * @param {FullComparison} cmp
+ */
+function issueMde(t, cmp) {
+  if (t.mdeIssue !== null && t.mdeIssue !== undefined) return change(t, t.mdeIssue);
+  return cmp.family && t.pWorse !== null && t.pWorse !== undefined ? `needs ${cmp.family.minInstances}` : 'n/a';
 }
 
 /**

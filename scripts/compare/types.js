@@ -105,6 +105,11 @@ export {};
  * @property {number|null} [pWorse] exact one-sided rank-sum p-value that the candidate is worse
  * @property {number|null} [pAdjusted] pWorse after Holm's adjustment over every gated verdict of
  *   the comparison; an issue needs it at or below familyAlpha
+ * @property {number|null} [pBetter] the same test for "the candidate is better": an improvement
+ *   at the issue level needs its Holm-adjusted value at or below familyAlpha too
+ * @property {number|null} [mdeIssue] smallest change in the bad direction the issue rule (Holm
+ *   over the run's verdicts, one-sided, at the configured power) can detect with these instances;
+ *   null when the exact test cannot reach that level yet (fewer instances than family.minInstances)
  * @property {{warn: number, issue: number}} threshold the thresholds applied
  * @property {'warn'|'issue'|null} level for regression / improvement: which threshold it crossed
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation]

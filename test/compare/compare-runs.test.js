@@ -277,3 +277,18 @@ test('family-wise: an A/A comparison of many tests at 3 instances never reaches 
   assert.equal(cmp.tests.every((v) => v.verdict === 'regression' && v.level === 'warn'), true);
   assert.equal(hasIssueRegression(cmp), false);
 });
+
+test('the detectable effect at the issue level is stated, and is none until the exact test can reach it', () => {
+  // a family of 2 (throughput, CPU per op): an issue needs p <= 0.025, i.e. 4 instances per side
+  const few = one([900, 905, 895], { cpuUsPerOp: [100, 101, 99] }, { cpuUsPerOp: [100, 101, 99] }).v;
+  assert.equal(few?.mdeIssue, null, '3 vs 3 instances cannot reach an issue-level p-value');
+  const base8 = [1000, 1010, 990, 1005, 995, 1002, 998, 1001];
+  const cpu8 = [100, 101, 99, 100, 100, 101, 99, 100];
+  const many = one(base8.map((v) => v * 0.9), { throughput: base8, cpuUsPerOp: cpu8 }, { cpuUsPerOp: cpu8 }).v;
+  assert.ok(typeof many?.mdeIssue === 'number' && many.mdeIssue > (many.mde ?? 0), 'the family-wise level needs a larger change than the per-test interval');
+  // an improvement is held at warn by the same family-wise rule
+  const better = one([1100, 1105, 1095], { cpuUsPerOp: [100, 101, 99] }, { cpuUsPerOp: [100, 101, 99] }).v;
+  assert.equal(better?.verdict, 'improvement');
+  assert.equal(better?.level, 'warn');
+  assert.match(better?.reason ?? '', /Not an issue: Holm-adjusted p/);
+});
