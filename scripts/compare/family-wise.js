@@ -39,19 +39,20 @@ export function computeRankSumP(x, y, direction) {
   // counts[k][s] = number of k-subsets of the items seen so far whose doubled ranks sum to s
   const maxSum = ranks2.reduce((a, b) => a + b, 0);
   /** @type {Float64Array[]} */
-  let counts = Array.from({ length: n + 1 }, (_, k) => {
+  const counts = Array.from({ length: n + 1 }, (_, k) => {
     const row = new Float64Array(maxSum + 1);
     if (k === 0) row[0] = 1;
     return row;
   });
-  for (const r of ranks2) {
-    const next = counts.map((row) => row.slice());
-    for (let k = 1; k <= n; k++) {
+  let reach = 0; // largest sum reachable so far
+  for (const [i, r] of ranks2.entries()) {
+    // In place, larger k first: each item joins a subset at most once (0/1 knapsack order).
+    for (let k = Math.min(n, i + 1); k >= 1; k--) {
       const from = counts[k - 1];
-      const to = next[k];
-      for (let s = 0; s + r <= maxSum; s++) if (from[s] !== 0) to[s + r] += from[s];
+      const to = counts[k];
+      for (let s = reach; s >= 0; s--) if (from[s] !== 0) to[s + r] += from[s];
     }
-    counts = next;
+    reach += r;
   }
   const dist = counts[n];
   let total = 0;
