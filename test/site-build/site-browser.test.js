@@ -223,7 +223,10 @@ describe('the published site in Chromium', () => {
     const marks = () => page.evaluate(() => /** @type {any} */ (window).echarts.getInstanceByDom(document.querySelector('[data-chart]')).getOption().series[0].markPoint.data);
     assert.deepEqual((await marks()).map((m) => [m.coord[0], m.changePct, m.value]),
       series.changePoints.map((c) => [c.version, c.forwardChangePct, c.atReleaseBoundary ? (c.forwardChangePct < 0 ? '▼' : '▲') : '◆']), 'chart markers come from the change-point file');
-    assert.match(await page.textContent('#change-point-note') ?? '', new RegExp(`apache-otava ${fx.changePoints.method.version.replace(/\./g, '\\.')} .*: ${series.changePoints.length} found`));
+    // 4 releases: the release-series rule, not otava (docs/method.md)
+    assert.equal(fx.changePoints.method.tool, 'release-series');
+    assert.match(await page.textContent('#change-point-note') ?? '', new RegExp(`release-series rule ${fx.changePoints.method.version.replace(/\./g, '\\.')} \\(one value per release.*never inside a release\\) .*: ${series.changePoints.length} found`));
+    assert.match(await page.textContent('#change-points tbody tr td:last-child') ?? '', /(dip|step|drift).*, (worse|better)/);
     const cpHref = await page.getAttribute('#change-point-note a[download]', 'href');
     assert.deepEqual(await page.evaluate(async (href) => (await fetch(/** @type {string} */ (href))).json(), cpHref), fx.changePoints);
 

@@ -88,7 +88,9 @@ function fmtChange(pct) {
 function pointKind(d, c) {
   if (!c.atReleaseBoundary) return { glyph: '◆', word: 'inside the repeats of one release', color: '#8c959f' };
   const worse = d.changePoints.higherIsBetter ? c.forwardChangePct < 0 : c.forwardChangePct > 0;
-  return worse ? { glyph: '▼', word: 'worse', color: '#cf222e' } : { glyph: '▲', word: 'better', color: '#1a7f37' };
+  // the release-series rule says what shape the change has (a dip that recovers, a step, a drift)
+  const shape = c.kind ? `${c.kind}${c.untilVersion && c.untilVersion !== c.version ? ` to ${c.untilVersion}` : ''}, ` : '';
+  return worse ? { glyph: '▼', word: `${shape}worse`, color: '#cf222e' } : { glyph: '▲', word: `${shape}better`, color: '#1a7f37' };
 }
 
 /** @param {any} d */
@@ -102,7 +104,9 @@ function changePointNote(d) {
   const span = `${cp.releases.length} releases (${cp.releases[0]} … ${cp.releases.at(-1)})`;
   const newer = d.releases.filter((/** @type {any} */ r) => !cp.releases.includes(r.version)).map((/** @type {any} */ r) => r.version);
   return h('p', { id: 'change-point-note', dataset: { changePoints: cp.analysed ? String(cp.points.length) : 'not-analysed' } },
-    `Change points: ${m.tool} ${m.version} (E-divisive means with a t-test; window ${m.windowLen}, max p-value ${m.maxPValue}${m.minMagnitude ? `, min. change ${fmtPct(m.minMagnitude)}` : ''}) over the ${d.metric} of every repeat of ${span}, computed ${fmtDate(cp.createdAt)}: `,
+    m.tool === 'release-series'
+      ? `Change points: release-series rule ${m.version} (one value per release; dips that recover, steps and drifts tested together${m.alpha ? `, at most ${fmtPct(m.alpha)} false events per series` : ''}; never inside a release) over the ${d.metric} of ${span}, computed ${fmtDate(cp.createdAt)}: `
+      : `Change points: ${m.tool} ${m.version} (E-divisive means with a t-test; window ${m.windowLen}, max p-value ${m.maxPValue}${m.minMagnitude ? `, min. change ${fmtPct(m.minMagnitude)}` : ''}) over the ${d.metric} of every repeat of ${span}, computed ${fmtDate(cp.createdAt)}: `,
     cp.analysed ? `${cp.points.length} found, marked ▼ / ▲ in the chart and the table (◆: between repeats of one release, noise). ` : 'this test was not part of that series. ',
     newer.length > 0 ? `Not in that series: ${newer.join(', ')}. ` : '',
     h('a', { href: cp.file, download: '', text: 'Change-point file' }), '. Verdicts compare each release with a base; they are not change points.');
@@ -123,7 +127,7 @@ function changePointTable(d) {
         h('td', { text: fmtQps(c.meanBefore) }),
         h('td', { text: fmtQps(c.meanAfter) }),
         h('td', { text: c.pValue.toExponential(1) }),
-        h('td', { class: 'text' }, h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), kind.word));
+        h('td', { class: 'text', title: c.evidence ?? undefined }, h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), kind.word));
     })),
   ], { id: 'change-points' });
 }
