@@ -1,6 +1,6 @@
 /**
  * Test: the history of one test across the releases of a product line (median and every
- * repeat, with the change points the compare stage found with apache-otava marked, and each
+ * repeat, with the change points the compare stage found (release-series rule or apache-otava) marked, and each
  * release's verdict apart), and per-second throughput and latency of any runs, overlaid, where
  * stalls show as dips.
  */
@@ -97,7 +97,7 @@ function pointKind(d, c) {
 function changePointNote(d) {
   const cp = d.changePoints;
   if (!cp) {
-    return h('p', { id: 'change-point-note', dataset: { changePoints: 'none' } }, 'No change points are stored for this product line: ', h('code', { text: 'tagbench compare' }), ' over all its releases finds them (apache-otava) and stores them. ',
+    return h('p', { id: 'change-point-note', dataset: { changePoints: 'none' } }, 'No change points are stored for this product line: ', h('code', { text: 'tagbench compare' }), ' over all its releases finds them (the release-series rule; apache-otava for long series) and stores them. ',
       'Verdicts below compare each release with a base; they are not change points.');
   }
   const m = cp.method;
@@ -179,7 +179,7 @@ function historyOption(d) {
         name: 'median', type: 'line', data: d.releases.map((/** @type {any} */ r) => r.median), showSymbol: versions.length <= 80,
         markPoint: {
           symbolSize: 44,
-          // only the stored change points (apache-otava); never verdicts standing in for them
+          // only the stored change points (release-series rule or apache-otava); never verdicts standing in for them
           data: points(d).filter((/** @type {any} */ c) => versions.includes(c.version)).map((/** @type {any} */ c) => {
             const kind = pointKind(d, c);
             return {
