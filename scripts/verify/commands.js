@@ -66,7 +66,7 @@ export const commands = [
       { flags: '--markdown <file>', description: 'also write the report as Markdown' },
       { flags: '--json <file>', description: 'also write {base, table, comparisons, changePoints} as JSON' },
       { flags: '--no-store-verdicts', description: 'do not write the comparisons nor the change points to the results store' },
-      { flags: '--no-change-points', description: 'skip change-point detection (apache-otava)' },
+      { flags: '--no-change-points', description: 'skip change-point detection (release-series rule, apache-otava for long series)' },
       { flags: '--adaptive', description: 'before judging, run more server instances of just the undecided tests (both releases alternating) until decided or the host class\'s adaptive.budgetS is spent' },
       { flags: '--adaptive-budget <seconds>', description: 'time budget of --adaptive instead of the host class\'s', parse: parsePositiveInt },
       ...SERVER_RUN_OPTIONS,
