@@ -46,7 +46,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   const resultsRepo = join(dir, 'results.git');
   await git('git', ['init', '--quiet', '--bare', resultsRepo]);
   // The candidate is slowed to a tenth of a CPU, in the run and in the confirmation rerun.
-  const throttle = await throttleServers({ name: `tagbench-act-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
+  const throttle = await throttleServers({ name: `tagbench-act-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}(@[^/]*)?/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
   let result;
   try {
     result = await runAct({

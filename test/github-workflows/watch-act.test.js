@@ -65,7 +65,7 @@ test('act runs watch.yml: a two-leg matrix through benchmark, confirm, report an
   const resultsRepo = join(dir, 'results.git');
   await git('git', ['init', '--quiet', '--bare', resultsRepo]);
 
-  const throttle = await throttleServers({ name: `tagbench-act-watch-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
+  const throttle = await throttleServers({ name: `tagbench-act-watch-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}(@[^/]*)?/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
   /** @type {Awaited<ReturnType<typeof runAct>>} */
   let result;
   try {
@@ -123,8 +123,9 @@ test('act runs watch.yml: a two-leg matrix through benchmark, confirm, report an
     assert.ok(regression || lines.some((l) => /::set-output:: regression=false/.test(l)), `${leg}: compare set no regression output`);
     assert.equal(lines.some((l) => /Success - Main tagbench confirm/.test(l)), regression, `${leg}: the confirm step must run exactly when compare found a regression (regression=${regression})`);
     t.diagnostic(`${leg}: regression=${regression}${regression ? ', confirm ran' : ', nothing to confirm'}`);
+    if (leg === 'benchmark-1') assert.ok(regression, 'the throttled 10.11.19 leg should show a regression for confirm to rerun');
   }
-  assert.ok(throttle.throttled.size >= 1, `the candidate's servers should have been throttled; got ${throttle.throttled.size}`);
+  assert.ok(throttle.throttled.size >= 2, `the candidate's servers (run and confirm) should have been throttled; got ${throttle.throttled.size}`);
 
   // Each leg's artifact holds that leg's records only.
   const runDir = join(result.artifacts, (await readdir(result.artifacts))[0]);
