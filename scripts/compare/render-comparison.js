@@ -92,7 +92,12 @@ function familyLine(cmp, calibration) {
 function adaptiveLine(cmp) {
   const a = cmp.adaptive;
   if (!a) return '';
-  const needed = Object.entries(a.instancesNeeded).map(([test, n]) => `${test} ${n}`).join(', ');
+  // Grouped by count: a long suite would otherwise print one entry per test.
+  /** @type {Map<number, string[]>} */
+  const byCount = new Map();
+  for (const [test, n] of Object.entries(a.instancesNeeded)) byCount.set(n, [...(byCount.get(n) ?? []), test]);
+  const needed = [...byCount].sort((x, y) => y[0] - x[0])
+    .map(([n, tests]) => `${n} for ${tests.length <= 6 ? tests.join(', ') : `${tests.length} tests`}`).join('; ');
   return `adaptive repeats: ${a.rounds} round(s) in ${a.seconds} s of a ${a.budgetS} s budget resolved ${a.resolved} of ${a.undecidedBefore} undecided verdicts${needed ? ` (instances per side: ${needed})` : ''}; stopped: ${a.stopped}`;
 }
 
