@@ -62,6 +62,8 @@ export {};
  * @property {{serverCpus: string|null, clientCpus: string|null}} pinning taskset CPU lists, null = no pinning
  * @property {Record<string, string|number>} mycnf my.cnf overrides (e.g. innodb_buffer_pool_size)
  * @property {string} [workDir] where datadirs live on this host class
+ * @property {{product: string, version: string}} [reference] release rerun in every benchmark
+ *   cycle to watch the host itself: its drift is a host change (scripts/compare/host-drift.js)
  */
 
 /**

@@ -18,6 +18,7 @@ export { renderRelativeTable } from './render-relative-table.js';
 export { renderComparison } from './render-comparison.js';
 export { detectChangePoints } from './run-change-points.js';
 export { renderChangePoints } from './render-change-points.js';
+export { findHostDrift, splitHostSegments, renderHostDrift, HOST_FACT_FIELDS } from './host-drift.js';
 
 /** @typedef {import('./types.js').CompareThresholds} CompareThresholds */
 /** @typedef {import('./types.js').FullComparison} FullComparison */
