@@ -13,8 +13,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * `tagbench install`: install one release, or list what can be installed.
- * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, root?: string}} options
- * @returns {Promise<number>} 0 installed or cached, 1 failed
+ * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, dryRun?: boolean, root?: string}} options
+ * @returns {Promise<number>} 0 installed or cached (or the dry run printed), 1 failed
  * @throws {UserError} for bad arguments, unknown product / version / provider
  */
 export async function installCommand(options) {
@@ -43,6 +43,7 @@ export async function installCommand(options) {
     return EXIT.ok;
   }
   if (!product || !version) throw new UserError('install needs <product> <version>, e.g. `tagbench install mariadb 10.11.18` (or --list <product>)');
+  if (options.dryRun) return printSourcePlan(config, cacheDir, { ...options, product, version });
   const started = Date.now();
   const result = await installRelease(
     {
@@ -54,6 +55,32 @@ export async function installCommand(options) {
   );
   process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : renderResult(result));
   return result.status === 'failed' ? EXIT.userError : EXIT.ok;
+}
+
+/**
+ * `install --dry-run`: print the steps of a source build without taking them.
+ * @param {import('../types.js').Config} config
+ * @param {string} cacheDir
+ * @param {{product: string, version: string, provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, json?: boolean}} options
+ * @returns {Promise<number>} 0
+ * @throws {UserError} another provider than source, or what the source provider refuses
+ */
+async function printSourcePlan(config, cacheDir, options) {
+  const provider = options.provider ?? 'deb';
+  if (provider !== 'source') throw new UserError(`--dry-run prints the steps of a source build; use it with --provider source (got --provider ${provider})`);
+  const [{ source, jobsFromEnv }, { planSourceBuild, renderSourcePlan }, { availableParallelism }] = await Promise.all([
+    import('./source/index.js'), import('./source/plan.js'), import('node:os'),
+  ]);
+  /** @type {import('./types.js').InstallSpec} */
+  const spec = {
+    product: options.product, version: options.version, provider, path: options.path, suite: options.suite, ref: options.ref,
+    profile: options.profile, jobs: options.jobs === undefined ? undefined : Number(options.jobs), url: options.url, sha256: options.sha256,
+  };
+  const problems = source.validateOptions(spec);
+  if (problems.length) throw new UserError(`install ${options.product} ${options.version} --provider source: ${problems.join('; ')}`);
+  const plan = planSourceBuild(config, spec, { cacheDir, jobs: spec.jobs ?? jobsFromEnv() ?? availableParallelism() });
+  process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : renderSourcePlan(plan));
+  return EXIT.ok;
 }
 
 /**
@@ -105,6 +132,7 @@ export const commands = [
       '  tagbench install mariadb 10.11.18 --provider path --path /opt/mariadb-10.11.18',
       '  tagbench install mariadb 10.11.19 --provider source   (cmake build of the tag from build.tagTemplate; about 1 h)',
       '  tagbench install mariadb 10.11.19 --provider source --path /srv/git/mariadb-server.git   (build from a local mirror)',
+      '  tagbench install mysql 8.0.40 --provider source --dry-run   (print the fetch, cmake, build and install commands; run nothing)',
       '  tagbench install mysql 9.1.0 --provider tarball --path mysql-9.1.0-linux-glibc2.28-x86_64.tar.xz',
       '  tagbench install --list mariadb',
       '  tagbench install --list mariadb --suite trixie   (what Debian trixie offers, to add under deb:)',
@@ -131,6 +159,7 @@ export const commands = [
       { flags: '--sha256 <hex>', description: 'expected sha256 of the tarball (tarball provider; default: tarball.sha256.<version>)' },
       { flags: '--cache-dir <dir>', description: 'folder of installed prefixes (default $TAGBENCH_CACHE or .tagbench/installs)' },
       { flags: '--list', description: 'list the versions configured for <product> (with --suite: the versions that Debian suite offers), and which are cached' },
+      { flags: '--dry-run', description: 'source provider: print every step (source, exact cmake command with the profile\'s and the line\'s flags, build, install, cache folder, provenance) and run none' },
       { flags: '--json', description: 'print JSON instead of text' },
     ],
     run: installCommand,

@@ -17,7 +17,8 @@ test('source settings: each configured product turns a version into its release 
     assert.equal(s.tag, tag, name);
     assert.equal(s.gitUrl, p.gitUrl, name);
     assert.equal(s.profileName, p.build?.defaultProfile ?? 'release', name);
-    assert.deepEqual(s.cmakeFlags, p.build?.profiles?.[s.profileName].cmakeFlags, name);
+    assert.deepEqual(s.profileFlags, p.build?.profiles?.[s.profileName].cmakeFlags, name);
+    assert.deepEqual(s.cmakeFlags, [...s.profileFlags, ...s.lineFlags], `${name}: the line adds flags the profile does not set`);
     assert.ok(s.cmakeFlags.includes('-DCMAKE_BUILD_TYPE=RelWithDebInfo'), `${name}: the default profile states its build type`);
   }
 });

@@ -17,6 +17,9 @@ import { getProvider } from '../../scripts/install/registry.js';
 import { sha256File } from '../../scripts/install/provenance.js';
 import { runTool, runToolChecked } from '../../scripts/install/run-tool.js';
 import { testContext } from './helpers.js';
+import { resolveBuildSettings } from '../../scripts/install/source/build-settings.js';
+import { planSourceBuild } from '../../scripts/install/source/plan.js';
+import { readFile } from 'node:fs/promises';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/install/source-fake-server/', import.meta.url));
 const base = await testContext();
@@ -89,7 +92,10 @@ test('source: builds the tag with the product\'s default profile, records its pr
   assert.equal(p.tag, 'mariadb-10.11.99');
   assert.equal(p.commit, commits['mariadb-10.11.99']);
   assert.equal(p.buildProfile, 'release');
-  assert.deepEqual(p.buildFlags, release.cmakeFlags);
+  // The recorded flags are the profile's merged with the line's (build.lines.10.11), as resolved.
+  const settings = resolveBuildSettings(/** @type {import('../../scripts/install/types.js').InstallProductConfig} */ (ctx.config.products.mariadb), spec);
+  assert.deepEqual(p.buildFlags, settings.cmakeFlags);
+  for (const flag of release.cmakeFlags) assert.ok(p.buildFlags?.includes(flag), `profile flag ${flag} recorded`);
   assert.equal(p.serverSha256, await sha256File(r.bin.server));
   assert.equal(p.build?.ref, 'mariadb-10.11.99');
   assert.equal(p.build?.gitUrl, repo);
@@ -109,7 +115,7 @@ test('source: builds the tag with the product\'s default profile, records its pr
   // profile whose flags changed in the config since the build is refused, not reused.
   const mariadb = /** @type {import('../../scripts/install/types.js').InstallProductConfig} */ (base.config.products.mariadb);
   const changed = { ...base.config, products: { ...base.config.products, mariadb: { ...mariadb, build: { ...mariadb.build, profiles: { release: { cmakeFlags: ['-DCMAKE_BUILD_TYPE=Debug'] } } } } } };
-  await assert.rejects(install(spec, { ...ctx, config: changed }), /built with profile release \(-DCMAKE_BUILD_TYPE=RelWithDebInfo .*\), not profile release \(-DCMAKE_BUILD_TYPE=Debug\)/);
+  await assert.rejects(install(spec, { ...ctx, config: changed }), /built with profile release \(-DCMAKE_BUILD_TYPE=RelWithDebInfo .*\), not profile release \(-DCMAKE_BUILD_TYPE=Debug -DWITH_LIBFMT=system\)/);
 });
 
 test('source: another profile\'s flags reach the compiler; a commit can be built by its sha', async () => {
@@ -176,4 +182,39 @@ test('source: bad options and config are user errors naming what to fix', async 
   await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', ref: '--upload-pack=x' }, ctx), /ref '--upload-pack=x' is not a git tag/);
   await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', suite: 'bookworm' }, ctx), /--suite is for the deb provider/);
   assert.throws(() => getProvider('nope'), /unknown provider 'nope'; known: deb, path, source, tarball/);
+});
+
+test('source: a line\'s flags (with {downloadDir}) reach the compiler, and the dry run printed exactly the commands the build ran', async () => {
+  const mariadb = base.config.products.mariadb;
+  const config = {
+    ...base.config,
+    products: {
+      ...base.config.products,
+      mariadb: {
+        ...mariadb,
+        build: {
+          tagTemplate: 'mariadb-{version}',
+          profiles: { release: { cmakeFlags: ['-DCMAKE_BUILD_TYPE=Release', '-DTB_MARK=from-profile'] } },
+          lines: { '10.11': { cmakeFlags: ['-DTB_MARK={downloadDir}/boost'] } },
+        },
+      },
+    },
+  };
+  const ctx = ctxWith('cache-line', config);
+  /** @type {import('../../scripts/install/types.js').InstallSpec} */
+  const spec = { product: 'mariadb', version: '10.11.99', provider: 'source', gitUrl: repo, jobs: 1 };
+  const plan = planSourceBuild(config, spec, { cacheDir: ctx.cacheDir, jobs: 1 });
+  const r = await install(spec, ctx);
+  assert.equal(r.status, 'installed', r.reason ?? '');
+  assert.equal(r.prefix, plan.prefix, 'the dry run named the cache folder the build landed in');
+  // The line's -DTB_MARK replaced the profile's (one flag per variable), its placeholder filled in.
+  assert.match(r.provenance.serverVersionString, new RegExp(`mark ${join(ctx.cacheDir, '.downloads')}/boost\\)`));
+  assert.deepEqual(r.provenance.buildFlags, ['-DCMAKE_BUILD_TYPE=Release', '-DTB_MARK={downloadDir}/boost'], 'recorded with the placeholder: the same on every host');
+
+  const log = await readFile(join(r.prefix, '.tagbench-build.log'), 'utf8');
+  const workDir = /\$ git init -q (\S+)\/src\n/.exec(log)?.[1];
+  assert.ok(workDir, 'the build log starts with git init');
+  const ran = [...log.matchAll(/^\$ (.*)$/gm)].map((m) => m[1].replaceAll(workDir, plan.workDir));
+  const printed = plan.steps.filter((s) => s.argv[0] === 'git' || s.argv[0] === 'cmake').filter((s) => !s.when).map((s) => s.argv.join(' '));
+  assert.deepEqual(ran, printed, 'every git and cmake command the build ran, in order, is the one the dry run printed');
 });

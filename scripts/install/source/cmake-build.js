@@ -12,6 +12,7 @@ import { UserError } from '../../errors.js';
 import { runTool } from '../run-tool.js';
 import { runLogged } from './run-logged.js';
 import { describeProgress, excerptBuildLog, formatDuration, parseBuildProgress } from './build-log.js';
+import { expandFlag } from './build-settings.js';
 
 /** Step time limits: generous, they only stop a hung tool (a cold MySQL build takes about 1 h on 2 cores). */
 const LIMIT_MS = { fetch: 3600_000, configure: 1800_000, build: 8 * 3600_000, install: 1800_000 };
@@ -40,13 +41,13 @@ export async function fetchSource(c) {
   const { settings, workDir, label, log } = c;
   const src = join(workDir, 'src');
   const step = stepRunner({ ...c, env: buildEnv() });
+  const git = fetchCommands(settings.gitUrl, settings.ref, src);
   await mkdir(src, { recursive: true });
-  await step('fetch', 'git', ['init', '-q', src]);
-  await step('fetch', 'git', ['-C', src, 'remote', 'add', 'origin', settings.gitUrl]);
-  await step('fetch', 'git', ['-C', src, 'fetch', '--depth', '1', '--no-tags', 'origin', settings.ref], `fetching ${settings.ref} from ${settings.gitUrl}`);
-  await step('fetch', 'git', ['-C', src, '-c', 'advice.detachedHead=false', 'checkout', '-q', '--detach', 'FETCH_HEAD']);
+  for (const [i, argv] of git.fetch.entries()) {
+    await step('fetch', argv[0], argv.slice(1), i === 2 ? `fetching ${settings.ref} from ${settings.gitUrl}` : undefined);
+  }
   if (await stat(join(src, '.gitmodules')).then(() => true, () => false)) {
-    await step('fetch', 'git', ['-C', src, 'submodule', 'update', '--init', '--recursive', '--depth', '1'], 'fetching submodules');
+    await step('fetch', git.submodules[0], git.submodules.slice(1), 'fetching submodules');
   }
   const commit = (await runTool('git', ['-C', src, 'rev-parse', 'HEAD'])).stdout.trim();
   log(`${label}: ${settings.ref} is commit ${commit}`);
@@ -54,28 +55,68 @@ export async function fetchSource(c) {
 }
 
 /**
+ * The git commands that fetch a ref into srcDir, as fetchSource runs them (the submodule step
+ * only when the tree has a .gitmodules). Shared with the dry run so that it prints what runs.
+ * @param {string} gitUrl
+ * @param {string} ref
+ * @param {string} srcDir
+ * @returns {{fetch: string[][], submodules: string[]}}
+ */
+export function fetchCommands(gitUrl, ref, srcDir) {
+  return {
+    fetch: [
+      ['git', 'init', '-q', srcDir],
+      ['git', '-C', srcDir, 'remote', 'add', 'origin', gitUrl],
+      ['git', '-C', srcDir, 'fetch', '--depth', '1', '--no-tags', 'origin', ref],
+      ['git', '-C', srcDir, '-c', 'advice.detachedHead=false', 'checkout', '-q', '--detach', 'FETCH_HEAD'],
+    ],
+    submodules: ['git', '-C', srcDir, 'submodule', 'update', '--init', '--recursive', '--depth', '1'],
+  };
+}
+
+/**
+ * The configure, build and install commands of a build, as buildAndInstall runs them.
+ * Shared with the dry run so that it prints what runs.
+ * @param {{cmakeFlags: string[]}} settings
+ * @param {{srcDir: string, buildDir: string, finalPrefix: string, downloadDir: string, jobs: number}} where
+ * @returns {{configure: string[], build: string[], install: string[], installPrefix: string}} argv each (cmake first)
+ */
+export function cmakeCommands(settings, where) {
+  const installPrefix = join(where.finalPrefix, 'usr');
+  return {
+    configure: ['cmake', '-S', where.srcDir, '-B', where.buildDir, ...settings.cmakeFlags.map((f) => expandFlag(f, where)), `-DCMAKE_INSTALL_PREFIX=${installPrefix}`],
+    build: ['cmake', '--build', where.buildDir, '--parallel', String(where.jobs)],
+    install: ['cmake', '--install', where.buildDir],
+    installPrefix,
+  };
+}
+
+/**
  * Configure with the profile's flags, build, and install into `<workDir>/prefix/usr`.
- * @param {BuildContext & {srcDir: string, finalPrefix: string, jobs: number}} c
- *   finalPrefix: where the cache will put the release; jobs: parallel compile jobs
+ * @param {BuildContext & {srcDir: string, finalPrefix: string, jobs: number, downloadDir: string}} c
+ *   finalPrefix: where the cache will put the release; jobs: parallel compile jobs; downloadDir:
+ *   what {downloadDir} in a flag becomes (created here when a flag uses it)
  * @returns {Promise<{prefixDir: string, compiler: string|null, outside: string[]}>} prefixDir: the
  *   folder holding the installed `usr/`; compiler: first line of its `--version`; outside: files
  *   the install wrote outside the prefix (dropped), relative to /
  * @throws {UserError} when a step fails, naming the step and command, with the log's first error lines and tail
  */
 export async function buildAndInstall(c) {
-  const { settings, workDir, srcDir, finalPrefix, jobs, label, log } = c;
+  const { settings, workDir, srcDir, finalPrefix, jobs, label, log, downloadDir } = c;
   const build = join(workDir, 'build');
   const destdir = join(workDir, 'destdir');
   const env = buildEnv();
   const step = stepRunner({ ...c, env });
 
-  const installPrefix = join(finalPrefix, 'usr');
-  await step('configure', 'cmake', ['-S', srcDir, '-B', build, ...settings.cmakeFlags, `-DCMAKE_INSTALL_PREFIX=${installPrefix}`],
-    `configuring (profile ${settings.profileName}: ${settings.cmakeFlags.join(' ') || 'no flags'})`);
+  const commands = cmakeCommands(settings, { srcDir, buildDir: build, finalPrefix, downloadDir, jobs });
+  const { installPrefix } = commands;
+  if (settings.cmakeFlags.some((f) => f.includes('{downloadDir}'))) await mkdir(downloadDir, { recursive: true });
+  await step('configure', 'cmake', commands.configure.slice(1),
+    `configuring (profile ${settings.profileName}${settings.line ? `, line ${settings.line}` : ''}: ${settings.cmakeFlags.join(' ') || 'no flags'})`);
   const compiler = await readCompiler(build);
   if (compiler) log(`${label}: compiler ${compiler}`);
-  await step('build', 'cmake', ['--build', build, '--parallel', String(jobs)], `building with ${jobs} job${jobs > 1 ? 's' : ''}`);
-  await step('install', 'cmake', ['--install', build], 'installing', { ...env, DESTDIR: destdir });
+  await step('build', 'cmake', commands.build.slice(1), `building with ${jobs} job${jobs > 1 ? 's' : ''}`);
+  await step('install', 'cmake', commands.install.slice(1), 'installing', { ...env, DESTDIR: destdir });
 
   const installed = join(destdir, installPrefix);
   if (!(await stat(installed).then((s) => s.isDirectory(), () => false))) {

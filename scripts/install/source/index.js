@@ -16,6 +16,16 @@ import { resolveBuildSettings } from './build-settings.js';
 import { buildAndInstall, fetchSource } from './cmake-build.js';
 import { formatDuration } from './build-log.js';
 
+/**
+ * What {downloadDir} in a build flag means: a folder of the cache kept between builds, so that
+ * a download cmake makes (MySQL 8.0's boost) happens once per host, not once per build.
+ * @param {string} cacheDir
+ * @returns {string}
+ */
+export function downloadDirOf(cacheDir) {
+  return join(cacheDir, '.downloads');
+}
+
 /** Build log kept inside a finished prefix (compiler warnings are part of a build's story). */
 const BUILD_LOG = '.tagbench-build.log';
 /** Refs become command arguments: a plain git ref name or a commit, never an option. */
@@ -72,7 +82,7 @@ export const source = {
       log(`${label}: building ${settings.ref} from ${settings.gitUrl} (a full server build takes about an hour on 2 cores)`);
       const fetched = await fetchSource({ settings, workDir, logFile, label, log });
       commit = fetched.commit;
-      const built = await buildAndInstall({ settings, workDir, logFile, label, log, srcDir: fetched.srcDir, finalPrefix, jobs });
+      const built = await buildAndInstall({ settings, workDir, logFile, label, log, srcDir: fetched.srcDir, finalPrefix, jobs, downloadDir: downloadDirOf(ctx.cacheDir) });
       const result = await describePrefix({
         builtDir: built.prefixDir,
         finalPrefix,
@@ -149,7 +159,7 @@ function checkCachedBuild(cached, settings, spec, prefix) {
  * @returns {number|null} $TAGBENCH_BUILD_JOBS when set
  * @throws {UserError} when it is set to something else than a positive whole number
  */
-function jobsFromEnv() {
+export function jobsFromEnv() {
   const v = process.env.TAGBENCH_BUILD_JOBS;
   if (v === undefined || v === '') return null;
   if (!/^[1-9]\d{0,3}$/.test(v)) throw new UserError(`TAGBENCH_BUILD_JOBS is '${v}'; expected a whole number of parallel compile jobs, e.g. 2`);

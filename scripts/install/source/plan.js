@@ -1,0 +1,127 @@
+/**
+ * The dry run of a source build (`tagbench install <product> <version> --provider source
+ * --dry-run`): every step the provider would take, with the exact commands it would run, built by
+ * the same functions the build uses (build-settings.js, cmake-build.js), so what is printed is
+ * what would run. Nothing is fetched, built or written.
+ */
+import { resolve, join } from 'node:path';
+import { makeCacheKey, prefixPathFor } from '../install-cache.js';
+import { productConfig } from '../products.js';
+import { resolveBuildSettings } from './build-settings.js';
+import { cmakeCommands, fetchCommands } from './cmake-build.js';
+import { downloadDirOf } from './index.js';
+
+/** Stands for the private work folder the build makes with mkdtemp (its suffix is random). */
+const WORK_SUFFIX = 'XXXXXX';
+
+/**
+ * @typedef {object} SourceBuildPlan
+ * @property {string} product
+ * @property {string} version
+ * @property {string|null} line release line whose build.lines flags apply
+ * @property {string} profileName
+ * @property {string} gitUrl
+ * @property {string} ref
+ * @property {string|null} tag
+ * @property {string[]} profileFlags flags of the profile as configured
+ * @property {string[]} lineFlags flags `build.lines.<line>` adds or replaces
+ * @property {string[]} recordedFlags recorded as the build flags (placeholders kept)
+ * @property {string} workDir the private work folder (suffix random at build time)
+ * @property {string} downloadDir what {downloadDir} becomes
+ * @property {string} prefix where the release lands in the cache
+ * @property {number} jobs
+ * @property {{step: string, argv: string[], when?: string, env?: Record<string, string>}[]} steps in order
+ * @property {string[]} provenance what the install records, one line each
+ */
+
+/**
+ * @param {import('../../types.js').Config} config
+ * @param {import('../types.js').InstallSpec} spec
+ * @param {{cacheDir: string, jobs: number}} where
+ * @returns {SourceBuildPlan}
+ * @throws {UserError} what resolveBuildSettings refuses (unknown profile, bad template...)
+ */
+export function planSourceBuild(config, spec, where) {
+  /** @type {import('../types.js').InstallProductConfig} */
+  const product = productConfig(config, spec.product);
+  const local = spec.path !== undefined && !/^[\w+.-]+:\/\//.test(spec.path) && !/^[^/]+@[^/]+:/.test(spec.path);
+  const settings = resolveBuildSettings(product, local ? { ...spec, path: resolve(/** @type {string} */ (spec.path)) } : spec);
+  const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref });
+  const prefix = prefixPathFor(where.cacheDir, key);
+  const workDir = join(where.cacheDir, `.work-${product.name}-${spec.version}-${WORK_SUFFIX}`);
+  const srcDir = join(workDir, 'src');
+  const downloadDir = downloadDirOf(where.cacheDir);
+  const git = fetchCommands(settings.gitUrl, settings.ref, srcDir);
+  const cmake = cmakeCommands(settings, { srcDir, buildDir: join(workDir, 'build'), finalPrefix: prefix, downloadDir, jobs: where.jobs });
+  const destdir = join(workDir, 'destdir');
+  return {
+    product: product.name,
+    version: spec.version,
+    line: settings.line,
+    profileName: settings.profileName,
+    gitUrl: settings.gitUrl,
+    ref: settings.ref,
+    tag: settings.tag,
+    profileFlags: settings.profileFlags,
+    lineFlags: settings.lineFlags,
+    recordedFlags: settings.cmakeFlags,
+    workDir,
+    downloadDir,
+    prefix,
+    jobs: where.jobs,
+    steps: [
+      ...git.fetch.map((argv) => ({ step: 'fetch', argv })),
+      { step: 'fetch', argv: git.submodules, when: 'the tree has a .gitmodules' },
+      { step: 'configure', argv: cmake.configure },
+      { step: 'build', argv: cmake.build },
+      { step: 'install', argv: cmake.install, env: { DESTDIR: destdir } },
+      { step: 'move', argv: ['mv', join(destdir, cmake.installPrefix), join(workDir, 'prefix', 'usr')] },
+      { step: 'commit', argv: ['mv', join(workDir, 'prefix'), prefix], when: 'the server binary is found and checksummed; the marker is written first' },
+    ],
+    provenance: [
+      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit (the fetched commit's sha)`,
+      `gitUrl ${settings.gitUrl}`,
+      `buildProfile ${settings.profileName}`,
+      `buildFlags ${settings.cmakeFlags.join(' ')}`,
+      'compiler (first line of the compiler\'s --version), cmakeVersion, jobs, buildDurationS',
+      'server version string and sha256 of the server binary',
+      `build log ${join(prefix, '.tagbench-build.log')}; on failure the log goes to ${join(where.cacheDir, '.build-logs')}/ and the install is a failed result, nothing is cached`,
+    ],
+  };
+}
+
+/**
+ * One argument as a POSIX shell would need it quoted to paste the command.
+ * @param {string} arg
+ * @returns {string}
+ */
+function shellQuote(arg) {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The plan as text: a header of facts, then the numbered commands.
+ * @param {SourceBuildPlan} plan
+ * @returns {string}
+ */
+export function renderSourcePlan(plan) {
+  const out = [
+    `${plan.product} ${plan.version}: dry run of a source build (nothing is fetched, built or written)`,
+    `  line       ${plan.line ?? '(none: the version matches no line)'}`,
+    `  profile    ${plan.profileName}: ${plan.profileFlags.join(' ') || '(no flags)'}`,
+    `  line flags ${plan.lineFlags.join(' ') || '(none)'}`,
+    `  source     ${plan.gitUrl} ${plan.tag ? `tag ${plan.tag}` : `ref ${plan.ref}`} (shallow fetch, submodules included)`,
+    `  downloads  {downloadDir} = ${plan.downloadDir}`,
+    `  jobs       ${plan.jobs}`,
+    `  work dir   ${plan.workDir} (removed afterwards)`,
+    `  installs   ${plan.prefix}`,
+    '',
+    'steps:',
+  ];
+  plan.steps.forEach((s, i) => {
+    const env = s.env ? `${Object.entries(s.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')} ` : '';
+    out.push(`  ${String(i + 1).padStart(2)}. [${s.step}] ${env}${s.argv.map(shellQuote).join(' ')}${s.when ? `    # only when ${s.when}` : ''}`);
+  });
+  out.push('', 'records (provenance):', ...plan.provenance.map((p) => `  ${p}`));
+  return `${out.join('\n')}\n`;
+}
