@@ -1,0 +1,37 @@
+/**
+ * What a comparison report tells a reader about the run as a whole: the family-wise bound and
+ * the measured rate, the adaptive rounds, and the metrics left unjudged.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareRuns, resolveThresholds, renderComparison } from '../../scripts/compare/index.js';
+import { makeRecord } from './make-record.js';
+
+const thresholds = resolveThresholds({ groups: { point: { warn: 0.03, issue: 0.05 } }, metrics: { kbWrittenPerOp: { warn: 0.1, issue: 0.2, floor: 0.01, minDurationS: 60 } } });
+
+function comparison() {
+  const steps = (/** @type {number[]} */ tp) => ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((name) => ({ name, throughput: tp, kbWrittenPerOp: [1, 1.1, 0.9] }));
+  return compareRuns({
+    base: { version: '1', records: [makeRecord({ id: 'b', version: '1', steps: steps([1000, 1010, 990]) })] },
+    candidate: { version: '2', records: [makeRecord({ id: 'c', version: '2', steps: steps([900, 905, 895]) })] },
+    thresholds, createdAt: 'x',
+  });
+}
+
+test('terminal and Markdown say how issues are controlled, what the adaptive rounds did and what was not judged', () => {
+  const cmp = {
+    ...comparison(),
+    adaptive: { rounds: 2, seconds: 140, budgetS: 300, undecidedBefore: 12, resolved: 5, instancesNeeded: { a: 7, b: 7, c: 3, d: 3, e: 3, f: 3, g: 3, h: 3 }, stopped: 'the 300 s budget is spent' },
+  };
+  const calibration = { runs: 12, runsWithFalseIssue: 0, upper95: 0.221, file: 'bench/calibration-local.json' };
+  const term = renderComparison(cmp, { format: 'terminal', calibration });
+  assert.match(term, /issues: Holm over 8 gated verdicts at 5\.0 %: expected false issues per run at most 0\.0500 before the confirmation rerun; measured on this host class: 0 of 12 A\/A runs opened an issue \(95 % upper bound 22\.1 % per run, bench\/calibration-local\.json\)\. An issue needs at least 5 instances per side\./);
+  assert.match(term, /adaptive repeats: 2 round\(s\) in 140 s of a 300 s budget resolved 5 of 12 undecided verdicts \(instances per side: 7 for a, b; 3 for c, d, e, f, g, h\); stopped: the 300 s budget is spent/);
+  assert.match(term, /not judged .*kbWrittenPerOp of 8 test\(s\), e\.g\. a: repeats of 3 s are shorter than the 60 s this metric needs/);
+  assert.match(term, /issue MDE/);
+  assert.match(term, /needs 5/, 'a test that cannot reach the issue level yet says how many instances it needs');
+  const md = renderComparison(cmp, { format: 'markdown', calibration: null });
+  assert.match(md, /not yet measured on this host class \(run tagbench calibrate\)/);
+  assert.match(md, /\| MDE drop \| MDE rise \| MDE for an issue \|/);
+  assert.match(md, /Not judged:\n\n- a kbWrittenPerOp: repeats of 3 s/);
+});
