@@ -51,6 +51,21 @@ async function stepOutputs(script, env) {
 }
 
 /**
+ * Whether an artifact name of the workflow reads a step's outputs, directly in its job or
+ * through one of the job's outputs.
+ * @param {any} workflow
+ * @param {any} job
+ * @param {string} stepId
+ */
+function namesReadStep(workflow, job, stepId) {
+  const names = Object.values(workflow.jobs).flatMap((/** @type {any} */ j) => (j.steps ?? [])
+    .filter((/** @type {any} */ s) => UPLOADS.test(s.uses ?? '') || DOWNLOADS.test(s.uses ?? ''))
+    .map((/** @type {any} */ s) => String(s.with?.name ?? ''))).join('\n');
+  const read = [names, ...Object.entries(job.outputs ?? {}).filter(([key]) => names.includes(`outputs.${key}`)).map(([, value]) => String(value))];
+  return read.some((text) => text.includes(`steps.${stepId}.outputs.`));
+}
+
+/**
  * Every artifact upload and download of one called workflow, for one set of inputs.
  * @param {any} workflow parsed workflow
  * @param {Record<string, any>} base contexts shared by every job (inputs, vars, github, matrix)
@@ -88,9 +103,9 @@ async function expandJobs(workflow, base, knownJobOutputs) {
       if (typeof step.uses === 'string' && DOWNLOADS.test(step.uses)) {
         downloads.push({ job: jobId, step: label, name: String(interpolate(step.with?.name ?? '', context)), pattern: String(interpolate(step.with?.pattern ?? '', context)) });
       }
-      // A later step or the job's outputs may read this step's outputs: run it if it only
-      // writes outputs (no tagbench command, no network).
-      if (step.id && typeof step.run === 'string' && !/\b(node|npm|git|curl)\b/.test(step.run)) {
+      // An artifact name may read this step's outputs (directly, or through a job output):
+      // run the step then; such steps only write outputs.
+      if (step.id && typeof step.run === 'string' && namesReadStep(workflow, job, step.id)) {
         /** @type {Record<string, string>} */
         const stepEnv = { ...env };
         for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = String(interpolate(v, context));
