@@ -31,6 +31,10 @@ import { cacheDirFrom } from '../run-options.js';
  * @property {string} workDir where datadirs go (free disk is measured there)
  * @property {string} nodeVersion version of the Node.js running tagbench (`20.11.1`)
  * @property {string} [cacheDir] install cache to check (absolute); unset: not checked
+ * @property {string} [hostClass] host class whose tuning to check (governor, turbo, SMT, THP, swap,
+ *   irqbalance; check-tuning.js); unset: only the general cpu governor line
+ * @property {boolean} [strict] the host class's required tuning checks are required
+ * @property {string} [sysRoot] where /sys and /proc are read by the tuning checks (default `/`)
  */
 
 /**
@@ -39,19 +43,24 @@ import { cacheDirFrom } from '../run-options.js';
  * @property {boolean} ok no required check failed
  * @property {CheckResult[]} checks in report order
  * @property {'host'|'github'} [subject] what was checked (default host): sets the summary line
+ * @property {{hostClass: string, required: string[]}} [strict] set by --strict: the class and the
+ *   tuning checks it requires
  */
 
 /**
  * `tagbench doctor`: check tools, configs, disk, the install cache and the host's noise sources;
  * with --github, what GitHub's API tells about self-hosted runner safety. Print a ✓/✗ line per
  * check (or JSON with --json).
- * @param {{json?: boolean, workDir?: string, configRoot?: string, cacheDir?: string, github?: boolean, repo?: string, env?: NodeJS.ProcessEnv}} options
+ * @param {{json?: boolean, workDir?: string, configRoot?: string, cacheDir?: string, github?: boolean, repo?: string, strict?: boolean, hostClass?: string, sysRoot?: string, env?: NodeJS.ProcessEnv}} options
  *   from the CLI (env: tests only)
  * @returns {Promise<number>} 0 when every required check passes, 1 otherwise
- * @throws {UserError} --github without a token or a repository
+ * @throws {UserError} --github without a token or a repository; --strict without a host class
  */
 export async function doctorCommand(options) {
   const configRoot = options.configRoot ?? resolve(new URL('../..', import.meta.url).pathname);
+  const hostClass = options.hostClass ?? (options.env ?? process.env).TAGBENCH_HOST_CLASS;
+  if (options.strict && options.github) throw new UserError('--strict checks this host against its host class; --github checks the repository: run them separately');
+  if (options.strict && !hostClass) throw new UserError('doctor --strict needs the host class whose tuning to require: --host-class <name> (configs/hosts/<name>.yml), or TAGBENCH_HOST_CLASS');
   const report = options.github
     ? await runGitHubDoctor(options.env ?? process.env, configRoot, options.repo)
     : await runDoctor({
@@ -60,6 +69,9 @@ export async function doctorCommand(options) {
       workDir: options.workDir ?? '.tagbench/work',
       nodeVersion: process.versions.node,
       cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+      hostClass,
+      strict: Boolean(options.strict),
+      sysRoot: options.sysRoot === undefined ? undefined : resolve(options.sysRoot),
     });
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report));
   return report.ok ? EXIT.ok : EXIT.userError;
@@ -76,8 +88,25 @@ export async function runDoctor(env) {
     import('./check-tools.js'), import('./check-host.js'), import('./check-project.js'),
   ]);
   const [tools, host, project] = await Promise.all([checkTools(env), checkHost(), checkProject(env)]);
-  const checks = [...tools, ...project, ...host];
-  return { schemaVersion: 1, ok: checks.every((c) => !(c.required && c.status === 'fail')), checks };
+  if (env.hostClass === undefined) {
+    const checks = [...tools, ...project, ...host];
+    return { schemaVersion: 1, ok: checks.every((c) => !(c.required && c.status === 'fail')), checks };
+  }
+  const [{ loadConfig }, { checkTuning, tuningPolicy }] = await Promise.all([import('../config/index.js'), import('./check-tuning.js')]);
+  const config = await loadConfig(env.configRoot);
+  const hostClass = config.hosts[env.hostClass];
+  if (!hostClass) {
+    throw new UserError(`--host-class '${env.hostClass}' is not a host class; known: ${Object.keys(config.hosts).sort().join(', ')} (configs/hosts/<name>.yml)`);
+  }
+  const tuning = await checkTuning({ root: env.sysRoot ?? '/', strict: Boolean(env.strict), hostClass });
+  // The governor and turbo lines of the tuning checks say what the general cpufreq line says.
+  const checks = [...tools, ...project, ...host.filter((c) => c.id !== 'cpufreq'), ...tuning];
+  return {
+    schemaVersion: 1,
+    ok: checks.every((c) => !(c.required && c.status === 'fail')),
+    checks,
+    ...(env.strict ? { strict: { hostClass: hostClass.name, required: [...tuningPolicy(hostClass).required] } } : {}),
+  };
 }
 
 /**
@@ -132,6 +161,13 @@ export function renderDoctor(report) {
     : github ? 'no setting found that lets pull requests from forks reach self-hosted runners' : 'ready to run benchmarks';
   const counts = [`${optional} optional missing`, `${warns} warning${warns === 1 ? '' : 's'}`, ...(unknown ? [`${unknown} cannot tell`] : [])];
   lines.push('', `${summary} (${counts.join(', ')})`);
+  if (report.strict) {
+    const blocking = report.checks.filter((c) => c.required && c.status === 'fail').map((c) => c.id);
+    const needs = report.strict.required.length ? report.strict.required.join(', ') : 'no tuning';
+    lines.push(blocking.length
+      ? `doctor --strict: benchmark blocked on host class ${report.strict.hostClass} by ${blocking.join(', ')} (the class requires ${needs})`
+      : `doctor --strict: host class ${report.strict.hostClass} requires ${needs}; all required checks pass`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -150,6 +186,13 @@ export const commands = [
       'runners of the repository and its organisation, runner groups that allow public repositories, and a',
       'runner for every labelled host class (configs/hosts). Settings the token cannot read are "cannot tell".',
       'Example: GITHUB_TOKEN=$(gh auth token) tagbench doctor --github --repo acme/tagbench',
+      '',
+      'With --host-class: also the runner tuning of docs/runner-setup.md (governor, turbo, SMT as the class wants it,',
+      'transparent huge pages, swap, irqbalance). With --strict (needs --host-class or $TAGBENCH_HOST_CLASS), the',
+      'class\'s required ones block: on a class with runner labels (bare metal) governor performance, turbo off',
+      'and SMT as the class says (tuning.smt, default off) must be verified, THP, swap and irqbalance are advisory;',
+      'on a class without labels (local) all are advisory. The benchmark workflow runs it before benchmarking:',
+      '  tagbench doctor --strict --host-class medium-server',
     ].join('\n'),
     options: [
       { flags: '--json', description: 'print the checks as JSON ({schemaVersion, ok, checks[]}) instead of text' },
@@ -158,6 +201,9 @@ export const commands = [
       { flags: '--cache-dir <dir>', description: 'install cache whose installs to verify (default $TAGBENCH_CACHE or .tagbench/installs)' },
       { flags: '--github', description: 'check the GitHub repository\'s self-hosted runner safety instead of this host (needs GITHUB_TOKEN)' },
       { flags: '--repo <owner/name>', description: 'repository for --github (default $GITHUB_REPOSITORY)' },
+      { flags: '--host-class <name>', description: 'also check the runner tuning this host class expects (default $TAGBENCH_HOST_CLASS)' },
+      { flags: '--strict', description: 'exit 1 when a tuning check the host class requires fails or cannot be verified (as before a benchmark)' },
+      { flags: '--sys-root <dir>', description: 'read /sys and /proc for the tuning checks under this folder (tests, containers; default /)' },
     ],
     run: doctorCommand,
   },
