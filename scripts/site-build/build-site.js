@@ -14,6 +14,9 @@ import { computePartition, finishSite, recordFiles, comparisonDownload } from '.
 import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
 import { renderPages } from './render-pages.js';
+import { buildHostSuite, buildHostData, buildHostIndex } from './build-host-data.js';
+import { resolveThresholds } from '../compare/index.js';
+import { dataPaths } from '../../site/js/paths.js';
 
 /** Marker file: only a folder holding it may be replaced by a new build. */
 const MARKER = '.tagbench-site';
@@ -53,12 +56,14 @@ export async function buildSite(opts) {
   const outDir = resolve(opts.out);
   await checkReplaceable(outDir);
   const t0 = performance.now();
-  const [baselines, issues, products, partitions] = await Promise.all([
+  const [baselines, issues, { products, references, thresholds }, partitions] = await Promise.all([
     readBaselines(opts.baselines ?? join(PROJECT_ROOT, 'baselines')),
     opts.issues ? readIssueList(opts.issues) : Promise.resolve([]),
     readProductInfo(opts.configRoot ?? PROJECT_ROOT),
     listPartitions(opts.store),
   ]);
+  /** @type {Map<string, import('./build-host-data.js').HostSuiteData[]>} host class -> its reference's suites */
+  const hostSuites = new Map(Object.keys(references).map((host) => [host, []]));
   if (partitions.length === 0) {
     progress(`site: no run records in the results store ${opts.store}; building an empty site (run \`tagbench run\` first)`);
   }
@@ -129,6 +134,10 @@ export async function buildSite(opts) {
       fullComparisons.length = 0;
       const changePoints = await readChangePoints(opts.store, sliceFilter);
       const c0 = performance.now();
+      // The host class's reference release: its own series, watched for drift (a host change).
+      const reference = references[slice.hostClass];
+      const referenceRuns = reference?.product === slice.product ? records.filter((r) => r.release.version === reference.version) : [];
+      if (reference && thresholds && referenceRuns.length > 0) hostSuites.get(slice.hostClass)?.push(buildHostSuite(referenceRuns, thresholds));
       const { files, summary } = computePartition({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl }, seriesPaths);
       const w0 = performance.now();
       fileCount += await writeAll(tmp, jsonAndText(files));
@@ -138,6 +147,9 @@ export async function buildSite(opts) {
       timings.writeMs += performance.now() - w0;
       progress(`site: ${i + 1}/${partitions.length} ${slice.hostClass}/${slice.product}/${slice.suite}: ${records.length} run records, ${comparisons.length} comparisons`);
     }
+    const hosts = [...hostSuites].map(([host, suites]) => buildHostData(host, references[host], suites));
+    fileCount += await writeAll(tmp, [...hosts.map((d) => /** @type {[string, string]} */ ([dataPaths.host(d.host), JSON.stringify(d)])),
+      [dataPaths.hosts(), JSON.stringify(buildHostIndex(hosts))]]);
     const last = finishSite({ issues, title, generatedAt, siteUrl }, parts, tools);
     fileCount += await writeAll(tmp, [...jsonAndText(last),
       [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);
@@ -166,27 +178,33 @@ function jsonAndText(files) {
 }
 
 /**
- * Product display names and configured base versions per product line, from configs/ when
- * the site is built inside a tagbench checkout. A store can be published without its configs
- * (a copy of the results branch): then ids are shown as they are and the base defaults to the
- * baseline or the oldest release.
+ * What the site takes from configs/ when it is built inside a tagbench checkout: product
+ * display names and configured base versions per product line, each host class's reference
+ * release, and the thresholds the reference's drift is judged by. A store can be published
+ * without its configs (a copy of the results branch): then ids are shown as they are, the base
+ * defaults to the baseline or the oldest release, and no host page is built.
  * @param {string} root folder holding configs/
- * @returns {Promise<import('./types.js').SiteInput['products']>}
+ * @returns {Promise<{products: import('./types.js').SiteInput['products'],
+ *   references: Record<string, {product: string, version: string}>,
+ *   thresholds: import('../compare/index.js').CompareThresholds|null}>}
  * @throws {UserError} when configs/ exists but is invalid
  */
 async function readProductInfo(root) {
   const has = await stat(join(root, 'configs', 'products')).then((s) => s.isDirectory(), () => false);
-  if (!has) return {};
+  if (!has) return { products: {}, references: {}, thresholds: null };
   const config = await loadConfig(root);
   /** @type {import('./types.js').SiteInput['products']} */
-  const out = {};
+  const products = {};
   for (const p of Object.values(config.products)) {
     /** @type {Record<string, string>} */
     const baseVersions = {};
     for (const line of p.lines) if (line.baseVersion) baseVersions[line.name] = line.baseVersion;
-    out[p.name] = { displayName: p.displayName, baseVersions };
+    products[p.name] = { displayName: p.displayName, baseVersions };
   }
-  return out;
+  /** @type {Record<string, {product: string, version: string}>} */
+  const references = {};
+  for (const h of Object.values(config.hosts)) if (h.reference) references[h.name] = { product: h.reference.product, version: h.reference.version };
+  return { products, references, thresholds: resolveThresholds(/** @type {any} */ (config.thresholds)) };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats } from './summarize-repeats.js';
+import { releaseHostSeries } from './host-series.js';
 
 /** @import { TableData, TestVerdict } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -62,6 +63,7 @@ export function buildTableData(table, seriesPaths) {
   const { key } = table;
   /** @type {Map<string, unknown>} */
   const files = new Map();
+  const hostSeries = releaseHostSeries(table.releases);
   const releases = table.releases.map((rel) => ({
     version: rel.version,
     date: rel.records.map((r) => r.finishedAt ?? r.startedAt).sort().at(-1) ?? null,
@@ -99,6 +101,9 @@ export function buildTableData(table, seriesPaths) {
       history.push({
         version: rel.version,
         median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason,
+        // which host series its runs belong to (the newest run's), and all of them when they span several
+        hostSeries: hostSeries.byVersion.get(rel.version)?.series ?? 0,
+        mixedHostSeries: hostSeries.byVersion.get(rel.version)?.mixed ?? [],
         verdict: verdict ? {
           verdict: verdict.verdict, ratio: verdict.ratio, ci: verdict.ci, mde: verdict.mde,
           baseVersion: rel.comparison?.comparison.base.version ?? null, reason: verdict.reason,
@@ -126,6 +131,8 @@ export function buildTableData(table, seriesPaths) {
       defaultBase: table.defaultBase,
       releases: history,
       changePoints: testChangePoints(table, t.name),
+      // where the host facts changed: the history is not one series across such a change
+      hostSeries: hostSeries.segments.map((seg) => ({ index: seg.index, facts: seg.facts, firstAt: seg.firstAt, lastAt: seg.lastAt, change: seg.change })),
     });
     return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts };
   });

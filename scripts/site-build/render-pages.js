@@ -1,6 +1,6 @@
 /**
  * The HTML shells of the site's pages, from one template (site/templates/page.html). The
- * pages fill themselves from data/ in the browser, so six small files serve any number of
+ * pages fill themselves from data/ in the browser, so a few small files serve any number of
  * product lines, releases and tests. Pure.
  */
 import { PAGES } from '../../site/js/paths.js';
@@ -21,7 +21,7 @@ export function renderPages(template, siteTitle) {
 /** Modules every page imports, fetched in parallel instead of one import level at a time. */
 const SHARED_MODULES = ['dom.js', 'data.js', 'paths.js', 'format.js', 'components.js'];
 /** Pages that draw charts: they also fetch the charting library early. */
-const CHART_PAGES = new Set(['line', 'test']);
+const CHART_PAGES = new Set(['line', 'test', 'host']);
 
 /**
  * @param {string} page

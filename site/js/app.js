@@ -15,6 +15,7 @@ const RENDERERS = /** @type {Record<string, () => Promise<{render: (main: HTMLEl
   test: () => import('./pages/test.js'),
   regressions: () => import('./pages/regressions.js'),
   downloads: () => import('./pages/downloads.js'),
+  host: () => import('./pages/host.js'),
 });
 
 async function start() {

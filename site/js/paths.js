@@ -60,12 +60,16 @@ export const dataPaths = {
   changePoints: (k) => `downloads/changepoints/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.line)}/${fileSafe(k.suite)}.json`,
   /** @param {{host: string, product: string, version: string, suite: string, id: string}} k */
   comparison: (k) => `downloads/verdicts/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
+  /** @param {string} host host class: its reference release's series and drifts */
+  host: (host) => `data/hosts/${fileSafe(host)}.json`,
+  /** every host class with a reference release */
+  hosts: () => 'data/hosts/index.json',
   feed: () => 'feed.atom',
 };
 
 /**
  * Build a page link with query parameters (relative, so it works under any sub-path).
- * @param {'index'|'line'|'release'|'test'|'regressions'|'downloads'} page
+ * @param {'index'|'line'|'release'|'test'|'regressions'|'downloads'|'host'} page
  * @param {Record<string, string|undefined|null>} [params] empty values are left out
  * @returns {string}
  */
@@ -86,4 +90,5 @@ export const PAGES = /** @type {const} */ ([
   { page: 'test', title: 'Test' },
   { page: 'regressions', title: 'Regressions' },
   { page: 'downloads', title: 'Downloads' },
+  { page: 'host', title: 'Host' },
 ]);

@@ -1,6 +1,6 @@
 /**
  * Test: the history of one test across the releases of a product line (median and every
- * repeat, with the change points the compare stage found (release-series rule or apache-otava) marked, and each
+ * repeat, a new line per host series where the host facts changed, with the change points the compare stage found (release-series rule or apache-otava) marked, and each
  * release's verdict apart), and per-second throughput and latency of any runs, overlaid, where
  * stalls show as dips.
  */
@@ -49,6 +49,7 @@ export async function render(main) {
     h('h1', { text: `${d.test} · ${tableTitle(d)}` }),
     h('p', null, `Group ${d.group}; ${d.releases.length} releases.`),
     changePointNote(d),
+    hostSeriesNote(d),
     h('div', { class: 'charts' }, history.figure),
     historyTable(d, base, baseRel),
     changePointTable(d),
@@ -112,6 +113,39 @@ function changePointNote(d) {
     h('a', { href: cp.file, download: '', text: 'Change-point file' }), '. Verdicts compare each release with a base; they are not change points.');
 }
 
+/** @param {any} d @returns {any[]} host series of the table's runs (one when the host never changed) */
+function hostSeriesOf(d) {
+  return d.hostSeries ?? [];
+}
+
+/**
+ * The releases where a new host series starts in column order, with the change that started it.
+ * @param {any} d
+ * @returns {{version: string, series: number, label: string}[]}
+ */
+function hostBoundaries(d) {
+  const series = hostSeriesOf(d);
+  /** @type {{version: string, series: number, label: string}[]} */
+  const out = [];
+  d.releases.forEach((/** @type {any} */ r, /** @type {number} */ i) => {
+    const prev = d.releases[i - 1];
+    if (!prev || prev.hostSeries === r.hostSeries) return;
+    const change = series[r.hostSeries]?.change;
+    out.push({ version: r.version, series: r.hostSeries, label: change ? change.label : `host series ${r.hostSeries + 1}` });
+  });
+  return out;
+}
+
+/** @param {any} d */
+function hostSeriesNote(d) {
+  const series = hostSeriesOf(d);
+  if (series.length <= 1) return null;
+  return h('div', { id: 'host-series-note', class: 'note', dataset: { hostSeries: String(series.length) } },
+    h('p', null, `The host changed while this history was measured: ${series.length} host series. The chart starts a new line at each change instead of continuing across new hardware, kernel or BIOS settings; compare releases within one series.`),
+    h('ul', null, series.filter((/** @type {any} */ s) => s.change).map((/** @type {any} */ s) =>
+      h('li', { dataset: { hostChange: s.change.at } }, `Host series ${s.index + 1}: ${s.change.label}`))));
+}
+
 /** @param {any} d */
 function changePointTable(d) {
   if (points(d).length === 0) return null;
@@ -142,8 +176,11 @@ function historyTable(d, base, baseRel) {
       const v = r.verdict;
       const here = points(d).filter((/** @type {any} */ c) => c.version === r.version);
       const between = here.some((/** @type {any} */ c) => c.atReleaseBoundary);
-      return h('tr', { dataset: { version: r.version, median: r.median ?? '' }, class: between ? 'change-point' : null },
-        h('th', { scope: 'row', class: 'text' }, h('a', { href: releaseHref(d, r.version), text: r.version })),
+      const mixed = r.mixedHostSeries ?? [];
+      return h('tr', { dataset: { version: r.version, median: r.median ?? '', hostSeries: r.hostSeries ?? 0 }, class: between ? 'change-point' : null },
+        h('th', { scope: 'row', class: 'text' }, h('a', { href: releaseHref(d, r.version), text: r.version }),
+          hostSeriesOf(d).length > 1 ? h('span', { class: 'muted', dataset: { mixed: mixed.join(' ') },
+            text: mixed.length > 1 ? ` (runs on host series ${mixed.map((/** @type {number} */ i) => i + 1).join(' and ')}: its median mixes hosts)` : ` (host series ${(r.hostSeries ?? 0) + 1})` }) : null),
         h('td', { text: fmtQps(r.median) }),
         h('td', { text: r.min === null ? '—' : `${fmtQps(r.min)} – ${fmtQps(r.max)}` }),
         h('td', { text: String(r.n) }),
@@ -176,7 +213,8 @@ function historyOption(d) {
     dataZoom: zoomFor(versions.length, 60),
     series: [
       {
-        name: 'median', type: 'line', data: d.releases.map((/** @type {any} */ r) => r.median), showSymbol: versions.length <= 80,
+        ...medianLines(d)[0], showSymbol: versions.length <= 80,
+        markLine: hostMarkLine(d),
         markPoint: {
           symbolSize: 44,
           // only the stored change points (release-series rule or apache-otava); never verdicts standing in for them
@@ -189,8 +227,38 @@ function historyOption(d) {
           }),
         },
       },
+      ...medianLines(d).slice(1).map((line) => ({ ...line, showSymbol: versions.length <= 80 })),
       { name: 'repeats', type: 'scatter', data: repeats, symbolSize: 5, itemStyle: { opacity: 0.6 } },
     ],
+  };
+}
+
+/**
+ * The median line, one per host series: a release's median only joins the line of its own
+ * series, so the line breaks where the host changed.
+ * @param {any} d
+ * @returns {{name: string, type: 'line', data: (number|null)[], connectNulls: boolean}[]}
+ */
+function medianLines(d) {
+  const series = hostSeriesOf(d);
+  if (series.length <= 1) return [{ name: 'median', type: 'line', data: d.releases.map((/** @type {any} */ r) => r.median), connectNulls: false }];
+  return series.map((/** @type {any} */ s) => ({
+    name: `median, host series ${s.index + 1}`, type: 'line', connectNulls: false,
+    data: d.releases.map((/** @type {any} */ r) => ((r.hostSeries ?? 0) === s.index ? r.median : null)),
+  }));
+}
+
+/**
+ * Vertical marks where a new host series starts, labelled with the change.
+ * @param {any} d
+ */
+function hostMarkLine(d) {
+  const marks = hostBoundaries(d);
+  return {
+    symbol: 'none', silent: false,
+    lineStyle: { type: 'dashed', color: '#9a6700' },
+    label: { formatter: (/** @type {any} */ p) => p.name, position: 'insideEndTop', color: '#9a6700' },
+    data: marks.map((m) => ({ name: m.label, xAxis: m.version, hostSeries: m.series })),
   };
 }
 

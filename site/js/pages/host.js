@@ -1,0 +1,175 @@
+/**
+ * Host: the host is watched too. Each host class may name a reference release that is rerun in
+ * every benchmark cycle; this page draws its throughput run by run, one line per host series
+ * (a new series starts where the hardware, kernel or BIOS settings of the runs changed), and
+ * marks the drifts the compare stage's host check found: those are changes of the host, never
+ * a release's regression. Without ?host= it lists the host classes that have a reference.
+ */
+import { h, scrollTable, fill } from '../dom.js';
+import { loadJson, loadJsonOrNull, params } from '../data.js';
+import { dataPaths, pageUrl } from '../paths.js';
+import { fmtQps, fmtPct, fmtDate } from '../format.js';
+import { breadcrumb } from '../components.js';
+import { drawChart, chartFigure } from '../charts.js';
+
+const CHANGE_COLOR = '#9a6700';
+const DRIFT_COLOR = '#cf222e';
+
+/** @param {HTMLElement} main */
+export async function render(main) {
+  const host = params().get('host');
+  if (!host) {
+    await renderList(main);
+    return;
+  }
+  const d = await loadJsonOrNull(dataPaths.host(host));
+  if (!d) throw new Error(`no reference release for host class ${host}: name one in configs/hosts/${host}.yml (reference: { product, version }) and build the site again`);
+  const ref = `${d.reference.product} ${d.reference.version}`;
+  /** @type {{el: HTMLElement, option: any}[]} */
+  const charts = [];
+  const sections = d.suites.map((/** @type {any} */ s) => {
+    const figures = s.tests.map((/** @type {any} */ t) => {
+      const fig = chartFigure(`${t.test}: ${t.metric} of reference ${ref} per run, suite ${s.suite}`, 'tall');
+      charts.push({ el: fig.canvas, option: referenceOption(s, t) });
+      return fig.figure;
+    });
+    return h('section', { 'aria-labelledby': `suite-${s.suite}`, dataset: { suite: s.suite } },
+      h('h2', { id: `suite-${s.suite}`, text: `Suite ${s.suite}` }),
+      driftNote(s),
+      driftTable(s, ref),
+      seriesTable(s),
+      h('div', { class: 'charts' }, figures),
+      runsTable(s));
+  });
+  fill(main,
+    breadcrumb([{ label: 'Home', href: 'index.html' }, { label: 'Hosts', href: pageUrl('host') }, { label: d.host }]),
+    h('h1', { text: `Host ${d.host} · reference ${ref}` }),
+    h('p', null, `${ref} is rerun in every benchmark cycle on host class ${d.host}. The same binary on the same host should measure the same, so a lasting change of its throughput is a change of the host (firmware, neighbours, cooling, a package update), not of any release. `,
+      'A change of the runs\' hardware, kernel or BIOS settings starts a new host series: the line breaks there and runs are never compared across it.'),
+    d.suites.length === 0 ? h('p', { class: 'note', id: 'host-no-runs', text: `No run of ${ref} on ${d.host} yet: the benchmark workflow reruns it every cycle.` }) : null,
+    sections);
+  for (const c of charts) await drawChart(c.el, c.option);
+}
+
+/** @param {HTMLElement} main */
+async function renderList(main) {
+  const index = await loadJsonOrNull(dataPaths.hosts());
+  const hosts = index?.hosts ?? [];
+  fill(main, breadcrumb([{ label: 'Home', href: 'index.html' }, { label: 'Hosts' }]),
+    h('h1', { text: 'Hosts' }),
+    h('p', null, 'Each host class can name a reference release that is rerun in every cycle (configs/hosts/<class>.yml, ', h('code', { text: 'reference' }), '): its series watches the host itself.'),
+    hosts.length === 0 ? h('p', { class: 'note', id: 'hosts-none', text: 'No host class names a reference release.' })
+      : scrollTable('Host classes and their reference release', [
+        h('thead', null, h('tr', null, ['Host class', 'Reference', 'Runs', 'Host series', 'Drifts'].map((c, i) => h('th', { scope: 'col', class: i < 2 ? 'text' : null, text: c })))),
+        h('tbody', null, hosts.map((/** @type {any} */ x) => h('tr', { dataset: { host: x.host, drifts: x.drifts } },
+          h('th', { scope: 'row', class: 'text' }, h('a', { href: pageUrl('host', { host: x.host }), text: x.host })),
+          h('td', { class: 'text', text: `${x.reference.product} ${x.reference.version}` }),
+          h('td', { text: String(x.runs) }), h('td', { text: String(x.series) }), h('td', { text: String(x.drifts) })))),
+      ], { id: 'hosts' }));
+}
+
+/** @param {number} change @returns {string} e.g. "-20.1 %" */
+function fmtChange(change) {
+  return `${change > 0 ? '+' : ''}${fmtPct(change)}`;
+}
+
+/** @param {any} s suite data */
+function driftNote(s) {
+  const m = s.method;
+  return h('p', { class: s.drifts.length ? 'note' : null, dataset: { drifts: String(s.drifts.length) }, id: `drift-note-${s.suite}` },
+    s.drifts.length === 0 ? 'No drift of the reference: the host looks steady. '
+      : `${s.drifts.length} drift${s.drifts.length === 1 ? '' : 's'} of the reference: the HOST changed, not the releases; verdicts measured on this host since then may carry it. `,
+    `Found by the release-series rule ${m.version} over the runs of each host series in time order (at most ${fmtPct(m.alpha)} false events per test and series, windows of ${m.windowRuns} runs), a change counting only from the test's warn threshold.`);
+}
+
+/** @param {any} s @param {string} ref */
+function driftTable(s, ref) {
+  if (s.drifts.length === 0) return null;
+  return scrollTable(`Drifts of reference ${ref} (host changes, not release regressions)`, [
+    h('thead', null, h('tr', null, ['Test', 'From', 'Kind', 'Change', 'Level before', 'Level after', 'Host series', 'p-value', 'Run']
+      .map((c, i) => h('th', { scope: 'col', class: i <= 2 || i === 8 ? 'text' : null, text: c })))),
+    h('tbody', null, s.drifts.map((/** @type {any} */ x) => h('tr', { dataset: { test: x.test, run: x.runId, change: x.change, kind: x.kind } },
+      h('th', { scope: 'row', class: 'text', text: x.test }),
+      h('td', { class: 'text', text: fmtDate(x.startedAt) }),
+      h('td', { class: 'text', text: `${x.change < 0 ? '▼' : '▲'} ${x.kind}` }),
+      h('td', { text: fmtChange(x.change) }),
+      h('td', { text: fmtQps(x.levelBefore) }),
+      h('td', { text: fmtQps(x.levelAfter) }),
+      h('td', { text: String(x.segment + 1) }),
+      h('td', { text: x.pValue.toExponential(1) }),
+      h('td', { class: 'text', text: x.runId })))),
+  ], { id: 'host-drifts', class: 'host-drifts' });
+}
+
+/** @param {any} s */
+function seriesTable(s) {
+  const fields = ['cpuModel', 'cores', 'kernel', 'memoryBytes', 'governor', 'turbo', 'pinning'];
+  return scrollTable(`Host series of suite ${s.suite}: runs on unchanged hardware, kernel and BIOS settings`, [
+    h('thead', null, h('tr', null, ['Series', 'First run', 'Last run', 'Runs', 'Started by', ...fields]
+      .map((c, i) => h('th', { scope: 'col', class: i === 0 || i >= 3 ? 'text' : null, text: c })))),
+    h('tbody', null, s.segments.map((/** @type {any} */ g) => h('tr', { dataset: { series: g.index, change: g.change?.label ?? '' } },
+      h('th', { scope: 'row', class: 'text', text: String(g.index + 1) }),
+      h('td', { text: fmtDate(g.firstAt) }), h('td', { text: fmtDate(g.lastAt) }),
+      h('td', { class: 'text', text: String(g.runIds.length) }),
+      h('td', { class: 'text', text: g.change ? g.change.label : 'first series' }),
+      fields.map((f) => h('td', { class: 'text', text: g.facts[f] }))))),
+  ], { id: 'host-series' });
+}
+
+/** @param {any} s */
+function runsTable(s) {
+  return scrollTable(`Reference runs of suite ${s.suite}: median throughput per run and test`, [
+    h('thead', null, h('tr', null, ['Test', 'Started', 'Host series', 'Median', 'Repeats', 'Drift', 'Run record']
+      .map((c, i) => h('th', { scope: 'col', class: i <= 1 || i >= 5 ? 'text' : null, text: c })))),
+    h('tbody', null, s.tests.flatMap((/** @type {any} */ t) => [...t.runs].reverse().map((/** @type {any} */ r) => {
+      const drift = s.drifts.find((/** @type {any} */ x) => x.test === t.test && x.runId === r.id);
+      return h('tr', { dataset: { test: t.test, run: r.id, median: r.median, series: r.segment } },
+        h('th', { scope: 'row', class: 'text', text: t.test }),
+        h('td', { class: 'text', text: fmtDate(r.startedAt) }),
+        h('td', { text: String(r.segment + 1) }),
+        h('td', { text: fmtQps(r.median) }),
+        h('td', { text: String(r.values.length) }),
+        h('td', { class: 'text', text: drift ? `${drift.change < 0 ? '▼' : '▲'} ${drift.kind} ${fmtChange(drift.change)} (host)` : '—' }),
+        h('td', { class: 'text' }, h('a', { href: r.record, download: '', text: r.id })));
+    }))),
+  ], { class: 'host-runs' });
+}
+
+/**
+ * One line per host series (so the line breaks at a host change), every repeat as a dot, the
+ * host changes as labelled vertical lines and the drifts as markers.
+ * @param {any} s suite data
+ * @param {any} t test data
+ */
+function referenceOption(s, t) {
+  const lines = s.segments.map((/** @type {any} */ g) => ({
+    name: `host series ${g.index + 1}`, type: 'line', showSymbol: true,
+    data: t.runs.filter((/** @type {any} */ r) => r.segment === g.index).map((/** @type {any} */ r) => [r.startedAt, r.median]),
+  }));
+  const drifts = s.drifts.filter((/** @type {any} */ x) => x.test === t.test);
+  if (lines.length > 0) {
+    lines[0].markLine = {
+      symbol: 'none', lineStyle: { type: 'dashed', color: CHANGE_COLOR },
+      label: { formatter: (/** @type {any} */ p) => p.name, position: 'insideEndTop', color: CHANGE_COLOR },
+      data: s.segments.filter((/** @type {any} */ g) => g.change).map((/** @type {any} */ g) => ({ name: g.change.label, xAxis: g.change.at, series: g.index })),
+    };
+    lines[0].markPoint = {
+      symbolSize: 44,
+      data: drifts.map((/** @type {any} */ x) => ({
+        name: `host drift ${fmtChange(x.change)} (${x.kind})`, value: x.change < 0 ? '▼' : '▲', runId: x.runId, change: x.change,
+        coord: [x.startedAt, t.runs.find((/** @type {any} */ r) => r.id === x.runId)?.median], itemStyle: { color: DRIFT_COLOR },
+      })),
+    };
+  }
+  return {
+    tooltip: { trigger: 'item' },
+    legend: { top: 0 },
+    grid: { left: 70, right: 24, top: 36, bottom: 40 },
+    xAxis: { type: 'time' },
+    yAxis: { type: 'value', name: t.metric, scale: true },
+    series: [...lines, {
+      name: 'repeats', type: 'scatter', symbolSize: 5, itemStyle: { opacity: 0.5 },
+      data: t.runs.flatMap((/** @type {any} */ r) => r.values.map((/** @type {number} */ v) => [r.startedAt, v])),
+    }],
+  };
+}
