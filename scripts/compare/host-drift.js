@@ -7,7 +7,8 @@
  *
  * Two things are found here, both pure (records in, a report out):
  * - host series: the reference's runs split where the run record's host facts change (CPU
- *   model, cores, kernel, memory, governor, turbo, pinning). Numbers from different hardware or
+ *   model, cores, kernel, memory, governor, turbo, pinning), or its own settings (my.cnf,
+ *   scale, engine: an edited template is not the host). Numbers from different hardware or
  *   kernels are not one series: a new one starts, with the change that started it, and no
  *   drift is looked for across it.
  * - drift inside a host series: the release-series rule (release-series.js: dips, steps and
@@ -35,7 +36,14 @@ import { findThreshold } from './thresholds.js';
  */
 export const HOST_FACT_FIELDS = /** @type {const} */ (['cpuModel', 'cores', 'kernel', 'memoryBytes', 'governor', 'turbo', 'pinning']);
 
-/** @typedef {typeof HOST_FACT_FIELDS[number]} HostFactField */
+/**
+ * The run's own settings whose change also starts a new series of the reference (not of a
+ * release history, where releases legitimately differ in them): an edited my.cnf template or
+ * scale would otherwise read as a drift of the host.
+ */
+export const RUN_SETTING_FIELDS = /** @type {const} */ (['mycnf', 'scale', 'engine']);
+
+/** @typedef {typeof HOST_FACT_FIELDS[number] | typeof RUN_SETTING_FIELDS[number]} HostFactField */
 
 /**
  * @typedef {object} HostFactChange one fact that differs from the previous series
@@ -47,7 +55,7 @@ export const HOST_FACT_FIELDS = /** @type {const} */ (['cpuModel', 'cores', 'ker
 /**
  * @typedef {object} HostSegment a run of the reference on unchanged host facts
  * @property {number} index 0 = the oldest series
- * @property {Record<HostFactField, string>} facts as shown
+ * @property {Partial<Record<HostFactField, string>>} facts as shown (the run settings only when asked for)
  * @property {string[]} runIds in time order
  * @property {string} firstAt startedAt of its first run
  * @property {string} lastAt startedAt of its last run
@@ -95,11 +103,18 @@ export const HOST_FACT_FIELDS = /** @type {const} */ (['cpuModel', 'cores', 'ker
  */
 
 /**
- * @param {RecordHost} host
+ * @param {RunRecord} record
  * @param {HostFactField} field
  * @returns {string}
  */
-function showFact(host, field) {
+function showFact(record, field) {
+  if (field === 'mycnf') return `${record.config.mycnf.name} ${record.config.mycnf.sha256.slice(0, 12)}`;
+  if (field === 'scale') {
+    const c = record.config.scale;
+    return `${c.tables}x${c.tableSize} rows, ${c.clients} clients, R ${c.readDurationS} s, W ${c.writeDurationS} s`;
+  }
+  if (field === 'engine') return record.config.engine;
+  const host = record.host;
   const v = host[field];
   if (field === 'pinning') {
     const p = host.pinning;
@@ -112,7 +127,7 @@ function showFact(host, field) {
 }
 
 /** @type {Record<HostFactField, string>} */
-const FACT_WORDS = { cpuModel: 'CPU', cores: 'cores', kernel: 'kernel', memoryBytes: 'memory', governor: 'governor', turbo: 'turbo', pinning: 'pinning' };
+const FACT_WORDS = { cpuModel: 'CPU', cores: 'cores', kernel: 'kernel', memoryBytes: 'memory', governor: 'governor', turbo: 'turbo', pinning: 'pinning', mycnf: 'my.cnf', scale: 'scale', engine: 'engine' };
 
 /**
  * Records in time order (startedAt, then id, so equal times still give one order).
@@ -126,15 +141,19 @@ function byTime(records) {
  * Split runs into host series: a new series starts at every run whose host facts differ from
  * the run before it (a return to earlier facts is a new series too: it is a boundary in time).
  * @param {RunRecord[]} records any runs of one host class (any releases)
+ * @param {{settings?: boolean}} [options] settings: the run's my.cnf, scale and engine start a
+ *   new series too (for one release's runs: the reference)
  * @returns {HostSegment[]} oldest first
  */
-export function splitHostSegments(records) {
+export function splitHostSegments(records, options = {}) {
+  /** @type {HostFactField[]} */
+  const watched = [...HOST_FACT_FIELDS, ...(options.settings ? RUN_SETTING_FIELDS : [])];
   /** @type {HostSegment[]} */
   const segments = [];
   for (const r of byTime(records)) {
-    const facts = /** @type {Record<HostFactField, string>} */ (Object.fromEntries(HOST_FACT_FIELDS.map((f) => [f, showFact(r.host, f)])));
+    const facts = /** @type {Record<HostFactField, string>} */ (Object.fromEntries(watched.map((f) => [f, showFact(r, f)])));
     const last = segments.at(-1);
-    const fields = last ? HOST_FACT_FIELDS.filter((f) => last.facts[f] !== facts[f]).map((f) => ({ field: f, from: last.facts[f], to: facts[f] })) : [];
+    const fields = last ? watched.filter((f) => last.facts[f] !== facts[f]).map((f) => ({ field: f, from: last.facts[f] ?? 'unknown', to: facts[f] })) : [];
     if (last && fields.length === 0) {
       last.runIds.push(r.id);
       last.lastAt = r.startedAt;
@@ -195,7 +214,7 @@ export function findHostDrift(input) {
     }
   }
   const ordered = byTime(records);
-  const segments = splitHostSegments(ordered);
+  const segments = splitHostSegments(ordered, { settings: true });
   /** @type {Map<string, number>} */
   const segmentOf = new Map(segments.flatMap((s) => s.runIds.map((id) => /** @type {[string, number]} */ ([id, s.index]))));
 

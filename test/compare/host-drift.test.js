@@ -123,6 +123,16 @@ describe('findHostDrift', () => {
     assert.ok(report.drifts[0].earlierRuns >= 11);
   });
 
+  it('starts a new series of the reference where its own my.cnf, scale or engine changed, not a drift', () => {
+    const records = series({ runs: 10, driftFrom: 6, factor: 0.3 });
+    for (const r of records.slice(6)) r.config.mycnf = { ...r.config.mycnf, text: `${r.config.mycnf.text}\ninnodb_flush_method=O_DIRECT\n`, sha256: 'ab'.repeat(32) };
+    const report = findHostDrift({ records, thresholds });
+    assert.deepEqual(report.drifts, []);
+    assert.deepEqual(report.segments.map((s) => s.runIds.length), [6, 4]);
+    assert.equal(report.segments[1].change?.label, `my.cnf innodb ${records[0].config.mycnf.sha256.slice(0, 12)} → innodb abababababab on 2026-11-16`);
+    assert.equal(splitHostSegments(records).length, 1, 'a release history keeps host facts only: releases differ in their my.cnf');
+  });
+
   it('refuses runs of different releases or none, naming the record', () => {
     const records = series({ runs: 3 });
     const other = readRealRecords('10.11.19')[0];

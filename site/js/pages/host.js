@@ -103,8 +103,8 @@ function driftTable(s, ref) {
 
 /** @param {any} s */
 function seriesTable(s) {
-  const fields = ['cpuModel', 'cores', 'kernel', 'memoryBytes', 'governor', 'turbo', 'pinning'];
-  return scrollTable(`Host series of suite ${s.suite}: runs on unchanged hardware, kernel and BIOS settings`, [
+  const fields = ['cpuModel', 'cores', 'kernel', 'memoryBytes', 'governor', 'turbo', 'pinning', 'mycnf', 'scale', 'engine'];
+  return scrollTable(`Host series of suite ${s.suite}: runs on unchanged hardware, kernel and BIOS settings (and the reference's own my.cnf, scale and engine)`, [
     h('thead', null, h('tr', null, ['Series', 'First run', 'Last run', 'Runs', 'Started by', ...fields]
       .map((c, i) => h('th', { scope: 'col', class: i === 0 || i >= 3 ? 'text' : null, text: c })))),
     h('tbody', null, s.segments.map((/** @type {any} */ g) => h('tr', { dataset: { series: g.index, change: g.change?.label ?? '' } },
@@ -112,7 +112,7 @@ function seriesTable(s) {
       h('td', { text: fmtDate(g.firstAt) }), h('td', { text: fmtDate(g.lastAt) }),
       h('td', { class: 'text', text: String(g.runIds.length) }),
       h('td', { class: 'text', text: g.change ? g.change.label : 'first series' }),
-      fields.map((f) => h('td', { class: 'text', text: g.facts[f] }))))),
+      fields.map((f) => h('td', { class: 'text', text: g.facts[f] ?? '—' }))))),
   ], { id: 'host-series' });
 }
 
