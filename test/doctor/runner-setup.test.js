@@ -1,0 +1,185 @@
+// setup/runner.sh --dry-run: what turning a bare-metal box into a runner would do, printed and
+// never done. The tuning reads a prepared /sys and /proc (TAGBENCH_SYS_ROOT) standing in for a
+// bare-metal host's; the commands that change a host (useradd, systemctl, tar, install, chown,
+// runuser, apt-get) are stand-ins on PATH that record every call, and the test requires that a
+// dry run called none of them except systemctl's read-only is-active / is-enabled queries. Tuning
+// is never applied here.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadConfig } from '../../scripts/config/index.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const script = join(root, 'setup', 'runner.sh');
+const config = await loadConfig(root);
+
+let dir = '';
+let stubBin = '';
+let callLog = '';
+/** @type {Record<string, string>} */
+const hosts = {};
+
+/** Commands that change a host; their stand-ins record each call (systemctl answers "not active"). */
+const HOST_CHANGING = ['useradd', 'systemctl', 'tar', 'install', 'chown', 'runuser', 'apt-get'];
+
+/**
+ * @param {string} name
+ * @param {{governor: string, noTurbo: string, smt: string, thp: string, swappiness: string}} v
+ * @returns {Promise<string>}
+ */
+async function fakeHost(name, v) {
+  const r = join(dir, name);
+  const put = async (/** @type {string} */ path, /** @type {string} */ text) => {
+    await mkdir(dirname(join(r, path)), { recursive: true });
+    await writeFile(join(r, path), `${text}\n`);
+  };
+  for (const cpu of [0, 1]) await put(`sys/devices/system/cpu/cpu${cpu}/cpufreq/scaling_governor`, v.governor);
+  await put('sys/devices/system/cpu/intel_pstate/no_turbo', v.noTurbo);
+  await put('sys/devices/system/cpu/smt/control', v.smt);
+  await put('sys/kernel/mm/transparent_hugepage/enabled', v.thp);
+  await put('proc/sys/vm/swappiness', v.swappiness);
+  return r;
+}
+
+/**
+ * Every file under a folder with its content, to prove a dry run changed nothing.
+ * @param {string} r
+ * @returns {Promise<Record<string, string>>}
+ */
+async function snapshot(r) {
+  const { readdir } = await import('node:fs/promises');
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const e of await readdir(r, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) out[join(e.parentPath, e.name)] = await readFile(join(e.parentPath, e.name), 'utf8');
+  }
+  return out;
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tagbench-runner-setup-'));
+  stubBin = join(dir, 'bin');
+  callLog = join(dir, 'calls.log');
+  await mkdir(stubBin);
+  for (const name of HOST_CHANGING) {
+    const body = name === 'systemctl'
+      ? `#!/bin/sh\necho "systemctl $*" >> '${callLog}'\ncase "$1" in is-active|is-enabled) exit 1 ;; esac\nexit 0\n`
+      : `#!/bin/sh\necho "${name} $*" >> '${callLog}'\nexit 0\n`;
+    await writeFile(join(stubBin, name), body);
+    await chmod(join(stubBin, name), 0o755);
+  }
+  hosts.untuned = await fakeHost('untuned', { governor: 'powersave', noTurbo: '0', smt: 'on', thp: '[always] madvise never', swappiness: '60' });
+  hosts.tuned = await fakeHost('tuned', { governor: 'performance', noTurbo: '1', smt: 'off', thp: 'always [madvise] never', swappiness: '1' });
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+/**
+ * @param {string[]} args
+ * @param {string} sysRoot
+ * @returns {Promise<{code: number, stdout: string, stderr: string, calls: string[]}>}
+ */
+async function runner(args, sysRoot) {
+  await writeFile(callLog, '');
+  const res = await new Promise((resolve) => {
+    execFile('bash', [script, ...args], { cwd: root, env: { ...process.env, PATH: `${stubBin}:${process.env.PATH}`, TAGBENCH_SYS_ROOT: sysRoot } },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }));
+  });
+  const calls = (await readFile(callLog, 'utf8')).split('\n').filter(Boolean);
+  return { .../** @type {{code: number, stdout: string, stderr: string}} */ (res), calls };
+}
+
+/** @param {string[]} calls */
+const changingCalls = (calls) => calls.filter((c) => !/^systemctl is-(active|enabled) /.test(c));
+
+const FULL = ['--host-class', 'medium-server', '--host-label', 'tagbench-medium-01', '--repo', 'acme/tagbench', '--runner-tarball', '/srv/actions-runner-linux-x64.tar.gz', '--runner-dir', '/nonexistent/tagbench-runner', '--tune', '--dry-run'];
+
+test('runner.sh --dry-run on an untuned box: packages, user, runner with the class labels plus its own, every tuning write; nothing changed', async () => {
+  const before = await snapshot(hosts.untuned);
+  const res = await runner(FULL, hosts.untuned);
+  assert.equal(res.code, 0, res.stderr);
+  assert.deepEqual(changingCalls(res.calls), [], 'a dry run runs no command that changes the host');
+  assert.deepEqual(await snapshot(hosts.untuned), before, 'a dry run writes no file');
+  const out = res.stdout;
+  for (const area of ['install', 'server', 'bench', 'metrics', 'compare']) assert.match(out, new RegExp(`^would run: bash \\S+/setup/${area}\\.sh$`, 'm'));
+  assert.match(out, /^would install \(only the missing ones\): .*\bcmake bison\b.*\blibpcre2-dev libfmt-dev\b.*\blibtirpc-dev\b/m);
+  assert.match(res.stderr, /dry run: nothing is changed/);
+
+  const labels = [...config.hosts['medium-server'].labels, 'tagbench-medium-01'].join(',');
+  assert.equal(labels, 'tagbench-medium,tagbench-medium-01');
+  assert.match(out, new RegExp(`config\\.sh --unattended --url https://github\\.com/acme/tagbench --name tagbench-medium-01 --labels ${labels} --work _work --replace$`, 'm'));
+  assert.match(out, /^would run: tar -xzf \/srv\/actions-runner-linux-x64\.tar\.gz -C \/nonexistent\/tagbench-runner$/m);
+  assert.match(out, /TAGBENCH_HOST_CLASS=%s.*'medium-server'/);
+  assert.match(out, /^would run: \/nonexistent\/tagbench-runner\/svc\.sh install tagbench$/m);
+
+  assert.match(out, /^would save: current governor, turbo, SMT, THP, swappiness and irqbalance state to \S+\/var\/lib\/tagbench\/tuning-before\.env$/m);
+  assert.match(out, /^would write: governor of cpu0 = performance \(now powersave\) to \S+cpu0\/cpufreq\/scaling_governor$/m);
+  assert.match(out, /^would write: governor of cpu1 = performance \(now powersave\)/m);
+  assert.match(out, /^would write: turbo off = 1 \(now 0\) to \S+intel_pstate\/no_turbo$/m);
+  assert.match(out, /^would write: SMT \(host class medium-server\) = off \(now on\)/m);
+  assert.match(out, /^would write: transparent huge pages = madvise \(now always\)/m);
+  assert.match(out, /^would write: vm\.swappiness = 1 \(now 60\)/m);
+  assert.match(out, /^would write: vm\.swappiness = 1 to \S+\/etc\/sysctl\.d\/90-tagbench\.conf/m);
+  assert.match(out, /^would write: \S+\/etc\/systemd\/system\/tagbench-tuning\.service \(runs --tune-now at boot\) and enable it$/m);
+  assert.match(out, /^would run: node \S+\/scripts\/cli\.js doctor --strict --host-class medium-server$/m);
+});
+
+test('runner.sh --dry-run on a tuned box says "already" for every tuning setting (rerunning is safe)', async () => {
+  const res = await runner(FULL, hosts.tuned);
+  assert.equal(res.code, 0, res.stderr);
+  assert.deepEqual(changingCalls(res.calls), []);
+  assert.doesNotMatch(res.stdout, /^would write: (governor|turbo|SMT|transparent|vm\.swappiness = 1 \()/m);
+  for (const what of ['governor of cpu0 = performance', 'turbo off = 1', 'SMT \\(host class medium-server\\) = off', 'transparent huge pages = madvise', 'vm\\.swappiness = 1']) {
+    assert.match(res.stdout, new RegExp(`^already: ${what} `, 'm'));
+  }
+  assert.match(res.stdout, /^already: irqbalance not running$/m);
+});
+
+test('runner.sh --untune --dry-run puts back the saved values; without saved values it refuses', async () => {
+  const none = await runner(['--host-class', 'medium-server', '--untune', '--dry-run'], hosts.tuned);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /no saved values in \S+tuning-before\.env: this host was not tuned by setup\/runner\.sh/);
+
+  const saved = join(hosts.tuned, 'var', 'lib', 'tagbench', 'tuning-before.env');
+  await mkdir(dirname(saved), { recursive: true });
+  await writeFile(saved, `governor=schedutil\nturbo_file=${join(hosts.tuned, 'sys/devices/system/cpu/intel_pstate/no_turbo')}\nturbo=0\nsmt=on\nthp=always\nswappiness=60\nirqbalance_enabled=yes\n`);
+  try {
+    const before = await snapshot(hosts.tuned);
+    const res = await runner(['--host-class', 'medium-server', '--untune', '--dry-run'], hosts.tuned);
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(changingCalls(res.calls), []);
+    assert.deepEqual(await snapshot(hosts.tuned), before);
+    assert.match(res.stdout, /^would write: governor \(restored\) = schedutil \(now performance\)/m);
+    assert.match(res.stdout, /^would write: turbo \(restored\) = 0 \(now 1\)/m);
+    assert.match(res.stdout, /^would write: SMT \(restored\) = on \(now off\)/m);
+    assert.match(res.stdout, /^would write: transparent huge pages \(restored\) = always \(now madvise\)/m);
+    assert.match(res.stdout, /^would write: vm\.swappiness \(restored\) = 60 \(now 1\)/m);
+    assert.match(res.stdout, /^would run: systemctl enable --now irqbalance$/m);
+    assert.match(res.stdout, /^would run: rm -f \S+tuning-before\.env$/m);
+  } finally {
+    await rm(saved);
+  }
+});
+
+test('runner.sh refuses bad input with a message naming it', async () => {
+  const unknown = await runner(['--host-class', 'huge-server', '--dry-run'], hosts.tuned);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /host class 'huge-server' is not in configs\/hosts; known: large-server, local, medium-server, small-server/);
+  const noLabel = await runner(['--host-class', 'medium-server', '--repo', 'acme/tagbench', '--skip-packages', '--dry-run'], hosts.tuned);
+  assert.equal(noLabel.code, 1);
+  assert.match(noLabel.stderr, /--host-label is required to register a runner/);
+  const badLabel = await runner(['--host-class', 'medium-server', '--host-label', 'a b', '--dry-run'], hosts.tuned);
+  assert.equal(badLabel.code, 1);
+  assert.match(badLabel.stderr, /--host-label 'a b' must be letters, digits/);
+  const both = await runner(['--host-class', 'local', '--tune', '--untune', '--dry-run'], hosts.tuned);
+  assert.equal(both.code, 1);
+  assert.match(both.stderr, /--tune and --untune exclude each other/);
+  // A class without labels: the runner is reached only through TAGBENCH_HOST_LABELS.
+  const local = await runner(['--host-class', 'local', '--host-label', 'tagbench-laptop', '--repo', 'acme/tagbench', '--skip-packages', '--runner-tarball', '/srv/r.tgz', '--runner-dir', '/nonexistent/r', '--dry-run'], hosts.tuned);
+  assert.equal(local.code, 0, local.stderr);
+  assert.match(local.stderr, /host class local has no runner labels: the workflows reach this runner only when TAGBENCH_HOST_LABELS names it, e\.g\. \{"local": \["tagbench-laptop"\]\}/);
+  assert.match(local.stdout, /--labels tagbench-laptop --work _work/);
+  assert.match(local.stderr, /host tuning not changed \(add --tune\)/);
+});
