@@ -24,6 +24,7 @@ import { findHostDrift, resolveThresholds } from '../../scripts/compare/index.js
 import { loadConfig } from '../../scripts/config/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { releaseHostSeries } from '../../scripts/site-build/host-series.js';
 import { deriveReferenceSeries, readRealRecords, OLD_KERNEL } from './reference-records.js';
 import { PROJECT_ROOT } from './fixture-store.js';
 
@@ -85,11 +86,33 @@ describe('site: the host reference', () => {
     assert.deepEqual(t.releases.map((/** @type {any} */ r) => [r.version, r.hostSeries, r.mixedHostSeries]), [['10.11.18', 0, [0, 1]], ['10.11.19', 1, []]]);
   });
 
+  it('places each release in the host series of its first run (unit: releaseHostSeries)', () => {
+    const early = REFERENCE.slice(0, 3);
+    const late = REFERENCE.slice(10);
+    const { segments, byVersion } = releaseHostSeries([
+      { version: '10.11.17', records: early },
+      { version: '10.11.18', records: [...late, REFERENCE[4]] }, // rerun after the change
+      { version: '10.11.19', records: RELEASE },
+      { version: '10.11.20', records: [] },
+    ]);
+    assert.deepEqual(segments.map((g) => g.change?.label ?? null), [null, CHANGE_LABEL]);
+    assert.deepEqual(Object.fromEntries(byVersion), {
+      '10.11.17': { series: 0, mixed: [] },
+      '10.11.18': { series: 0, mixed: [0, 1] },
+      '10.11.19': { series: 1, mixed: [] },
+    }, 'a release with no run is in no series');
+  });
+
   it('draws it in Chromium: the host page with the drift and the host change, the test history broken at the change', async () => {
     const server = await serveSite(out, { port: 0 });
     const browser = await launchBrowser();
     try {
       const { page, problems } = await openPage(browser.context);
+      assert.equal(await gotoReady(page, `${server.url}index.html`), 'true');
+      assert.match(await page.textContent('#host-drift-note') ?? '', /^The host moved: local \(reference mariadb 10\.11\.18: 1 drift\)\. .*not of a release/);
+      await page.click('#host-drift-note a[data-host="local"]');
+      await page.waitForSelector('body[data-ready="true"]');
+      assert.match(page.url(), /host\.html\?host=local$/);
       assert.equal(await gotoReady(page, `${server.url}host.html`), 'true');
       assert.equal(await page.getAttribute('#hosts tr[data-host="local"]', 'data-drifts'), '1');
       await page.click('#hosts tr[data-host="local"] a');

@@ -1,7 +1,7 @@
-/** Home: the newest release of every product line on every host class, with its verdicts. */
+/** Home: the newest release of every product line on every host class, with its verdicts, and any host whose reference release drifted. */
 import { h, scrollTable, fill } from '../dom.js';
-import { loadJson } from '../data.js';
-import { dataPaths } from '../paths.js';
+import { loadJson, loadJsonOrNull } from '../data.js';
+import { dataPaths, pageUrl } from '../paths.js';
 import { fmtDate } from '../format.js';
 import { summaryBadges, summaryText, lineHref, releaseHref } from '../components.js';
 
@@ -11,6 +11,13 @@ export async function render(main) {
   const products = [...new Set(m.tables.map((/** @type {any} */ t) => t.product))];
   const intro = h('p', null, `${m.counts.runs} run records, ${m.counts.comparisons} comparisons, ${m.counts.releases} releases in ${m.counts.tables} tables. Built ${fmtDate(m.generatedAt)}. `,
     h('a', { href: dataPaths.feed(), text: 'Atom feed of new verdicts' }), '.');
+  const drifted = ((await loadJsonOrNull(dataPaths.hosts()))?.hosts ?? []).filter((/** @type {any} */ x) => x.drifts > 0);
+  // A drifting reference means the host moved: every verdict measured there since may carry it.
+  const hostNote = drifted.length === 0 ? null : h('p', { class: 'note', id: 'host-drift-note', role: 'status' },
+    'The host moved: ', drifted.map((/** @type {any} */ x, /** @type {number} */ i) => [i > 0 ? '; ' : '',
+      h('a', { href: pageUrl('host', { host: x.host }), dataset: { host: x.host }, text: `${x.host}` }),
+      ` (reference ${x.reference.product} ${x.reference.version}: ${x.drifts} drift${x.drifts === 1 ? '' : 's'})`]),
+    '. A drift of a host class\'s reference release is a change of the host, not of a release: verdicts measured there since may carry it.');
   if (m.tables.length === 0) {
     fill(main, h('h1', { text: m.title }), intro,
       h('p', { class: 'note', text: 'No run records yet. Run `tagbench run` (or the demo) and build the site again.' }));
@@ -40,5 +47,5 @@ export async function render(main) {
         h('tbody', null, rows),
       ]));
   });
-  fill(main, h('h1', { text: m.title }), intro, ...sections);
+  fill(main, h('h1', { text: m.title }), intro, hostNote, ...sections);
 }
