@@ -13,7 +13,7 @@ import { UserError, EXIT } from '../errors.js';
 import { readRecords, readBaseline, writeComparison, writeChangePoints, replaceFileAtomic } from '../store/index.js';
 import {
   compareRuns, resolveThresholds, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints,
-  renderRelativeTable, renderComparison, renderChangePoints, estimateNoiseHistory,
+  renderRelativeTable, renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift,
 } from '../compare/index.js';
 import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { readCalibrationSummary } from './calibration-summary.js';
@@ -129,6 +129,11 @@ export async function compareReleases(options) {
   out(`\n${baseNote}\n`);
   for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration })}`);
   out(`\n${renderChangePoints(changePoints, { format: 'terminal' })}`);
+  // The host class's reference release watches the host: its drift is a note, never a verdict.
+  const reference = host?.reference;
+  const referenceRecords = reference ? await readRecords(storeDir, { hostClass, product: reference.product, suite, version: reference.version, status: ['ok'] }) : [];
+  const hostNote = referenceRecords.length > 0 ? renderHostDrift(findHostDrift({ records: referenceRecords, thresholds })) : '';
+  if (hostNote) out(`\n${hostNote}`);
 
   if (options.storeVerdicts !== false) {
     for (const c of comparisons) {
@@ -149,7 +154,7 @@ export async function compareReleases(options) {
     }
   }
   if (options.markdown) {
-    const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration })}`), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`].join('');
+    const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration })}`), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
     await replaceFileAtomic(resolve(options.markdown), md);
   }
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints }, null, 2)}\n`);

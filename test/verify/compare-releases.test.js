@@ -44,6 +44,8 @@ test('baseline promote, then compare against the baseline: table, verdicts, chan
     assert.equal(code, 0);
     assert.match(printed, /issues: Holm over 4 gated verdicts at 5\.0 %: expected false issues per run at most 0\.0500 before the confirmation rerun; .*An issue needs at least 5 instances per side\./);
     assert.match(printed, /base 10\.11\.18 \(baseline file, runs r18a\)/);
+    // local's reference release is 10.11.18: its runs are checked for host drift, as a note
+    assert.match(printed, /Host check \(not a verdict on any release\): reference mariadb 10\.11\.18 on local, suite smoke: 2 runs in 1 host series/);
     const out = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8'));
     assert.deepEqual(out.comparisons.map((/** @type {any} */ c) => c.base.runIds), [['r18a'], ['r18a']]);
     const v20 = out.comparisons[1].tests.find((/** @type {any} */ t) => t.test === 'point-query' && t.metric === 'throughput');
