@@ -60,6 +60,7 @@ export {};
  *   verdicts (`tagbench compare --adaptive`): time budget in seconds (default 900) and most
  *   server instances per release and test (default 12)
  * @property {{serverCpus: string|null, clientCpus: string|null}} pinning taskset CPU lists, null = no pinning
+ * @property {{smt?: 'on'|'off'|'any'}} [tuning] host tuning a runner of this class must have (doctor --strict)
  * @property {Record<string, string|number>} mycnf my.cnf overrides (e.g. innodb_buffer_pool_size)
  * @property {string} [workDir] where datadirs live on this host class
  * @property {{product: string, version: string}} [reference] release rerun in every benchmark
