@@ -18,6 +18,7 @@
  */
 import { resolve, join } from 'node:path';
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { parseList } from '../command-spec.js';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
@@ -177,7 +178,8 @@ export async function calibrateHost(options) {
     });
     // An interrupted run is not counted: its comparisons stopped halfway through the path.
     if (!run || signal.aborted) break;
-    result.runs.push(summarizeRun(index, slowdown, run, Math.round((Date.now() - started) / 1000), now()));
+    // The host's load while the run went on: a reader can tell quiet runs from shared ones.
+    result.runs.push({ ...summarizeRun(index, slowdown, run, Math.round((Date.now() - started) / 1000), now()), loadAverage: Number(loadavg()[1].toFixed(2)) });
     result.measuredAt = now();
     Object.assign(result, summarize(result.runs, slowdowns));
     await replaceFileAtomic(reportJson, `${JSON.stringify(result, null, 2)}\n`);

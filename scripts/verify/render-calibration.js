@@ -17,15 +17,15 @@ export function renderCalibration(r) {
   out.push(`Tests: ${r.tests.join(', ')}. Each run starts three servers of the release side by side, each from its own install and datadir (A, B and S), alternating, with the host class's instances per run; `);
   out.push(`every comparison goes through the path that opens issues: the run's family-wise rule (Holm), adaptive repeats of undecided tests (budget ${r.budgetS} s, at most ${r.maxInstances} instances per side), and a confirmation rerun. `);
   out.push(`S's server runs in a cgroup CPU quota of (1 - slowdown) x the CPU each test's server used in a reference run (${Object.entries(r.reference?.serverCpusByTest ?? {}).map(([k, v]) => `${k} ${Number(v).toFixed(3)} CPU`).join(', ')}); slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn. `);
-  out.push('The machine was shared with other work while this ran (helpers editing and testing on the other CPU), so the noise is what such a host really shows.\n\n');
+  out.push('The machine was shared with other work while this ran (other tests and benchmarks, some on the same CPU; the host load of each run is in the table), so the noise is what such a host really shows, not what a quiet bare-metal runner shows.\n\n');
 
   const f = r.falseIssues;
   out.push('## A/A: false issues per run\n\n');
   out.push(`**${f.runsWithFalseIssue} of ${f.runs} runs opened an issue for a release compared with itself; the per-run false-issue rate is at most ${formatPercent(f.upper95)} (one-sided 95 % Clopper-Pearson bound).**\n\n`);
-  out.push('| run | seconds | gated verdicts (family) | regressions flagged | after adaptive repeats: undecided resolved | issue opened |\n| ---: | ---: | ---: | --- | --- | --- |\n');
+  out.push('| run | finished | seconds | host load (5 min) | gated verdicts (family) | regressions flagged | after adaptive repeats: undecided resolved | issue opened |\n| ---: | --- | ---: | ---: | ---: | --- | --- | --- |\n');
   for (const run of r.runs) {
     const a = run.aa.adaptive;
-    out.push(`| ${run.index} | ${run.seconds} | ${run.aa.family?.size ?? 'n/a'} | ${run.aa.flagged.join(', ') || 'none'} | ${a ? `${a.resolved} of ${a.undecidedBefore} in ${a.rounds} round(s), ${a.seconds} s` : 'n/a'} | ${run.aa.issue ? '**yes**' : 'no'} |\n`);
+    out.push(`| ${run.index} | ${String(run.finishedAt).slice(11, 16)} | ${run.seconds} | ${run.loadAverage ?? 'n/a'} | ${run.aa.family?.size ?? 'n/a'} | ${run.aa.flagged.join(', ') || 'none'} | ${a ? `${a.resolved} of ${a.undecidedBefore} in ${a.rounds} round(s), ${a.seconds} s` : 'n/a'} | ${run.aa.issue ? '**yes**' : 'no'} |\n`);
   }
   out.push('\n## Injected slowdowns: detection\n\n');
   out.push('A detection is a throughput regression of the slowed test at the issue level, confirmed by the rerun. The realised slowdown is the measured ratio (a test whose server is not CPU-bound slows less than the quota).\n\n');
