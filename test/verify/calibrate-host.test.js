@@ -1,0 +1,50 @@
+/**
+ * `tagbench calibrate` on real servers, cut to one run of one test: three servers of one
+ * release from three installs side by side, the A/A and injected comparisons through the path
+ * that opens issues, and a report that later calls add runs to.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { calibrateHost } from '../../scripts/verify/calibrate-host.js';
+import { readRecords } from '../../scripts/store/index.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
+
+test('one calibration run: A/A of two installs and an injected slowdown, reported with exact bounds', { timeout: 900_000 }, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-calibrate-'));
+  try {
+    const report = join(dir, 'calibration-local.md');
+    const store = join(dir, 'store');
+    const common = { product: 'mariadb', version: '10.11.18', hostClass: 'local', only: 'point-query', adaptiveBudget: 30, slowdowns: '0.15', report, store, workDir: join(dir, 'work'), cacheDir };
+    assert.equal(await calibrateHost({ ...common, runs: 1 }), 0);
+    const result = JSON.parse(await readFile(report.replace(/\.md$/, '.json'), 'utf8'));
+    assert.equal(result.format, 'tagbench-calibration/2');
+    assert.equal(result.runs.length, 1);
+    assert.equal(result.falseIssues.runs, 1);
+    // 0 of 1: the one-sided 95 % bound is 95 %; 1 of 1 would be 100 %
+    assert.ok([0.95, 1].includes(Number(result.falseIssues.upper95.toFixed(6))), String(result.falseIssues.upper95));
+    assert.ok(result.reference.serverCpusByTest['point-query'] > 0.05, 'the reference run measured the server CPU of the test');
+    const d = result.detection['0.15'];
+    assert.equal(d.trials, 1);
+    assert.equal(d.interval.length, 2);
+    assert.ok(d.medianRatio > 0.5 && d.medianRatio < 1.1, `realised ratio ${d.medianRatio}`);
+    assert.equal(result.runs[0].aa.family.method, 'holm');
+    // three servers, each from its own install: A from the cache, B and S from copies (path provider)
+    const records = await readRecords(store, {});
+    const ids = result.runs[0].runIds;
+    const byId = Object.fromEntries(records.map((r) => [r.id, r]));
+    assert.deepEqual(ids.map((/** @type {string} */ id) => byId[id].release.provider), ['deb', 'path', 'path']);
+    assert.ok(ids[1].includes('-B-') && /-S\d+-/.test(ids[2]), ids.join(' '));
+    const md = await readFile(report, 'utf8');
+    assert.match(md, /\*\*0 of 1 runs opened an issue|\*\*1 of 1 runs opened an issue/);
+    assert.match(md, /\| 15\.0 % \| 1 \| [01] \|/);
+    // the same settings again add runs; other settings are refused, naming what differs
+    await assert.rejects(calibrateHost({ ...common, only: 'update-index', runs: 2 }), /measured with other settings \(tests \["point-query"\] there, \["update-index"\] now\)/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
