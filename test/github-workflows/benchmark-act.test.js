@@ -53,7 +53,8 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
       workflow: '.github/workflows/benchmark.yml',
       dir,
       event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '6', instances: '6', dry_run: false } },
-      vars: { TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }), TAGBENCH_RESULTS_REPO: resultsRepo },
+      // `only` makes this an ad-hoc run: it gets an issue of its own, never the release's official one
+      vars: { TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }), TAGBENCH_RESULTS_REPO: resultsRepo, TAGBENCH_AD_HOC_ISSUES: 'issue' },
       env: {
         TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
         TAGBENCH_PORT_BASE: String(PORT_BASE),
@@ -87,6 +88,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   assert.equal(issues.length, 1, `one issue body expected in ${out}/issues`);
   const body = await readFile(issues[0], 'utf8');
   assert.match(body, new RegExp(`Performance regression: mariadb ${CANDIDATE.replace(/\./g, '\\.')} vs 10\\.11\\.18 on local \\(smoke\\)`));
+  assert.match(body, /Ad-hoc run with overrides \([^)]*point-query/, 'the ad-hoc run says so in its own issue');
   assert.match(body, /\| point-query \| point \| throughput( \([^)]*\))? ↑ \|/);
   assert.match(body, /### Provenance/);
   const summary = await readFile(join(out, 'summary.md'), 'utf8');
