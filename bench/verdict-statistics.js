@@ -22,6 +22,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../scripts/config/index.js';
 import { compareRuns, resolveThresholds, minInstancesFor } from '../scripts/compare/index.js';
+import { prng } from '../test/support/generate-history.js';
 
 const USAGE = 'Usage: node bench/verdict-statistics.js [--runs 200] [--seed 1] [--tests 38] [--out FILE]\n';
 const { values: args } = parseArgs({
@@ -50,23 +51,9 @@ const TESTS = Number(args.tests);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const thresholds = resolveThresholds((await loadConfig(root)).thresholds);
 
-/**
- * mulberry32: a tiny seeded PRNG, so that the committed tables are reproducible to the digit from
- * the seed (Math.random cannot be seeded).
- * @param {number} seed
- * @returns {() => number} uniform on [0, 1)
- */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const uniform = mulberry32(SEED);
+// The same seeded generator as the test history (mulberry32): the committed tables are
+// reproducible to the digit from the seed; Math.random cannot be seeded.
+const uniform = prng(SEED);
 /** Standard normal (Box–Muller). */
 function normal() {
   return Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());

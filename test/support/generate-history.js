@@ -44,10 +44,11 @@ export const STANDARD_TESTS = Object.freeze([
  */
 
 /**
+ * Seeded uniform generator, shared with the benchmarks that need reproducible draws.
  * @param {number} seed
  * @returns {() => number} uniform [0, 1)
  */
-function prng(seed) {
+export function prng(seed) {
   // mulberry32: a tiny seeded generator; Math.random can't be seeded and tests need replays.
   let a = seed >>> 0;
   return () => {
