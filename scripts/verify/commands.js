@@ -84,6 +84,7 @@ export const commands = [
       { flags: '--host-class <name>', description: 'host class', default: 'local' },
       { flags: '--suite <name>', description: 'suite (default: any)' },
       { flags: '--repeats <n>', description: 'repeats per test in the rerun; default: the host class\'s' },
+      { flags: '--instances <n>', description: 'server instances the rerun\'s repeats are spread over (at most the repeats); default: the host class\'s' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
       ...SERVER_RUN_OPTIONS,
     ],

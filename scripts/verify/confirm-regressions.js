@@ -13,11 +13,39 @@ import { compareRuns, resolveThresholds, confirmVerdicts, listRegressedTests, ha
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
 
 /**
+ * What the rerun runs: both releases of the comparison, only its regressed tests, on its host
+ * class and suite. Repeats and server instances default to the host class's (runReleases
+ * decides); given, they apply to the rerun only.
+ * @param {{product: string, suite: string, hostClass: string, base: {version: string}, candidate: {version: string}}} original the comparison
+ * @param {string[]} tests regressed tests
+ * @param {{storeDir: string, workDir: string, cacheDir?: string, repeats?: number|string, instances?: number|string, portBase?: number|string}} options
+ * @returns {Parameters<typeof runReleases>[1]}
+ */
+export function buildRerunRequest(original, tests, options) {
+  for (const name of /** @type {const} */ (['repeats', 'instances'])) {
+    const value = options[name];
+    if (value !== undefined && !/^[1-9]\d*$/.test(String(value).trim())) throw new UserError(`--${name} is '${value}': expected a whole number of 1 or more`);
+  }
+  return {
+    releases: [{ product: original.product, version: original.base.version }, { product: original.product, version: original.candidate.version }],
+    suite: original.suite,
+    hostClass: original.hostClass,
+    only: tests,
+    ...(options.repeats ? { repeats: Number(options.repeats) } : {}),
+    ...(options.instances ? { instances: Number(options.instances) } : {}),
+    storeDir: options.storeDir,
+    workDir: options.workDir,
+    cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+    ...(options.portBase ? { portBase: Number(options.portBase) } : {}),
+  };
+}
+
+/**
  * `tagbench confirm` (see the module comment).
  * @param {Record<string, any>} options product, version (candidate), comparison (id), hostClass,
- *   suite, store, repeats, workDir, cacheDir, portBase, root, out (stdout writer), color
+ *   suite, store, repeats, instances, workDir, cacheDir, portBase, root, out (stdout writer), color
  * @returns {Promise<number>} 0, or 2 when a confirmed issue-level regression remains
- * @throws {UserError} no such comparison, or the rerun cannot run
+ * @throws {UserError} no such comparison, bad --repeats or --instances, or the rerun cannot run
  */
 export async function confirmRegressions(options) {
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
@@ -43,17 +71,7 @@ export async function confirmRegressions(options) {
   process.stderr.write(`confirm ${options.product} ${original.candidate.version} vs ${original.base.version}: rerunning ${tests.join(', ')}\n`);
   const workDir = resolve(workDirFrom(options.workDir, config.hosts[original.hostClass]));
   // runReleases removes its own folder inside workDir; workDir itself may hold other runs.
-  const outcome = await runReleases(config, {
-    releases: [{ product: original.product, version: original.base.version }, { product: original.product, version: original.candidate.version }],
-    suite: original.suite,
-    hostClass: original.hostClass,
-    only: tests,
-    ...(options.repeats ? { repeats: Number(options.repeats) } : {}),
-    storeDir,
-    workDir,
-    cacheDir: resolve(cacheDirFrom(options.cacheDir)),
-    ...(options.portBase ? { portBase: Number(options.portBase) } : {}),
-  });
+  const outcome = await runReleases(config, buildRerunRequest(original, tests, { ...options, storeDir, workDir }));
   const [baseRec, candRec] = outcome.records;
   const thresholds = resolveThresholds(config.thresholds);
   // The run's family-wise rule already chose these regressions; the rerun replicates them test by test.
