@@ -12,9 +12,11 @@ export { replaceFileAtomic, writeFileOnce } from './write-file-once.js';
 export { readIssueList, writeIssueList, renderIssueList, validateIssueRef } from './issue-list.js';
 export { buildIndex, readIndex } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
+export { writeBisectReport, readBisectReports, validateBisectReport } from './bisect-report.js';
 
 /** @typedef {import('../types.js').ChangePoints} ChangePoints */
 /** @typedef {import('../types.js').ChangePointSeries} ChangePointSeries */
 /** @typedef {import('../types.js').DetectedChangePoint} DetectedChangePoint */
 /** @typedef {import('../types.js').Baseline} Baseline */
 /** @typedef {import('../types.js').IssueRef} IssueRef */
+/** @typedef {import('./bisect-report.js').BisectReport} BisectReport */

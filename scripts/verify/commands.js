@@ -1,5 +1,5 @@
 /**
- * CLI commands of the verify stage: compare, confirm, calibrate. They read the store, run
+ * CLI commands of the verify stage: compare, confirm, calibrate, bisect. They read the store, run
  * releases (confirm, calibrate) and hand the numbers to scripts/compare/'s pure functions.
  * Each handler imports the module it drives only when it runs, so `--help` stays light.
  */
@@ -39,11 +39,22 @@ export async function calibrateCommand(options) {
   return calibrateHost(options);
 }
 
+/**
+ * `tagbench bisect`: the first bad release between a good and a bad one.
+ * @param {Record<string, any>} options see BisectOptions in bisect.js
+ * @returns {Promise<number>} 0 found, 3 stopped for want of evidence, 130 interrupted
+ * @throws {UserError} bad options, no comparison to take the tests from
+ */
+export async function bisectCommand(options) {
+  const { bisectReleases } = await import('./bisect.js');
+  return bisectReleases(options);
+}
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
   {
     name: 'compare',
-    summary: 'relative-to-base tables, verdicts against the baseline and change points for a product line',
+    summary: 'relative-to-base tables, verdicts against the baseline and change points for a product line; tables across lines and products',
     help: [
       'Every release is compared with the base: ratio of medians with an exact rank interval, thresholds',
       'from configs/thresholds.yml, verdicts regression / improvement / unchanged / inconclusive / failed,',
@@ -53,12 +64,15 @@ export const commands = [
       'Base: --base, else baselines/<host-class>/<product>/<line>/<suite>.yml, else the line\'s baseVersion, else the first release.',
       'Exit codes: 0 no issue-level regression, 1 bad input, 2 an issue-level regression (confirm it with `tagbench confirm`).',
       'Example: tagbench compare --product mariadb --releases 10.11.18,10.11.19 --markdown out/compare.md',
+      'Across lines and products: releases named product@version, run on the same host class and suite, give one table',
+      '(a row per test, a column per release, QPS and ratio to --base, default the first) and no verdicts: verdicts stay per line.',
+      'Example: tagbench compare --releases mariadb@10.5.23,mariadb@10.11.18,mariadb@11.8.6,mysql@9.7.4 --base mariadb@10.5.23',
     ].join('\n'),
     options: [
       { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
       { flags: '--line <name>', description: 'product line; default: the line of the releases\' records' },
-      { flags: '--releases <list>', description: 'comma-separated versions, in column order; default: every version in the store', parse: parseList },
-      { flags: '--base <version>', description: 'base release; default: the baseline file\'s' },
+      { flags: '--releases <list>', description: 'comma-separated versions, in column order; default: every version in the store; product@version entries: one table across lines and products, no verdicts', parse: parseList },
+      { flags: '--base <version>', description: 'base release (product@version across products); default: the baseline file\'s, across products the first release' },
       { flags: '--host-class <name>', description: 'host class of the runs', default: 'local' },
       { flags: '--suite <name>', description: 'suite of the runs', default: 'smoke' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },
@@ -113,5 +127,39 @@ export const commands = [
       ...SERVER_RUN_OPTIONS,
     ],
     run: calibrateCommand,
+  },
+  {
+    name: 'bisect',
+    summary: 'find the first bad release between a good and a bad one: probe the releases in between (binary search), rerunning only the regressed tests against the good release',
+    help: [
+      'Each probe runs the tests for one candidate and the good release side by side, alternating, extends undecided',
+      'verdicts with adaptive repeats (as compare --adaptive), and calls the candidate bad on an issue-level regression',
+      'of every test, good when every test is unchanged or better within the thresholds. Any other probe stops the search',
+      'and says between which releases the first bad one lies: it never guesses.',
+      'Candidates: --candidates (oldest first; VERSION, or VERSION#LABEL=PATH for an installed prefix), else the versions',
+      'of configs/products/<product>.yml strictly between good and bad (deb list, or tarball.sha256 with --provider tarball).',
+      'Source provider: give tagged versions with --candidates (each built from its tag); commits between tags: not yet.',
+      'Stores the report at bisects/<host-class>/<product>/<suite>/ in the results store; prints it as Markdown.',
+      'Exit codes: 0 first bad release found, 1 bad input, 3 stopped (not enough evidence), 130 interrupted.',
+      'Example: tagbench bisect --product mariadb --good 10.11.18 --bad 10.11.19 --markdown out/bisect.md',
+    ].join('\n'),
+    options: [
+      { flags: '--product <name>', description: 'product' },
+      { flags: '--good <release>', description: 'the good release: VERSION, or VERSION#LABEL=PATH' },
+      { flags: '--bad <release>', description: 'the bad release' },
+      { flags: '--candidates <list>', description: 'releases in between, oldest first; default: the provider\'s known versions between good and bad', parse: parseList },
+      { flags: '--provider <name>', description: 'install provider of releases without a path (default deb)' },
+      { flags: '--only <tests>', description: 'tests to bisect (their throughput); default: the issue-level regressions of the stored comparison of bad against good', parse: parseList },
+      { flags: '--comparison <id>', description: 'that comparison\'s id; default: the newest, a confirmed one first' },
+      { flags: '--host-class <name>', description: 'host class', default: 'local' },
+      { flags: '--suite <name>', description: 'suite; default: the host class\'s scale' },
+      { flags: '--repeats <n>', description: 'repeats per probe; default: the host class\'s', parse: parsePositiveInt },
+      { flags: '--adaptive-budget <seconds>', description: 'adaptive repeats per probe: time budget instead of the host class\'s', parse: parsePositiveInt },
+      { flags: '--note <text>', description: 'what a reader must know about the releases (kept in the report, shown first)' },
+      { flags: '--markdown <file>', description: 'also write the report as Markdown (an issue comment)' },
+      { flags: '--store <dir>', description: 'results store directory', default: 'results' },
+      ...SERVER_RUN_OPTIONS,
+    ],
+    run: bisectCommand,
   },
 ];
