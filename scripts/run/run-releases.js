@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../server/index.js';
-import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../workload/index.js';
+import { planSuite, prepareTables, runStepRepeat, runPostwrite, getSequenceBenchmark } from '../workload/index.js';
 import { startSampling, computeEfficiency, measureDbSize, collectHostFacts } from '../metrics/index.js';
 import { writeRecord, writeRawLog } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
@@ -199,7 +199,9 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
     if (result.status !== 'ok' && !options.signal?.aborted) {
       const after = await state.server.checkHealth();
       if (!after.ok) killRelease(state, action.stepIndex, `server crashed during ${action.step.name}: ${after.reason}`, after.logExcerpt);
-      else if (action.step.kind !== 'sysbench') killRelease(state, action.stepIndex, `setup step ${action.step.name} failed: ${result.reason}`);
+      // A sequence step that failed but left its data usable (a missed target rate) lets the
+      // pass go on; any other failed setup or sequence step ends the release.
+      else if (action.step.kind !== 'sysbench' && result.stateValid !== true) killRelease(state, action.stepIndex, `setup step ${action.step.name} failed: ${result.reason}`);
     }
   }
 }
@@ -254,12 +256,13 @@ function killRelease(state, stepIndex, reason, logExcerpt) {
  * @param {RunState} state
  * @param {any} plan
  * @param {RunOptions} options
- * @returns {Promise<{status: string, reason?: string, throughput?: number|null, metric?: string, intervals?: number[]}>}
+ * @returns {Promise<{status: string, reason?: string, throughput?: number|null, metric?: string, intervals?: number[], stateValid?: boolean}>}
  */
 async function runAction(action, state, plan, options) {
   const { step, stepIndex } = action;
   const { server, record } = state;
   try {
+    if (step.sequence) return await runSequenceAction(action, state, plan, options);
     if (step.kind === 'load') {
       const out = await prepareTables(plan.suite, server, { engine: plan.engine, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
       await writeRawLog(options.storeDir, record.id, `${step.name}.txt`, out.rawOutput ?? '');
@@ -282,24 +285,56 @@ async function runAction(action, state, plan, options) {
 }
 
 /**
+ * One step of one pass of a sequence benchmark (README of scripts/workload, "Sequence
+ * benchmarks"): a reported step is measured like a sysbench repeat (samplers, efficiency,
+ * repeat = the pass), a setup step of the sequence (its cleanup) is marked like a postwrite.
  * @param {import('./schedule.js').ScheduledAction} action
  * @param {RunState} state
  * @param {any} plan
  * @param {RunOptions} options
  */
-async function runMeasuredRepeat(action, state, plan, options) {
+async function runSequenceAction(action, state, plan, options) {
+  const { step, stepIndex } = action;
+  const bench = getSequenceBenchmark(/** @type {string} */ (step.sequence));
+  /** @type {import('../workload/types.js').SequenceStepContext} */
+  const ctx = { suite: plan.suite, engine: plan.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet };
+  if (step.reported) {
+    /** @type {import('../workload/types.js').SequenceStepOutcome|undefined} */
+    let seen;
+    const result = await runMeasuredRepeat(action, state, plan, options, async () => {
+      seen = await bench.runStep(step, state.server, ctx);
+      return seen;
+    });
+    return { ...result, stateValid: seen?.stateValid ?? false };
+  }
+  const out = await bench.runStep(step, state.server, ctx);
+  await writeRawLog(options.storeDir, state.record.id, `${step.name}.r${action.repeat}.txt`, out.rawOutput ?? '');
+  markStep(state.record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
+  return { status: out.status, reason: out.reason, stateValid: out.stateValid };
+}
+
+/**
+ * @param {import('./schedule.js').ScheduledAction} action
+ * @param {RunState} state
+ * @param {any} plan
+ * @param {RunOptions} options
+ * @param {() => Promise<import('../workload/types.js').RepeatResult|import('../workload/types.js').SequenceStepOutcome>} [runRepeat]
+ *   what measures the repeat; default one sysbench repeat of the step
+ */
+async function runMeasuredRepeat(action, state, plan, options, runRepeat) {
   const { step, stepIndex, instance } = action;
   // A warm-up step runs once per instance: its repeats are numbered by instance.
   const repeat = step.reported ? action.repeat : instance;
   const { server, record } = state;
   const sampling = await startSampling({ pid: server.pid, datadir: server.datadir, query: server.query, intervalS: 1 });
   const startedAt = new Date().toISOString();
-  /** @type {import('../workload/types.js').RepeatResult} */
+  /** @type {import('../workload/types.js').RepeatResult|import('../workload/types.js').SequenceStepOutcome} */
   let out;
   /** @type {Awaited<ReturnType<typeof sampling.stop>>} */
   let samples;
   try {
-    out = await runStepRepeat(step, server, { clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
+    out = runRepeat ? await runRepeat()
+      : await runStepRepeat(step, server, { clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
   } finally {
     // Stop the samplers even when the step throws, or vmstat/iostat would outlive it.
     samples = await sampling.stop();
@@ -325,6 +360,8 @@ async function runMeasuredRepeat(action, state, plan, options) {
     efficiency: ok ? computeEfficiency(samples, ops, { windowS: out.durationS }) : null,
     mysqldRssKb: samples.rssKb ?? null,
     ioDevices: samples.devices ? { basis: samples.devices.basis, devices: [...samples.devices.devices] } : null,
+    // Sequence benchmarks' own figures (the insert benchmark's keep-up, histogram, percentiles).
+    ...('details' in out && out.details ? { details: out.details } : {}),
   };
   if (!options.signal?.aborted || ok) {
     const excerpt = ok ? undefined : tail(out.rawOutput ?? '', 15);

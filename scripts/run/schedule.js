@@ -5,7 +5,9 @@
  * layout, cold buffer pool) and re-running the warm-up and postwrite steps, then runs its share
  * of every reported step. Repeats of one server process are not independent (they share its
  * memory layout and warm-up, docs/method.md "Instances"), so the verdicts count instances, not
- * repeats. Within a reported step, repeats alternate between the releases (A B A B ...) so that
+ * repeats. A sequence benchmark (the insert benchmark: steps with `sequence` set) runs its whole
+ * sequence once per repeat ("pass"), passes spread over the rounds like repeats, each pass from
+ * a fresh table. Within a reported step, repeats alternate between the releases (A B A B ...) so that
  * drift of the machine over time (thermal, page cache, noisy neighbours) falls on both releases
  * alike instead of looking like a difference between them. Pure: no I/O, no clock.
  */
@@ -45,24 +47,49 @@ export function buildSchedule(steps, releases, repeats, instances = 1) {
   const actions = [];
   for (let instance = 0; instance < instances; instance++) {
     const restartPending = new Set(instance > 0 ? releases : []);
-    steps.forEach((step, stepIndex) => {
+    /** @param {import('./types.js').StepPlanLike} step @param {number} stepIndex @param {number} repeat @param {number} of */
+    const push = (step, stepIndex, repeat, of) => {
+      for (const release of releases) {
+        const restart = restartPending.delete(release);
+        actions.push({
+          index: actions.length, step, stepIndex, release, repeat, repeats: of, instance,
+          estimatedS: estimateS(step) + (restart ? RESTART_S : 0), ...(restart ? { restart: true } : {}),
+        });
+      }
+    };
+    // Repeat k belongs to round k mod instances: every round gets floor or ceil of repeats/instances.
+    const mine = range(repeats).filter((k) => k % instances === instance);
+    for (let stepIndex = 0; stepIndex < steps.length; stepIndex++) {
+      const step = steps[stepIndex];
+      if (step.sequence) {
+        // A sequence benchmark's state evolves step by step: each pass runs the whole sequence
+        // (from a fresh table), so passes are the outer loop and every step of a pass records
+        // that pass as its repeat. Releases still alternate step by step.
+        const end = sequenceEnd(steps, stepIndex);
+        for (const pass of mine) {
+          for (let i = stepIndex; i < end; i++) push(steps[i], i, pass, repeats);
+        }
+        stepIndex = end - 1;
+        continue;
+      }
       const once = step.runOnce ?? !step.reported;
       // The data is loaded once; later rounds restart on the loaded datadir.
-      if (step.kind === 'load' && instance > 0) return;
-      // Repeat k belongs to round k mod instances: every round gets floor or ceil of repeats/instances.
-      const mine = once ? [0] : range(repeats).filter((k) => k % instances === instance);
-      for (const repeat of mine) {
-        for (const release of releases) {
-          const restart = restartPending.delete(release);
-          actions.push({
-            index: actions.length, step, stepIndex, release, repeat, repeats: once ? 1 : repeats, instance,
-            estimatedS: estimateS(step) + (restart ? RESTART_S : 0), ...(restart ? { restart: true } : {}),
-          });
-        }
-      }
-    });
+      if (step.kind === 'load' && instance > 0) continue;
+      for (const repeat of once ? [0] : mine) push(step, stepIndex, repeat, once ? 1 : repeats);
+    }
   }
   return actions;
+}
+
+/**
+ * Index after the last step of the sequence that starts at `start` (its steps are contiguous).
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @param {number} start
+ */
+function sequenceEnd(steps, start) {
+  let end = start;
+  while (end < steps.length && steps[end].sequence === steps[start].sequence) end++;
+  return end;
 }
 
 /** @param {number} n */

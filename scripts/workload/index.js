@@ -1,9 +1,11 @@
 /**
- * The bench stage (sysbench suite): plan the standard suite, load its tables, run one repeat of
- * a step, and the postwrite step between phases. The run orchestrator (scripts/run/) calls these;
- * it owns repeats, alternation between releases, metrics and records.
+ * The bench stage: plan a suite (the sysbench suite and the sequence benchmarks it names), load
+ * the sysbench tables, run one repeat of a sysbench step, the postwrite step between phases, and
+ * the sequence benchmarks (the insert benchmark) by name. The run orchestrator (scripts/run/)
+ * calls these; it owns repeats, passes, alternation between releases, metrics and records.
  */
-export { planSuite } from './suite.js';
+export { planSuite, suiteBenchmarks } from './suite.js';
 export { prepareTables } from './prepare-tables.js';
 export { runStepRepeat } from './run-step-repeat.js';
 export { runPostwrite } from './postwrite.js';
+export { getSequenceBenchmark, SEQUENCES } from './registry.js';

@@ -17,6 +17,7 @@
  *   write phase, `.rangeN` is the range (or IN-list) size when one test runs at several sizes.
  */
 import { UserError } from '../errors.js';
+import { getSequenceBenchmark, SEQUENCES } from './registry.js';
 
 /** @typedef {import('./types.js').StepPlan} StepPlan */
 /** @typedef {import('./types.js').StepGroup} StepGroup */
@@ -24,7 +25,7 @@ import { UserError } from '../errors.js';
 /**
  * @typedef {object} SuiteEntry
  * @property {string} name
- * @property {'load'|'sysbench'|'postwrite'} kind
+ * @property {'load'|'sysbench'|'postwrite'} kind the sysbench suite's kinds (sequence benchmarks plan their own steps)
  * @property {StepGroup} group
  * @property {boolean} [reported] default: group !== 'setup'
  * @property {string} [script] stock name or own `*.lua`
@@ -103,28 +104,79 @@ export const SUITE_ENTRIES = Object.freeze(ENTRIES.map((e) => Object.freeze(e)))
 /** Names of every step, in order (for messages and for `only` validation). */
 export const STEP_NAMES = Object.freeze(SUITE_ENTRIES.map((e) => e.name));
 
+/** The benchmarks a suite runs when it does not say (`benchmarks` in the suite YAML). */
+export const DEFAULT_BENCHMARKS = Object.freeze(['sysbench']);
+
 /**
- * Build the ordered plan of a suite: every step of the standard suite (or of `suite.only`),
- * with its script, options and duration resolved from the suite's scale.
+ * Build the ordered plan of a suite: the steps of every benchmark it names in `benchmarks`
+ * (default: the sysbench suite only), in that order. For sysbench: every step of the standard
+ * suite (or of `suite.only`), with its script, options and duration resolved from the suite's
+ * scale; for a sequence benchmark (the insert benchmark): its whole sequence.
  *
  * `only` keeps the listed tests in suite order, plus what they need: `load` always; a warm-up
  * when the test it warms is kept (or when named); a postwrite step when a kept write or load
- * step runs before it (since the previous postwrite) and a kept step runs after it.
+ * step runs before it (since the previous postwrite) and a kept step runs after it. A sequence
+ * benchmark's steps depend on each other, so naming any of them keeps its whole sequence; a
+ * benchmark none of whose steps is named is left out.
  *
  * @param {import('../types.js').SuiteConfig} suite validated suite config (configs/suites/*.yml)
  * @param {{engine?: 'innodb'|'rocksdb'}} [opts] storage engine of the tables (default innodb)
  * @returns {StepPlan[]} in run order
- * @throws {UserError} when `only` names an unknown test or the engine is unknown
+ * @throws {UserError} when `only` names an unknown test, `benchmarks` an unknown benchmark, or
+ *   the engine is unknown
  */
 export function planSuite(suite, opts = {}) {
   const engine = opts.engine ?? 'innodb';
   if (engine !== 'innodb' && engine !== 'rocksdb') {
     throw new UserError(`unknown engine '${engine}' for suite '${suite.name}'; valid: innodb, rocksdb`);
   }
-  const entries = selectEntries(suite);
-  const plans = entries.map((e) => toPlan(e, suite, engine));
+  const benchmarks = suiteBenchmarks(suite);
+  /** @type {{name: string, steps: StepPlan[]}[]} */
+  const parts = benchmarks.map((name) => (name === 'sysbench' ? { name, steps: [] }
+    : { name, steps: getSequenceBenchmark(name).planSteps(suite, { engine }) }));
+  const known = parts.flatMap((p) => (p.name === 'sysbench' ? [...STEP_NAMES] : p.steps.map((s) => s.name)));
+  const clash = known.find((n, i) => known.indexOf(n) !== i);
+  if (clash) throw new Error(`step name '${clash}' is planned twice in suite '${suite.name}' (two benchmarks use it)`);
+  if (suite.only) {
+    const unknown = suite.only
+      .map((name, i) => ({ name, i }))
+      .filter(({ name }) => !known.includes(name));
+    if (unknown.length > 0) {
+      const list = unknown.map(({ name, i }) => `suites.${suite.name}.only[${i}] = '${name}'`).join(', ');
+      throw new UserError(`unknown test name in configs/suites/${suite.name}.yml: ${list}; valid names: ${known.join(', ')}. Fix the name or remove it from 'only'.`);
+    }
+  }
+  /** @type {StepPlan[]} */
+  const plans = [];
+  for (const part of parts) {
+    if (part.name === 'sysbench') {
+      const only = suite.only?.filter((n) => STEP_NAMES.includes(n));
+      if (suite.only && only?.length === 0 && benchmarks.length > 1) continue;
+      const entries = selectEntries(only ? { ...suite, only } : suite);
+      plans.push(...entries.map((e) => toPlan(e, suite, engine)));
+    } else if (!suite.only || part.steps.some((s) => suite.only?.includes(s.name))) {
+      plans.push(...part.steps);
+    }
+  }
   for (let i = 0; i < plans.length - 1; i += 1) plans[i].postwriteAfter = plans[i + 1].kind === 'postwrite';
   return plans;
+}
+
+/**
+ * The benchmarks a suite runs, in order, checked against the known ones.
+ * @param {import('../types.js').SuiteConfig} suite
+ * @returns {string[]}
+ * @throws {UserError} naming the suite file and the unknown entry
+ */
+export function suiteBenchmarks(suite) {
+  const named = /** @type {{benchmarks?: string[]}} */ (suite).benchmarks ?? [...DEFAULT_BENCHMARKS];
+  const valid = ['sysbench', ...Object.keys(SEQUENCES)];
+  named.forEach((name, i) => {
+    if (!valid.includes(name)) {
+      throw new UserError(`unknown benchmark in configs/suites/${suite.name}.yml: benchmarks[${i}] = '${name}'; valid: ${valid.join(', ')}`);
+    }
+  });
+  return named;
 }
 
 /**
@@ -133,13 +185,7 @@ export function planSuite(suite, opts = {}) {
  */
 function selectEntries(suite) {
   if (!suite.only) return [...SUITE_ENTRIES];
-  const unknown = suite.only
-    .map((name, i) => ({ name, i }))
-    .filter(({ name }) => !STEP_NAMES.includes(name));
-  if (unknown.length > 0) {
-    const list = unknown.map(({ name, i }) => `suites.${suite.name}.only[${i}] = '${name}'`).join(', ');
-    throw new UserError(`unknown test name in configs/suites/${suite.name}.yml: ${list}; valid names: ${STEP_NAMES.join(', ')}. Fix the name or remove it from 'only'.`);
-  }
+  // planSuite has checked every name and passes only the sysbench ones.
   const wanted = new Set(suite.only);
   const keep = SUITE_ENTRIES.filter((e) => e.kind === 'load' || wanted.has(e.name)
     || e.warms === '*' || (e.warms !== undefined && wanted.has(e.warms)));

@@ -6,9 +6,11 @@
 export {};
 
 /**
- * @typedef {'load'|'sysbench'|'postwrite'} StepKind
+ * @typedef {'load'|'sysbench'|'postwrite'|'ibench'} StepKind
  * `load` = create and fill sbtest1..N (prepareTables), `sysbench` = one timed test (runStepRepeat,
- * repeated by the orchestrator), `postwrite` = flush, ANALYZE, rest (runPostwrite).
+ * repeated by the orchestrator), `postwrite` = flush, ANALYZE, rest (runPostwrite); `ibench` =
+ * a step of the insert benchmark, a sequence benchmark (see SequenceBenchmark): its steps carry
+ * `sequence: 'ibench'` and run through the benchmark's `runStep`, never through the three above.
  */
 
 /**
@@ -24,7 +26,8 @@ export {};
  * @property {boolean} reported false for warm-ups, load and postwrite: never in result tables
  * @property {boolean} runOnce true = run a single time per release (load, postwrite, warm-ups);
  *   false = a measured test the orchestrator repeats
- * @property {'qps'|'rows/s'} metric what the repeat's `throughput` means
+ * @property {'qps'|'rows/s'|'inserts/s'} metric what the repeat's `throughput` means (inserts/s:
+ *   rows inserted per second, insert benchmark)
  * @property {string|null} script stock script name (`oltp_point_select`, resolved in
  *   /usr/share/sysbench) or own Lua file relative to scripts/workload/lua (`scan.lua`); null for postwrite
  * @property {'stock'|'own'|null} scriptSource
@@ -40,6 +43,9 @@ export {};
  *   table) = tableSize; throughput = tps x rowsPerEvent. 0 for other tests
  * @property {boolean} postwriteAfter true when the next plan entry is a postwrite step
  * @property {number} restS postwrite only: seconds to rest after flushing (suite restS)
+ * @property {string} [sequence] name of the sequence benchmark the step belongs to (a key of
+ *   SEQUENCES in registry.js); absent for the sysbench suite's steps. The steps of one sequence
+ *   are contiguous in the plan and every pass runs all of them, in order, from a fresh state
  */
 
 /**
@@ -168,4 +174,76 @@ export {};
  * @property {number} durationS wall-clock seconds of the load
  * @property {string[]} argv the sysbench prepare command
  * @property {string} rawOutput sysbench output, for the caller to keep as a log
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Sequence benchmarks (the insert benchmark; LinkBench plugs in the same way): benchmarks whose
+// steps change the data the next step starts from, so they run as one sequence per pass.
+
+/**
+ * @typedef {object} SequenceStepContext what the run stage hands a sequence benchmark's step
+ * @property {import('../types.js').SuiteConfig} suite the validated suite (its own settings
+ *   block, e.g. `ibench`, is read by the benchmark)
+ * @property {'innodb'|'rocksdb'} engine
+ * @property {number} pass 0-based pass of the sequence in this run (= the repeat index its
+ *   measured steps record)
+ * @property {string|null} clientCpus taskset CPU list for client processes (benchmarks that run
+ *   in this Node process cannot be pinned and ignore it; the record says where clients ran)
+ * @property {AbortSignal} [signal] stop as soon as possible; the outcome is then failed
+ * @property {(line: string) => void} [onProgress]
+ */
+
+/**
+ * @typedef {object} SequenceStepOutcome what one step of one pass produced
+ * @property {'ok'|'failed'} status
+ * @property {string} [reason] failed only: why, in words (a rate not sustained, a statement error)
+ * @property {boolean} stateValid false when the data is not what the later steps of this pass
+ *   need (a load or an index build that failed): the run stage then skips the rest of the
+ *   release, as for a failed sysbench load. A measured step that merely missed a target keeps
+ *   the state valid
+ * @property {number} durationS measured seconds (wall time of a setup step)
+ * @property {number|null} throughput measured steps: per second in the step's metric; null for
+ *   setup steps and failed repeats (never 0 for a failure)
+ * @property {number|null} tps operations that count as one transaction, per second; null as above
+ * @property {LatencyMs|null} latencyMs of the step's own operation; null as above
+ * @property {number} errors
+ * @property {number} reconnects
+ * @property {SequenceInterval[]} intervals one per second of the measured part
+ * @property {Record<string, object>} [details] benchmark-specific figures of the repeat, under
+ *   the benchmark's name (`{ibench: IbenchDetails}`), stored as the repeat's `details`
+ * @property {string} rawOutput a text log of the step, kept beside the record
+ */
+
+/**
+ * @typedef {import('../types.js').Interval & {
+ *   inserts?: number, deletes?: number, queries?: number,
+ *   insertMaxMs?: number, deleteMaxMs?: number, queryMaxMs?: number,
+ * }} SequenceInterval
+ * One second of a sequence step. `qps` is the step's own operation per second (rows inserted for
+ * l.i*, queries for q*), `latencyMs` the 95th percentile of its response times in that second;
+ * the optional fields split the second by operation (rates per second, max response time in ms).
+ */
+
+/**
+ * @typedef {object} SequenceBenchmark a benchmark whose steps run as one sequence per pass
+ * @property {string} name the StepPlan.kind and StepPlan.sequence of its steps, and the key
+ *   suites name it by in `benchmarks`
+ * @property {Readonly<Record<string, MetricSpec>>} metrics every number its repeats report
+ * @property {(suite: import('../types.js').SuiteConfig, opts: {engine: 'innodb'|'rocksdb'}) => StepPlan[]} planSteps
+ *   the sequence, in order, every step with `kind` and `sequence` = name. Pure; throws UserError
+ *   for bad settings, naming the suite file and field
+ * @property {(step: StepPlan, target: BenchTarget, ctx: SequenceStepContext) => Promise<SequenceStepOutcome>} runStep
+ *   one step of one pass. The first step of a sequence starts from a fresh state (drop and
+ *   create); later steps read what they need from the server, so nothing is kept in memory
+ *   between steps. Server errors come back as status failed, never as a throw
+ */
+
+/**
+ * @typedef {object} IbenchSettings the suite's `ibench` block (scripts/config/schemas/suite.schema.json)
+ * @property {boolean} [tablePerClient] true (default): one table per client, pi1..N; false: one
+ *   table pi1 shared by all clients
+ * @property {number} loadRows l.i0: rows each client inserts in PK order, 100 per INSERT
+ * @property {number} l1Rows l.i1: rows each client inserts (and deletes), 50 per INSERT
+ * @property {number} l2Rows l.i2: rows each client inserts (and deletes), 5 per INSERT
+ * @property {number} queryDurationS seconds of each qr* / qp* step
  */
