@@ -15,6 +15,7 @@ export { computeQos } from './qos.js';
 export { METRICS, METRIC_NAMES } from './metrics.js';
 export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
 export { renderRelativeTable } from './render-relative-table.js';
+export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';
 export { renderComparison } from './render-comparison.js';
 export { detectChangePoints } from './run-change-points.js';
 export { renderChangePoints } from './render-change-points.js';
@@ -25,3 +26,5 @@ export { findHostDrift, splitHostSegments, renderHostDrift, HOST_FACT_FIELDS } f
 /** @typedef {import('./types.js').FullVerdict} FullVerdict */
 /** @typedef {import('./types.js').ReleaseRecords} ReleaseRecords */
 /** @typedef {import('./types.js').ChangePointReport} ChangePointReport */
+/** @typedef {import('./cross-table.js').CrossTable} CrossTable */
+/** @typedef {import('./cross-table.js').CrossRelease} CrossRelease */

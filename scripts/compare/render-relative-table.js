@@ -8,22 +8,26 @@ import { GROUPS } from './relative-table.js';
 
 /**
  * @param {import('./types.js').RelativeTable} table
- * @param {{format: 'markdown'|'terminal', color?: boolean}} options color only for terminal
+ * @param {{format: 'markdown'|'terminal', color?: boolean, title?: string, labels?: Record<string, string>, note?: string}} options
+ *   color only for terminal; title, labels (column key -> heading) and a note line for tables
+ *   whose column keys are not plain versions (cross-table.js)
  * @returns {string} text ending with a newline
  */
 export function renderRelativeTable(table, options) {
   const md = options.format === 'markdown';
   const color = !md && options.color === true;
+  const label = (/** @type {string} */ key) => options.labels?.[key] ?? key;
   const out = [];
-  const title = `${table.product} ${table.line}: throughput and ratio to ${table.base}`;
+  const title = options.title ?? `${table.product} ${table.line}: throughput and ratio to ${table.base}`;
   out.push(md ? `## ${title}\n` : `${title}\n`);
-  out.push(`Median of the repeats [min–max]; ratio = median / median of ${table.base}; ▼ below ${table.marks.low}, ▲ above ${table.marks.high}.\n`);
+  if (options.note) out.push(options.note);
+  out.push(`Median of the repeats [min–max]; ratio = median / median of ${label(table.base)}; ▼ below ${table.marks.low}, ▲ above ${table.marks.high}.\n`);
   for (const g of table.groups) {
     const heading = GROUPS.find((x) => x.group === g.group)?.title ?? g.group;
     out.push(md ? `\n### ${heading}\n` : `\n${heading}\n`);
     const header = ['test'];
     for (const v of table.versions) {
-      header.push(v === table.base ? `${v} (base)` : v);
+      header.push(v === table.base ? `${label(v)} (base)` : label(v));
       if (v !== table.base) header.push('ratio');
     }
     /** @type {{text: string, mark: 'low'|'high'|null}[][]} */

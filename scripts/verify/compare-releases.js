@@ -14,6 +14,7 @@ import { readRecords, readBaseline, writeComparison, writeChangePoints, replaceF
 import {
   compareRuns, resolveThresholds, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints,
   renderRelativeTable, renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift,
+  computeCrossTable, renderCrossTable, releaseKey,
 } from '../compare/index.js';
 import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { readCalibrationSummary } from './calibration-summary.js';
@@ -56,6 +57,11 @@ export async function compareReleases(options) {
   const config = await loadConfig(root);
   const out = options.out ?? ((/** @type {string} */ t) => process.stdout.write(t));
   const color = options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
+  /** @type {string[]|undefined} */
+  const named = typeof options.releases === 'string' ? parseList(options.releases) : options.releases;
+  if (named?.some((r) => r.includes('@'))) {
+    return compareAcross({ ...options, releases: named }, { config, out, color });
+  }
   if (!options.product) throw new UserError(`missing --product; known: ${Object.keys(config.products).join(', ')}`);
   const product = config.products[options.product];
   if (!product) throw new UserError(`unknown --product '${options.product}'; known: ${Object.keys(config.products).join(', ')}`);
@@ -72,7 +78,7 @@ export async function compareReleases(options) {
   if (!line) {
     throw new UserError(lines.length === 0
       ? `no run record of ${product.name}${wanted ? ` ${wanted.join(', ')}` : ''} for host class '${hostClass}' and suite '${suite}' in ${storeDir}: run \`tagbench run\` first or check --store, --host-class, --suite`
-      : `the releases span product lines ${lines.join(', ')}: give --line (one of them)`);
+      : `the releases span product lines ${lines.join(', ')}: give --line (one of them) for verdicts against that line's base, or name them as product@version (--releases ${(wanted ?? [...new Set(all.map((r) => r.release.version))].sort(compareVersions)).map((v) => `${product.name}@${v}`).join(',')}) for one table across lines, without verdicts`);
   }
   const records = all.filter((r) => r.release.line === line);
   const versions = wanted ?? [...new Set(records.map((r) => r.release.version))].sort(compareVersions);
@@ -159,6 +165,82 @@ export async function compareReleases(options) {
   }
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints }, null, 2)}\n`);
   return comparisons.some((c) => hasIssueRegression(c)) ? EXIT.regression : EXIT.ok;
+}
+
+/**
+ * `tagbench compare --releases product@version,...`: one table of releases of any product lines
+ * and products run on the same host class and suite, with ratios to the chosen base (seed post
+ * 003's form). A view: no verdict is made or stored, since verdicts against a baseline belong to
+ * one product line.
+ * @param {Record<string, any> & {releases: string[]}} options see CompareOptions; releases as
+ *   `product@version`, or plain versions of --product
+ * @param {{config: Awaited<ReturnType<typeof loadConfig>>, out: (text: string) => void, color: boolean}} ctx
+ * @returns {Promise<number>} 0
+ * @throws {UserError} bad options, or a release with no run record on the host class and suite
+ */
+async function compareAcross(options, { config, out, color }) {
+  if (options.line) throw new UserError(`--line ${options.line}: a table of releases named product@version spans lines and takes no --line; to judge releases of one line against its base, give --product and plain versions`);
+  if (options.adaptive) throw new UserError('--adaptive runs more instances of undecided verdicts; a table of releases named product@version makes no verdicts: give --product and plain versions of one line');
+  const hostClass = options.hostClass ?? 'local';
+  const suite = options.suite ?? 'smoke';
+  const storeDir = resolve(options.store ?? 'results');
+  const known = Object.keys(config.products).join(', ');
+  const named = options.releases.map((item) => {
+    const m = /^([a-z][a-z0-9-]*)@(\S+)$/.exec(item);
+    const product = m ? m[1] : options.product;
+    if (!product) throw new UserError(`release '${item}' in --releases names no product: write product@version (e.g. mariadb@${item}), or give --product`);
+    if (!config.products[product]) throw new UserError(`unknown product '${product}' in --releases '${item}'; known: ${known}`);
+    return { product, version: m ? m[2] : item };
+  });
+  const keys = named.map(releaseKey);
+  const twice = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (twice) throw new UserError(`--releases names ${twice} twice`);
+  const base = chooseCrossBase(options.base, named, options.product);
+  /** @type {import('../compare/index.js').CrossRelease[]} */
+  const releases = [];
+  for (const { product, version } of named) {
+    const records = await readRecords(storeDir, { hostClass, product, version, suite, status: ['ok', 'failed'] });
+    if (records.length === 0) {
+      const versions = [...new Set((await readRecords(storeDir, { hostClass, product, suite })).map((r) => r.release.version))].sort(compareVersions);
+      throw new UserError(`no run record of ${product} ${version} for host class '${hostClass}' and suite '${suite}' in ${storeDir}; ${product} versions with records there: ${versions.join(', ') || 'none'} (run \`tagbench run --releases ${keys.join(',')}\` first, or check --store, --host-class, --suite)`);
+    }
+    // The newest run's line: a release belongs to one line, unless the product's lines were redrawn.
+    const line = records.at(-1)?.release.line ?? '';
+    releases.push({ product, productName: config.products[product].displayName, line, version, records });
+  }
+  const table = computeCrossTable({ hostClass, suite, base: base.key, releases });
+  const baseLabel = table.columns.find((c) => c.key === base.key)?.label;
+  const runs = table.columns.map((c, i) => `${c.label} (line ${c.line}): ${releases[i].records.map((r) => r.id).join(', ')}`).join('; ');
+  const baseNote = `base ${baseLabel} (${base.source === 'option' ? '--base' : 'first release'}); runs: ${runs}`;
+  out(renderCrossTable(table, { format: 'terminal', color }));
+  out(`\n${baseNote}\n`);
+  const createdAt = new Date().toISOString();
+  if (options.markdown) {
+    const md = [`# Across lines and products: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderCrossTable(table, { format: 'markdown' })].join('');
+    await replaceFileAtomic(resolve(options.markdown), md);
+  }
+  if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base, table }, null, 2)}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * The base of a cross table: --base as product@version, or as a plain version that names one
+ * of the releases (of --product when given); else the first release.
+ * @param {string|undefined} option --base
+ * @param {{product: string, version: string}[]} releases
+ * @param {string|undefined} product --product
+ * @returns {{key: string, source: 'option'|'first'}}
+ * @throws {UserError} when --base names none of the releases, or several
+ */
+function chooseCrossBase(option, releases, product) {
+  const keys = releases.map(releaseKey);
+  if (!option) return { key: keys[0], source: 'first' };
+  const matches = option.includes('@') ? keys.filter((k) => k === option)
+    : releases.filter((r) => r.version === option && (!product || r.product === product)).map(releaseKey);
+  if (matches.length === 1) return { key: matches[0], source: 'option' };
+  throw new UserError(matches.length === 0
+    ? `--base ${option} is none of --releases ${keys.join(', ')}; give one of them`
+    : `--base ${option} names ${matches.join(' and ')}: write it as product@version`);
 }
 
 /**
