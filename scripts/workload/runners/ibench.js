@@ -107,8 +107,8 @@ function planSteps(suite, { engine }) {
     step('l.i2', 'write', 'inserts/s', { rowsPerClient: s.l2Rows, rowsPerCommit: ROWS_PER_COMMIT['l.i2'] }),
     step('ibench.cleanup', 'setup', 'qps', {}),
     ...QUERY_STEP_RATES.flatMap((rate) => [
-      step(`qr${rate}`, 'range', 'qps', { query: 'range', rangeRows: RANGE_ROWS, insertsPerClientPerS: rate, writerRowsPerCommit: WRITER_ROWS_PER_COMMIT }, s.queryDurationS),
-      step(`qp${rate}`, 'point', 'qps', { query: 'point', insertsPerClientPerS: rate, writerRowsPerCommit: WRITER_ROWS_PER_COMMIT }, s.queryDurationS),
+      step(`qr${rate}`, 'range', 'qps', { query: 'range', durationS: s.queryDurationS, rangeRows: RANGE_ROWS, insertsPerClientPerS: rate, writerRowsPerCommit: WRITER_ROWS_PER_COMMIT }, s.queryDurationS),
+      step(`qp${rate}`, 'point', 'qps', { query: 'point', durationS: s.queryDurationS, insertsPerClientPerS: rate, writerRowsPerCommit: WRITER_ROWS_PER_COMMIT }, s.queryDurationS),
     ]),
   ];
 }
