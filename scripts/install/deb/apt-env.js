@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UserError } from '../../errors.js';
 import { replaceFileAtomic } from '../../store/index.js';
 import { runToolChecked, runTool } from '../run-tool.js';
-import { parseDeb822Sources, parseOneLineSources, pickDebianMirrors, renderSourcesList } from './apt-sources.js';
+import { parseDeb822Sources, parseOneLineSources, pickDebianMirrors, renderSourcePackagesList, renderSourcesList } from './apt-sources.js';
 
 /** Lists older than this are refreshed before resolving a version (a day: suites move slowly). */
 const LISTS_MAX_AGE_S = 24 * 3600;
@@ -81,27 +81,7 @@ export async function openAptEnv(cacheDir, release, log) {
   await writeIfChanged(join(dir, 'status'), '');
   await writeIfChanged(join(dir, 'preferences'), '');
 
-  const base = [
-    '-o', `Dir::Etc::SourceList=${join(dir, 'sources.list')}`,
-    '-o', `Dir::Etc::SourceParts=${join(dir, 'empty.d')}`,
-    '-o', `Dir::Etc::Preferences=${join(dir, 'preferences')}`,
-    '-o', `Dir::Etc::PreferencesParts=${join(dir, 'empty.d')}`,
-    '-o', `Dir::State::Lists=${join(dir, 'lists')}`,
-    // An empty dpkg status makes apt compute the full closure, independent of what this
-    // machine has installed; we choose what to keep from it later (see lib-closure.js).
-    '-o', `Dir::State::status=${join(dir, 'status')}`,
-    '-o', `Dir::State::extended_states=${join(dir, 'extended_states')}`,
-    '-o', `Dir::Cache=${join(dir, 'cache')}`,
-    '-o', 'Acquire::Languages=none',
-    '-o', 'Acquire::IndexTargets::deb::DEP-11::DefaultEnabled=false',
-    '-o', 'Acquire::IndexTargets::deb::DEP-11-icons::DefaultEnabled=false',
-    '-o', 'Acquire::IndexTargets::deb::DEP-11-icons-small::DefaultEnabled=false',
-    '-o', 'Acquire::IndexTargets::deb::CNF::DefaultEnabled=false',
-    // apt drops privileges to _apt for downloads, and _apt cannot write into a root-owned
-    // private folder: download as the current user instead.
-    ...(process.getuid?.() === 0 ? ['-o', 'APT::Sandbox::User=root'] : []),
-    '-q',
-  ];
+  const base = privateAptOptions(dir);
   const stampFile = join(dir, 'lists', '.tagbench-updated');
   const lockFile = join(dir, 'lists.lock');
   // Several installs (tests of several stages, parallel CI jobs) share one cache: `apt-get
@@ -170,16 +150,129 @@ export async function openAptEnv(cacheDir, release, log) {
 }
 
 /**
+ * The apt options that point apt-get / apt-cache at one private configuration folder instead of
+ * the machine's own state.
+ * @param {string} dir the private folder (`<cacheDir>/.apt/<release>`, `<cacheDir>/.apt-src/<release>`)
+ * @param {boolean} [asRoot] whether apt runs as root (default: this process's uid is 0)
+ * @returns {string[]}
+ */
+export function privateAptOptions(dir, asRoot = process.getuid?.() === 0) {
+  return [
+    '-o', `Dir::Etc::SourceList=${join(dir, 'sources.list')}`,
+    '-o', `Dir::Etc::SourceParts=${join(dir, 'empty.d')}`,
+    '-o', `Dir::Etc::Preferences=${join(dir, 'preferences')}`,
+    '-o', `Dir::Etc::PreferencesParts=${join(dir, 'empty.d')}`,
+    '-o', `Dir::State::Lists=${join(dir, 'lists')}`,
+    // An empty dpkg status makes apt compute the full closure, independent of what this
+    // machine has installed; we choose what to keep from it later (see lib-closure.js).
+    '-o', `Dir::State::status=${join(dir, 'status')}`,
+    '-o', `Dir::State::extended_states=${join(dir, 'extended_states')}`,
+    '-o', `Dir::Cache=${join(dir, 'cache')}`,
+    '-o', 'Acquire::Languages=none',
+    '-o', 'Acquire::IndexTargets::deb::DEP-11::DefaultEnabled=false',
+    '-o', 'Acquire::IndexTargets::deb::DEP-11-icons::DefaultEnabled=false',
+    '-o', 'Acquire::IndexTargets::deb::DEP-11-icons-small::DefaultEnabled=false',
+    '-o', 'Acquire::IndexTargets::deb::CNF::DefaultEnabled=false',
+    // apt drops privileges to _apt for downloads, and _apt cannot write into a root-owned
+    // private folder: download as the current user instead.
+    ...(asRoot ? ['-o', 'APT::Sandbox::User=root'] : []),
+    '-q',
+  ];
+}
+
+/**
+ * The private folder of one release's source-package lists. Apart from `.apt/<release>` (the
+ * binary lists) so that binary installs never fetch the Sources indexes.
+ * @param {string} cacheDir
+ * @param {string} release
+ * @returns {string}
+ */
+export function sourceAptDir(cacheDir, release) {
+  return join(cacheDir, '.apt-src', release);
+}
+
+/**
+ * The commands that refresh a release's private source lists and download one source package
+ * (`.dsc`, orig tarball and its `.asc`, Debian tarball) into the current folder, as
+ * {@link openAptSourceEnv} and the source provider run them; the dry run prints these.
+ * apt verifies the chain itself: Release signature (the archive keyring) -> Sources hash ->
+ * .dsc -> every file the .dsc lists. `--download-only` leaves the files packed.
+ * @param {string} cacheDir
+ * @param {string} release
+ * @param {string} packageArg `<name>=<Debian version>` (a binary name is mapped to its source by apt)
+ * @returns {{update: string[], download: string[]}} argv each
+ */
+export function sourceAptCommands(cacheDir, release, packageArg) {
+  const dir = sourceAptDir(cacheDir, release);
+  const base = privateAptOptions(dir);
+  const lockFile = join(dir, 'lists.lock');
+  return {
+    update: ['flock', '-x', lockFile, 'apt-get', ...base, 'update'],
+    download: ['flock', '-s', lockFile, 'apt-get', ...base, 'source', '--download-only', packageArg],
+  };
+}
+
+/**
+ * @typedef {object} AptSourceEnv a release's private source-package lists
+ * @property {string} release
+ * @property {string} dir
+ * @property {(options?: {force?: boolean}) => Promise<boolean>} ensureUpdated refresh lists when missing or stale; true when it ran `apt-get update`
+ * @property {(names: string[]) => Promise<AptPackageVersion[]>} sourceVersions source packages
+ *   (with versions and suites) that build these binary or source names; `name` is the source package
+ */
+
+/**
+ * Open (creating when needed) the private source-package lists of one Debian release: the
+ * machine's own mirrors as `deb-src` lines, never a mirror named by the project.
+ * @param {string} cacheDir install cache root; the state goes in `<cacheDir>/.apt-src/<release>`
+ * @param {string} release
+ * @param {(msg: string) => void} log
+ * @returns {Promise<AptSourceEnv>}
+ * @throws {UserError} when the machine has no Debian mirror configured
+ */
+export async function openAptSourceEnv(cacheDir, release, log) {
+  const dir = sourceAptDir(cacheDir, release);
+  const mirrors = await readMachineMirrors();
+  await mkdir(join(dir, 'lists', 'partial'), { recursive: true });
+  await mkdir(join(dir, 'cache', 'archives', 'partial'), { recursive: true });
+  await mkdir(join(dir, 'empty.d'), { recursive: true });
+  await writeIfChanged(join(dir, 'sources.list'), renderSourcePackagesList(release, mirrors));
+  await writeIfChanged(join(dir, 'status'), '');
+  await writeIfChanged(join(dir, 'preferences'), '');
+  const base = privateAptOptions(dir);
+  const lockFile = join(dir, 'lists.lock');
+  const stampFile = join(dir, 'lists', '.tagbench-updated');
+  return {
+    release,
+    dir,
+    async ensureUpdated({ force = false } = {}) {
+      const st = await stat(stampFile).catch(() => null);
+      if (!force && st && Date.now() - st.mtimeMs < LISTS_MAX_AGE_S * 1000) return false;
+      log(`apt: updating private source lists for ${release}`);
+      const update = sourceAptCommands(cacheDir, release, 'unused').update;
+      await runToolChecked(update[0], update.slice(1), { what: `apt-get update for the private ${release} source lists` });
+      await writeFile(stampFile, new Date().toISOString());
+      return true;
+    },
+    async sourceVersions(names) {
+      const res = await runTool('flock', ['-s', lockFile, 'apt-cache', ...base, 'madison', ...names]);
+      return parseMadison(res.stdout, 'Sources');
+    },
+  };
+}
+
+/**
  * Parse `apt-cache madison` output.
  * @param {string} text
+ * @param {'Packages'|'Sources'} [kind] which rows to keep: binary packages (default) or source packages
  * @returns {AptPackageVersion[]}
  */
-export function parseMadison(text) {
+export function parseMadison(text, kind = 'Packages') {
   /** @type {AptPackageVersion[]} */
   const out = [];
   for (const line of text.split('\n')) {
     const parts = line.split('|').map((s) => s.trim());
-    if (parts.length < 3 || !/ Packages$/.test(parts[2])) continue;
+    if (parts.length < 3 || !parts[2].endsWith(` ${kind}`)) continue;
     const suite = parts[2].split(/\s+/)[1]?.split('/')[0] ?? '';
     out.push({ name: parts[0], version: parts[1], suite });
   }

@@ -112,6 +112,18 @@ export function renderSourcesList(release, mirrors) {
 }
 
 /**
+ * The private source-package list for one Debian release: the same suites and mirrors as
+ * {@link renderSourcesList}, as `deb-src` lines. It is kept apart from the binary lists so that
+ * a binary install never downloads the larger Sources indexes.
+ * @param {string} release base suite name (`bookworm`, `sid`)
+ * @param {DebianMirrors} mirrors
+ * @returns {string} one-line-style sources.list text
+ */
+export function renderSourcePackagesList(release, mirrors) {
+  return renderSourcesList(release, mirrors).replace(/^deb /gm, 'deb-src ');
+}
+
+/**
  * The Debian release a suite belongs to: `bookworm-security` -> `bookworm`.
  * @param {string} suite
  * @returns {string}

@@ -7,7 +7,8 @@
  * of letting them write into the host.
  */
 import { mkdir, readFile, readdir, rename, stat, utimes } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { accessSync, constants as fsConstants } from 'node:fs';
+import { delimiter, join, relative } from 'node:path';
 import { UserError } from '../../errors.js';
 import { runTool } from '../run-tool.js';
 import { runLogged } from './run-logged.js';
@@ -78,13 +79,15 @@ export function fetchCommands(gitUrl, ref, srcDir) {
  * The configure, build and install commands of a build, as buildAndInstall runs them.
  * Shared with the dry run so that it prints what runs.
  * @param {{cmakeFlags: string[]}} settings
- * @param {{srcDir: string, buildDir: string, finalPrefix: string, downloadDir: string, jobs: number}} where
+ * @param {{srcDir: string, buildDir: string, finalPrefix: string, downloadDir: string, jobs: number, launcher?: string|null}} where
+ *   launcher: compiler launcher (ccache) cmake puts before every compile, none when null
  * @returns {{configure: string[], build: string[], install: string[], installPrefix: string}} argv each (cmake first)
  */
 export function cmakeCommands(settings, where) {
   const installPrefix = join(where.finalPrefix, 'usr');
+  const launcher = where.launcher ? [`-DCMAKE_C_COMPILER_LAUNCHER=${where.launcher}`, `-DCMAKE_CXX_COMPILER_LAUNCHER=${where.launcher}`] : [];
   return {
-    configure: ['cmake', '-S', where.srcDir, '-B', where.buildDir, ...settings.cmakeFlags.map((f) => expandFlag(f, where)), `-DCMAKE_INSTALL_PREFIX=${installPrefix}`],
+    configure: ['cmake', '-S', where.srcDir, '-B', where.buildDir, ...settings.cmakeFlags.map((f) => expandFlag(f, where)), ...launcher, `-DCMAKE_INSTALL_PREFIX=${installPrefix}`],
     build: ['cmake', '--build', where.buildDir, '--parallel', String(where.jobs)],
     install: ['cmake', '--install', where.buildDir],
     installPrefix,
@@ -92,23 +95,54 @@ export function cmakeCommands(settings, where) {
 }
 
 /**
+ * The compiler launcher a build uses: ccache when it is on PATH, so that rebuilding a release
+ * (another profile, a cache that was deleted) recompiles only what changed. TAGBENCH_CCACHE=0
+ * turns it off (to measure a cold build). Looked up, not run: the dry run calls this too.
+ * @returns {string|null} the ccache path, null when none is used
+ */
+export function findCompilerLauncher() {
+  if (process.env.TAGBENCH_CCACHE === '0') return null;
+  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, 'ccache');
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
+}
+
+/**
+ * Where ccache keeps its objects for a build: $CCACHE_DIR when set, else `<cache>/.ccache`,
+ * beside the install cache, so that every build of a host shares it and it is removed with it.
+ * @param {string} cacheDir install cache root
+ * @returns {string}
+ */
+export function ccacheDirOf(cacheDir) {
+  return process.env.CCACHE_DIR || join(cacheDir, '.ccache');
+}
+
+/**
  * Configure with the profile's flags, build, and install into `<workDir>/prefix/usr`.
- * @param {BuildContext & {srcDir: string, finalPrefix: string, jobs: number, downloadDir: string}} c
+ * @param {BuildContext & {srcDir: string, finalPrefix: string, jobs: number, downloadDir: string, launcher?: string|null, ccacheDir?: string}} c
  *   finalPrefix: where the cache will put the release; jobs: parallel compile jobs; downloadDir:
- *   what {downloadDir} in a flag becomes (created here when a flag uses it)
- * @returns {Promise<{prefixDir: string, compiler: string|null, outside: string[]}>} prefixDir: the
+ *   what {downloadDir} in a flag becomes (created here when a flag uses it); launcher: ccache's
+ *   path or null; ccacheDir: its CCACHE_DIR
+ * @returns {Promise<{prefixDir: string, compiler: string|null, outside: string[], configure: string[]}>} prefixDir: the
  *   folder holding the installed `usr/`; compiler: first line of its `--version`; outside: files
- *   the install wrote outside the prefix (dropped), relative to /
+ *   the install wrote outside the prefix (dropped), relative to /; configure: the cmake command that ran
  * @throws {UserError} when a step fails, naming the step and command, with the log's first error lines and tail
  */
 export async function buildAndInstall(c) {
-  const { settings, workDir, srcDir, finalPrefix, jobs, label, log, downloadDir } = c;
+  const { settings, workDir, srcDir, finalPrefix, jobs, label, log, downloadDir, launcher = null } = c;
   const build = join(workDir, 'build');
   const destdir = join(workDir, 'destdir');
-  const env = buildEnv();
+  const env = { ...buildEnv(), ...(launcher && c.ccacheDir ? { CCACHE_DIR: c.ccacheDir } : {}) };
   const step = stepRunner({ ...c, env });
 
-  const commands = cmakeCommands(settings, { srcDir, buildDir: build, finalPrefix, downloadDir, jobs });
+  const commands = cmakeCommands(settings, { srcDir, buildDir: build, finalPrefix, downloadDir, jobs, launcher });
   const { installPrefix } = commands;
   if (settings.cmakeFlags.some((f) => f.includes('{downloadDir}'))) await mkdir(downloadDir, { recursive: true });
   await step('configure', 'cmake', commands.configure.slice(1),
@@ -127,7 +161,7 @@ export async function buildAndInstall(c) {
   await rename(installed, join(prefixDir, 'usr'));
   const outside = (await listFiles(destdir)).map((f) => `/${f}`);
   if (outside.length) log(`${label}: dropped ${outside.length} file(s) installed outside the prefix, e.g. ${outside.slice(0, 3).join(', ')}`);
-  return { prefixDir, compiler, outside };
+  return { prefixDir, compiler, outside, configure: commands.configure };
 }
 
 /**

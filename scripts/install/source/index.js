@@ -3,6 +3,10 @@
  * bare-metal runners do, into `<cacheDir>/<product>-<version>@source-<profile>[+ref-<ref>]/usr` (install-cache.js). The build profile (cmake
  * flags) comes from the product's `build:` section; tag, commit, profile, flags and compiler
  * are recorded. A failed build leaves nothing in the cache but its log (`.build-logs/`).
+ * Two origins of the source tree: the git tag (default), or with `--suite <suite>` the upstream
+ * release tarball inside Debian's source package of that suite (debian-source.js), for hosts
+ * that reach a Debian mirror but not upstream. Both build with the same profiles and line flags,
+ * and with ccache when it is installed.
  */
 import { availableParallelism } from 'node:os';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
@@ -13,7 +17,8 @@ import { productConfig } from '../products.js';
 import { describePrefix, failedResult } from '../install-result.js';
 import { runTool } from '../run-tool.js';
 import { resolveBuildSettings } from './build-settings.js';
-import { buildAndInstall, fetchSource } from './cmake-build.js';
+import { buildAndInstall, ccacheDirOf, fetchSource, findCompilerLauncher } from './cmake-build.js';
+import { chooseDebianSource, fetchDebianSource, SUITE_RE } from './debian-source.js';
 import { formatDuration } from './build-log.js';
 
 /**
@@ -35,12 +40,15 @@ const PROFILE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** @type {import('../types.js').InstallProvider} */
 export const source = {
   name: 'source',
-  summary: 'build the upstream git tag (or any ref) with cmake, flags from the product\'s build profile',
+  summary: 'build the upstream git tag (or any ref; or with --suite the upstream tarball of Debian\'s source package) with cmake, flags from the product\'s build profile',
 
   validateOptions(spec) {
     /** @type {string[]} */
     const problems = [];
-    if (spec.suite !== undefined) problems.push('--suite is for the deb provider; the source provider builds from git');
+    if (spec.suite !== undefined && !SUITE_RE.test(spec.suite)) problems.push(`--suite '${spec.suite}' is not a Debian suite name (e.g. bookworm, trixie, sid)`);
+    if (spec.suite !== undefined && (spec.ref !== undefined || spec.path !== undefined || spec.gitUrl !== undefined)) {
+      problems.push('--suite builds the upstream tarball of a Debian source package; --ref, --path and gitUrl are for a build from git: give one origin');
+    }
     if (spec.url !== undefined || spec.sha256 !== undefined) problems.push('url and sha256 are for the tarball provider');
     if (spec.path !== undefined && spec.gitUrl !== undefined) problems.push('give the repository once: --path or gitUrl, not both');
     const repo = spec.gitUrl ?? spec.path;
@@ -58,6 +66,7 @@ export const source = {
     // A folder given on the command line is relative to where the user stands, not to git's -C.
     const local = spec.path !== undefined && !/^[\w+.-]+:\/\//.test(spec.path) && !/^[^/]+@[^/]+:/.test(spec.path);
     const settings = resolveBuildSettings(product, local ? { ...spec, path: resolve(/** @type {string} */ (spec.path)) } : spec);
+    const debian = spec.suite === undefined ? null : chooseDebianSource(product, spec.version, spec.suite);
     const label = `${product.name} ${spec.version}`;
     // A release tag is keyed by its version; any other ref (a branch, a commit) by the ref.
     const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref });
@@ -71,38 +80,58 @@ export const source = {
     }
     const jobs = spec.jobs ?? jobsFromEnv() ?? availableParallelism();
     const cmakeVersion = await toolVersion('cmake');
-    await toolVersion('git');
+    if (!debian) await toolVersion('git');
+    const launcher = findCompilerLauncher();
+    const ccache = launcher ? await toolVersion(launcher) : null;
 
     const started = Date.now();
     const workDir = await makeWorkDir(ctx.cacheDir, `${product.name}-${spec.version}`);
     const logFile = join(workDir, 'build.log');
     /** @type {string|null} */
     let commit = null;
+    /** @type {import('./debian-source.js').DebianSourceFacts|null} */
+    let debianSource = null;
+    const origin = debian ? 'debian-source' : 'git';
     try {
-      log(`${label}: building ${settings.ref} from ${settings.gitUrl} (a full server build takes about an hour on 2 cores)`);
-      const fetched = await fetchSource({ settings, workDir, logFile, label, log });
-      commit = fetched.commit;
-      const built = await buildAndInstall({ settings, workDir, logFile, label, log, srcDir: fetched.srcDir, finalPrefix, jobs, downloadDir: downloadDirOf(ctx.cacheDir) });
+      const from = debian ? `the upstream tarball of Debian ${debian.suite}'s source package` : `${settings.ref} from ${settings.gitUrl}`;
+      log(`${label}: building ${from}${ccache ? `, with ${ccache}` : ', without ccache'} (a full server build takes one to three hours on 2 cores)`);
+      let srcDir;
+      if (debian) {
+        const fetched = await fetchDebianSource({ cacheDir: ctx.cacheDir, workDir, choice: debian, version: spec.version, logFile, label, log });
+        ({ srcDir, facts: debianSource } = fetched);
+      } else {
+        const fetched = await fetchSource({ settings, workDir, logFile, label, log });
+        ({ srcDir, commit } = fetched);
+      }
+      const ccacheDir = ccacheDirOf(ctx.cacheDir);
+      const built = await buildAndInstall({ settings, workDir, logFile, label, log, srcDir, finalPrefix, jobs, downloadDir: downloadDirOf(ctx.cacheDir), launcher, ccacheDir });
+      /** @type {SourceOriginFacts} */
+      const build = {
+        origin,
+        gitUrl: debian ? null : settings.gitUrl,
+        ref: settings.ref,
+        debianSource,
+        compiler: built.compiler,
+        cmakeVersion,
+        ccache,
+        ccacheDir: launcher ? ccacheDir : null,
+        configure: built.configure,
+        jobs,
+        buildDurationS: Math.round((Date.now() - started) / 1000),
+      };
       const result = await describePrefix({
         builtDir: built.prefixDir,
         finalPrefix,
         product,
         version: spec.version,
         provider: 'source',
-        origin: `the build of ${settings.ref}`,
+        origin: `the build of ${debianSource ? debianSource.origTarball : settings.ref}`,
         provenance: {
           tag: settings.tag,
-          commit: fetched.commit,
+          commit,
           buildProfile: settings.profileName,
           buildFlags: settings.cmakeFlags,
-          build: {
-            gitUrl: settings.gitUrl,
-            ref: settings.ref,
-            compiler: built.compiler,
-            cmakeVersion,
-            jobs,
-            buildDurationS: Math.round((Date.now() - started) / 1000),
-          },
+          build: /** @type {import('../types.js').SourceBuildFacts} */ (/** @type {unknown} */ (build)),
         },
         log,
       });
@@ -128,12 +157,30 @@ export const source = {
         reason: `${err.message}${kept ? `\n  full log: ${kept}` : ''}`,
       });
       failed.provenance = { ...failed.provenance, tag: settings.tag, commit, buildProfile: settings.profileName, buildFlags: settings.cmakeFlags };
+      /** @type {Record<string, unknown>} */ (failed.provenance).build = { origin, ref: settings.ref, debianSource, ccache };
       return failed;
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }
   },
 };
+
+/**
+ * @typedef {object} SourceOriginFacts what a source build records under `provenance.build`
+ *   (SourceBuildFacts of ../types.js, with the origin of the tree)
+ * @property {'git'|'debian-source'} origin where the source tree came from
+ * @property {string|null} gitUrl repository fetched from; null for the Debian origin
+ * @property {string} ref the ref fetched, or for the Debian origin the upstream tag the tarball is the release of
+ * @property {import('./debian-source.js').DebianSourceFacts|null} debianSource package, version,
+ *   orig tarball and sha256, signature check; null for git
+ * @property {string|null} compiler first line of the C++ (else C) compiler's `--version`
+ * @property {string} cmakeVersion first line of `cmake --version`
+ * @property {string|null} ccache first line of `ccache --version` when the build used it, else null
+ * @property {string|null} ccacheDir its CCACHE_DIR
+ * @property {string[]} configure the cmake configure command as it ran (flags expanded, launcher included)
+ * @property {number} jobs parallel compile jobs used
+ * @property {number} buildDurationS fetch + configure + build + install, wall clock
+ */
 
 /**
  * A cached prefix is reused only when it is this build: same provider, profile, flags and ref.

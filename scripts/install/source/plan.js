@@ -8,7 +8,8 @@ import { resolve, join } from 'node:path';
 import { makeCacheKey, prefixPathFor } from '../install-cache.js';
 import { productConfig } from '../products.js';
 import { resolveBuildSettings } from './build-settings.js';
-import { cmakeCommands, fetchCommands } from './cmake-build.js';
+import { ccacheDirOf, cmakeCommands, fetchCommands, findCompilerLauncher } from './cmake-build.js';
+import { chooseDebianSource, debianSourceSteps } from './debian-source.js';
 import { downloadDirOf } from './index.js';
 
 /** Stands for the private work folder the build makes with mkdtemp (its suffix is random). */
@@ -20,6 +21,8 @@ const WORK_SUFFIX = 'XXXXXX';
  * @property {string} version
  * @property {string|null} line release line whose build.lines flags apply
  * @property {string} profileName
+ * @property {'git'|'debian-source'} origin where the source tree comes from (`--suite`: Debian's source package)
+ * @property {import('./debian-source.js').DebianSourceChoice|null} debianSource which source package, for the Debian origin
  * @property {string} gitUrl
  * @property {string} ref
  * @property {string|null} tag
@@ -30,14 +33,16 @@ const WORK_SUFFIX = 'XXXXXX';
  * @property {string} downloadDir what {downloadDir} becomes
  * @property {string} prefix where the release lands in the cache
  * @property {number} jobs
- * @property {{step: string, argv: string[], when?: string, env?: Record<string, string>}[]} steps in order
+ * @property {string|null} launcher compiler launcher (ccache) when the build would use one
+ * @property {{step: string, argv: string[], when?: string, env?: Record<string, string>, cwd?: string}[]} steps in order
  * @property {string[]} provenance what the install records, one line each
  */
 
 /**
  * @param {import('../../types.js').Config} config
  * @param {import('../types.js').InstallSpec} spec
- * @param {{cacheDir: string, jobs: number}} where
+ * @param {{cacheDir: string, jobs: number, launcher?: string|null}} where launcher: ccache's path or
+ *   null; default: found on PATH as the build finds it
  * @returns {SourceBuildPlan}
  * @throws {UserError} what resolveBuildSettings refuses (unknown profile, bad template...)
  */
@@ -51,14 +56,32 @@ export function planSourceBuild(config, spec, where) {
   const workDir = join(where.cacheDir, `.work-${product.name}-${spec.version}-${WORK_SUFFIX}`);
   const srcDir = join(workDir, 'src');
   const downloadDir = downloadDirOf(where.cacheDir);
+  const launcher = where.launcher === undefined ? findCompilerLauncher() : where.launcher;
+  const debian = spec.suite === undefined ? null : chooseDebianSource(product, spec.version, spec.suite);
   const git = fetchCommands(settings.gitUrl, settings.ref, srcDir);
-  const cmake = cmakeCommands(settings, { srcDir, buildDir: join(workDir, 'build'), finalPrefix: prefix, downloadDir, jobs: where.jobs });
+  const fetchSteps = debian ? debianSourceSteps({ cacheDir: where.cacheDir, workDir, choice: debian }).steps : [
+    ...git.fetch.map((argv) => ({ step: 'fetch', argv })),
+    { step: 'fetch', argv: git.submodules, when: 'the tree has a .gitmodules' },
+  ];
+  const cmake = cmakeCommands(settings, { srcDir, buildDir: join(workDir, 'build'), finalPrefix: prefix, downloadDir, jobs: where.jobs, launcher });
+  const ccacheEnv = launcher ? { CCACHE_DIR: ccacheDirOf(where.cacheDir) } : undefined;
+  const origin = debian
+    ? [
+      `origin debian-source: Debian ${debian.suite} source package of ${debian.packageName}, version ${debian.packageVersion ?? '(the highest of this upstream version)'}; `
+        + 'suite, source package, version, sha256 of the .dsc, orig tarball name and sha256, upstream signature check (checked, or why not)',
+    ]
+    : [
+      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit (the fetched commit's sha)`,
+      `gitUrl ${settings.gitUrl}`,
+    ];
   const destdir = join(workDir, 'destdir');
   return {
     product: product.name,
     version: spec.version,
     line: settings.line,
     profileName: settings.profileName,
+    origin: debian ? 'debian-source' : 'git',
+    debianSource: debian,
     gitUrl: settings.gitUrl,
     ref: settings.ref,
     tag: settings.tag,
@@ -69,21 +92,20 @@ export function planSourceBuild(config, spec, where) {
     downloadDir,
     prefix,
     jobs: where.jobs,
+    launcher,
     steps: [
-      ...git.fetch.map((argv) => ({ step: 'fetch', argv })),
-      { step: 'fetch', argv: git.submodules, when: 'the tree has a .gitmodules' },
-      { step: 'configure', argv: cmake.configure },
-      { step: 'build', argv: cmake.build },
+      ...fetchSteps,
+      { step: 'configure', argv: cmake.configure, ...(ccacheEnv ? { env: ccacheEnv } : {}) },
+      { step: 'build', argv: cmake.build, ...(ccacheEnv ? { env: ccacheEnv } : {}) },
       { step: 'install', argv: cmake.install, env: { DESTDIR: destdir } },
       { step: 'move', argv: ['mv', join(destdir, cmake.installPrefix), join(workDir, 'prefix', 'usr')] },
       { step: 'commit', argv: ['mv', join(workDir, 'prefix'), prefix], when: 'the server binary is found and checksummed; the marker is written first' },
     ],
     provenance: [
-      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit (the fetched commit's sha)`,
-      `gitUrl ${settings.gitUrl}`,
+      ...origin,
       `buildProfile ${settings.profileName}`,
       `buildFlags ${settings.cmakeFlags.join(' ')}`,
-      'compiler (first line of the compiler\'s --version), cmakeVersion, jobs, buildDurationS',
+      'compiler (first line of the compiler\'s --version), cmakeVersion, ccache (its --version, or null), the configure command as run, jobs, buildDurationS',
       'server version string and sha256 of the server binary',
       `build log ${join(prefix, '.tagbench-build.log')}; on failure the log goes to ${join(where.cacheDir, '.build-logs')}/ and the install is a failed result, nothing is cached`,
     ],
@@ -110,7 +132,11 @@ export function renderSourcePlan(plan) {
     `  line       ${plan.line ?? '(none: the version matches no line)'}`,
     `  profile    ${plan.profileName}: ${plan.profileFlags.join(' ') || '(no flags)'}`,
     `  line flags ${plan.lineFlags.join(' ') || '(none)'}`,
-    `  source     ${plan.gitUrl} ${plan.tag ? `tag ${plan.tag}` : `ref ${plan.ref}`} (shallow fetch, submodules included)`,
+    plan.debianSource
+      ? `  source     the orig tarball (upstream's release tarball) of Debian ${plan.debianSource.suite}'s source package of ${plan.debianSource.packageName}, `
+        + `version ${plan.debianSource.packageVersion ?? '(the highest of this upstream version)'}; release tag ${plan.tag ?? plan.ref}`
+      : `  source     ${plan.gitUrl} ${plan.tag ? `tag ${plan.tag}` : `ref ${plan.ref}`} (shallow fetch, submodules included)`,
+    `  ccache     ${plan.launcher ?? '(none: ccache is not on PATH, or TAGBENCH_CCACHE=0)'}`,
     `  downloads  {downloadDir} = ${plan.downloadDir}`,
     `  jobs       ${plan.jobs}`,
     `  work dir   ${plan.workDir} (removed afterwards)`,
@@ -120,7 +146,8 @@ export function renderSourcePlan(plan) {
   ];
   plan.steps.forEach((s, i) => {
     const env = s.env ? `${Object.entries(s.env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')} ` : '';
-    out.push(`  ${String(i + 1).padStart(2)}. [${s.step}] ${env}${s.argv.map(shellQuote).join(' ')}${s.when ? `    # only when ${s.when}` : ''}`);
+    const cwd = s.cwd ? `(cd ${shellQuote(s.cwd)}) ` : '';
+    out.push(`  ${String(i + 1).padStart(2)}. [${s.step}] ${cwd}${env}${s.argv.map(shellQuote).join(' ')}${s.when ? `    # only when ${s.when}` : ''}`);
   });
   out.push('', 'records (provenance):', ...plan.provenance.map((p) => `  ${p}`));
   return `${out.join('\n')}\n`;
