@@ -15,6 +15,7 @@ import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
 import { renderPages } from './render-pages.js';
 import { buildHostSuite, buildHostData, buildHostIndex } from './build-host-data.js';
+import { crossSlice, buildCrossFiles } from './build-cross-data.js';
 import { resolveThresholds } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 
@@ -97,6 +98,8 @@ export async function buildSite(opts) {
 
     /** @type {import('./compute-site.js').PartitionSummary[]} */
     const parts = [];
+    /** @type {import('./build-cross-data.js').CrossSlice[]} */
+    const crossSlices = [];
     for (const [i, slice] of partitions.entries()) {
       // A release at a time: write its records' downloads and per-second series, keep the
       // records without their samples (see build-series.js).
@@ -139,6 +142,7 @@ export async function buildSite(opts) {
       const referenceRuns = reference?.product === slice.product ? records.filter((r) => r.release.version === reference.version) : [];
       if (reference && thresholds && referenceRuns.length > 0) hostSuites.get(slice.hostClass)?.push(buildHostSuite(referenceRuns, thresholds));
       const { files, summary } = computePartition({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl }, seriesPaths);
+      crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));
       const w0 = performance.now();
       fileCount += await writeAll(tmp, jsonAndText(files));
       parts.push(summary);
@@ -150,6 +154,9 @@ export async function buildSite(opts) {
     const hosts = [...hostSuites].map(([host, suites]) => buildHostData(host, references[host], suites));
     fileCount += await writeAll(tmp, [...hosts.map((d) => /** @type {[string, string]} */ ([dataPaths.host(d.host), JSON.stringify(d)])),
       [dataPaths.hosts(), JSON.stringify(buildHostIndex(hosts))]]);
+    const cross = buildCrossFiles(crossSlices);
+    fileCount += await writeAll(tmp, [...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
+      [dataPaths.crossIndex(), JSON.stringify(cross.index)]]);
     const last = finishSite({ issues, title, generatedAt, siteUrl }, parts, tools);
     fileCount += await writeAll(tmp, [...jsonAndText(last),
       [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);

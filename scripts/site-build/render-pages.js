@@ -21,7 +21,7 @@ export function renderPages(template, siteTitle) {
 /** Modules every page imports, fetched in parallel instead of one import level at a time. */
 const SHARED_MODULES = ['dom.js', 'data.js', 'paths.js', 'format.js', 'components.js'];
 /** Pages that draw charts: they also fetch the charting library early. */
-const CHART_PAGES = new Set(['line', 'test', 'host']);
+const CHART_PAGES = new Set(['line', 'test', 'host', 'cross']);
 
 /**
  * @param {string} page

@@ -16,6 +16,7 @@ const RENDERERS = /** @type {Record<string, () => Promise<{render: (main: HTMLEl
   regressions: () => import('./pages/regressions.js'),
   downloads: () => import('./pages/downloads.js'),
   host: () => import('./pages/host.js'),
+  cross: () => import('./pages/cross.js'),
 });
 
 async function start() {

@@ -64,12 +64,16 @@ export const dataPaths = {
   host: (host) => `data/hosts/${fileSafe(host)}.json`,
   /** every host class with a reference release */
   hosts: () => 'data/hosts/index.json',
+  /** @param {{host: string, suite: string}} k every release of every product run on a host class with a suite */
+  cross: (k) => `data/cross/${fileSafe(k.host)}/${fileSafe(k.suite)}.json`,
+  /** the host classes and suites with a cross table */
+  crossIndex: () => 'data/cross/index.json',
   feed: () => 'feed.atom',
 };
 
 /**
  * Build a page link with query parameters (relative, so it works under any sub-path).
- * @param {'index'|'line'|'release'|'test'|'regressions'|'downloads'|'host'} page
+ * @param {'index'|'line'|'release'|'test'|'regressions'|'downloads'|'host'|'cross'} page
  * @param {Record<string, string|undefined|null>} [params] empty values are left out
  * @returns {string}
  */
@@ -91,4 +95,5 @@ export const PAGES = /** @type {const} */ ([
   { page: 'regressions', title: 'Regressions' },
   { page: 'downloads', title: 'Downloads' },
   { page: 'host', title: 'Host' },
+  { page: 'cross', title: 'Across lines and products' },
 ]);
