@@ -45,6 +45,9 @@ import { parseList } from '../command-spec.js';
  * @property {string} instances '' = the host class's
  * @property {string} only '' = every test
  * @property {boolean} dryRun
+ * @property {{product: string, version: string}|null} reference the host class's reference
+ *   release (configs/hosts/<class>.yml `reference`), rerun every benchmark cycle so the host
+ *   series gets a point per cycle; null when the class names none
  */
 
 /** Versions and refs become path components and CLI arguments: keep them plain. */
@@ -141,6 +144,15 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   for (const t of only) if (!TEST_RE.test(t)) errors.push(`input only names test '${t}'; test names are lower-case letters, digits, . and - (e.g. point-query,update-index)`);
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
   if (input.dryRun && !['true', 'false'].includes(input.dryRun)) errors.push(`input dry_run is '${input.dryRun}'; expected true or false`);
+  if (host?.reference) {
+    // Installed by the deb provider beside the candidate every cycle: refuse what it cannot install.
+    const where = `configs/hosts/${host.name}.yml reference`;
+    const refProduct = config.products[host.reference.product];
+    if (!refProduct) errors.push(`${where} names product '${host.reference.product}'; known products: ${known(config.products)} (configs/products/)`);
+    else if (!refProduct.deb?.[host.reference.version]) {
+      errors.push(`${where} is ${refProduct.name} ${host.reference.version}, which the deb provider cannot install; configs/products/${refProduct.name}.yml deb: lists ${Object.keys(refProduct.deb ?? {}).join(', ') || 'nothing'}`);
+    }
+  }
   const extraLabels = parseHostLabels(runner.hostLabels ?? '', config.hosts, errors);
   const labels = host ? [...new Set([...host.labels, ...(extraLabels[host.name] ?? [])])] : [];
   if (host && runner.selfHosted && labels.length === 0) {
@@ -170,6 +182,7 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
       instances: input.instances ?? '',
       only: only.join(','),
       dryRun: input.dryRun === 'true',
+      reference: host.reference ? { product: host.reference.product, version: host.reference.version } : null,
     },
     errors,
   };
@@ -191,6 +204,18 @@ export function applyAcceptedBaseline(plan, accepted) {
     base: accepted.version,
     releases: [...new Set([accepted.version, plan.version])].map((v) => `${plan.product}@${v}`).join(','),
   };
+}
+
+/**
+ * Whether the reference needs a run of its own in this cycle: not when the host class names
+ * none, nor when it is one of the releases the run measures anyway (typically the line's base),
+ * since that run already gives the host series its point.
+ * @param {BenchmarkPlan} plan after applyAcceptedBaseline (the base may have changed)
+ * @returns {boolean}
+ */
+export function needsReferenceRun(plan) {
+  if (!plan.reference) return false;
+  return !plan.releases.split(',').includes(`${plan.reference.product}@${plan.reference.version}`);
 }
 
 /**
@@ -216,6 +241,11 @@ export function renderPlanOutputs(plan) {
     instances: plan.instances,
     only: plan.only,
     'dry-run': String(plan.dryRun),
+    // The bench job installs and runs the reference beside the candidate when reference-run is
+    // true; reference-product/-version are '' when the host class names no reference.
+    'reference-product': plan.reference?.product ?? '',
+    'reference-version': plan.reference?.version ?? '',
+    'reference-run': String(needsReferenceRun(plan)),
   };
   return Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join('');
 }
