@@ -149,3 +149,21 @@ test('stand-in runs: a probe whose instances scatter too much stops the search w
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('with no release between good and bad, the bad release is the first bad one and nothing runs', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-bisect-stub-'));
+  try {
+    const store = join(dir, 'results');
+    const stand = standInRun({}, ['point-query']);
+    let printed = '';
+    const code = await bisectReleases({ product: 'mariadb', good: GOOD, bad: '10.11.19', only: 'point-query', store, out: (/** @type {string} */ t) => { printed += t; }, write: () => {} }, { runReleases: stand.runReleases });
+    assert.equal(code, 0);
+    assert.deepEqual(stand.asked, []);
+    const [report] = await readBisectReports(store);
+    assert.deepEqual(report.candidates, [], 'configs/products/mariadb.yml lists no deb version between 10.11.18 and 10.11.19');
+    assert.deepEqual([report.outcome.status, report.outcome.firstBad, report.probes.length], ['found', '10.11.19', 0]);
+    assert.match(printed, /No release lies between 10\.11\.18 and 10\.11\.19: the first bad release is 10\.11\.19 itself \(nothing to probe\)\./);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
