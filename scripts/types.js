@@ -238,6 +238,8 @@ export {};
  * @property {Efficiency|null} efficiency
  * @property {number|null} mysqldRssKb at the end of the repeat
  * @property {{basis: 'datadir'|'all', devices: string[]}|null} [ioDevices] which block devices the per-op I/O figures count
+ * @property {RocksdbFigures|null} [rocksdb] RocksDB's own figures over the repeat (MyRocks
+ *   servers only; absent for InnoDB and in older records; null when they could not be read)
  */
 
 /**
@@ -256,6 +258,23 @@ export {};
  * @property {number} readsPerOp storage reads per op
  * @property {number} kbReadPerOp
  * @property {number} kbWrittenPerOp
+ */
+
+/**
+ * @typedef {object} RocksdbFigures RocksDB's own figures over one repeat (scripts/metrics/compute-rocksdb-figures.js)
+ * @property {number} userBytesWritten keys + values the server wrote into RocksDB
+ * @property {number} walBytesWritten bytes written to the WAL
+ * @property {number} flushBytesWritten bytes memtable flushes wrote to SST files
+ * @property {number} compactionBytesWritten bytes compactions wrote
+ * @property {number} compactionBytesRead bytes compactions read
+ * @property {number|null} writeAmp (flush + compaction bytes written) / user bytes written; null when nothing was written
+ * @property {number} stallMicros time writes were delayed or stopped
+ * @property {number} stallSlowdowns writes delayed
+ * @property {number} stallStops writes stopped
+ * @property {Record<string, number>} stallsByCause Rocksdb_stall_<cause> deltas (l0_file_count_limit_slowdowns, memtable_limit_stops, ...)
+ * @property {number} memtableBytes memtable size at the end (written, not yet flushed)
+ * @property {{level: string, files: number, bytes: number}[]} levels LSM tree at the end: files and bytes per level, every column family
+ * @property {{files: number, bytes: number, rawBytes: number}|null} sst live SST files at the end: on-disk bytes and the keys + values they hold uncompressed
  */
 
 /**

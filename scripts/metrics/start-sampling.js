@@ -1,6 +1,7 @@
 /**
  * Samplers around one benchmark step: `vmstat -n N` and `iostat -dxk N` as child processes,
- * mysqld VmRSS from /proc every interval, SHOW GLOBAL STATUS before and after. Sampling never
+ * mysqld VmRSS from /proc every interval, SHOW GLOBAL STATUS before and after, and on a MyRocks
+ * server RocksDB's own figures (write amplification, stalls, LSM tree; compute-rocksdb-figures.js). Sampling never
  * fails the step: whatever could not be sampled is reported in StepSamples.warnings.
  */
 import { spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { UserError } from '../errors.js';
 import { selectDevices } from './select-devices.js';
 import { computeStepSamples } from './compute-step-samples.js';
+import { computeRocksdbFigures, ROCKSDB_MARKER } from './compute-rocksdb-figures.js';
 
 /** @typedef {import('./types.js').SamplingOptions} SamplingOptions */
 /** @typedef {import('./types.js').Sampler} Sampler */
@@ -59,10 +61,14 @@ export async function startSampling({ pid, datadir, query, intervalS = 1 }) {
         if (rssKb === null) warnings.push(`mysqld pid ${pid}: no VmRSS in /proc/${pid}/status (process gone?)`);
         const [vmstatText, iostatText] = await Promise.all([vmstat.stop(), iostat.stop()]);
         const statusAfter = query ? await readStatus(query, 'after', warnings) : null;
-        return computeStepSamples({
+        const rocksdb = query && statusBefore && statusAfter && ROCKSDB_MARKER in statusAfter
+          ? await readRocksdbFigures(query, statusBefore, statusAfter, warnings)
+          : undefined;
+        const samples = computeStepSamples({
           startedAt, durationS, intervalS, cores: cpus().length, vmstatText, iostatText, devices,
           rss, rssKb, statusBefore, statusAfter, warnings,
         });
+        return rocksdb === undefined ? samples : { ...samples, rocksdb };
       })();
       return stopping;
     },
@@ -124,6 +130,26 @@ async function readRssKb(pid) {
   const text = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(text);
   return m ? Number(m[1]) : null;
+}
+
+/**
+ * RocksDB's figures of the step on a MyRocks server: the status counters already read, plus
+ * the LSM tree and the SST files at the end. Read after the step, so they cost the step nothing.
+ * @param {QueryFn} query
+ * @param {Record<string, string>} statusBefore
+ * @param {Record<string, string>} statusAfter
+ * @param {string[]} warnings
+ * @returns {Promise<import('../types.js').RocksdbFigures|null>} null (with a warning) when they could not be read
+ */
+async function readRocksdbFigures(query, statusBefore, statusAfter, warnings) {
+  try {
+    const engineStatusAfter = await query('SHOW ENGINE ROCKSDB STATUS');
+    const sstPropsAfter = await query('SELECT * FROM information_schema.ROCKSDB_SST_PROPS');
+    return computeRocksdbFigures({ statusBefore, statusAfter, engineStatusAfter, sstPropsAfter });
+  } catch (err) {
+    warnings.push(`RocksDB figures after the step could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
 }
 
 /**

@@ -89,6 +89,9 @@ export {};
  *   SHOW GLOBAL STATUS before and after; `delta` = after - before for every numeric variable
  *   (null when the query failed; the reason is in `warnings`)
  * @property {string[]} warnings what could not be sampled and why (never fatal to the step)
+ * @property {import('../types.js').RocksdbFigures|null} [rocksdb] on a MyRocks server (Rocksdb_*
+ *   counters in SHOW GLOBAL STATUS): RocksDB's figures over the step, null when they could not
+ *   be read (the reason is in `warnings`); absent on other servers
  */
 
 /**

@@ -20,6 +20,7 @@ const MAPPING = {
   Interval: ['run-record', ['$defs', 'Interval']],
   Efficiency: ['run-record', ['$defs', 'Efficiency']],
   DbSize: ['run-record', ['$defs', 'DbSize']],
+  RocksdbFigures: ['run-record', ['$defs', 'RocksdbFigures']],
   Comparison: ['comparison', []],
   TestVerdict: ['comparison', ['$defs', 'TestVerdict']],
   ChangePoints: ['change-points', []],
