@@ -51,7 +51,7 @@ function assertDeclaredOptions(args) {
   assert.equal(args[0], 'scripts/cli.js');
   const spec = commandSpecs.find((c) => c.name === args[1]);
   assert.ok(spec, `tagbench has a command '${args[1]}'`);
-  const declared = new Set(spec.options.map((o) => o.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))));
+  const declared = new Set((spec.options ?? []).map((o) => o.flags.split(/[ ,]+/).find((f) => f.startsWith('--'))));
   for (const a of args.filter((x) => x.startsWith('--'))) assert.ok(declared.has(a), `tagbench ${args[1]} declares ${a}`);
 }
 
