@@ -16,9 +16,12 @@ export async function runCommand(options) {
   if (!options.releases) throw new UserError('missing --releases: give product@version[,product@version...], e.g. mariadb@10.11.18,mariadb@10.11.19');
   const { loadConfig } = await import('../config/index.js');
   const { runReleases, parseReleaseList } = await import('./index.js');
+  const { expandEngines } = await import('./resolve-run.js');
   const config = await loadConfig(resolve(new URL('../..', import.meta.url).pathname));
   const host = config.hosts[options.hostClass];
-  const releases = parseReleaseList(options.releases).map((r) => ({ ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
+  const given = parseReleaseList(options.releases).map((r) => ({ ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
+  // Several engines: one server per engine of each release, labelled by it, alternating.
+  const releases = expandEngines(given, options.engine ?? ['innodb']);
   const controller = new AbortController();
   const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
     if (controller.signal.aborted) return;
@@ -32,7 +35,6 @@ export async function runCommand(options) {
       releases,
       suite: options.suite ?? host?.scale ?? 'smoke',
       hostClass: options.hostClass,
-      engine: options.engine,
       mycnf: options.mycnf,
       repeats: options.repeats,
       instances: options.instances,
@@ -62,13 +64,14 @@ export const commands = [
       'Releases run side by side: each reported test\'s repeats alternate between them (A B A B ...)',
       'and are spread over several server instances (a restart on the same datadir between rounds).',
       'Example: tagbench run --releases mariadb@10.11.18,mariadb@10.11.19 --suite smoke --host-class local',
+      'InnoDB against MyRocks on one release: tagbench run --releases mariadb@10.11.18 --engine innodb,rocksdb',
       'Ctrl-C stops every server and stores the records so far as status "partial".',
     ].join('\n'),
     options: [
       { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19)' },
       { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)', default: 'local' },
-      { flags: '--engine <engine>', description: 'storage engine', choices: ['innodb', 'rocksdb'], default: 'innodb' },
+      { flags: '--engine <engines>', description: 'storage engine (innodb, rocksdb; default innodb); several, comma-separated, run one server per engine of each release, labelled by it (mariadb@10.11.18#innodb, mariadb@10.11.18#rocksdb), alternating like releases', parse: parseList },
       { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf); default: the engine\'s' },
       { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: parsePositiveInt },
       { flags: '--instances <n>', description: 'server instances (restarts on the same datadir) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },

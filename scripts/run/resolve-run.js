@@ -15,7 +15,11 @@ const DEFAULT_INSTANCES = 2;
  * @property {string} line
  * @property {string} provider
  * @property {string} [path]
- * @property {string} [label] tells apart two servers of the same release in one run (A/A calibration)
+ * @property {string} [label] tells apart two servers of the same release in one run (A/A
+ *   calibration; one server per engine when a run compares engines)
+ * @property {'innodb'|'rocksdb'} engine storage engine of this release's server
+ * @property {string} mycnfName my.cnf template of this release's server (configs/mycnf)
+ * @property {string} mycnfTemplate its text
  */
 
 /**
@@ -23,31 +27,52 @@ const DEFAULT_INSTANCES = 2;
  * @property {ResolvedRelease[]} releases
  * @property {import('../types.js').SuiteConfig} suite with `only` applied
  * @property {import('../types.js').HostClass} host
- * @property {'innodb'|'rocksdb'} engine
- * @property {string} mycnfName
+ * @property {'innodb'|'rocksdb'} engine the run's engine: the releases' own when they agree,
+ *   else the first release's (each release's is in `releases[i].engine`)
+ * @property {string} mycnfName the template of the first release (as `engine`)
  * @property {string} mycnfTemplate
  * @property {number} repeats
  * @property {number} instances server instances the repeats are spread over (1..repeats)
  */
 
 /**
+ * The run's options, each release with an optional engine of its own (else the run's).
+ * enginePerRelease: the caller starts each server with its release's `engine`, `mycnfName` and
+ * `mycnfTemplate` (else releases of different engines are refused).
+ * @typedef {Omit<import('./run-releases.js').RunOptions, 'releases'> & {releases: (import('./run-releases.js').RunOptions['releases'][number] & {engine?: string, preinstalled?: boolean})[], enginePerRelease?: boolean}} ResolveOptions
+ */
+
+/**
  * @param {import('../types.js').Config} config
- * @param {import('./run-releases.js').RunOptions} options
+ * @param {ResolveOptions} options
  * @returns {ResolvedRun}
  * @throws {UserError}
  */
 export function resolveRun(config, options) {
   const suite = pick(config.suites, options.suite, 'suite', 'configs/suites/');
   const host = pick(config.hosts, options.hostClass, 'host class', 'configs/hosts/');
-  const engine = options.engine ?? 'innodb';
-  if (engine !== 'innodb' && engine !== 'rocksdb') throw new UserError(`unknown engine '${engine}'; known: innodb, rocksdb`);
-  const mycnfName = options.mycnf ?? engine;
-  const mycnfTemplate = config.mycnf[mycnfName];
-  if (mycnfTemplate === undefined) {
-    throw new UserError(`unknown my.cnf template '${mycnfName}'; known: ${Object.keys(config.mycnf).join(', ') || '(none)'} (files configs/mycnf/<name>.cnf)`);
-  }
+  const runEngine = checkEngine(options.engine ?? 'innodb', 'the run');
   if (!options.releases?.length) throw new UserError('no release given: use --releases product@version[,product@version...], e.g. mariadb@10.11.18');
-  const releases = options.releases.map((r) => resolveRelease(config, r, engine));
+  const engines = new Set(options.releases.map((r) => r.engine ?? runEngine));
+  // A caller that starts every server with the run's engine would run them all on the first
+  // release's engine under the others' labels: it must say it reads each release's engine.
+  if (engines.size > 1 && options.enginePerRelease !== true) {
+    throw new UserError(`the releases ask for different engines (${[...engines].join(', ')}), but this caller starts every server with one engine; run one engine at a time`);
+  }
+  // One template for servers of different engines would run one of them on the other's settings.
+  if (engines.size > 1 && options.mycnf !== undefined) {
+    throw new UserError(`--mycnf ${options.mycnf} names one template, but the releases run ${[...engines].join(' and ')}: leave --mycnf out (each engine takes configs/mycnf/<engine>.cnf)`);
+  }
+  const releases = options.releases.map((r) => {
+    const engine = checkEngine(r.engine ?? runEngine, releaseKey(r));
+    const mycnfName = options.mycnf ?? engine;
+    const mycnfTemplate = config.mycnf[mycnfName];
+    if (mycnfTemplate === undefined) {
+      throw new UserError(`unknown my.cnf template '${mycnfName}'; known: ${Object.keys(config.mycnf).join(', ') || '(none)'} (files configs/mycnf/<name>.cnf)`);
+    }
+    return { ...resolveRelease(config, r, engine), engine, mycnfName, mycnfTemplate };
+  });
+  const { engine, mycnfName, mycnfTemplate } = releases[0];
   const keys = releases.map(releaseKey);
   const dup = keys.find((k, i) => keys.indexOf(k) !== i);
   if (dup) throw new UserError(`release ${dup} is listed twice in --releases`);
@@ -59,6 +84,40 @@ export function resolveRun(config, options) {
   }
   const only = options.only?.length ? options.only : suite.only;
   return { releases, suite: only ? { ...suite, only: [...only] } : suite, host, engine, mycnfName, mycnfTemplate, repeats, instances };
+}
+
+/** Storage engines a server can be asked for. */
+export const ENGINES = /** @type {const} */ (['innodb', 'rocksdb']);
+
+/**
+ * @param {string} engine
+ * @param {string} whose for the message
+ * @returns {'innodb'|'rocksdb'}
+ * @throws {UserError} when unknown
+ */
+function checkEngine(engine, whose) {
+  if (!ENGINES.includes(/** @type {any} */ (engine))) throw new UserError(`unknown engine '${engine}' for ${whose}; known: ${ENGINES.join(', ')}`);
+  return /** @type {'innodb'|'rocksdb'} */ (engine);
+}
+
+/**
+ * One server per engine of each release, labelled by its engine (`mariadb@10.11.18#rocksdb`):
+ * what `tagbench run --engine innodb,rocksdb` runs, so that the engines alternate on one
+ * release like two releases do. With one engine the releases are returned as given.
+ * @template {{product: string, version: string, label?: string}} R
+ * @param {R[]} releases
+ * @param {string[]} engines
+ * @returns {(R & {engine?: 'innodb'|'rocksdb'})[]}
+ * @throws {UserError} on an unknown or repeated engine, or a release that already has a label
+ */
+export function expandEngines(releases, engines) {
+  for (const e of engines) checkEngine(e, '--engine');
+  const dup = engines.find((e, i) => engines.indexOf(e) !== i);
+  if (dup) throw new UserError(`engine ${dup} is listed twice in --engine`);
+  if (engines.length <= 1) return releases.map((r) => (engines.length ? { ...r, engine: checkEngine(engines[0], '--engine') } : r));
+  const labelled = releases.find((r) => r.label !== undefined);
+  if (labelled) throw new UserError(`${releaseKey(labelled)} already has a label; with several engines each server is labelled by its engine`);
+  return releases.flatMap((r) => engines.map((e) => ({ ...r, engine: checkEngine(e, '--engine'), label: e })));
 }
 
 /**
@@ -82,7 +141,7 @@ function pick(map, name, what, where) {
  * @param {{product: string, version: string, provider?: string, path?: string, label?: string, preinstalled?: boolean}} r
  *   preinstalled: already in the install cache, so no provider has to be able to fetch it
  * @param {string} engine
- * @returns {ResolvedRelease}
+ * @returns {Omit<ResolvedRelease, 'engine'|'mycnfName'|'mycnfTemplate'>}
  */
 function resolveRelease(config, r, engine) {
   const product = pick(config.products, r.product, 'product', 'configs/products/');
