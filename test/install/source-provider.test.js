@@ -180,7 +180,7 @@ test('source: bad options and config are user errors naming what to fix', async 
   await assert.rejects(install({ product: 'mariadb', version: '10.12.1', provider: 'source', gitUrl: repo }, ctx),
     /build\.tagTemplate 'mariadb-\{version\}' makes tag 'mariadb-10\.12\.1' .*no line's tagPattern/);
   await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', ref: '--upload-pack=x' }, ctx), /ref '--upload-pack=x' is not a git tag/);
-  await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', suite: 'bookworm' }, ctx), /--suite is for the deb provider/);
+  await assert.rejects(install({ product: 'mariadb', version: '10.11.99', provider: 'source', suite: 'bookworm', gitUrl: repo }, ctx), /--suite builds the upstream tarball of a Debian source package; .*give one origin/);
   assert.throws(() => getProvider('nope'), /unknown provider 'nope'; known: deb, path, source, tarball/);
 });
 

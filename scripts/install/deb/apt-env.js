@@ -227,12 +227,13 @@ export function sourceAptCommands(cacheDir, release, packageArg) {
  * @param {string} cacheDir install cache root; the state goes in `<cacheDir>/.apt-src/<release>`
  * @param {string} release
  * @param {(msg: string) => void} log
+ * @param {string} [etcApt] where the machine's apt sources are (default /etc/apt; tests give a folder of their own)
  * @returns {Promise<AptSourceEnv>}
  * @throws {UserError} when the machine has no Debian mirror configured
  */
-export async function openAptSourceEnv(cacheDir, release, log) {
+export async function openAptSourceEnv(cacheDir, release, log, etcApt = '/etc/apt') {
   const dir = sourceAptDir(cacheDir, release);
-  const mirrors = await readMachineMirrors();
+  const mirrors = await readMachineMirrors(etcApt);
   await mkdir(join(dir, 'lists', 'partial'), { recursive: true });
   await mkdir(join(dir, 'cache', 'archives', 'partial'), { recursive: true });
   await mkdir(join(dir, 'empty.d'), { recursive: true });

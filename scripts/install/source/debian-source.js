@@ -133,14 +133,15 @@ export function debianSourceSteps({ cacheDir, workDir, choice }) {
 /**
  * Download the source package, verify the orig tarball, unpack it into `<workDir>/src`.
  * @param {{cacheDir: string, workDir: string, choice: DebianSourceChoice, version: string, logFile: string,
- *   label: string, log: (msg: string) => void}} c
+ *   label: string, log: (msg: string) => void, etcApt?: string}} c etcApt: the machine's apt sources
+ *   folder (default /etc/apt)
  * @returns {Promise<{srcDir: string, facts: DebianSourceFacts}>}
  * @throws {UserError} no such source version, a download failure, a sha256 mismatch, a bad signature,
  *   a native package (no orig tarball), an orig tarball that is not one source tree
  */
 export async function fetchDebianSource(c) {
   const { cacheDir, workDir, version, logFile, label, log } = c;
-  const env = await openAptSourceEnv(cacheDir, c.choice.release, log);
+  const env = await openAptSourceEnv(cacheDir, c.choice.release, log, c.etcApt);
   await env.ensureUpdated();
   const found = await findSourceVersion(env, c.choice, version);
   const choice = { ...c.choice, packageName: found.asked, packageVersion: found.version };

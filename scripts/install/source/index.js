@@ -97,7 +97,9 @@ export const source = {
       log(`${label}: building ${from}${ccache ? `, with ${ccache}` : ', without ccache'} (a full server build takes one to three hours on 2 cores)`);
       let srcDir;
       if (debian) {
-        const fetched = await fetchDebianSource({ cacheDir: ctx.cacheDir, workDir, choice: debian, version: spec.version, logFile, label, log });
+        // etcApt: where the machine's apt sources are read; only tests set it on the context (a local signed archive).
+        const { etcApt } = /** @type {{etcApt?: string}} */ (ctx);
+        const fetched = await fetchDebianSource({ cacheDir: ctx.cacheDir, workDir, choice: debian, version: spec.version, logFile, label, log, etcApt });
         ({ srcDir, facts: debianSource } = fetched);
       } else {
         const fetched = await fetchSource({ settings, workDir, logFile, label, log });
