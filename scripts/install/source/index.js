@@ -223,7 +223,7 @@ export function jobsFromEnv() {
  */
 async function toolVersion(tool) {
   const res = await runTool(tool, ['--version'], { timeoutMs: 30_000 });
-  if (res.code !== 0) throw new UserError(`'${tool} --version' failed (exit ${res.code}); the source provider needs git, cmake and a C/C++ compiler (setup/install.sh)`);
+  if (res.code !== 0) throw new UserError(`'${tool} --version' failed (exit ${res.code}); the source provider needs git, cmake and a C/C++ compiler (setup/install.sh), and a real server build its libraries (setup/source-build.sh)`);
   return res.stdout.split('\n')[0].trim();
 }
 
