@@ -9,6 +9,7 @@
  */
 import { sysbench } from './runners/sysbench.js';
 import { ibench } from './runners/ibench.js';
+import { linkbench } from './runners/linkbench.js';
 
 /** @typedef {import('./types.js').BenchRunner} BenchRunner */
 /** @typedef {import('./types.js').SequenceBenchmark} SequenceBenchmark */
@@ -36,7 +37,7 @@ function register(byFile, required) {
 export const RUNNERS = register({ sysbench }, REQUIRED);
 
 /** Every known sequence benchmark, name -> benchmark (a suite's `benchmarks` names them). */
-export const SEQUENCES = register({ ibench }, SEQUENCE_REQUIRED);
+export const SEQUENCES = register({ ibench, linkbench }, SEQUENCE_REQUIRED);
 
 /**
  * @param {string} name runner name (a step's kind)

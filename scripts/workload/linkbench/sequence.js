@@ -1,0 +1,211 @@
+/**
+ * LinkBench as a sequence benchmark (scripts/workload/README.md "Sequence benchmarks"): per pass
+ * `linkbench.load` (drop + create the schema, the driver's load phase), `linkbench.index`
+ * (id1_type, timed), then `linkbench.request.1..N` (N request phases of `maxtimeS` each, as the
+ * seed author's hourly loops). Sizes come from the suite's `linkbench` block. The jar is built
+ * (or taken from the install cache) on the first step that needs it.
+ */
+import { UserError } from '../../errors.js';
+import { cacheDirFrom } from '../../run-options.js';
+import { ensureLinkbench } from './build.js';
+import { createLinkbenchIndex, createLinkbenchSchema, linkbenchDatabaseSize, runLinkbenchPhase } from './phases.js';
+import { LINKBENCH_DATABASE } from './schema.js';
+
+/** @typedef {import('../types.js').StepPlan} StepPlan */
+/** @typedef {import('../types.js').SequenceStepOutcome} SequenceStepOutcome */
+
+/**
+ * @typedef {object} LinkbenchSettings the suite's `linkbench` block (scripts/config/schemas/suite.schema.json)
+ * @property {number} maxid1
+ * @property {number} loaders
+ * @property {number} requesters
+ * @property {number} maxtimeS seconds of each request phase
+ * @property {number} [requestPhases] request phases per pass, default 1
+ * @property {number} [warmupS] warm-up of each request phase, default 0
+ * @property {number} [partitions] linktable and counttable partitioned by KEY(id1) into this many
+ * @property {boolean} [hdrHistogram] HDR latency histograms (default true: µs percentiles)
+ * @property {{func: string, default?: number, config?: number}} [nlinks] replaces the fork's
+ *   `real` links-per-node distribution (see README.md: at toy sizes it still loads > 4 M links)
+ */
+
+/** @type {import('../types.js').SequenceBenchmark} */
+export const linkbench = Object.freeze({
+  name: 'linkbench',
+  metrics: Object.freeze({
+    'inserts/s': { unit: 'links/s', higherIsBetter: true, description: 'linkbench.load: links loaded per second (the driver\'s Links/s, the seed posts\' load ips)' },
+    'rows/s': { unit: 'rows/s', higherIsBetter: true, description: 'linkbench.index: linktable rows indexed per second (rows / time to create id1_type)' },
+    qps: { unit: 'requests/s', higherIsBetter: true, description: 'linkbench.request.N: requests per second of the request phase (the driver\'s Requests/second)' },
+    sizeBytes: { unit: 'bytes', higherIsBetter: false, description: 'logical size of linkdb0 after the step (data + indexes, information_schema after ANALYZE)' },
+  }),
+  planSteps,
+  runStep,
+});
+
+/**
+ * The suite's `linkbench` block, checked beyond the schema.
+ * @param {import('../../types.js').SuiteConfig} suite
+ * @returns {LinkbenchSettings & {requestPhases: number, warmupS: number, partitions: number, hdrHistogram: boolean}}
+ * @throws {UserError} when the block is missing
+ */
+export function linkbenchSettings(suite) {
+  const s = /** @type {{linkbench?: LinkbenchSettings}} */ (suite).linkbench;
+  if (!s) {
+    throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names linkbench but the suite has no 'linkbench' block (maxid1, loaders, requesters, maxtimeS; see scripts/config/schemas/suite.schema.json)`);
+  }
+  return { requestPhases: 1, warmupS: 0, partitions: 0, hdrHistogram: true, ...s };
+}
+
+/**
+ * @param {import('../../types.js').SuiteConfig} suite
+ * @param {{engine: 'innodb'|'rocksdb'}} opts
+ * @returns {StepPlan[]}
+ */
+function planSteps(suite, { engine }) {
+  const s = linkbenchSettings(suite);
+  /** @type {Record<string, string|number|boolean>} */
+  const common = {
+    maxid1: s.maxid1, loaders: s.loaders, requesters: s.requesters, maxtimeS: s.maxtimeS, warmupS: s.warmupS,
+    partitions: s.partitions, hdrHistogram: s.hdrHistogram,
+    ...(s.nlinks ? { nlinksFunc: s.nlinks.func, nlinksDefault: s.nlinks.default ?? 0, nlinksConfig: s.nlinks.config ?? 1 } : {}),
+  };
+  /**
+   * @param {string} name
+   * @param {StepPlan['group']} group
+   * @param {StepPlan['metric']} metric
+   * @param {number} threads
+   * @param {number} durationS
+   * @returns {StepPlan}
+   */
+  const step = (name, group, metric, threads, durationS) => ({
+    name, kind: 'linkbench', sequence: 'linkbench', group, reported: true, runOnce: false, metric,
+    script: null, scriptSource: null, params: { ...common }, durationS, warmupS: name.startsWith('linkbench.request') ? s.warmupS : 0,
+    threads, tables: 3, tableSize: s.maxid1 - 1, engine, rowsPerEvent: 0, postwriteAfter: false, restS: 0,
+  });
+  return [
+    step('linkbench.load', 'write', 'inserts/s', s.loaders, 0),
+    step('linkbench.index', 'write', 'rows/s', 1, 0),
+    ...Array.from({ length: s.requestPhases }, (_, i) => step(`linkbench.request.${i + 1}`, 'point', 'qps', s.requesters, s.maxtimeS)),
+  ];
+}
+
+/**
+ * @param {StepPlan} step
+ * @returns {import('./properties.js').LinkbenchParams}
+ */
+function paramsOf(step) {
+  const p = step.params;
+  return {
+    maxid1: Number(p.maxid1), loaders: Number(p.loaders), requesters: Number(p.requesters), maxtimeS: Number(p.maxtimeS),
+    warmupS: Number(p.warmupS), hdrHistogram: p.hdrHistogram === true,
+    ...(p.nlinksFunc ? { nlinks: { func: String(p.nlinksFunc), default: Number(p.nlinksDefault), config: Number(p.nlinksConfig) } } : {}),
+  };
+}
+
+/**
+ * @param {import('../types.js').BenchTarget} target
+ * @returns {import('./phases.js').LinkbenchTarget}
+ */
+function linkbenchTarget(target) {
+  if (!target.query) throw new Error('linkbench needs the target\'s query function (a scripts/server handle)');
+  if (!target.port) throw new Error('linkbench needs a TCP port: its JDBC driver does not use unix sockets');
+  return { host: target.host ?? '127.0.0.1', port: target.port, user: target.user, password: target.password, query: target.query };
+}
+
+/**
+ * ANALYZE (so information_schema's sizes are current), then the size.
+ * @param {import('./phases.js').LinkbenchTarget} target
+ */
+async function sizeNow(target) {
+  await target.query(`ANALYZE TABLE \`${LINKBENCH_DATABASE}\`.\`linktable\`, \`${LINKBENCH_DATABASE}\`.\`counttable\`, \`${LINKBENCH_DATABASE}\`.\`nodetable\``);
+  return linkbenchDatabaseSize(target);
+}
+
+/**
+ * The repeat's latency from per-operation statistics: avg over every operation (exact, from
+ * counts and means), max over all, p95/p99 = the worst operation's (LinkBench prints no overall
+ * percentile).
+ * @param {import('./parse.js').OperationStats[]} ops latency statistics only
+ * @returns {import('../types.js').LatencyMs|null}
+ */
+export function overallLatency(ops) {
+  const latency = ops.filter((o) => o.kind === 'latency' && o.count > 0);
+  if (latency.length === 0) return null;
+  const count = latency.reduce((n, o) => n + o.count, 0);
+  return {
+    avg: latency.reduce((t, o) => t + o.meanMs * o.count, 0) / count,
+    p95: Math.max(...latency.map((o) => o.percentiles.p95.ms)),
+    p99: Math.max(...latency.map((o) => o.percentiles.p99.ms)),
+    max: Math.max(...latency.map((o) => o.maxMs)),
+  };
+}
+
+/**
+ * @param {string} reason
+ * @param {number} durationS
+ * @param {string} log
+ * @param {boolean} stateValid
+ * @param {Record<string, object>} [details]
+ * @returns {SequenceStepOutcome}
+ */
+function failed(reason, durationS, log, stateValid, details) {
+  return {
+    status: 'failed', reason, stateValid, durationS, throughput: null, tps: null, latencyMs: null,
+    errors: 0, reconnects: 0, intervals: [], ...(details ? { details } : {}), rawOutput: log,
+  };
+}
+
+/**
+ * @param {StepPlan} step
+ * @param {import('../types.js').BenchTarget} benchTarget
+ * @param {import('../types.js').SequenceStepContext} ctx
+ * @returns {Promise<SequenceStepOutcome>}
+ */
+async function runStep(step, benchTarget, ctx) {
+  const started = Date.now();
+  const schema = { engine: step.engine, partitions: Number(step.params.partitions ?? 0) };
+  const params = paramsOf(step);
+  const log = (/** @type {string} */ l) => ctx.onProgress?.(l);
+  try {
+    const target = linkbenchTarget(benchTarget);
+    if (step.name === 'linkbench.index') {
+      const { durationS, statement } = await createLinkbenchIndex(target, schema);
+      const size = await sizeNow(target);
+      const rows = size.tables.linktable?.rows ?? 0;
+      const ms = durationS * 1000;
+      return {
+        status: 'ok', stateValid: true, durationS, throughput: rows / durationS, tps: 1 / durationS,
+        latencyMs: { avg: ms, p95: ms, p99: ms, max: ms }, errors: 0, reconnects: 0, intervals: [],
+        details: { linkbench: { step: step.name, statement, indexS: durationS, linktableRows: rows, sizeAfterBytes: size.bytes, tables: size.tables } },
+        rawOutput: `${statement}\n-- ${durationS.toFixed(3)} s, linktable ~${rows} rows, linkdb0 ${size.bytes} bytes after\n`,
+      };
+    }
+    const phase = step.name === 'linkbench.load' ? 'load' : 'request';
+    const build = await ensureLinkbench({ cacheDir: cacheDirFrom(undefined), log });
+    if (phase === 'load') await createLinkbenchSchema(target, schema);
+    const res = await runLinkbenchPhase(phase, build, target, params, { clientCpus: ctx.clientCpus, signal: ctx.signal, onProgress: log });
+    const rawOutput = `${res.argv.join(' ')}\n${res.properties}\n${res.rawOutput}`;
+    const summary = phase === 'load' ? res.parsed.load : res.parsed.request;
+    /** @type {Record<string, unknown>} */
+    const facts = {
+      step: step.name, phase, summary, latencyFormat: res.parsed.latencyFormat, operations: res.parsed.operations,
+      seeds: res.parsed.seeds, wallS: res.wallS, jarCommit: build.provenance.commit,
+    };
+    if (res.status === 'failed' || !summary) {
+      return failed(`${step.name}: ${res.reason ?? 'no summary line'}`, res.wallS, rawOutput, phase === 'request', { linkbench: facts });
+    }
+    const size = await sizeNow(target);
+    const latencyMs = overallLatency(res.parsed.operations);
+    const durationS = summary.seconds;
+    const throughput = 'linksPerS' in summary ? summary.linksPerS : summary.requestsPerS;
+    if (!(throughput > 0) || !latencyMs) return failed(`${step.name}: no ${phase === 'load' ? 'links loaded' : 'requests done'}`, res.wallS, rawOutput, phase === 'request', { linkbench: facts });
+    return {
+      status: 'ok', stateValid: true, durationS, throughput, tps: throughput, latencyMs, errors: 0, reconnects: 0, intervals: [],
+      details: { linkbench: { ...facts, sizeAfterBytes: size.bytes, tables: size.tables } },
+      rawOutput,
+    };
+  } catch (err) {
+    const reason = ctx.signal?.aborted ? 'interrupted' : `${step.name}: ${err instanceof Error ? err.message : String(err)}`;
+    return failed(reason, (Date.now() - started) / 1000, `failed: ${reason}\n`, false);
+  }
+}
+
