@@ -106,8 +106,9 @@ export function dearmorKeys(armored) {
 /**
  * The commands of the Debian-source origin in the order they run, for the dry run and the build.
  * @param {{cacheDir: string, workDir: string, choice: DebianSourceChoice}} where
- * @returns {{downloadDir: string, keyring: string, srcDir: string, packageArg: string,
- *   steps: {step: string, argv: string[], when?: string, cwd?: string}[]}}
+ * @returns {{downloadDir: string, keyring: string, srcDir: string, packageArg: string, download: string[],
+ *   unpack: (origFile: string) => string[], steps: {step: string, argv: string[], when?: string, cwd?: string}[]}}
+ *   download and unpack: the argv the build runs; steps: every step as the dry run prints it
  */
 export function debianSourceSteps({ cacheDir, workDir, choice }) {
   const downloadDir = join(workDir, 'debian-source');
@@ -116,8 +117,11 @@ export function debianSourceSteps({ cacheDir, workDir, choice }) {
   const packageArg = `${choice.packageName}=${choice.packageVersion ?? '<the highest Debian version of this upstream version in the release>'}`;
   const apt = sourceAptCommands(cacheDir, choice.release, packageArg);
   const orig = '<orig tarball named in the .dsc>';
+  const unpack = (/** @type {string} */ origFile) => ['tar', '-xf', origFile, '-C', srcDir, '--strip-components=1', '--no-same-owner'];
   return {
     downloadDir, keyring, srcDir, packageArg,
+    download: apt.download,
+    unpack,
     steps: [
       { step: 'fetch', argv: apt.update, when: 'the private source lists are missing or older than a day' },
       { step: 'fetch', argv: apt.download, cwd: downloadDir, when: choice.otherNames.length ? `the release has this source; else ${choice.otherNames.join(', ')}` : undefined },
@@ -125,7 +129,7 @@ export function debianSourceSteps({ cacheDir, workDir, choice }) {
       { step: 'verify', argv: ['sha256sum', orig], cwd: downloadDir },
       { step: 'verify', argv: ['tar', '-xf', '<debian tarball named in the .dsc>', '-C', downloadDir, UPSTREAM_KEY_MEMBER], cwd: downloadDir, when: 'the .dsc lists <orig>.asc; the key is dearmored into the keyring' },
       { step: 'verify', argv: ['gpgv', '--keyring', keyring, `${orig}.asc`, orig], cwd: downloadDir, when: 'the .asc and upstream key exist and gpgv is installed (else recorded as not checked, with why); a bad signature stops the build' },
-      { step: 'unpack', argv: ['tar', '-xf', orig, '-C', srcDir, '--strip-components=1', '--no-same-owner'], cwd: downloadDir },
+      { step: 'unpack', argv: unpack(orig), cwd: downloadDir },
     ],
   };
 }
@@ -148,7 +152,7 @@ export async function fetchDebianSource(c) {
   const plan = debianSourceSteps({ cacheDir, workDir, choice });
   await mkdir(plan.downloadDir, { recursive: true });
   log(`${label}: downloading Debian source package ${found.source} ${found.version} (${found.suite}) with apt`);
-  const download = plan.steps[1].argv;
+  const download = plan.download;
   const res = await runLogged(download[0], download.slice(1), { logFile, cwd: plan.downloadDir, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 3600_000 });
   if (res.code !== 0) {
     const tail = (await readFile(logFile, 'utf8')).split('\n').slice(-15).join('\n');
@@ -170,7 +174,7 @@ export async function fetchDebianSource(c) {
   log(`${label}: upstream signature ${signature.checked ? 'checked' : 'NOT checked'}: ${signature.detail}`);
 
   await mkdir(plan.srcDir, { recursive: true });
-  const unpack = plan.steps[5].argv.map((a) => (a === '<orig tarball named in the .dsc>' ? origFile : a));
+  const unpack = plan.unpack(origFile);
   const un = await runLogged(unpack[0], unpack.slice(1), { logFile, timeoutMs: 1800_000 });
   if (un.code !== 0) throw new UserError(`${label}: unpacking ${orig.name} failed (exit ${un.code}); see the build log`);
   if (!(await readdir(plan.srcDir)).includes('CMakeLists.txt')) {
