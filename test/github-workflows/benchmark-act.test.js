@@ -12,12 +12,16 @@
  * runs, so the test also proves they are skipped under act (env.ACT). Small on purpose: one
  * test (point-query) with 6 repeats on 6 server instances per release (verdicts count
  * instances); a few minutes on 2 cores.
+ *
+ * The second run times the confirmation out: act enforces a step's timeout-minutes (whole
+ * minutes, expressions evaluated; checked with act 0.2.89), so the repository variable
+ * TAGBENCH_CONFIRM_TIMEOUT_MINUTES=1 cuts the throttled rerun short, as GitHub would at 300.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { throttleServers } from './throttle-server.js';
@@ -38,23 +42,50 @@ async function listFiles(dir) {
   }
 }
 
-test('act runs benchmark.yml by dispatch: run records, a confirmed regression, an issue body, published', { timeout: 20 * 60_000 }, async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-'));
-  let passed = false;
-  // Kept when the test fails: act.log, the store and the outputs are what one wants to read then.
-  t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
-  const resultsRepo = join(dir, 'results.git');
-  await git('git', ['init', '--quiet', '--bare', resultsRepo]);
-  // The candidate is slowed to a tenth of a CPU, in the run and in the confirmation rerun.
+/**
+ * Processes this test started that outlived act (a step killed at its timeout leaves its
+ * children behind under act's host mode): those whose command line or working folder is
+ * inside the test's own scratch folder. Ended by pid, SIGTERM first.
+ * @param {string} dir the test's scratch folder
+ * @returns {Promise<number[]>} the pids ended
+ */
+async function endLeftovers(dir) {
+  const ended = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => '');
+    if (!cmdline.includes(dir) && !cwd.startsWith(dir)) continue;
+    try {
+      process.kill(Number(entry), 'SIGTERM');
+      ended.push(Number(entry));
+    } catch { /* gone already */ }
+  }
+  if (ended.length > 0) await new Promise((r) => setTimeout(r, 5000));
+  for (const pid of ended) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch { /* ended by SIGTERM */ }
+  }
+  return ended;
+}
+
+/**
+ * Dispatch benchmark.yml for CANDIDATE (point-query only, 6 repeats on 6 instances) with the
+ * candidate's servers held to a tenth of a CPU, in the run and in the confirmation rerun.
+ * @param {string} dir scratch folder
+ * @param {string} resultsRepo bare repository for the results branch
+ * @param {Record<string, string>} [vars] more repository variables
+ */
+async function dispatchThrottled(dir, resultsRepo, vars = {}) {
   const throttle = await throttleServers({ name: `tagbench-act-${process.pid}`, match: [new RegExp(`mariadb-${CANDIDATE.replace(/\./g, '\\.')}(@[^/]*)?/usr/sbin/mariadbd\0`), new RegExp(`\0--port=${String(PORT_BASE).slice(0, -1)}\\d\0`)], quotaCpus: 0.1 });
-  let result;
   try {
-    result = await runAct({
+    const result = await runAct({
       workflow: '.github/workflows/benchmark.yml',
       dir,
       event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '6', instances: '6', dry_run: false } },
       // `only` makes this an ad-hoc run: it gets an issue of its own, never the release's official one
-      vars: { TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }), TAGBENCH_RESULTS_REPO: resultsRepo, TAGBENCH_AD_HOC_ISSUES: 'issue' },
+      vars: { TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }), TAGBENCH_RESULTS_REPO: resultsRepo, TAGBENCH_AD_HOC_ISSUES: 'issue', ...vars },
       env: {
         TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
         TAGBENCH_PORT_BASE: String(PORT_BASE),
@@ -62,9 +93,20 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
         TAGBENCH_WORK_DIR: join(dir, 'w'),
       },
     });
+    return { result, throttle };
   } finally {
     await throttle.stop();
   }
+}
+
+test('act runs benchmark.yml by dispatch: run records, a confirmed regression, an issue body, published', { timeout: 20 * 60_000 }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-'));
+  let passed = false;
+  // Kept when the test fails: act.log, the store and the outputs are what one wants to read then.
+  t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
+  const resultsRepo = join(dir, 'results.git');
+  await git('git', ['init', '--quiet', '--bare', resultsRepo]);
+  const { result, throttle } = await dispatchThrottled(dir, resultsRepo);
   t.diagnostic(`throttled ${throttle.throttled.size} candidate server(s); put back into the group ${throttle.movedBack()} time(s)`);
   assert.equal(result.code, 0, describeFailure(result));
   assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
@@ -96,5 +138,42 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
 
   const published = (await git('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.split('\n');
   for (const v of ['10.11.18', CANDIDATE]) assert.ok(published.some((f) => f.startsWith(`runs/local/mariadb/${v}/smoke/`)), `no run record of ${v} on the results branch:\n${published.join('\n')}`);
+  passed = true;
+});
+
+test('act: a confirmation that exceeds its timeout fails the bench job; nothing is reported or published', { timeout: 20 * 60_000 }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-timeout-'));
+  let passed = false;
+  t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
+  const resultsRepo = join(dir, 'results.git');
+  await git('git', ['init', '--quiet', '--bare', resultsRepo]);
+  const { result } = await dispatchThrottled(dir, resultsRepo, { TAGBENCH_CONFIRM_TIMEOUT_MINUTES: '1' });
+  const leftovers = await endLeftovers(dir);
+  t.diagnostic(`ended ${leftovers.length} process(es) the killed confirm step left behind`);
+
+  assert.notEqual(result.code, 0, `the workflow must fail when confirm times out:\n${describeFailure(result)}`);
+  assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
+  // The run and compare succeeded and found the regression; confirm started and was cut at 1 minute.
+  assert.match(result.log, /✅ {2}Success - Main tagbench compare/);
+  const confirmFailed = result.log.match(/❌ {2}Failure - Main tagbench confirm \[(?:(\d+)m)?([\d.]+)s\]/);
+  assert.ok(confirmFailed, `act reports the confirm step failed:\n${describeFailure(result)}`);
+  const seconds = Number(confirmFailed[1] ?? 0) * 60 + Number(confirmFailed[2]);
+  assert.ok(seconds >= 59 && seconds < 120, `the step ended at its 1-minute timeout, not on its own (${seconds} s)`);
+  assert.match(result.log, /Job failed/);
+  // Report and publish never ran on the unconfirmed verdicts.
+  assert.doesNotMatch(result.log, /Main tagbench report/);
+  assert.doesNotMatch(result.log, /Main tagbench publish/);
+  const branches = (await git('git', ['--git-dir', resultsRepo, 'branch', '--list'])).stdout;
+  assert.equal(branches.trim(), '', 'nothing was published');
+
+  // The measurements are kept for diagnosis (upload runs always()), with no confirmed comparison.
+  const runDir = join(result.artifacts, (await readdir(result.artifacts))[0]);
+  const store = join(runDir, `results-${LEG}-a1`, 'files');
+  const files = await listFiles(store);
+  assert.ok(files.some((f) => f.includes(`/runs/local/mariadb/${CANDIDATE}/smoke/`)), `the run records were uploaded:\n${files.join('\n')}`);
+  const comparisons = await Promise.all(files.filter((f) => f.includes('/verdicts/')).map(async (f) => JSON.parse(await readFile(f, 'utf8'))));
+  assert.equal(comparisons.length, 1, 'only the unconfirmed comparison');
+  assert.ok(comparisons[0].tests.every((/** @type {any} */ v) => v.confirmed === undefined), 'no verdict is marked confirmed');
+  assert.ok(!(await readdir(result.artifacts, { recursive: true })).some((f) => String(f).startsWith(`issues-`) || String(f).includes('/issues-')), 'no issue drafts: report never ran');
   passed = true;
 });
