@@ -101,7 +101,8 @@ test('every job declares its permissions; the workflow default is none', async (
 test('write permissions only where they are used', async () => {
   /** @type {Record<string, string[]>} scope -> workflow:job allowed to write it */
   const allowed = {
-    issues: ['benchmark.yml:report', 'watch.yml:benchmark'],
+    issues: ['benchmark.yml:report', 'watch.yml:benchmark', 'triage.yml:triage'],
+    actions: ['triage.yml:triage'],
     contents: ['benchmark.yml:publish', 'watch.yml:benchmark', 'promote-baseline.yml:promote'],
     pages: ['pages.yml:deploy', 'watch.yml:pages'],
     'id-token': ['pages.yml:deploy', 'watch.yml:pages'],

@@ -87,13 +87,15 @@ async function readWithCalledWorkflows(workflow) {
  * @param {Record<string, unknown>} options.event event payload (dispatch inputs go in `inputs`)
  * @param {Record<string, string>} [options.vars] repository variables (vars context)
  * @param {Record<string, string>} [options.env] environment of every step
+ * @param {Record<string, string>} [options.secrets] secrets (GITHUB_TOKEN becomes github.token);
+ *   passed to act through its environment, never on its command line
  * @param {string} [options.job] run only this job (and what it needs)
  * @param {Record<string, string>} [options.actions] `owner/name@sha` -> folder holding that
  *   action's real release tree, run instead of the failing stub
  * @returns {Promise<{code: number|null, log: string, logFile: string, artifacts: string}>}
  *   artifacts: the stand-in's folder for this run's artifacts (`<artifacts>/<run id>/<name>/`)
  */
-export async function runAct({ workflow, dir, event, vars = {}, env = {}, job, actions = {} }) {
+export async function runAct({ workflow, dir, event, vars = {}, env = {}, secrets = {}, job, actions = {} }) {
   const stub = join(dir, 'stub-action');
   await mkdir(stub, { recursive: true });
   await writeFile(join(stub, 'action.yml'), [
@@ -125,6 +127,8 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, job, a
     'workflow_dispatch', '-W', workflow, '-e', eventFile, ...(job ? ['-j', job] : []),
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+    // `-s NAME` without a value: act reads the secret from its own environment.
+    ...Object.keys(secrets).flatMap((k) => ['-s', k]),
     '--action-cache-path', join(dir, 'act-cache'),
     '--cache-server-addr', '127.0.0.1', '--artifact-server-addr', '127.0.0.1', '--artifact-server-path', join(dir, 'artifacts'),
     // act's fixed default port (34567) collides when two act runs share a machine.
@@ -133,7 +137,7 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, job, a
   ];
   const logFile = join(dir, 'act.log');
   const out = createWriteStream(logFile);
-  const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
+  const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...secrets, CI: '' } });
   // Two sources share one file: neither may end it (a pipe ends its destination when its own
   // source ends, and the other's later output then fails with "write after end"); the file is
   // ended once both are closed, which 'close' (not 'exit') waits for.
