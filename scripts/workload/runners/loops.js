@@ -1,0 +1,136 @@
+/**
+ * Long runs as series (seed 001: QPS of the Nth hourly loop, and the database size per loop), a
+ * sequence benchmark (README.md "Sequence benchmarks"). Every pass runs
+ *
+ *   loops.load -> <test>@1 -> <test>@2 -> ... -> <test>@N
+ *
+ * loops.load fills the server's benchmark schema with the suite's sysbench tables (tables x
+ * tableSize, sysbench prepare, as the sysbench suite's load); then one request phase is split
+ * into N equal loops of `loops.loopDurationS` seconds, each a repeat of the sysbench test
+ * `loops.test` (default read-write.range10, the sysbench suite's own definition, run by
+ * runStepRepeat) with no warm-up, on the data the loops before it changed. After each loop the
+ * database size is measured, logical and on disk (scripts/metrics measureDbSize).
+ *
+ * Every loop is a step of its own (`read-write.range10@3`, params.loop = 3), so "QPS falls over
+ * time" is the series of the loop steps' throughput, and "the database grows" the series of
+ * their details.loops.dbSize; both are judged and charted like any test (a release whose 8th
+ * loop falls behind its base's 8th loop gets a verdict on `<test>@8`).
+ */
+import { UserError } from '../../errors.js';
+import { measureDbSize } from '../../metrics/index.js';
+import { planSuite } from '../suite.js';
+import { runStepRepeat } from '../run-step-repeat.js';
+import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome } from '../sequence-helpers.js';
+
+/** @typedef {import('../types.js').StepPlan} StepPlan */
+/** @typedef {import('../types.js').BenchTarget} BenchTarget */
+/** @typedef {import('../types.js').SequenceStepOutcome} SequenceStepOutcome */
+
+/**
+ * @typedef {object} LoopsSettings the suite's `loops` block (scripts/config/schemas/suite.schema.json)
+ * @property {number} loops N, the loops the request phase is split into
+ * @property {number} loopDurationS seconds of each loop
+ * @property {string} [test] the sysbench test each loop runs (default read-write.range10)
+ */
+
+export const DEFAULT_LOOP_TEST = 'read-write.range10';
+
+/**
+ * The step name of loop k (1-based) of a test: `<test>@<k>`.
+ * @param {string} test
+ * @param {number} loop
+ */
+export function loopStepName(test, loop) {
+  return `${test}@${loop}`;
+}
+
+/**
+ * @param {string} name a step name
+ * @returns {{test: string, loop: number}|null} null for a name that is not a loop step's
+ */
+export function parseLoopStepName(name) {
+  const m = /^(.+)@([1-9]\d*)$/.exec(name);
+  return m ? { test: m[1], loop: Number(m[2]) } : null;
+}
+
+/** @type {import('../types.js').SequenceBenchmark} */
+export const loops = Object.freeze({
+  name: 'loops',
+  metrics: Object.freeze({
+    qps: { unit: 'queries/s', higherIsBetter: true, description: '<test>@k: sysbench queries per second of loop k' },
+    logicalBytes: { unit: 'bytes', higherIsBetter: false, description: 'data + index bytes of the schema after loop k (details.loops.dbSize)' },
+    onDiskBytes: { unit: 'bytes', higherIsBetter: false, description: 'bytes the datadir takes after loop k (details.loops.dbSize)' },
+  }),
+  planSteps,
+  runStep,
+});
+
+/**
+ * @param {import('../../types.js').SuiteConfig} suite
+ * @returns {Required<LoopsSettings>}
+ * @throws {UserError} when the block is missing
+ */
+export function loopsSettings(suite) {
+  const s = /** @type {{loops?: LoopsSettings}} */ (suite).loops;
+  if (!s) throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names loops but the suite has no 'loops' block (loops, loopDurationS; see scripts/config/schemas/suite.schema.json)`);
+  return { test: DEFAULT_LOOP_TEST, ...s };
+}
+
+/**
+ * @param {import('../../types.js').SuiteConfig} suite
+ * @param {{engine: 'innodb'|'rocksdb'}} opts
+ * @returns {StepPlan[]}
+ */
+function planSteps(suite, { engine }) {
+  const s = loopsSettings(suite);
+  const sysbenchPlan = planSuite(/** @type {import('../../types.js').SuiteConfig} */ ({ ...suite, benchmarks: ['sysbench'], only: undefined }), { engine });
+  const template = sysbenchPlan.find((p) => p.name === s.test);
+  const measured = sysbenchPlan.filter((p) => p.kind === 'sysbench' && p.reported).map((p) => p.name);
+  if (!template || template.kind !== 'sysbench' || !template.reported) {
+    throw new UserError(`configs/suites/${suite.name}.yml: loops.test = '${s.test}' is not a measured test of the sysbench suite; valid: ${measured.join(', ')}`);
+  }
+  const load = /** @type {StepPlan} */ (sysbenchPlan.find((p) => p.kind === 'load'));
+  return [
+    { ...load, name: 'loops.load', kind: 'loops', sequence: 'loops', reported: false, runOnce: false, params: { ...load.params, load: 'sysbench prepare' } },
+    ...Array.from({ length: s.loops }, (_, i) => ({
+      ...template, name: loopStepName(s.test, i + 1), kind: /** @type {const} */ ('loops'), sequence: 'loops', runOnce: false,
+      durationS: s.loopDurationS, warmupS: 0, postwriteAfter: false,
+      params: { ...template.params, loop: i + 1, loops: s.loops },
+    })),
+  ];
+}
+
+/**
+ * @param {StepPlan} step
+ * @param {BenchTarget & {datadir?: string}} target
+ * @param {import('../types.js').SequenceStepContext} ctx
+ * @returns {Promise<SequenceStepOutcome>}
+ */
+async function runStep(step, target, ctx) {
+  const log = [`${step.name} pass ${ctx.pass + 1}`];
+  const started = process.hrtime.bigint();
+  if (step.name === 'loops.load') {
+    const out = await loadSysbenchTables(target, ctx, { database: target.database, tables: step.tables, tableSize: step.tableSize });
+    log.push(`sysbench prepare: ${out.status} in ${out.durationS.toFixed(3)} s`, out.rawOutput);
+    if (out.status !== 'ok') return failedOutcome(`${step.name}: ${out.reason}`, secondsSince(started), log, false);
+    return setupOutcome(secondsSince(started), log);
+  }
+  const parsed = parseLoopStepName(step.name);
+  if (!parsed) throw new Error(`loops: unknown step ${step.name}`);
+  const { loop, loops: of, ...sysbenchParams } = step.params;
+  // The loop is one repeat of the sysbench test, under the test's own name and options.
+  const rep = await runStepRepeat({ ...step, name: parsed.test, kind: 'sysbench', params: sysbenchParams }, target, { clientCpus: ctx.clientCpus, signal: ctx.signal });
+  const outcome = {
+    status: rep.status, stateValid: true, durationS: rep.durationS, throughput: rep.throughput, tps: rep.tps,
+    latencyMs: rep.latencyMs, errors: rep.errors, reconnects: rep.reconnects, intervals: rep.intervals,
+    ...(rep.status === 'failed' ? { reason: rep.reason } : {}),
+  };
+  /** @type {import('../../types.js').DbSize|null} */
+  let dbSize = null;
+  if (target.datadir && target.query) {
+    dbSize = await measureDbSize({ datadir: target.datadir, query: target.query, database: target.database }).catch(() => null);
+  }
+  const details = { loops: { test: parsed.test, loop: Number(loop), loops: Number(of), qps: rep.qps, dbSize } };
+  const sizeText = dbSize ? `logical ${dbSize.logicalBytes} bytes, on disk ${dbSize.onDiskBytes} bytes` : 'size not measured';
+  return { ...outcome, details, rawOutput: `${rep.rawOutput}\nloop ${loop} of ${of}: ${rep.status === 'ok' ? `${rep.throughput} qps` : rep.reason}; ${sizeText}\n` };
+}
