@@ -4,7 +4,7 @@
 // record carries RocksDB's figures per repeat; the two records compare like two releases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../scripts/config/index.js';
@@ -73,4 +73,6 @@ test('InnoDB and MyRocks on MariaDB 10.11.18 alternate in one run and compare li
   const throughput = comparison.tests.filter((t) => t.metric === 'throughput').map((t) => t.test).sort();
   assert.deepEqual(throughput, ['point-query', 'update-index']);
   for (const t of comparison.tests.filter((v) => v.metric === 'throughput')) assert.ok(t.ratio !== null && t.ratio > 0, `${t.test} ratio ${t.ratio}`);
+  // Kept when an assertion fails, for a look at the records and logs.
+  await rm(base, { recursive: true, force: true });
 });
