@@ -209,7 +209,7 @@ export {};
 /**
  * @typedef {object} Step
  * @property {string} name test name (`point-query.pre`, `update-index`, ...)
- * @property {'sysbench'|'ibench'|'linkbench'|'postwrite'|'load'} kind
+ * @property {'sysbench'|'ibench'|'linkbench'|'ddl'|'reload'|'loops'|'postwrite'|'load'} kind
  * @property {'point'|'range'|'range-agg'|'write'|'setup'} group reporting group; setup = not reported
  * @property {boolean} reported false for warm-up steps (not in tables)
  * @property {string} metric what `throughput` means: `qps` or `rows/s` (scan)

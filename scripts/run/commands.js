@@ -15,7 +15,7 @@ import { providerNames } from '../install/index.js';
 export async function runCommand(options) {
   if (!options.releases) throw new UserError('missing --releases: give product@version[,product@version...], e.g. mariadb@10.11.18,mariadb@10.11.19');
   const { loadConfig } = await import('../config/index.js');
-  const { runReleases, parseReleaseList } = await import('./index.js');
+  const { runSuite, parseReleaseList } = await import('./index.js');
   const { expandEngines } = await import('./resolve-run.js');
   const config = await loadConfig(resolve(new URL('../..', import.meta.url).pathname));
   const host = config.hosts[options.hostClass];
@@ -31,7 +31,8 @@ export async function runCommand(options) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const outcome = await runReleases(config, {
+    // A suite with a config matrix runs each cell in turn (each its own series).
+    const outcome = await runSuite(config, {
       releases,
       suite: options.suite ?? host?.scale ?? 'smoke',
       hostClass: options.hostClass,

@@ -3,4 +3,5 @@
  * `confirm` and `calibrate` (scripts/verify/) reuse runReleases with `only` and their own repeats.
  */
 export { runReleases } from './run-releases.js';
+export { runSuite } from './run-suite.js';
 export { parseReleaseList, lineOf } from './resolve-run.js';

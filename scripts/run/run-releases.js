@@ -137,7 +137,8 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
     engine: plan.engine,
     mycnfName: plan.mycnfName,
     mycnfTemplate: plan.mycnfTemplate,
-    mycnfOverrides: plan.host.mycnf ?? {},
+    // A suite's own my.cnf values (an IO-bound pool, a matrix cell's settings) win over the host's.
+    mycnfOverrides: { ...(plan.host.mycnf ?? {}), ...(/** @type {{mycnf?: Record<string, string|number>}} */ (plan.suite).mycnf ?? {}) },
     serverCpus: plan.host.pinning.serverCpus,
     log: (/** @type {string} */ m) => write(`    ${m}\n`),
   };

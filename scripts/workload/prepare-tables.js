@@ -62,6 +62,18 @@ export async function prepareTables(suite, target, opts = {}) {
     if (res.timedOut) return failed(`load timed out after ${Math.round(res.elapsedS)} s`, res.output);
     const fatal = res.output.split('\n').filter((l) => l.startsWith('FATAL')).slice(0, 3).join(' | ');
     if (res.exitCode !== 0) return failed(`sysbench prepare exited with ${res.signal ?? `code ${res.exitCode}`}${fatal ? `: ${fatal}` : ''}`, res.output);
+    // sysbench 1.0.20 has no option for table options (its mysql_table_options is never set):
+    // a suite's (or matrix cell's) options are applied to the loaded tables, rebuilding them.
+    const tableOptions = /** @type {{tableOptions?: string}} */ (suite).tableOptions;
+    if (tableOptions) {
+      for (const table of tables) {
+        try {
+          await conn.query(`ALTER TABLE ${table} ${tableOptions}`);
+        } catch (err) {
+          return failed(`cannot apply the suite's tableOptions '${tableOptions}' (ALTER TABLE ${table}): ${errText(err)}`, res.output);
+        }
+      }
+    }
     const problem = await checkTables(conn, tables, suite.tableSize, engine);
     if (problem) return failed(problem, res.output);
     return { status: 'ok', durationS: elapsed(), argv: res.argv, rawOutput: res.output };

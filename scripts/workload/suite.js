@@ -18,6 +18,7 @@
  */
 import { UserError } from '../errors.js';
 import { getSequenceBenchmark, SEQUENCES } from './registry.js';
+import { expandSweep, sweepNames, parseSweepTestName } from './variants.js';
 
 /** @typedef {import('./types.js').StepPlan} StepPlan */
 /** @typedef {import('./types.js').StepGroup} StepGroup */
@@ -104,6 +105,9 @@ export const SUITE_ENTRIES = Object.freeze(ENTRIES.map((e) => Object.freeze(e)))
 /** Names of every step, in order (for messages and for `only` validation). */
 export const STEP_NAMES = Object.freeze(SUITE_ENTRIES.map((e) => e.name));
 
+/** The sysbench tests a sweep may run at several client counts (measured ones, not warm-ups). */
+const MEASURED_SYSBENCH = SUITE_ENTRIES.filter((e) => e.kind === 'sysbench' && (e.reported ?? e.group !== 'setup')).map((e) => e.name);
+
 /** The benchmarks a suite runs when it does not say (`benchmarks` in the suite YAML). */
 export const DEFAULT_BENCHMARKS = Object.freeze(['sysbench']);
 
@@ -134,7 +138,7 @@ export function planSuite(suite, opts = {}) {
   /** @type {{name: string, steps: StepPlan[]}[]} */
   const parts = benchmarks.map((name) => (name === 'sysbench' ? { name, steps: [] }
     : { name, steps: getSequenceBenchmark(name).planSteps(suite, { engine }) }));
-  const known = parts.flatMap((p) => (p.name === 'sysbench' ? [...STEP_NAMES] : p.steps.map((s) => s.name)));
+  const known = parts.flatMap((p) => (p.name === 'sysbench' ? [...STEP_NAMES, ...sweepNames(suite, MEASURED_SYSBENCH)] : p.steps.map((s) => s.name)));
   const clash = known.find((n, i) => known.indexOf(n) !== i);
   if (clash) throw new Error(`step name '${clash}' is planned twice in suite '${suite.name}' (two benchmarks use it)`);
   if (suite.only) {
@@ -150,10 +154,11 @@ export function planSuite(suite, opts = {}) {
   const plans = [];
   for (const part of parts) {
     if (part.name === 'sysbench') {
-      const only = suite.only?.filter((n) => STEP_NAMES.includes(n));
+      // A sweep test's name (`point-query.c2`) selects its test; expandSweep keeps its count.
+      const only = suite.only?.map((n) => (STEP_NAMES.includes(n) ? n : parseSweepTestName(n)?.test ?? n)).filter((n) => STEP_NAMES.includes(n));
       if (suite.only && only?.length === 0 && benchmarks.length > 1) continue;
       const entries = selectEntries(only ? { ...suite, only } : suite);
-      plans.push(...entries.map((e) => toPlan(e, suite, engine)));
+      plans.push(...expandSweep(entries.map((e) => toPlan(e, suite, engine)), suite, MEASURED_SYSBENCH));
     } else if (!suite.only || part.steps.some((s) => suite.only?.includes(s.name))) {
       plans.push(...part.steps);
     }
