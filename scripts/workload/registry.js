@@ -10,6 +10,9 @@
 import { sysbench } from './runners/sysbench.js';
 import { ibench } from './runners/ibench.js';
 import { linkbench } from './runners/linkbench.js';
+import { ddl } from './runners/ddl.js';
+import { reload } from './runners/reload.js';
+import { loops } from './runners/loops.js';
 
 /** @typedef {import('./types.js').BenchRunner} BenchRunner */
 /** @typedef {import('./types.js').SequenceBenchmark} SequenceBenchmark */
@@ -37,7 +40,7 @@ function register(byFile, required) {
 export const RUNNERS = register({ sysbench }, REQUIRED);
 
 /** Every known sequence benchmark, name -> benchmark (a suite's `benchmarks` names them). */
-export const SEQUENCES = register({ ibench, linkbench }, SEQUENCE_REQUIRED);
+export const SEQUENCES = register({ ibench, linkbench, ddl, reload, loops }, SEQUENCE_REQUIRED);
 
 /**
  * @param {string} name runner name (a step's kind)

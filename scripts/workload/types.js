@@ -6,12 +6,13 @@
 export {};
 
 /**
- * @typedef {'load'|'sysbench'|'postwrite'|'ibench'|'linkbench'} StepKind
+ * @typedef {'load'|'sysbench'|'postwrite'|'ibench'|'linkbench'|'ddl'|'reload'|'loops'} StepKind
  * `load` = create and fill sbtest1..N (prepareTables), `sysbench` = one timed test (runStepRepeat,
  * repeated by the orchestrator), `postwrite` = flush, ANALYZE, rest (runPostwrite); `ibench` =
  * a step of the insert benchmark, a sequence benchmark (see SequenceBenchmark): its steps carry
  * `sequence: 'ibench'` and run through the benchmark's `runStep`, never through the three above.
  * `linkbench` = a step of LinkBench, the same way (`sequence: 'linkbench'`).
+ * `ddl`, `reload`, `loops` = steps of the DDL timings, the dump reload and the loop series (runners/).
  */
 
 /**
