@@ -238,6 +238,8 @@ export {};
  * @property {Efficiency|null} efficiency
  * @property {number|null} mysqldRssKb at the end of the repeat
  * @property {{basis: 'datadir'|'all', devices: string[]}|null} [ioDevices] which block devices the per-op I/O figures count
+ * @property {Record<string, object>} [details] a sequence benchmark's own figures, under its name
+ *   (`ibench`: scripts/workload/README.md); absent for sysbench steps
  * @property {RocksdbFigures|null} [rocksdb] RocksDB's own figures over the repeat (MyRocks
  *   servers only; absent for InnoDB and in older records; null when they could not be read)
  */
@@ -249,6 +251,12 @@ export {};
  * @property {number} tps
  * @property {number} latencyMs the interval's percentile latency (sysbench prints p95)
  * @property {number} errors per second
+ * @property {number} [inserts] sequence benchmarks: rows inserted in this second
+ * @property {number} [deletes] sequence benchmarks: rows deleted in this second
+ * @property {number} [queries] sequence benchmarks: queries completed in this second
+ * @property {number} [insertMaxMs] sequence benchmarks: slowest INSERT completed in this second
+ * @property {number} [deleteMaxMs] sequence benchmarks: slowest DELETE completed in this second
+ * @property {number} [queryMaxMs] sequence benchmarks: slowest query completed in this second
  */
 
 /**

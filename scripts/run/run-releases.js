@@ -306,6 +306,11 @@ async function runSequenceAction(action, state, plan, options) {
       seen = await bench.runStep(step, state.server, ctx);
       return seen;
     });
+    // A suite without the sysbench load gets its size after load from the sequence's first step.
+    const first = stepIndex === 0 || state.record.steps[stepIndex - 1].kind !== step.kind;
+    if (first && result.status === 'ok' && state.record.dbSize.afterLoad === null) {
+      state.record.dbSize.afterLoad = await measureDbSize({ datadir: state.server.datadir, query: state.server.query, database: state.server.database });
+    }
     return { ...result, stateValid: seen?.stateValid ?? false };
   }
   const out = await bench.runStep(step, state.server, ctx);

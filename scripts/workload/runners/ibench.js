@@ -50,6 +50,13 @@ const INDEXES = Object.freeze([
 /** Value ranges of the random columns: [0, max). */
 const MAX = Object.freeze({ cashregisterid: 1000, customerid: 100000, productid: 10000, price: 500 });
 const DATA_LENGTH = Object.freeze({ min: 10, max: 20 });
+/** 64 KiB of random lowercase letters (fixed seed) that row data is sliced from. */
+const LETTERS = (() => {
+  const rand = seededRandom(0x1b3);
+  let text = '';
+  for (let i = 0; i < 65536; i++) text += String.fromCharCode(97 + Math.floor(rand() * 26));
+  return text;
+})();
 
 /** @type {import('../types.js').SequenceBenchmark} */
 export const ibench = Object.freeze({
@@ -226,14 +233,15 @@ export function seededRandom(seed) {
  * @param {string} now `YYYY-MM-DD hh:mm:ss`
  */
 export function insertSql(layout, client, firstK, rows, rand, now) {
-  const values = [];
+  let sql = `INSERT INTO ${layout.table(client)} (transactionid,dateandtime,cashregisterid,customerid,productid,price,data) VALUES `;
   for (let k = firstK; k < firstK + rows; k++) {
     const len = DATA_LENGTH.min + Math.floor(rand() * (DATA_LENGTH.max - DATA_LENGTH.min + 1));
-    let data = '';
-    for (let i = 0; i < len; i++) data += String.fromCharCode(97 + Math.floor(rand() * 26));
-    values.push(`(${layout.id(client, k)},'${now}',${Math.floor(rand() * MAX.cashregisterid)},${Math.floor(rand() * MAX.customerid)},${Math.floor(rand() * MAX.productid)},${Math.floor(rand() * MAX.price)},'${data}')`);
+    // A random slice of a fixed random text: as incompressible as fresh letters, at a fraction
+    // of the client CPU (the driver shares a CPU with the server on small hosts).
+    const at = Math.floor(rand() * (LETTERS.length - len));
+    sql += `${k === firstK ? '' : ','}(${layout.id(client, k)},'${now}',${Math.floor(rand() * MAX.cashregisterid)},${Math.floor(rand() * MAX.customerid)},${Math.floor(rand() * MAX.productid)},${Math.floor(rand() * MAX.price)},'${LETTERS.slice(at, at + len)}')`;
   }
-  return `INSERT INTO ${layout.table(client)} (transactionid,dateandtime,cashregisterid,customerid,productid,price,data) VALUES ${values.join(',')}`;
+  return sql;
 }
 
 /**
