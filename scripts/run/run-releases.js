@@ -202,7 +202,7 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
       if (!after.ok) killRelease(state, action.stepIndex, `server crashed during ${action.step.name}: ${after.reason}`, after.logExcerpt);
       // A sequence step that failed but left its data usable (a missed target rate) lets the
       // pass go on; any other failed setup or sequence step ends the release.
-      else if (action.step.kind !== 'sysbench' && result.stateValid !== true) killRelease(state, action.stepIndex, `setup step ${action.step.name} failed: ${result.reason}`);
+      else if (action.step.kind !== 'sysbench' && result.stateValid !== true) killRelease(state, action.stepIndex, `${action.step.sequence ? 'sequence' : 'setup'} step ${action.step.name} failed: ${result.reason}`);
     }
   }
 }

@@ -116,3 +116,32 @@ test('rangeSql: a covering 10-row range on each secondary index in turn', () => 
   assert.match(all[1], /FORCE INDEX \(ix_register\) WHERE cashregisterid >= \d+ /);
   assert.match(all[2], /FORCE INDEX \(ix_price\) WHERE price >= \d+ ORDER BY price, dateandtime, customerid LIMIT 10$/);
 });
+
+test('a query step whose writers missed 95 % is a failed repeat that says so and keeps its figures; the pass goes on', async () => {
+  const { measured } = await import('../../scripts/workload/runners/ibench.js');
+  const { SecondBuckets, LatencyRecorder, keepUp } = await import('../../scripts/workload/ibench-stats.js');
+  const step = /** @type {any} */ ({ name: 'qp500', metric: 'qps', params: { tablePerClient: true } });
+  /** @param {number} inserted */
+  const outcome = (inserted) => {
+    const buckets = new SecondBuckets(0, 'query');
+    const recorders = { insert: new LatencyRecorder(), delete: new LatencyRecorder(), query: new LatencyRecorder() };
+    for (let t = 0; t < 2000; t += 10) { buckets.record('query', 1, t, 2); recorders.query.add(2); }
+    for (let t = 0; t < 2000; t += 2000 / (inserted / 10)) { buckets.record('insert', 10, t, 1); recorders.insert.add(1); }
+    return measured(step, {
+      buckets, recorders, rows: { insert: inserted, delete: 0, query: 200 }, startMs: 0, endMs: 2000, primary: 'query',
+      keep: keepUp(500, [inserted], 2), clients: 1, log: [],
+    });
+  };
+  const ok = outcome(1000);
+  assert.equal(ok.status, 'ok');
+  assert.equal(ok.throughput, 100);
+  assert.equal(ok.intervals.length, 2);
+  const missed = outcome(900);
+  assert.equal(missed.status, 'failed');
+  assert.equal(missed.stateValid, true, 'the data is fine: later steps still run');
+  assert.equal(missed.throughput, null, 'never a number for a failed repeat');
+  assert.match(missed.reason ?? '', /background writers did not keep up: 450 of 500 inserts\/s \(90\.0 %, worst client 90\.0 %, below 95 %\)/);
+  assert.equal(/** @type {any} */ (missed.details).ibench.keepUp.sustained, false);
+  assert.equal(missed.intervals.length, 2, 'per-second figures kept');
+  assert.match(missed.rawOutput, /DID NOT KEEP UP/);
+});

@@ -281,12 +281,12 @@ async function readPositions(conn, layout) {
 }
 
 /**
- * The measured outcome shared by the write and query steps.
+ * The measured outcome shared by the write and query steps (pure: figures in, outcome out).
  * @param {StepPlan} step
  * @param {{buckets: SecondBuckets, recorders: Record<OpKind, LatencyRecorder>, rows: Record<OpKind, number>, startMs: number, endMs: number, primary: OpKind, keep: import('../ibench-stats.js').KeepUp|null, clients: number, log: string[]}} m
  * @returns {SequenceStepOutcome}
  */
-function measured(step, m) {
+export function measured(step, m) {
   const durationS = (m.endMs - m.startMs) / 1000;
   const intervals = m.buckets.intervals(m.endMs);
   const primary = m.recorders[m.primary];
