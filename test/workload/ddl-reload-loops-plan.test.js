@@ -48,7 +48,7 @@ test('loops splits the request phase into N steps <test>@k of the sysbench test,
   assert.equal(load.name, 'loops.load');
   assert.equal(load.reported, false);
   assert.deepEqual(loops.map((s) => s.name), [1, 2, 3, 4, 5].map((k) => `read-write.range10@${k}`));
-  const sysbench = planSuite({ ...suites['loops-smoke'], benchmarks: ['sysbench'] }).find((s) => s.name === 'read-write.range10');
+  const sysbench = planSuite(/** @type {any} */ ({ ...suites['loops-smoke'], benchmarks: ['sysbench'] })).find((s) => s.name === 'read-write.range10');
   for (const [i, s] of loops.entries()) {
     assert.equal(s.kind, 'loops');
     assert.equal(s.script, 'oltp_read_write');
