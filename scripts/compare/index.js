@@ -28,3 +28,5 @@ export { findHostDrift, splitHostSegments, renderHostDrift, HOST_FACT_FIELDS } f
 /** @typedef {import('./types.js').ChangePointReport} ChangePointReport */
 /** @typedef {import('./cross-table.js').CrossTable} CrossTable */
 /** @typedef {import('./cross-table.js').CrossRelease} CrossRelease */
+export { computeSweepTables, renderSweepTables, parseSweepName } from './sweep-table.js';
+export { renderMatrixTables } from './matrix-table.js';

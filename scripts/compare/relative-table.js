@@ -3,7 +3,7 @@
  * (median of the repeats, with min-max) and its ratio to the base release, per test, grouped
  * by reporting group, with the geometric mean of the ratios per group.
  */
-import { geometricMean } from 'simple-statistics';
+import { geometricMean, median } from 'simple-statistics';
 import { computeSideStats } from './noise.js';
 import { listTests, collectSide } from './compare-runs.js';
 
@@ -45,7 +45,10 @@ export function computeRelativeTable(input) {
         const step = rel.records.flatMap((r) => r.steps).find((s) => s.name === t.name);
         if (step) metric = step.metric;
         const stats = computeSideStats(side.repeats.flatMap((r) => (r.throughput === null ? [] : [r.throughput])));
-        cells[rel.version] = { stats, ratio: null, ...(stats ? {} : { status: side.missing ? 'missing' : 'failed' }) };
+        // Storage reads per operation (median of the repeats): what tells an IO-bound run's
+        // throughput apart from a cached one's; render-relative-table shows it when reads happen.
+        const reads = side.repeats.flatMap((r) => (typeof r.efficiency?.readsPerOp === 'number' && r.throughput !== null ? [r.efficiency.readsPerOp] : []));
+        cells[rel.version] = { stats, ratio: null, ...(stats ? {} : { status: side.missing ? 'missing' : 'failed' }), ...(reads.length ? { readsPerOp: median(reads) } : {}) };
       }
       const baseMedian = cells[input.base].stats?.median;
       for (const v of versions) {

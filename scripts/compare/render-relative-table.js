@@ -3,8 +3,15 @@
  * ratios) or as Markdown. Marked ratios also carry ▼ / ▲ so that the mark survives without
  * colour (NO_COLOR, pipes, colour-blind readers).
  */
-import { formatQps, formatTableRatio } from '../format-number.js';
+import { formatQps, formatTableRatio, formatValue } from '../format-number.js';
 import { GROUPS } from './relative-table.js';
+import { computeSweepTables, renderSweepTables } from './sweep-table.js';
+
+/**
+ * Storage reads per operation are shown once any cell reaches this: a cached run reads next to
+ * nothing (its column would be noise), an IO-bound one reads about a page per lookup.
+ */
+export const READS_SHOWN_FROM = 0.2;
 
 /**
  * @param {import('./types.js').RelativeTable} table
@@ -22,12 +29,15 @@ export function renderRelativeTable(table, options) {
   out.push(md ? `## ${title}\n` : `${title}\n`);
   if (options.note) out.push(options.note);
   out.push(`Median of the repeats [min–max]; ratio = median / median of ${label(table.base)}; ▼ below ${table.marks.low}, ▲ above ${table.marks.high}.\n`);
+  const showReads = table.groups.some((g) => g.rows.some((r) => Object.values(r.cells).some((c) => (c.readsPerOp ?? 0) >= READS_SHOWN_FROM)));
+  if (showReads) out.push('reads/op = storage reads per operation (median of the repeats): the data does not fit the buffer pool.\n');
   for (const g of table.groups) {
     const heading = GROUPS.find((x) => x.group === g.group)?.title ?? g.group;
     out.push(md ? `\n### ${heading}\n` : `\n${heading}\n`);
     const header = ['test'];
     for (const v of table.versions) {
       header.push(v === table.base ? `${label(v)} (base)` : label(v));
+      if (showReads) header.push('reads/op');
       if (v !== table.base) header.push('ratio');
     }
     /** @type {{text: string, mark: 'low'|'high'|null}[][]} */
@@ -39,6 +49,7 @@ export function renderRelativeTable(table, options) {
         const c = row.cells[v];
         const s = c.stats;
         line.push({ text: s ? (s.n > 1 ? `${formatQps(s.median)} [${formatQps(s.min)}–${formatQps(s.max)}]` : formatQps(s.median)) : c.status ?? 'n/a', mark: null });
+        if (showReads) line.push({ text: c.readsPerOp === undefined ? 'n/a' : formatValue(c.readsPerOp), mark: null });
         if (v !== table.base) line.push(ratioCell(c.ratio, table.marks));
       }
       body.push(line);
@@ -47,11 +58,14 @@ export function renderRelativeTable(table, options) {
     const gm = [{ text: 'geometric mean', mark: null }];
     for (const v of table.versions) {
       gm.push({ text: '', mark: null });
+      if (showReads) gm.push({ text: '', mark: null });
       if (v !== table.base) gm.push(ratioCell(g.geomean[v], table.marks));
     }
     body.push(gm);
     out.push(md ? renderMarkdown(header, body) : renderTerminal(header, body, color));
   }
+  // Swept tests again as seed 004 prints them: a row per release, a column per client count.
+  out.push(renderSweepTables(computeSweepTables(table), { format: options.format, base: table.base, labels: options.labels }));
   return out.join('');
 }
 

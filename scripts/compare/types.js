@@ -140,6 +140,8 @@ export {};
  * @property {SideStats|null} stats median with min-max over repeats (null = no valid result)
  * @property {number|null} ratio to the base release's median
  * @property {string} [status] `failed` / `missing` when stats is null
+ * @property {number} [readsPerOp] median storage reads per operation of the repeats (absent when
+ *   no repeat has efficiency figures)
  */
 
 /**
