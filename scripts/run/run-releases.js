@@ -69,6 +69,8 @@ export async function runReleases(config, options) {
   }
   const plan = resolveRun(config, {
     ...options,
+    // Each server starts with its own release's engine and template (`--engine innodb,rocksdb`).
+    enginePerRelease: true,
     releases: options.releases.map((r) => {
       const hit = preinstalled.get(releaseKey(r));
       return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
@@ -119,6 +121,7 @@ export async function runReleases(config, options) {
  * @property {import('../types.js').InstallResult} install
  * @property {import('../server/types.js').ServerOptions} serverOptions how the server was started
  *   (a restart reuses them, on the same datadir)
+ * @property {'innodb'|'rocksdb'} engine storage engine of this release's server
  */
 
 /**
@@ -129,14 +132,16 @@ export async function runReleases(config, options) {
  */
 async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write }) {
   const safe = `${rel.product}-${rel.version}${rel.label ? `-${rel.label}` : ''}`.replace(/[^A-Za-z0-9._-]/g, '_');
-  write(`start ${rel.key} (${plan.engine}, my.cnf ${plan.mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
+  // Each release's own engine and template (`--engine innodb,rocksdb` runs one server per engine).
+  const { engine, mycnfName, mycnfTemplate } = plan.releases[i];
+  write(`start ${rel.key} (${engine}, my.cnf ${mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
   /** @type {import('../server/types.js').ServerOptions} */
   const serverOptions = {
     workDir: join(workRoot, safe),
     port: options.portBase ? options.portBase + i : await findFreePort(),
-    engine: plan.engine,
-    mycnfName: plan.mycnfName,
-    mycnfTemplate: plan.mycnfTemplate,
+    engine,
+    mycnfName,
+    mycnfTemplate,
     // A suite's own my.cnf values (an IO-bound pool, a matrix cell's settings) win over the host's.
     mycnfOverrides: { ...(plan.host.mycnf ?? {}), ...(/** @type {{mycnf?: Record<string, string|number>}} */ (plan.suite).mycnf ?? {}) },
     serverCpus: plan.host.pinning.serverCpus,
@@ -155,7 +160,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
         tables: plan.suite.tables, tableSize: plan.suite.tableSize, clients: plan.suite.clients,
         readDurationS: plan.suite.readDurationS, writeDurationS: plan.suite.writeDurationS, warmupS: plan.suite.warmupS,
       },
-      engine: plan.engine,
+      engine,
       mycnf: server.mycnf,
       tools,
       repeats: plan.repeats,
@@ -163,9 +168,10 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
       ...(options.only?.length ? { only: [...options.only] } : {}),
       alternatedWith: plan.releases.map(releaseKey).filter((/** @type {string} */ k) => k !== rel.key),
     },
-    steps,
+    // The same steps for every engine; only the load's and postwrite's parameters differ.
+    steps: engine === plan.engine ? steps : planSuite(plan.suite, { engine }),
   });
-  return { record, server, deadReason: null, install: rel.install, serverOptions };
+  return { record, server, deadReason: null, install: rel.install, serverOptions, engine };
 }
 
 /**
@@ -265,14 +271,14 @@ async function runAction(action, state, plan, options) {
   try {
     if (step.sequence) return await runSequenceAction(action, state, plan, options);
     if (step.kind === 'load') {
-      const out = await prepareTables(plan.suite, server, { engine: plan.engine, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
+      const out = await prepareTables(plan.suite, server, { engine: state.engine, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
       await writeRawLog(options.storeDir, record.id, `${step.name}.txt`, out.rawOutput ?? '');
       markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
       if (out.status === 'ok') record.dbSize.afterLoad = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database });
       return { status: out.status, reason: out.reason };
     }
     if (step.kind === 'postwrite') {
-      const out = await runPostwrite(server.query, plan.engine, plan.suite, { signal: options.signal, onProgress: quiet });
+      const out = await runPostwrite(server.query, state.engine, plan.suite, { signal: options.signal, onProgress: quiet });
       markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
       return { status: out.status, reason: out.reason };
     }
@@ -298,7 +304,7 @@ async function runSequenceAction(action, state, plan, options) {
   const { step, stepIndex } = action;
   const bench = getSequenceBenchmark(/** @type {string} */ (step.sequence));
   /** @type {import('../workload/types.js').SequenceStepContext} */
-  const ctx = { suite: plan.suite, engine: plan.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet };
+  const ctx = { suite: plan.suite, engine: state.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet };
   if (step.reported) {
     /** @type {import('../workload/types.js').SequenceStepOutcome|undefined} */
     let seen;
@@ -366,6 +372,8 @@ async function runMeasuredRepeat(action, state, plan, options, runRepeat) {
     efficiency: ok ? computeEfficiency(samples, ops, { windowS: out.durationS }) : null,
     mysqldRssKb: samples.rssKb ?? null,
     ioDevices: samples.devices ? { basis: samples.devices.basis, devices: [...samples.devices.devices] } : null,
+    // MyRocks servers: write amplification, stalls and the LSM tree over the repeat.
+    ...(samples.rocksdb !== undefined ? { rocksdb: samples.rocksdb } : {}),
     // Sequence benchmarks' own figures (the insert benchmark's keep-up, histogram, percentiles).
     ...('details' in out && out.details ? { details: out.details } : {}),
   };
