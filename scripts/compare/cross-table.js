@@ -14,12 +14,15 @@ import { renderRelativeTable } from './render-relative-table.js';
  * @property {string} [productName] display name, e.g. `MariaDB` (default: the id)
  * @property {string} line product line of the release, e.g. `10.11`
  * @property {string} version
+ * @property {string} [label] one server kind of the release (`rocksdb` of `--engine innodb,rocksdb`):
+ *   its records are only those (the command selects them)
  * @property {import('./types.js').RunRecord[]} records its run records on the table's host class and suite
  */
 
 /**
  * @typedef {object} CrossColumn
- * @property {string} key `product@version`: the key of the column's cells and geometric means
+ * @property {string} key `product@version` (`product@version#label` for a labelled release): the
+ *   key of the column's cells and geometric means
  * @property {string} product
  * @property {string} productName
  * @property {string} line
@@ -35,11 +38,11 @@ import { renderRelativeTable } from './render-relative-table.js';
 
 /**
  * The key of a release in a cross table: versions of different products may be equal.
- * @param {{product: string, version: string}} release
- * @returns {string} `product@version`, the form `tagbench run --releases` takes
+ * @param {{product: string, version: string, label?: string}} release
+ * @returns {string} `product@version`, or `product@version#label`: the form `tagbench run --releases` takes
  */
 export function releaseKey(release) {
-  return `${release.product}@${release.version}`;
+  return `${release.product}@${release.version}${release.label ? `#${release.label}` : ''}`;
 }
 
 /**
@@ -70,7 +73,7 @@ export function computeCrossTable(input) {
   });
   const columns = input.releases.map((r) => {
     const productName = r.productName ?? r.product;
-    return { key: releaseKey(r), product: r.product, productName, line: r.line, version: r.version, label: `${productName} ${r.version}` };
+    return { key: releaseKey(r), product: r.product, productName, line: r.line, version: r.version, label: `${productName} ${r.version}${r.label ? `#${r.label}` : ''}` };
   });
   return { ...relative, kind: 'cross', hostClass: input.hostClass, suite: input.suite, columns };
 }

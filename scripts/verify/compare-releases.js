@@ -28,7 +28,11 @@ import { compareVersions } from '../version-order.js';
  * @property {string} [suite] default `smoke`
  * @property {string} product
  * @property {string} [line] product line; default: the line of the releases' records
- * @property {string[]|string} [releases] versions in column order; default: every version in the store
+ * @property {string[]|string} [releases] versions in column order; default: every version in the store.
+ *   `version#label` names one server kind of a release: `10.11.18#rocksdb` (label = engine: its
+ *   MyRocks records, from `tagbench run --engine innodb,rocksdb` or `--engine rocksdb`) or another
+ *   run label (`#b` of an A/A run: the records whose id carries it). A plain version never pools
+ *   records of two engines.
  * @property {string} [base] base version; default: the baseline file, else the line's baseVersion, else the first
  * @property {string} [baselines] baselines folder (default `baselines`)
  * @property {string} [markdown] write the Markdown report here
@@ -72,8 +76,9 @@ export async function compareReleases(options) {
 
   const all = await readRecords(storeDir, { hostClass, product: product.name, suite, status: ['ok', 'failed'] });
   /** @type {string[]|undefined} */
-  const wanted = typeof options.releases === 'string' ? parseList(options.releases) : options.releases;
-  const lines = [...new Set(all.filter((r) => !wanted || wanted.includes(r.release.version)).map((r) => r.release.line))];
+  const wanted = named?.map((item) => releaseEntryKey(parseReleaseEntry(item)));
+  const wantedVersions = wanted?.map((item) => parseReleaseEntry(item).version);
+  const lines = [...new Set(all.filter((r) => !wantedVersions || wantedVersions.includes(r.release.version)).map((r) => r.release.line))];
   const line = options.line ?? (lines.length === 1 ? lines[0] : undefined);
   if (!line) {
     throw new UserError(lines.length === 0
@@ -84,16 +89,24 @@ export async function compareReleases(options) {
   const versions = wanted ?? [...new Set(records.map((r) => r.release.version))].sort(compareVersions);
   const baselines = resolve(options.baselines ?? 'baselines');
   const baseline = await readBaseline(baselines, { hostClass, product: product.name, line, suite });
-  const base = chooseBase({ explicit: options.base, baseline: baseline?.version, lineBase: product.lines.find((l) => l.name === line)?.baseVersion, versions });
+  // Labelled releases (engines of one release) are compared with each other: the line's baseline
+  // and base version, one engine's or both engines' runs, are no base for them unless --base says so.
+  const anyLabel = versions.some((v) => parseReleaseEntry(v).label !== undefined);
+  const base = chooseBase({ explicit: options.base, baseline: anyLabel ? undefined : baseline?.version, lineBase: anyLabel ? undefined : product.lines.find((l) => l.name === line)?.baseVersion, versions });
   const columns = versions.includes(base.version) ? versions : [base.version, ...versions];
   const releases = columns.map((version) => {
     const useBaselineRuns = version === base.version && base.source === 'baseline' && baseline;
-    const recs = records.filter((r) => r.release.version === version && (!useBaselineRuns || baseline.runIds.includes(r.id)));
+    const entry = parseReleaseEntry(version);
+    const recs = selectEntryRecords(records, entry).filter((r) => !useBaselineRuns || baseline.runIds.includes(r.id));
     if (recs.length === 0) {
       throw new UserError(`no run record of ${product.name} ${version} (line ${line}, host class '${hostClass}', suite '${suite}') in ${storeDir}${useBaselineRuns ? ` among the baseline's runs ${baseline.runIds.join(', ')} (${baselines})` : ''}; versions with records: ${[...new Set(records.map((r) => r.release.version))].join(', ') || 'none'}`);
     }
+    checkOneEngine(recs, entry, product.name);
     return { version, records: recs };
   });
+  // A labelled column is one server kind of a release, not the release: its verdicts would be
+  // stored under the bare version, beside (and mistaken for) the release's own.
+  const labelled = releases.filter((r) => parseReleaseEntry(r.version).label !== undefined).map((r) => r.version);
   const baseRel = releases.find((r) => r.version === base.version);
   if (!baseRel) throw new Error('unreachable: base is among the columns');
 
@@ -141,7 +154,9 @@ export async function compareReleases(options) {
   const hostNote = referenceRecords.length > 0 ? renderHostDrift(findHostDrift({ records: referenceRecords, thresholds })) : '';
   if (hostNote) out(`\n${hostNote}`);
 
-  if (options.storeVerdicts !== false) {
+  if (options.storeVerdicts !== false && labelled.length > 0) {
+    process.stderr.write(`verdicts and change points not stored: ${labelled.join(', ')} ${labelled.length === 1 ? 'is a labelled release' : 'are labelled releases'} (one engine or server of a release, not the release); the printed and --json/--markdown verdicts stand\n`);
+  } else if (options.storeVerdicts !== false) {
     for (const c of comparisons) {
       const { path } = await writeComparison(storeDir, /** @type {any} */ (c));
       process.stderr.write(`stored ${path}\n`);
@@ -190,7 +205,7 @@ async function compareAcross(options, { config, out, color }) {
     const product = m ? m[1] : options.product;
     if (!product) throw new UserError(`release '${item}' in --releases names no product: write product@version (e.g. mariadb@${item}), or give --product`);
     if (!config.products[product]) throw new UserError(`unknown product '${product}' in --releases '${item}'; known: ${known}`);
-    return { product, version: m ? m[2] : item };
+    return { product, ...parseReleaseEntry(m ? m[2] : item) };
   });
   const keys = named.map(releaseKey);
   const twice = keys.find((k, i) => keys.indexOf(k) !== i);
@@ -198,15 +213,17 @@ async function compareAcross(options, { config, out, color }) {
   const base = chooseCrossBase(options.base, named, options.product);
   /** @type {import('../compare/index.js').CrossRelease[]} */
   const releases = [];
-  for (const { product, version } of named) {
-    const records = await readRecords(storeDir, { hostClass, product, version, suite, status: ['ok', 'failed'] });
+  for (const entry of named) {
+    const { product, version } = entry;
+    const records = selectEntryRecords(await readRecords(storeDir, { hostClass, product, version, suite, status: ['ok', 'failed'] }), entry);
     if (records.length === 0) {
       const versions = [...new Set((await readRecords(storeDir, { hostClass, product, suite })).map((r) => r.release.version))].sort(compareVersions);
-      throw new UserError(`no run record of ${product} ${version} for host class '${hostClass}' and suite '${suite}' in ${storeDir}; ${product} versions with records there: ${versions.join(', ') || 'none'} (run \`tagbench run --releases ${keys.join(',')}\` first, or check --store, --host-class, --suite)`);
+      throw new UserError(`no run record of ${product} ${releaseEntryKey(entry)} for host class '${hostClass}' and suite '${suite}' in ${storeDir}; ${product} versions with records there: ${versions.join(', ') || 'none'} (run \`tagbench run --releases ${keys.join(',')}\` first, or check --store, --host-class, --suite)`);
     }
     // The newest run's line: a release belongs to one line, unless the product's lines were redrawn.
+    checkOneEngine(records, entry, product);
     const line = records.at(-1)?.release.line ?? '';
-    releases.push({ product, productName: config.products[product].displayName, line, version, records });
+    releases.push({ product, productName: config.products[product].displayName, line, version, ...(entry.label ? { label: entry.label } : {}), records });
   }
   const table = computeCrossTable({ hostClass, suite, base: base.key, releases });
   const baseLabel = table.columns.find((c) => c.key === base.key)?.label;
@@ -224,10 +241,73 @@ async function compareAcross(options, { config, out, color }) {
 }
 
 /**
+ * A release named in --releases: `version` or `version#label`. Pure.
+ * @param {string} item e.g. `10.11.18`, `10.11.18#rocksdb`
+ * @returns {{version: string, label?: string}}
+ * @throws {UserError} on an empty version or a label that no run could have given
+ */
+export function parseReleaseEntry(item) {
+  const m = /^([^#\s]+)(?:#(.*))?$/.exec(item);
+  if (!m) throw new UserError(`release '${item}' in --releases: write a version (10.11.18) or a labelled release (10.11.18#rocksdb)`);
+  if (m[2] === undefined) return { version: m[1] };
+  // The labels `tagbench run` gives (scripts/run/resolve-run.js): engines, or A/A server labels.
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/.test(m[2])) {
+    throw new UserError(`bad label '${m[2]}' in --releases '${item}': a label is an engine (${ENGINES.join(', ')}) or a run label of up to 32 letters, digits, '_' or '-'`);
+  }
+  return { version: m[1], label: m[2] };
+}
+
+/**
+ * @param {{version: string, label?: string}} entry
+ * @returns {string} `version` or `version#label`
+ */
+function releaseEntryKey(entry) {
+  return `${entry.version}${entry.label ? `#${entry.label}` : ''}`;
+}
+
+const ENGINES = /** @type {const} */ (['innodb', 'rocksdb']);
+
+/**
+ * The records a release entry stands for. An engine label selects by the engine the record ran
+ * (so `#rocksdb` also finds a run of `--engine rocksdb` alone, which has no label); another label
+ * selects the records whose id carries it, as run-releases.js writes ids
+ * (`<stamp>-<host>-<product>-<version>-<label>-<suite>-<tag>`). Pure.
+ * @param {import('../types.js').RunRecord[]} records
+ * @param {{version: string, label?: string}} entry
+ * @returns {import('../types.js').RunRecord[]}
+ */
+export function selectEntryRecords(records, entry) {
+  const ofVersion = records.filter((r) => r.release.version === entry.version);
+  const { label } = entry;
+  if (label === undefined) return ofVersion;
+  if (/** @type {readonly string[]} */ (ENGINES).includes(label)) return ofVersion.filter((r) => r.config.engine === label);
+  return ofVersion.filter((r) => {
+    const part = `${r.release.product}-${r.release.version}-${label}`.replace(/[^A-Za-z0-9._-]/g, '_');
+    return r.id.includes(`-${part}-${r.config.suite}-`);
+  });
+}
+
+/**
+ * Refuse a column whose records ran on two engines: InnoDB and MyRocks figures pooled into one
+ * median compare nothing.
+ * @param {import('../types.js').RunRecord[]} records one column's
+ * @param {{version: string, label?: string}} entry
+ * @param {string} product
+ * @throws {UserError} naming the engines, their runs and the labelled form to use
+ */
+export function checkOneEngine(records, entry, product) {
+  const engines = [...new Set(records.map((r) => r.config.engine))].sort();
+  if (engines.length <= 1) return;
+  const runs = engines.map((e) => `${e}: ${records.filter((r) => r.config.engine === e).map((r) => r.id).join(', ')}`).join('; ');
+  const version = entry.version;
+  throw new UserError(`${product} ${releaseEntryKey(entry)} has run records of ${engines.length} engines (${runs}); a release is compared on one engine: name each engine as version#engine, e.g. --releases ${engines.map((e) => `${version}#${e}`).join(',')} (or ${engines.map((e) => `${product}@${version}#${e}`).join(',')} in a table across products)`);
+}
+
+/**
  * The base of a cross table: --base as product@version, or as a plain version that names one
  * of the releases (of --product when given); else the first release.
  * @param {string|undefined} option --base
- * @param {{product: string, version: string}[]} releases
+ * @param {{product: string, version: string, label?: string}[]} releases
  * @param {string|undefined} product --product
  * @returns {{key: string, source: 'option'|'first'}}
  * @throws {UserError} when --base names none of the releases, or several
@@ -236,7 +316,7 @@ function chooseCrossBase(option, releases, product) {
   const keys = releases.map(releaseKey);
   if (!option) return { key: keys[0], source: 'first' };
   const matches = option.includes('@') ? keys.filter((k) => k === option)
-    : releases.filter((r) => r.version === option && (!product || r.product === product)).map(releaseKey);
+    : releases.filter((r) => releaseEntryKey(r) === option && (!product || r.product === product)).map(releaseKey);
   if (matches.length === 1) return { key: matches[0], source: 'option' };
   throw new UserError(matches.length === 0
     ? `--base ${option} is none of --releases ${keys.join(', ')}; give one of them`
