@@ -91,6 +91,8 @@ export function ratePercentiles(perSecond) {
  */
 const FINE_BASE_MS = 0.001;
 const FINE_GROWTH = Math.log(1.02);
+/** Fine buckets up to about 1.6e5 s; anything slower lands in the last one (max stays exact). */
+const FINE_BUCKETS = 1400;
 
 /** Accumulates response times of one operation. */
 export class LatencyRecorder {
@@ -98,8 +100,8 @@ export class LatencyRecorder {
     this.count = 0;
     this.sumMs = 0;
     this.maxMs = 0;
-    /** @type {Map<number, number>} fine bucket index -> count */
-    this.fine = new Map();
+    /** fine bucket index -> count (typed array: no allocation per value) */
+    this.fine = new Uint32Array(FINE_BUCKETS);
     /** @type {number[]} */
     this.coarse = new Array(HISTOGRAM_BOUNDS_MS.length + 1).fill(0);
   }
@@ -109,8 +111,8 @@ export class LatencyRecorder {
     this.count += 1;
     this.sumMs += ms;
     if (ms > this.maxMs) this.maxMs = ms;
-    const fine = ms <= FINE_BASE_MS ? 0 : Math.ceil(Math.log(ms / FINE_BASE_MS) / FINE_GROWTH);
-    this.fine.set(fine, (this.fine.get(fine) ?? 0) + 1);
+    const fine = ms <= FINE_BASE_MS ? 0 : Math.min(FINE_BUCKETS - 1, Math.ceil(Math.log(ms / FINE_BASE_MS) / FINE_GROWTH));
+    this.fine[fine] += 1;
     let i = 0;
     while (i < HISTOGRAM_BOUNDS_MS.length && ms > HISTOGRAM_BOUNDS_MS[i]) i += 1;
     this.coarse[i] += 1;
@@ -124,8 +126,8 @@ export class LatencyRecorder {
     if (this.count === 0) return 0;
     const rank = Math.max(1, Math.ceil((p / 100) * this.count));
     let seen = 0;
-    for (const index of [...this.fine.keys()].sort((a, b) => a - b)) {
-      seen += /** @type {number} */ (this.fine.get(index));
+    for (let index = 0; index < FINE_BUCKETS; index++) {
+      seen += this.fine[index];
       if (seen >= rank) return Math.min(this.maxMs, FINE_BASE_MS * Math.exp(index * FINE_GROWTH));
     }
     return this.maxMs;

@@ -258,9 +258,14 @@ export function deleteSql(layout, client, firstK, rows) {
   return `DELETE FROM ${t} WHERE transactionid IN (${ids.join(',')})`;
 }
 
+/** The last second sqlNow formatted: a DATETIME changes once a second, statements come far faster. */
+let nowCache = { second: -1, text: '' };
+
 /** @param {number} ms */
 function sqlNow(ms) {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+  const second = Math.floor(ms / 1000);
+  if (second !== nowCache.second) nowCache = { second, text: new Date(second * 1000).toISOString().slice(0, 19).replace('T', ' ') };
+  return nowCache.text;
 }
 
 /**
