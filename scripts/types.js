@@ -80,6 +80,8 @@ export {};
  * @property {number} scanWarmDurationS duration of scan.warmpre
  * @property {number} restS rest after postwrite
  * @property {string[]} [only] run only these tests (names), in suite order
+ * @property {'innodb'|'rocksdb'} [engine] storage engine of the suite's runs (default innodb);
+ *   an explicit engine of the run or of a release wins
  */
 
 /**

@@ -51,7 +51,8 @@ const DEFAULT_INSTANCES = 2;
 export function resolveRun(config, options) {
   const suite = pick(config.suites, options.suite, 'suite', 'configs/suites/');
   const host = pick(config.hosts, options.hostClass, 'host class', 'configs/hosts/');
-  const runEngine = checkEngine(options.engine ?? 'innodb', 'the run');
+  // The suite's engine (a MyRocks suite) unless the run names one.
+  const runEngine = checkEngine(options.engine ?? suite.engine ?? 'innodb', options.engine === undefined && suite.engine !== undefined ? `suite ${suite.name}` : 'the run');
   if (!options.releases?.length) throw new UserError('no release given: use --releases product@version[,product@version...], e.g. mariadb@10.11.18');
   const engines = new Set(options.releases.map((r) => r.engine ?? runEngine));
   // A caller that starts every server with the run's engine would run them all on the first
