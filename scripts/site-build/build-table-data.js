@@ -5,6 +5,7 @@
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats } from './summarize-repeats.js';
 import { releaseHostSeries } from './host-series.js';
+import { parseSweepName } from '../compare/index.js';
 
 /** @import { TableData, TestVerdict } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -162,5 +163,30 @@ export function buildTableData(table, seriesPaths) {
     tests,
     csv: dataPaths.csv(key),
   };
+  const sweeps = listSweeps(tests);
+  if (sweeps.length > 0) data.sweeps = sweeps;
   return { table: data, files };
+}
+
+/**
+ * The concurrency sweeps of a table: each swept test's counts (`<test>.c<N>`, one test per
+ * count), for the line page's chart of throughput by clients.
+ * @param {{name: string, metric: string}[]} tests
+ * @returns {import('./types.js').TableSweep[]} in the order their first count appears
+ */
+export function listSweeps(tests) {
+  /** @type {Map<string, import('./types.js').TableSweep>} */
+  const byTest = new Map();
+  for (const t of tests) {
+    const parsed = parseSweepName(t.name);
+    if (!parsed) continue;
+    const sweep = byTest.get(parsed.test) ?? { test: parsed.test, metric: t.metric, clients: [], tests: [] };
+    sweep.clients.push(parsed.clients);
+    sweep.tests.push(t.name);
+    byTest.set(parsed.test, sweep);
+  }
+  return [...byTest.values()].map((s) => {
+    const order = s.clients.map((c, i) => ({ c, name: s.tests[i] })).sort((a, b) => a.c - b.c);
+    return { ...s, clients: order.map((o) => o.c), tests: order.map((o) => o.name) };
+  });
 }

@@ -80,4 +80,14 @@ export {};
  * @property {{name: string, label: string, tests: string[]}[]} groups reporting groups, in suite order
  * @property {TableTest[]} tests in suite order
  * @property {string} csv path of the CSV download
+ * @property {TableSweep[]} [sweeps] concurrency sweeps (only when the suite has one)
+ */
+
+/**
+ * @typedef {object} TableSweep one test run at several client counts, each count a test of
+ *   its own (`point-query.c4`): the line page charts throughput by clients
+ * @property {string} test the swept test, e.g. `point-query`
+ * @property {string} metric
+ * @property {number[]} clients ascending
+ * @property {string[]} tests the test of each count (names in `tests`), in the same order
  */

@@ -62,6 +62,15 @@ export async function render(main) {
     charts.push({ g, chart: await drawChart(canvas, groupChartOption(t, g, base)) });
   }
 
+  // Concurrency sweeps (seed 004's rows of "1 2 4 8 16 32 clients"): throughput by clients,
+  // a line per release (the newest ones, as the tables show them).
+  for (const sweep of t.sweeps ?? []) {
+    const { figure, canvas } = chartFigure(`${sweep.test}: ${sweep.metric === 'qps' ? 'QPS' : sweep.metric} by clients`);
+    canvas.dataset.sweep = sweep.test;
+    chartsBox.append(figure);
+    await drawChart(canvas, sweepChartOption(t, sweep));
+  }
+
   baseSelect.addEventListener('change', () => {
     base = /** @type {HTMLSelectElement} */ (baseSelect).value;
     setParam('base', base === t.defaultBase ? null : base);
@@ -165,5 +174,30 @@ function groupChartOption(t, g, base) {
           data: [{ yAxis: 1 }, { yAxis: 0.95 }, { yAxis: 1.05 }] } : undefined,
       };
     }),
+  };
+}
+
+/** Releases drawn in a chart by clients: more lines than this are unreadable. */
+const SWEEP_RELEASES = 10;
+
+/**
+ * Throughput by client count, a line per release (the newest SWEEP_RELEASES).
+ * @param {any} t table data
+ * @param {{test: string, metric: string, clients: number[], tests: string[]}} sweep
+ */
+export function sweepChartOption(t, sweep) {
+  const indexes = t.releases.map((/** @type {any} */ _r, /** @type {number} */ i) => i).slice(-SWEEP_RELEASES);
+  return {
+    tooltip: { trigger: 'axis', valueFormatter: (/** @type {number} */ v) => (v == null ? '—' : fmtQps(v)) },
+    legend: { type: 'scroll', top: 0 },
+    grid: { left: 64, right: 16, top: 36, bottom: 48 },
+    xAxis: { type: 'category', name: 'clients', nameLocation: 'middle', nameGap: 28, data: sweep.clients.map(String) },
+    yAxis: { type: 'value', name: sweep.metric === 'qps' ? 'QPS (median)' : `${sweep.metric} (median)`, nameLocation: 'middle', nameGap: 48 },
+    series: indexes.map((/** @type {number} */ i) => ({
+      name: t.releases[i].version,
+      type: 'line',
+      data: sweep.tests.map((name) => t.tests.find((/** @type {any} */ x) => x.name === name)?.values[i] ?? null),
+      connectNulls: false,
+    })),
   };
 }
