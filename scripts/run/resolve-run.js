@@ -4,6 +4,7 @@
  */
 import { UserError } from '../errors.js';
 import { parseList } from '../command-spec.js';
+import { findCellSuite } from '../workload/index.js';
 
 /** Host classes that do not say: two instances is the least that shows a per-instance offset. */
 const DEFAULT_INSTANCES = 2;
@@ -49,7 +50,9 @@ const DEFAULT_INSTANCES = 2;
  * @throws {UserError}
  */
 export function resolveRun(config, options) {
-  const suite = pick(config.suites, options.suite, 'suite', 'configs/suites/');
+  // A matrix cell's series (`<suite>--<cell>`) runs as that cell: confirm and adaptive repeats
+  // rerun a cell's tests by its series name.
+  const suite = findCellSuite(config.suites, options.suite) ?? pick(config.suites, options.suite, 'suite', 'configs/suites/');
   const host = pick(config.hosts, options.hostClass, 'host class', 'configs/hosts/');
   // The suite's engine (a MyRocks suite) unless the run names one.
   const runEngine = checkEngine(options.engine ?? suite.engine ?? 'innodb', options.engine === undefined && suite.engine !== undefined ? `suite ${suite.name}` : 'the run');

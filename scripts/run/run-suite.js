@@ -4,7 +4,7 @@
  * it as always), each cell stored as its own series `<suite>--<cell>` (scripts/workload/variants.js);
  * any other suite is one runReleases.
  */
-import { matrixCells, cellSuite } from '../workload/index.js';
+import { matrixCells } from '../workload/index.js';
 import { runReleases } from './run-releases.js';
 import { UserError } from '../errors.js';
 
@@ -28,8 +28,8 @@ export async function runSuite(config, options) {
   for (const cell of cells) {
     if (options.signal?.aborted) break;
     write(`matrix cell ${cell.name} (series ${cell.suiteName})\n`);
-    const cellConfig = { ...config, suites: { ...config.suites, [cell.suiteName]: cellSuite(suite, cell) } };
-    const outcome = await runReleases(cellConfig, { ...options, suite: cell.suiteName });
+    // resolveRun finds the cell's suite by its series name (findCellSuite).
+    const outcome = await runReleases(config, { ...options, suite: cell.suiteName });
     all.records.push(...outcome.records);
     all.paths.push(...outcome.paths);
     all.interrupted ||= outcome.interrupted;

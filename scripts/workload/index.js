@@ -9,4 +9,4 @@ export { prepareTables } from './prepare-tables.js';
 export { runStepRepeat } from './run-step-repeat.js';
 export { runPostwrite } from './postwrite.js';
 export { getSequenceBenchmark, SEQUENCES } from './registry.js';
-export { matrixCells, cellSuite, suiteSweep, sweepTestName, parseSweepTestName } from './variants.js';
+export { matrixCells, cellSuite, findCellSuite, suiteSweep, sweepTestName, parseSweepTestName } from './variants.js';

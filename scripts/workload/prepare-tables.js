@@ -76,7 +76,9 @@ export async function prepareTables(suite, target, opts = {}) {
     }
     const problem = await checkTables(conn, tables, suite.tableSize, engine);
     if (problem) return failed(problem, res.output);
-    return { status: 'ok', durationS: elapsed(), argv: res.argv, rawOutput: res.output };
+    // The load log says what the server made of the options (a row format it silently ignored shows).
+    const applied = tableOptions ? `\ntable options: ${tableOptions}\n${await describeTables(conn, tables)}` : '';
+    return { status: 'ok', durationS: elapsed(), argv: res.argv, rawOutput: `${res.output}${applied}` };
   } finally {
     await conn.close();
   }
@@ -101,6 +103,17 @@ async function checkTables(conn, tables, tableSize, engine) {
     if (Number(mx.maxId) !== tableSize) return `table ${t} has max(id) ${mx.maxId}, expected ${tableSize} rows`;
   }
   return null;
+}
+
+/**
+ * Row format and create options of each table, as information_schema has them, one line each.
+ * @param {{query: (sql: string) => Promise<any>}} conn
+ * @param {string[]} tables plain sbtestN names
+ * @returns {Promise<string>}
+ */
+async function describeTables(conn, tables) {
+  const rows = await conn.query(`SELECT TABLE_NAME AS name, ROW_FORMAT AS rowFormat, CREATE_OPTIONS AS options FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${tables.map((t) => `'${t}'`).join(', ')}) ORDER BY TABLE_NAME`);
+  return (Array.isArray(rows) ? rows : []).map((r) => `${r.name}: row_format=${r.rowFormat} create_options=${r.options}\n`).join('');
 }
 
 /**

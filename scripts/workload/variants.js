@@ -189,3 +189,19 @@ export function cellSuite(suite, cell) {
     matrixOf: suite.name,
   };
 }
+
+/**
+ * The suite a matrix cell's series name stands for (`matrix-smoke--compression-on`), so that
+ * whatever reruns a cell's tests (confirm, adaptive repeats, bisect) runs them under that cell.
+ * @param {Readonly<Record<string, VariantSuite>>} suites every configured suite
+ * @param {string} name
+ * @returns {VariantSuite|null} null when no suite's matrix has a cell of that name
+ */
+export function findCellSuite(suites, name) {
+  for (const suite of Object.values(suites)) {
+    if (!suite.matrix || !name.startsWith(`${suite.name}--`)) continue;
+    const cell = matrixCells(suite)?.find((c) => c.suiteName === name);
+    if (cell) return cellSuite(suite, cell);
+  }
+  return null;
+}

@@ -93,3 +93,13 @@ test('the three preset suites load and plan as documented', async () => {
   const cells = matrixCells(config.suites['matrix-smoke']);
   assert.deepEqual(cells?.map((c) => [c.suiteName, c.tableOptions]), [['matrix-smoke--compression-off', ''], ['matrix-smoke--compression-on', 'ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8']]);
 });
+
+test('a cell series name finds its cell, so reruns of a cell run under it', async () => {
+  const { findCellSuite } = await import('../../scripts/workload/variants.js');
+  const suites = { unit: { ...SUITE, matrix: { compression: { off: {}, on: { tableOptions: 'ROW_FORMAT=COMPRESSED' } } } }, other: SUITE };
+  const found = findCellSuite(suites, 'unit--compression-on');
+  assert.equal(found?.name, 'unit--compression-on');
+  assert.equal(found?.tableOptions, 'ROW_FORMAT=COMPRESSED');
+  assert.equal(findCellSuite(suites, 'unit--compression-maybe'), null);
+  assert.equal(findCellSuite(suites, 'other'), null);
+});
