@@ -7,7 +7,10 @@
  *   the page cleaner flush continuously, poll Innodb_buffer_pool_pages_dirty until it is about 0
  *   (or the timeout), then restore both values as they were.
  * - MyRocks: flush the memtables and compact L0, with whichever of the `*_now` variables this
- *   release has (they differ between MariaDB's and Facebook's MyRocks).
+ *   release has (they differ between MariaDB's and Facebook's MyRocks), then poll
+ *   information_schema.ROCKSDB_CFSTATS until no column family has a memtable flush or a
+ *   compaction pending (or the timeout): the `*_now` variables only schedule the work, and a
+ *   compaction still running would take CPU and IO from the next test.
  * - Both: ANALYZE TABLE on sbtest1..N, then sleep `restS`.
  * Knows nothing of the server but `query(sql)`, which must run in the benchmark database.
  */
@@ -17,8 +20,9 @@
 /**
  * @typedef {object} PostwriteOptions
  * @property {AbortSignal} [signal] stops waiting and resting (settings are still restored)
- * @property {number} [flushTimeoutS] give up waiting for dirty pages after this (default 600)
- * @property {number} [pollS] seconds between dirty-page polls (default 1)
+ * @property {number} [flushTimeoutS] give up waiting for dirty pages (InnoDB) or pending
+ *   flushes and compactions (MyRocks) after this (default 600)
+ * @property {number} [pollS] seconds between polls (default 1)
  * @property {(line: string) => void} [onProgress] progress lines (default: stderr)
  */
 
@@ -30,7 +34,8 @@
  * @param {import('../types.js').SuiteConfig} suite for `tables` and `restS`
  * @param {PostwriteOptions} [opts]
  * @returns {Promise<PostwriteResult>} status failed when a statement failed (reason names it);
- *   a flush still unfinished at the timeout is ok with `flushComplete: false` and a note
+ *   a flush still unfinished at the timeout (InnoDB dirty pages; MyRocks flushes or compactions
+ *   pending, by column family) is ok with `flushComplete: false` and a note
  * @throws never for server errors: they come back as status failed
  */
 export async function runPostwrite(query, engine, suite, opts = {}) {
@@ -42,7 +47,7 @@ export async function runPostwrite(query, engine, suite, opts = {}) {
   /** @type {{flushS: number, dirtyPagesAtEnd: number|null, flushComplete: boolean, note?: string}} */
   let flush = { flushS: 0, dirtyPagesAtEnd: null, flushComplete: true };
   try {
-    flush = engine === 'rocksdb' ? await flushRocksdb(q) : await flushInnodb(q, opts, progress);
+    flush = engine === 'rocksdb' ? await flushRocksdb(q, opts, progress) : await flushInnodb(q, opts, progress);
     const tables = Array.from({ length: suite.tables }, (_, i) => `sbtest${i + 1}`);
     const rows = await q(`ANALYZE TABLE ${tables.join(', ')}`);
     const bad = (Array.isArray(rows) ? rows : []).filter((r) => /error/i.test(String(r.Msg_type)));
@@ -115,10 +120,13 @@ async function readDirty(q) {
 
 /**
  * MariaDB's MyRocks has rocksdb_force_flush_memtable_and_lzero_now (flush + L0 compaction in
- * one); Facebook's has rocksdb_force_flush_memtable_now and rocksdb_compact_lzero_now.
+ * one); Facebook's has rocksdb_force_flush_memtable_now and rocksdb_compact_lzero_now. Then
+ * waits for the background work (see the module comment).
  * @param {(sql: string) => Promise<any>} q
+ * @param {PostwriteOptions} opts
+ * @param {(line: string) => void} progress
  */
-async function flushRocksdb(q) {
+async function flushRocksdb(q, opts, progress) {
   const started = Date.now();
   const rows = await q("SHOW GLOBAL VARIABLES LIKE 'rocksdb\\_%\\_now'");
   const have = new Set((Array.isArray(rows) ? rows : []).map((r) => String(r.Variable_name).toLowerCase()));
@@ -129,7 +137,38 @@ async function flushRocksdb(q) {
     if (have.has('rocksdb_force_flush_memtable_now')) await q('SET GLOBAL rocksdb_force_flush_memtable_now = 1');
     if (have.has('rocksdb_compact_lzero_now')) await q('SET GLOBAL rocksdb_compact_lzero_now = 1');
   }
-  return { flushS: (Date.now() - started) / 1000, dirtyPagesAtEnd: null, flushComplete: true };
+  const timeoutMs = (opts.flushTimeoutS ?? 600) * 1000;
+  let lastReport = started;
+  for (;;) {
+    const pending = await readRocksdbPending(q);
+    if (pending.length === 0) return { flushS: (Date.now() - started) / 1000, dirtyPagesAtEnd: null, flushComplete: true };
+    const flushS = (Date.now() - started) / 1000;
+    const what = pending.map((p) => `${p.cf} ${p.stat} ${p.value}`).join(', ');
+    if (Date.now() - started >= timeoutMs || opts.signal?.aborted) {
+      return { flushS, dirtyPagesAtEnd: null, flushComplete: false, note: `RocksDB work still pending after ${Math.round(flushS)} s (ROCKSDB_CFSTATS: ${what})` };
+    }
+    if (Date.now() - lastReport >= 10_000) {
+      progress(`postwrite: RocksDB ${what} (${Math.round(flushS)} s)`);
+      lastReport = Date.now();
+    }
+    await sleep((opts.pollS ?? 1) * 1000, opts.signal);
+  }
+}
+
+/** Pending background work per column family that the postwrite waits out. */
+const ROCKSDB_PENDING_STATS = ['MEM_TABLE_FLUSH_PENDING', 'COMPACTION_PENDING'];
+
+/**
+ * @param {(sql: string) => Promise<any>} q
+ * @returns {Promise<{cf: string, stat: string, value: number}[]>} the non-zero ones
+ * @throws {Error} when ROCKSDB_CFSTATS has none of the stats (nothing to wait on would look
+ *   like a finished flush)
+ */
+async function readRocksdbPending(q) {
+  const rows = await q(`SELECT CF_NAME, STAT_TYPE, VALUE FROM information_schema.ROCKSDB_CFSTATS WHERE STAT_TYPE IN (${ROCKSDB_PENDING_STATS.map((t) => `'${t}'`).join(', ')})`);
+  const list = Array.isArray(rows) ? rows : [];
+  if (list.length === 0) throw new Error(`information_schema.ROCKSDB_CFSTATS has no ${ROCKSDB_PENDING_STATS.join(' nor ')} row: cannot tell when RocksDB's flush and compaction are done`);
+  return list.map((r) => ({ cf: String(r.CF_NAME), stat: String(r.STAT_TYPE), value: Number(r.VALUE) })).filter((p) => p.value !== 0);
 }
 
 /**
