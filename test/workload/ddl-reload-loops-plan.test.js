@@ -42,12 +42,12 @@ test('reload dumps once and reloads each dump form as a measured step', () => {
   assert.deepEqual(plan.map((s) => s.params.form ?? null), [null, null, 'extended-insert', 'single-row']);
 });
 
-test('loops splits the request phase into N steps <test>@k of the sysbench test, without warm-up', () => {
+test('loops splits the request phase into N steps <test>.loopk of the sysbench test, without warm-up', () => {
   const plan = planSuite(suites['loops-smoke']);
   const [load, ...loops] = plan;
   assert.equal(load.name, 'loops.load');
   assert.equal(load.reported, false);
-  assert.deepEqual(loops.map((s) => s.name), [1, 2, 3, 4, 5].map((k) => `read-write.range10@${k}`));
+  assert.deepEqual(loops.map((s) => s.name), [1, 2, 3, 4, 5].map((k) => `read-write.range10.loop${k}`));
   const sysbench = planSuite(/** @type {any} */ ({ ...suites['loops-smoke'], benchmarks: ['sysbench'] })).find((s) => s.name === 'read-write.range10');
   for (const [i, s] of loops.entries()) {
     assert.equal(s.kind, 'loops');
@@ -90,4 +90,10 @@ test('client binaries are the release\'s own, beside its server binary', () => {
   const mysql = clientBinaries(/** @type {any} */ ({ command: ['/c/mysql-9.7.4/usr/sbin/mysqld'] }));
   assert.deepEqual(mysql, { client: '/c/mysql-9.7.4/usr/bin/mysql', dump: '/c/mysql-9.7.4/usr/bin/mysqldump' });
   assert.throws(() => clientBinaries(/** @type {any} */ ({ command: ['/bin/true'] })), /cannot find the server binary/);
+});
+
+test('every planned step name is usable in the store\'s log file names (<step>.r<pass>.txt: letters, digits, . _ -)', () => {
+  for (const name of ['ddl-smoke', 'reload-smoke', 'loops-smoke']) {
+    for (const step of planSuite(suites[name])) assert.match(`${step.name}.r0.txt`, /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, `${name}: ${step.name}`);
+  }
 });

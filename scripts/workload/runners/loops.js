@@ -2,7 +2,7 @@
  * Long runs as series (seed 001: QPS of the Nth hourly loop, and the database size per loop), a
  * sequence benchmark (README.md "Sequence benchmarks"). Every pass runs
  *
- *   loops.load -> <test>@1 -> <test>@2 -> ... -> <test>@N
+ *   loops.load -> <test>.loop1 -> <test>.loop2 -> ... -> <test>.loopN
  *
  * loops.load fills the server's benchmark schema with the suite's sysbench tables (tables x
  * tableSize, sysbench prepare, as the sysbench suite's load); then one request phase is split
@@ -11,10 +11,10 @@
  * runStepRepeat) with no warm-up, on the data the loops before it changed. After each loop the
  * database size is measured, logical and on disk (scripts/metrics measureDbSize).
  *
- * Every loop is a step of its own (`read-write.range10@3`, params.loop = 3), so "QPS falls over
+ * Every loop is a step of its own (`read-write.range10.loop3`, params.loop = 3), so "QPS falls over
  * time" is the series of the loop steps' throughput, and "the database grows" the series of
  * their details.loops.dbSize; both are judged and charted like any test (a release whose 8th
- * loop falls behind its base's 8th loop gets a verdict on `<test>@8`).
+ * loop falls behind its base's 8th loop gets a verdict on `<test>.loop8`).
  */
 import { UserError } from '../../errors.js';
 import { measureDbSize } from '../../metrics/index.js';
@@ -36,12 +36,12 @@ import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome } from '.
 export const DEFAULT_LOOP_TEST = 'read-write.range10';
 
 /**
- * The step name of loop k (1-based) of a test: `<test>@<k>`.
+ * The step name of loop k (1-based) of a test: `<test>.loop<k>`.
  * @param {string} test
  * @param {number} loop
  */
 export function loopStepName(test, loop) {
-  return `${test}@${loop}`;
+  return `${test}.loop${loop}`;
 }
 
 /**
@@ -49,7 +49,7 @@ export function loopStepName(test, loop) {
  * @returns {{test: string, loop: number}|null} null for a name that is not a loop step's
  */
 export function parseLoopStepName(name) {
-  const m = /^(.+)@([1-9]\d*)$/.exec(name);
+  const m = /^(.+)\.loop([1-9]\d*)$/.exec(name);
   return m ? { test: m[1], loop: Number(m[2]) } : null;
 }
 
@@ -57,7 +57,7 @@ export function parseLoopStepName(name) {
 export const loops = Object.freeze({
   name: 'loops',
   metrics: Object.freeze({
-    qps: { unit: 'queries/s', higherIsBetter: true, description: '<test>@k: sysbench queries per second of loop k' },
+    qps: { unit: 'queries/s', higherIsBetter: true, description: '<test>.loopk: sysbench queries per second of loop k' },
     logicalBytes: { unit: 'bytes', higherIsBetter: false, description: 'data + index bytes of the schema after loop k (details.loops.dbSize)' },
     onDiskBytes: { unit: 'bytes', higherIsBetter: false, description: 'bytes the datadir takes after loop k (details.loops.dbSize)' },
   }),
