@@ -53,6 +53,12 @@ export function resolveRun(config, options) {
   // A matrix cell's series (`<suite>--<cell>`) runs as that cell: confirm and adaptive repeats
   // rerun a cell's tests by its series name.
   const suite = findCellSuite(config.suites, options.suite) ?? pick(config.suites, options.suite, 'suite', 'configs/suites/');
+  // Run as one suite, a matrix would store every cell's settings-free run under the suite's name.
+  const matrix = /** @type {{matrix?: Record<string, Record<string, unknown>>}} */ (suite).matrix;
+  if (matrix) {
+    const first = Object.entries(matrix).map(([dim, values]) => `${dim}-${Object.keys(values)[0]}`).join('--');
+    throw new UserError(`suite '${suite.name}' has a config matrix: run it with \`tagbench run\` (each cell in turn), or name one cell's series, e.g. --suite ${suite.name}--${first}`);
+  }
   const host = pick(config.hosts, options.hostClass, 'host class', 'configs/hosts/');
   // The suite's engine (a MyRocks suite) unless the run names one.
   const runEngine = checkEngine(options.engine ?? suite.engine ?? 'innodb', options.engine === undefined && suite.engine !== undefined ? `suite ${suite.name}` : 'the run');

@@ -103,3 +103,13 @@ test('a cell series name finds its cell, so reruns of a cell run under it', asyn
   assert.equal(findCellSuite(suites, 'unit--compression-maybe'), null);
   assert.equal(findCellSuite(suites, 'other'), null);
 });
+
+test('a matrix suite is never run as one plain suite; its cells are', async () => {
+  const { resolveRun } = await import('../../scripts/run/resolve-run.js');
+  const config = await loadConfig(new URL('../..', import.meta.url).pathname);
+  const options = { releases: [{ product: 'mariadb', version: '10.11.18', preinstalled: true }], hostClass: 'local', storeDir: 's', workDir: 'w', cacheDir: 'c' };
+  assert.throws(() => resolveRun(config, { ...options, suite: 'matrix-smoke' }), (err) => err instanceof UserError && /suite 'matrix-smoke' has a config matrix: .* e\.g\. --suite matrix-smoke--compression-off/.test(err.message));
+  const cell = resolveRun(config, { ...options, suite: 'matrix-smoke--compression-on' });
+  assert.equal(cell.suite.name, 'matrix-smoke--compression-on');
+  assert.equal(/** @type {any} */ (cell.suite).tableOptions, 'ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8');
+});
