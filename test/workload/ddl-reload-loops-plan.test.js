@@ -21,7 +21,7 @@ test('ddl plans loads before each destructive step and every timed statement as 
     assert.equal(s.sequence, 'ddl');
     assert.equal(s.reported, s.group !== 'setup');
     assert.equal(s.tables, 2);
-    assert.equal(s.tableSize, 20000);
+    assert.equal(s.tableSize, 30000);
     assert.equal(s.params.database, 'tagbench_ddl');
   }
   assert.equal(plan[6].params.statement, 'DROP TABLE {t}');
