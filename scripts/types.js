@@ -317,6 +317,23 @@ export {};
  * @property {{test: string, metric: string, reason: string}[]} [notJudged] gated metrics left
  *   unjudged: below their floor, within noise of zero, or measured over too short a window
  * @property {AdaptiveSummary} [adaptive] what the adaptive repeats did, when they ran
+ * @property {RocksdbComparison[]} [rocksdb] RocksDB's own figures per test and side (MyRocks
+ *   servers): informational, never a verdict
+ */
+
+/**
+ * @typedef {object} RocksdbComparison one test's RocksDB figures on both sides (scripts/compare/rocksdb-summary.js)
+ * @property {string} test
+ * @property {RocksdbSide|null} base null when the base's repeats have none (an InnoDB server)
+ * @property {RocksdbSide|null} candidate
+ */
+
+/**
+ * @typedef {object} RocksdbSide medians over one side's valid repeats with RocksDB figures
+ * @property {number} repeats how many
+ * @property {number|null} writeAmp (flush + compaction bytes) / user bytes; null when no repeat wrote
+ * @property {number} stallS seconds writes were delayed or stopped
+ * @property {number|null} spaceAmp SST bytes on disk / raw keys + values they hold; null without SST figures
  */
 
 /**

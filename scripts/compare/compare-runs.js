@@ -13,6 +13,7 @@ import { METRICS } from './metrics.js';
 import { findThreshold } from './thresholds.js';
 import { computeQos } from './qos.js';
 import { classifyMetric } from './classify-metric.js';
+import { summarizeRocksdb } from './rocksdb-summary.js';
 
 /** @typedef {import('./types.js').FullVerdict} FullVerdict */
 /** @typedef {import('../types.js').Step} Step */
@@ -79,6 +80,7 @@ export function compareRuns(input) {
   /** @type {Record<import('../types.js').VerdictClass, number>} */
   const summary = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
   for (const t of tests) summary[t.verdict]++;
+  const rocksdb = summarizeRocksdb(base.records, candidate.records, listTests(candidate.records, base.records).map((t) => t.name));
   return {
     schemaVersion: 1,
     createdAt: input.createdAt,
@@ -93,6 +95,8 @@ export function compareRuns(input) {
     summary,
     ...(family ? { family } : {}),
     notJudged,
+    // Beside the verdicts, outside their family: MyRocks servers' write amplification and stalls.
+    ...(rocksdb.length > 0 ? { rocksdb } : {}),
   };
 }
 

@@ -46,6 +46,10 @@ export function renderComparison(cmp, options) {
       out.push('\nNot judged:\n\n');
       for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason}\n`);
     }
+    if (cmp.rocksdb?.length) {
+      out.push(`\n${ROCKSDB_TITLE}:\n\n| test | repeats | write amp | stalls (s) | SST bytes / raw |\n| --- | ---: | ---: | ---: | ---: |\n`);
+      for (const r of cmp.rocksdb) out.push(`| ${r.test} | ${rocksdbCells(r).join(' | ')} |\n`);
+    }
     return out.join('');
   }
   out.push(`${title}: ${counts}\n`);
@@ -66,7 +70,26 @@ export function renderComparison(cmp, options) {
     for (const n of cmp.notJudged) byMetric.set(n.metric, [...(byMetric.get(n.metric) ?? []), n]);
     out.push(`\nnot judged (below a floor, within noise of zero, or too short a window): ${[...byMetric].map(([m, list]) => `${m} of ${list.length} test(s), e.g. ${list[0].test}: ${list[0].reason}`).join('; ')}\n`);
   }
+  if (cmp.rocksdb?.length) {
+    const rows = [['test', 'repeats', 'write amp', 'stalls (s)', 'SST bytes / raw'], ...cmp.rocksdb.map((r) => [r.test, ...rocksdbCells(r)])];
+    const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+    out.push(`\n${ROCKSDB_TITLE}:\n`);
+    for (const row of rows) out.push(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}\n`);
+  }
   return out.join('');
+}
+
+const ROCKSDB_TITLE = 'RocksDB figures, base → candidate (informational, never judged: medians over the repeats of MyRocks servers; – = none, e.g. InnoDB)';
+
+/**
+ * A RocksDB row's cells after the test, each `base → candidate`.
+ * @param {import('../types.js').RocksdbComparison} r
+ * @returns {string[]}
+ */
+function rocksdbCells(r) {
+  const pair = (/** @type {(side: import('../types.js').RocksdbSide) => number|null} */ pick) =>
+    `${r.base ? formatValue(pick(r.base)) : '–'} → ${r.candidate ? formatValue(pick(r.candidate)) : '–'}`;
+  return [`${r.base?.repeats ?? 0} vs ${r.candidate?.repeats ?? 0}`, pair((s) => s.writeAmp), pair((s) => s.stallS), pair((s) => s.spaceAmp)];
 }
 
 /**

@@ -23,6 +23,8 @@ const MAPPING = {
   RocksdbFigures: ['run-record', ['$defs', 'RocksdbFigures']],
   Comparison: ['comparison', []],
   TestVerdict: ['comparison', ['$defs', 'TestVerdict']],
+  RocksdbComparison: ['comparison', ['$defs', 'RocksdbComparison']],
+  RocksdbSide: ['comparison', ['$defs', 'RocksdbSide']],
   ChangePoints: ['change-points', []],
   ChangePointMethod: ['change-points', ['$defs', 'ChangePointMethod']],
   ChangePointRelease: ['change-points', ['$defs', 'ChangePointRelease']],
