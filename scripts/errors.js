@@ -17,4 +17,5 @@ export class UserError extends Error {
 }
 
 /** Exit codes documented in the README: workflows branch on them. */
-export const EXIT = Object.freeze({ ok: 0, userError: 1, regression: 2, interrupted: 130 });
+/** stopped: a search (tagbench bisect) ended without an answer for want of evidence. */
+export const EXIT = Object.freeze({ ok: 0, userError: 1, regression: 2, stopped: 3, interrupted: 130 });

@@ -30,3 +30,5 @@ export { findHostDrift, splitHostSegments, renderHostDrift, HOST_FACT_FIELDS } f
 /** @typedef {import('./cross-table.js').CrossRelease} CrossRelease */
 export { computeSweepTables, renderSweepTables, parseSweepName } from './sweep-table.js';
 export { renderMatrixTables } from './matrix-table.js';
+export { renderBisectReport } from './render-bisect.js';
+/** @typedef {import('./render-bisect.js').BisectReportView} BisectReportView */

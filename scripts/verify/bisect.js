@@ -15,14 +15,10 @@ import { UserError, EXIT } from '../errors.js';
 import { compareVersions } from '../version-order.js';
 import { runReleases as runReleasesReal } from '../run/index.js';
 import { readRecords, readComparisons, writeBisectReport, replaceFileAtomic } from '../store/index.js';
-import { resolveThresholds, estimateNoiseHistory } from '../compare/index.js';
+import { resolveThresholds, estimateNoiseHistory, renderBisectReport } from '../compare/index.js';
 import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { findBisectTargets, classifyProbe, searchFirstBad, maxProbes } from './bisect-search.js';
-import { renderBisectReport } from './bisect-render.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
-
-/** Exit code of a bisect that stopped without naming the first bad release (not enough evidence). */
-export const EXIT_BISECT_STOPPED = 3;
 
 /** `VERSION`, `VERSION#LABEL`, `VERSION=PATH` or `VERSION#LABEL=PATH`. */
 const RELEASE_ITEM = /^([0-9][0-9A-Za-z.+~-]*)(?:#([A-Za-z0-9][A-Za-z0-9_-]{0,31}))?(?:=(.+))?$/;
@@ -191,7 +187,7 @@ export async function bisectReleases(options, deps = {}) {
   const markdown = renderBisectReport(report);
   out(markdown);
   if (options.markdown) await replaceFileAtomic(resolve(options.markdown), markdown);
-  return status === 'found' ? EXIT.ok : status === 'interrupted' ? EXIT.interrupted : EXIT_BISECT_STOPPED;
+  return status === 'found' ? EXIT.ok : status === 'interrupted' ? EXIT.interrupted : EXIT.stopped;
 }
 
 /**

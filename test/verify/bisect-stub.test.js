@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bisectReleases, EXIT_BISECT_STOPPED } from '../../scripts/verify/bisect.js';
+import { bisectReleases } from '../../scripts/verify/bisect.js';
+import { EXIT } from '../../scripts/errors.js';
 import { generateHistory } from '../support/generate-history.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
@@ -129,7 +130,7 @@ test('stand-in runs: a probe whose instances scatter too much stops the search w
       note: 'stand-in runs (test/verify/bisect-stub.test.js)',
       out: (/** @type {string} */ t) => { printed += t; }, write: () => {},
     }, { runReleases: stand.runReleases });
-    assert.equal(code, EXIT_BISECT_STOPPED);
+    assert.equal(code, EXIT.stopped);
     assert.deepEqual(stand.asked, ['10.11.20', '10.11.21'], 'nothing is probed after the undecided step');
     const [report] = await readBisectReports(store);
     assert.equal(report.outcome.status, 'stopped');

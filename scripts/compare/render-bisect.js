@@ -1,13 +1,35 @@
 /**
- * A bisect report as text: Markdown for an issue comment (and the terminal, which shows the
- * same table), from the stored report alone, so a comment can be rendered again later. Pure.
+ * A bisect report as text: Markdown for an issue comment (tagbench report --bisects) and the
+ * terminal (tagbench bisect), which show the same table, from the stored report alone, so a
+ * comment can be rendered again later. Pure. Here in compare/ because verify/ and github/ both
+ * print it and neither may import the other.
  */
 import { formatRatio, formatInterval, formatPercent } from '../format-number.js';
 
-/** @typedef {import('../store/index.js').BisectReport} BisectReport */
+/**
+ * The fields of a stored bisect report (scripts/store/bisect-report.js, BisectReport) this
+ * renderer reads. compare/ may not import store/, not even a typedef, so the shape is spelled
+ * out here; store's BisectReport is assignable to it, which tsc checks where verify/ and
+ * github/ pass one in.
+ * @typedef {object} BisectReportView
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} suite
+ * @property {{name: string}} good
+ * @property {{name: string}} bad
+ * @property {{name: string}[]} candidates
+ * @property {{comparisonId: string|null}} source
+ * @property {{test: string, metric: string}[]} targets
+ * @property {{candidate: string, call: string, reason: string, seconds: number,
+ *   runIds: {good: string[], candidate: string[]}, adaptive: Record<string, any>|null,
+ *   evidence: {test: string, metric: string, verdict: string|null, level: string|null, ratio: number|null,
+ *     ci: [number, number]|null, mde: number|null, instances: [number, number]}[]}[]} probes
+ * @property {{status: 'found'|'stopped'|'interrupted', lastGood: string, firstBad: string, suspects: string[], message: string}} outcome
+ * @property {string[]} notes
+ */
 
 /**
- * @param {BisectReport} report
+ * @param {BisectReportView} report
  * @returns {string} Markdown
  */
 export function renderBisectReport(report) {
