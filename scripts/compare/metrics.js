@@ -1,7 +1,9 @@
 /**
  * The metrics compare gates, one object each: unit, direction, scale and how to read the value
  * of one repeat. Direction is explicit: throughput and per-second percentiles up is good;
- * latency, CPU and writes per operation, variation and stalls down is good.
+ * latency, CPU and writes per operation, variation, stalls and database size down is good.
+ * A step whose figure is a duration (a DDL statement, a reload) reports it as its latency, so
+ * latencyP95Ms judges it lower-is-better beside its rate.
  */
 
 /** @typedef {import('./types.js').MetricDef} MetricDef */
@@ -17,10 +19,26 @@ export const METRICS = Object.freeze([
   { name: 'qpsP50', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: true, value: (_r, q) => positive(q?.p50) },
   { name: 'qpsCv', unit: 'ratio', higherIsBetter: false, scale: 'linear', qos: true, value: (_r, q) => q?.cv ?? null },
   { name: 'stallShare', unit: 'share of seconds', higherIsBetter: false, scale: 'linear', qos: true, value: (_r, q) => q?.stallShare ?? null },
+  // The datadir after the repeat, for sequence benchmarks that measure it (details.<name>.dbSize:
+  // the loops benchmark after each loop); gated only where thresholds.yml lists it.
+  { name: 'dbOnDiskBytes', unit: 'bytes', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(detailsDbSize(r)?.onDiskBytes) },
 ]);
 
 /** Names of the metrics, for messages and schemas (generated, never copied by hand). */
 export const METRIC_NAMES = Object.freeze(METRICS.map((m) => m.name));
+
+/**
+ * The database size a sequence benchmark recorded for the repeat, under its own name.
+ * @param {import('../types.js').Repeat} r
+ * @returns {{onDiskBytes?: number, logicalBytes?: number}|null}
+ */
+function detailsDbSize(r) {
+  for (const figures of Object.values(r.details ?? {})) {
+    const size = /** @type {{dbSize?: {onDiskBytes?: number, logicalBytes?: number}|null}} */ (figures).dbSize;
+    if (size) return size;
+  }
+  return null;
+}
 
 /**
  * @param {number|null|undefined} v
