@@ -4,7 +4,7 @@
 // record carries RocksDB's figures per repeat; the two records compare like two releases.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../scripts/config/index.js';
@@ -12,6 +12,7 @@ import { runReleases } from '../../scripts/run/index.js';
 import { expandEngines } from '../../scripts/run/resolve-run.js';
 import { validateRecord } from '../../scripts/store/index.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
+import { compareCommand } from '../../scripts/verify/commands.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
@@ -73,6 +74,24 @@ test('InnoDB and MyRocks on MariaDB 10.11.18 alternate in one run and compare li
   const throughput = comparison.tests.filter((t) => t.metric === 'throughput').map((t) => t.test).sort();
   assert.deepEqual(throughput, ['point-query', 'update-index']);
   for (const t of comparison.tests.filter((v) => v.metric === 'throughput')) assert.ok(t.ratio !== null && t.ratio > 0, `${t.test} ratio ${t.ratio}`);
+  // RocksDB's figures ride along, for the MyRocks side only.
+  const update = comparison.rocksdb?.find((r) => r.test === 'update-index');
+  assert.ok(update && update.base === null && update.candidate && update.candidate.repeats === 2, JSON.stringify(comparison.rocksdb));
+
+  // `tagbench compare` on the stored records: the labelled form picks each engine's record; the
+  // plain version, which would pool both engines, is refused.
+  const storeDir = join(base, 'results');
+  let printed = '';
+  const jsonFile = join(base, 'engines.json');
+  await compareCommand({ product: 'mariadb', releases: '10.11.18#innodb,10.11.18#rocksdb', hostClass: 'local', suite: 'test-tiny', store: storeDir, json: jsonFile, changePoints: false, out: (/** @type {string} */ t) => (printed += t), color: false });
+  assert.match(printed, /^mariadb 10\.11\.18#rocksdb vs 10\.11\.18#innodb \(test-tiny, local\)/m);
+  assert.match(printed, /RocksDB figures, base → candidate/);
+  const stored = JSON.parse(await readFile(jsonFile, 'utf8'));
+  assert.deepEqual([stored.comparisons[0].base.runIds, stored.comparisons[0].candidate.runIds], [[innodb.id], [rocksdb.id]]);
+  await assert.rejects(
+    compareCommand({ product: 'mariadb', releases: '10.11.18', hostClass: 'local', suite: 'test-tiny', store: storeDir, changePoints: false, out: () => {}, color: false }),
+    /has run records of 2 engines .*--releases 10\.11\.18#innodb,10\.11\.18#rocksdb/,
+  );
   // Kept when an assertion fails, for a look at the records and logs.
   await rm(base, { recursive: true, force: true });
 });
