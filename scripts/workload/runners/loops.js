@@ -14,7 +14,12 @@
  * Every loop is a step of its own (`read-write.range10.loop3`, params.loop = 3), so "QPS falls over
  * time" is the series of the loop steps' throughput, and "the database grows" the series of
  * their details.loops.dbSize; both are judged and charted like any test (a release whose 8th
- * loop falls behind its base's 8th loop gets a verdict on `<test>.loop8`).
+ * loop falls behind its base's 8th loop gets a verdict on `<test>.loop8`; compare's
+ * dbOnDiskBytes judges the size once thresholds.yml lists it).
+ *
+ * LinkBench's request phases (`linkbench.request.1..N`) are the same shape: to get the size
+ * series there too, its runStep calls measureDbSize after each phase and records the result as
+ * `details.linkbench.dbSize` (compare reads a `dbSize` under any benchmark's name).
  */
 import { UserError } from '../../errors.js';
 import { measureDbSize } from '../../metrics/index.js';
