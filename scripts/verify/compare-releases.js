@@ -92,6 +92,9 @@ export async function compareReleases(options) {
   // Labelled releases (engines of one release) are compared with each other: the line's baseline
   // and base version, one engine's or both engines' runs, are no base for them unless --base says so.
   const anyLabel = versions.some((v) => parseReleaseEntry(v).label !== undefined);
+  // Its rounds start servers of product@version with the run's engine: a labelled column's would
+  // run on another engine than the records they join.
+  if (anyLabel && options.adaptive) throw new UserError(`--adaptive runs more servers of plain releases; ${versions.filter((v) => v.includes('#')).join(', ')} name one engine or server of a release: run more repeats with \`tagbench run --engine\` and compare again without --adaptive`);
   const base = chooseBase({ explicit: options.base, baseline: anyLabel ? undefined : baseline?.version, lineBase: anyLabel ? undefined : product.lines.find((l) => l.name === line)?.baseVersion, versions });
   const columns = versions.includes(base.version) ? versions : [base.version, ...versions];
   const releases = columns.map((version) => {

@@ -81,6 +81,10 @@ test('a plain version whose records ran on two engines is refused, naming the en
       `--releases ${releases}`,
     );
   }
+  await assert.rejects(
+    compare({ product: 'mariadb', releases: '10.11.18#innodb,10.11.18#rocksdb', adaptive: true, store, out: () => {}, color: false, changePoints: false, storeVerdicts: false }),
+    /--adaptive runs more servers of plain releases; 10\.11\.18#innodb, 10\.11\.18#rocksdb name one engine/,
+  );
   // A labelled release against a plain version of one engine is fine (MyRocks 10.11.18 vs InnoDB 10.11.19).
   let printed = '';
   assert.equal(await compare({ product: 'mariadb', releases: '10.11.18#innodb,10.11.19', store, out: (/** @type {string} */ t) => (printed += t), color: false, changePoints: false, storeVerdicts: false }), 0);
