@@ -3,8 +3,8 @@
  * served over HTTP to act's step (fake-github-server.js; the fake enforces who may write what,
  * authorship and author_association). The workflow's own steps run for real: npm ci, tagbench
  * triage with the job's token, the artifact stand-in (run-act.js). A first run acts on the
- * answers (acknowledges both, dispatches the promotion for the expected change); a second,
- * read-only dispatch writes nothing and counts the same.
+ * answers (acknowledges both, dispatches the promotion for the expected change); then one
+ * answer changes, and a read-only dispatch counts the new answer but writes nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,11 +76,14 @@ test('act runs triage.yml: answers acted on once, promotion dispatched, false al
   assert.equal(summary.metrics.throughput.noise, 1);
   assert.deepEqual(summary.noise.map((/** @type {any} */ n) => n.number), [1]);
 
+  // A changed answer, which a run that acts would acknowledge: the read-only run counts it and writes nothing.
+  fake.issues[0].labels = ['tagbench-regression', 'tagbench:confirmed-bug'];
   const writes = fake.writes().length;
-  const second = await dispatch(join(dir, 'second'), server.url, { read_only: true });
+  // A string, as in GitHub's workflow_dispatch payload (act reads a JSON true there as false).
+  const second = await dispatch(join(dir, 'second'), server.url, { read_only: 'true' });
   assert.equal(second.code, 0, describeFailure(second));
   assert.equal(fake.writes().length, writes, 'a read-only run writes nothing');
   const again = JSON.parse(await readFile(join(second.artifacts, (await readdir(second.artifacts))[0], 'noise-summary-a1', 'files', 'noise-summary.json'), 'utf8'));
-  assert.deepEqual(again.answers, summary.answers);
+  assert.deepEqual(again.answers, { 'confirmed-bug': 1, 'expected-change': 1, noise: 0, unanswered: 0 });
   passed = true;
 });
