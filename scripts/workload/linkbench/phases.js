@@ -13,6 +13,14 @@ import { linkbenchProperties } from './properties.js';
 import { LINKBENCH_DATABASE, createIndexStatement, createSchemaStatements } from './schema.js';
 
 /**
+ * A requester that gave up (more than max_failed_requests failures) or a phase the driver says
+ * did not complete cleanly. Other ERROR lines are requests the driver retried or counted as
+ * failed within its limit (MyRocks snapshot conflicts, lock wait timeouts): the phase stands,
+ * and they are counted in the outcome's `errors`.
+ */
+const ABORTED = /aborting: \d+ failed requests|did not complete cleanly|Unrecoverable exception/;
+
+/**
  * @typedef {object} LinkbenchTarget the server (a scripts/server handle or a test server fits)
  * @property {string} host
  * @property {number} port
@@ -134,9 +142,10 @@ export async function runLinkbenchPhase(phase, build, connection, params, opts =
     else if (res.aborted) reason = 'aborted';
     else if (res.timedOut) reason = `timed out after ${timeoutS} s`;
     else if (res.exitCode !== 0) reason = `driver exited ${res.exitCode ?? res.signal}${parsed.errors.length ? `: ${parsed.errors[0]}` : ''}`;
-    else if (parsed.errors.length > 0) reason = parsed.errors[0];
-    else if (phase === 'load' && !parsed.load) reason = 'no LOAD PHASE COMPLETED line';
-    else if (phase === 'request' && !parsed.request) reason = 'no REQUEST PHASE COMPLETED line';
+    else if (parsed.errors.some((e) => ABORTED.test(e))) reason = parsed.errors.find((e) => ABORTED.test(e)) ?? null;
+    else if (phase === 'load' && !parsed.load) reason = parsed.errors[0] ?? 'no LOAD PHASE COMPLETED line';
+    else if (phase === 'load' && parsed.load && parsed.load.nodes !== parsed.load.expectedNodes) reason = `loaded ${parsed.load.nodes} nodes of ${parsed.load.expectedNodes}`;
+    else if (phase === 'request' && !parsed.request) reason = parsed.errors[0] ?? 'no REQUEST PHASE COMPLETED line';
     else if (phase === 'request' && parsed.request && parsed.request.requests === 0) reason = 'request phase completed 0 requests';
     return {
       status: reason ? 'failed' : 'ok', reason, phase, startedAt, wallS: res.elapsedS, parsed,

@@ -197,10 +197,13 @@ async function runStep(step, benchTarget, ctx) {
     const latencyMs = overallLatency(res.parsed.operations);
     const durationS = summary.seconds;
     const throughput = 'linksPerS' in summary ? summary.linksPerS : summary.requestsPerS;
-    if (!(throughput > 0) || !latencyMs) return failed(`${step.name}: no ${phase === 'load' ? 'links loaded' : 'requests done'}`, res.wallS, rawOutput, phase === 'request', { linkbench: facts });
+    if (!(throughput > 0) || !latencyMs) {
+      const what = 'linksPerS' in summary ? `${summary.links} links in ${summary.seconds} s` : `${summary.requests} requests in ${summary.seconds} s`;
+      return failed(`${step.name}: ${what}, a rate the driver rounds to 0/s`, res.wallS, rawOutput, phase === 'request', { linkbench: facts });
+    }
     return {
-      status: 'ok', stateValid: true, durationS, throughput, tps: throughput, latencyMs, errors: 0, reconnects: 0, intervals: [],
-      details: { linkbench: { ...facts, sizeAfterBytes: size.bytes, tables: size.tables } },
+      status: 'ok', stateValid: true, durationS, throughput, tps: throughput, latencyMs, errors: res.parsed.errors.length, reconnects: 0, intervals: [],
+      details: { linkbench: { ...facts, errorLines: res.parsed.errors.slice(0, 20), sizeAfterBytes: size.bytes, tables: size.tables } },
       rawOutput,
     };
   } catch (err) {
