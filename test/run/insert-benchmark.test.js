@@ -96,3 +96,29 @@ test('a tiny insert-benchmark suite: every step of both passes recorded, per-sec
   assert.match(lines.join(''), /restart mariadb@10\.11\.18 for instance 2\n/);
   assert.deepEqual(pidsMatching(workDir), [], 'no server left running');
 });
+
+test('one shared table: clients interleave their ids in pi1, inserts and deletes balance, every write step ok', { timeout: 900_000 }, async () => {
+  const suite = {
+    ...loaded.suites['insert-smoke'], name: 'test-insert-shared', clients: 2, restS: 0,
+    ibench: { tablePerClient: false, loadRows: 2000, l1Rows: 500, l2Rows: 100, queryDurationS: 1 },
+  };
+  const config = { ...loaded, suites: { ...loaded.suites, [suite.name]: suite } };
+  const base = await mkdtemp(join(tmpdir(), 'tagbench-ibench-'));
+  const workDir = join(base, 'work');
+  const outcome = await runReleases(config, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }],
+    suite: suite.name, hostClass: 'local', repeats: 1, instances: 1,
+    storeDir: join(base, 'results'), workDir, cacheDir, portBase: 23750, write: () => {},
+  });
+  const [record] = outcome.records;
+  assert.deepEqual(validateRecord(record), []);
+  const by = Object.fromEntries(record.steps.map((s) => [s.name, s]));
+  for (const name of ['l.i0', 'l.x', 'l.i1', 'l.i2']) assert.equal(by[name].status, 'ok', `${name}: ${by[name].reason ?? ''}`);
+  const d = (/** @type {string} */ name) => /** @type {any} */ (by[name].repeats[0].details).ibench;
+  assert.equal(d('l.i0').tablePerClient, false);
+  assert.deepEqual(d('l.i0').rows, { insert: 4000, delete: 0, query: 0 });
+  assert.equal(d('l.x').indexedRows, 4000, 'one table holding both clients\' rows');
+  assert.deepEqual(d('l.i2').rows, { insert: 200, delete: 200, query: 0 });
+  assert.equal(d('qp100').keepUp.clients, 2);
+  assert.deepEqual(pidsMatching(workDir), [], 'no server left running');
+});

@@ -395,11 +395,11 @@ async function writeStep(step, target, ctx, layout, conns, log) {
       rows.insert += n;
       k += n;
       if (!load) {
-        await conn.query(deleteSql(layout, c, oldest, n));
+        const deleted = affectedRows(await conn.query(deleteSql(layout, c, oldest, n)));
         const t2 = Date.now();
         rec.delete.add(t2 - t1);
-        buckets.record('delete', n, t2, t2 - t1);
-        rows.delete += n;
+        buckets.record('delete', deleted, t2, t2 - t1);
+        rows.delete += deleted;
         oldest += n;
       }
     }
@@ -480,11 +480,11 @@ async function queryStep(step, target, ctx, layout, conns, log) {
       rows.insert += perCommit;
       insertedPerClient[c] += perCommit;
       k += perCommit;
-      await conn.query(deleteSql(layout, c, oldest, perCommit));
+      const deleted = affectedRows(await conn.query(deleteSql(layout, c, oldest, perCommit)));
       const t2 = Date.now();
       rec.delete.add(t2 - t1);
-      buckets.record('delete', perCommit, t2, t2 - t1);
-      rows.delete += perCommit;
+      buckets.record('delete', deleted, t2, t2 - t1);
+      rows.delete += deleted;
       oldest += perCommit;
     }
   });
@@ -561,6 +561,15 @@ function hashSeed(text, pass, client) {
   let h = 2166136261;
   for (const ch of `${text}|${pass}|${client}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return h >>> 0;
+}
+
+/**
+ * Rows a DELETE really removed (counted, not assumed: a shared table's oldest ids may be gone).
+ * @param {any} result what mysql2's query resolved to: [ResultSetHeader, fields]
+ * @returns {number}
+ */
+function affectedRows(result) {
+  return Number(result?.[0]?.affectedRows ?? 0);
 }
 
 /** @param {number} ms */
