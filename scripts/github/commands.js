@@ -49,6 +49,20 @@ export async function reportCommand(options) {
     closeOnRecovery: Boolean(options.closeOnRecovery) || env.TAGBENCH_CLOSE_ON_RECOVERY === 'true',
     log,
   });
+  if (options.bisects) {
+    // After the comparisons: an issue this report just opened can then take its bisect.
+    const { readBisectReports } = await import('../store/index.js');
+    const { reportBisects } = await import('./report-bisects.js');
+    const reports = (await readBisectReports(storeDir, { hostClass: options.hostClass, product: options.product, suite: options.suite }))
+      .filter((r) => !options.version || r.bad.version === options.version);
+    log(`${reports.length} bisect report(s) to post`);
+    const bisects = await reportBisects(reports, {
+      repo, token, apiUrl: env.GITHUB_API_URL || 'https://api.github.com', dryRunDir: options.dryRunDir ?? 'out/issues',
+      label: options.label ?? 'tagbench-regression', botLogins: botLogins(options, env), log, timing: options.timing,
+    });
+    result.summary += bisects.summary;
+    result.failures.push(...bisects.failures);
+  }
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, result.summary);
   if (options.summaryFile) {
     await mkdir(dirname(options.summaryFile), { recursive: true });
@@ -236,6 +250,7 @@ export const commands = [
       'The token is read from the environment variable named by --token-env (never from argv).',
       'Without a token or repository it is a dry run: issue Markdown goes to --dry-run-dir.',
       'GitHub API root: $GITHUB_API_URL (default https://api.github.com).',
+      'With --bisects, each bisect report in --store goes on its bad release\'s issue as a comment.',
       'Example: tagbench report --store results --product mariadb --version 10.11.19 --host-class local',
     ].join('\n'),
     options: [
@@ -259,6 +274,7 @@ export const commands = [
       { flags: '--only-override <tests>', description: 'the dispatch ran only these tests, comma-separated (\'\' = all): an ad-hoc run', default: '' },
       { flags: '--ad-hoc-issues <where>', description: 'where an ad-hoc run reports: summary (job summary only) or issue (an issue of its own, fingerprinted by its overrides)', choices: ['summary', 'issue'], default: 'summary' },
       { flags: '--bot-login <logins>', description: 'comma-separated logins whose issue markers are trusted besides the token\'s own (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot])' },
+      { flags: '--bisects', description: 'also post the store\'s bisect reports (tagbench bisect; filters apply, --version = the bad release) as a comment on the bad release\'s issue, once per report (a rerun edits, never duplicates)' },
     ],
     run: reportCommand,
   },
