@@ -82,9 +82,18 @@ export async function writeBisectReport(storeDir, report) {
   if (problems.length > 0) throw new UserError(`bisect report ${report?.good?.name ?? '?'}..${report?.bad?.name ?? '?'} is invalid, not stored:\n  - ${problems.join('\n  - ')}`);
   const stamp = report.createdAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
   const id = `bisect-${stamp}-${createHash('sha256').update(JSON.stringify(report)).digest('hex').slice(0, 8)}`;
-  const path = join(storeDir, TOP, report.hostClass, report.product, report.suite, `${id}.json`);
+  const path = join(storeDir, bisectReportPath({ ...report, id }));
   await writeFileOnce(path, renderJson(report), { json: true, what: 'bisect report' });
   return { id, path };
+}
+
+/**
+ * Where a bisect report lives in a results store (the local directory and the results branch).
+ * @param {{hostClass: string, product: string, suite: string, id: string}} report
+ * @returns {string} path relative to the store root
+ */
+export function bisectReportPath(report) {
+  return join(TOP, report.hostClass, report.product, report.suite, `${report.id}.json`);
 }
 
 /**
