@@ -21,7 +21,7 @@ export async function runCommand(options) {
   const host = config.hosts[options.hostClass];
   const given = parseReleaseList(options.releases).map((r) => ({ ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
   // Several engines: one server per engine of each release, labelled by it, alternating.
-  const releases = expandEngines(given, options.engine ?? ['innodb']);
+  const releases = expandEngines(given, options.engine ?? []);
   const controller = new AbortController();
   const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
     if (controller.signal.aborted) return;
@@ -72,7 +72,7 @@ export const commands = [
       { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19)' },
       { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)', default: 'local' },
-      { flags: '--engine <engines>', description: 'storage engine (innodb, rocksdb; default innodb); several, comma-separated, run one server per engine of each release, labelled by it (mariadb@10.11.18#innodb, mariadb@10.11.18#rocksdb), alternating like releases', parse: parseList },
+      { flags: '--engine <engines>', description: 'storage engine (innodb, rocksdb; default: the suite\'s engine, else innodb); several, comma-separated, run one server per engine of each release, labelled by it (mariadb@10.11.18#innodb, mariadb@10.11.18#rocksdb), alternating like releases', parse: parseList },
       { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf); default: the engine\'s' },
       { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: parsePositiveInt },
       { flags: '--instances <n>', description: 'server instances (restarts on the same datadir) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },
