@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
 import { loadConfig } from '../config/index.js';
-import { readRecords, readComparisons, readChangePoints, readBaselines, readIssueList, listPartitions } from '../store/index.js';
+import { readRecords, readComparisons, readChangePoints, readBaselines, readIssueList, listPartitions, readBisectReports } from '../store/index.js';
 import { computePartition, finishSite, recordFiles, comparisonDownload } from './compute-site.js';
 import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
@@ -136,12 +136,13 @@ export async function buildSite(opts) {
       const comparisons = fullComparisons.map((c) => ({ id: c.id, comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) } }));
       fullComparisons.length = 0;
       const changePoints = await readChangePoints(opts.store, sliceFilter);
+      const bisects = await readBisectReports(opts.store, sliceFilter);
       const c0 = performance.now();
       // The host class's reference release: its own series, watched for drift (a host change).
       const reference = references[slice.hostClass];
       const referenceRuns = reference?.product === slice.product ? records.filter((r) => r.release.version === reference.version) : [];
       if (reference && thresholds && referenceRuns.length > 0) hostSuites.get(slice.hostClass)?.push(buildHostSuite(referenceRuns, thresholds));
-      const { files, summary } = computePartition({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl }, seriesPaths);
+      const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl }, seriesPaths);
       crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));
       const w0 = performance.now();
       fileCount += await writeAll(tmp, jsonAndText(files));

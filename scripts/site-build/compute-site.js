@@ -7,6 +7,7 @@
 import { groupTables } from './group-tables.js';
 import { buildTableData } from './build-table-data.js';
 import { buildReleaseData } from './build-release-data.js';
+import { bisectsForRelease } from './build-bisect-data.js';
 import { manifestEntry, buildManifest, regressionRows, buildRegressions } from './build-manifest.js';
 import { renderCsv } from './render-csv.js';
 import { renderFeed } from './render-feed.js';
@@ -52,7 +53,7 @@ export function computePartition(input, seriesPaths) {
     for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
       const { path, data } = buildReleaseData(group, rel);
-      files.json.set(path, data);
+      files.json.set(path, { .../** @type {object} */ (data), bisects: bisectsForRelease(input.bisects ?? [], rel.version) });
     }
     files.text.set(table.csv, renderCsv(table));
     if (group.changePoints) files.json.set(dataPaths.changePoints(group.key), group.changePoints);

@@ -32,6 +32,8 @@ export {};
  * @property {string|null} siteUrl absolute URL the site is published at (for the feed), or null
  * @property {ChangePoints[]} [changePoints] the change-point files of the store (compare stage,
  *   apache-otava), one per product line × host class × suite; none = no marks
+ * @property {(import('../store/index.js').BisectReport & {id: string})[]} [bisects] the bisect reports
+ *   (tagbench bisect) of the slice; their bad and first bad releases' pages show them
  */
 
 /**

@@ -7,6 +7,7 @@ import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtQps, fmtNum, fmtPct, fmtDate, fmtBytes, fmtRatio } from '../format.js';
+import { bisectSection } from './release-bisect.js';
 import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams } from '../components.js';
 
 /** @param {HTMLElement} main */
@@ -27,6 +28,7 @@ export async function render(main) {
     verdictIntro(d, baseData),
     legend(),
     testsTable(d, baseData),
+    bisectSection(d),
     otherVerdicts(d),
     efficiencyTable(d),
     dbSizeTable(d),
