@@ -1,7 +1,8 @@
 /**
  * Release: every test's verdict with its numbers and interval, the minimum detectable effect,
  * efficiency, latency, database size, provenance (build, my.cnf, host, tools), and the my.cnf
- * and settings diff against the release it was compared with.
+ * and settings diff against the release it was compared with; and any bisect whose bad or first
+ * bad release this is (release-bisect.js).
  */
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params } from '../data.js';
