@@ -189,8 +189,9 @@ export {};
  * @property {'innodb'|'rocksdb'} engine
  * @property {number} pass 0-based pass of the sequence in this run (= the repeat index its
  *   measured steps record)
- * @property {string|null} clientCpus taskset CPU list for client processes (benchmarks that run
- *   in this Node process cannot be pinned and ignore it; the record says where clients ran)
+ * @property {string|null} clientCpus taskset CPU list of the benchmark's clients (host class
+ *   pinning.clientCpus); a benchmark whose clients run in this Node process pins the process for
+ *   the step (the insert benchmark does) and restores its affinity after
  * @property {AbortSignal} [signal] stop as soon as possible; the outcome is then failed
  * @property {(line: string) => void} [onProgress]
  */

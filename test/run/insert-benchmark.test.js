@@ -13,7 +13,18 @@ import { validateRecord } from '../../scripts/store/index.js';
 const root = new URL('../..', import.meta.url).pathname;
 const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
 const loaded = await loadConfig(root);
+/**
+ * The local host class pinned to CPU 0 instead of 1: the same pinning path (server and the
+ * insert benchmark's in-process clients on one CPU) without landing on the CPU that timing runs
+ * of this machine use.
+ */
+const hosts = { ...loaded.hosts, 'test-cpu0': { ...loaded.hosts.local, name: 'test-cpu0', pinning: { serverCpus: '0', clientCpus: '0' } } };
 const SEQUENCE = ['l.i0', 'l.x', 'l.i1', 'l.i2', 'ibench.cleanup', 'qr100', 'qp100', 'qr500', 'qp500', 'qr1000', 'qp1000'];
+
+/** This process's CPU affinity as taskset prints it. */
+function affinity() {
+  return execFileSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' }).trim().replace(/^.*: /, '');
+}
 
 /** @param {string} needle */
 function pidsMatching(needle) {
@@ -29,14 +40,15 @@ test('a tiny insert-benchmark suite: every step of both passes recorded, per-sec
     ...loaded.suites['insert-smoke'], name: 'test-insert-tiny', clients: 2, restS: 0,
     ibench: { tablePerClient: true, loadRows: 3000, l1Rows: 1000, l2Rows: 200, queryDurationS: 3 },
   };
-  const config = { ...loaded, suites: { ...loaded.suites, [suite.name]: suite } };
+  const config = { ...loaded, hosts, suites: { ...loaded.suites, [suite.name]: suite } };
   const base = await mkdtemp(join(tmpdir(), 'tagbench-ibench-'));
   const storeDir = join(base, 'results');
   const workDir = join(base, 'work');
   const lines = /** @type {string[]} */ ([]);
+  const affinityBefore = affinity();
   const outcome = await runReleases(config, {
     releases: [{ product: 'mariadb', version: '10.11.18' }],
-    suite: suite.name, hostClass: 'local', repeats: 2, instances: 2,
+    suite: suite.name, hostClass: 'test-cpu0', repeats: 2, instances: 2,
     storeDir, workDir, cacheDir, portBase: 23740, write: (t) => lines.push(t),
   });
   const [record] = outcome.records;
@@ -94,6 +106,8 @@ test('a tiny insert-benchmark suite: every step of both passes recorded, per-sec
   const log = await readFile(join(storeDir, 'logs', record.id, 'qr100.r1.txt'), 'utf8');
   assert.match(log, /background writers: .* inserts\/s .*kept up/);
   assert.match(lines.join(''), /restart mariadb@10\.11\.18 for instance 2\n/);
+  assert.equal(record.host.pinning.clientCpus, '0');
+  assert.equal(affinity(), affinityBefore, 'the process\'s CPU affinity is restored after the pinned steps');
   assert.deepEqual(pidsMatching(workDir), [], 'no server left running');
 });
 
@@ -102,12 +116,12 @@ test('one shared table: clients interleave their ids in pi1, inserts and deletes
     ...loaded.suites['insert-smoke'], name: 'test-insert-shared', clients: 2, restS: 0,
     ibench: { tablePerClient: false, loadRows: 2000, l1Rows: 500, l2Rows: 100, queryDurationS: 1 },
   };
-  const config = { ...loaded, suites: { ...loaded.suites, [suite.name]: suite } };
+  const config = { ...loaded, hosts, suites: { ...loaded.suites, [suite.name]: suite } };
   const base = await mkdtemp(join(tmpdir(), 'tagbench-ibench-'));
   const workDir = join(base, 'work');
   const outcome = await runReleases(config, {
     releases: [{ product: 'mariadb', version: '10.11.18' }],
-    suite: suite.name, hostClass: 'local', repeats: 1, instances: 1,
+    suite: suite.name, hostClass: 'test-cpu0', repeats: 1, instances: 1,
     storeDir: join(base, 'results'), workDir, cacheDir, portBase: 23750, write: () => {},
   });
   const [record] = outcome.records;

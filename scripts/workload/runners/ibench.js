@@ -22,6 +22,8 @@
  * - Each step finds its starting ids by SELECT MIN/MAX on the table, so nothing is kept in memory
  *   between steps (a restarted server or a later pass needs nothing from this process).
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { UserError } from '../../errors.js';
 import { runPostwrite } from '../postwrite.js';
@@ -132,7 +134,12 @@ async function runStep(step, target, ctx) {
   const conns = [];
   const log = [`${step.name} pass ${ctx.pass + 1}: ${layout.clients} client(s), ${layout.tablePerClient ? `tables pi1..pi${layout.clients}` : 'one shared table pi1'}`];
   const started = Date.now();
+  /** @type {() => Promise<void>} */
+  let unpin = async () => {};
   try {
+    // The clients run in this process: pinning it for the step puts them where the host class
+    // puts sysbench (with the server on a small host).
+    unpin = await pinThisProcess(ctx.clientCpus);
     if (step.name === 'ibench.cleanup') return await cleanup(step, target, ctx, layout, log);
     if (step.name === 'l.x') return await createIndexes(step, target, ctx, layout, conns, log);
     if (step.name.startsWith('l.i')) return await writeStep(step, target, ctx, layout, conns, log);
@@ -144,7 +151,27 @@ async function runStep(step, target, ctx) {
     return failed(reason, (Date.now() - started) / 1000, log, false);
   } finally {
     await Promise.all(conns.map((c) => c.end().catch(() => {})));
+    await unpin();
   }
+}
+
+const execFileP = promisify(execFile);
+
+/**
+ * Pin every thread of this process to `cpus` (taskset) until the returned function restores the
+ * affinity it had.
+ * @param {string|null} cpus taskset CPU list, null = leave as is
+ * @returns {Promise<() => Promise<void>>}
+ * @throws {Error} when taskset fails (the step then fails, naming it)
+ */
+async function pinThisProcess(cpus) {
+  if (!cpus) return async () => {};
+  const pid = String(process.pid);
+  const { stdout } = await execFileP('taskset', ['-p', pid]);
+  const mask = /mask:\s*([0-9a-f,]+)/i.exec(stdout)?.[1];
+  if (!mask) throw new Error(`cannot read this process's CPU affinity from taskset: ${stdout.trim()}`);
+  await execFileP('taskset', ['-a', '-p', '-c', cpus, pid]);
+  return async () => { await execFileP('taskset', ['-a', '-p', mask, pid]).catch(() => {}); };
 }
 
 /**
