@@ -14,7 +14,7 @@ import { readRecords, readBaseline, writeComparison, writeChangePoints, replaceF
 import {
   compareRuns, resolveThresholds, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints,
   renderRelativeTable, renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift,
-  computeCrossTable, renderCrossTable, releaseKey,
+  computeCrossTable, renderCrossTable, releaseKey, renderMatrixTables,
 } from '../compare/index.js';
 import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { readCalibrationSummary } from './calibration-summary.js';
@@ -73,6 +73,9 @@ export async function compareReleases(options) {
   const suite = options.suite ?? 'smoke';
   const storeDir = resolve(options.store ?? 'results');
   const thresholds = resolveThresholds(config.thresholds);
+  // A matrix suite has no records of its own: each cell is a series `<suite>--<cell>`.
+  const matrix = /** @type {{matrix?: Record<string, Record<string, unknown>>}} */ (config.suites[suite] ?? {}).matrix;
+  if (matrix) return compareMatrix({ ...options, suite }, matrix, out);
 
   const all = await readRecords(storeDir, { hostClass, product: product.name, suite, status: ['ok', 'failed'] });
   /** @type {string[]|undefined} */
@@ -142,6 +145,7 @@ export async function compareReleases(options) {
   }
   const calibration = await readCalibrationSummary(root, hostClass);
   const table = computeRelativeTable({ product: product.name, line, base: base.version, releases });
+  options.onTable?.(table);
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
     : await detectChangePoints(releases, { python: findPython(process.env), options: thresholds.changePoints, thresholds });
@@ -370,4 +374,41 @@ function computeChangePointsFile(report, ctx) {
         .map(({ test: _test, metric: _metric, ...point }) => point),
     })),
   };
+}
+
+/**
+ * `tagbench compare --suite <matrix suite>`: each cell's series compared on its own, with its
+ * verdicts (as `--suite <suite>--<cell>` does), then seed 000's view of them all: a table per
+ * cell, a row per release. A cell without records is named and left out.
+ * @param {Record<string, any>} options see CompareOptions (markdown and json: not for a matrix)
+ * @param {Record<string, Record<string, unknown>>} matrix the suite's matrix
+ * @param {(text: string) => void} out
+ * @returns {Promise<number>} 2 when any cell has an issue-level regression, else 0
+ * @throws {UserError} when no cell has records, or with --markdown / --json
+ */
+async function compareMatrix(options, matrix, out) {
+  if (options.markdown || options.json) throw new UserError(`--markdown and --json take one series; suite '${options.suite}' is a matrix: compare one cell, e.g. --suite ${options.suite}--${Object.entries(matrix).map(([d, v]) => `${d}-${Object.keys(v)[0]}`).join('--')}`);
+  // The cells in the matrix's order, named as scripts/workload/variants.js names them.
+  const cells = Object.entries(matrix).reduce((acc, [dim, values]) => acc.flatMap((c) => Object.keys(values).map((v) => (c ? `${c}--${dim}-${v}` : `${dim}-${v}`))), /** @type {string[]} */ ([''])).filter(Boolean);
+  /** @type {import('../compare/matrix-table.js').MatrixCellTable[]} */
+  const tables = [];
+  /** @type {string[]} */
+  const missing = [];
+  /** @type {number} */
+  let exit = EXIT.ok;
+  for (const cell of cells) {
+    const series = `${options.suite}--${cell}`;
+    out(`\n== matrix cell ${cell} (series ${series}) ==\n`);
+    try {
+      const code = await compareReleases({ ...options, suite: series, onTable: (/** @type {any} */ table) => tables.push({ cell, series, table }) });
+      if (code === EXIT.regression) exit = code;
+    } catch (err) {
+      if (!(err instanceof UserError) || !/^no run record/.test(err.message)) throw err;
+      missing.push(series);
+      out(`${err.message}\n`);
+    }
+  }
+  if (tables.length === 0) throw new UserError(`no run record of any cell of matrix suite '${options.suite}' (${cells.map((c) => `${options.suite}--${c}`).join(', ')}): run \`tagbench run --suite ${options.suite}\` first`);
+  out(`\n${renderMatrixTables(tables, { format: 'terminal', title: `${options.suite}: a table per matrix cell${missing.length ? ` (no records: ${missing.join(', ')})` : ''}` })}`);
+  return exit;
 }
