@@ -390,7 +390,7 @@ async function compareMatrix(options, matrix, out) {
   if (options.markdown || options.json) throw new UserError(`--markdown and --json take one series; suite '${options.suite}' is a matrix: compare one cell, e.g. --suite ${options.suite}--${Object.entries(matrix).map(([d, v]) => `${d}-${Object.keys(v)[0]}`).join('--')}`);
   // The cells in the matrix's order, named as scripts/workload/variants.js names them.
   const cells = Object.entries(matrix).reduce((acc, [dim, values]) => acc.flatMap((c) => Object.keys(values).map((v) => (c ? `${c}--${dim}-${v}` : `${dim}-${v}`))), /** @type {string[]} */ ([''])).filter(Boolean);
-  /** @type {import('../compare/matrix-table.js').MatrixCellTable[]} */
+  /** @type {Parameters<typeof import('../compare/index.js').renderMatrixTables>[0]} */
   const tables = [];
   /** @type {string[]} */
   const missing = [];
