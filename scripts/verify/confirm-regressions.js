@@ -44,7 +44,8 @@ export function buildRerunRequest(original, tests, options) {
  * `tagbench confirm` (see the module comment).
  * @param {Record<string, any>} options product, version (candidate), comparison (id), hostClass,
  *   suite, store, repeats, instances, workDir, cacheDir, portBase, root, out (stdout writer), color
- * @returns {Promise<number>} 0, or 2 when a confirmed issue-level regression remains
+ * @returns {Promise<number>} 0, 2 when a confirmed issue-level regression remains, 130 when
+ *   interrupted (SIGINT/SIGTERM: servers stopped, nothing confirmed)
  * @throws {UserError} no such comparison, bad --repeats or --instances, or the rerun cannot run
  */
 export async function confirmRegressions(options) {
@@ -70,8 +71,27 @@ export async function confirmRegressions(options) {
   }
   process.stderr.write(`confirm ${options.product} ${original.candidate.version} vs ${original.base.version}: rerunning ${tests.join(', ')}\n`);
   const workDir = resolve(workDirFrom(options.workDir, config.hosts[original.hostClass]));
-  // runReleases removes its own folder inside workDir; workDir itself may hold other runs.
-  const outcome = await runReleases(config, buildRerunRequest(original, tests, { ...options, storeDir, workDir }));
+  // SIGINT / SIGTERM (Ctrl-C, or a runner cancelling the step at its timeout): the rerun stops
+  // its servers instead of leaving them running, and nothing is confirmed.
+  const controller = new AbortController();
+  const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
+    if (!controller.signal.aborted) process.stderr.write(`\n${sig}: stopping the rerun's servers; nothing will be confirmed\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let outcome;
+  try {
+    // runReleases removes its own folder inside workDir; workDir itself may hold other runs.
+    outcome = await runReleases(config, { ...buildRerunRequest(original, tests, { ...options, storeDir, workDir }), signal: controller.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  if (outcome.interrupted) {
+    process.stderr.write(`confirm: interrupted; comparison ${original.id} stays unconfirmed (the rerun's records are stored as partial)\n`);
+    return EXIT.interrupted;
+  }
   const [baseRec, candRec] = outcome.records;
   const thresholds = resolveThresholds(config.thresholds);
   // The run's family-wise rule already chose these regressions; the rerun replicates them test by test.

@@ -3,8 +3,8 @@
 // and bad values are refused with a clear message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
-import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRerunRequest } from '../../scripts/verify/confirm-regressions.js';
@@ -14,6 +14,9 @@ const root = new URL('../..', import.meta.url).pathname;
 const capturedStore = join(root, 'test/fixtures/github/captured-store');
 const unconfirmedId = 'vs-10.11.18-20261121T135658Z-480feaf2';
 const verdictsDir = 'verdicts/local/mariadb/10.11.19/smoke';
+
+/** Servers of this file listen from here on (a port range no other test uses). */
+const PORT_BASE = 23790;
 
 const original = { product: 'mariadb', suite: 'smoke', hostClass: 'local', base: { version: '10.11.18' }, candidate: { version: '10.11.19' } };
 
@@ -54,4 +57,48 @@ test('confirm --instances 0 and --instances two are refused with a clear message
     assert.match(r.stderr, new RegExp(`--instances is '${bad}': expected a whole number of 1 or more`));
     assert.doesNotMatch(r.stderr, /internal error/);
   }
+});
+
+/**
+ * @param {string} fragment
+ * @returns {Promise<number[]>} pids whose command line holds fragment
+ */
+async function pidsWith(fragment) {
+  const found = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(fragment)) found.push(Number(entry));
+  }
+  return found;
+}
+
+test('SIGTERM during the rerun (a runner cancelling the step at its timeout) stops its servers and confirms nothing', { timeout: 600_000 }, async (t) => {
+  const base = await mkdtemp(join(tmpdir(), 'tc-'));
+  t.after(() => rm(base, { recursive: true, force: true }));
+  const store = join(base, 'results');
+  await cp(capturedStore, store, { recursive: true });
+  // Short: server sockets live in the work dir (108-byte limit).
+  const work = join(base, 'w');
+  const child = spawn(process.execPath, [join(root, 'scripts/cli.js'), 'confirm', '--product', 'mariadb', '--version', '10.11.19', '--host-class', 'local',
+    '--comparison', unconfirmedId, '--repeats', '2', '--instances', '1', '--store', store, '--work-dir', work,
+    '--cache-dir', process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs'), '--port-base', String(PORT_BASE)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => child.once('close', (code) => resolve(code)));
+  // Wait until a server of the rerun is up (its datadir is under the work dir), then cancel.
+  const deadline = Date.now() + 300_000;
+  let servers = [];
+  while (servers.length === 0 && Date.now() < deadline && child.exitCode === null) {
+    await new Promise((r) => setTimeout(r, 500));
+    servers = (await pidsWith(work)).filter((pid) => pid !== child.pid);
+  }
+  assert.ok(servers.length > 0, `a server of the rerun should have started:\n${stderr}`);
+  child.kill('SIGTERM');
+  const code = await exited;
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /SIGTERM: stopping the rerun's servers; nothing will be confirmed/);
+  assert.match(stderr, new RegExp(`comparison ${unconfirmedId} stays unconfirmed`));
+  assert.deepEqual(await pidsWith(work), [], 'no server of the rerun is left running');
+  assert.equal((await readdir(join(store, verdictsDir))).length, 2, 'no confirmed comparison was written');
 });
