@@ -32,3 +32,5 @@ export { computeSweepTables, renderSweepTables, parseSweepName } from './sweep-t
 export { renderMatrixTables } from './matrix-table.js';
 export { renderBisectReport } from './render-bisect.js';
 /** @typedef {import('./render-bisect.js').BisectReportView} BisectReportView */
+export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
+/** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */

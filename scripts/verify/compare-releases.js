@@ -14,7 +14,7 @@ import { readRecords, readBaseline, writeComparison, writeChangePoints, replaceF
 import {
   compareRuns, resolveThresholds, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints,
   renderRelativeTable, renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift,
-  computeCrossTable, renderCrossTable, releaseKey, renderMatrixTables,
+  computeCrossTable, renderCrossTable, releaseKey, renderMatrixTables, computeSequenceTables, renderSequenceTables,
 } from '../compare/index.js';
 import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { readCalibrationSummary } from './calibration-summary.js';
@@ -154,6 +154,10 @@ export async function compareReleases(options) {
   out(renderRelativeTable(table, { format: 'terminal', color }));
   out(`\n${baseNote}\n`);
   for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration })}`);
+  // The insert benchmark's per-step rates, stalls and per-second chart; LinkBench's seed 000 table.
+  const sequenceTables = computeSequenceTables(releases, { stallFraction: thresholds.qos.stallFraction });
+  const sequenceText = renderSequenceTables(sequenceTables, { format: 'terminal' });
+  if (sequenceText) out(`\n${sequenceText}`);
   out(`\n${renderChangePoints(changePoints, { format: 'terminal' })}`);
   // The host class's reference release watches the host: its drift is a note, never a verdict.
   const reference = host?.reference;
@@ -182,10 +186,10 @@ export async function compareReleases(options) {
     }
   }
   if (options.markdown) {
-    const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration })}`), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
+    const md = [`# ${product.displayName} ${line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${baseNote}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration })}`), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
     await replaceFileAtomic(resolve(options.markdown), md);
   }
-  if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints }, null, 2)}\n`);
+  if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...base }, table, comparisons, changePoints, sequences: sequenceTables }, null, 2)}\n`);
   return comparisons.some((c) => hasIssueRegression(c)) ? EXIT.regression : EXIT.ok;
 }
 
