@@ -16,6 +16,8 @@ import { slimRecord } from './build-series.js';
 import { renderPages } from './render-pages.js';
 import { buildHostSuite, buildHostData, buildHostIndex } from './build-host-data.js';
 import { crossSlice, buildCrossFiles } from './build-cross-data.js';
+import { buildSliceViews, buildViewsIndex } from './build-views-data.js';
+import { viewPaths } from '../../site/js/pages/view-paths.js';
 import { resolveThresholds } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 
@@ -100,6 +102,8 @@ export async function buildSite(opts) {
     const parts = [];
     /** @type {import('./build-cross-data.js').CrossSlice[]} */
     const crossSlices = [];
+    /** @type {import('./build-views-data.js').TableViews[]} loops, timings, reads per operation, matrix cells */
+    const views = [];
     for (const [i, slice] of partitions.entries()) {
       // A release at a time: write its records' downloads and per-second series, keep the
       // records without their samples (see build-series.js).
@@ -146,6 +150,9 @@ export async function buildSite(opts) {
       crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));
       const w0 = performance.now();
       fileCount += await writeAll(tmp, jsonAndText(files));
+      const sliceViews = buildSliceViews({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl });
+      fileCount += await writeAll(tmp, sliceViews.map((v) => /** @type {[string, string]} */ ([viewPaths.table(v), JSON.stringify(v)])));
+      views.push(...sliceViews);
       parts.push(summary);
       timings.readMs += c0 - r0;
       timings.computeMs += w0 - c0;
@@ -158,6 +165,7 @@ export async function buildSite(opts) {
     const cross = buildCrossFiles(crossSlices);
     fileCount += await writeAll(tmp, [...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
       [dataPaths.crossIndex(), JSON.stringify(cross.index)]]);
+    fileCount += await writeAll(tmp, [[viewPaths.index(), JSON.stringify(buildViewsIndex(views, parts.flatMap((p) => p.entries)))]]);
     const last = finishSite({ issues, title, generatedAt, siteUrl }, parts, tools);
     fileCount += await writeAll(tmp, [...jsonAndText(last),
       [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);

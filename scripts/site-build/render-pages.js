@@ -4,6 +4,7 @@
  * product lines, releases and tests. Pure.
  */
 import { PAGES } from '../../site/js/paths.js';
+import { VIEW_PAGES } from '../../site/js/pages/view-paths.js';
 
 /**
  * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}} placeholders
@@ -11,7 +12,7 @@ import { PAGES } from '../../site/js/paths.js';
  * @returns {[string, string][]} [file name, html]
  */
 export function renderPages(template, siteTitle) {
-  return PAGES.map(({ page, title }) => [`${page}.html`, template
+  return [...PAGES, ...VIEW_PAGES].map(({ page, title }) => [`${page}.html`, template
     .replaceAll('{{preload}}', preloads(page))
     .replaceAll('{{title}}', escapeHtml(page === 'index' ? siteTitle : `${title} · ${siteTitle}`))
     .replaceAll('{{siteTitle}}', escapeHtml(siteTitle))

@@ -17,6 +17,7 @@ const RENDERERS = /** @type {Record<string, () => Promise<{render: (main: HTMLEl
   downloads: () => import('./pages/downloads.js'),
   host: () => import('./pages/host.js'),
   cross: () => import('./pages/cross.js'),
+  matrix: () => import('./pages/matrix.js'),
 });
 
 async function start() {
@@ -30,6 +31,8 @@ async function start() {
     // Pages replace main's content themselves, then draw charts into the attached (sized)
     // containers.
     await mod.render(main);
+    // Loops, DDL and reload timings, reads per operation (issue 12's views), where the table has them.
+    if (page === 'line' || page === 'test') await (await import('./pages/table-views.js')).enhance(page, main);
     document.body.dataset.ready = 'true';
     loadJson(dataPaths.manifest()).then((m) => {
       const el = document.querySelector('[data-footer="versions"]');
