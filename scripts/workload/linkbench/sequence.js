@@ -112,10 +112,13 @@ function linkbenchTarget(target) {
 }
 
 /**
- * ANALYZE (so information_schema's sizes are current), then the size.
+ * ANALYZE (so information_schema's sizes are current), then the size. MyRocks reports the
+ * sizes of its SST files only, so its memtable is flushed first (else a fresh load reads 0).
  * @param {import('./phases.js').LinkbenchTarget} target
+ * @param {'innodb'|'rocksdb'} engine
  */
-async function sizeNow(target) {
+async function sizeNow(target, engine) {
+  if (engine === 'rocksdb') await target.query('SET GLOBAL rocksdb_force_flush_memtable_now = 1');
   await target.query(`ANALYZE TABLE \`${LINKBENCH_DATABASE}\`.\`linktable\`, \`${LINKBENCH_DATABASE}\`.\`counttable\`, \`${LINKBENCH_DATABASE}\`.\`nodetable\``);
   return linkbenchDatabaseSize(target);
 }
@@ -169,7 +172,7 @@ async function runStep(step, benchTarget, ctx) {
     const target = linkbenchTarget(benchTarget);
     if (step.name === 'linkbench.index') {
       const { durationS, statement } = await createLinkbenchIndex(target, schema);
-      const size = await sizeNow(target);
+      const size = await sizeNow(target, step.engine);
       const rows = size.tables.linktable?.rows ?? 0;
       const ms = durationS * 1000;
       return {
@@ -193,7 +196,7 @@ async function runStep(step, benchTarget, ctx) {
     if (res.status === 'failed' || !summary) {
       return failed(`${step.name}: ${res.reason ?? 'no summary line'}`, res.wallS, rawOutput, phase === 'request', { linkbench: facts });
     }
-    const size = await sizeNow(target);
+    const size = await sizeNow(target, step.engine);
     const latencyMs = overallLatency(res.parsed.operations);
     const durationS = summary.seconds;
     const throughput = 'linksPerS' in summary ? summary.linksPerS : summary.requestsPerS;
