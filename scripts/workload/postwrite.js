@@ -11,7 +11,7 @@
  *   information_schema.ROCKSDB_CFSTATS until no column family has a memtable flush or a
  *   compaction pending (or the timeout): the `*_now` variables only schedule the work, and a
  *   compaction still running would take CPU and IO from the next test.
- * - Both: ANALYZE TABLE on sbtest1..N, then sleep `restS`.
+ * - Both: ANALYZE TABLE on the benchmark's tables (sbtest1..N unless given), then sleep `restS`.
  * Knows nothing of the server but `query(sql)`, which must run in the benchmark database.
  */
 
@@ -24,6 +24,8 @@
  *   flushes and compactions (MyRocks) after this (default 600)
  * @property {number} [pollS] seconds between polls (default 1)
  * @property {(line: string) => void} [onProgress] progress lines (default: stderr)
+ * @property {string[]} [tables] tables to ANALYZE (default the sysbench tables sbtest1..N of the
+ *   suite); other benchmarks (the insert benchmark's pi1..N) name theirs
  */
 
 /**
@@ -48,7 +50,7 @@ export async function runPostwrite(query, engine, suite, opts = {}) {
   let flush = { flushS: 0, dirtyPagesAtEnd: null, flushComplete: true };
   try {
     flush = engine === 'rocksdb' ? await flushRocksdb(q, opts, progress) : await flushInnodb(q, opts, progress);
-    const tables = Array.from({ length: suite.tables }, (_, i) => `sbtest${i + 1}`);
+    const tables = opts.tables ?? Array.from({ length: suite.tables }, (_, i) => `sbtest${i + 1}`);
     const rows = await q(`ANALYZE TABLE ${tables.join(', ')}`);
     const bad = (Array.isArray(rows) ? rows : []).filter((r) => /error/i.test(String(r.Msg_type)));
     if (bad.length > 0) throw new Error(`ANALYZE TABLE: ${bad.map((r) => `${r.Table}: ${r.Msg_text}`).join('; ')}`);

@@ -565,16 +565,13 @@ async function cleanup(step, target, ctx, layout, log) {
   const query = target.query;
   /** @type {string[]} */
   const sent = [];
-  // runPostwrite ANALYZEs the sysbench tables sbtest1..N; until it takes a table list, its one
-  // ANALYZE statement is sent for this benchmark's tables instead (the log shows what was sent).
   const q = (/** @type {string} */ sql) => {
-    const actual = sql.startsWith('ANALYZE TABLE ') ? `ANALYZE TABLE ${tables.join(', ')}` : sql;
-    sent.push(actual);
-    return query(actual);
+    sent.push(sql);
+    return query(sql);
   };
-  const out = await runPostwrite(q, ctx.engine, { ...ctx.suite, tables: tables.length, restS: step.restS }, { signal: ctx.signal, onProgress: ctx.onProgress });
+  const out = await runPostwrite(q, ctx.engine, { ...ctx.suite, restS: step.restS }, { tables, signal: ctx.signal, onProgress: ctx.onProgress });
   log.push(...sent.map((s) => `sql: ${s}`), `flush ${out.flushS.toFixed(1)} s${out.note ? ` (${out.note})` : ''}`);
-  const reason = out.reason?.replace(/ANALYZE TABLE [^`]*/, `ANALYZE TABLE ${tables.join(', ')}`);
+  const reason = out.reason;
   if (out.status !== 'ok') return failed(reason ?? 'postwrite failed', out.flushS, log, false);
   return { status: 'ok', stateValid: true, durationS: out.flushS + step.restS, throughput: null, tps: null, latencyMs: null, errors: 0, reconnects: 0, intervals: [], rawOutput: `${log.join('\n')}\n` };
 }
