@@ -3,6 +3,8 @@
  * scripts/<stage>/commands.js: the options and the handler side by side. A handler imports the
  * stage's heavy modules lazily (`await import(...)`) so that `--help` loads none of them.
  */
+// commander prints its own InvalidArgumentError as a usage error (exit 1), not an internal one.
+import { InvalidArgumentError } from 'commander';
 
 /**
  * A comma-separated list option (`--releases a,b`): trimmed, empty items dropped.
@@ -21,7 +23,7 @@ export function parseList(value) {
 export function wholeNumberAtLeast(min) {
   return (value) => {
     const n = Number.parseInt(value, 10);
-    if (!Number.isInteger(n) || n < min || String(n) !== value.trim()) throw new Error(`expected a whole number >= ${min}, got ${JSON.stringify(value)}`);
+    if (!Number.isInteger(n) || n < min || String(n) !== value.trim()) throw new InvalidArgumentError(`expected a whole number >= ${min}, got ${JSON.stringify(value)}`);
     return n;
   };
 }

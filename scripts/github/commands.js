@@ -198,7 +198,7 @@ export async function triageCommand(options) {
   const { createGitHubClient, parseRepo, describeGitHubError } = await import('./github-client.js');
   const { resolveTrustedLogins } = await import('./sync-issues.js');
   const { triageIssues, renderNoiseSummary } = await import('./triage.js');
-  const { replaceFileAtomic } = await import('../store/index.js');
+  const { replaceFileAtomic, writeNoiseSummary } = await import('../store/index.js');
   /** @type {Record<string, string|undefined>} */
   const env = options.env ?? process.env;
   const log = (/** @type {string} */ line) => process.stderr.write(`triage: ${line}\n`);
@@ -223,9 +223,9 @@ export async function triageCommand(options) {
     if (typeof (/** @type {{status?: unknown}} */ (err)).status !== 'number') throw err;
     throw new UserError(`triage: ${describeGitHubError(err).message}`, { cause: err });
   }
-  const json = `${JSON.stringify(result.summary, null, 2)}\n`;
-  if (options.out) await replaceFileAtomic(options.out, json);
-  else process.stdout.write(json);
+  // The summary is a stored format (store/noise-summary.js): validated as it is written.
+  if (options.out) await writeNoiseSummary(options.out, result.summary);
+  else process.stdout.write(`${JSON.stringify(result.summary, null, 2)}\n`);
   if (options.promotionsOut) await replaceFileAtomic(options.promotionsOut, `${JSON.stringify(result.promotions, null, 2)}\n`);
   if (env.GITHUB_STEP_SUMMARY) {
     const { appendFile } = await import('node:fs/promises');

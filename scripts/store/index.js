@@ -20,3 +20,4 @@ export { writeBisectReport, readBisectReports, validateBisectReport } from './bi
 /** @typedef {import('../types.js').Baseline} Baseline */
 /** @typedef {import('../types.js').IssueRef} IssueRef */
 /** @typedef {import('./bisect-report.js').BisectReport} BisectReport */
+export { readNoiseSummary, writeNoiseSummary, validateNoiseSummary, NOISE_SUMMARY_SCHEMA_VERSION } from './noise-summary.js';

@@ -31,6 +31,14 @@ test('an unknown version lists the available ones', async () => {
   assert.equal(r.storeExists, false);
 });
 
+test('a count option below its minimum is a usage error naming the option, not an internal error', async () => {
+  const r = await runCli(['--releases', 'mariadb@10.11.18', '--repeats', '0']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /option '--repeats <n>' argument '0' is invalid\. expected a whole number >= 1, got "0"/);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  assert.equal(r.storeExists, false);
+});
+
 test('an unknown product and a malformed release are named', async () => {
   const a = await runCli(['--releases', 'postgres@16.1']);
   assert.equal(a.code, 1);
