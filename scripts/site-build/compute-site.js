@@ -13,6 +13,7 @@ import { renderCsv } from './render-csv.js';
 import { renderFeed } from './render-feed.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { buildSeries } from './build-series.js';
+import { buildSequenceData } from './build-sequence-data.js';
 
 /** @import { SiteInput, RunRecord, StoredComparison } from './types.js' */
 /** @import { IssueRef } from '../types.js' */
@@ -49,11 +50,13 @@ export function computePartition(input, seriesPaths) {
   let releases = 0;
   for (const group of groups) {
     const { table, files: extra } = buildTableData(group, seriesPaths);
-    files.json.set(dataPaths.table(group.key), table);
+    // The insert benchmark's and LinkBench's views (both pages show the whole table's releases).
+    const sequences = buildSequenceData(group, seriesPaths);
+    files.json.set(dataPaths.table(group.key), sequences ? { ...table, sequences } : table);
     for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
       const { path, data } = buildReleaseData(group, rel);
-      files.json.set(path, { .../** @type {object} */ (data), bisects: bisectsForRelease(input.bisects ?? [], rel.version) });
+      files.json.set(path, { .../** @type {object} */ (data), bisects: bisectsForRelease(input.bisects ?? [], rel.version), ...(sequences ? { sequences } : {}) });
     }
     files.text.set(table.csv, renderCsv(table));
     if (group.changePoints) files.json.set(dataPaths.changePoints(group.key), group.changePoints);

@@ -11,6 +11,7 @@ import { fmtQps, fmtRatio, fmtDate, ratioClass } from '../format.js';
 import { tableRatios, groupSummary } from '../ratios.js';
 import { breadcrumb, verdictBadge, ratioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
+import { sequenceSection, drawSequenceCharts } from './sequences.js';
 
 /** Why the default base is the default, in words. */
 const BASE_SOURCE = /** @type {Record<string, string>} */ ({
@@ -48,7 +49,8 @@ export async function render(main) {
     legend(),
     h('h2', { id: 'charts-h', text: 'Ratio to the base release, by test group' }),
     chartsBox,
-    tablesBox);
+    tablesBox,
+    sequenceSection(t.sequences));
 
   const draw = () => fill(tablesBox, ...renderTables(t, base, windowSize));
   draw();
@@ -70,6 +72,8 @@ export async function render(main) {
     chartsBox.append(figure);
     await drawChart(canvas, sweepChartOption(t, sweep));
   }
+
+  await drawSequenceCharts(t.sequences);
 
   baseSelect.addEventListener('change', () => {
     base = /** @type {HTMLSelectElement} */ (baseSelect).value;

@@ -9,6 +9,7 @@ import { loadJson, loadJsonOrNull, params } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtQps, fmtNum, fmtPct, fmtDate, fmtBytes, fmtRatio } from '../format.js';
 import { bisectSection } from './release-bisect.js';
+import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams } from '../components.js';
 
 /** @param {HTMLElement} main */
@@ -30,11 +31,13 @@ export async function render(main) {
     legend(),
     testsTable(d, baseData),
     bisectSection(d),
+    sequenceSection(d.sequences, { highlight: d.version }),
     otherVerdicts(d),
     efficiencyTable(d),
     dbSizeTable(d),
     differences(d),
     provenance(d));
+  await drawSequenceCharts(d.sequences, { highlight: d.version });
 }
 
 /** @param {any} d @param {any} baseData */

@@ -1,0 +1,159 @@
+/**
+ * The insert benchmark and LinkBench on the site, end to end from records a real `tagbench run`
+ * wrote (test/fixtures/sequence/: insert-smoke and linkbench-smoke on MariaDB 10.11.18 and
+ * 10.11.19): the store, the site built from it, served and read in headless Chromium. The line
+ * page has a row per step and release with the medians `tagbench compare` prints, a per-second
+ * insert-rate chart per l.i* step whose lines are the samples of each release's repeat of median
+ * rate, and LinkBench's seed 000 table; the release page shows the same, its release marked.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, readFile } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSite } from '../../scripts/site-build/build-site.js';
+import { serveSite } from '../../scripts/site-build/serve-site.js';
+import { writeRecord } from '../../scripts/store/index.js';
+import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { PROJECT_ROOT } from './fixture-store.js';
+
+const FIXTURES = new URL('../fixtures/sequence/', import.meta.url).pathname;
+/** @type {import('../../scripts/types.js').RunRecord[]} */
+const records = ['insert-smoke', 'linkbench-smoke'].flatMap((suite) => readdirSync(join(FIXTURES, suite)).filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(join(FIXTURES, suite, f), 'utf8'))));
+const VERSIONS = ['10.11.18', '10.11.19'];
+
+/** Median, computed here apart from the site build. */
+function median(/** @type {number[]} */ xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * The ok repeats of one step of one release.
+ * @param {string} suite @param {string} version @param {string} test
+ */
+function okRepeats(suite, version, test) {
+  return records.filter((r) => r.config.suite === suite && r.release.version === version)
+    .flatMap((r) => r.steps.filter((s) => s.name === test && s.status === 'ok').flatMap((s) => s.repeats.filter((rep) => rep.status === 'ok')));
+}
+
+/** @type {string} */
+let tmp;
+/** @type {string} */
+let out;
+/** @type {{url: string, close: () => Promise<void>}} */
+let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
+let browser;
+/** @type {import('playwright-core').Page} */
+let page;
+/** @type {string[]} */
+let problems;
+
+before(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'tagbench-sequence-site-'));
+  const store = join(tmp, 'store');
+  for (const r of records) await writeRecord(store, r);
+  out = join(tmp, 'www', 'site');
+  await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: new Date('2026-11-23T00:00:00Z') });
+  server = await serveSite(join(tmp, 'www'), { port: 0 });
+  browser = await launchBrowser();
+  ({ page, problems } = await openPage(browser.context));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/**
+ * The charts of the insert steps as drawn: caption, canvas width, a line per release.
+ * @returns {Promise<{step: string, caption: string, width: number, series: {name: string, data: number[][]}[]}[]>}
+ */
+function readCharts() {
+  return page.evaluate(() => [...document.querySelectorAll('[data-ibench-step]')].map((node) => {
+    const el = /** @type {HTMLElement} */ (node);
+    const option = /** @type {any} */ (window).echarts.getInstanceByDom(el).getOption();
+    return {
+      step: /** @type {string} */ (el.dataset.ibenchStep), caption: /** @type {string} */ (el.dataset.chart),
+      width: el.querySelector('canvas')?.width ?? 0,
+      series: option.series.map((/** @type {any} */ s) => ({ name: s.name, data: s.data })),
+    };
+  }));
+}
+
+describe('insert benchmark and LinkBench on the site', () => {
+  it('the table files carry the sequence views, with the series of the charted repeats', async () => {
+    const ib = JSON.parse(await readFile(join(out, 'data', 'tables', 'local', 'mariadb', '10.11', 'insert-smoke.json'), 'utf8'));
+    assert.deepEqual(ib.sequences.insert.map((/** @type {any} */ s) => s.test), ['l.i0', 'l.x', 'l.i1', 'l.i2', 'qr100', 'qp100', 'qr500', 'qp500', 'qr1000', 'qp1000']);
+    assert.equal(ib.sequences.linkbench, null);
+    for (const r of ib.sequences.insert[0].releases) assert.match(r.series, /^data\/series\/.+\/l\.i0\.json$/);
+    const lb = JSON.parse(await readFile(join(out, 'data', 'tables', 'local', 'mariadb', '10.11', 'linkbench-smoke.json'), 'utf8'));
+    assert.deepEqual(lb.sequences.insert, []);
+    assert.deepEqual(lb.sequences.linkbench.rows.map((/** @type {any} */ r) => r.version), VERSIONS);
+  });
+
+  it('the line page: a row per step and release, a per-second insert-rate chart per l.i* step with a line per release', async () => {
+    assert.equal(await gotoReady(page, `${server.url}site/line.html?product=mariadb&line=10.11&host=local&suite=insert-smoke`), 'true');
+    const rows = await page.$$eval('#ibench-table tbody tr', (trs) => trs.map((tr) => ({
+      step: /** @type {HTMLElement} */ (tr).dataset.step, version: /** @type {HTMLElement} */ (tr).dataset.version,
+      cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
+    })));
+    assert.equal(rows.length, 20, 'ten steps x two releases');
+    for (const version of VERSIONS) {
+      const li0 = rows.find((r) => r.step === 'l.i0' && r.version === version);
+      const want = median(okRepeats('insert-smoke', version, 'l.i0').map((rep) => /** @type {number} */ (rep.throughput)));
+      assert.equal(li0?.cells[2], `${Math.round(want).toLocaleString('en-US')} inserts/s`, `l.i0 ${version}`);
+      assert.match(/** @type {string} */ (rows.find((r) => r.step === 'qr1000' && r.version === version)?.cells[3]), /^no: 2 repeat\(s\) missed, worst \d+(\.\d)? %$/);
+      assert.match(/** @type {string} */ (rows.find((r) => r.step === 'qp100' && r.version === version)?.cells[3]), /^yes \(/);
+    }
+    const charts = await readCharts();
+    assert.deepEqual(charts.map((c) => c.step), ['l.i0', 'l.i1', 'l.i2']);
+    for (const chart of charts) {
+      assert.ok(chart.width > 100, `${chart.step}: drawn`);
+      assert.equal(chart.caption, `${chart.step}: inserts per second, one repeat per release (the one of median rate)`);
+      assert.deepEqual(chart.series.map((s) => s.name), VERSIONS);
+      for (const line of chart.series) {
+        // The line is one real repeat's per-second inserts, a repeat of the median rate.
+        const reps = okRepeats('insert-smoke', line.name, chart.step);
+        const sorted = [...reps].sort((a, b) => /** @type {number} */ (a.throughput) - /** @type {number} */ (b.throughput));
+        const charted = sorted[Math.floor((sorted.length - 1) / 2)];
+        assert.deepEqual(line.data, /** @type {any[]} */ (charted.intervals).map((iv) => [iv.t, iv.inserts]), `${chart.step} ${line.name}`);
+      }
+    }
+    assert.equal(await page.$('#linkbench-table'), null, 'no LinkBench table for a suite without it');
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the line page of LinkBench: seed 000\'s table, a row per release', async () => {
+    assert.equal(await gotoReady(page, `${server.url}site/line.html?product=mariadb&line=10.11&host=local&suite=linkbench-smoke`), 'true');
+    const head = await page.$$eval('#linkbench-table thead th', (ths) => ths.map((th) => th.textContent));
+    assert.deepEqual(head, ['release', 'load ips', 'size after load', 'index (s)', 'request 1 qps', 'size after request 1']);
+    const rows = await page.$$eval('#linkbench-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.deepEqual(rows.map((r) => r[0]), VERSIONS);
+    for (const [i, version] of VERSIONS.entries()) {
+      const load = median(okRepeats('linkbench-smoke', version, 'linkbench.load').map((rep) => /** @type {number} */ (rep.throughput)));
+      assert.equal(rows[i][1], Math.round(load).toLocaleString('en-US'), `load ips ${version}`);
+      assert.match(rows[i][2], /^\d+(\.\d)? MiB$/);
+      assert.match(rows[i][5], /^\d+(\.\d)? MiB$/);
+    }
+    assert.equal(await page.$('#ibench-table'), null);
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the release page shows the same views, its own release marked', async () => {
+    assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=insert-smoke`), 'true');
+    const marked = await page.$$eval('#ibench-table tbody tr.current', (trs) => [...new Set(trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.version))]);
+    assert.deepEqual(marked, ['10.11.19']);
+    const charts = await readCharts();
+    assert.deepEqual(charts.map((c) => c.step), ['l.i0', 'l.i1', 'l.i2']);
+    assert.ok(charts.every((c) => c.width > 100 && c.series.length === 2));
+    assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.18&host=local&suite=linkbench-smoke`), 'true');
+    assert.deepEqual(await page.$$eval('#linkbench-table tbody tr.current', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.version)), ['10.11.18']);
+    assert.deepEqual(problems, [], 'no console error');
+  });
+});
