@@ -246,6 +246,7 @@ describe('issue 12 views in the browser', () => {
     }
     const drop = rows.find((r) => r.test === 'ddl.drop-table');
     assert.ok(/** @type {number} */ (drop?.cells[1].relative) < 0.3, 'DROP TABLE four times slower reads as relative performance about 0.25');
+    assert.equal(drop?.cells[1].verdict, 'regression', 'the compare stage judged the slower DROP TABLE a regression of its duration');
     const reload = rows.find((r) => r.test === 'reload.extended-insert');
     assert.match(/** @type {string} */ (reload?.cells[0].cpu), /client 0\.5\d*, server 1\.0?\d*/);
     assert.deepEqual(problems, [], 'no console error');
