@@ -100,7 +100,7 @@ for (const engine of /** @type {const} */ (['innodb', 'rocksdb'])) {
     const savedCache = process.env.TAGBENCH_CACHE;
     try {
       // MyRocks's first requests after the load and index build are slow on a busy 2-core VM
-      // (8 s each seen): its phase runs the preset's full 20 s.
+      // (8 s each seen): its phase runs 20 s.
       // MyRocks as the seed author runs it: read committed (tx_isolation in 10.11). Under
       // repeatable read its snapshot conflicts fail addLink now and then (the driver retries).
       if (engine === 'rocksdb') await server.query("SET GLOBAL tx_isolation = 'READ-COMMITTED'");

@@ -143,7 +143,7 @@ test('plan: the LinkBench presets plan load, index and N request phases as one s
   assert.deepEqual(smoke.map((s) => s.name), ['linkbench.load', 'linkbench.index', 'linkbench.request.1']);
   assert.ok(smoke.every((s) => s.kind === 'linkbench' && s.sequence === 'linkbench' && s.reported));
   assert.deepEqual(smoke.map((s) => s.metric), ['inserts/s', 'rows/s', 'qps']);
-  assert.equal(smoke[2].durationS, 20);
+  assert.equal(smoke[2].durationS, 10);
   assert.equal(smoke[0].params.nlinksFunc, 'multiples');
   const cached = planSuite(config.suites['linkbench-cached'], { engine: 'rocksdb' });
   assert.equal(cached.length, 14);
