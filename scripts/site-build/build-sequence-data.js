@@ -27,7 +27,7 @@ import { dataPaths } from '../../site/js/paths.js';
 export function buildSequenceData(table, seriesPaths) {
   // Stalls need the per-second samples the slimmed records no longer hold: the pages chart the
   // series files instead, and `tagbench compare` prints the stall figures.
-  const tables = computeSequenceTables(table.releases, { stallFraction: 0.5 });
+  const tables = computeSequenceTables(splitEngines(table.releases), { stallFraction: 0.5 });
   if (tables.insert.length === 0 && !tables.linkbench) return null;
   return {
     insert: tables.insert.map((step) => ({
@@ -44,4 +44,18 @@ export function buildSequenceData(table, seriesPaths) {
     })),
     linkbench: tables.linkbench,
   };
+}
+
+/**
+ * A line per release, or per release and engine when the table holds runs of several engines
+ * (`tagbench run --engine innodb,rocksdb`: seed 002's InnoDB and MyRocks lines), named as
+ * `tagbench compare --releases` names them (`10.11.18#rocksdb`).
+ * @param {TableGroup['releases']} releases
+ * @returns {{version: string, records: import('./types.js').RunRecord[]}[]}
+ */
+export function splitEngines(releases) {
+  const engines = [...new Set(releases.flatMap((r) => r.records.map((rec) => rec.config.engine)))].sort();
+  if (engines.length <= 1) return releases;
+  return releases.flatMap((r) => engines.map((engine) => ({ version: `${r.version}#${engine}`, records: r.records.filter((rec) => rec.config.engine === engine) }))
+    .filter((x) => x.records.length > 0));
 }

@@ -53,7 +53,7 @@ export async function drawSequenceCharts(view, options = {}) {
  * @param {string|undefined} highlight
  */
 function insertTable(steps, highlight) {
-  const body = steps.flatMap((step) => step.releases.map((/** @type {any} */ r) => h('tr', { class: r.version === highlight ? 'current' : null, dataset: { step: step.test, version: r.version } },
+  const body = steps.flatMap((step) => step.releases.map((/** @type {any} */ r) => h('tr', { class: isHighlighted(r.version, highlight) ? 'current' : null, dataset: { step: step.test, version: r.version } },
     h('th', { scope: 'row', text: step.test }), versionCell('td', r.version, highlight), h('td', { text: String(r.repeats) }),
     h('td', { text: step.test === 'l.x' ? `${fmtNum(r.seconds)} s` : `${fmtQps(r.rate)} ${step.rateField === 'inserts' ? 'inserts/s' : 'queries/s'}` }),
     h('td', { class: r.keepUp && !r.keepUp.sustained ? 'text keep-up-missed' : 'text', text: keepUpText(r.keepUp) }))));
@@ -71,7 +71,17 @@ function insertTable(steps, highlight) {
  */
 function versionCell(tag, version, highlight) {
   const attrs = tag === 'th' ? { scope: 'row', class: 'text' } : { class: 'text' };
-  return h(tag, attrs, version === highlight ? h('strong', { text: version }) : version);
+  return h(tag, attrs, isHighlighted(version, highlight) ? h('strong', { text: version }) : version);
+}
+
+/**
+ * Whether a row or line is the page's release: the release itself or one of its engines
+ * (`10.11.18#rocksdb` when the table holds runs of several engines).
+ * @param {string} version
+ * @param {string|undefined} highlight
+ */
+function isHighlighted(version, highlight) {
+  return highlight !== undefined && (version === highlight || version.startsWith(`${highlight}#`));
 }
 
 /** @param {any} k */
@@ -106,7 +116,7 @@ function rateChartOption(lines, highlight) {
     yAxis: { type: 'value', name: 'inserts/s' },
     series: lines.map((l) => ({
       name: l.version, type: 'line', showSymbol: false,
-      lineStyle: { width: highlight && l.version !== highlight ? 1 : 2 },
+      lineStyle: { width: highlight && !isHighlighted(l.version, highlight) ? 1 : 2 },
       data: l.t.map((t, i) => [t, l.qps[i]]),
     })),
   };
@@ -121,7 +131,7 @@ function linkbenchTable(lb, highlight) {
   const head = ['release', 'load ips', 'size after load', 'index (s)', ...lb.phases.flatMap((p) => [`${phase(p)} qps`, `size after ${phase(p)}`])];
   return scrollTable('LinkBench per release (medians over the ok repeats): links loaded per second, database size (data + index) after the load, seconds to build id1_type, then each request phase\'s requests per second and the size after it', [
     h('thead', null, h('tr', null, head.map((c) => h('th', { scope: 'col', text: c })))),
-    h('tbody', null, lb.rows.map((r) => h('tr', { class: r.version === highlight ? 'current' : null, dataset: { version: r.version } },
+    h('tbody', null, lb.rows.map((r) => h('tr', { class: isHighlighted(r.version, highlight) ? 'current' : null, dataset: { version: r.version } },
       versionCell('th', r.version, highlight), h('td', { text: fmtQps(r.loadIps) }), h('td', { text: fmtBytes(r.loadBytes) }),
       h('td', { text: fmtNum(r.indexS) }),
       r.requests.flatMap((/** @type {any} */ q) => [h('td', { text: fmtQps(q.qps) }), h('td', { text: fmtBytes(q.sizeBytes) })])))),
