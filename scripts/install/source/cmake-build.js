@@ -125,11 +125,30 @@ export function ccacheDirOf(cacheDir) {
 }
 
 /**
+ * The ccache settings of a build. Every build compiles in a new work folder with a random name,
+ * and ccache hashes absolute paths and, for debug info, the build folder: without these a
+ * rebuild of the same release would miss on every file. CCACHE_BASEDIR makes paths under the
+ * work folder relative in the hash, CCACHE_NOHASHDIR leaves the build folder out of it (the
+ * debug info of a hit then names the first build's folder, which is gone anyway). A value the
+ * user set in the environment wins.
+ * @param {string} ccacheDir CCACHE_DIR
+ * @param {string} workDir the build's work folder
+ * @returns {Record<string, string>}
+ */
+export function ccacheEnv(ccacheDir, workDir) {
+  return {
+    CCACHE_DIR: ccacheDir,
+    CCACHE_BASEDIR: process.env.CCACHE_BASEDIR || workDir,
+    CCACHE_NOHASHDIR: process.env.CCACHE_NOHASHDIR || 'true',
+  };
+}
+
+/**
  * Configure with the profile's flags, build, and install into `<workDir>/prefix/usr`.
  * @param {BuildContext & {srcDir: string, finalPrefix: string, jobs: number, downloadDir: string, launcher?: string|null, ccacheDir?: string}} c
  *   finalPrefix: where the cache will put the release; jobs: parallel compile jobs; downloadDir:
  *   what {downloadDir} in a flag becomes (created here when a flag uses it); launcher: ccache's
- *   path or null; ccacheDir: its CCACHE_DIR
+ *   path or null; ccacheDir: its CCACHE_DIR (with the settings of {@link ccacheEnv})
  * @returns {Promise<{prefixDir: string, compiler: string|null, outside: string[], configure: string[]}>} prefixDir: the
  *   folder holding the installed `usr/`; compiler: first line of its `--version`; outside: files
  *   the install wrote outside the prefix (dropped), relative to /; configure: the cmake command that ran
@@ -139,7 +158,7 @@ export async function buildAndInstall(c) {
   const { settings, workDir, srcDir, finalPrefix, jobs, label, log, downloadDir, launcher = null } = c;
   const build = join(workDir, 'build');
   const destdir = join(workDir, 'destdir');
-  const env = { ...buildEnv(), ...(launcher && c.ccacheDir ? { CCACHE_DIR: c.ccacheDir } : {}) };
+  const env = { ...buildEnv(), ...(launcher && c.ccacheDir ? ccacheEnv(c.ccacheDir, workDir) : {}) };
   const step = stepRunner({ ...c, env });
 
   const commands = cmakeCommands(settings, { srcDir, buildDir: build, finalPrefix, downloadDir, jobs, launcher });

@@ -178,7 +178,7 @@ export const source = {
  * @property {string|null} compiler first line of the C++ (else C) compiler's `--version`
  * @property {string} cmakeVersion first line of `cmake --version`
  * @property {string|null} ccache first line of `ccache --version` when the build used it, else null
- * @property {string|null} ccacheDir its CCACHE_DIR
+ * @property {string|null} ccacheDir its CCACHE_DIR (paths under the work folder hashed relative, see cmake-build.js ccacheEnv)
  * @property {string[]} configure the cmake configure command as it ran (flags expanded, launcher included)
  * @property {number} jobs parallel compile jobs used
  * @property {number} buildDurationS fetch + configure + build + install, wall clock

@@ -8,7 +8,7 @@ import { resolve, join } from 'node:path';
 import { makeCacheKey, prefixPathFor } from '../install-cache.js';
 import { productConfig } from '../products.js';
 import { resolveBuildSettings } from './build-settings.js';
-import { ccacheDirOf, cmakeCommands, fetchCommands, findCompilerLauncher } from './cmake-build.js';
+import { ccacheDirOf, ccacheEnv, cmakeCommands, fetchCommands, findCompilerLauncher } from './cmake-build.js';
 import { chooseDebianSource, debianSourceSteps } from './debian-source.js';
 import { downloadDirOf } from './index.js';
 
@@ -64,7 +64,7 @@ export function planSourceBuild(config, spec, where) {
     { step: 'fetch', argv: git.submodules, when: 'the tree has a .gitmodules' },
   ];
   const cmake = cmakeCommands(settings, { srcDir, buildDir: join(workDir, 'build'), finalPrefix: prefix, downloadDir, jobs: where.jobs, launcher });
-  const ccacheEnv = launcher ? { CCACHE_DIR: ccacheDirOf(where.cacheDir) } : undefined;
+  const ccache = launcher ? ccacheEnv(ccacheDirOf(where.cacheDir), workDir) : undefined;
   const origin = debian
     ? [
       `origin debian-source: Debian ${debian.suite} source package of ${debian.packageName}, version ${debian.packageVersion ?? '(the highest of this upstream version)'}; `
@@ -95,8 +95,8 @@ export function planSourceBuild(config, spec, where) {
     launcher,
     steps: [
       ...fetchSteps,
-      { step: 'configure', argv: cmake.configure, ...(ccacheEnv ? { env: ccacheEnv } : {}) },
-      { step: 'build', argv: cmake.build, ...(ccacheEnv ? { env: ccacheEnv } : {}) },
+      { step: 'configure', argv: cmake.configure, ...(ccache ? { env: ccache } : {}) },
+      { step: 'build', argv: cmake.build, ...(ccache ? { env: ccache } : {}) },
       { step: 'install', argv: cmake.install, env: { DESTDIR: destdir } },
       { step: 'move', argv: ['mv', join(destdir, cmake.installPrefix), join(workDir, 'prefix', 'usr')] },
       { step: 'commit', argv: ['mv', join(workDir, 'prefix'), prefix], when: 'the server binary is found and checksummed; the marker is written first' },
