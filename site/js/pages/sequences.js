@@ -54,11 +54,11 @@ export async function drawSequenceCharts(view, options = {}) {
  */
 function insertTable(steps, highlight) {
   const body = steps.flatMap((step) => step.releases.map((/** @type {any} */ r) => h('tr', { class: isHighlighted(r.version, highlight) ? 'current' : null, dataset: { step: step.test, version: r.version } },
-    h('th', { scope: 'row', text: step.test }), versionCell('td', r.version, highlight), h('td', { text: String(r.repeats) }),
-    h('td', { text: step.test === 'l.x' ? `${fmtNum(r.seconds)} s` : `${fmtQps(r.rate)} ${step.rateField === 'inserts' ? 'inserts/s' : 'queries/s'}` }),
+    h('th', { scope: 'row', class: 'text', text: step.test }), versionCell('td', r.version, highlight), h('td', { text: String(r.repeats) }),
+    h('td', { text: r.rate === null || r.rate === undefined ? '—' : step.test === 'l.x' ? `${fmtNum(r.seconds)} s` : `${fmtQps(r.rate)} ${step.rateField === 'inserts' ? 'inserts/s' : 'queries/s'}` }),
     h('td', { class: r.keepUp && !r.keepUp.sustained ? 'text keep-up-missed' : 'text', text: keepUpText(r.keepUp) }))));
   return scrollTable('Insert benchmark: each step\'s rate per release (median over the ok repeats; l.x: seconds to build the three indexes; query steps: whether the background writers held 95 % of their target)', [
-    h('thead', null, h('tr', null, ['step', 'release', 'repeats', 'rate', 'writers kept up'].map((c) => h('th', { scope: 'col', text: c })))),
+    h('thead', null, h('tr', null, ['step', 'release', 'repeats', 'rate', 'writers kept up'].map((c, i) => h('th', { scope: 'col', class: i < 2 || i === 4 ? 'text' : null, text: c })))),
     h('tbody', null, body),
   ], { id: 'ibench-table' });
 }
@@ -130,7 +130,7 @@ function linkbenchTable(lb, highlight) {
   const phase = (/** @type {string} */ p) => p.replace(/^linkbench\.request\./, 'request ');
   const head = ['release', 'load ips', 'size after load', 'index (s)', ...lb.phases.flatMap((p) => [`${phase(p)} qps`, `size after ${phase(p)}`])];
   return scrollTable('LinkBench per release (medians over the ok repeats): links loaded per second, database size (data + index) after the load, seconds to build id1_type, then each request phase\'s requests per second and the size after it', [
-    h('thead', null, h('tr', null, head.map((c) => h('th', { scope: 'col', text: c })))),
+    h('thead', null, h('tr', null, head.map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: c })))),
     h('tbody', null, lb.rows.map((r) => h('tr', { class: isHighlighted(r.version, highlight) ? 'current' : null, dataset: { version: r.version } },
       versionCell('th', r.version, highlight), h('td', { text: fmtQps(r.loadIps) }), h('td', { text: fmtBytes(r.loadBytes) }),
       h('td', { text: fmtNum(r.indexS) }),
