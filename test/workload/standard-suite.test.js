@@ -1,0 +1,33 @@
+/**
+ * The shipped standard suites: all three benchmarks of the seed posts in one suite, in order,
+ * each at the size its own preset gives (the project's real configs/, loaded and validated).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../scripts/config/index.js';
+import { planSuite, STEP_NAMES } from '../../scripts/workload/suite.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const config = await loadConfig(root);
+
+test('standard-smoke runs sysbench, then the insert benchmark, then LinkBench, at their smoke sizes', () => {
+  const suite = config.suites['standard-smoke'];
+  const plans = planSuite(suite);
+  const kinds = [...new Set(plans.map((p) => p.sequence ?? 'sysbench'))];
+  assert.deepEqual(kinds, ['sysbench', 'ibench', 'linkbench']);
+  assert.deepEqual(plans.filter((p) => !p.sequence).map((p) => p.name), [...STEP_NAMES]);
+  // Same sizes as the single-benchmark smoke presets, so results line up with theirs.
+  const smoke = config.suites.smoke;
+  for (const key of /** @type {const} */ (['tables', 'tableSize', 'clients', 'readDurationS', 'writeDurationS', 'warmupS'])) {
+    assert.equal(suite[key], smoke[key], `standard-smoke.${key} = smoke.${key}`);
+  }
+  const any = /** @type {any} */ (suite);
+  assert.deepEqual(any.ibench, /** @type {any} */ (config.suites['insert-smoke']).ibench);
+  assert.deepEqual(any.linkbench, /** @type {any} */ (config.suites['linkbench-smoke']).linkbench);
+});
+
+test('standard (runner sizes) plans the same three benchmarks in the same order', () => {
+  const plans = planSuite(config.suites.standard);
+  assert.deepEqual([...new Set(plans.map((p) => p.sequence ?? 'sysbench'))], ['sysbench', 'ibench', 'linkbench']);
+  assert.equal(config.suites.standard.tableSize, config.suites.small.tableSize);
+});
