@@ -36,6 +36,8 @@ const WRITE_CONCURRENCY = 64;
  * @property {string} [configRoot] folder holding configs/ (display names, base versions); default the project
  * @property {string} [title] site title
  * @property {string|null} [siteUrl] absolute URL the site is published at, for the feed's links
+ * @property {string|null} [charts] github-action-benchmark's chart folder (its `dev/bench` on the
+ *   bench-charts branch: index.html + data.js), copied to benchmarks/ and linked from the menu
  * @property {Date} [now] build time (tests pin it)
  * @property {(msg: string) => void} [progress] progress lines (stderr in the CLI)
  */
@@ -96,7 +98,8 @@ export async function buildSite(opts) {
     await cp(join(echartsDir, 'dist', 'echarts.common.min.js'), join(tmp, 'vendor', 'echarts.common.min.js'));
     await cp(join(echartsDir, 'LICENSE'), join(tmp, 'vendor', 'echarts.LICENSE.txt'));
     const template = await readFile(join(SITE_SRC, 'templates', 'page.html'), 'utf8');
-    fileCount += await writeAll(tmp, renderPages(template, title));
+    if (opts.charts) fileCount += await copyCharts(opts.charts, join(tmp, 'benchmarks'));
+    fileCount += await writeAll(tmp, renderPages(template, title, { charts: Boolean(opts.charts) }));
 
     /** @type {import('./compute-site.js').PartitionSummary[]} */
     const parts = [];
@@ -182,6 +185,22 @@ export async function buildSite(opts) {
     await rm(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * Copy github-action-benchmark's charts into the site (they are its own pages, not ours).
+ * @param {string} from the action's output folder
+ * @param {string} to
+ * @returns {Promise<number>} files copied
+ * @throws {UserError} when the folder is not the action's output
+ */
+async function copyCharts(from, to) {
+  const index = join(from, 'index.html');
+  if (!(await stat(index).then((s) => s.isFile(), () => false))) {
+    throw new UserError(`--charts ${from}: no index.html there; give github-action-benchmark's output folder (dev/bench on the bench-charts branch)`);
+  }
+  await cp(from, to, { recursive: true });
+  return (await readdir(to, { recursive: true })).length;
 }
 
 /**

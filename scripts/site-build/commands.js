@@ -28,7 +28,7 @@ export async function siteCommand(options) {
     const { buildSite } = await import('./build-site.js');
     await buildSite({
       store: options.store, out: options.out, baselines: options.baselines, issues: options.issues ?? null,
-      title: options.title, siteUrl: options.siteUrl ?? null, progress,
+      title: options.title, siteUrl: options.siteUrl ?? null, charts: options.charts ?? null, progress,
     });
   }
   if (!options.serve) return EXIT.ok;
@@ -72,6 +72,7 @@ export const commands = [
       { flags: '--issues <file>', description: 'JSON list of regression issues, as `tagbench issues --out FILE` writes it' },
       { flags: '--title <text>', description: 'site title', default: 'tagbench results' },
       { flags: '--site-url <url>', description: 'absolute URL the site is published at (makes the Atom feed\'s links absolute)' },
+      { flags: '--charts <dir>', description: 'github-action-benchmark\'s chart folder (dev/bench of the bench-charts branch): copied to benchmarks/ and linked from the menu' },
       { flags: '--serve', description: 'after building, serve the site on 127.0.0.1 until interrupted' },
       { flags: '--no-build', description: 'with --serve: serve the existing --out folder without rebuilding' },
       { flags: '--port <n>', description: `port for --serve (0 = any free port; default ${DEFAULT_PORT}, or a free one when ${DEFAULT_PORT} is taken)`, parse: parsePort },

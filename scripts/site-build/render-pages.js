@@ -7,12 +7,16 @@ import { PAGES } from '../../site/js/paths.js';
 import { VIEW_PAGES } from '../../site/js/pages/view-paths.js';
 
 /**
- * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}} placeholders
+ * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}}, {{chartsNav}} placeholders
  * @param {string} siteTitle
+ * @param {{charts?: boolean}} [opts] charts: the build holds github-action-benchmark's charts
+ *   under benchmarks/, linked from the menu (never a link to a folder the build lacks)
  * @returns {[string, string][]} [file name, html]
  */
-export function renderPages(template, siteTitle) {
+export function renderPages(template, siteTitle, opts = {}) {
+  const chartsNav = opts.charts ? '\n      <li><a href="benchmarks/" data-nav="charts">Charts</a></li>' : '';
   return [...PAGES, ...VIEW_PAGES].map(({ page, title }) => [`${page}.html`, template
+    .replaceAll('{{chartsNav}}', chartsNav)
     .replaceAll('{{preload}}', preloads(page))
     .replaceAll('{{title}}', escapeHtml(page === 'index' ? siteTitle : `${title} · ${siteTitle}`))
     .replaceAll('{{siteTitle}}', escapeHtml(siteTitle))

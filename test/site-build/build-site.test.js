@@ -188,6 +188,24 @@ describe('output folder and command', () => {
     assert.deepEqual((await readdir(tmp)).filter((n) => n.includes('.building-') || n.includes('.old-')), []);
   });
 
+  it('links github-action-benchmark\'s charts from the menu only when the build holds them', async () => {
+    const charts = join(tmp, 'charts-dev-bench');
+    await mkdir(charts, { recursive: true });
+    await writeFile(join(charts, 'index.html'), '<!doctype html><title>Benchmark</title>');
+    await writeFile(join(charts, 'data.js'), 'window.BENCHMARK_DATA = {"entries": {}}');
+    const withCharts = join(tmp, 'site-charts');
+    await buildSite({ store: fx.store, out: withCharts, baselines: fx.baselines, configRoot: PROJECT_ROOT, charts });
+    assert.equal(await readFile(join(withCharts, 'benchmarks', 'data.js'), 'utf8'), 'window.BENCHMARK_DATA = {"entries": {}}');
+    assert.match(await readFile(join(withCharts, 'index.html'), 'utf8'), /<a href="benchmarks\/" data-nav="charts">Charts<\/a>/);
+    const without = join(tmp, 'site-no-charts');
+    await buildSite({ store: fx.store, out: without, baselines: fx.baselines, configRoot: PROJECT_ROOT });
+    const html = await readFile(join(without, 'index.html'), 'utf8');
+    assert.doesNotMatch(html, /benchmarks\//);
+    assert.doesNotMatch(html, /\{\{chartsNav\}\}/);
+    await assert.rejects(buildSite({ store: fx.store, out: join(tmp, 'site-bad-charts'), baselines: fx.baselines, charts: join(tmp, 'empty-store') }),
+      (err) => err instanceof UserError && /--charts .*empty-store: no index\.html there/.test(err.message));
+  });
+
   it('checks the issues file field by field', async () => {
     const f = join(tmp, 'issues-state.json');
     await writeFile(f, JSON.stringify([{ product: 'p', line: 'l', version: 'v', hostClass: 'h', suite: 's', number: 1, url: 'u', state: 'merged', title: 't' }]));
