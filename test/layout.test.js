@@ -156,7 +156,7 @@ test('compare/ is pure analysis: no file system, environment, clock or child pro
  * (config/ owns configs/, which are YAML too). Directory swaps elsewhere are listed with why.
  */
 const STORE_ONLY = [
-  { what: 'a stored format\'s JSON Schema', re: /schemas\/(run-record|comparison|change-points|baseline|index|bisect-report)\.schema\.json/ },
+  { what: 'a stored format\'s JSON Schema', re: /schemas\/(run-record|comparison|change-points|baseline|index|bisect-report|calibration-report)\.schema\.json/ },
   { what: 'the results store\'s layout (runs/, verdicts/, changepoints/, bisects/, index.json)', re: /['"`](runs|verdicts|changepoints|bisects)['"`/]|['"`]index\.json['"`]/ },
   { what: 'YAML parsing (baselines are store/\'s, configs are config/\'s)', re: /from\s+['"]yaml['"]/, alsoIn: ['scripts/config/'] },
   { what: 'a write-to-temp-and-rename (use replaceFileAtomic from store/)', re: /\brename\(/, alsoIn: [

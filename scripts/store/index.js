@@ -21,3 +21,5 @@ export { writeBisectReport, readBisectReports, validateBisectReport } from './bi
 /** @typedef {import('../types.js').IssueRef} IssueRef */
 /** @typedef {import('./bisect-report.js').BisectReport} BisectReport */
 export { readNoiseSummary, writeNoiseSummary, validateNoiseSummary, NOISE_SUMMARY_SCHEMA_VERSION } from './noise-summary.js';
+export { readCalibrationReport, CALIBRATION_FORMAT } from './calibration-report.js';
+/** @typedef {import('./calibration-report.js').CalibrationReport} CalibrationReport */
