@@ -28,6 +28,8 @@ import { SCHEMA_VERSION } from './build-table-data.js';
  * @property {string} host
  * @property {{product: string, version: string}} reference
  * @property {HostSuiteData[]} suites
+ * @property {import('./build-calibration-data.js').HostCalibration|null} calibration from bench/calibration-<host>.json; null without one
+ * @property {import('./build-calibration-data.js').HostFalseAlarms|null} falseAlarms issues judged noise; null without a noise summary
  */
 
 /**
@@ -58,24 +60,32 @@ export function buildHostSuite(records, thresholds) {
  * @param {string} host
  * @param {{product: string, version: string}} reference as configured
  * @param {HostSuiteData[]} suites none when the reference has not run yet
+ * @param {Pick<HostData, 'calibration'|'falseAlarms'>} [measured] the host class's calibration and false alarms in service
  * @returns {HostData}
  */
-export function buildHostData(host, reference, suites) {
-  return { schemaVersion: SCHEMA_VERSION, host, reference: { ...reference }, suites: [...suites].sort((a, b) => (a.suite < b.suite ? -1 : 1)) };
+export function buildHostData(host, reference, suites, measured = { calibration: null, falseAlarms: null }) {
+  return {
+    schemaVersion: SCHEMA_VERSION, host, reference: { ...reference }, suites: [...suites].sort((a, b) => (a.suite < b.suite ? -1 : 1)),
+    calibration: measured.calibration, falseAlarms: measured.falseAlarms,
+  };
 }
 
 /**
  * data/hosts/index.json: every host class with a reference, for the host page's list.
  * @param {HostData[]} hosts
+ * @param {ReturnType<typeof import('./build-calibration-data.js').noiseOverview>} [noise] the noise summary's per-metric counts
  */
-export function buildHostIndex(hosts) {
+export function buildHostIndex(hosts, noise = null) {
   return {
     schemaVersion: SCHEMA_VERSION,
+    noise,
     hosts: hosts.map((d) => ({
       host: d.host, reference: d.reference,
       runs: d.suites.reduce((n, s) => n + new Set(s.tests.flatMap((t) => t.runs.map((r) => r.id))).size, 0),
       series: d.suites.reduce((n, s) => Math.max(n, s.segments.length), 0),
       drifts: d.suites.reduce((n, s) => n + s.drifts.length, 0),
+      calibration: d.calibration ? d.calibration.falseIssues : null,
+      falseAlarms: d.falseAlarms ? d.falseAlarms.issues : null,
       file: dataPaths.host(d.host),
     })).sort((a, b) => (a.host < b.host ? -1 : 1)),
   };

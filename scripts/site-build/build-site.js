@@ -9,12 +9,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
 import { loadConfig } from '../config/index.js';
-import { readRecords, readComparisons, readChangePoints, readBaselines, readIssueList, listPartitions, readBisectReports } from '../store/index.js';
+import { readRecords, readComparisons, readChangePoints, readBaselines, readIssueList, listPartitions, readBisectReports, readNoiseSummary, readCalibrationReport } from '../store/index.js';
 import { computePartition, finishSite, recordFiles, comparisonDownload } from './compute-site.js';
 import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
 import { renderPages } from './render-pages.js';
 import { buildHostSuite, buildHostData, buildHostIndex } from './build-host-data.js';
+import { hostCalibration, hostFalseAlarms, noiseOverview } from './build-calibration-data.js';
 import { crossSlice, buildCrossFiles } from './build-cross-data.js';
 import { buildSliceViews, buildViewsIndex } from './build-views-data.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
@@ -33,7 +34,9 @@ const WRITE_CONCURRENCY = 64;
  * @property {string} out output folder for the site (replaced whole)
  * @property {string} [baselines] baselines folder (<host-class>/<product>/<line>/<suite>.yml); default <project>/baselines
  * @property {string|null} [issues] issue list file, as `tagbench issues --out FILE` writes it
- * @property {string} [configRoot] folder holding configs/ (display names, base versions); default the project
+ * @property {string|null} [noiseSummary] noise summary file, as `tagbench triage --out FILE` writes it
+ * @property {string} [configRoot] folder holding configs/ (display names, base versions) and bench/
+ *   (calibration reports); default the project
  * @property {string} [title] site title
  * @property {string|null} [siteUrl] absolute URL the site is published at, for the feed's links
  * @property {string|null} [charts] github-action-benchmark's chart folder (its `dev/bench` on the
@@ -61,12 +64,15 @@ export async function buildSite(opts) {
   const outDir = resolve(opts.out);
   await checkReplaceable(outDir);
   const t0 = performance.now();
-  const [baselines, issues, { products, references, thresholds }, partitions] = await Promise.all([
+  const [baselines, issues, { products, references, thresholds }, partitions, noise] = await Promise.all([
     readBaselines(opts.baselines ?? join(PROJECT_ROOT, 'baselines')),
     opts.issues ? readIssueList(opts.issues) : Promise.resolve([]),
     readProductInfo(opts.configRoot ?? PROJECT_ROOT),
     listPartitions(opts.store),
+    opts.noiseSummary ? readNoiseSummary(opts.noiseSummary) : Promise.resolve(null),
   ]);
+  const calibrations = new Map(await Promise.all(Object.keys(references).map(async (host) =>
+    /** @type {const} */ ([host, hostCalibration(await readCalibrationReport(opts.configRoot ?? PROJECT_ROOT, host))]))));
   /** @type {Map<string, import('./build-host-data.js').HostSuiteData[]>} host class -> its reference's suites */
   const hostSuites = new Map(Object.keys(references).map((host) => [host, []]));
   if (partitions.length === 0) {
@@ -162,9 +168,10 @@ export async function buildSite(opts) {
       timings.writeMs += performance.now() - w0;
       progress(`site: ${i + 1}/${partitions.length} ${slice.hostClass}/${slice.product}/${slice.suite}: ${records.length} run records, ${comparisons.length} comparisons`);
     }
-    const hosts = [...hostSuites].map(([host, suites]) => buildHostData(host, references[host], suites));
+    const hosts = [...hostSuites].map(([host, suites]) => buildHostData(host, references[host], suites,
+      { calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host) }));
     fileCount += await writeAll(tmp, [...hosts.map((d) => /** @type {[string, string]} */ ([dataPaths.host(d.host), JSON.stringify(d)])),
-      [dataPaths.hosts(), JSON.stringify(buildHostIndex(hosts))]]);
+      [dataPaths.hosts(), JSON.stringify(buildHostIndex(hosts, noiseOverview(noise)))]]);
     const cross = buildCrossFiles(crossSlices);
     fileCount += await writeAll(tmp, [...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
       [dataPaths.crossIndex(), JSON.stringify(cross.index)]]);

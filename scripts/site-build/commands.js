@@ -16,7 +16,7 @@ function parsePort(v) {
 
 /**
  * `tagbench site`: build the site, then with --serve serve it until interrupted.
- * @param {Record<string, any>} options commander options: store, out, baselines, issues, title, siteUrl,
+ * @param {Record<string, any>} options commander options: store, out, baselines, issues, noiseSummary, title, siteUrl,
  *   serve, build (false with --no-build), port
  * @returns {Promise<number>} exit code
  * @throws {UserError} on bad input or a busy port
@@ -28,6 +28,7 @@ export async function siteCommand(options) {
     const { buildSite } = await import('./build-site.js');
     await buildSite({
       store: options.store, out: options.out, baselines: options.baselines, issues: options.issues ?? null,
+      noiseSummary: options.noiseSummary ?? null,
       title: options.title, siteUrl: options.siteUrl ?? null, charts: options.charts ?? null, progress,
     });
   }
@@ -70,6 +71,7 @@ export const commands = [
       { flags: '--out <dir>', description: 'output folder for the site', default: 'out/site' },
       { flags: '--baselines <dir>', description: 'baselines folder (default: the project\'s baselines/)' },
       { flags: '--issues <file>', description: 'JSON list of regression issues, as `tagbench issues --out FILE` writes it' },
+      { flags: '--noise-summary <file>', description: 'false alarms per metric, as `tagbench triage --out FILE` writes it: shown on the Hosts page beside each host class\'s calibration' },
       { flags: '--title <text>', description: 'site title', default: 'tagbench results' },
       { flags: '--site-url <url>', description: 'absolute URL the site is published at (makes the Atom feed\'s links absolute)' },
       { flags: '--charts <dir>', description: 'github-action-benchmark\'s chart folder (dev/bench of the bench-charts branch): copied to benchmarks/ and linked from the menu' },

@@ -23,3 +23,4 @@ export { writeBisectReport, readBisectReports, validateBisectReport } from './bi
 export { readNoiseSummary, writeNoiseSummary, validateNoiseSummary, NOISE_SUMMARY_SCHEMA_VERSION } from './noise-summary.js';
 export { readCalibrationReport, CALIBRATION_FORMAT } from './calibration-report.js';
 /** @typedef {import('./calibration-report.js').CalibrationReport} CalibrationReport */
+/** @typedef {import('./noise-summary.js').NoiseSummary} NoiseSummary */

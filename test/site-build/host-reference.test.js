@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSite } from '../../scripts/site-build/build-site.js';
 import { serveSite } from '../../scripts/site-build/serve-site.js';
-import { writeRecord } from '../../scripts/store/index.js';
+import { writeRecord, readCalibrationReport } from '../../scripts/store/index.js';
 import { findHostDrift, resolveThresholds } from '../../scripts/compare/index.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { dataPaths } from '../../site/js/paths.js';
@@ -39,6 +39,16 @@ const TEST_PAGE = 'test.html?product=mariadb&line=10.11&host=local&suite=smoke&t
 let tmp;
 /** @type {string} */
 let out;
+
+/**
+ * The host list's calibration column: what the project's own bench/calibration-<host>.json holds
+ * (the calibration keeps rewriting it, so read it now rather than pin numbers).
+ * @param {string} host
+ */
+async function projectCalibration(host) {
+  const report = await readCalibrationReport(PROJECT_ROOT, host);
+  return report ? { runs: report.runs, withIssue: report.runsWithFalseIssue, upper95: report.upper95 } : null;
+}
 
 /** @param {string} path site path @returns {Promise<any>} */
 async function siteJson(path) {
@@ -76,7 +86,7 @@ describe('site: the host reference', () => {
     }
     const index = await siteJson(dataPaths.hosts());
     assert.deepEqual(index.hosts.find((/** @type {any} */ x) => x.host === 'local'),
-      { host: 'local', reference: { product: 'mariadb', version: '10.11.18' }, runs: 12, series: 2, drifts: 1, file: dataPaths.host('local') });
+      { host: 'local', reference: { product: 'mariadb', version: '10.11.18' }, runs: 12, series: 2, drifts: 1, calibration: await projectCalibration('local'), falseAlarms: null, file: dataPaths.host('local') });
     assert.equal(index.hosts.find((/** @type {any} */ x) => x.host === 'small-server').runs, 0, 'a reference with no run yet is listed, empty');
   });
 

@@ -3,7 +3,10 @@
  * every benchmark cycle; this page draws its throughput run by run, one line per host series
  * (a new series starts where the hardware, kernel or BIOS settings of the runs changed), and
  * marks the drifts the compare stage's host check found: those are changes of the host, never
- * a release's regression. Without ?host= it lists the host classes that have a reference.
+ * a release's regression. It also shows how far the verdicts of the host class can be trusted:
+ * its calibration (false issues per A/A run, detection of injected slowdowns, the smallest
+ * detectable change per test) and the false alarms engineers found in service. Without ?host=
+ * it lists the host classes that have a reference.
  */
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params } from '../data.js';
@@ -47,6 +50,8 @@ export async function render(main) {
     h('p', null, `${ref} is rerun in every benchmark cycle on host class ${d.host}. The same binary on the same host should measure the same, so a lasting change of its throughput is a change of the host (firmware, neighbours, cooling, a package update), not of any release. `,
       'A change of the runs\' hardware, kernel or BIOS settings starts a new host series: the line breaks there and runs are never compared across it.'),
     d.suites.length === 0 ? h('p', { class: 'note', id: 'host-no-runs', text: `No run of ${ref} on ${d.host} yet: the benchmark workflow reruns it every cycle.` }) : null,
+    calibrationSection(d),
+    falseAlarmSection(d),
     sections);
   for (const c of charts) await drawChart(c.el, c.option);
 }
@@ -60,12 +65,86 @@ async function renderList(main) {
     h('p', null, 'Each host class can name a reference release that is rerun in every cycle (configs/hosts/<class>.yml, ', h('code', { text: 'reference' }), '): its series watches the host itself.'),
     hosts.length === 0 ? h('p', { class: 'note', id: 'hosts-none', text: 'No host class names a reference release.' })
       : scrollTable('Host classes and their reference release', [
-        h('thead', null, h('tr', null, ['Host class', 'Reference', 'Runs', 'Host series', 'Drifts'].map((c, i) => h('th', { scope: 'col', class: i < 2 ? 'text' : null, text: c })))),
+        h('thead', null, h('tr', null, ['Host class', 'Reference', 'Runs', 'Host series', 'Drifts', 'Calibration runs', 'False issues per run (95 % bound)', 'False alarms in service']
+          .map((c, i) => h('th', { scope: 'col', class: i < 2 ? 'text' : null, text: c })))),
         h('tbody', null, hosts.map((/** @type {any} */ x) => h('tr', { dataset: { host: x.host, drifts: x.drifts } },
           h('th', { scope: 'row', class: 'text' }, h('a', { href: pageUrl('host', { host: x.host }), text: x.host })),
           h('td', { class: 'text', text: `${x.reference.product} ${x.reference.version}` }),
-          h('td', { text: String(x.runs) }), h('td', { text: String(x.series) }), h('td', { text: String(x.drifts) })))),
-      ], { id: 'hosts' }));
+          h('td', { text: String(x.runs) }), h('td', { text: String(x.series) }), h('td', { text: String(x.drifts) }),
+          h('td', { text: x.calibration ? String(x.calibration.runs) : '—' }),
+          h('td', { text: x.calibration ? `${x.calibration.withIssue} of ${x.calibration.runs} (≤ ${fmtPct(x.calibration.upper95)})` : '—' }),
+          h('td', { text: x.falseAlarms === null ? '—' : String(x.falseAlarms) })))),
+      ], { id: 'hosts' }),
+    noiseOverview(index?.noise ?? null));
+}
+
+/** @param {any} noise the noise summary's counts (every host class), or null when the site was built without one */
+function noiseOverview(noise) {
+  if (!noise) return h('p', { class: 'note', id: 'noise-none', text: 'False alarms in service are not shown: this site was built without a noise summary (tagbench triage --out FILE, then tagbench site --noise-summary FILE).' });
+  return h('section', { 'aria-labelledby': 'noise-heading' },
+    h('h2', { id: 'noise-heading', text: 'False alarms in service' }),
+    h('p', null, `What engineers answered on ${noise.issues} official regression issue${noise.issues === 1 ? '' : 's'} of ${noise.repo} (counted ${fmtDate(noise.countedAt)}): `,
+      `${noise.answers.noise} judged noise (false alarms), ${noise.answers['confirmed-bug']} confirmed bugs, ${noise.answers['expected-change']} expected changes, ${noise.answers.unanswered} unanswered.`),
+    scrollTable('Regression issues per metric and how they were judged', [
+      h('thead', null, h('tr', null, ['Metric', 'Issues', 'Noise (false alarms)', 'Confirmed bug', 'Expected change', 'Unanswered']
+        .map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: c })))),
+      h('tbody', null, noise.metrics.map((/** @type {any} */ m) => h('tr', { dataset: { metric: m.metric, noise: m.noise, issues: m.issues } },
+        h('th', { scope: 'row', class: 'text', text: m.metric }),
+        [m.issues, m.noise, m.confirmedBug, m.expectedChange, m.unanswered].map((n) => h('td', { text: String(n) }))))),
+    ], { id: 'noise-metrics' }));
+}
+
+/** @param {any} d host data */
+function calibrationSection(d) {
+  const c = d.calibration;
+  const heading = h('h2', { id: 'calibration-heading', text: 'Calibration' });
+  if (!c) {
+    return h('section', { 'aria-labelledby': 'calibration-heading', id: 'host-calibration' }, heading,
+      h('p', { class: 'note', id: 'calibration-none', text: `No calibration report for ${d.host}: tagbench calibrate --host-class ${d.host} measures its false issues and detection (bench/calibration-${d.host}.json).` }));
+  }
+  const f = c.falseIssues;
+  return h('section', { 'aria-labelledby': 'calibration-heading', id: 'host-calibration' }, heading,
+    h('p', null, `Measured with ${c.release || 'one release'}${c.suite ? `, suite ${c.suite}` : ''}, last on ${fmtDate(c.measuredAt)} (${c.file}): `,
+      'A/A runs compare two installs of the same release, so every issue they would open is a false one; ',
+      'the injected runs slow the candidate\'s server down by a known share to see how often compare and confirm catch it.'),
+    scrollTable('False issues: A/A runs through compare and confirm', [
+      h('thead', null, h('tr', null, ['A/A runs', 'Runs that would open an issue', 'False issues per run, 95 % upper bound'].map((t) => h('th', { scope: 'col', text: t })))),
+      h('tbody', null, h('tr', { dataset: { runs: f.runs, withIssue: f.withIssue, upper95: f.upper95 } },
+        h('td', { text: String(f.runs) }), h('td', { text: String(f.withIssue) }), h('td', { text: fmtPct(f.upper95) }))),
+    ], { id: 'calibration-false-issues' }),
+    scrollTable('Detection of injected CPU slowdowns (throughput verdicts; detected = a confirmed issue)', [
+      h('thead', null, h('tr', null, ['Injected slowdown', 'Trials', 'Detected', 'Flagged at any level', 'Detection rate', '95 % interval']
+        .map((t) => h('th', { scope: 'col', text: t })))),
+      h('tbody', null, c.detection.map((/** @type {any} */ x) => h('tr', { dataset: { slowdown: x.slowdown, trials: x.trials, detected: x.detected } },
+        h('th', { scope: 'row', text: fmtPct(x.slowdown) }),
+        h('td', { text: String(x.trials) }), h('td', { text: String(x.detected) }), h('td', { text: String(x.flagged) }),
+        h('td', { text: x.trials ? fmtPct(x.detected / x.trials) : '—' }),
+        h('td', { text: x.interval ? `${fmtPct(x.interval[0])} – ${fmtPct(x.interval[1])}` : '—' })))),
+    ], { id: 'calibration-detection' }),
+    scrollTable('Minimum detectable effect per test (throughput, last A/A run)', [
+      h('thead', null, h('tr', null, ['Test', 'Smallest detectable drop', 'Smallest detectable rise'].map((t, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: t })))),
+      h('tbody', null, c.mde.map((/** @type {any} */ m) => h('tr', { dataset: { test: m.test } },
+        h('th', { scope: 'row', class: 'text', text: m.test }), h('td', { text: fmtPct(m.drop) }), h('td', { text: fmtPct(m.rise) })))),
+    ], { id: 'calibration-mde' }));
+}
+
+/** @param {any} d host data */
+function falseAlarmSection(d) {
+  const a = d.falseAlarms;
+  const heading = h('h2', { id: 'false-alarms-heading', text: 'False alarms in service' });
+  if (!a) {
+    return h('section', { 'aria-labelledby': 'false-alarms-heading', id: 'host-false-alarms' }, heading,
+      h('p', { class: 'note', id: 'false-alarms-none', text: 'Not shown: this site was built without a noise summary (tagbench site --noise-summary FILE).' }));
+  }
+  return h('section', { 'aria-labelledby': 'false-alarms-heading', id: 'host-false-alarms', dataset: { issues: a.issues } }, heading,
+    h('p', null, `${a.issues} official regression issue${a.issues === 1 ? '' : 's'} of ${d.host} judged noise by engineers (${a.repo}, counted ${fmtDate(a.countedAt)}).`),
+    a.issues === 0 ? null : scrollTable(`False alarms of ${d.host} per metric (an issue counts once for each metric it lists)`, [
+      h('thead', null, h('tr', null, ['Metric', 'Issues judged noise'].map((t, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: t })))),
+      h('tbody', null, a.metrics.map((/** @type {any} */ m) => h('tr', { dataset: { metric: m.metric, noise: m.noise } },
+        h('th', { scope: 'row', class: 'text', text: m.metric }), h('td', { text: String(m.noise) })))),
+    ], { id: 'false-alarm-metrics' }),
+    a.issues === 0 ? null : h('ul', { id: 'false-alarm-issues' }, a.list.map((/** @type {any} */ n) => h('li', null,
+      h('a', { href: n.url, text: `#${n.number}` }), ` ${n.product} ${n.version}, suite ${n.suite}: ${n.tests.join(', ')}`))));
 }
 
 /** @param {number} change @returns {string} e.g. "-20.1 %" */
