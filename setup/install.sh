@@ -13,6 +13,9 @@ set -euo pipefail
 # `apt-get build-dep mariadb-server` on the runner). tarball provider: tar with gzip and xz.
 packages=(
   git cmake make gcc libc6-dev tar gzip xz-utils
+  # the source provider: gpgv checks upstream's tarball signature, ccache makes rebuilds cheap;
+  # gpg signs the stand-in archive of its tests
+  gpgv gpg ccache
   apt dpkg patchelf debian-archive-keyring libc-bin ca-certificates util-linux
   libaio1 liburing2 libnuma1 libsnappy1v5 liblz4-1 libzstd1 libpcre2-8-0 libedit2 libssl3
   libncurses6 libtinfo6 zlib1g libstdc++6 libgcc-s1 libcrypt1 libsystemd0 libpam0g libxml2

@@ -214,7 +214,7 @@ build_packages=(
 )
 install_packages() {
   local area
-  for area in install server bench metrics compare linkbench; do
+  for area in install server bench metrics compare linkbench source-build; do
     run bash "$here/$area.sh"
   done
   if ((dry_run)); then

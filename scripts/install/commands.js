@@ -133,6 +133,7 @@ export const commands = [
       '  tagbench install mariadb 10.11.19 --provider source   (cmake build of the tag from build.tagTemplate; about 1 h)',
       '  tagbench install mariadb 10.11.19 --provider source --path /srv/git/mariadb-server.git   (build from a local mirror)',
       '  tagbench install mysql 8.0.40 --provider source --dry-run   (print the fetch, cmake, build and install commands; run nothing)',
+      '  tagbench install mariadb 10.11.18 --provider source --suite bookworm --profile reduced   (upstream tarball from Debian\'s source package, signature checked)',
       '  tagbench install mysql 9.1.0 --provider tarball --path mysql-9.1.0-linux-glibc2.28-x86_64.tar.xz',
       '  tagbench install --list mariadb',
       '  tagbench install --list mariadb --suite trixie   (what Debian trixie offers, to add under deb:)',
@@ -151,7 +152,7 @@ export const commands = [
     options: [
       { flags: '--provider <name>', description: `how to get the release: ${providerNames().join(', ')}`, default: 'deb' },
       { flags: '--path <path>', description: 'where the release is on disk: install prefix (path provider), tarball file (tarball), git repository or mirror to build from (source)' },
-      { flags: '--suite <suite>', description: 'Debian suite to take the packages from, overriding the product config (deb provider)' },
+      { flags: '--suite <suite>', description: 'Debian suite: the deb provider takes its packages from it (overriding the product config); the source provider builds the upstream release tarball (orig) of its Debian source package' },
       { flags: '--ref <ref>', description: 'git tag, branch or commit to build (source provider; default: the tag of <version> from build.tagTemplate)' },
       { flags: '--profile <name>', description: 'build profile from the product config build.profiles (source provider; default: build.defaultProfile)' },
       { flags: '--jobs <n>', description: 'parallel compile jobs (source provider; default: $TAGBENCH_BUILD_JOBS, else the CPU count)' },

@@ -79,10 +79,16 @@ export {};
 /**
  * @typedef {object} SourceBuildFacts extra provenance of a `source` build, stored in the install
  *   marker next to the shared Provenance fields (tag, commit, buildProfile, buildFlags)
- * @property {string} gitUrl repository the source was fetched from
- * @property {string} ref the ref that was fetched
+ * @property {'git'|'debian-source'} origin where the source tree came from
+ * @property {string|null} gitUrl repository fetched from; null for the Debian origin
+ * @property {string} ref the ref fetched, or for the Debian origin the upstream tag the tarball is the release of
+ * @property {import('./source/debian-source.js').DebianSourceFacts|null} debianSource package,
+ *   version, orig tarball and sha256, signature check; null for git
  * @property {string|null} compiler first line of the C++ (else C) compiler's `--version`
  * @property {string} cmakeVersion first line of `cmake --version`
+ * @property {string|null} ccache first line of `ccache --version` when the build used it, else null
+ * @property {string|null} ccacheDir its CCACHE_DIR (paths under the work folder hashed relative, see source/cmake-build.js)
+ * @property {string[]} configure the cmake configure command as it ran (flags expanded, launcher included)
  * @property {number} jobs parallel compile jobs used
  * @property {number} buildDurationS fetch + configure + build + install, wall clock
  */

@@ -167,22 +167,7 @@ export const source = {
   },
 };
 
-/**
- * @typedef {object} SourceOriginFacts what a source build records under `provenance.build`
- *   (SourceBuildFacts of ../types.js, with the origin of the tree)
- * @property {'git'|'debian-source'} origin where the source tree came from
- * @property {string|null} gitUrl repository fetched from; null for the Debian origin
- * @property {string} ref the ref fetched, or for the Debian origin the upstream tag the tarball is the release of
- * @property {import('./debian-source.js').DebianSourceFacts|null} debianSource package, version,
- *   orig tarball and sha256, signature check; null for git
- * @property {string|null} compiler first line of the C++ (else C) compiler's `--version`
- * @property {string} cmakeVersion first line of `cmake --version`
- * @property {string|null} ccache first line of `ccache --version` when the build used it, else null
- * @property {string|null} ccacheDir its CCACHE_DIR (paths under the work folder hashed relative, see cmake-build.js ccacheEnv)
- * @property {string[]} configure the cmake configure command as it ran (flags expanded, launcher included)
- * @property {number} jobs parallel compile jobs used
- * @property {number} buildDurationS fetch + configure + build + install, wall clock
- */
+/** @typedef {import('../types.js').SourceBuildFacts} SourceOriginFacts what a source build records under `provenance.build` */
 
 /**
  * A cached prefix is reused only when it is this build: same provider, profile, flags and ref.
