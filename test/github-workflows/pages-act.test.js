@@ -1,7 +1,7 @@
 /**
  * pages.yml and promote-baseline.yml under act, on the fixture store: our own steps run (issue
  * list, site build; baseline promotion); the steps that need GitHub (results-branch checkout,
- * Pages actions, the pull request) are skipped under act.
+ * false-alarm count, Pages actions, the pull request) are skipped under act.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,6 +31,10 @@ test('act runs pages.yml: issues list and site built from the store', { timeout:
   assert.deepEqual(JSON.parse(await readFile(join(out, 'issues.json'), 'utf8')), [], 'no token under act: an empty issue list');
   assert.ok((await stat(join(out, 'site', 'index.html'))).isFile(), 'the site has an index.html');
   assert.match(result.log, /site: .*3 run records, 2 comparisons/);
+  assert.doesNotMatch(result.log, /Main count false alarms/, 'triage needs GitHub (a token): skipped under act');
+  await assert.rejects(stat(join(out, 'noise-summary.json')), { code: 'ENOENT' });
+  const hosts = JSON.parse(await readFile(join(out, 'site', 'data', 'hosts', 'index.json'), 'utf8'));
+  assert.equal(hosts.noise, null, 'without the triage step the site is built without a noise summary');
   state.passed = true;
 });
 
