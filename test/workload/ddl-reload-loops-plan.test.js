@@ -47,12 +47,12 @@ test('loops splits the request phase into N steps <test>.loopk of the sysbench t
   const [load, ...loops] = plan;
   assert.equal(load.name, 'loops.load');
   assert.equal(load.reported, false);
-  assert.deepEqual(loops.map((s) => s.name), [1, 2, 3, 4, 5].map((k) => `read-write.range10.loop${k}`));
+  assert.deepEqual(loops.map((s) => s.name), [1, 2, 3, 4, 5, 6].map((k) => `read-write.range10.loop${k}`));
   const sysbench = planSuite(/** @type {any} */ ({ ...suites['loops-smoke'], benchmarks: ['sysbench'] })).find((s) => s.name === 'read-write.range10');
   for (const [i, s] of loops.entries()) {
     assert.equal(s.kind, 'loops');
     assert.equal(s.script, 'oltp_read_write');
-    assert.equal(s.durationS, 6);
+    assert.equal(s.durationS, /** @type {any} */ (suites['loops-smoke']).loops.loopDurationS);
     assert.equal(s.warmupS, 0);
     assert.equal(s.params.loop, i + 1);
     assert.deepEqual({ ...s.params, loop: undefined, loops: undefined }, { ...sysbench?.params, loop: undefined, loops: undefined }, 'the sysbench test\'s own options');
