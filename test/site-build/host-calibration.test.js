@@ -10,6 +10,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, mkdir, readFile, copyFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -21,6 +22,7 @@ import { dataPaths } from '../../site/js/paths.js';
 import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
 import { PROJECT_ROOT } from './fixture-store.js';
 
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/site/', import.meta.url));
 const CALIBRATION = new URL('../fixtures/store/calibration-local.json', import.meta.url);
 const key = { product: 'mariadb', line: '10.11', version: '10.11.19', hostClass: 'local', suite: 'smoke', adHoc: null };
 /** Triaged issues as triageIssues returns them: two noise on local, one on small-server, one confirmed bug. */
@@ -111,6 +113,8 @@ describe('site: calibration and false alarms on the Hosts page', () => {
     assert.deepEqual(await rows('#false-alarm-metrics'), [['latencyP95Ms', '1'], ['throughput', '2']]);
     assert.deepEqual(await page.$$eval('#false-alarm-issues a', (as) => as.map((a) => a.getAttribute('href'))),
       ['https://github.example/acme/bench/issues/11', 'https://github.example/acme/bench/issues/12']);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'host-calibration.png'), fullPage: true });
   });
 
   it('says so for a host class without a calibration report', async () => {
@@ -127,6 +131,7 @@ describe('site: calibration and false alarms on the Hosts page', () => {
     assert.deepEqual(hosts['small-server'], ['—', '—', '1']);
     // issues 11, 12, 14 list throughput (11, 12 noise, 14 a bug); 12 and 13 list latencyP95Ms, both noise.
     assert.deepEqual(await rows('#noise-metrics'), [['latencyP95Ms', '2', '2', '0', '0', '0'], ['throughput', '3', '2', '1', '0', '0']]);
+    await page.screenshot({ path: join(ARTIFACTS, 'hosts-calibration.png'), fullPage: true });
   });
 
   it('no console errors, page errors or failed requests', () => {

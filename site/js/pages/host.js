@@ -84,7 +84,7 @@ function noiseOverview(noise) {
   return h('section', { 'aria-labelledby': 'noise-heading' },
     h('h2', { id: 'noise-heading', text: 'False alarms in service' }),
     h('p', null, `What engineers answered on ${noise.issues} official regression issue${noise.issues === 1 ? '' : 's'} of ${noise.repo} (counted ${fmtDate(noise.countedAt)}): `,
-      `${noise.answers.noise} judged noise (false alarms), ${noise.answers['confirmed-bug']} confirmed bugs, ${noise.answers['expected-change']} expected changes, ${noise.answers.unanswered} unanswered.`),
+      `${noise.answers.noise} judged noise (false alarms); confirmed bug: ${noise.answers['confirmed-bug']}, expected change: ${noise.answers['expected-change']}, unanswered: ${noise.answers.unanswered}.`),
     scrollTable('Regression issues per metric and how they were judged', [
       h('thead', null, h('tr', null, ['Metric', 'Issues', 'Noise (false alarms)', 'Confirmed bug', 'Expected change', 'Unanswered']
         .map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: c })))),
