@@ -4,7 +4,8 @@
  * and whether the background writers kept up for qr* / qp*), its stall figures from the
  * per-second rates and a per-second text chart of the rate (seed 002's picture: insert rate per
  * second, a line per release); for LinkBench seed 000's table (load ips, size after the load,
- * then QPS and size after each request phase). Informational: the verdicts judge the same
+ * then QPS and size after each request phase); for long runs (`loops`) seed 001's series, QPS
+ * and database size after each loop per release. Informational: the verdicts judge the same
  * steps through the gated metrics. Pure.
  */
 import { median } from 'simple-statistics';
@@ -50,9 +51,18 @@ import { formatPercent, formatQps, formatValue } from '../format-number.js';
  */
 
 /**
+ * @typedef {object} LoopsRow one release's long run, medians over ok repeats per loop
+ * @property {string} version
+ * @property {(number|null)[]} qps per loop, in loop order
+ * @property {(number|null)[]} logicalBytes data + index after each loop
+ * @property {(number|null)[]} onDiskBytes the datadir on disk after each loop
+ */
+
+/**
  * @typedef {object} SequenceTables
  * @property {InsertStepTable[]} insert empty without insert-benchmark steps
  * @property {{phases: string[], rows: LinkbenchRow[]}|null} linkbench
+ * @property {{steps: string[], rows: LoopsRow[]}|null} [loops] the loop steps (`<test>.loopK`) in order
  */
 
 /** Steps whose per-second rate is their insert rate; the query steps' is their query rate. */
@@ -87,7 +97,21 @@ export function computeSequenceTables(releases, options) {
       };
     }),
   };
-  return { insert, linkbench };
+  const loopSteps = steps('loops');
+  const loopSize = (/** @type {Repeat} */ rep) => /** @type {any} */ (rep.details?.loops)?.dbSize;
+  const loops = loopSteps.length === 0 ? null : {
+    steps: loopSteps,
+    rows: releases.map((rel) => {
+      const per = loopSteps.map((test) => stepRepeats(rel.records, test));
+      return {
+        version: rel.version,
+        qps: per.map((reps) => medianOf(reps.map((x) => x.rep.throughput))),
+        logicalBytes: per.map((reps) => medianOf(reps.map((x) => loopSize(x.rep)?.logicalBytes))),
+        onDiskBytes: per.map((reps) => medianOf(reps.map((x) => loopSize(x.rep)?.onDiskBytes))),
+      };
+    }),
+  };
+  return { insert, linkbench, loops };
 }
 
 /**
@@ -224,6 +248,15 @@ export function renderSequenceTables(tables, options) {
     const head = ['release', 'load ips', 'size after load', 'index (s)', ...phases.flatMap((p) => [`${shortPhase(p)} qps`, `size after ${shortPhase(p)}`])];
     out.push(table(head, rows.map((r) => [r.version, formatQps(r.loadIps), formatBytes(r.loadBytes), formatValue(r.indexS),
       ...r.requests.flatMap((q) => [formatQps(q.qps), formatBytes(q.sizeBytes)])]), md, 1));
+  }
+  if (tables.loops) {
+    const { steps, rows } = tables.loops;
+    if (out.length > 0) out.push('\n');
+    out.push(md ? '### Long run, loop by loop\n\n' : 'long run, loop by loop (medians over ok repeats; size after the loop, logical / on disk):\n');
+    const k = (/** @type {string} */ test) => test.replace(/^.*\.loop(\d+)$/, '$1');
+    const head = ['release', ...steps.map((t) => `qps@${k(t)}`), ...steps.map((t) => `size@${k(t)}`)];
+    out.push(table(head, rows.map((r) => [r.version, ...r.qps.map((q) => formatQps(q)),
+      ...r.logicalBytes.map((b, i) => `${formatBytes(b)} / ${formatBytes(r.onDiskBytes[i])}`)]), md, 1));
   }
   return out.join('');
 }

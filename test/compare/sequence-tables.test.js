@@ -25,6 +25,8 @@ function byRelease(recs) {
 
 const ibench = records('insert-smoke');
 const linkbench = records('linkbench-smoke');
+// loops-smoke (6 loops) on 10.11.18 and 10.11.19, 2 passes, copied from a real `tagbench run`.
+const loops = records('loops-smoke');
 const OPTIONS = { stallFraction: 0.5 };
 
 describe('insert benchmark', () => {
@@ -118,6 +120,33 @@ describe('LinkBench', () => {
     assert.match(text, /\n  10\.11\.18 +\d+ +[\d.]+ MiB +[\d.]+ +\d[\d.]* +[\d.]+ MiB\n/);
     const md = renderSequenceTables(tables, { format: 'markdown' });
     assert.match(md, /^### LinkBench\n\n\| release \| load ips \| size after load \| index \(s\) \| request 1 qps \| size after request 1 \|\n\| --- \| ---: \|/);
+  });
+});
+
+describe('long runs (loops)', () => {
+  const tables = computeSequenceTables(byRelease(loops), OPTIONS);
+
+  it('gives seed 001\'s series: QPS and database size after each loop, per release, in loop order', () => {
+    const lp = /** @type {NonNullable<typeof tables.loops>} */ (tables.loops);
+    assert.deepEqual(lp.steps, [1, 2, 3, 4, 5, 6].map((k) => `read-write.range10.loop${k}`));
+    assert.deepEqual(lp.rows.map((r) => r.version), ['10.11.18', '10.11.19']);
+    for (const row of lp.rows) {
+      const recs = loops.filter((r) => r.release.version === row.version);
+      lp.steps.forEach((name, i) => {
+        const reps = recs.flatMap((r) => r.steps.filter((s) => s.name === name).flatMap((s) => s.repeats.filter((x) => x.status === 'ok')));
+        assert.equal(row.qps[i], median(reps.map((r) => /** @type {number} */ (r.throughput))));
+        assert.equal(row.onDiskBytes[i], median(reps.map((r) => /** @type {any} */ (r.details).loops.dbSize.onDiskBytes)));
+        assert.ok(/** @type {number} */ (row.logicalBytes[i]) > 0 && /** @type {number} */ (row.logicalBytes[i]) < /** @type {number} */ (row.onDiskBytes[i]));
+      });
+    }
+    const text = renderSequenceTables(tables, { format: 'terminal' });
+    assert.match(text, /^long run, loop by loop/);
+    assert.match(text, /release +qps@1 +qps@2 +qps@3 +qps@4 +qps@5 +qps@6 +size@1 .* size@6\n/);
+    assert.match(text, /\n  10\.11\.19 +\d+( +\d+){5} +[\d.]+ MiB \/ [\d.]+ MiB/);
+    assert.match(renderSequenceTables(tables, { format: 'markdown' }), /^### Long run, loop by loop\n\n\| release \| qps@1 \|/);
+  });
+  it('is absent for suites without loops', () => {
+    assert.equal(computeSequenceTables(byRelease(linkbench), OPTIONS).loops, null);
   });
 });
 
