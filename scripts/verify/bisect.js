@@ -8,7 +8,7 @@
  * far, rather than guessing. The report is stored (bisects/ in the results store), printed, and
  * written as Markdown for the issue when asked.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseList } from '../command-spec.js';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
@@ -19,6 +19,8 @@ import { resolveThresholds, estimateNoiseHistory, renderBisectReport } from '../
 import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { findBisectTargets, classifyProbe, searchFirstBad, maxProbes } from './bisect-search.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
+import { installRelease as installReleaseReal } from '../install/index.js';
+import { DEFAULT_MAX_COMMITS, commitCandidates, formatElapsed, listCommitsBetween, tagOf } from './bisect-commits.js';
 
 /** `VERSION`, `VERSION#LABEL`, `VERSION=PATH` or `VERSION#LABEL=PATH`. */
 const RELEASE_ITEM = /^([0-9][0-9A-Za-z.+~-]*)(?:#([A-Za-z0-9][A-Za-z0-9_-]{0,31}))?(?:=(.+))?$/;
@@ -35,6 +37,10 @@ const RELEASE_ITEM = /^([0-9][0-9A-Za-z.+~-]*)(?:#([A-Za-z0-9][A-Za-z0-9_-]{0,31
  *   provider's known versions strictly between good and bad (deb: configs/products/<p>.yml deb,
  *   tarball: its tarball.sha256)
  * @property {string} [provider] install provider of releases without a path (default deb)
+ * @property {boolean} [commits] candidates are the first-parent commits between the good and the
+ *   bad release's tags, each built by the source provider (bisect-commits.js)
+ * @property {string} [path] with commits: a local git mirror to read and build from instead of gitUrl
+ * @property {number} [maxCommits] with commits: refuse more candidates than this (default 63: at most 6 builds)
  * @property {string[]|string} [only] tests to bisect (throughput); default: the issue-level
  *   regressions of the stored comparison of bad against good
  * @property {string} [comparison] id of that comparison (default: the newest, confirmed first)
@@ -56,6 +62,7 @@ const RELEASE_ITEM = /^([0-9][0-9A-Za-z.+~-]*)(?:#([A-Za-z0-9][A-Za-z0-9_-]{0,31
 /**
  * @typedef {object} BisectDeps stand-ins for tests; each defaults to the real one
  * @property {typeof runReleasesReal} [runReleases]
+ * @property {typeof installReleaseReal} [installRelease] the install stage (commit builds)
  * @property {() => number} [now] ms clock
  */
 
@@ -68,6 +75,7 @@ const RELEASE_ITEM = /^([0-9][0-9A-Za-z.+~-]*)(?:#([A-Za-z0-9][A-Za-z0-9_-]{0,31
  */
 export async function bisectReleases(options, deps = {}) {
   const runReleases = deps.runReleases ?? runReleasesReal;
+  const installRelease = deps.installRelease ?? installReleaseReal;
   const now = deps.now ?? Date.now;
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
   const config = await loadConfig(root);
@@ -81,7 +89,11 @@ export async function bisectReleases(options, deps = {}) {
   const host = config.hosts[hostClass];
   if (!host) throw new UserError(`unknown --host-class '${hostClass}'; known: ${Object.keys(config.hosts).join(', ')}`);
   const suite = options.suite ?? host.scale;
-  const provider = options.provider ?? 'deb';
+  const commitMode = Boolean(options.commits);
+  if (commitMode && options.provider !== undefined && options.provider !== 'source') throw new UserError(`--commits builds each commit from source: use --provider source, not --provider ${options.provider}`);
+  if (!commitMode && options.path !== undefined) throw new UserError('--path (a local git mirror) goes with --commits; an install on disk is given as VERSION#LABEL=PATH');
+  if (commitMode && options.candidates !== undefined) throw new UserError('--commits takes the candidates from git (the commits between the two tags): drop --candidates');
+  const provider = options.provider ?? (commitMode ? 'source' : 'deb');
   const good = parseRelease(options.good, '--good', provider);
   const bad = parseRelease(options.bad, '--bad', provider);
   if (good.name === bad.name) throw new UserError(`--good and --bad are both ${good.name}: give two different releases`);
@@ -89,16 +101,34 @@ export async function bisectReleases(options, deps = {}) {
   const storeDir = resolve(options.store ?? 'results');
   const thresholds = resolveThresholds(config.thresholds);
 
+  if (commitMode && (good.path || bad.path || good.label || bad.label)) throw new UserError('--commits: --good and --bad are released versions (their tags are read from git), not labelled installs');
   const { targets, source } = await chooseTargets(options, { storeDir, hostClass, suite, good, bad });
-  const candidates = options.candidates !== undefined
-    ? checkCandidates((typeof options.candidates === 'string' ? parseList(options.candidates) : options.candidates).map((/** @type {string} */ c) => parseRelease(c, '--candidates', provider)), good, bad)
-    : defaultCandidates(/** @type {any} */ (product), provider, good, bad);
+  const workDir = resolve(workDirFrom(options.workDir, host));
+  const cacheDir = resolve(cacheDirFrom(options.cacheDir));
   const notes = typeof options.note === 'string' ? [options.note] : [...(options.note ?? [])];
+  /** @type {(BisectRelease & {sha?: string})[]} */
+  let candidates;
+  /** @type {string|undefined} a local mirror (--path) the builds fetch from */
+  const mirror = commitMode && options.path !== undefined ? resolve(options.path) : undefined;
+  if (commitMode) {
+    const maxCommits = options.maxCommits === undefined ? DEFAULT_MAX_COMMITS : Number(options.maxCommits);
+    if (!Number.isInteger(maxCommits) || maxCommits < 1) throw new UserError(`--max-commits ${options.maxCommits}: give a whole number of at least 1`);
+    const goodTag = tagOf(/** @type {any} */ (product), good.version);
+    const badTag = tagOf(/** @type {any} */ (product), bad.version);
+    const repo = mirror ?? /** @type {{gitUrl?: string}} */ (product).gitUrl;
+    if (!repo) throw new UserError(`configs/products/${options.product}.yml has no gitUrl: give a local git mirror with --path`);
+    log(`listing the first-parent commits between ${goodTag} and ${badTag} in ${repo}`);
+    const commits = await listCommitsBetween({ repo, goodTag, badTag, scratchDir: join(cacheDir, '.bisect-git', `${options.product}.git`) });
+    candidates = commitCandidates(commits, { version: bad.version, goodTag, badTag, maxCommits });
+    notes.push(`Candidates: the ${candidates.length} first-parent commit(s) of ${repo} after ${goodTag} and before ${badTag}, oldest first, each built by the source provider (ref = the commit) and run against ${good.name} built from its tag with the same build profile.`);
+  } else {
+    candidates = options.candidates !== undefined
+      ? checkCandidates((typeof options.candidates === 'string' ? parseList(options.candidates) : options.candidates).map((/** @type {string} */ c) => parseRelease(c, '--candidates', provider)), good, bad)
+      : defaultCandidates(/** @type {any} */ (product), provider, good, bad);
+  }
   const tests = [...new Set(targets.map((t) => t.test))];
   const budgetS = Number(options.adaptiveBudget ?? host.adaptive?.budgetS ?? ADAPTIVE_DEFAULTS.budgetS);
   const maxInstances = host.adaptive?.maxInstances ?? ADAPTIVE_DEFAULTS.maxInstances;
-  const workDir = resolve(workDirFrom(options.workDir, host));
-  const cacheDir = resolve(cacheDirFrom(options.cacheDir));
   // Noise of earlier runs on this host class and suite, as compare uses it for the detectable effect.
   const noiseHistory = estimateNoiseHistory(await readRecords(storeDir, { hostClass, suite, status: ['ok', 'failed'] }), thresholds);
 
@@ -113,7 +143,28 @@ export async function bisectReleases(options, deps = {}) {
   const createdAt = new Date(now()).toISOString();
   /** @type {BisectReport['probes']} */
   const probes = [];
-  log(`${options.product} ${good.name} (good) .. ${bad.name} (bad): ${candidates.length} candidate(s) in between, at most ${maxProbes(candidates.length)} probe(s) of ${targets.map((t) => `${t.test} ${t.metric}`).join(', ')} on ${hostClass}, suite ${suite}`);
+  const what = commitMode ? 'commit' : 'candidate';
+  log(`${options.product} ${good.name} (good) .. ${bad.name} (bad): ${candidates.length} ${what}(s) in between, at most ${maxProbes(candidates.length)} probe(s)${commitMode ? ' (one build each)' : ''} of ${targets.map((t) => `${t.test} ${t.metric}`).join(', ')} on ${hostClass}, suite ${suite}`);
+  const bisectStarted = now();
+  // The search's bounds, followed here for the progress lines (how many probes are left at most).
+  let knownGood = -1;
+  let knownBad = candidates.length;
+  /** @type {Promise<string>|null} the good release's own build, made once (commit bisects) */
+  let goodBuild = null;
+
+  /**
+   * Build one ref (a commit, or the good release's tag when ref is undefined) through the
+   * install stage's source provider; the install cache keys a commit by its ref.
+   * @param {string|undefined} ref
+   * @param {string} version
+   * @returns {Promise<string>} the installed prefix
+   * @throws {UserError} when the build fails (the probe is then undecided)
+   */
+  const build = async (ref, version) => {
+    const result = await installRelease({ product: options.product, version, provider: 'source', ...(ref ? { ref } : {}), ...(mirror ? { path: mirror } : {}) }, { config, cacheDir, log: (m) => log(m) });
+    if (result.status === 'failed') throw new UserError(`the build of ${ref ? `commit ${ref}` : `${options.product} ${version}`} failed: ${result.reason}`);
+    return result.prefix;
+  };
 
   /**
    * One probe: the candidate against the good release, through run and compare --adaptive.
@@ -123,11 +174,24 @@ export async function bisectReleases(options, deps = {}) {
   const probe = async (index) => {
     const candidate = candidates[index];
     const started = now();
-    const releases = [specOf(options.product, good), specOf(options.product, candidate)];
-    log(`probe ${probes.length + 1}: ${candidate.name} against ${good.name}, ${tests.join(', ')}, alternating`);
+    const left = maxProbes(knownBad - knownGood - 1);
+    /** @type {ReturnType<typeof specOf>[]} */
+    let releases = [specOf(options.product, good), specOf(options.product, candidate)];
+    log(`probe ${probes.length + 1}: ${commitMode ? `building commit ${candidate.name}` : candidate.name} against ${good.name}, ${tests.join(', ')}, alternating; candidate ${index + 1} of ${candidates.length}, at most ${left} probe(s) left with this one, ${formatElapsed((now() - bisectStarted) / 1000)} so far`);
     /** @type {BisectReport['probes'][number]} */
     let entry;
     try {
+      if (commitMode) {
+        goodBuild ??= build(undefined, good.version);
+        const goodPrefix = await goodBuild;
+        const candidatePrefix = await build(candidate.sha, candidate.version);
+        log(`probe ${probes.length + 1}: commit ${candidate.label} built (${formatElapsed((now() - bisectStarted) / 1000)} so far); running it`);
+        // Both sides are source builds of the same profile, run as the installs on disk they are.
+        releases = [
+          { product: options.product, version: good.version, provider: 'path', path: goodPrefix },
+          { product: options.product, version: candidate.version, provider: 'path', path: candidatePrefix, label: /** @type {string} */ (candidate.label) },
+        ];
+      }
       const outcome = await runReleases(config, {
         releases, suite, hostClass, only: tests, storeDir, workDir, cacheDir, signal, write,
         ...(options.repeats ? { repeats: Number(options.repeats) } : {}),
@@ -155,7 +219,9 @@ export async function bisectReleases(options, deps = {}) {
       entry = { candidate: candidate.name, index, call: 'undecided', reason: `the probe could not run: ${/** @type {Error} */ (err).message}`, seconds: (now() - started) / 1000, runIds: { good: [], candidate: [] }, adaptive: null, evidence: [] };
     }
     probes.push(entry);
-    log(`probe ${probes.length}: ${candidate.name} is ${entry.call.toUpperCase()}: ${entry.reason}`);
+    if (entry.call === 'good') knownGood = index;
+    if (entry.call === 'bad') knownBad = index;
+    log(`probe ${probes.length}: ${candidate.name} is ${entry.call.toUpperCase()}: ${entry.reason} (${formatElapsed((now() - bisectStarted) / 1000)} so far)`);
     return entry.call;
   };
 
@@ -168,17 +234,18 @@ export async function bisectReleases(options, deps = {}) {
   const suspects = search.status === 'found' ? [firstBad] : names.slice(search.lastGood + 2, search.firstBad + 2);
   const status = signal.aborted ? 'interrupted' : search.status;
   const stoppedAt = probes.at(-1);
+  const unit = commitMode ? 'commit' : 'release';
   const message = status === 'found'
-    ? candidates.length === 0 ? `No release lies between ${good.name} and ${bad.name}: the first bad release is ${bad.name} itself (nothing to probe).`
-      : search.firstBad === candidates.length ? `Every candidate is good: the first bad release is ${bad.name} itself (last good ${lastGood}, ${probes.length} probe(s)).`
-        : `${firstBad} is the first bad release: ${lastGood} is good and ${firstBad} is bad (${probes.length} probe(s)).`
-    : status === 'interrupted' ? `Interrupted after ${probes.length} probe(s): the first bad release is one of ${suspects.join(', ')} (last good ${lastGood}, first known bad ${firstBad}).`
-      : `Stopped at probe ${probes.length} (${stoppedAt?.candidate}): ${stoppedAt?.reason}. Not guessing: the first bad release is one of ${suspects.join(', ')} (last known good ${lastGood}, first known bad ${firstBad}). To go on, bisect again between ${lastGood} and ${firstBad} with more instances (--repeats, --adaptive-budget) or on a quieter host.`;
+    ? candidates.length === 0 ? `No ${unit} lies between ${good.name} and ${bad.name}: the first bad ${unit} is ${bad.name} itself (nothing to probe).`
+      : search.firstBad === candidates.length ? `Every candidate is good: the first bad ${unit} is ${bad.name} itself (last good ${lastGood}, ${probes.length} probe(s)).`
+        : `${commitMode ? 'Commit ' : ''}${firstBad} is the first bad ${unit}: ${lastGood} is good and ${firstBad} is bad (${probes.length} probe(s)).`
+    : status === 'interrupted' ? `Interrupted after ${probes.length} probe(s): the first bad ${unit} is one of ${suspects.join(', ')} (last good ${lastGood}, first known bad ${firstBad}).`
+      : `Stopped at probe ${probes.length} (${stoppedAt?.candidate}): ${stoppedAt?.reason}. Not guessing: the first bad ${unit} is one of ${suspects.join(', ')} (last known good ${lastGood}, first known bad ${firstBad}). To go on, bisect again between ${lastGood} and ${firstBad} with more instances (--repeats, --adaptive-budget) or on a quieter host.`;
 
   /** @type {BisectReport} */
   const report = {
     schemaVersion: 1, createdAt, finishedAt: new Date(now()).toISOString(), hostClass, product: options.product, suite,
-    good, bad, source, targets, candidates, probes,
+    good, bad, source, targets, candidates: candidates.map(({ sha: _sha, ...release }) => release), probes,
     outcome: { status, lastGood, firstBad, suspects, message },
     notes,
   };

@@ -1,0 +1,273 @@
+/**
+ * `tagbench bisect --commits`: the candidates are the first-parent commits between the good and
+ * the bad release's tags (a small git repository made here, with a merged side branch), capped;
+ * the search over them; and the orchestration, where each probe asks the install stage for a
+ * source build of its commit.
+ *
+ * Two STAND-INS, each enforcing the rules of what it stands in for:
+ * - the install stage (`installRelease`): building a server from source needs a real MariaDB
+ *   tree and an hour, and a tiny cmake project would install a fake server binary, which is not
+ *   a database server a run could measure. So the stand-in records each request and enforces
+ *   the source provider's rules instead: provider `source`, the mirror given with --path,
+ *   `ref` = a full commit id of the listed candidates (or none for the good release, built from
+ *   its tag), and the install cache's key `<product>-<version>@source-<profile>[+ref-<ref>]`
+ *   (a second request for one key is a cache hit, status `skipped`, same prefix).
+ * - the run stage (`runReleases`): synthetic, schema-valid run records as in
+ *   bisect-stub.test.js (test/support/generate-history.js): asked for exactly two releases,
+ *   the good release's build first and then the candidate's, both as the installs on disk the
+ *   install stage returned, limited to the bisected tests, one valid stored record each.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bisectReleases } from '../../scripts/verify/bisect.js';
+import { commitCandidates, DEFAULT_MAX_COMMITS, formatElapsed, listCommitsBetween, tagOf } from '../../scripts/verify/bisect-commits.js';
+import { maxProbes, searchFirstBad } from '../../scripts/verify/bisect-search.js';
+import { UserError } from '../../scripts/errors.js';
+import { generateHistory } from '../support/generate-history.js';
+import { loadConfig } from '../../scripts/config/index.js';
+import { readBisectReports, validateRecord, writeRecord } from '../../scripts/store/index.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const config = await loadConfig(root);
+const GOOD = '10.11.18';
+const BAD = '10.11.19';
+
+/**
+ * @param {string} dir
+ * @param {string[]} args
+ * @returns {string}
+ */
+function git(dir, args) {
+  return execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...args], { encoding: 'utf8' }).trim();
+}
+
+/**
+ * A repository shaped like a release branch: the good tag, `mainCount` commits on the branch,
+ * one of them a merge of a two-commit side branch, then the bad tag on one more commit.
+ * @param {string} dir
+ * @param {number} mainCount commits between the tags on the first-parent line (>= 2)
+ * @returns {{line: string[], side: string[]}} ids of the first-parent commits between the tags, oldest first, and of the side branch
+ */
+function makeReleaseRepo(dir, mainCount) {
+  execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+  const commit = (/** @type {string} */ subject) => {
+    git(dir, ['commit', '-q', '--allow-empty', '-m', subject]);
+    return git(dir, ['rev-parse', 'HEAD']);
+  };
+  commit('start');
+  git(dir, ['tag', '-a', '-m', 'release', `mariadb-${GOOD}`]);
+  const line = [commit('MDEV-1 first change on the branch')];
+  git(dir, ['checkout', '-q', '-b', 'feature']);
+  const side = [commit('side work 1'), commit('side work 2')];
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch feature', 'feature']);
+  line.push(git(dir, ['rev-parse', 'HEAD']));
+  for (let i = 3; i <= mainCount; i++) line.push(commit(`MDEV-${i} change ${i}`));
+  commit(`bump to ${BAD}`);
+  git(dir, ['tag', `mariadb-${BAD}`]);
+  return { line, side };
+}
+
+test('listing: the first-parent commits between the two tags, oldest first, without the bad tag\'s commit nor a merged branch\'s own commits', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-bisect-commits-'));
+  try {
+    const repo = join(dir, 'repo');
+    const { line, side } = makeReleaseRepo(repo, 4);
+    const goodTag = tagOf(/** @type {any} */ (config.products.mariadb), GOOD);
+    assert.equal(goodTag, 'mariadb-10.11.18', 'the tag comes from build.tagTemplate');
+    const commits = await listCommitsBetween({ repo, goodTag, badTag: `mariadb-${BAD}`, scratchDir: join(dir, 'scratch') });
+    assert.deepEqual(commits.map((c) => c.sha), line);
+    assert.equal(commits[0].subject, 'MDEV-1 first change on the branch');
+    assert.equal(commits[1].subject, 'Merge branch feature');
+    assert.ok(side.every((s) => !commits.some((c) => c.sha === s)), 'first-parent: the side branch is one candidate, its merge');
+    // a URL is fetched (tags and commits) into the scratch repository, with the same answer
+    const fetched = await listCommitsBetween({ repo: `file://${repo}`, goodTag, badTag: `mariadb-${BAD}`, scratchDir: join(dir, 'scratch') });
+    assert.deepEqual(fetched, commits);
+    const candidates = commitCandidates(commits, { version: BAD, goodTag, badTag: `mariadb-${BAD}`, maxCommits: DEFAULT_MAX_COMMITS });
+    assert.deepEqual(candidates[2], { name: `${line[2].slice(0, 12)} (MDEV-3 change 3)`, version: BAD, provider: 'source', label: line[2].slice(0, 12), sha: line[2] });
+    // bad input: a missing tag, tags in the wrong order, more commits than the cap
+    await assert.rejects(listCommitsBetween({ repo, goodTag: 'mariadb-10.11.17', badTag: `mariadb-${BAD}`, scratchDir: join(dir, 'scratch') }),
+      (err) => err instanceof UserError && /the good release's tag 'mariadb-10\.11\.17' is not in /.test(err.message));
+    await assert.rejects(listCommitsBetween({ repo, goodTag: `mariadb-${BAD}`, badTag: goodTag, scratchDir: join(dir, 'scratch') }),
+      /tag mariadb-10\.11\.19 is not an ancestor of mariadb-10\.11\.18/);
+    assert.throws(() => commitCandidates(commits, { version: BAD, goodTag, badTag: `mariadb-${BAD}`, maxCommits: 3 }),
+      /^UserError: 4 commits lie between mariadb-10\.11\.18 and mariadb-10\.11\.19 \(first-parent\), more than --max-commits 3: that is up to 3 server builds/);
+    assert.equal(maxProbes(DEFAULT_MAX_COMMITS), 6, 'the default cap means at most 6 builds');
+    assert.deepEqual([formatElapsed(42), formatElapsed(125), formatElapsed(3900)], ['42 s', '2 min', '1 h 05 min']);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('search over commits: the first bad commit is found for every place it can be, within the probe bound', async () => {
+  const commits = Array.from({ length: 9 }, (_, i) => ({ sha: String(i).repeat(40), subject: `change ${i}` }));
+  for (let firstBad = 0; firstBad <= commits.length; firstBad++) {
+    /** @type {number[]} */
+    const probed = [];
+    const outcome = await searchFirstBad(commits.length, async (i) => { probed.push(i); return i >= firstBad ? 'bad' : 'good'; });
+    assert.equal(outcome.status, 'found');
+    assert.equal(outcome.firstBad, firstBad);
+    assert.ok(probed.length <= maxProbes(commits.length), `${probed.length} probes for first bad ${firstBad}`);
+    assert.equal(new Set(probed).size, probed.length, 'no commit is built twice');
+  }
+});
+
+/**
+ * The stand-in install stage (see the file comment for the rules it enforces).
+ * @param {{mirror: string, candidates: string[]}} expected
+ */
+function recordingInstall(expected) {
+  const profile = /** @type {any} */ (config.products.mariadb).build?.defaultProfile ?? 'release';
+  /** @type {{key: string, ref: string|undefined, status: string}[]} */
+  const requests = [];
+  const cache = new Map();
+  /** @type {any} */
+  const installRelease = async (/** @type {any} */ spec, /** @type {any} */ ctx) => {
+    assert.equal(spec.provider, 'source', 'each build goes through the source provider');
+    assert.equal(spec.product, 'mariadb');
+    assert.equal(spec.path, expected.mirror, 'the build fetches from the local mirror given with --path');
+    assert.ok(ctx.config && typeof ctx.cacheDir === 'string', 'the install context has the config and the cache');
+    if (spec.ref === undefined) assert.equal(spec.version, GOOD, 'only the good release is built from its tag');
+    else {
+      assert.match(spec.ref, /^[0-9a-f]{40}$/, 'a commit is asked for by its full id');
+      assert.ok(expected.candidates.includes(spec.ref), `${spec.ref} is one of the listed candidates`);
+      assert.equal(spec.version, BAD, 'a commit builds as the version it leads up to');
+    }
+    const key = `mariadb-${spec.version}@source-${profile}${spec.ref ? `+ref-${spec.ref}` : ''}`;
+    const status = cache.has(key) ? 'skipped' : 'installed';
+    cache.set(key, join(ctx.cacheDir, key, 'usr'));
+    requests.push({ key, ref: spec.ref, status });
+    return { status, prefix: cache.get(key), provider: 'source' };
+  };
+  return { requests, installRelease };
+}
+
+/**
+ * The stand-in run stage (see the file comment): `factorOf(label)` is a commit's throughput
+ * factor against the good release.
+ * @param {(label: string) => number} factorOf
+ * @param {string} cacheDir
+ */
+function standInRun(factorOf, cacheDir) {
+  /** @type {string[]} */
+  const asked = [];
+  let call = 0;
+  /** @type {any} */
+  const runReleases = async (/** @type {any} */ cfg, /** @type {any} */ options) => {
+    assert.ok(cfg?.suites?.[options.suite] && cfg.hosts?.[options.hostClass]);
+    assert.equal(options.releases.length, 2, 'a probe runs two releases side by side');
+    const [good, candidate] = options.releases;
+    assert.deepEqual(good, { product: 'mariadb', version: GOOD, provider: 'path', path: join(cacheDir, `mariadb-${GOOD}@source-release`, 'usr') }, 'the good release runs from its own source build, first');
+    assert.equal(candidate.provider, 'path');
+    assert.match(candidate.path, new RegExp(`^${cacheDir}/mariadb-${BAD}@source-release\\+ref-${candidate.label}[0-9a-f]{28}/usr$`), 'the candidate runs from the build of its commit');
+    assert.deepEqual(options.only, ['point-query'], 'only the bisected tests run');
+    asked.push(candidate.label);
+    const factor = factorOf(candidate.label);
+    call++;
+    const { records } = generateHistory({
+      lines: [{ product: 'mariadb', line: '10.11', versions: [GOOD, BAD] }], hosts: [options.hostClass], suite: options.suite,
+      tests: 20, repeats: options.repeats, seed: 7, start: `2026-0${call}-01T00:00:00Z`,
+      changes: factor === 1 ? [] : [{ version: BAD, test: 'point-query', factor }],
+    });
+    const out = records.map((r) => ({ ...r, steps: r.steps.filter((s) => s.name === 'point-query') }));
+    const paths = [];
+    for (const r of out) {
+      assert.deepEqual(validateRecord(r), [], 'the stand-in returns valid run records');
+      paths.push(await writeRecord(options.storeDir, r));
+    }
+    return { records: out, paths, interrupted: false };
+  };
+  return { asked, runReleases };
+}
+
+test('bisect --commits: each probe builds its commit (source provider, ref = the commit, cached by ref) and the report names the first bad commit', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-bisect-commits-'));
+  try {
+    const mirror = join(dir, 'mirror');
+    const { line } = makeReleaseRepo(mirror, 7);
+    const labels = line.map((sha) => sha.slice(0, 12));
+    // commits 0..3 keep the good speed, 4.. are 30 % slower: the first bad commit is line[4]
+    const factorOf = (/** @type {string} */ label) => (labels.indexOf(label) >= 4 ? 0.7 : 1);
+    const cacheDir = join(dir, 'cache');
+    const store = join(dir, 'results');
+    const install = recordingInstall({ mirror, candidates: line });
+    const run = standInRun(factorOf, cacheDir);
+    /** @type {string[]} */
+    const progress = [];
+    let printed = '';
+    const options = {
+      product: 'mariadb', good: GOOD, bad: BAD, provider: 'source', commits: true, path: mirror, only: 'point-query', repeats: 8, adaptiveBudget: 1,
+      store, cacheDir, suite: 'smoke', out: (/** @type {string} */ t) => { printed += t; }, write: (/** @type {string} */ t) => { progress.push(t); },
+    };
+    const code = await bisectReleases(options, { runReleases: run.runReleases, installRelease: install.installRelease });
+    assert.equal(code, 0, printed);
+    // 7 commits: the middle (3) is good, then 5 is bad, then 4 is bad: line[4] is the first bad one
+    assert.deepEqual(run.asked, [labels[3], labels[5], labels[4]], 'the commits a binary search visits, in its order');
+    assert.deepEqual(install.requests.map((r) => [r.ref, r.status]), [
+      [undefined, 'installed'], [line[3], 'installed'], [line[5], 'installed'], [line[4], 'installed'],
+    ], 'the good release is built once, then exactly the probed commits, each once');
+    const [report] = await readBisectReports(store);
+    assert.equal(report.candidates.length, 7);
+    assert.deepEqual(report.candidates[4], { name: `${labels[4]} (MDEV-5 change 5)`, version: BAD, provider: 'source', label: labels[4] });
+    assert.deepEqual([report.outcome.status, report.outcome.lastGood, report.outcome.firstBad], ['found', `${labels[3]} (MDEV-4 change 4)`, `${labels[4]} (MDEV-5 change 5)`]);
+    assert.match(report.outcome.message, new RegExp(`^Commit ${labels[4]} \\(MDEV-5 change 5\\) is the first bad commit: ${labels[3]} \\(MDEV-4 change 4\\) is good`));
+    assert.match(report.notes.join('\n'), /the 7 first-parent commit\(s\) of .*mirror after mariadb-10\.11\.18 and before mariadb-10\.11\.19/);
+    assert.match(printed, new RegExp(`First bad release: mariadb ${labels[4]} \\(MDEV-5 change 5\\)`));
+    // progress: which commit builds, how many probes are left at most, the time so far
+    const starts = progress.filter((l) => /^bisect: probe \d+: building commit/.test(l));
+    assert.equal(starts.length, 3);
+    assert.match(starts[0], new RegExp(`probe 1: building commit ${labels[3]} \\(MDEV-4 change 4\\) against 10\\.11\\.18, point-query, alternating; candidate 4 of 7, at most 3 probe\\(s\\) left with this one, \\d+ s so far`));
+    assert.match(starts[1], /candidate 6 of 7, at most 2 probe\(s\) left with this one/);
+    assert.match(starts[2], /candidate 5 of 7, at most 1 probe\(s\) left with this one/);
+
+    // the same bisect again: every build is a cache hit, keyed by its ref
+    install.requests.length = 0;
+    const rerun = standInRun(factorOf, cacheDir);
+    assert.equal(await bisectReleases(options, { runReleases: rerun.runReleases, installRelease: install.installRelease }), 0);
+    assert.deepEqual(install.requests.map((r) => r.status), ['skipped', 'skipped', 'skipped', 'skipped']);
+    assert.deepEqual(rerun.asked, run.asked, 'the same commits in the same order');
+
+    // more commits than the cap: refused before anything builds
+    const capped = recordingInstall({ mirror, candidates: line });
+    await assert.rejects(bisectReleases({ ...options, maxCommits: 6 }, { runReleases: run.runReleases, installRelease: capped.installRelease }),
+      /7 commits lie between mariadb-10\.11\.18 and mariadb-10\.11\.19 \(first-parent\), more than --max-commits 6/);
+    assert.deepEqual(capped.requests, []);
+    await assert.rejects(bisectReleases({ ...options, provider: 'deb' }, {}), /--commits builds each commit from source: use --provider source/);
+    await assert.rejects(bisectReleases({ ...options, candidates: '10.11.19' }, {}), /--commits takes the candidates from git/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('bisect --commits: a commit that does not build stops the search there, naming it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-bisect-commits-'));
+  try {
+    const mirror = join(dir, 'mirror');
+    const { line } = makeReleaseRepo(mirror, 3);
+    const cacheDir = join(dir, 'cache');
+    const store = join(dir, 'results');
+    const install = recordingInstall({ mirror, candidates: line });
+    /** @type {any} */
+    const failing = async (/** @type {any} */ spec, /** @type {any} */ ctx) => {
+      const result = await install.installRelease(spec, ctx);
+      return spec.ref === line[1] ? { ...result, status: 'failed', reason: 'cmake: configure failed' } : result;
+    };
+    const run = standInRun(() => 1, cacheDir);
+    const code = await bisectReleases({
+      product: 'mariadb', good: GOOD, bad: BAD, commits: true, path: mirror, only: 'point-query', repeats: 8, adaptiveBudget: 1, store, cacheDir, suite: 'smoke',
+      out: () => {}, write: () => {},
+    }, { runReleases: run.runReleases, installRelease: failing });
+    assert.equal(code, 3);
+    assert.deepEqual(run.asked, [], 'nothing runs after the failed build');
+    const [report] = await readBisectReports(store);
+    assert.equal(report.probes[0].call, 'undecided');
+    assert.match(report.probes[0].reason, new RegExp(`the probe could not run: the build of commit ${line[1]} failed: cmake: configure failed`));
+    assert.match(report.outcome.message, /Not guessing: the first bad commit is one of/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
