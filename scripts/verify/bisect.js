@@ -300,7 +300,7 @@ export function defaultCandidates(product, provider, good, bad) {
     : provider === 'tarball' ? Object.keys(product.tarball?.sha256 ?? {})
       : null;
   if (!known) {
-    throw new UserError(`--provider ${provider} has no list of versions to take candidates from: give them with --candidates (oldest first; with the source provider each is built from its tag; commits between two tags are not supported yet)`);
+    throw new UserError(`--provider ${provider} has no list of versions to take candidates from: give tagged versions with --candidates (oldest first; with the source provider each is built from its tag), or bisect the commits between the two tags with --commits (as --candidates, commits between two tags are not supported yet)`);
   }
   return known
     .filter((v) => compareVersions(good.version, v) < 0 && compareVersions(v, bad.version) < 0)
