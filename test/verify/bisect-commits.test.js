@@ -1,32 +1,33 @@
 /**
  * `tagbench bisect --commits`: the candidates are the first-parent commits between the good and
  * the bad release's tags (a small git repository made here, with a merged side branch), capped;
- * the search over them; and the orchestration, where each probe asks the install stage for a
- * source build of its commit.
+ * the search over them; and the orchestration, where each probe builds its commit.
  *
- * Two STAND-INS, each enforcing the rules of what it stands in for:
- * - the install stage (`installRelease`): building a server from source needs a real MariaDB
- *   tree and an hour, and a tiny cmake project would install a fake server binary, which is not
- *   a database server a run could measure. So the stand-in records each request and enforces
- *   the source provider's rules instead: provider `source`, the mirror given with --path,
- *   `ref` = a full commit id of the listed candidates (or none for the good release, built from
- *   its tag), and the install cache's key `<product>-<version>@source-<profile>[+ref-<ref>]`
- *   (a second request for one key is a cache hit, status `skipped`, same prefix).
- * - the run stage (`runReleases`): synthetic, schema-valid run records as in
- *   bisect-stub.test.js (test/support/generate-history.js): asked for exactly two releases,
- *   the good release's build first and then the candidate's, both as the installs on disk the
- *   install stage returned, limited to the bisected tests, one valid stored record each.
+ * The builds are REAL: the install stage's source provider fetches each commit (ref = its full
+ * id) from the local mirror and builds it with git, cmake and gcc, but the tree is the tiny
+ * fake-server project of test/fixtures/install/source-fake-server (its "mariadbd" only answers
+ * --version), not MariaDB: a real server build takes an hour. What it shows is that the right
+ * commits are built, each once, cached by ref, in the search's order.
+ * Because that fake binary is NOT a database server, the run stage is a STAND-IN, as in
+ * bisect-stub.test.js: synthetic, schema-valid run records (test/support/generate-history.js).
+ * It keeps the rules of what it stands in for: it is asked for exactly two releases, the good
+ * release's build first and then the candidate's, both as the installs on disk the install
+ * stage returned (it checks that each server binary is there and reports the right version),
+ * limited to the bisected tests, and returns one valid stored record for each.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bisectReleases } from '../../scripts/verify/bisect.js';
 import { commitCandidates, DEFAULT_MAX_COMMITS, formatElapsed, listCommitsBetween, tagOf } from '../../scripts/verify/bisect-commits.js';
 import { maxProbes, searchFirstBad } from '../../scripts/verify/bisect-search.js';
 import { UserError } from '../../scripts/errors.js';
+import { installRelease as installReleaseReal } from '../../scripts/install/index.js';
 import { generateHistory } from '../support/generate-history.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { readBisectReports, validateRecord, writeRecord } from '../../scripts/store/index.js';
@@ -35,6 +36,7 @@ const root = new URL('../..', import.meta.url).pathname;
 const config = await loadConfig(root);
 const GOOD = '10.11.18';
 const BAD = '10.11.19';
+const FAKE_SERVER = fileURLToPath(new URL('../fixtures/install/source-fake-server/', import.meta.url));
 
 /**
  * @param {string} dir
@@ -46,27 +48,43 @@ function git(dir, args) {
 }
 
 /**
- * A repository shaped like a release branch: the good tag, `mainCount` commits on the branch,
- * one of them a merge of a two-commit side branch, then the bad tag on one more commit.
+ * A repository shaped like a release branch, holding the fake-server project: the good tag, then
+ * `mainCount` commits on the branch (the first bumps VERSION to the bad release's, as MariaDB
+ * does after a release; the second merges a two-commit side branch), then the bad tag on one
+ * more commit.
  * @param {string} dir
  * @param {number} mainCount commits between the tags on the first-parent line (>= 2)
+ * @param {{brokenAt?: number}} [options] brokenAt: that commit of the line does not compile
  * @returns {{line: string[], side: string[]}} ids of the first-parent commits between the tags, oldest first, and of the side branch
  */
-function makeReleaseRepo(dir, mainCount) {
+function makeReleaseRepo(dir, mainCount, options = {}) {
   execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+  cpSync(FAKE_SERVER, dir, { recursive: true });
+  writeFileSync(join(dir, 'VERSION'), `${GOOD}\n`);
+  const code = (/** @type {number} */ i) => (i === options.brokenAt
+    ? 'int main(void) { return tagbench_undeclared_identifier; }\n'
+    : execFileSync('cat', [join(FAKE_SERVER, 'fake-server.c')], { encoding: 'utf8' }));
   const commit = (/** @type {string} */ subject) => {
+    git(dir, ['add', '-A']);
     git(dir, ['commit', '-q', '--allow-empty', '-m', subject]);
     return git(dir, ['rev-parse', 'HEAD']);
   };
   commit('start');
   git(dir, ['tag', '-a', '-m', 'release', `mariadb-${GOOD}`]);
+  writeFileSync(join(dir, 'VERSION'), `${BAD}\n`);
+  writeFileSync(join(dir, 'fake-server.c'), code(0));
   const line = [commit('MDEV-1 first change on the branch')];
   git(dir, ['checkout', '-q', '-b', 'feature']);
   const side = [commit('side work 1'), commit('side work 2')];
   git(dir, ['checkout', '-q', 'main']);
-  git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge branch feature', 'feature']);
-  line.push(git(dir, ['rev-parse', 'HEAD']));
-  for (let i = 3; i <= mainCount; i++) line.push(commit(`MDEV-${i} change ${i}`));
+  git(dir, ['merge', '-q', '--no-ff', '--no-commit', 'feature']);
+  writeFileSync(join(dir, 'fake-server.c'), code(1));
+  line.push(commit('Merge branch feature'));
+  for (let i = 3; i <= mainCount; i++) {
+    writeFileSync(join(dir, 'fake-server.c'), code(i - 1));
+    line.push(commit(`MDEV-${i} change ${i}`));
+  }
+  writeFileSync(join(dir, 'fake-server.c'), code(mainCount));
   commit(`bump to ${BAD}`);
   git(dir, ['tag', `mariadb-${BAD}`]);
   return { line, side };
@@ -83,6 +101,7 @@ test('listing: the first-parent commits between the two tags, oldest first, with
     assert.deepEqual(commits.map((c) => c.sha), line);
     assert.equal(commits[0].subject, 'MDEV-1 first change on the branch');
     assert.equal(commits[1].subject, 'Merge branch feature');
+    assert.equal(git(repo, ['rev-list', '--parents', '-n', '1', line[1]]).split(' ').length, 3, 'the second commit of the line is a merge');
     assert.ok(side.every((s) => !commits.some((c) => c.sha === s)), 'first-parent: the side branch is one candidate, its merge');
     // a URL is fetched (tags and commits) into the scratch repository, with the same answer
     const fetched = await listCommitsBetween({ repo: `file://${repo}`, goodTag, badTag: `mariadb-${BAD}`, scratchDir: join(dir, 'scratch') });
@@ -117,31 +136,32 @@ test('search over commits: the first bad commit is found for every place it can 
 });
 
 /**
- * The stand-in install stage (see the file comment for the rules it enforces).
+ * The REAL install stage, recorded: every request goes to installRelease (the source provider
+ * builds the fake-server project with git, cmake and gcc); the recorder checks what was asked
+ * (provider source, the mirror, a full commit id of a listed candidate or the good tag) and that
+ * the result sits at the install cache's key for it.
  * @param {{mirror: string, candidates: string[]}} expected
  */
 function recordingInstall(expected) {
-  const profile = /** @type {any} */ (config.products.mariadb).build?.defaultProfile ?? 'release';
-  /** @type {{key: string, ref: string|undefined, status: string}[]} */
+  /** @type {{ref: string|undefined, status: string}[]} */
   const requests = [];
-  const cache = new Map();
   /** @type {any} */
   const installRelease = async (/** @type {any} */ spec, /** @type {any} */ ctx) => {
     assert.equal(spec.provider, 'source', 'each build goes through the source provider');
-    assert.equal(spec.product, 'mariadb');
     assert.equal(spec.path, expected.mirror, 'the build fetches from the local mirror given with --path');
-    assert.ok(ctx.config && typeof ctx.cacheDir === 'string', 'the install context has the config and the cache');
     if (spec.ref === undefined) assert.equal(spec.version, GOOD, 'only the good release is built from its tag');
     else {
       assert.match(spec.ref, /^[0-9a-f]{40}$/, 'a commit is asked for by its full id');
       assert.ok(expected.candidates.includes(spec.ref), `${spec.ref} is one of the listed candidates`);
       assert.equal(spec.version, BAD, 'a commit builds as the version it leads up to');
     }
-    const key = `mariadb-${spec.version}@source-${profile}${spec.ref ? `+ref-${spec.ref}` : ''}`;
-    const status = cache.has(key) ? 'skipped' : 'installed';
-    cache.set(key, join(ctx.cacheDir, key, 'usr'));
-    requests.push({ key, ref: spec.ref, status });
-    return { status, prefix: cache.get(key), provider: 'source' };
+    const result = await installReleaseReal(spec, { ...ctx, log: process.env.TAGBENCH_TEST_VERBOSE ? ctx.log : () => {} });
+    requests.push({ ref: spec.ref, status: result.status });
+    if (result.status !== 'failed') {
+      assert.equal(result.prefix, join(ctx.cacheDir, `mariadb-${spec.version}@source-release${spec.ref ? `+ref-${spec.ref}` : ''}`), 'the install cache keys a commit by its ref');
+      assert.equal(result.provenance.commit, spec.ref ?? result.provenance.commit, 'the build is of the commit asked for');
+    }
+    return result;
   };
   return { requests, installRelease };
 }
@@ -161,9 +181,11 @@ function standInRun(factorOf, cacheDir) {
     assert.ok(cfg?.suites?.[options.suite] && cfg.hosts?.[options.hostClass]);
     assert.equal(options.releases.length, 2, 'a probe runs two releases side by side');
     const [good, candidate] = options.releases;
-    assert.deepEqual(good, { product: 'mariadb', version: GOOD, provider: 'path', path: join(cacheDir, `mariadb-${GOOD}@source-release`, 'usr') }, 'the good release runs from its own source build, first');
+    assert.deepEqual(good, { product: 'mariadb', version: GOOD, provider: 'path', path: join(cacheDir, `mariadb-${GOOD}@source-release`) }, 'the good release runs from its own source build, first');
     assert.equal(candidate.provider, 'path');
-    assert.match(candidate.path, new RegExp(`^${cacheDir}/mariadb-${BAD}@source-release\\+ref-${candidate.label}[0-9a-f]{28}/usr$`), 'the candidate runs from the build of its commit');
+    assert.match(candidate.path, new RegExp(`^${cacheDir}/mariadb-${BAD}@source-release\\+ref-${candidate.label}[0-9a-f]{28}$`), 'the candidate runs from the build of its commit');
+    assert.match(execFileSync(join(good.path, 'usr/sbin/mariadbd'), ['--version'], { encoding: 'utf8' }), new RegExp(`Ver ${GOOD.replaceAll('.', '\\.')}`));
+    assert.match(execFileSync(join(candidate.path, 'usr/sbin/mariadbd'), ['--version'], { encoding: 'utf8' }), new RegExp(`Ver ${BAD.replaceAll('.', '\\.')}`));
     assert.deepEqual(options.only, ['point-query'], 'only the bisected tests run');
     asked.push(candidate.label);
     const factor = factorOf(candidate.label);
@@ -243,29 +265,26 @@ test('bisect --commits: each probe builds its commit (source provider, ref = the
   }
 });
 
-test('bisect --commits: a commit that does not build stops the search there, naming it', async () => {
+test('bisect --commits: a commit that does not compile stops the search there, naming it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-bisect-commits-'));
   try {
     const mirror = join(dir, 'mirror');
-    const { line } = makeReleaseRepo(mirror, 3);
+    // three commits: the search probes the middle one first, and it does not compile
+    const { line } = makeReleaseRepo(mirror, 3, { brokenAt: 1 });
     const cacheDir = join(dir, 'cache');
     const store = join(dir, 'results');
     const install = recordingInstall({ mirror, candidates: line });
-    /** @type {any} */
-    const failing = async (/** @type {any} */ spec, /** @type {any} */ ctx) => {
-      const result = await install.installRelease(spec, ctx);
-      return spec.ref === line[1] ? { ...result, status: 'failed', reason: 'cmake: configure failed' } : result;
-    };
     const run = standInRun(() => 1, cacheDir);
     const code = await bisectReleases({
       product: 'mariadb', good: GOOD, bad: BAD, commits: true, path: mirror, only: 'point-query', repeats: 8, adaptiveBudget: 1, store, cacheDir, suite: 'smoke',
       out: () => {}, write: () => {},
-    }, { runReleases: run.runReleases, installRelease: failing });
+    }, { runReleases: run.runReleases, installRelease: install.installRelease });
     assert.equal(code, 3);
+    assert.deepEqual(install.requests.map((r) => [r.ref, r.status]), [[undefined, 'installed'], [line[1], 'failed']]);
     assert.deepEqual(run.asked, [], 'nothing runs after the failed build');
     const [report] = await readBisectReports(store);
     assert.equal(report.probes[0].call, 'undecided');
-    assert.match(report.probes[0].reason, new RegExp(`the probe could not run: the build of commit ${line[1]} failed: cmake: configure failed`));
+    assert.match(report.probes[0].reason, new RegExp(`the probe could not run: the build of commit ${line[1]} failed: .*tagbench_undeclared_identifier`, 's'));
     assert.match(report.outcome.message, /Not guessing: the first bad commit is one of/);
   } finally {
     await rm(dir, { recursive: true, force: true });
