@@ -34,11 +34,13 @@ import { formatRatio, formatInterval, formatPercent } from '../format-number.js'
  */
 export function renderBisectReport(report) {
   const o = report.outcome;
+  // A commit bisect names its candidates `<12-hex id> (<subject>)`.
+  const what = [o.firstBad, ...o.suspects].some((c) => /^[0-9a-f]{12} \(/.test(c ?? '')) ? 'commit' : 'release';
   const head = o.status === 'found'
-    ? `**First bad release: ${report.product} ${o.firstBad}** (last good: ${o.lastGood}).`
+    ? `**First bad ${what}: ${report.product} ${o.firstBad}** (last good: ${o.lastGood}).`
     : o.status === 'interrupted'
-      ? `**Bisect interrupted** before it could name the first bad release; it is one of ${o.suspects.join(', ')}.`
-      : `**Bisect stopped: the evidence is not enough to go on.** The first bad release is one of ${o.suspects.join(', ')}.`;
+      ? `**Bisect interrupted** before it could name the first bad ${what}; it is one of ${o.suspects.join(', ')}.`
+      : `**Bisect stopped: the evidence is not enough to go on.** The first bad ${what} is one of ${o.suspects.join(', ')}.`;
   const lines = [
     `## Bisect of ${report.product} ${report.good.name} (good) .. ${report.bad.name} (bad)`,
     '',
