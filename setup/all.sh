@@ -11,8 +11,8 @@ if [ "$node_major" -lt 20 ]; then
   echo "setup: Node.js >= 20 is required (found $(node --version))" >&2; exit 1
 fi
 bash "$here/node-deps.sh"
-demo_areas=(install server bench metrics compare linkbench)
-test_areas=(store site github)
+demo_areas=(install server bench metrics compare)
+test_areas=(store site github linkbench)
 areas=("${demo_areas[@]}")
 [ "$purpose" = test ] && areas+=("${test_areas[@]}")
 for area in "${areas[@]}"; do
