@@ -133,7 +133,11 @@ for (const engine of /** @type {const} */ (['innodb', 'rocksdb'])) {
       assert.ok(r.requests > 0 && r.requestsPerS > 0, JSON.stringify(r));
       assert.equal(request.throughput, r.requestsPerS);
       assert.equal(lb(request).seeds.request, 2);
-      assert.equal(lb(request).operations.filter((/** @type {any} */ o) => o.kind === 'latency').reduce((/** @type {number} */ n, /** @type {any} */ o) => n + o.count, 0), r.requests);
+      // The per-operation latency counts add up to the driver's request total, but for a request
+      // that failed (MyRocks: a conflict the driver retried) it counts the request and not its
+      // latency: seen once in CI, 52 484 timed of 52 485 requests on MyRocks.
+      const timed = lb(request).operations.filter((/** @type {any} */ o) => o.kind === 'latency').reduce((/** @type {number} */ n, /** @type {any} */ o) => n + o.count, 0);
+      assert.ok(timed <= r.requests && r.requests - timed <= (engine === 'rocksdb' ? Math.max(1, request.errors ?? 0) : 0), `${timed} timed of ${r.requests} requests, ${request.errors} errors (${engine})`);
       assert.ok(request.latencyMs && request.latencyMs.avg > 0 && request.latencyMs.max >= request.latencyMs.p95);
       assert.ok(lb(request).sizeAfterBytes > 0);
       assert.match(request.rawOutput, /REQUEST PHASE COMPLETED/);
