@@ -7,16 +7,13 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildSite } from '../../scripts/site-build/build-site.js';
-import { serveSite } from '../../scripts/site-build/serve-site.js';
 import { writeBisectReport, writeRecord } from '../../scripts/store/index.js';
-import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { gotoReady } from '../support/browser.js';
+import { startSite } from './fixture-store.js';
 import { generateHistory } from '../support/generate-history.js';
 import { makeBisectReport } from '../support/bisect-report.js';
-import { PROJECT_ROOT } from './fixture-store.js';
 
 const VERSIONS = ['10.11.18', '10.11.19', '10.11.20', '10.11.21', '10.11.22'];
 const { records } = generateHistory({
@@ -26,36 +23,28 @@ const { records } = generateHistory({
 for (const r of records) r.config.suite = 'smoke';
 
 /** @type {string} */
-let tmp;
+let bisectId;
+/** @type {Awaited<ReturnType<typeof startSite>>} */
+let site;
 /** @type {string} */
 let out;
-/** @type {string} */
-let bisectId;
-/** @type {{url: string, close: () => Promise<void>}} */
+/** @type {{url: string}} */
 let server;
-/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
-let browser;
 /** @type {import('playwright-core').Page} */
 let page;
 /** @type {string[]} */
 let problems;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'tagbench-bisect-site-'));
-  const store = join(tmp, 'store');
-  for (const r of records) await writeRecord(store, r);
-  ({ id: bisectId } = await writeBisectReport(store, makeBisectReport()));
-  out = join(tmp, 'www', 'site');
-  await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: new Date('2026-11-23T00:00:00Z') });
-  server = await serveSite(join(tmp, 'www'), { port: 0 });
-  browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser.context));
+  site = await startSite('tagbench-bisect-site-', async (store) => {
+    for (const r of records) await writeRecord(store, r);
+    ({ id: bisectId } = await writeBisectReport(store, makeBisectReport()));
+  }, { now: new Date('2026-11-23T00:00:00Z') });
+  ({ out, server, page, problems } = site);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await site?.close();
 });
 
 /** @param {string} version */

@@ -7,8 +7,13 @@
  * comparisons and the series' change-point file are in the store; mariadb 10.11 on local has
  * no change-point file (the site must then mark none).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSite } from '../../scripts/site-build/build-site.js';
+import { serveSite } from '../../scripts/site-build/serve-site.js';
+import { launchBrowser, openPage } from '../support/browser.js';
 import { generateHistory } from '../support/generate-history.js';
 import { writeRecord, writeComparison, readComparisons, readChangePoints, writeBaseline, writeIssueList } from '../../scripts/store/index.js';
 import { compareCommand } from '../../scripts/verify/commands.js';
@@ -93,4 +98,31 @@ export function expectedQps(records, k) {
   const values = records.filter((r) => r.host.class === k.host && r.release.version === k.version)
     .flatMap((r) => r.steps.filter((s) => s.name === k.test).flatMap((s) => s.repeats.filter((x) => x.status === 'ok').map((x) => /** @type {number} */ (x.throughput))));
   return expectedMedian(values);
+}
+
+/**
+ * What every browser test of one site view sets up: a store the test fills, the site built from
+ * it (project configs, no baselines), served on a free port, and one page in headless Chromium
+ * that collects console errors and failed requests.
+ * @param {string} prefix temp folder name prefix
+ * @param {(store: string) => Promise<void>} fill writes the records (and anything else) the test needs
+ * @param {{now: Date}} opts build time
+ */
+export async function startSite(prefix, fill, opts) {
+  const tmp = await mkdtemp(join(tmpdir(), prefix));
+  const store = join(tmp, 'store');
+  await fill(store);
+  const out = join(tmp, 'www', 'site');
+  await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: opts.now });
+  const server = await serveSite(join(tmp, 'www'), { port: 0 });
+  const browser = await launchBrowser();
+  const { page, problems } = await openPage(browser.context);
+  return {
+    tmp, store, out, server, page, problems,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
 }

@@ -8,15 +8,12 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite } from '../../scripts/site-build/build-site.js';
-import { serveSite } from '../../scripts/site-build/serve-site.js';
 import { writeRecord } from '../../scripts/store/index.js';
-import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
-import { PROJECT_ROOT } from './fixture-store.js';
+import { gotoReady } from '../support/browser.js';
+import { startSite } from './fixture-store.js';
 
 const FIXTURES = new URL('../fixtures/sequence/', import.meta.url).pathname;
 /** @type {import('../../scripts/types.js').RunRecord[]} */
@@ -40,34 +37,26 @@ function okRepeats(suite, version, test) {
     .flatMap((r) => r.steps.filter((s) => s.name === test && s.status === 'ok').flatMap((s) => s.repeats.filter((rep) => rep.status === 'ok')));
 }
 
-/** @type {string} */
-let tmp;
+/** @type {Awaited<ReturnType<typeof startSite>>} */
+let site;
 /** @type {string} */
 let out;
-/** @type {{url: string, close: () => Promise<void>}} */
+/** @type {{url: string}} */
 let server;
-/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
-let browser;
 /** @type {import('playwright-core').Page} */
 let page;
 /** @type {string[]} */
 let problems;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'tagbench-sequence-site-'));
-  const store = join(tmp, 'store');
-  for (const r of records) await writeRecord(store, r);
-  out = join(tmp, 'www', 'site');
-  await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: new Date('2026-11-23T00:00:00Z') });
-  server = await serveSite(join(tmp, 'www'), { port: 0 });
-  browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser.context));
+  site = await startSite('tagbench-sequence-site-', async (store) => {
+    for (const r of records) await writeRecord(store, r);
+  }, { now: new Date('2026-11-23T00:00:00Z') });
+  ({ out, server, page, problems } = site);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await site?.close();
 });
 
 /**

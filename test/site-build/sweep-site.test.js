@@ -7,15 +7,12 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildSite } from '../../scripts/site-build/build-site.js';
-import { serveSite } from '../../scripts/site-build/serve-site.js';
 import { writeRecord } from '../../scripts/store/index.js';
-import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { gotoReady } from '../support/browser.js';
+import { startSite } from './fixture-store.js';
 import { generateHistory } from '../support/generate-history.js';
-import { PROJECT_ROOT } from './fixture-store.js';
 
 const COUNTS = [1, 2, 4];
 const { records } = generateHistory({
@@ -34,34 +31,26 @@ function median(/** @type {number[]} */ xs) {
   return s[(s.length - 1) / 2];
 }
 
-/** @type {string} */
-let tmp;
+/** @type {Awaited<ReturnType<typeof startSite>>} */
+let site;
 /** @type {string} */
 let out;
-/** @type {{url: string, close: () => Promise<void>}} */
+/** @type {{url: string}} */
 let server;
-/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
-let browser;
 /** @type {import('playwright-core').Page} */
 let page;
 /** @type {string[]} */
 let problems;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'tagbench-sweep-site-'));
-  const store = join(tmp, 'store');
-  for (const r of records) await writeRecord(store, r);
-  out = join(tmp, 'www', 'site');
-  await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: new Date('2025-03-01T00:00:00Z') });
-  server = await serveSite(join(tmp, 'www'), { port: 0 });
-  browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser.context));
+  site = await startSite('tagbench-sweep-site-', async (store) => {
+    for (const r of records) await writeRecord(store, r);
+  }, { now: new Date('2025-03-01T00:00:00Z') });
+  ({ out, server, page, problems } = site);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await site?.close();
 });
 
 describe('concurrency sweep on the site', () => {
