@@ -8,17 +8,14 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, mkdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSite } from '../../scripts/site-build/build-site.js';
-import { serveSite } from '../../scripts/site-build/serve-site.js';
 import { writeRecord } from '../../scripts/store/index.js';
 import { computeCrossTable } from '../../scripts/compare/index.js';
-import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { gotoReady } from '../support/browser.js';
 import { generateHistory } from '../support/generate-history.js';
-import { PROJECT_ROOT } from './fixture-store.js';
+import { startSite } from './fixture-store.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/site/', import.meta.url));
 const SPEC = {
@@ -56,14 +53,10 @@ function crossTable(keys, base) {
   });
 }
 
-/** @type {string} */
-let tmp;
+/** @type {Awaited<ReturnType<typeof startSite>>} */
+let site;
 /** @type {string} */
 let out;
-/** @type {{url: string, close: () => Promise<void>}} */
-let server;
-/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
-let browser;
 /** @type {import('playwright-core').Page} */
 let page;
 /** @type {string[]} */
@@ -72,22 +65,16 @@ let problems;
 let root;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'tagbench-cross-site-'));
-  const store = join(tmp, 'store');
-  for (const r of records) await writeRecord(store, r);
-  out = join(tmp, 'www', 'results-site');
-  await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: new Date('2025-03-01T00:00:00Z') });
-  server = await serveSite(join(tmp, 'www'), { port: 0 });
-  root = `${server.url}results-site/`;
   await mkdir(ARTIFACTS, { recursive: true });
-  browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser.context));
+  site = await startSite('tagbench-cross-site-', async (store) => {
+    for (const r of records) await writeRecord(store, r);
+  }, { now: new Date('2025-03-01T00:00:00Z'), siteDir: 'results-site' });
+  ({ out, page, problems } = site);
+  root = `${site.server.url}results-site/`;
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await site?.close();
 });
 
 /** Cells of the cross table: their test, column key, QPS and ratio, and the marks shown. */

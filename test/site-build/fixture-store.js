@@ -106,13 +106,14 @@ export function expectedQps(records, k) {
  * that collects console errors and failed requests.
  * @param {string} prefix temp folder name prefix
  * @param {(store: string) => Promise<void>} fill writes the records (and anything else) the test needs
- * @param {{now: Date}} opts build time
+ * @param {{now: Date, siteDir?: string}} opts build time; the site's folder under the served
+ *   root (default `site`: pages are tested from a sub-path, as on GitHub Pages)
  */
 export async function startSite(prefix, fill, opts) {
   const tmp = await mkdtemp(join(tmpdir(), prefix));
   const store = join(tmp, 'store');
   await fill(store);
-  const out = join(tmp, 'www', 'site');
+  const out = join(tmp, 'www', opts.siteDir ?? 'site');
   await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: opts.now });
   const server = await serveSite(join(tmp, 'www'), { port: 0 });
   const browser = await launchBrowser();

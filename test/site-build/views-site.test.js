@@ -9,19 +9,16 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildSite } from '../../scripts/site-build/build-site.js';
-import { serveSite } from '../../scripts/site-build/serve-site.js';
 import { READS_SHOWN_FROM, parseCellSeries } from '../../scripts/site-build/build-views-data.js';
 import { READS_SHOWN_FROM as TERMINAL_READS_SHOWN_FROM } from '../../scripts/compare/render-relative-table.js';
 import { writeRecord, writeComparison } from '../../scripts/store/index.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { loadConfig } from '../../scripts/config/index.js';
-import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { gotoReady } from '../support/browser.js';
 import { generateHistory } from '../support/generate-history.js';
-import { PROJECT_ROOT, expectedMedian } from './fixture-store.js';
+import { PROJECT_ROOT, expectedMedian, startSite } from './fixture-store.js';
 
 /** @typedef {import('../../scripts/types.js').RunRecord} RunRecord */
 
@@ -108,14 +105,12 @@ function medianOf(rs, version, step, pick) {
     .flatMap((r) => r.steps.filter((s) => s.name === step).flatMap((s) => s.repeats.filter((rep) => rep.status === 'ok').map(pick))));
 }
 
-/** @type {string} */
-let tmp;
+/** @type {Awaited<ReturnType<typeof startSite>>} */
+let site;
 /** @type {string} */
 let out;
-/** @type {{url: string, close: () => Promise<void>}} */
+/** @type {{url: string}} */
 let server;
-/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
-let browser;
 /** @type {import('playwright-core').Page} */
 let page;
 /** @type {string[]} */
@@ -124,25 +119,19 @@ let problems;
 let ddlComparison;
 
 before(async () => {
-  tmp = await mkdtemp(join(tmpdir(), 'tagbench-views-site-'));
-  const store = join(tmp, 'store');
-  for (const r of records) await writeRecord(store, r);
-  const config = await loadConfig(PROJECT_ROOT);
-  const thresholds = resolveThresholds(/** @type {any} */ (config.thresholds));
-  const side = (/** @type {string} */ v) => ({ version: v, records: timed.filter((r) => r.release.version === v) });
-  ddlComparison = compareRuns({ base: side(VERSIONS[0]), candidate: side(VERSIONS[1]), createdAt: '2025-02-01T00:00:00Z', thresholds });
-  await writeComparison(store, ddlComparison);
-  out = join(tmp, 'www', 'site');
-  await buildSite({ store, out, baselines: join(tmp, 'baselines'), configRoot: PROJECT_ROOT, now: new Date('2025-03-01T00:00:00Z') });
-  server = await serveSite(join(tmp, 'www'), { port: 0 });
-  browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser.context));
+  site = await startSite('tagbench-views-site-', async (store) => {
+    for (const r of records) await writeRecord(store, r);
+    const config = await loadConfig(PROJECT_ROOT);
+    const thresholds = resolveThresholds(/** @type {any} */ (config.thresholds));
+    const side = (/** @type {string} */ v) => ({ version: v, records: timed.filter((r) => r.release.version === v) });
+    ddlComparison = compareRuns({ base: side(VERSIONS[0]), candidate: side(VERSIONS[1]), createdAt: '2025-02-01T00:00:00Z', thresholds });
+    await writeComparison(store, ddlComparison);
+  }, { now: new Date('2025-03-01T00:00:00Z') });
+  ({ out, server, page, problems } = site);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await site?.close();
 });
 
 /** @param {string} suite */
