@@ -21,6 +21,7 @@
  *
  * Pure: no file system, clock or environment; the simulation uses a fixed seed.
  */
+import { seededUniform } from '../seeded-random.js';
 
 /**
  * A drift has two positions (start and end) where a step or a dip has one: like AIC, it must
@@ -237,14 +238,7 @@ function describeShape(unitsPerRelease, pooled) {
  * @returns {() => number} standard normal draws (mulberry32 + Box–Muller; reproducible)
  */
 export function seededNormal(seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = seededUniform(seed);
   /** @type {number|null} */
   let spare = null;
   return () => {

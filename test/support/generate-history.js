@@ -8,6 +8,7 @@
  * the benchmark do); without it they are made up by construction from the injected changes,
  * as fixtures for the pages, not statistics.
  */
+import { seededUniform } from '../../scripts/seeded-random.js';
 import { createHash } from 'node:crypto';
 import { formatRatio } from '../../scripts/format-number.js';
 
@@ -49,15 +50,7 @@ export const STANDARD_TESTS = Object.freeze([
  * @returns {() => number} uniform [0, 1)
  */
 export function prng(seed) {
-  // mulberry32: a tiny seeded generator; Math.random can't be seeded and tests need replays.
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededUniform(seed);
 }
 
 /** @param {string} s */

@@ -22,6 +22,7 @@
  * - Each step finds its starting ids by SELECT MIN/MAX on the table, so nothing is kept in memory
  *   between steps (a restarted server or a later pass needs nothing from this process).
  */
+import { seededUniform } from '../../seeded-random.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
@@ -234,19 +235,11 @@ function createTableSql(engine, table) {
 }
 
 /**
- * A small fast seeded generator (mulberry32): the same pass, step and client draw the same rows.
- * @param {number} seed
- * @returns {() => number} uniform in [0, 1)
+ * The seeded generator of the insert benchmark's rows: the same pass, step and client draw the
+ * same rows.
  */
-export function seededRandom(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+export function seededRandom(/** @type {number} */ seed) {
+  return seededUniform(seed);
 }
 
 /**
