@@ -64,6 +64,21 @@ export async function readMachineMirrors(etcApt = '/etc/apt') {
 }
 
 /**
+ * The folders and files of a private apt configuration (binary or source lists): its own
+ * lists, archives, an empty dpkg status and preferences, and the given sources.list.
+ * @param {string} dir
+ * @param {string} sourcesList
+ */
+async function prepareAptDir(dir, sourcesList) {
+  await mkdir(join(dir, 'lists', 'partial'), { recursive: true });
+  await mkdir(join(dir, 'cache', 'archives', 'partial'), { recursive: true });
+  await mkdir(join(dir, 'empty.d'), { recursive: true });
+  await writeIfChanged(join(dir, 'sources.list'), sourcesList);
+  await writeIfChanged(join(dir, 'status'), '');
+  await writeIfChanged(join(dir, 'preferences'), '');
+}
+
+/**
  * Open (creating when needed) the private apt configuration of one Debian release.
  * @param {string} cacheDir install cache root; the apt state goes in `<cacheDir>/.apt/<release>`
  * @param {string} release `bullseye`, `bookworm`, `trixie`, `sid`, ...
@@ -74,12 +89,7 @@ export async function readMachineMirrors(etcApt = '/etc/apt') {
 export async function openAptEnv(cacheDir, release, log) {
   const dir = join(cacheDir, '.apt', release);
   const mirrors = await readMachineMirrors();
-  await mkdir(join(dir, 'lists', 'partial'), { recursive: true });
-  await mkdir(join(dir, 'cache', 'archives', 'partial'), { recursive: true });
-  await mkdir(join(dir, 'empty.d'), { recursive: true });
-  await writeIfChanged(join(dir, 'sources.list'), renderSourcesList(release, mirrors));
-  await writeIfChanged(join(dir, 'status'), '');
-  await writeIfChanged(join(dir, 'preferences'), '');
+  await prepareAptDir(dir, renderSourcesList(release, mirrors));
 
   const base = privateAptOptions(dir);
   const stampFile = join(dir, 'lists', '.tagbench-updated');
@@ -234,12 +244,7 @@ export function sourceAptCommands(cacheDir, release, packageArg) {
 export async function openAptSourceEnv(cacheDir, release, log, etcApt = '/etc/apt') {
   const dir = sourceAptDir(cacheDir, release);
   const mirrors = await readMachineMirrors(etcApt);
-  await mkdir(join(dir, 'lists', 'partial'), { recursive: true });
-  await mkdir(join(dir, 'cache', 'archives', 'partial'), { recursive: true });
-  await mkdir(join(dir, 'empty.d'), { recursive: true });
-  await writeIfChanged(join(dir, 'sources.list'), renderSourcePackagesList(release, mirrors));
-  await writeIfChanged(join(dir, 'status'), '');
-  await writeIfChanged(join(dir, 'preferences'), '');
+  await prepareAptDir(dir, renderSourcePackagesList(release, mirrors));
   const base = privateAptOptions(dir);
   const lockFile = join(dir, 'lists.lock');
   const stampFile = join(dir, 'lists', '.tagbench-updated');
