@@ -6,7 +6,39 @@
  * refuses an invalid one).
  */
 
+import assert from 'node:assert/strict';
+import { generateHistory } from './generate-history.js';
+import { validateRecord, writeRecord } from '../../scripts/store/index.js';
+
 /** @typedef {import('../../scripts/store/index.js').BisectReport} BisectReport */
+
+/**
+ * What the bisect tests' stand-in run stage returns for one probe: schema-valid records of the
+ * good release and the candidate (the generator's, the candidate `factor` times as fast on the
+ * bisected tests), limited to those tests and written to the probe's store, as runReleases does.
+ * @param {any} options the probe's runReleases options (hostClass, suite, repeats, only, storeDir)
+ * @param {{good: string, candidate: string, factor: number, call: number, repeats: number, scatter?: number[]}} probe
+ *   scatter: multiplies the candidate's repeats in turn (a noisy host)
+ */
+export async function standInProbe(options, probe) {
+  const only = /** @type {string[]} */ (options.only);
+  const { records } = generateHistory({
+    lines: [{ product: 'mariadb', line: '10.11', versions: [probe.good, probe.candidate] }], hosts: [options.hostClass], suite: options.suite,
+    tests: 20, repeats: probe.repeats, seed: 7, start: `2026-0${probe.call}-01T00:00:00Z`,
+    changes: probe.factor === 1 ? [] : only.map((t) => ({ version: probe.candidate, test: t, factor: probe.factor })),
+  });
+  const out = records.map((r) => ({ ...r, steps: r.steps.filter((s) => only.includes(s.name)) }));
+  const scatter = probe.scatter;
+  if (scatter) {
+    for (const s of out[1].steps) s.repeats.forEach((rep, i) => { rep.throughput = Math.round(Number(rep.throughput) * scatter[i % scatter.length] * 1000) / 1000; });
+  }
+  const paths = [];
+  for (const r of out) {
+    assert.deepEqual(validateRecord(r), [], 'the stand-in returns valid run records');
+    paths.push(await writeRecord(options.storeDir, r));
+  }
+  return { records: out, paths, interrupted: false };
+}
 
 /**
  * @param {Partial<BisectReport>} [over] fields to replace

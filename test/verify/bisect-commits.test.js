@@ -28,9 +28,9 @@ import { commitCandidates, DEFAULT_MAX_COMMITS, formatElapsed, listCommitsBetwee
 import { maxProbes, searchFirstBad } from '../../scripts/verify/bisect-search.js';
 import { UserError } from '../../scripts/errors.js';
 import { installRelease as installReleaseReal } from '../../scripts/install/index.js';
-import { generateHistory } from '../support/generate-history.js';
+import { standInProbe } from '../support/bisect-report.js';
 import { loadConfig } from '../../scripts/config/index.js';
-import { readBisectReports, validateRecord, writeRecord } from '../../scripts/store/index.js';
+import { readBisectReports } from '../../scripts/store/index.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const config = await loadConfig(root);
@@ -188,20 +188,9 @@ function standInRun(factorOf, cacheDir) {
     assert.match(execFileSync(join(candidate.path, 'usr/sbin/mariadbd'), ['--version'], { encoding: 'utf8' }), new RegExp(`Ver ${BAD.replaceAll('.', '\\.')}`));
     assert.deepEqual(options.only, ['point-query'], 'only the bisected tests run');
     asked.push(candidate.label);
-    const factor = factorOf(candidate.label);
     call++;
-    const { records } = generateHistory({
-      lines: [{ product: 'mariadb', line: '10.11', versions: [GOOD, BAD] }], hosts: [options.hostClass], suite: options.suite,
-      tests: 20, repeats: options.repeats, seed: 7, start: `2026-0${call}-01T00:00:00Z`,
-      changes: factor === 1 ? [] : [{ version: BAD, test: 'point-query', factor }],
-    });
-    const out = records.map((r) => ({ ...r, steps: r.steps.filter((s) => s.name === 'point-query') }));
-    const paths = [];
-    for (const r of out) {
-      assert.deepEqual(validateRecord(r), [], 'the stand-in returns valid run records');
-      paths.push(await writeRecord(options.storeDir, r));
-    }
-    return { records: out, paths, interrupted: false };
+    // The records are the good release's and BAD's: the candidate runs as a build of BAD's version.
+    return standInProbe(options, { good: GOOD, candidate: BAD, factor: factorOf(candidate.label), call, repeats: options.repeats });
   };
   return { asked, runReleases };
 }

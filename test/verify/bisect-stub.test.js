@@ -17,9 +17,10 @@ import { join } from 'node:path';
 import { bisectReleases } from '../../scripts/verify/bisect.js';
 import { EXIT } from '../../scripts/errors.js';
 import { generateHistory } from '../support/generate-history.js';
+import { standInProbe } from '../support/bisect-report.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
-import { readBisectReports, validateRecord, writeComparison, writeRecord } from '../../scripts/store/index.js';
+import { readBisectReports, writeComparison } from '../../scripts/store/index.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const config = await loadConfig(root);
@@ -46,24 +47,8 @@ function standInRun(behaviour, expectedOnly) {
     assert.ok(behaviour[candidate.version], `the stand-in knows candidate ${candidate.version}`);
     asked.push(candidate.version);
     const { factor, noisy } = behaviour[candidate.version];
-    const repeats = options.repeats ?? config.hosts[options.hostClass].repeats;
     call++;
-    const { records } = generateHistory({
-      lines: [{ product: 'mariadb', line: '10.11', versions: [GOOD, candidate.version] }], hosts: [options.hostClass], suite: options.suite,
-      tests: 20, repeats, seed: 7, start: `2026-0${call}-01T00:00:00Z`,
-      changes: factor === 1 ? [] : expectedOnly.map((t) => ({ version: candidate.version, test: t, factor })),
-    });
-    const out = records.map((r) => ({ ...r, steps: r.steps.filter((s) => expectedOnly.includes(s.name)) }));
-    if (noisy) {
-      const scatter = [1.5, 0.6, 1.05, 0.7, 1.3];
-      for (const s of out[1].steps) s.repeats.forEach((rep, i) => { rep.throughput = Math.round(Number(rep.throughput) * scatter[i % scatter.length] * 1000) / 1000; });
-    }
-    const paths = [];
-    for (const r of out) {
-      assert.deepEqual(validateRecord(r), [], 'the stand-in returns valid run records');
-      paths.push(await writeRecord(options.storeDir, r));
-    }
-    return { records: out, paths, interrupted: false };
+    return standInProbe(options, { good: GOOD, candidate: candidate.version, factor, call, repeats: options.repeats ?? config.hosts[options.hostClass].repeats, ...(noisy ? { scatter: [1.5, 0.6, 1.05, 0.7, 1.3] } : {}) });
   };
   return { asked, runReleases };
 }
