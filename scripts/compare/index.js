@@ -14,7 +14,7 @@ export { computeRankSumP, adjustHolm, minInstancesFor } from './family-wise.js';
 export { computeQos } from './qos.js';
 export { METRICS, METRIC_NAMES } from './metrics.js';
 export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
-export { renderRelativeTable } from './render-relative-table.js';
+export { renderRelativeTable, READS_SHOWN_FROM } from './render-relative-table.js';
 export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';
 export { renderComparison } from './render-comparison.js';
 export { detectChangePoints } from './run-change-points.js';

@@ -14,6 +14,7 @@
  *
  * Pure: table groups and manifest entries in, data objects out (numbers stay numbers).
  */
+import { READS_SHOWN_FROM } from '../compare/index.js';
 import { median } from './summarize-repeats.js';
 import { groupTables } from './group-tables.js';
 import { compareVersions } from '../version-order.js';
@@ -24,13 +25,9 @@ import { viewPaths } from '../../site/js/pages/view-paths.js';
 
 export const VIEWS_SCHEMA_VERSION = 1;
 
-/**
- * Storage reads per operation from which a table's reads are shown: the same rule as the
- * terminal's relative table (scripts/compare/render-relative-table.js READS_SHOWN_FROM; a test
- * keeps the two equal). A cached run reads next to nothing, an IO-bound one about a page per
- * lookup.
- */
-export const READS_SHOWN_FROM = 0.2;
+// Storage reads per operation from which a table's reads are shown: the terminal's own rule,
+// so the site and `tagbench compare` show reads/op for the same runs. Re-exported for the pages' tests.
+export { READS_SHOWN_FROM };
 
 /** A matrix cell's series: `<suite>--<dim>-<value>[--<dim>-<value>]` (scripts/workload/variants.js). */
 const CELL_SERIES = /^(.+?)--(.+-.+)$/;
