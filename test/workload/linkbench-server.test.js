@@ -133,11 +133,16 @@ for (const engine of /** @type {const} */ (['innodb', 'rocksdb'])) {
       assert.ok(r.requests > 0 && r.requestsPerS > 0, JSON.stringify(r));
       assert.equal(request.throughput, r.requestsPerS);
       assert.equal(lb(request).seeds.request, 2);
-      // The per-operation latency counts add up to the driver's request total, but for a request
-      // that failed (MyRocks: a conflict the driver retried) it counts the request and not its
-      // latency: seen once in CI, 52 484 timed of 52 485 requests on MyRocks.
+      // The per-operation latency counts fall a little short of the driver's request total:
+      // LinkBench records every requester thread's latencies into one HdrHistogram per operation,
+      // and that Histogram class is not thread-safe, so concurrent increments are lost now and
+      // then (CI: 25 691 timed of 25 693 on InnoDB, 76 602 of 76 673 on MyRocks). Never more
+      // timed than done, never under 99 %; every operation of 1 % or more of the default mix
+      // must be there (a parser that dropped one would also fall below 99 %).
       const timed = lb(request).operations.filter((/** @type {any} */ o) => o.kind === 'latency').reduce((/** @type {number} */ n, /** @type {any} */ o) => n + o.count, 0);
-      assert.ok(timed <= r.requests && r.requests - timed <= (engine === 'rocksdb' ? Math.max(1, request.errors ?? 0) : 0), `${timed} timed of ${r.requests} requests, ${request.errors} errors (${engine})`);
+      assert.ok(timed <= r.requests && timed >= 0.99 * r.requests, `${timed} timed of ${r.requests} requests, ${request.errors} errors (${engine})`);
+      const requestOps = new Set(lb(request).operations.filter((/** @type {any} */ o) => o.kind === 'latency' && o.count > 0).map((/** @type {any} */ o) => o.op));
+      for (const op of ['GET_NODE', 'GET_LINKS_LIST', 'MULTIGET_LINK', 'ADD_LINK', 'UPDATE_LINK', 'COUNT_LINK', 'UPDATE_NODE', 'ADD_NODE']) assert.ok(requestOps.has(op), `${op} missing from ${[...requestOps].join(' ')}`);
       assert.ok(request.latencyMs && request.latencyMs.avg > 0 && request.latencyMs.max >= request.latencyMs.p95);
       assert.ok(lb(request).sizeAfterBytes > 0);
       assert.match(request.rawOutput, /REQUEST PHASE COMPLETED/);
