@@ -251,7 +251,8 @@ export {};
  * @property {number} t seconds since start
  * @property {number} qps
  * @property {number} tps
- * @property {number} latencyMs the interval's percentile latency (sysbench prints p95)
+ * @property {number|null} latencyMs the interval's percentile latency (sysbench prints p95); null
+ *   when the driver reports no per-second latency (LinkBench)
  * @property {number} errors per second
  * @property {number} [inserts] sequence benchmarks: rows inserted in this second
  * @property {number} [deletes] sequence benchmarks: rows deleted in this second

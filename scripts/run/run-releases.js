@@ -304,7 +304,7 @@ async function runSequenceAction(action, state, plan, options) {
   const { step, stepIndex } = action;
   const bench = getSequenceBenchmark(/** @type {string} */ (step.sequence));
   /** @type {import('../workload/types.js').SequenceStepContext} */
-  const ctx = { suite: plan.suite, engine: state.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet };
+  const ctx = { suite: plan.suite, engine: state.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, cacheDir: options.cacheDir, signal: options.signal, onProgress: quiet };
   if (step.reported) {
     /** @type {import('../workload/types.js').SequenceStepOutcome|undefined} */
     let seen;

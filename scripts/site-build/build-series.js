@@ -31,7 +31,8 @@ export function buildSeries(record) {
       repeats: step.repeats.map((rep) => {
         const iv = rep.intervals ?? [];
         // `maxLatencyMs` is the per-second max response time the insert benchmark prints;
-        // sysbench's interval latency is its p95.
+        // sysbench's interval latency is its p95. A null latency (LinkBench prints none per
+        // second) stays null: the chart draws a gap, not a 0 ms.
         const maxes = iv.map((i) => /** @type {any} */ (i).maxLatencyMs);
         return {
           index: rep.index,

@@ -194,6 +194,9 @@ export {};
  *   the step (the insert benchmark does) and restores its affinity after
  * @property {AbortSignal} [signal] stop as soon as possible; the outcome is then failed
  * @property {(line: string) => void} [onProgress]
+ * @property {string} [cacheDir] the run's install cache (--cache-dir), where a benchmark that
+ *   builds its own tool keeps the build (LinkBench's jar); absent = the default cache
+ *   (scripts/run-options.js cacheDirFrom)
  */
 
 /**

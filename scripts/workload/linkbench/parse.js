@@ -208,3 +208,141 @@ export function parseCsvStats(text) {
     };
   });
 }
+
+// Per-second rates of a request phase. The fork prints no rate per interval, but with
+// progressfreq = 1 every requester logs its cumulative `requests done` at the first request it
+// finishes more than a second after its last such line, so each line is an exact (time, count)
+// point of one thread, about a second apart. The lines below are the ones that place those
+// points in time (LinkBenchRequest.run() of the pinned fork).
+const TIMED_LINE = /^(TRACE|DEBUG|INFO|WARN|ERROR|FATAL) (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d(?:\.\d+)?) \[[^\]]*\]: (.*)$/;
+const REQ_STARTED = /^Requester thread #(\d+) started:/;
+const REQ_WARMED = /^Requester #(\d+) warmup finished .* 0\/\d+ requests done/;
+const REQ_DONE = /^Requester #(\d+) (\d+)\/\d+ requests done$/;
+const REQ_TIME_LIMIT = /^Requester #(\d+): time limit of (\d+)s elapsed/;
+const REQ_TOTAL = /^ThreadID = (\d+) total requests = (\d+) /;
+// A per-operation statistics dump covers lastStatDisplay..now; the thread's first one starts
+// where its measured part started (after warm-up), whether it is the final dump or a
+// displayfreq one.
+const REQ_STATS = /^ThreadID = (\d+) [A-Z_]+ total[oO]ps = \d+ .*sampleDuration = (\d+)ms/;
+
+/**
+ * @param {RegExpExecArray} m a TIMED_LINE match
+ * @returns {number} ms on the driver's clock. The log's local time is read as UTC: only
+ *   differences are used (a daylight-saving change during a phase would shift them by an hour).
+ *   The fork trims trailing zeros of the milliseconds (`59.48` is 59.480 s), so the seconds
+ *   field is read as a decimal number.
+ */
+function logTimeMs(m) {
+  return Date.UTC(Number(m[2]), Number(m[3]) - 1, Number(m[4]), Number(m[5]), Number(m[6])) + Math.round(Number(m[7]) * 1000);
+}
+
+/**
+ * @typedef {object} RequestThreadTrace one requester's known (time, cumulative requests) points
+ * @property {number} id requester number
+ * @property {number|null} startMs when its measured part began (see requestIntervals)
+ * @property {{ms: number, done: number}[]} points in time order, the first at startMs with 0
+ * @property {number|null} endMs when it stopped (its time-limit line, else its total line)
+ */
+
+/**
+ * The per-second intervals of one request phase from the driver's console output. t = whole
+ * seconds since the phase's measured part began (the earliest requester's start; warm-up is not
+ * part of it, as the driver counts no requests in it), each interval covering (t-1, t]. Each
+ * thread's cumulative count is interpolated linearly between its progress lines at every
+ * whole-second boundary, and the threads are summed, so `queries` are fractions of requests
+ * (rounded to 0.001). The trailing part-second after the last whole second is left out, as
+ * sysbench does; a second in which no request finished is a 0 (a stall).
+ *
+ * A thread's start is, best first: its first statistics dump's time minus that dump's
+ * sampleDuration (exact to the logging delay); its warm-up-finished line; its time-limit line
+ * minus maxtime (late by at most the last request's latency), but not before its started line
+ * (which precedes its connection to the server); its started line.
+ *
+ * `qps` = `tps` = `queries` = requests finished in that second (one LinkBench request is one
+ * operation, as the step's own tps = throughput); `errors` = the ERROR lines logged in that
+ * second; `latencyMs` null: the driver prints no per-second latency.
+ * @param {string} text one request phase's console output (lines before the first requester
+ *   started, e.g. a load phase of the same run, are ignored)
+ * @returns {import('../types.js').SequenceInterval[]} empty when no requester reported
+ */
+export function requestIntervals(text) {
+  /** @type {Map<number, {started: number|null, warmed: number|null, statsStart: number|null, limit: {ms: number, maxS: number}|null, total: {ms: number, done: number}|null, progress: {ms: number, done: number}[]}>} */
+  const threads = new Map();
+  const thread = (/** @type {number} */ id) => {
+    let t = threads.get(id);
+    if (!t) threads.set(id, (t = { started: null, warmed: null, statsStart: null, limit: null, total: null, progress: [] }));
+    return t;
+  };
+  /** @type {number[]} */
+  const errorMs = [];
+  let inPhase = false;
+  for (const raw of text.split('\n')) {
+    const line = TIMED_LINE.exec(raw.trimEnd());
+    if (!line) continue;
+    const ms = logTimeMs(line);
+    const message = line[8];
+    let m;
+    if ((m = REQ_STARTED.exec(message))) {
+      inPhase = true;
+      thread(Number(m[1])).started ??= ms;
+    }
+    if (!inPhase) continue;
+    if (line[1] === 'ERROR' || line[1] === 'FATAL') errorMs.push(ms);
+    else if ((m = REQ_DONE.exec(message))) thread(Number(m[1])).progress.push({ ms, done: Number(m[2]) });
+    else if ((m = REQ_WARMED.exec(message))) thread(Number(m[1])).warmed ??= ms;
+    else if ((m = REQ_TIME_LIMIT.exec(message))) thread(Number(m[1])).limit ??= { ms, maxS: Number(m[2]) };
+    else if ((m = REQ_TOTAL.exec(message))) thread(Number(m[1])).total ??= { ms, done: Number(m[2]) };
+    else if ((m = REQ_STATS.exec(message))) thread(Number(m[1])).statsStart ??= ms - Number(m[2]);
+  }
+  /** @type {RequestThreadTrace[]} */
+  const traces = [];
+  for (const [id, t] of threads) {
+    const progress = t.progress.filter((p, i) => i === 0 || p.ms >= t.progress[i - 1].ms);
+    const end = t.limit && t.total ? { ms: t.limit.ms, done: t.total.done } : t.total;
+    const firstMs = progress[0]?.ms ?? end?.ms ?? null;
+    let startMs = t.statsStart ?? t.warmed ?? (t.limit ? Math.max(t.limit.ms - t.limit.maxS * 1000, t.started ?? -Infinity) : t.started);
+    if (startMs === null || firstMs === null) continue;
+    if (t.started !== null && t.warmed === null) startMs = Math.max(startMs, t.started);
+    startMs = Math.min(startMs, firstMs);
+    const points = [{ ms: startMs, done: 0 }, ...progress];
+    if (end && end.ms >= points[points.length - 1].ms && end.done >= points[points.length - 1].done) points.push(end);
+    traces.push({ id, startMs, points, endMs: points[points.length - 1].ms });
+  }
+  if (traces.length === 0) return [];
+  const phaseStart = Math.min(...traces.map((t) => /** @type {number} */ (t.startMs)));
+  const phaseEnd = Math.max(...traces.map((t) => /** @type {number} */ (t.endMs)));
+  const seconds = Math.floor((phaseEnd - phaseStart) / 1000);
+  /** @param {number} ms */
+  const doneAt = (ms) => traces.reduce((sum, t) => sum + cumulativeAt(t.points, ms), 0);
+  /** @type {import('../types.js').SequenceInterval[]} */
+  const out = [];
+  let before = 0;
+  for (let s = 1; s <= seconds; s++) {
+    const boundary = phaseStart + s * 1000;
+    const now = doneAt(boundary);
+    const queries = Math.round((now - before) * 1000) / 1000;
+    before = now;
+    const errors = errorMs.filter((e) => e > boundary - 1000 && e <= boundary).length;
+    out.push({ t: s, qps: queries, tps: queries, latencyMs: null, errors, queries });
+  }
+  return out;
+}
+
+/**
+ * A thread's cumulative count at `ms`: linear between its known points, 0 before the first,
+ * the last count after the last (the thread has stopped).
+ * @param {{ms: number, done: number}[]} points time order
+ * @param {number} ms
+ * @returns {number}
+ */
+function cumulativeAt(points, ms) {
+  if (ms <= points[0].ms) return points[0].done;
+  for (let i = 1; i < points.length; i++) {
+    const b = points[i];
+    if (ms <= b.ms) {
+      const a = points[i - 1];
+      return b.ms === a.ms ? b.done : a.done + ((b.done - a.done) * (ms - a.ms)) / (b.ms - a.ms);
+    }
+  }
+  return points[points.length - 1].done;
+}

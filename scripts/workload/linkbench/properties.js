@@ -71,9 +71,13 @@ export function linkbenchProperties(params, connection, home) {
     ['counttable', 'counttable'],
     ['nodetable', 'nodetable'],
     ['debuglevel', 'INFO'],
-    // Progress every second of the request phase is what the per-interval rates are made of.
+    // Progress every second of the request phase is what the per-interval rates are made of
+    // (parse.js requestIntervals).
     ['progressfreq', 1],
     ['displayfreq', 3600],
+    // Not a per-second source: the load reports progress only when a loader finishes a chunk of
+    // loader_chunk_size id1s, and this interval merely filters those reports; the load phase
+    // therefore records no per-second intervals (sequence.js).
     ['load_progress_interval', 50000],
     ['req_progress_interval', 1000],
     ['maxsamples', 10000],
