@@ -8,4 +8,4 @@ export { ensureLinkbench, checkBuildTools, fetchSource, DEBIAN_PACKAGES, SOURCE_
 export { createLinkbenchSchema, createLinkbenchIndex, linkbenchDatabaseSize, runLinkbenchPhase, linkbenchCommand } from './phases.js';
 export { linkbenchProperties } from './properties.js';
 export { createSchemaStatements, createIndexStatement, LINKBENCH_DATABASE } from './schema.js';
-export { parseLinkbenchOutput, parseCsvStats } from './parse.js';
+export { parseLinkbenchOutput, parseCsvStats, requestIntervals } from './parse.js';
