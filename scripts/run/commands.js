@@ -19,7 +19,8 @@ export async function runCommand(options) {
   const { expandEngines } = await import('./resolve-run.js');
   const config = await loadConfig(resolve(new URL('../..', import.meta.url).pathname));
   const host = config.hosts[options.hostClass];
-  const given = parseReleaseList(options.releases).map((r) => ({ ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
+  // --provider / --path apply to the releases that name no provider of their own.
+  const given = parseReleaseList(options.releases).map((r) => (r.provider ? r : { ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
   // Several engines: one server per engine of each release, labelled by it, alternating.
   const releases = expandEngines(given, options.engine ?? []);
   const controller = new AbortController();
@@ -69,7 +70,7 @@ export const commands = [
       'Ctrl-C stops every server and stores the records so far as status "partial".',
     ].join('\n'),
     options: [
-      { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19)' },
+      { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19); product@version#label:provider or #label=PREFIX runs another install of a version beside it (mariadb@10.11.18,mariadb@10.11.18#ours:source)' },
       { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)', default: 'local' },
       { flags: '--engine <engines>', description: 'storage engine (innodb, rocksdb; default: the suite\'s engine, else innodb); several, comma-separated, run one server per engine of each release, labelled by it (mariadb@10.11.18#innodb, mariadb@10.11.18#rocksdb), alternating like releases', parse: parseList },

@@ -2,6 +2,7 @@
  * Turn the user's run options into a fully resolved plan, checking every name against the
  * configuration. Pure: config in, plan out; every error says what was given and what exists.
  */
+import { resolve as resolvePath } from 'node:path';
 import { UserError } from '../errors.js';
 import { parseList } from '../command-spec.js';
 import { findCellSuite } from '../workload/index.js';
@@ -195,16 +196,34 @@ export function lineOf(product, version) {
   return matches.sort((a, b) => b.name.length - a.name.length)[0].name;
 }
 
+/** Install providers a release of --releases may name for itself (scripts/install/). */
+const RELEASE_PROVIDERS = ['deb', 'path', 'source', 'tarball'];
+
 /**
- * Parse `product@version[,product@version]`.
+ * Parse `product@version[#label][:provider|=prefix][,...]`. A label tells apart two servers of
+ * one version (our source build beside Debian's: `mariadb@10.11.18,mariadb@10.11.18#ours:source`);
+ * `:provider` takes that release from that provider, `=prefix` from an installed prefix (the path
+ * provider). A release that names neither gets --provider / --path.
  * @param {string} text
- * @returns {{product: string, version: string}[]}
+ * @returns {{product: string, version: string, label?: string, provider?: string, path?: string}[]}
  * @throws {UserError}
  */
 export function parseReleaseList(text) {
   return parseList(text).map((item) => {
-    const m = /^([a-z][a-z0-9-]*)@([0-9][0-9A-Za-z.+~-]*)$/.exec(item);
-    if (!m) throw new UserError(`bad release '${item}' in --releases: expected product@version, e.g. mariadb@10.11.18`);
-    return { product: m[1], version: m[2] };
+    const m = /^([a-z][a-z0-9-]*)@([0-9][0-9A-Za-z.+~-]*)(?:#([^:=]*))?(?::([^=]*)|=(.+))?$/.exec(item);
+    if (!m) throw new UserError(`bad release '${item}' in --releases: expected product@version, e.g. mariadb@10.11.18 (optionally #label, then :provider or =prefix: mariadb@10.11.18#ours:source)`);
+    const [, product, version, label, provider, path] = m;
+    if (label !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/.test(label)) {
+      throw new UserError(`bad label '${label}' in --releases '${item}': use up to 32 letters, digits, '_' or '-'`);
+    }
+    if (provider !== undefined && !RELEASE_PROVIDERS.includes(provider)) {
+      throw new UserError(`unknown provider '${provider}' in --releases '${item}'; known: ${RELEASE_PROVIDERS.join(', ')} (use =PREFIX for an installed prefix)`);
+    }
+    return {
+      product, version,
+      ...(label !== undefined ? { label } : {}),
+      ...(provider !== undefined ? { provider } : {}),
+      ...(path !== undefined ? { provider: 'path', path: resolvePath(path) } : {}),
+    };
   });
 }

@@ -34,6 +34,21 @@ test('release lists parse, and bad items are named', () => {
   assert.throws(() => parseReleaseList('mariadb-10.11.18'), /bad release 'mariadb-10\.11\.18'.*product@version/);
 });
 
+test('a release may carry a label and its own provider or prefix: our build beside Debian\'s', () => {
+  assert.deepEqual(parseReleaseList('mariadb@10.11.18,mariadb@10.11.18#ours:source'), [
+    { product: 'mariadb', version: '10.11.18' },
+    { product: 'mariadb', version: '10.11.18', label: 'ours', provider: 'source' },
+  ]);
+  assert.deepEqual(parseReleaseList('mariadb@10.11.18#c1=/opt/build-c1/usr'), [{ product: 'mariadb', version: '10.11.18', label: 'c1', provider: 'path', path: '/opt/build-c1/usr' }]);
+  assert.deepEqual(parseReleaseList('mysql@9.7.4:tarball'), [{ product: 'mysql', version: '9.7.4', provider: 'tarball' }]);
+  assert.throws(() => parseReleaseList('mariadb@10.11.18#ours:rpm'), /unknown provider 'rpm' in --releases 'mariadb@10\.11\.18#ours:rpm'; known: deb, path, source, tarball/);
+  assert.throws(() => parseReleaseList('mariadb@10.11.18#no good'), /bad label 'no good'/);
+  // Two servers of one version: labelled they are two releases of the run, unlabelled the same one twice.
+  const run = resolveRun(config, { ...base, releases: parseReleaseList('mariadb@10.11.18,mariadb@10.11.18#ours:source') });
+  assert.deepEqual(run.releases.map((r) => [r.version, r.label ?? null, r.provider]), [['10.11.18', null, 'deb'], ['10.11.18', 'ours', 'source']]);
+  assert.throws(() => resolveRun(config, { ...base, releases: parseReleaseList('mariadb@10.11.18,mariadb@10.11.18:source') }), /listed twice/);
+});
+
 test('the longest matching line wins', () => {
   const product = { name: 'x', flavor: /** @type {const} */ ('mariadb'), displayName: 'X', lines: [{ name: '10', tagPattern: '' }, { name: '10.11', tagPattern: '' }] };
   assert.equal(lineOf(product, '10.11.5'), '10.11');
