@@ -108,6 +108,7 @@ export async function compareReleases(options) {
       throw new UserError(`no run record of ${product.name} ${version} (line ${line}, host class '${hostClass}', suite '${suite}') in ${storeDir}${useBaselineRuns ? ` among the baseline's runs ${baseline.runIds.join(', ')} (${baselines})` : ''}; versions with records: ${[...new Set(records.map((r) => r.release.version))].join(', ') || 'none'}`);
     }
     checkOneEngine(recs, entry, product.name);
+    checkOneBuild(recs, entry, product.name);
     return { version, records: recs };
   });
   // A labelled column is one server kind of a release, not the release: its verdicts would be
@@ -130,8 +131,15 @@ export async function compareReleases(options) {
       comparisons.push(compareRuns({ base: baseRel, candidate, thresholds, createdAt, noiseHistory }));
       continue;
     }
+    // More servers of the build each column measured (one build per column, checkOneBuild):
+    // the install cache may hold another build of the same version.
+    const rerunOf = (/** @type {{version: string, records: import('../types.js').RunRecord[]}} */ rel) => {
+      const provider = rel.records[0]?.release.provider;
+      return { product: product.name, version: rel.version, ...(provider && provider !== 'path' ? { provider } : {}) };
+    };
     const extended = await extendUndecided(baseRel, candidate, createdAt, {
       config, thresholds, product: product.name, suite, hostClass, storeDir, noiseHistory,
+      releases: [rerunOf(baseRel), rerunOf(candidate)],
       workDir: resolve(workDirFrom(options.workDir, host)),
       cacheDir: resolve(cacheDirFrom(options.cacheDir)),
       budgetS: options.adaptiveBudget ?? host?.adaptive?.budgetS ?? ADAPTIVE_DEFAULTS.budgetS,
@@ -233,6 +241,7 @@ async function compareAcross(options, { config, out, color }) {
     }
     // The newest run's line: a release belongs to one line, unless the product's lines were redrawn.
     checkOneEngine(records, entry, product);
+    checkOneBuild(records, entry, product);
     const line = records.at(-1)?.release.line ?? '';
     releases.push({ product, productName: config.products[product].displayName, line, version, ...(entry.label ? { label: entry.label } : {}), records });
   }
@@ -290,12 +299,39 @@ const ENGINES = /** @type {const} */ (['innodb', 'rocksdb']);
 export function selectEntryRecords(records, entry) {
   const ofVersion = records.filter((r) => r.release.version === entry.version);
   const { label } = entry;
-  if (label === undefined) return ofVersion;
+  // A plain version is the release's own server: the runs of another labelled server of that
+  // version beside it (our source build `#ours` next to Debian's) are a column of their own.
+  if (label === undefined) return ofVersion.filter((r) => [undefined, ...ENGINES].some((l) => hasIdLabel(r, l)));
   if (/** @type {readonly string[]} */ (ENGINES).includes(label)) return ofVersion.filter((r) => r.config.engine === label);
-  return ofVersion.filter((r) => {
-    const part = `${r.release.product}-${r.release.version}-${label}`.replace(/[^A-Za-z0-9._-]/g, '_');
-    return r.id.includes(`-${part}-${r.config.suite}-`);
-  });
+  return ofVersion.filter((r) => hasIdLabel(r, label));
+}
+
+/**
+ * Whether a record's id carries this run label (none: undefined), as run-releases.js writes ids.
+ * @param {import('../types.js').RunRecord} r
+ * @param {string|undefined} label
+ */
+function hasIdLabel(r, label) {
+  const part = `${r.release.product}-${r.release.version}${label === undefined ? '' : `-${label}`}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  return r.id.includes(`-${part}-${r.config.suite}-`);
+}
+
+/**
+ * Refuse a column whose records come from different builds of the release (a Debian package
+ * and our source build, or two build profiles): a median over both compares nothing. Two
+ * builds of one version are two columns: run the second with a label
+ * (`tagbench run --releases P@V,P@V#ours:source`) and compare `V` with `V#ours`.
+ * @param {import('../types.js').RunRecord[]} records one column's
+ * @param {{version: string, label?: string}} entry
+ * @param {string} product
+ * @throws {UserError} naming the builds and their runs
+ */
+export function checkOneBuild(records, entry, product) {
+  const buildOf = (/** @type {import('../types.js').RunRecord} */ r) => `${r.release.provider}${r.release.buildProfile ? ` (profile ${r.release.buildProfile})` : ''}`;
+  const builds = [...new Set(records.map(buildOf))].sort();
+  if (builds.length <= 1) return;
+  const runs = builds.map((b) => `${b}: ${records.filter((r) => buildOf(r) === b).map((r) => r.id).join(', ')}`).join('; ');
+  throw new UserError(`${product} ${releaseEntryKey(entry)} has run records of ${builds.length} builds (${runs}); a release column is one build: run the other build under a label (tagbench run --releases ${product}@${entry.version},${product}@${entry.version}#ours:source) and compare ${entry.version} with ${entry.version}#ours, or keep the builds in separate stores`);
 }
 
 /**

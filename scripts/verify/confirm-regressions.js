@@ -18,7 +18,7 @@ import { cacheDirFrom, workDirFrom } from '../run-options.js';
  * decides); given, they apply to the rerun only.
  * @param {{product: string, suite: string, hostClass: string, base: {version: string}, candidate: {version: string}}} original the comparison
  * @param {string[]} tests regressed tests
- * @param {{storeDir: string, workDir: string, cacheDir?: string, repeats?: number|string, instances?: number|string, portBase?: number|string}} options
+ * @param {{storeDir: string, workDir: string, cacheDir?: string, provider?: string, repeats?: number|string, instances?: number|string, portBase?: number|string}} options
  * @returns {Parameters<typeof runReleases>[1]}
  */
 export function buildRerunRequest(original, tests, options) {
@@ -27,7 +27,8 @@ export function buildRerunRequest(original, tests, options) {
     if (value !== undefined && !/^[1-9]\d*$/.test(String(value).trim())) throw new UserError(`--${name} is '${value}': expected a whole number of 1 or more`);
   }
   return {
-    releases: [{ product: original.product, version: original.base.version }, { product: original.product, version: original.candidate.version }],
+    // --provider: the build both releases ran from (the cache may hold several builds of a version).
+    releases: [original.base.version, original.candidate.version].map((version) => ({ product: original.product, version, ...(options.provider ? { provider: options.provider } : {}) })),
     suite: original.suite,
     hostClass: original.hostClass,
     only: tests,

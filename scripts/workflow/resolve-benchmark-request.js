@@ -39,7 +39,7 @@ import { parseList } from '../command-spec.js';
  * @property {string} leg what tells this request apart from every other leg of one workflow
  *   run (host class, product, version, suite), safe in an artifact name
  * @property {string} base base release ('' when the line has none and no override was given)
- * @property {string} releases `product@base,product@version` for `tagbench run` (base first)
+ * @property {string} releases `product@base:provider,product@version:provider` for `tagbench run` (base first)
  * @property {string} mycnf '' = the engine's default
  * @property {string} repeats '' = the host class's
  * @property {string} instances '' = the host class's
@@ -162,7 +162,7 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   if (errors.length > 0 || !product || !host) return { plan: null, errors };
 
   const base = input.baseline || product.lines.find((l) => l.name === line)?.baseVersion || '';
-  const releases = [...new Set([base, input.version].filter(Boolean))].map((v) => `${product.name}@${v}`).join(',');
+    const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider);
   return {
     plan: {
       product: product.name,
@@ -202,7 +202,7 @@ export function applyAcceptedBaseline(plan, accepted) {
   return {
     ...plan,
     base: accepted.version,
-    releases: [...new Set([accepted.version, plan.version])].map((v) => `${plan.product}@${v}`).join(','),
+    releases: releaseList(plan.product, [accepted.version, plan.version], plan.provider),
   };
 }
 
@@ -215,7 +215,21 @@ export function applyAcceptedBaseline(plan, accepted) {
  */
 export function needsReferenceRun(plan) {
   if (!plan.reference) return false;
-  return !plan.releases.split(',').includes(`${plan.reference.product}@${plan.reference.version}`);
+  // The reference runs from Debian's package (resolveBenchmarkRequest checks it can): a source
+  // build of the same version measured here is another build, so it needs its own run.
+  return !plan.releases.split(',').includes(`${plan.reference.product}@${plan.reference.version}:deb`);
+}
+
+/**
+ * `tagbench run --releases` of a plan: base first, each from the plan's provider (our build
+ * against our build, Debian's against Debian's), named per release so that another build of a
+ * version in the install cache (a source build beside the Debian package) is never taken.
+ * @param {string} product
+ * @param {string[]} versions
+ * @param {string} provider
+ */
+function releaseList(product, versions, provider) {
+  return [...new Set(versions)].map((v) => `${product}@${v}:${provider}`).join(',');
 }
 
 /**

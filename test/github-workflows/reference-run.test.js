@@ -82,14 +82,14 @@ test('the reference steps install and run the reference with the request\'s trim
     RUNNER_TOOL_CACHE: '/opt/tool-cache', RUNNER_TEMP: '/tmp/runner', TAGBENCH_PORT_BASE: '23700',
   };
   const install = await recordNodeCall(steps.find((s) => s.name === "install the host class's reference release").run, env, dir);
-  assert.deepEqual(install, ['scripts/cli.js', 'install', 'mariadb', '10.11.18', '--cache-dir', '/opt/tool-cache/tagbench-installs']);
+  assert.deepEqual(install, ['scripts/cli.js', 'install', 'mariadb', '10.11.18', '--provider', 'deb', '--cache-dir', '/opt/tool-cache/tagbench-installs']);
   assertDeclaredOptions(install);
 
   const runArgs = await recordNodeCall(steps.find((s) => s.name === "tagbench run (the host class's reference release)").run, env, dir);
   assertDeclaredOptions(runArgs);
   const value = (/** @type {string} */ flag) => runArgs[runArgs.indexOf(flag) + 1];
   assert.equal(runArgs[1], 'run');
-  assert.equal(value('--releases'), 'mariadb@10.11.18');
+  assert.equal(value('--releases'), 'mariadb@10.11.18:deb');
   assert.equal(value('--suite'), 'smoke');
   assert.equal(value('--host-class'), 'local');
   assert.equal(value('--instances'), '2');

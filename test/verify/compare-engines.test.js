@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRecord, readComparisons } from '../../scripts/store/index.js';
 import { compareCommand as compare } from '../../scripts/verify/commands.js';
-import { parseReleaseEntry, selectEntryRecords, checkOneEngine } from '../../scripts/verify/compare-releases.js';
+import { parseReleaseEntry, selectEntryRecords, checkOneEngine, checkOneBuild } from '../../scripts/verify/compare-releases.js';
 import { UserError } from '../../scripts/errors.js';
 import { makeRecord } from '../compare/make-record.js';
 
@@ -126,4 +126,25 @@ test('release entries: parsing, selection by engine and by a run label, the one-
   assert.deepEqual(selectEntryRecords(aa, { version: '10.11.18', label: 'smoke' }), [], 'the suite is no label');
   checkOneEngine(aa, { version: '10.11.18' }, 'mariadb');
   assert.throws(() => checkOneEngine(RECORDS.slice(0, 2), { version: '10.11.18' }, 'mariadb'), UserError);
+  // The plain version is the release's own server: another labelled server's runs are not in it.
+  assert.deepEqual(selectEntryRecords([...RECORDS, ...aa], { version: '10.11.18' }).map((r) => r.id), RECORDS.slice(0, 3).map((r) => r.id));
+});
+
+test('one build per column: Debian\'s package and our source build of one version are two columns, never one median', () => {
+  /** @param {string} id @param {string} provider @param {string|null} profile */
+  const built = (id, provider, profile) => {
+    const r = engineRecord(id, '10.11.18', 'innodb', [1000, 1010, 990]);
+    return { ...r, release: { ...r.release, provider, buildProfile: profile } };
+  };
+  const deb = built('20250105T000000Z-local-mariadb-10.11.18-smoke-eeeeee', 'deb', null);
+  const ours = built('20250105T000000Z-local-mariadb-10.11.18-ours-smoke-eeeeee', 'source', 'reduced');
+  const earlierOurs = built('20250106T000000Z-local-mariadb-10.11.18-smoke-ffffff', 'source', 'reduced');
+  // Side by side in one run (`mariadb@10.11.18,mariadb@10.11.18#ours:source`): two columns.
+  assert.deepEqual(selectEntryRecords([deb, ours], { version: '10.11.18' }), [deb]);
+  assert.deepEqual(selectEntryRecords([deb, ours], { version: '10.11.18', label: 'ours' }), [ours]);
+  checkOneBuild([deb], { version: '10.11.18' }, 'mariadb');
+  // Unlabelled runs of two builds in one store: refused, naming both builds, their runs and the labelled form.
+  assert.throws(() => checkOneBuild([deb, earlierOurs], { version: '10.11.18' }, 'mariadb'),
+    (err) => err instanceof UserError && /mariadb 10\.11\.18 has run records of 2 builds \(deb: 20250105T000000Z-local-mariadb-10\.11\.18-smoke-eeeeee; source \(profile reduced\): 20250106T/.test(err.message)
+      && /#ours:source/.test(err.message));
 });

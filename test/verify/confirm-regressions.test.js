@@ -29,6 +29,10 @@ test('the rerun takes --instances and --repeats as given, and leaves both to the
   const defaults = buildRerunRequest(original, ['point-query'], { storeDir: '/s', workDir: '/w' });
   assert.equal('instances' in defaults, false, 'no instances: runReleases takes the host class\'s');
   assert.equal('repeats' in defaults, false);
+  assert.ok(defaults.releases.every((r) => !('provider' in r)), 'no --provider: the install cache decides');
+  // --provider: both releases from that build (the cache may hold Debian's and ours of one version).
+  const source = buildRerunRequest(original, ['point-query'], { storeDir: '/s', workDir: '/w', provider: 'source' });
+  assert.deepEqual(source.releases.map((r) => [r.version, r.provider]), [['10.11.18', 'source'], ['10.11.19', 'source']]);
 });
 
 /**

@@ -30,7 +30,7 @@ async function planOutputs(extra) {
 
 test('the reference is the line\'s base: the run measures it already, no run of its own', async () => {
   const o = await planOutputs({});
-  assert.equal(o.releases, 'mariadb@10.11.18,mariadb@10.11.19');
+  assert.equal(o.releases, 'mariadb@10.11.18:deb,mariadb@10.11.19:deb');
   assert.equal(o['reference-product'], 'mariadb');
   assert.equal(o['reference-version'], '10.11.18');
   assert.equal(o['reference-run'], 'false');
@@ -38,7 +38,7 @@ test('the reference is the line\'s base: the run measures it already, no run of 
 
 test('another base (an override or an accepted baseline): the reference gets a run of its own', async () => {
   const override = await planOutputs({ baseline: '10.5.23' });
-  assert.equal(override.releases, 'mariadb@10.5.23,mariadb@10.11.19');
+  assert.equal(override.releases, 'mariadb@10.5.23:deb,mariadb@10.11.19:deb');
   assert.equal(override['reference-run'], 'true');
   assert.equal(override['reference-version'], '10.11.18');
 
@@ -57,8 +57,13 @@ test('benchmarking the reference itself, or a class without reference: no extra 
   const config = await loadConfig(root);
   const itself = resolveBenchmarkRequest(config, { ...request, version: '10.11.18' });
   assert.ok(itself.plan, itself.errors.join('\n'));
-  assert.equal(itself.plan.releases, 'mariadb@10.11.18');
+  assert.equal(itself.plan.releases, 'mariadb@10.11.18:deb');
   assert.equal(needsReferenceRun(itself.plan), false);
+  // Our source build of the reference's version is another build: the host series needs Debian's.
+  const built = resolveBenchmarkRequest(config, { ...request, version: '10.11.18', provider: 'source' });
+  assert.ok(built.plan, built.errors.join('\n'));
+  assert.equal(built.plan.releases, 'mariadb@10.11.18:source');
+  assert.equal(needsReferenceRun(built.plan), true);
 
   const other = resolveBenchmarkRequest(config, { ...request, product: 'mysql', version: '9.7.4' });
   assert.ok(other.plan, other.errors.join('\n'));

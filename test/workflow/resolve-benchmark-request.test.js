@@ -28,7 +28,7 @@ test('without a baseline file the line\'s baseVersion is the base', async () => 
   const empty = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
   const o = await plan({ baselines: empty });
   assert.equal(o.base, '10.11.18');
-  assert.equal(o.releases, 'mariadb@10.11.18,mariadb@10.11.19');
+  assert.equal(o.releases, 'mariadb@10.11.18:deb,mariadb@10.11.19:deb');
 });
 
 test('an accepted baseline wins over baseVersion; an explicit input wins over both', async () => {
@@ -40,7 +40,7 @@ test('an accepted baseline wins over baseVersion; an explicit input wins over bo
   ].join('\n'));
   const accepted = await plan({ baselines: dir });
   assert.equal(accepted.base, '10.11.17');
-  assert.equal(accepted.releases, 'mariadb@10.11.17,mariadb@10.11.19');
+  assert.equal(accepted.releases, 'mariadb@10.11.17:deb,mariadb@10.11.19:deb');
   const explicit = await plan({ baselines: dir, baseline: '10.11.18' });
   assert.equal(explicit.base, '10.11.18');
 });
