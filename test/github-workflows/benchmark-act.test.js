@@ -10,8 +10,10 @@
  * keeps their rules (run-act.js); publish pushes to a local bare repository. Other remote
  * actions (setup-node, github-action-benchmark) are replaced by a stub that fails if it ever
  * runs, so the test also proves they are skipped under act (env.ACT). Small on purpose: one
- * test (point-query) with 6 repeats on 6 server instances per release (verdicts count
- * instances); a few minutes on 2 cores.
+ * test (point-query) with 5 repeats on 5 server instances per release (verdicts count
+ * instances: with 5 per side the exact rank-sum test's smallest p-value is 1/252, well under
+ * the run's Holm-adjusted level; with 4 it is 1/70, which passes only while at most three
+ * metrics are gated); a few minutes on 2 cores.
  *
  * The second run times the confirmation out: act enforces a step's timeout-minutes (whole
  * minutes, expressions evaluated; checked with act 0.2.89), so the repository variable
@@ -71,7 +73,7 @@ async function endLeftovers(dir) {
 }
 
 /**
- * Dispatch benchmark.yml for CANDIDATE (point-query only, 6 repeats on 6 instances) with the
+ * Dispatch benchmark.yml for CANDIDATE (point-query only, 5 repeats on 5 instances) with the
  * candidate's servers held to a tenth of a CPU, in the run and in the confirmation rerun.
  * @param {string} dir scratch folder
  * @param {string} resultsRepo bare repository for the results branch
@@ -83,7 +85,7 @@ async function dispatchThrottled(dir, resultsRepo, vars = {}) {
     const result = await runAct({
       workflow: '.github/workflows/benchmark.yml',
       dir,
-      event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '6', instances: '6', dry_run: false } },
+      event: { inputs: { product: 'mariadb', version: CANDIDATE, host_class: 'local', suite: 'smoke', only: 'point-query', repeats: '5', instances: '5', dry_run: false } },
       // `only` makes this an ad-hoc run: it gets an issue of its own, never the release's official one
       vars: { TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }), TAGBENCH_RESULTS_REPO: resultsRepo, TAGBENCH_AD_HOC_ISSUES: 'issue', ...vars },
       env: {
