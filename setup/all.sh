@@ -11,8 +11,9 @@ if [ "$node_major" -lt 20 ]; then
   echo "setup: Node.js >= 20 is required (found $(node --version))" >&2; exit 1
 fi
 bash "$here/node-deps.sh"
-demo_areas=(install server bench metrics compare)
-test_areas=(store site github linkbench)
+# linkbench (JDK 17, Maven) is a demo area: the demo suite runs LinkBench.
+demo_areas=(install server bench metrics compare linkbench)
+test_areas=(store site github)
 areas=("${demo_areas[@]}")
 [ "$purpose" = test ] && areas+=("${test_areas[@]}")
 for area in "${areas[@]}"; do
