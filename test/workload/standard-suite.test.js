@@ -31,3 +31,23 @@ test('standard (runner sizes) plans the same three benchmarks in the same order'
   assert.deepEqual([...new Set(plans.map((p) => p.sequence ?? 'sysbench'))], ['sysbench', 'ibench', 'linkbench']);
   assert.equal(config.suites.standard.tableSize, config.suites.small.tableSize);
 });
+
+test('the demo suite: the three benchmarks in order, two sysbench tests per group, each benchmark at its smoke size', () => {
+  const suite = config.suites.demo;
+  const plans = planSuite(suite);
+  assert.deepEqual([...new Set(plans.map((p) => p.sequence ?? 'sysbench'))], ['sysbench', 'ibench', 'linkbench']);
+  const measured = plans.filter((p) => !p.sequence && p.reported);
+  /** @type {Record<string, number>} */
+  const perGroup = {};
+  for (const p of measured) perGroup[p.group] = (perGroup[p.group] ?? 0) + 1;
+  assert.deepEqual(perGroup, { point: 2, range: 2, 'range-agg': 2, write: 2 });
+  // l.i0 and linkbench.load in `only` keep their whole sequences.
+  const steps = config.suites['standard-smoke'];
+  for (const sequence of ['ibench', 'linkbench']) {
+    assert.deepEqual(plans.filter((p) => p.sequence === sequence).map((p) => p.name), planSuite(steps).filter((p) => p.sequence === sequence).map((p) => p.name));
+  }
+  const any = /** @type {any} */ (suite);
+  assert.deepEqual(any.ibench, /** @type {any} */ (config.suites['insert-smoke']).ibench);
+  assert.deepEqual(any.linkbench, /** @type {any} */ (config.suites['linkbench-smoke']).linkbench);
+  assert.equal(suite.tableSize, config.suites.smoke.tableSize);
+});
