@@ -301,19 +301,35 @@ export function selectEntryRecords(records, entry) {
   const { label } = entry;
   // A plain version is the release's own server: the runs of another labelled server of that
   // version beside it (our source build `#ours` next to Debian's) are a column of their own.
-  if (label === undefined) return ofVersion.filter((r) => [undefined, ...ENGINES].some((l) => hasIdLabel(r, l)));
+  if (label === undefined) return ofVersion.filter((r) => { const l = idLabel(r); return l === null || ENGINES.includes(/** @type {any} */ (l)); });
   if (/** @type {readonly string[]} */ (ENGINES).includes(label)) return ofVersion.filter((r) => r.config.engine === label);
   return ofVersion.filter((r) => hasIdLabel(r, label));
 }
 
 /**
- * Whether a record's id carries this run label (none: undefined), as run-releases.js writes ids.
+ * Whether a record's id carries this run label, as run-releases.js writes ids.
  * @param {import('../types.js').RunRecord} r
- * @param {string|undefined} label
+ * @param {string} label
  */
 function hasIdLabel(r, label) {
-  const part = `${r.release.product}-${r.release.version}${label === undefined ? '' : `-${label}`}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  const part = `${r.release.product}-${r.release.version}-${label}`.replace(/[^A-Za-z0-9._-]/g, '_');
   return r.id.includes(`-${part}-${r.config.suite}-`);
+}
+
+/**
+ * The run label in a record's id (`<stamp>-<host>-<product>-<version>-<label>-<suite>-<tag>`),
+ * null when it has none or its id is not in that form (ids written by other tools, fixtures).
+ * @param {import('../types.js').RunRecord} r
+ * @returns {string|null}
+ */
+function idLabel(r) {
+  const release = `-${`${r.release.product}-${r.release.version}`.replace(/[^A-Za-z0-9._-]/g, '_')}-`;
+  const at = r.id.indexOf(release);
+  if (at < 0) return null;
+  const rest = r.id.slice(at + release.length);
+  if (rest.startsWith(`${r.config.suite}-`)) return null;
+  const end = rest.indexOf(`-${r.config.suite}-`);
+  return end > 0 ? rest.slice(0, end) : null;
 }
 
 /**
