@@ -33,6 +33,8 @@ const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
 const THROTTLE_CPUS = 0.03;
 /** Quota period: 100 ms, so that 3 % is 3 ms of it (a 10 ms period has a 1 ms floor, a tenth of a CPU). */
 const PERIOD_US = 100_000;
+/** A smaller copy of the smoke suite, written into the test's configs/ (see below). */
+const SUITE = 'bisect-tiny';
 
 test('bisect over four candidates on real servers finds c3, the first one the test THROTTLES (cgroup CPU quota from c3 on)', { timeout: 2_400_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-bisect-'));
@@ -47,6 +49,14 @@ test('bisect over four candidates on real servers finds c3, the first one the te
     const widened = original.replace(/^ {2}point: \{ warn: 0\.03, issue: 0\.05 \}/m, '  point: { warn: 0.30, issue: 0.60 }');
     assert.notEqual(widened, original, 'configs/thresholds.yml still has the point group line this test widens');
     await writeFile(thresholdsFile, widened);
+    // The smoke suite at a quarter of its table and shorter steps: the throttled copies load,
+    // flush and restart at 3 % of a CPU, where the smoke sizes made this the suite's longest
+    // test (9 min 17 s on a quiet host).
+    const smoke = await readFile(join(testRoot, 'configs', 'suites', 'smoke.yml'), 'utf8');
+    const tiny = smoke.replace(/^name: smoke$/m, `name: ${SUITE}`).replace(/^tableSize: \d+$/m, 'tableSize: 5000')
+      .replace(/^readDurationS: \d+$/m, 'readDurationS: 2').replace(/^scanWarmDurationS: \d+$/m, 'scanWarmDurationS: 1').replace(/^restS: \d+$/m, 'restS: 0');
+    assert.ok(tiny.includes(`name: ${SUITE}`) && tiny.includes('tableSize: 5000') && tiny.includes('restS: 0'), 'configs/suites/smoke.yml still has the keys this test shrinks');
+    await writeFile(join(testRoot, 'configs', 'suites', `${SUITE}.yml`), tiny);
 
     const cached = await findCachedInstall(cacheDir, 'mariadb', '10.11.18', { provider: 'deb' });
     assert.ok(cached?.prefix, `mariadb 10.11.18 (deb) is in the install cache ${cacheDir}: run \`tagbench install mariadb 10.11.18\` first`);
@@ -66,7 +76,7 @@ test('bisect over four candidates on real servers finds c3, the first one the te
     let printed = '';
     const progress = /** @type {string[]} */ ([]);
     const code = await bisectReleases({
-      root: testRoot, product: 'mariadb', hostClass: 'local', suite: 'smoke', only: 'point-query',
+      root: testRoot, product: 'mariadb', hostClass: 'local', suite: SUITE, only: 'point-query',
       good: '10.11.18', bad: `10.11.18#bad=${join(dir, 'installs', 'bad')}`,
       candidates: ['c1', 'c2', 'c3', 'c4'].map((l) => `10.11.18#${l}=${join(dir, 'installs', l)}`).join(','),
       note: `Injected slowdown, not a release regression: c1..c4 and bad are copies of mariadb 10.11.18; from c3 on each server runs in a cgroup CPU quota of ${THROTTLE_CPUS} CPU (test/verify/bisect-servers.test.js).`,
@@ -76,7 +86,7 @@ test('bisect over four candidates on real servers finds c3, the first one the te
     const [c3Watch, c4Watch] = [await throttled.c3.stop(), await throttled.c4.stop()];
     const log = progress.join('');
     assert.equal(code, 0, `bisect found the first bad release\n${printed}\n${log.slice(-4000)}`);
-    const [report] = await readBisectReports(store, { hostClass: 'local', product: 'mariadb', suite: 'smoke' });
+    const [report] = await readBisectReports(store, { hostClass: 'local', product: 'mariadb', suite: SUITE });
     assert.ok(report, 'the report is stored under bisects/');
     assert.equal(report.outcome.status, 'found');
     assert.equal(report.outcome.firstBad, '10.11.18#c3');
