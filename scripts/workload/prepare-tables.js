@@ -5,7 +5,7 @@
  * rows are in. `--rand-type=uniform` makes k uniform in 1..tableSize (1.0.20 would otherwise
  * draw k from its skewed `special` distribution), which the `si` tests rely on.
  */
-import { planSuite } from './suite.js';
+import { loadStepOf } from './suite.js';
 import { sysbench } from './runners/sysbench.js';
 import { spawnSysbench } from './spawn-sysbench.js';
 
@@ -30,8 +30,7 @@ import { spawnSysbench } from './spawn-sysbench.js';
 export async function prepareTables(suite, target, opts = {}) {
   const engine = opts.engine ?? 'innodb';
   const progress = opts.onProgress ?? ((/** @type {string} */ l) => process.stderr.write(`load: ${l}\n`));
-  const load = planSuite({ ...suite, only: [] }, { engine }).find((s) => s.kind === 'load');
-  if (!load) throw new Error('the suite has no load step');
+  const load = loadStepOf(suite, engine);
   // sysbench prepares one table per thread: more threads than tables would idle.
   const step = { ...load, threads: Math.max(1, Math.min(suite.tables, suite.clients)) };
   const argv = sysbench.buildCommand(step, target, { command: 'prepare' });

@@ -168,6 +168,21 @@ export function planSuite(suite, opts = {}) {
 }
 
 /**
+ * The sysbench load step of a suite (its tables, sizes and engine), whatever its `only` list and
+ * its other benchmarks: the run stage loads the tables before any sysbench step.
+ * @param {import('../types.js').SuiteConfig} suite
+ * @param {'innodb'|'rocksdb'} engine
+ * @returns {StepPlan}
+ */
+export function loadStepOf(suite, engine) {
+  const { only: _only, ...all } = suite;
+  const sysbenchOnly = /** @type {import('../types.js').SuiteConfig} */ ({ ...all, benchmarks: ['sysbench'] });
+  const load = planSuite(sysbenchOnly, { engine }).find((s) => s.kind === 'load');
+  if (!load) throw new Error(`suite '${suite.name}' plans no load step`);
+  return load;
+}
+
+/**
  * The benchmarks a suite runs, in order, checked against the known ones.
  * @param {import('../types.js').SuiteConfig} suite
  * @returns {string[]}

@@ -51,3 +51,15 @@ test('the demo suite: the three benchmarks in order, two sysbench tests per grou
   assert.deepEqual(any.linkbench, /** @type {any} */ (config.suites['linkbench-smoke']).linkbench);
   assert.equal(suite.tableSize, config.suites.smoke.tableSize);
 });
+
+test('every shipped suite that runs sysbench has its load step, whatever its only list and other benchmarks', async () => {
+  const { loadStepOf } = await import('../../scripts/workload/suite.js');
+  for (const name of ['demo', 'standard-smoke', 'standard', 'smoke']) {
+    const suite = config.suites[name];
+    const load = loadStepOf(suite, 'innodb');
+    assert.equal(load.kind, 'load', name);
+    assert.equal(load.tableSize, suite.tableSize, `${name}: the load makes the suite's tables`);
+    // The same step the run plans first (the demo's `only` names no load: it is kept anyway).
+    assert.deepEqual(planSuite(suite).find((s) => s.kind === 'load'), load, name);
+  }
+});
