@@ -303,17 +303,7 @@ export function selectEntryRecords(records, entry) {
   // version beside it (our source build `#ours` next to Debian's) are a column of their own.
   if (label === undefined) return ofVersion.filter((r) => { const l = idLabel(r); return l === null || ENGINES.includes(/** @type {any} */ (l)); });
   if (/** @type {readonly string[]} */ (ENGINES).includes(label)) return ofVersion.filter((r) => r.config.engine === label);
-  return ofVersion.filter((r) => hasIdLabel(r, label));
-}
-
-/**
- * Whether a record's id carries this run label, as run-releases.js writes ids.
- * @param {import('../types.js').RunRecord} r
- * @param {string} label
- */
-function hasIdLabel(r, label) {
-  const part = `${r.release.product}-${r.release.version}-${label}`.replace(/[^A-Za-z0-9._-]/g, '_');
-  return r.id.includes(`-${part}-${r.config.suite}-`);
+  return ofVersion.filter((r) => idLabel(r) === label);
 }
 
 /**

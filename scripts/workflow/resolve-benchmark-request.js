@@ -162,7 +162,7 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   if (errors.length > 0 || !product || !host) return { plan: null, errors };
 
   const base = input.baseline || product.lines.find((l) => l.name === line)?.baseVersion || '';
-    const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider);
+  const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider);
   return {
     plan: {
       product: product.name,
