@@ -60,6 +60,8 @@ export {};
  * @property {string} database prepareTables creates it when missing (only on its own connection)
  * @property {(sql: string) => Promise<any>} [query] runs one statement in `database` (a server
  *   handle has it); without it prepareTables opens its own connection
+ * @property {string} [datadir] the server's datadir (a server handle has it): sequence
+ *   benchmarks measure sizes on disk there; without it they record none
  */
 
 /**

@@ -46,6 +46,8 @@ test('linkbench-smoke through tagbench run: load, index and request recorded wit
     const details = (/** @type {string} */ name) => /** @type {any} */ (by[name].repeats[0]).details.linkbench;
     assert.equal(by['linkbench.load'].repeats[0].throughput, details('linkbench.load').summary.linksPerS);
     assert.ok(details('linkbench.load').sizeAfterBytes > 0);
+    // tagbench run hands the server's datadir to the step: linkdb0's files are measured on disk.
+    assert.ok(details('linkbench.load').filesAfterBytes > 1024 * 1024, `linkdb0 on disk after the load: ${details('linkbench.load').filesAfterBytes}`);
     // The record's own size after load: the datadir on disk (its logical part counts the
     // server's database, not linkdb0; LinkBench's logical size is details.sizeAfterBytes).
     assert.ok((record.dbSize.afterLoad?.onDiskBytes ?? 0) > 0, 'size after load in the record');

@@ -1,8 +1,9 @@
 /**
  * LinkBench pieces that need no server: the pin (pin.js) and its checks, the
  * properties file, the DDL per engine, the plan of a suite, the build's refusals (missing JDK
- * or Maven, an archive of another commit or checksum, a git source without the pinned commit)
- * and the git source path itself on a small local repository.
+ * or Maven, an archive of another commit or checksum, a git source without the pinned commit),
+ * the git source path itself on a small local repository, and the pin's source edits against the
+ * real tree of the pinned commit.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import {
   LINKBENCH_PIN, checkPin, checkBuildTools, ensureLinkbench, fetchSource,
   linkbenchProperties, createSchemaStatements, createIndexStatement, linkbenchCommand,
 } from '../../scripts/workload/linkbench/index.js';
+import { applySourceEdits, MARKER } from '../../scripts/workload/linkbench/build.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const ARCHIVE = join(root, '..', 'shared', 'linkbench', 'linkbench-9ef9cc8.tar.gz');
@@ -44,6 +46,62 @@ test('a bad pin names the field, the value and what is valid', () => {
   assert.throws(() => checkPin({ ...good, extra: 1 }), /unknown key extra/);
   assert.throws(() => checkPin({ ...good, jar: '../a.jar' }), /jar is "\.\.\/a\.jar"; must be a relative path/);
   assert.throws(() => checkPin({ ...good, mavenArgs: [] }), /mavenArgs is \[\]; must be a non-empty list/);
+  const edit = LINKBENCH_PIN.sourceEdits[0];
+  assert.throws(() => checkPin({ ...good, sourceEdits: [edit, edit] }), /sourceEdits is .*distinct ids/);
+  assert.throws(() => checkPin({ ...good, sourceEdits: [{ ...edit, file: '../pom.xml' }] }), /sourceEdits is .*relative files/);
+  assert.throws(() => checkPin({ ...good, sourceEdits: [{ ...edit, find: '' }] }), /sourceEdits is .*non-empty strings/);
+});
+
+test('source edits: each pinned edit finds its text exactly once in the real tree of the pinned commit and replaces it; a missing or repeated text stops the build', async () => {
+  const work = await mkdtemp(join(tmpdir(), 'tagbench-lb-edit-'));
+  try {
+    const tree = join(work, 'tree');
+    await fetchSource(ARCHIVE, LINKBENCH_PIN, tree);
+    /** @type {string[]} */
+    const logged = [];
+    await applySourceEdits(tree, LINKBENCH_PIN.sourceEdits, (l) => logged.push(l));
+    const histogram = await readFile(join(tree, 'src/main/java/com/facebook/LinkBench/stats/HdrLatencyHistogram.java'), 'utf8');
+    // every per-operation histogram the requester threads share is the synchronized class now
+    assert.match(histogram, /histograms\[op\.ordinal\(\)\] = new org\.HdrHistogram\.SynchronizedHistogram\(maxHistogramValue, histogramAccuracy\);/);
+    assert.doesNotMatch(histogram, /new Histogram\(/);
+    assert.deepEqual(logged, [`linkbench: source edit hdr-histogram-synchronized in ${LINKBENCH_PIN.sourceEdits[0].file}`]);
+    // applied again, the text is gone: a tree that no longer matches the pin is refused
+    await assert.rejects(applySourceEdits(tree, LINKBENCH_PIN.sourceEdits, () => {}),
+      (e) => e instanceof UserError && /source edit hdr-histogram-synchronized .* 0 times, must be exactly once/.test(e.message));
+    const twice = { id: 'twice', file: 'pom.xml', find: '<dependency>', replace: 'x', why: 'test' };
+    await assert.rejects(applySourceEdits(tree, [twice], () => {}), /pom\.xml holds "<dependency>" \d+ times/);
+    await assert.rejects(applySourceEdits(tree, [{ ...twice, file: 'no/such.java' }], () => {}), /no\/such\.java is not in the tree/);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+});
+
+test('cache: a build made with other source edits (or an older marker) is rebuilt, never used; one with the pin\'s edits is reused', async () => {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'tagbench-lb-stale-'));
+  try {
+    const home = join(cacheDir, `linkbench-${LINKBENCH_PIN.commit}`);
+    await mkdir(home, { recursive: true });
+    await writeFile(join(home, 'FacebookLinkBench.jar'), 'a jar');
+    const jarSha256 = createHash('sha256').update('a jar').digest('hex');
+    const base = { commit: LINKBENCH_PIN.commit, jarSha256 };
+    const noTools = { mvnBin: '/nonexistent/mvn' };
+    for (const marker of [{ ...base, schemaVersion: 1 }, { ...base, schemaVersion: 2, sourceEdits: [] }]) {
+      await writeFile(join(home, MARKER), JSON.stringify(marker));
+      /** @type {string[]} */
+      const logged = [];
+      // a rebuild starts by checking the tools: here it stops there, so the folder is untouched
+      await assert.rejects(ensureLinkbench({ cacheDir, source: ARCHIVE, tools: noTools, log: (l) => logged.push(l) }), /openjdk-17-jdk-headless and maven/);
+      assert.match(logged.join('\n'), /was made with (marker schema 1|source edits \[\]), the pin has \[hdr-histogram-synchronized\]: rebuilding/);
+    }
+    const current = { ...base, schemaVersion: 2, sourceEdits: LINKBENCH_PIN.sourceEdits.map(({ id, file, why }) => ({ id, file, why })) };
+    await writeFile(join(home, MARKER), JSON.stringify(current));
+    const reused = await ensureLinkbench({ cacheDir, source: ARCHIVE, tools: noTools, log: () => {} });
+    assert.equal(reused.cached, true);
+    await writeFile(join(home, MARKER), JSON.stringify({ ...current, commit: '1'.repeat(40) }));
+    await assert.rejects(ensureLinkbench({ cacheDir, source: ARCHIVE, tools: noTools, log: () => {} }), /holds commit 1111.*not 9ef9cc8/);
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
 });
 
 test('a missing java, javac or mvn is a UserError naming the Debian packages', async () => {

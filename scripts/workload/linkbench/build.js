@@ -3,9 +3,11 @@
  * commit (a git clone of the configured URL on a runner; the offline archive or another git
  * repository when TAGBENCH_LINKBENCH_SOURCE names one), build it with Maven, and keep the jar and
  * the fork's config/ folder (its workload file and distribution data, which the driver reads at
- * run time) in `<cacheDir>/linkbench-<commit>/` with the build's provenance. The marker is
+ * run time) in `<cacheDir>/linkbench-<commit>/` with the build's provenance. Before Maven, the
+ * pin's source edits (our fixes of the fork's defects) are applied to the tree. The marker is
  * written last, so a folder without it is an unfinished build (removed and redone); a cached
- * build is reused only when its marker names the same commit and the jar's checksum matches.
+ * build is reused only when its marker names the same commit and the same edits and the jar's
+ * checksum matches; a build made with other edits (or an older marker) is rebuilt.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,7 +26,8 @@ const run = promisify(execFile);
 export const DEBIAN_PACKAGES = /** @type {const} */ (['openjdk-17-jdk-headless', 'maven']);
 /** Marker of a finished cache folder: the provenance below, as JSON. */
 export const MARKER = '.tagbench-linkbench.json';
-const MARKER_SCHEMA = 1;
+// 2: sourceEdits recorded. A schema-1 folder was built without edits and is rebuilt.
+const MARKER_SCHEMA = 2;
 /** The environment variable that replaces the git URL with a local source (archive or repository). */
 export const SOURCE_ENV = 'TAGBENCH_LINKBENCH_SOURCE';
 
@@ -41,6 +44,8 @@ export const SOURCE_ENV = 'TAGBENCH_LINKBENCH_SOURCE';
  * @property {string} builtAt ISO 8601
  * @property {number} buildS seconds Maven took
  * @property {string} jarSha256
+ * @property {{id: string, file: string, why: string}[]} sourceEdits the pin's edits applied to
+ *   the tree before Maven, in order
  */
 
 /**
@@ -139,6 +144,29 @@ export async function fetchSource(source, config, dir) {
 }
 
 /**
+ * Apply the pin's edits to a fetched tree, each to exactly one occurrence of its text.
+ * @param {string} tree
+ * @param {readonly import('./pin.js').SourceEdit[]} edits
+ * @param {(line: string) => void} log
+ * @throws {UserError} naming the edit and the file when its text is missing or not unique
+ */
+export async function applySourceEdits(tree, edits, log) {
+  for (const edit of edits) {
+    const file = join(tree, edit.file);
+    const text = await readFile(file, 'utf8').catch(() => {
+      throw new UserError(`LinkBench source edit ${edit.id} (pin.js sourceEdits): ${edit.file} is not in the tree of the pinned commit`);
+    });
+    const count = text.split(edit.find).length - 1;
+    if (count !== 1) {
+      throw new UserError(`LinkBench source edit ${edit.id} (pin.js sourceEdits): ${edit.file} holds ${JSON.stringify(edit.find)} ${count} times, `
+        + 'must be exactly once; re-check the edit against the pinned commit');
+    }
+    await writeFile(file, text.replace(edit.find, () => edit.replace));
+    log(`linkbench: source edit ${edit.id} in ${edit.file}`);
+  }
+}
+
+/**
  * Run Maven in the source tree; its output goes to `log` line by line and is kept for errors.
  * @param {string} mvnBin
  * @param {string[]} args
@@ -171,18 +199,27 @@ function runMaven(mvnBin, args, cwd, log) {
 /**
  * @param {string} home
  * @param {string} commit
+ * @param {readonly import('./pin.js').SourceEdit[]} edits the pin's edits
  * @param {string} jarName
+ * @param {(line: string) => void} log
  * @returns {Promise<LinkbenchBuild|null>} the cached build, null when none
  * @throws {UserError} when the folder is there but is not this commit's intact build
  */
-async function readCached(home, commit, jarName) {
+async function readCached(home, commit, edits, jarName, log) {
   const text = await readFile(join(home, MARKER), 'utf8').catch(() => null);
   if (text === null) return null;
   /** @type {LinkbenchProvenance} */
   const provenance = JSON.parse(text);
   const jar = join(home, jarName);
-  if (provenance.schemaVersion !== MARKER_SCHEMA || provenance.commit !== commit) {
-    throw new UserError(`LinkBench cache folder ${home} holds commit ${provenance.commit} (marker schema ${provenance.schemaVersion}), not ${commit}; remove it`);
+  if (provenance.commit !== commit) {
+    throw new UserError(`LinkBench cache folder ${home} holds commit ${provenance.commit}, not ${commit}; remove it`);
+  }
+  const builtWith = provenance.schemaVersion === MARKER_SCHEMA ? provenance.sourceEdits.map((e) => e.id).join(',') : null;
+  if (builtWith !== edits.map((e) => e.id).join(',')) {
+    // The jar is only a cache of the pin's recipe: a build with other fixes is replaced, never used.
+    log(`linkbench: cached build in ${home} was made with ${builtWith === null ? `marker schema ${provenance.schemaVersion}` : `source edits [${builtWith}]`}, `
+      + `the pin has [${edits.map((e) => e.id).join(',')}]: rebuilding`);
+    return null;
   }
   const sha = await sha256Of(jar).catch(() => 'missing');
   if (sha !== provenance.jarSha256) throw new UserError(`LinkBench cache folder ${home}: ${jarName} is ${sha === 'missing' ? 'missing' : `changed (sha256 ${sha})`}, recorded ${provenance.jarSha256}; remove the folder to rebuild`);
@@ -203,7 +240,7 @@ async function readCached(home, commit, jarName) {
 export async function ensureLinkbench({ config = LINKBENCH_PIN, cacheDir, source, tools = {}, log = (l) => process.stderr.write(`${l}\n`) }) {
   const home = join(cacheDir, `linkbench-${config.commit}`);
   const jarName = 'FacebookLinkBench.jar';
-  const cached = await readCached(home, config.commit, jarName);
+  const cached = await readCached(home, config.commit, config.sourceEdits, jarName, log);
   if (cached) return cached;
 
   const { javaVersion, mavenVersion } = await checkBuildTools(tools);
@@ -214,6 +251,7 @@ export async function ensureLinkbench({ config = LINKBENCH_PIN, cacheDir, source
     const tree = join(work, 'src');
     log(`linkbench: fetching ${config.commit.slice(0, 12)} from ${from}`);
     const sourceFacts = await fetchSource(from, config, tree);
+    await applySourceEdits(tree, config.sourceEdits, log);
     log(`linkbench: building with ${mavenVersion}, ${javaVersion}`);
     const started = Date.now();
     await runMaven(tools.mvnBin ?? 'mvn', [...config.mavenArgs], tree, log);
@@ -231,6 +269,7 @@ export async function ensureLinkbench({ config = LINKBENCH_PIN, cacheDir, source
     const provenance = {
       schemaVersion: MARKER_SCHEMA, commit: config.commit, source: sourceFacts, javaVersion, mavenVersion,
       mavenArgs: [...config.mavenArgs], builtAt: new Date().toISOString(), buildS, jarSha256: await sha256Of(join(home, jarName)),
+      sourceEdits: config.sourceEdits.map(({ id, file, why }) => ({ id, file, why })),
     };
     await writeFile(join(home, MARKER), `${JSON.stringify(provenance, null, 2)}\n`);
     log(`linkbench: cached ${join(home, jarName)} (${buildS} s build)`);

@@ -13,6 +13,19 @@
  * @property {string} archiveSha256 sha256 of the offline archive of that commit
  * @property {readonly string[]} mavenArgs arguments of `mvn` in the source tree
  * @property {string} jar the built jar, relative to the source tree
+ * @property {readonly SourceEdit[]} sourceEdits our fixes applied to the checked-out tree before
+ *   Maven runs, in order; each is recorded in the build's provenance
+ */
+
+/**
+ * @typedef {object} SourceEdit one exact text replacement in the fork's tree (a fix of ours to a
+ *   defect of the pinned commit, kept as small as the fix)
+ * @property {string} id short stable name, recorded in the provenance and the cache marker
+ * @property {string} file path relative to the source tree
+ * @property {string} find text that must occur exactly once in the file (else the build stops:
+ *   a new pin must be re-checked against every edit)
+ * @property {string} replace what takes its place
+ * @property {string} why the defect, in a sentence
  */
 
 /** @type {Readonly<LinkbenchPin>} */
@@ -31,6 +44,20 @@ export const LINKBENCH_PIN = Object.freeze({
   mavenArgs: Object.freeze(['-q', '-DskipTests', 'package']),
   // The jar the build leaves, relative to the source tree (a fat jar with its dependencies).
   jar: 'target/FacebookLinkBench.jar',
+  sourceEdits: Object.freeze([
+    Object.freeze({
+      id: 'hdr-histogram-synchronized',
+      file: 'src/main/java/com/facebook/LinkBench/stats/HdrLatencyHistogram.java',
+      find: 'new Histogram(maxHistogramValue, histogramAccuracy)',
+      // SynchronizedHistogram (same HdrHistogram jar, a subclass of Histogram) locks each record
+      // and each query; one uncontended lock per request is nothing beside a database round trip.
+      replace: 'new org.HdrHistogram.SynchronizedHistogram(maxHistogramValue, histogramAccuracy)',
+      why: 'every requester thread records into one shared HdrHistogram Histogram per operation, '
+        + 'which is not thread-safe: increments are lost, and when the bucket counts lose more than the '
+        + 'total the driver dies in getMean (java.util.NoSuchElementException) after the request phase, '
+        + 'before its REQUEST PHASE COMPLETED line (seen in CI on MyRocks with 2 requesters)',
+    }),
+  ]),
 });
 
 /** @type {Record<keyof LinkbenchPin, {test: (v: unknown) => boolean, valid: string}>} */
@@ -40,7 +67,18 @@ const FIELDS = {
   archiveSha256: { test: (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v), valid: 'a sha256 (64 lower-case hex digits)' },
   mavenArgs: { test: (v) => Array.isArray(v) && v.length > 0 && v.every((a) => typeof a === 'string'), valid: 'a non-empty list of strings' },
   jar: { test: (v) => typeof v === 'string' && /^[^/].*\.jar$/.test(v) && !v.split('/').includes('..'), valid: 'a relative path to a .jar inside the source tree' },
+  sourceEdits: { test: (v) => Array.isArray(v) && v.every(isSourceEdit) && new Set(v.map((e) => e.id)).size === v.length, valid: 'a list of {id, file, find, replace, why} with distinct ids, non-empty strings, relative files' },
 };
+
+/** @param {unknown} e */
+function isSourceEdit(e) {
+  if (typeof e !== 'object' || e === null) return false;
+  const edit = /** @type {Record<string, unknown>} */ (e);
+  const keys = ['id', 'file', 'find', 'replace', 'why'];
+  return Object.keys(edit).every((k) => keys.includes(k)) && keys.every((k) => typeof edit[k] === 'string' && edit[k] !== '')
+    && /^[a-z0-9-]+$/.test(/** @type {string} */ (edit.id)) && !/^\//.test(/** @type {string} */ (edit.file))
+    && !/** @type {string} */ (edit.file).split('/').includes('..');
+}
 
 /**
  * Check a pin (the one above, or a test's own).

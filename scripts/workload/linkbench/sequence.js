@@ -6,6 +6,7 @@
  * (or taken from the install cache) on the first step that needs it.
  */
 import { UserError } from '../../errors.js';
+import { measureDatabaseFiles } from '../../metrics/index.js';
 import { cacheDirFrom } from '../../run-options.js';
 import { ensureLinkbench } from './build.js';
 import { requestIntervals } from './parse.js';
@@ -36,7 +37,8 @@ export const linkbench = Object.freeze({
     'inserts/s': { unit: 'links/s', higherIsBetter: true, description: 'linkbench.load: links loaded per second (the driver\'s Links/s, the seed posts\' load ips)' },
     'rows/s': { unit: 'rows/s', higherIsBetter: true, description: 'linkbench.index: linktable rows indexed per second (rows / time to create id1_type)' },
     qps: { unit: 'requests/s', higherIsBetter: true, description: 'linkbench.request.N: requests per second of the request phase (the driver\'s Requests/second)' },
-    sizeBytes: { unit: 'bytes', higherIsBetter: false, description: 'logical size of linkdb0 after the step (data + indexes, information_schema after ANALYZE)' },
+    sizeBytes: { unit: 'bytes', higherIsBetter: false, description: 'logical size of linkdb0 after the step (data + indexes, information_schema after ANALYZE: InnoDB\'s are sampled statistics)' },
+    filesBytes: { unit: 'bytes', higherIsBetter: false, description: 'linkdb0 on disk after the step: its folder\'s files (InnoDB), the store\'s SST files (MyRocks)' },
   }),
   planSteps,
   runStep,
@@ -113,15 +115,27 @@ function linkbenchTarget(target) {
 }
 
 /**
- * ANALYZE (so information_schema's sizes are current), then the size. MyRocks reports the
- * sizes of its SST files only, so its memtable is flushed first (else a fresh load reads 0).
+ * ANALYZE (so information_schema's sizes are current), then the size, logical and on disk.
+ * MyRocks reports the sizes of its SST files only, so its memtable is flushed first (else a
+ * fresh load reads 0). The on-disk figure is the one to trust (measureDatabaseFiles says why);
+ * the logical one stays for the per-table rows and for older records.
  * @param {import('./phases.js').LinkbenchTarget} target
  * @param {'innodb'|'rocksdb'} engine
+ * @param {string|undefined} datadir the server's datadir; without it no on-disk size (null)
+ * @returns {Promise<Awaited<ReturnType<typeof linkbenchDatabaseSize>> & {filesBytes: number|null, filesNote: string}>}
+ *   filesNote: a line for the raw log saying why the on-disk size is missing ('' when measured)
  */
-async function sizeNow(target, engine) {
+async function sizeNow(target, engine, datadir) {
   if (engine === 'rocksdb') await target.query('SET GLOBAL rocksdb_force_flush_memtable_now = 1');
   await target.query(`ANALYZE TABLE \`${LINKBENCH_DATABASE}\`.\`linktable\`, \`${LINKBENCH_DATABASE}\`.\`counttable\`, \`${LINKBENCH_DATABASE}\`.\`nodetable\``);
-  return linkbenchDatabaseSize(target);
+  const logical = await linkbenchDatabaseSize(target);
+  if (!datadir) return { ...logical, filesBytes: null, filesNote: '-- linkdb0 on disk not measured: the runner gave no datadir\n' };
+  // A side figure: when it cannot be measured the phase's own figures still stand.
+  try {
+    return { ...logical, filesBytes: await measureDatabaseFiles({ datadir, query: target.query, database: LINKBENCH_DATABASE, engine }), filesNote: '' };
+  } catch (err) {
+    return { ...logical, filesBytes: null, filesNote: `-- linkdb0 on disk not measured: ${err instanceof Error ? err.message : String(err)}\n` };
+  }
 }
 
 /**
@@ -173,14 +187,14 @@ async function runStep(step, benchTarget, ctx) {
     const target = linkbenchTarget(benchTarget);
     if (step.name === 'linkbench.index') {
       const { durationS, statement } = await createLinkbenchIndex(target, schema);
-      const size = await sizeNow(target, step.engine);
+      const size = await sizeNow(target, step.engine, benchTarget.datadir);
       const rows = size.tables.linktable?.rows ?? 0;
       const ms = durationS * 1000;
       return {
         status: 'ok', stateValid: true, durationS, throughput: rows / durationS, tps: 1 / durationS,
         latencyMs: { avg: ms, p95: ms, p99: ms, max: ms }, errors: 0, reconnects: 0, intervals: [],
-        details: { linkbench: { step: step.name, statement, indexS: durationS, linktableRows: rows, sizeAfterBytes: size.bytes, tables: size.tables } },
-        rawOutput: `${statement}\n-- ${durationS.toFixed(3)} s, linktable ~${rows} rows, linkdb0 ${size.bytes} bytes after\n`,
+        details: { linkbench: { step: step.name, statement, indexS: durationS, linktableRows: rows, sizeAfterBytes: size.bytes, filesAfterBytes: size.filesBytes, tables: size.tables } },
+        rawOutput: `${statement}\n-- ${durationS.toFixed(3)} s, linktable ~${rows} rows, linkdb0 ${size.bytes} bytes after\n${size.filesNote}`,
       };
     }
     const phase = step.name === 'linkbench.load' ? 'load' : 'request';
@@ -193,11 +207,12 @@ async function runStep(step, benchTarget, ctx) {
     const facts = {
       step: step.name, phase, summary, latencyFormat: res.parsed.latencyFormat, operations: res.parsed.operations,
       seeds: res.parsed.seeds, wallS: res.wallS, jarCommit: build.provenance.commit,
+      jarSourceEdits: build.provenance.sourceEdits.map((e) => e.id),
     };
     if (res.status === 'failed' || !summary) {
       return failed(`${step.name}: ${res.reason ?? 'no summary line'}`, res.wallS, rawOutput, phase === 'request', { linkbench: facts });
     }
-    const size = await sizeNow(target, step.engine);
+    const size = await sizeNow(target, step.engine, benchTarget.datadir);
     const latencyMs = overallLatency(res.parsed.operations);
     const durationS = summary.seconds;
     const throughput = 'linksPerS' in summary ? summary.linksPerS : summary.requestsPerS;
@@ -212,8 +227,8 @@ async function runStep(step, benchTarget, ctx) {
     const intervals = phase === 'request' ? requestIntervals(res.rawOutput) : [];
     return {
       status: 'ok', stateValid: true, durationS, throughput, tps: throughput, latencyMs, errors: res.parsed.errors.length, reconnects: 0, intervals,
-      details: { linkbench: { ...facts, errorLines: res.parsed.errors.slice(0, 20), sizeAfterBytes: size.bytes, tables: size.tables } },
-      rawOutput,
+      details: { linkbench: { ...facts, errorLines: res.parsed.errors.slice(0, 20), sizeAfterBytes: size.bytes, filesAfterBytes: size.filesBytes, tables: size.tables } },
+      rawOutput: rawOutput + size.filesNote,
     };
   } catch (err) {
     const reason = ctx.signal?.aborted ? 'interrupted' : `${step.name}: ${err instanceof Error ? err.message : String(err)}`;

@@ -40,6 +40,7 @@ export async function findTestPrefix() {
  * @property {string} password
  * @property {string} database
  * @property {string} dir
+ * @property {string} datadir as a scripts/server handle has it (sequence benchmarks measure sizes there)
  * @property {(sql: string) => Promise<any>} query one statement on a fresh connection
  * @property {() => Promise<void>} kill SIGKILL, no cleanup of the datadir
  * @property {() => Promise<void>} stop SIGTERM, wait, remove the temp folder
@@ -89,6 +90,7 @@ export async function startTestServer({ prefix, port, rocksdb = false, bufferPoo
     ...target,
     pid: /** @type {number} */ (child.pid),
     dir,
+    datadir,
     query: (sql) => query(sql, target.database),
     kill: async () => { child.kill('SIGKILL'); await waitExit(); },
     stop: async () => {
