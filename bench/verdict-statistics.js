@@ -11,7 +11,10 @@
  *      without and with a per-instance offset, analysed per repeat (old records without
  *      `instance`) or per instance;
  *   2. the A/A false-issue rate per run of 38 tests (after Holm, and the per-test rule without it);
- *   3. the detection rate of one dropped test among 38, at the reported MDE and at 5, 10, 15 %.
+ *   3. the detection rate of one dropped test among 38, at the reported MDE and at 5, 10, 15 %;
+ *   4. releases side by side with a shared round effect (normal, heavy-tailed and stalling
+ *      noise): the A/A false-issue rate and detection of 5, 10, 15 % drops, judged paired by
+ *      round and as independent instances.
  * Asserts nothing.
  *
  * Usage: node bench/verdict-statistics.js [--runs 200] [--seed 1] [--tests 38] [--out FILE]
@@ -59,6 +62,12 @@ function normal() {
   return Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 
+/** Student's t with 3 df, scaled to unit sd (its variance is 3). */
+function studentT3() {
+  const chi2 = normal() ** 2 + normal() ** 2 + normal() ** 2;
+  return normal() / Math.sqrt(chi2 / 3) / Math.sqrt(3);
+}
+
 /**
  * 95 % Wilson score interval of a proportion.
  * @param {number} k successes
@@ -96,6 +105,13 @@ const rate = (k, n) => {
  *   same size; no change)
  * @property {number} tests tests of the run
  * @property {Map<number, number>} [factor] throughput multiplier by test index (a true change)
+ * @property {number[][]} [rounds] ln of each round's shared speed, by test and instance: both
+ *   sides of a run side by side share it (the host's drift); absent = none
+ * @property {'normal'|'t3'} [tails] the per-repeat noise: normal, or Student's t with 3 df
+ *   scaled to the same sd (heavy tails)
+ * @property {number} [stalls] chance that a repeat stalls (its throughput halves), per repeat
+ * @property {string} [runKey] `<stamp>-<tag>` when both sides ran side by side (record ids in
+ *   the run form, so compare pairs them by round); absent = ids without a run
  */
 
 /**
@@ -107,15 +123,18 @@ const rate = (k, n) => {
  * @returns {import('../scripts/types.js').RunRecord}
  */
 function simulateRecord(s) {
+  const noise = () => (s.tails === 't3' ? studentT3() : normal());
   /** @param {number} offsetLn */
-  const draw = (offsetLn) => Math.exp(offsetLn + s.noise * normal());
+  const draw = (offsetLn) => Math.exp(offsetLn + s.noise * noise());
   const steps = [];
   for (let t = 0; t < s.tests; t++) {
     const repeats = [];
     for (let inst = 0; inst < s.instances; inst++) {
       const offsets = [0, 0, 0].map(() => s.offset * normal());
+      const round = s.rounds?.[t][inst] ?? 0;
       for (let r = 0; r < s.repeatsPerInstance; r++) {
-        const tp = 1000 * (s.factor?.get(t) ?? 1) * draw(offsets[0]);
+        const stalled = s.stalls && uniform() < s.stalls ? 0.5 : 1;
+        const tp = 1000 * (s.factor?.get(t) ?? 1) * stalled * draw(offsets[0] + round);
         repeats.push({
           index: repeats.length,
           ...(s.instanceField ? { instance: inst } : {}),
@@ -137,7 +156,7 @@ function simulateRecord(s) {
   }
   return /** @type {import('../scripts/types.js').RunRecord} */ ({
     schemaVersion: 1,
-    id: `sim-${s.version}`,
+    id: s.runKey ? `${s.runKey.split('-')[0]}-sim-mariadb-${s.version}-sim-${s.runKey.split('-')[1]}` : `sim-${s.version}`,
     startedAt: '2025-01-01T00:00:00Z',
     finishedAt: '2025-01-01T01:00:00Z',
     status: 'ok',
@@ -155,10 +174,24 @@ function simulateRecord(s) {
  * @param {Omit<SideSpec, 'version'|'factor'>} spec both sides
  * @param {Map<number, number>} [candidateFactor]
  */
-function simulateComparison(spec, candidateFactor) {
+function simulateComparison(spec, candidateFactor, th = thresholds) {
   const base = simulateRecord({ ...spec, version: 'A' });
   const candidate = simulateRecord({ ...spec, version: 'B', factor: candidateFactor });
-  return compareRuns({ base: { version: 'A', records: [base] }, candidate: { version: 'B', records: [candidate] }, thresholds, createdAt: '2025-01-01T02:00:00Z' });
+  return compareRuns({ base: { version: 'A', records: [base] }, candidate: { version: 'B', records: [candidate] }, thresholds: th, createdAt: '2025-01-01T02:00:00Z' });
+}
+
+/**
+ * Two releases side by side in one run: each round's shared speed drawn once per test and
+ * instance (sd `roundSd` of ln), then both sides' own noise on top.
+ * @param {Omit<SideSpec, 'version'|'factor'|'rounds'|'runKey'>} spec
+ * @param {number} roundSd
+ * @param {Map<number, number>} [candidateFactor]
+ * @param {boolean} [paired] false: the same records judged as independent instances
+ */
+function simulateSideBySide(spec, roundSd, candidateFactor, paired = true) {
+  const rounds = Array.from({ length: spec.tests }, () => Array.from({ length: spec.instances }, () => roundSd * normal()));
+  const th = paired ? thresholds : { ...thresholds, pairedMinRounds: 0 };
+  return simulateComparison({ ...spec, rounds, runKey: '20250101T000000Z-abcdef' }, candidateFactor, th);
 }
 
 /** @param {import('../scripts/compare/index.js').FullComparison['tests'][number]} v */
@@ -249,6 +282,34 @@ for (const noise of [0.02, 0.05]) {
         if (v.verdict === 'regression') any++;
       }
       out.push(`| ${pct(noise)} | ${instances} | ${label} | ${rate(issue, RUNS)} | ${rate(perTest, RUNS)} | ${rate(any, RUNS)} |`);
+    }
+  }
+}
+
+// 4. Side by side, paired by round.
+out.push('', `## 4. Releases side by side: paired by round, or independent instances (${TESTS} tests)`, '');
+out.push(`${RUNS} runs per row; one repeat per instance; both releases in one simulated run (record ids of one run, so compare pairs them round by round when the rounds reach pairedMinRounds ${thresholds.pairedMinRounds}). Each round of each test has a shared speed, ln of it N(0, round sd), on both sides: the host's drift, which bench/paired-rounds.md measured as most of the noise between instances here. On top, each repeat's own noise: normal, or heavy-tailed (Student's t, 3 df, scaled to the same sd), and in the last rows also stalls (a repeat halves with chance 5 %, on either side independently). "Independent" judges the same records with pairedMinRounds 0 (exact rank-sum). A/A false issue = runs with any regression at level 'issue' over throughput, latencyP95Ms and cpuUsPerOp (3 × ${TESTS} verdicts, Holm); detection = test-01 dropped, its throughput verdict a regression at level 'issue'.`, '');
+out.push('| own noise | round sd | instances | design | A/A false issue (runs) | drop 5 % | drop 10 % | drop 15 % |', '| --- | ---: | ---: | --- | --- | --- | --- | --- |');
+for (const row of [
+  { tails: /** @type {const} */ ('normal'), noise: 0.05, roundSd: 0.1, stalls: 0 },
+  { tails: /** @type {const} */ ('t3'), noise: 0.05, roundSd: 0.1, stalls: 0 },
+  { tails: /** @type {const} */ ('t3'), noise: 0.05, roundSd: 0.1, stalls: 0.05 },
+]) {
+  for (const instances of [3, 5, 9]) {
+    for (const paired of [true, false]) {
+      const spec = { tests: TESTS, noise: row.noise, offset: 0, instances, repeatsPerInstance: 1, instanceField: true, otherMetrics: true, tails: row.tails, stalls: row.stalls };
+      let falseIssue = 0;
+      for (let i = 0; i < RUNS; i++) if (simulateSideBySide(spec, row.roundSd, undefined, paired).tests.some(issueRegression)) falseIssue++;
+      const detections = [0.05, 0.1, 0.15].map((drop) => {
+        let found = 0;
+        for (let i = 0; i < RUNS; i++) {
+          const v = simulateSideBySide({ ...spec, otherMetrics: false }, row.roundSd, new Map([[DROPPED, 1 - drop]]), paired).tests.find((t) => t.test === 'test-01' && t.metric === 'throughput');
+          if (v && issueRegression(v)) found++;
+        }
+        return rate(found, RUNS);
+      });
+      const own = `${pct(row.noise)} ${row.tails === 't3' ? 't, 3 df' : 'normal'}${row.stalls ? `, stalls ${pct(row.stalls)}` : ''}`;
+      out.push(`| ${own} | ${pct(row.roundSd)} | ${instances} | ${paired ? 'paired' : 'independent'} | ${rate(falseIssue, RUNS)} | ${detections.join(' | ')} |`);
     }
   }
 }

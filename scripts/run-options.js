@@ -1,7 +1,9 @@
 /**
- * CLI options shared by every command that starts servers (run, confirm, calibrate), so their
- * defaults and wording cannot drift apart. Foundation: imports no stage.
+ * CLI options shared by every command that starts servers (run, confirm, calibrate), and the
+ * defaults several commands resolve alike (install cache, work dir, the python that runs
+ * apache-otava), so their defaults and wording cannot drift apart. Foundation: imports no stage.
  */
+import { existsSync } from 'node:fs';
 import { wholeNumberAtLeast } from './command-spec.js';
 
 /** @type {import('./command-spec.js').OptionSpec[]} */
@@ -32,4 +34,17 @@ export function cacheDirFrom(option) {
  */
 export function workDirFrom(option, host) {
   return option ?? host?.workDir ?? '.tagbench/work';
+}
+
+/**
+ * Which python3 runs apache-otava, for compare (which runs it) and doctor (which checks it):
+ * $TAGBENCH_PYTHON, else the virtualenv setup/compare.sh makes ($TAGBENCH_OTAVA_VENV, default
+ * /opt/tagbench-otava), else python3 from PATH.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string} a path, or `python3` (looked up on PATH)
+ */
+export function otavaPythonFrom(env) {
+  if (env.TAGBENCH_PYTHON) return env.TAGBENCH_PYTHON;
+  const venv = `${env.TAGBENCH_OTAVA_VENV ?? '/opt/tagbench-otava'}/bin/python3`;
+  return existsSync(venv) ? venv : 'python3';
 }

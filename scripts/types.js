@@ -89,6 +89,7 @@ export {};
  * @property {number} [confidence] two-sided confidence of the ratio's interval
  * @property {number} [power] power for the minimum detectable effect
  * @property {number} [familyAlpha] family-wise level of the issues a run opens (Holm)
+ * @property {number} [pairedMinRounds] rounds side by side from which a comparison is paired by round (0 = never)
  * @property {Record<string, {warn: number, issue: number}>} groups relative change per group
  * @property {Record<string, {warn: number, issue: number, floor?: number, minDurationS?: number}>} [metrics] other gated metrics
  * @property {Record<string, {warn?: number, issue?: number, policy?: 'open'|'note'|'ignore', metrics?: Record<string, {warn?: number, issue?: number, floor?: number, minDurationS?: number}>}>} [tests] per-test overrides

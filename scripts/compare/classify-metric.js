@@ -13,12 +13,18 @@
  *   inconclusive  anything else: the interval is too wide to decide at the threshold;
  *   failed        no valid result on a side (a failed step is never a regression of 100 %).
  * Whether a regression at the issue level may open an issue is decided over the whole run
- * (scripts/compare/family-wise.js); this module gives the exact one-sided p-value it needs.
+ * (scripts/compare/family-wise.js); this module gives the one-sided p-value it needs.
+ *
+ * Two designs, the same rule: independent instances (exact rank interval and rank-sum p-value
+ * on the instance values), or, when the releases ran side by side round by round, paired by
+ * round (scripts/compare/paired-shift.js: the rounds' differences, paired t). The paired point
+ * estimate is the geometric mean of the rounds' ratios (mean difference for linear metrics).
  */
 import { formatPercent, formatRatio, formatValue } from '../format-number.js';
 import { computeShiftInterval } from './shift-interval.js';
 import { computeSideStats, computePooledSd, computeMdeShift, combineNoise, shiftToChange } from './noise.js';
 import { computeRankSumP } from './family-wise.js';
+import { computePairedShift } from './paired-shift.js';
 
 /**
  * @typedef {object} MetricSamples
@@ -30,11 +36,14 @@ import { computeRankSumP } from './family-wise.js';
  * @property {number} power for the MDE (0.80)
  * @property {string|null} [failure] why the step has no valid result, when it has none
  * @property {{sd: number, df: number}|null} [history] noise of this test and metric pooled over
- *   earlier runs on the host class (transformed space), to size the detectable effect
+ *   earlier runs on the host class (transformed space), to size the detectable effect; for a
+ *   paired verdict, the paired history (per side: sd of the round's difference / √2)
+ * @property {[number, number][]|null} [pairs] [base, candidate] per round when the releases ran
+ *   side by side: the verdict is then paired by round
  */
 
 /**
- * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'mdeDrop'|'mdeRise'|'noiseCv'|'noiseDf'|'pWorse'|'pBetter'|'verdict'|'level'|'reason'>} Classified
+ * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'mdeDrop'|'mdeRise'|'noiseCv'|'noiseDf'|'pWorse'|'pBetter'|'pairedRounds'|'verdict'|'level'|'reason'>} Classified
  */
 
 /**
@@ -57,8 +66,15 @@ export function classifyMetric(s) {
   const f = log ? Math.log : (/** @type {number} */ x) => x;
   const tx = s.base.map(f);
   const ty = s.candidate.map(f);
-  const own = computePooledSd(tx, ty);
-  const noise = combineNoise(own === null ? null : { sd: own, df: Math.max(0, tx.length - 1) + Math.max(0, ty.length - 1) }, s.history ?? null);
+  const paired = s.pairs ? computePairedShift(s.pairs, s.confidence, log ? 'ratio' : 'difference') : null;
+  if (paired) {
+    out.pairedRounds = paired.rounds;
+    out.ratio = log ? paired.estimate : ratio;
+    out.difference = log ? difference : paired.estimate;
+  }
+  // Per side, like the unpaired figure: the round difference's sd / √2 (its n - 1 df).
+  const own = paired ? { sd: paired.sdDiff / Math.SQRT2, df: paired.rounds - 1 } : pooledOwn(tx, ty);
+  const noise = combineNoise(own, s.history ?? null);
   const mdeShift = noise === null ? null : computeMdeShift(noise.sd, base.n, candidate.n, s.confidence, s.power, noise.df);
   out.noiseCv = noise?.sd ?? null;
   out.noiseDf = noise?.df ?? null;
@@ -68,12 +84,18 @@ export function classifyMetric(s) {
     // The detectable change in the bad direction: a drop for throughput, a rise for latency.
     out.mde = metric.higherIsBetter ? out.mdeDrop : out.mdeRise;
   }
-  out.pWorse = computeRankSumP(tx, ty, metric.higherIsBetter ? 'less' : 'greater');
-  out.pBetter = computeRankSumP(tx, ty, metric.higherIsBetter ? 'greater' : 'less');
+  if (paired) {
+    out.pWorse = metric.higherIsBetter ? paired.pLess : paired.pGreater;
+    out.pBetter = metric.higherIsBetter ? paired.pGreater : paired.pLess;
+  } else {
+    out.pWorse = computeRankSumP(tx, ty, metric.higherIsBetter ? 'less' : 'greater');
+    out.pBetter = computeRankSumP(tx, ty, metric.higherIsBetter ? 'greater' : 'less');
+  }
   const fmt = formatter(metric);
-  const sizes = `${base.n} vs ${candidate.n} instances`;
-  const noiseText = `noise ${noise === null ? 'unknown' : `${fmt.spread(noise.sd)} (${noise.df} df${s.history ? ', pooled with this host\'s history' : ''})`}, MDE ${out.mde === null ? 'unknown' : `${fmt.change(out.mde)} ${metric.higherIsBetter ? 'drop' : 'rise'}`}`;
-  const iv = computeShiftInterval(s.base, s.candidate, s.confidence, log ? 'ratio' : 'difference');
+  const sizes = paired ? `paired over ${paired.rounds} rounds side by side` : `${base.n} vs ${candidate.n} instances`;
+  const spread = paired ? `, per round ${fmt.spread(paired.sdDiff)} of the difference` : '';
+  const noiseText = `noise ${noise === null ? 'unknown' : `${fmt.spread(noise.sd)} (${noise.df} df${s.history ? ', pooled with this host\'s history' : ''})${spread}`}, MDE ${out.mde === null ? 'unknown' : `${fmt.change(out.mde)} ${metric.higherIsBetter ? 'drop' : 'rise'}`}`;
+  const iv = paired ?? computeShiftInterval(s.base, s.candidate, s.confidence, log ? 'ratio' : 'difference');
   if (!iv) {
     out.verdict = 'inconclusive';
     out.reason = `${fmt.point(ratio, difference)}; ${sizes} is too few instances for a ${formatPercent(s.confidence)} interval; ${noiseText}`;
@@ -84,7 +106,7 @@ export function classifyMetric(s) {
   const interval = [iv.lo, iv.hi];
   if (log) out.ci = interval;
   else out.differenceCi = interval;
-  const point = log ? ratio ?? iv.estimate : difference ?? iv.estimate;
+  const point = log ? out.ratio ?? iv.estimate : out.difference ?? iv.estimate;
   // goodness: > 0 better, < 0 worse, in threshold units (relative for log, absolute for linear)
   const sign = metric.higherIsBetter ? 1 : -1;
   const none = log ? 1 : 0;
@@ -93,7 +115,7 @@ export function classifyMetric(s) {
   const gPoint = good(point);
   const gLo = Math.min(good(interval[0]), good(interval[1]));
   const gHi = Math.max(good(interval[0]), good(interval[1]));
-  const head = `${fmt.point(ratio, difference)}, ${formatPercent(iv.coverage)} CI ${fmt.interval(interval)} (${sizes})`;
+  const head = `${fmt.point(out.ratio, out.difference)}, ${formatPercent(iv.coverage)} CI ${fmt.interval(interval)} (${sizes})`;
   const limits = `warn ${fmt.change(threshold.warn)}, issue ${fmt.change(threshold.issue)}`;
   if (gHi < 0 && gPoint <= -threshold.warn) {
     out.verdict = 'regression';
@@ -112,6 +134,17 @@ export function classifyMetric(s) {
     out.reason = `${head}: the interval reaches beyond ±${fmt.change(threshold.issue)} and does not settle a change of that size: too noisy to decide at this threshold; ${noiseText}${hint}`;
   }
   return out;
+}
+
+/**
+ * Pooled within-release noise of the instance values, with its df.
+ * @param {number[]} tx transformed base values
+ * @param {number[]} ty transformed candidate values
+ * @returns {{sd: number, df: number}|null}
+ */
+function pooledOwn(tx, ty) {
+  const sd = computePooledSd(tx, ty);
+  return sd === null ? null : { sd, df: Math.max(0, tx.length - 1) + Math.max(0, ty.length - 1) };
 }
 
 /**

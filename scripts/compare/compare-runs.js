@@ -14,6 +14,8 @@ import { findThreshold } from './thresholds.js';
 import { computeQos } from './qos.js';
 import { classifyMetric } from './classify-metric.js';
 import { summarizeRocksdb } from './rocksdb-summary.js';
+import { pairByRound } from './paired-shift.js';
+import { runGroupKey } from '../run-id.js';
 
 /** @typedef {import('./types.js').FullVerdict} FullVerdict */
 /** @typedef {import('../types.js').Step} Step */
@@ -47,8 +49,10 @@ export function compareRuns(input) {
       const threshold = findThreshold(thresholds, name, group, metric.name);
       if (!threshold) continue;
       if (failure && metric.name !== 'throughput') continue;
-      const bv = instanceValues(b, metric, thresholds.qos);
-      const cv = instanceValues(c, metric, thresholds.qos);
+      const bi = instanceValues(b, metric, thresholds.qos);
+      const ci = instanceValues(c, metric, thresholds.qos);
+      const bv = bi && bi.map((x) => x.value);
+      const cv = ci && ci.map((x) => x.value);
       if (!failure) {
         // not measured (no efficiency sampler, too few per-second samples): not gated, no verdict
         if (!bv || !cv || bv.length === 0 || cv.length === 0) continue;
@@ -58,9 +62,13 @@ export function compareRuns(input) {
           continue;
         }
       }
+      // Releases that ran side by side, round by round, are compared round by round.
+      const pairs = failure || !bi || !ci || thresholds.pairedMinRounds === 0 ? null : pairByRound(bi, ci);
+      const paired = pairs !== null && pairs.length >= thresholds.pairedMinRounds ? pairs : null;
       const classified = classifyMetric({
         metric, threshold, base: bv ?? [], candidate: cv ?? [], confidence: thresholds.confidence, power: thresholds.power, failure,
-        history: input.noiseHistory?.[`${name}|${metric.name}`] ?? null,
+        history: input.noiseHistory?.[`${name}|${metric.name}${paired ? '|paired' : ''}`] ?? null,
+        pairs: paired,
       });
       tests.push({
         test: name,
@@ -102,24 +110,26 @@ export function compareRuns(input) {
 
 /**
  * One value per server instance of a side: the median of that instance's repeats (repeats of one
- * process share its memory layout and warm-up, so they are not independent evidence).
+ * process share its memory layout and warm-up, so they are not independent evidence), with the
+ * instance's round key (its run's and its round's, shared with the other releases of that run).
  * @param {ReturnType<typeof collectSide>} side
  * @param {import('./types.js').MetricDef} metric
  * @param {import('./types.js').QosOptions} qosOptions
- * @returns {number[]|null} null when the metric is not measured on this side
+ * @returns {{key: string|null, value: number}[]|null} null when the metric is not measured on this side
  */
 function instanceValues(side, metric, qosOptions) {
-  /** @type {Map<string, number[]>} */
+  /** @type {Map<string, {key: string|null, values: number[]}>} */
   const byInstance = new Map();
   for (const [i, r] of side.repeats.entries()) {
     const qos = metric.qos ? computeQos(r.intervals ?? [], qosOptions) : null;
     if (metric.qos && (!qos || qos.seconds < qosOptions.minIntervals)) return null;
     const v = metric.value(r, qos);
     if (v === null) continue;
-    const key = side.instanceKeys[i];
-    byInstance.set(key, [...(byInstance.get(key) ?? []), v]);
+    const instance = byInstance.get(side.instanceKeys[i]) ?? { key: side.roundKeys[i], values: [] };
+    instance.values.push(v);
+    byInstance.set(side.instanceKeys[i], instance);
   }
-  return [...byInstance.values()].map((vs) => median(vs));
+  return [...byInstance.values()].map(({ key, values }) => ({ key, value: median(values) }));
 }
 
 /**
@@ -178,7 +188,9 @@ function applyFamilyControl(tests, alpha, power) {
       const p = t.verdict === 'regression' ? adjusted[i] : adjustedBetter[i];
       t.level = 'warn';
       t.reason += `. Not an issue: Holm-adjusted p ${formatP(p)} over the run's ${members.length} gated verdicts is above ${formatP(alpha)}`
-        + ` (the exact test needs at least ${minInstances} instances per side for that; ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} so far)`;
+        + (t.pairedRounds
+          ? ` (paired over ${t.pairedRounds} rounds; more rounds narrow it)`
+          : ` (the exact test needs at least ${minInstances} instances per side for that; ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} so far)`);
     }
   });
   return { method: 'holm', alpha, size: members.length, minInstances };
@@ -190,13 +202,15 @@ function applyFamilyControl(tests, alpha, power) {
  * @param {FullVerdict} t
  * @param {number} level one-sided
  * @param {number} power
- * @param {number} minInstances below this the exact test cannot reach the level at all
+ * @param {number} minInstances below this the exact test cannot reach the level at all (an
+ *   unpaired verdict; a paired one has no such floor)
  * @returns {number|null}
  */
 function issueMde(t, level, power, minInstances) {
   const m = t.base?.n ?? 0;
   const n = t.candidate?.n ?? 0;
-  if (t.noiseCv === null || !t.noiseDf || Math.min(m, n) < minInstances) return null;
+  // The paired t test has no floor on its p-value; the exact rank-sum test does.
+  if (t.noiseCv === null || !t.noiseDf || (!t.pairedRounds && Math.min(m, n) < minInstances)) return null;
   const shift = computeMdeShift(t.noiseCv, m, n, 1 - 2 * level, power, t.noiseDf);
   if (shift === null) return null;
   return t.scale === 'log' ? shiftToChange(shift, t.higherIsBetter ? 'drop' : 'rise') : shift;
@@ -213,7 +227,9 @@ function formatP(p) {
  * detectable effect of a comparison (CompareInput.noiseHistory). Pure.
  * @param {import('../types.js').RunRecord[]} records earlier records of one host class and suite
  * @param {import('./types.js').CompareThresholds} thresholds
- * @returns {Record<string, {sd: number, df: number}>} by `test|metric`
+ * @returns {Record<string, {sd: number, df: number}>} by `test|metric`, and by
+ *   `test|metric|paired` the noise a comparison paired by round sees (per side: sd of the
+ *   round's difference / √2)
  */
 export function estimateNoiseHistory(records, thresholds) {
   /** @type {Map<string, number[][]>} */
@@ -223,11 +239,40 @@ export function estimateNoiseHistory(records, thresholds) {
       const side = collectSide([record], name);
       if (side.repeats.length < 2) continue;
       for (const metric of METRICS) {
-        const values = instanceValues(side, metric, thresholds.qos);
+        const values = instanceValues(side, metric, thresholds.qos)?.map((x) => x.value);
         if (!values || values.length < 2) continue;
         const t = metric.scale === 'log' ? values.filter((v) => v > 0).map(Math.log) : values;
         const key = `${name}|${metric.name}`;
         groups.set(key, [...(groups.get(key) ?? []), t]);
+      }
+    }
+  }
+  // Paired: records of one run (side by side, round by round), each against the run's first
+  // record, the spread of the rounds' differences about their own mean (a real change between
+  // the two moves the mean, not the spread). Kept per side like the unpaired figure (sd of the
+  // difference / √2), so the two combine and size the MDE alike. Later records of a run share
+  // the first one's values: their df count a little more than they are worth.
+  /** @type {Map<string, import('../types.js').RunRecord[]>} */
+  const runs = new Map();
+  for (const record of records) {
+    const run = runGroupKey(record);
+    if (run !== null) runs.set(run, [...(runs.get(run) ?? []), record]);
+  }
+  for (const [first, ...others] of runs.values()) {
+    for (const other of others) {
+      for (const { name } of listTests([first, other], [])) {
+        const [a, b] = [collectSide([first], name), collectSide([other], name)];
+        for (const metric of METRICS) {
+          const av = instanceValues(a, metric, thresholds.qos);
+          const bv = instanceValues(b, metric, thresholds.qos);
+          const pairs = av && bv ? pairByRound(av, bv) : null;
+          if (!pairs || pairs.length < 2) continue;
+          const d = metric.scale === 'log'
+            ? pairs.filter(([x, y]) => x > 0 && y > 0).map(([x, y]) => (Math.log(y) - Math.log(x)) / Math.SQRT2)
+            : pairs.map(([x, y]) => (y - x) / Math.SQRT2);
+          const key = `${name}|${metric.name}|paired`;
+          groups.set(key, [...(groups.get(key) ?? []), d]);
+        }
       }
     }
   }
@@ -280,6 +325,8 @@ export function collectSide(records, test) {
   const repeats = [];
   /** @type {string[]} which server instance produced each repeat: `<run id>#<instance>` */
   const instanceKeys = [];
+  /** @type {(string|null)[]} the round of each repeat, `<run>#<instance>` (shared by the releases of that run), null when unknown */
+  const roundKeys = [];
   /** @type {string[]} */
   const failedIn = [];
   let reason = '';
@@ -299,7 +346,9 @@ export function collectSide(records, test) {
       repeats.push(rep);
       // Records made before instances existed: each repeat stands for itself, as it was judged then.
       instanceKeys.push(`${r.id}#${rep.instance ?? `repeat-${rep.index}`}`);
+      const run = runGroupKey(r);
+      roundKeys.push(run === null || rep.instance === undefined ? null : `${run}#${rep.instance}`);
     }
   }
-  return { repeats, instanceKeys, failedIn, reason, missing };
+  return { repeats, instanceKeys, roundKeys, failedIn, reason, missing };
 }

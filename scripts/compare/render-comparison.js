@@ -28,14 +28,18 @@ export function renderComparison(cmp, options) {
   const title = `${cmp.product} ${cmp.candidate.version} vs ${cmp.base.version} (${cmp.suite}, ${cmp.hostClass})`;
   const counts = ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ');
   const th = /** @type {any} */ (cmp.thresholds);
-  const method = `ratio of medians, exact rank interval at ${formatPercent(th.confidence ?? 0.9)}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
+  const pairedCount = cmp.tests.filter((t) => t.pairedRounds).length;
+  const independent = `ratio of medians, exact rank interval at ${formatPercent(th.confidence ?? 0.9)}`;
+  const paired = `paired by round (releases side by side): geometric mean of the rounds' ratios, paired t interval at ${formatPercent(th.confidence ?? 0.9)}`;
+  const design = pairedCount === 0 ? independent : pairedCount === cmp.tests.length ? paired : `${paired} for ${pairedCount} of ${cmp.tests.length} verdicts, else ${independent}`;
+  const method = `${design}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
   const extra = [familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp)].filter(Boolean);
   if (md) {
     out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${change(t, t.mdeDrop)} | ${change(t, t.mdeRise)} | ${issueMde(t, cmp)} | ${change(t, t.threshold.issue)} | ${formatP(t.pAdjusted)} | ${label(t)} |\n`);
+      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${change(t, t.mdeDrop)} | ${change(t, t.mdeRise)} | ${issueMde(t, cmp)} | ${change(t, t.threshold.issue)} | ${formatP(t.pAdjusted)} | ${label(t)} |\n`);
     }
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
@@ -105,7 +109,10 @@ function familyLine(cmp, calibration) {
   const measured = calibration
     ? `measured on this host class: ${calibration.runsWithFalseIssue} of ${calibration.runs} A/A runs opened an issue (95 % upper bound ${formatPercent(calibration.upper95)} per run, ${calibration.file})`
     : 'not yet measured on this host class (run tagbench calibrate)';
-  return `issues: Holm over ${f.size} gated verdicts at ${formatPercent(f.alpha)}: expected false issues per run at most ${formatValue(f.alpha)} before the confirmation rerun; ${measured}. An issue needs at least ${f.minInstances} instances per side.`;
+  // A paired verdict (t over the rounds) has no floor on its p-value; the exact rank-sum test does.
+  const unpaired = cmp.tests.some((t) => !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined);
+  const floor = unpaired ? ` An issue judged on independent instances needs at least ${f.minInstances} instances per side.` : '';
+  return `issues: Holm over ${f.size} gated verdicts at ${formatPercent(f.alpha)}: expected false issues per run at most ${formatValue(f.alpha)} before the confirmation rerun; ${measured}.${floor}`;
 }
 
 /**
@@ -142,7 +149,8 @@ function renderThroughputLines(tests, color, cmp) {
   const width = Math.max(4, ...tests.map((t) => t.test.length));
   const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  ${'issue MDE'.padStart(10)}  verdict\n`;
   const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${issueMde(t, cmp).padStart(10)}  ${label(t)}`, t, color));
-  return `throughput verdicts (noise = CV between server instances; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level):\n${head}${lines.join('')}`;
+  const pairedNote = tests.some((t) => t.pairedRounds) ? ', or per side of the rounds\' ratio when paired by round' : '';
+  return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level):\n${head}${lines.join('')}`;
 }
 
 /**
@@ -187,7 +195,7 @@ function mde(t) {
  */
 function issueMde(t, cmp) {
   if (t.mdeIssue !== null && t.mdeIssue !== undefined) return change(t, t.mdeIssue);
-  return cmp.family && t.pWorse !== null && t.pWorse !== undefined ? `needs ${cmp.family.minInstances}` : 'n/a';
+  return cmp.family && !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined ? `needs ${cmp.family.minInstances}` : 'n/a';
 }
 
 /**

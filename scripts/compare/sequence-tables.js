@@ -45,9 +45,12 @@ import { formatPercent, formatQps, formatValue } from '../format-number.js';
  * @typedef {object} LinkbenchRow one release's LinkBench figures (medians over ok repeats)
  * @property {string} version
  * @property {number|null} loadIps links loaded per second
- * @property {number|null} loadBytes database size after the load
+ * @property {number|null} loadBytes logical size after the load (information_schema after ANALYZE)
+ * @property {number|null} loadFilesBytes linkdb0 on disk after the load (null in records from
+ *   before it was measured)
  * @property {number|null} indexS seconds to build id1_type
- * @property {{test: string, qps: number|null, sizeBytes: number|null}[]} requests per request phase
+ * @property {{test: string, qps: number|null, sizeBytes: number|null, filesBytes: number|null}[]} requests
+ *   per request phase: requests per second, logical size and size on disk after it
  */
 
 /**
@@ -89,10 +92,15 @@ export function computeSequenceTables(releases, options) {
         version: rel.version,
         loadIps: medianOf(load.map((x) => x.rep.throughput)),
         loadBytes: medianOf(load.map((x) => linkbenchDetails(x.rep)?.sizeAfterBytes)),
+        loadFilesBytes: medianOf(load.map((x) => linkbenchDetails(x.rep)?.filesAfterBytes)),
         indexS: medianOf(stepRepeats(rel.records, 'linkbench.index').map((x) => linkbenchDetails(x.rep)?.indexS)),
         requests: phases.map((test) => {
           const reps = stepRepeats(rel.records, test);
-          return { test, qps: medianOf(reps.map((x) => x.rep.throughput)), sizeBytes: medianOf(reps.map((x) => linkbenchDetails(x.rep)?.sizeAfterBytes)) };
+          return {
+            test, qps: medianOf(reps.map((x) => x.rep.throughput)),
+            sizeBytes: medianOf(reps.map((x) => linkbenchDetails(x.rep)?.sizeAfterBytes)),
+            filesBytes: medianOf(reps.map((x) => linkbenchDetails(x.rep)?.filesAfterBytes)),
+          };
         }),
       };
     }),
@@ -176,7 +184,7 @@ function stepRepeats(records, test) {
     .flatMap((s) => s.repeats.filter((rep) => rep.status === 'ok').map((rep) => ({ runId: rec.id, rep }))));
 }
 
-/** @param {Repeat} rep @returns {{sizeAfterBytes?: number, indexS?: number}|undefined} */
+/** @param {Repeat} rep @returns {{sizeAfterBytes?: number, filesAfterBytes?: number|null, indexS?: number}|undefined} */
 function linkbenchDetails(rep) {
   return /** @type {any} */ (rep.details)?.linkbench;
 }
@@ -244,10 +252,10 @@ export function renderSequenceTables(tables, options) {
   if (tables.linkbench) {
     const { phases, rows } = tables.linkbench;
     if (out.length > 0) out.push('\n');
-    out.push(md ? '### LinkBench\n\n' : 'LinkBench (medians over ok repeats; sizes: data + index after the phase):\n');
+    out.push(md ? `### LinkBench\n\n${LINKBENCH_SIZES}\n\n` : `LinkBench (medians over ok repeats). ${LINKBENCH_SIZES}\n`);
     const head = ['release', 'load ips', 'size after load', 'index (s)', ...phases.flatMap((p) => [`${shortPhase(p)} qps`, `size after ${shortPhase(p)}`])];
-    out.push(table(head, rows.map((r) => [r.version, formatQps(r.loadIps), formatBytes(r.loadBytes), formatValue(r.indexS),
-      ...r.requests.flatMap((q) => [formatQps(q.qps), formatBytes(q.sizeBytes)])]), md, 1));
+    out.push(table(head, rows.map((r) => [r.version, formatQps(r.loadIps), sizePair(r.loadFilesBytes, r.loadBytes), formatValue(r.indexS),
+      ...r.requests.flatMap((q) => [formatQps(q.qps), sizePair(q.filesBytes, q.sizeBytes)])]), md, 1));
   }
   if (tables.loops) {
     const { steps, rows } = tables.loops;
@@ -259,6 +267,21 @@ export function renderSequenceTables(tables, options) {
       ...r.logicalBytes.map((b, i) => `${formatBytes(b)} / ${formatBytes(r.onDiskBytes[i])}`)]), md, 1));
   }
   return out.join('');
+}
+
+/** What the LinkBench table's sizes are, printed above it. */
+export const LINKBENCH_SIZES = 'Sizes after each phase: on disk (linkdb0\'s files; MyRocks: its SST files) / logical (information_schema after ANALYZE: InnoDB\'s are sampled statistics, trust the first).';
+
+/**
+ * A LinkBench size cell: on disk first, the one to trust; the logical figure alone (marked)
+ * for records from before the on-disk size was measured.
+ * @param {number|null} onDisk
+ * @param {number|null} logical
+ * @returns {string}
+ */
+export function sizePair(onDisk, logical) {
+  if (onDisk === null) return logical === null ? 'n/a' : `${formatBytes(logical)} (logical only)`;
+  return `${formatBytes(onDisk)} / ${formatBytes(logical)}`;
 }
 
 /** @param {InsertReleaseRow['keepUp']} k */

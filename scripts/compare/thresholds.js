@@ -11,6 +11,7 @@ export const THRESHOLD_DEFAULTS = Object.freeze({
   confidence: 0.9,
   power: 0.8,
   familyAlpha: 0.05,
+  pairedMinRounds: 3,
   qos: Object.freeze({ stallFraction: 0.5, minIntervals: 10 }),
   // apache-otava's own AnalysisOptions defaults
   changePoints: Object.freeze({ windowLen: 50, maxPValue: 0.001, minMagnitude: 0 }),
@@ -44,6 +45,7 @@ export function resolveThresholds(config, file = 'configs/thresholds.yml') {
     confidence: config.confidence ?? THRESHOLD_DEFAULTS.confidence,
     power: config.power ?? THRESHOLD_DEFAULTS.power,
     familyAlpha: config.familyAlpha ?? THRESHOLD_DEFAULTS.familyAlpha,
+    pairedMinRounds: config.pairedMinRounds ?? THRESHOLD_DEFAULTS.pairedMinRounds,
     groups: config.groups,
     tests: config.tests ?? {},
     metrics: config.metrics ?? {},

@@ -28,6 +28,8 @@ export {};
  * @property {number} power power used for the minimum detectable effect (0.80)
  * @property {number} familyAlpha family-wise level: the probability that a run opens any issue
  *   on a metric that did not change is at most this (Holm over every gated verdict)
+ * @property {number} pairedMinRounds releases that ran side by side with at least this many
+ *   rounds are compared round by round (paired); 0 = never paired
  * @property {Record<string, LevelThreshold>} groups throughput thresholds per reporting group
  * @property {Record<string, Partial<LevelThreshold> & {policy?: 'open'|'note'|'ignore', metrics?: Record<string, Partial<LevelThreshold>>}>} tests
  *   per-test overrides; policy: what a confirmed regression of the test does (open an issue,
@@ -102,7 +104,11 @@ export {};
  * @property {number|null} [mdeDrop] smallest drop detectable at the configured confidence and
  *   power with these instance counts (relative for log metrics)
  * @property {number|null} [mdeRise] the same for a rise (e^s - 1, larger than the drop)
- * @property {number|null} [pWorse] exact one-sided rank-sum p-value that the candidate is worse
+ * @property {number|null} [pairedRounds] set when the releases ran side by side and the verdict
+ *   compares them round by round (paired t on the rounds' differences, scripts/compare/paired-shift.js):
+ *   the number of rounds; absent for a verdict on independent instances (exact rank methods)
+ * @property {number|null} [pWorse] one-sided p-value that the candidate is worse: exact rank-sum
+ *   on the instances, or the paired t test over the rounds when pairedRounds is set
  * @property {number|null} [pAdjusted] pWorse after Holm's adjustment over every gated verdict of
  *   the comparison; an issue needs it at or below familyAlpha
  * @property {number|null} [pBetter] the same test for "the candidate is better": an improvement

@@ -109,9 +109,14 @@ async function checkSimpleTool(spec, env) {
  */
 async function checkOtava(env) {
   const base = { id: 'otava', title: 'python3+otava', required: false };
-  const fix = 'python3 -m pip install apache-otava (optional: change-point detection over release series)';
-  const python = await findOnPath('python3', env.path);
-  if (!python) return { ...base, status: 'fail', detail: 'python3 not found on PATH', fix: `apt-get install python3 python3-pip; ${fix}` };
+  const fix = 'bash setup/compare.sh (a virtualenv in /opt/tagbench-otava), or point TAGBENCH_PYTHON at a python3 that has apache-otava (optional: change-point detection over release series)';
+  // The very python compare will run: a check of another one would warn (or pass) for nothing.
+  const chosen = env.otavaPython ?? 'python3';
+  if (chosen.includes('/') && !(await access(chosen, constants.X_OK).then(() => true, () => false))) {
+    return { ...base, status: 'fail', detail: `${chosen} (from TAGBENCH_PYTHON, or the virtualenv of setup/compare.sh) is not an executable file`, fix };
+  }
+  const python = chosen.includes('/') ? chosen : await findOnPath(chosen, env.path);
+  if (!python) return { ...base, status: 'fail', detail: `${chosen} not found on PATH`, fix: `apt-get install python3 python3-venv; ${fix}` };
   const probe = await runProbe(python, ['-c', 'import importlib.metadata as m; print(m.version("apache-otava"))'], env.path);
   if (!probe.ok) return { ...base, status: 'fail', detail: `apache-otava is not installed for ${python}`, fix };
   return { ...base, status: 'ok', detail: `apache-otava ${probe.output} (${python})`, fix: null };

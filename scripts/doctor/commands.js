@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { EXIT, UserError } from '../errors.js';
-import { cacheDirFrom } from '../run-options.js';
+import { cacheDirFrom, otavaPythonFrom } from '../run-options.js';
 
 /**
  * @typedef {'ok'|'fail'|'warn'|'info'|'unknown'} CheckStatus ok = fine; fail = missing or wrong
@@ -35,6 +35,8 @@ import { cacheDirFrom } from '../run-options.js';
  *   irqbalance; check-tuning.js); unset: only the general cpu governor line
  * @property {boolean} [strict] the host class's required tuning checks are required
  * @property {string} [sysRoot] where /sys and /proc are read by the tuning checks (default `/`)
+ * @property {string} [otavaPython] the python3 compare runs apache-otava with (run-options.js
+ *   otavaPythonFrom: $TAGBENCH_PYTHON, setup/compare.sh's virtualenv, else `python3` on PATH)
  */
 
 /**
@@ -72,6 +74,7 @@ export async function doctorCommand(options) {
       hostClass,
       strict: Boolean(options.strict),
       sysRoot: options.sysRoot === undefined ? undefined : resolve(options.sysRoot),
+      otavaPython: otavaPythonFrom(process.env),
     });
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report));
   return report.ok ? EXIT.ok : EXIT.userError;

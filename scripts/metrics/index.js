@@ -7,7 +7,7 @@ export { startSampling } from './start-sampling.js';
 export { computeEfficiency } from './compute-efficiency.js';
 export { computeRocksdbFigures } from './compute-rocksdb-figures.js';
 export { parseRocksdbEngineStatus, sumSstProps } from './parse-rocksdb-status.js';
-export { measureDbSize } from './measure-db-size.js';
+export { measureDbSize, measureDatabaseFiles } from './measure-db-size.js';
 export { collectHostFacts } from './collect-host-facts.js';
 export { parseVmstat } from './parse-vmstat.js';
 export { parseIostat } from './parse-iostat.js';

@@ -3,8 +3,10 @@
  * datadir takes (logs, undo, doublewrite and SST files included).
  */
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { UserError } from '../errors.js';
+import { sumSstProps } from './parse-rocksdb-status.js';
 
 const run = promisify(execFile);
 
@@ -33,6 +35,28 @@ export async function measureDbSize({ datadir, query, database }) {
 }
 
 /**
+ * Bytes one database's own files take on disk, without the datadir's shared files (redo logs,
+ * undo, the system tablespace: at a small scale they dwarf the data and hide its growth).
+ * InnoDB (file-per-table): the database's folder, by du. MyRocks keeps every table of the server
+ * in one key-value store, so its figure is the live SST files' bytes as the server lists them
+ * (information_schema.ROCKSDB_SST_PROPS, the same rows the RocksDB figures of every repeat sum:
+ * one consistent list, where du of the folder would race compaction): the database's own only
+ * when no other MyRocks table holds data, which is so for a benchmark's private server.
+ * Information schema's TABLES sizes are no substitute: InnoDB's are sampled statistics, 3x
+ * apart for the same rows on two servers (a LinkBench load of 50k links read 11.6 and 41.6 MiB).
+ * @param {{datadir: string, query: import('./types.js').QueryFn, database: string, engine: 'innodb'|'rocksdb'}} options
+ * @returns {Promise<number>} bytes
+ * @throws {UserError} on a database name that is not a plain identifier, or a folder du cannot read
+ */
+export async function measureDatabaseFiles({ datadir, query, database, engine }) {
+  if (!/^[A-Za-z0-9_$]+$/.test(database)) {
+    throw new UserError(`measureDatabaseFiles: database name ${JSON.stringify(database)} must be a plain identifier (letters, digits, _ and $)`);
+  }
+  if (engine === 'innodb') return duBytes(join(datadir, database));
+  return sumSstProps(await query('SELECT * FROM information_schema.ROCKSDB_SST_PROPS')).bytes;
+}
+
+/**
  * Allocated bytes under `dir`. du (coreutils) rather than a hand-written walk: it handles
  * hard links, sparse files and unreadable entries the way users expect. A file removed while
  * du walks (temporary tables) makes du exit 1 but still print a total, which we keep.
@@ -48,7 +72,7 @@ async function duBytes(dir) {
     const e = /** @type {{stdout?: string, stderr?: string, message: string}} */ (err);
     stdout = e.stdout ?? '';
     if (!/^\d+\s/.test(stdout)) {
-      throw new UserError(`measureDbSize: du could not measure datadir ${dir}: ${(e.stderr || e.message).trim()}; check the path exists and is readable`, { cause: err });
+      throw new UserError(`du could not measure ${dir}: ${(e.stderr || e.message).trim()}; check the path exists and is readable`, { cause: err });
     }
   }
   return Number(stdout.split(/\s/)[0]);

@@ -4,4 +4,4 @@
  */
 export { runReleases } from './run-releases.js';
 export { runSuite } from './run-suite.js';
-export { parseReleaseList, lineOf } from './resolve-run.js';
+export { parseReleaseList, lineOf, resolveRepeats } from './resolve-run.js';

@@ -45,6 +45,25 @@ const DEFAULT_INSTANCES = 2;
  */
 
 /**
+ * Repeats per test and the server instances they are spread over: the options', else the host
+ * class's (instances: else 2, never more than the repeats). Calibrate resolves them here too, to
+ * record what its runs used.
+ * @param {import('../types.js').HostClass} host
+ * @param {{repeats?: number, instances?: number}} options
+ * @returns {{repeats: number, instances: number}}
+ * @throws {UserError} repeats not a positive integer, instances not from 1 to the repeats
+ */
+export function resolveRepeats(host, options) {
+  const repeats = options.repeats ?? host.repeats;
+  if (!Number.isInteger(repeats) || repeats < 1) throw new UserError(`--repeats must be a positive integer, got ${repeats}`);
+  const instances = options.instances ?? Math.min(host.instances ?? DEFAULT_INSTANCES, repeats);
+  if (!Number.isInteger(instances) || instances < 1 || instances > repeats) {
+    throw new UserError(`--instances must be an integer from 1 to the repeats (${repeats}), got ${instances}: each instance runs at least one repeat of every test`);
+  }
+  return { repeats, instances };
+}
+
+/**
  * @param {import('../types.js').Config} config
  * @param {ResolveOptions} options
  * @returns {ResolvedRun}
@@ -87,12 +106,7 @@ export function resolveRun(config, options) {
   const keys = releases.map(releaseKey);
   const dup = keys.find((k, i) => keys.indexOf(k) !== i);
   if (dup) throw new UserError(`release ${dup} is listed twice in --releases`);
-  const repeats = options.repeats ?? host.repeats;
-  if (!Number.isInteger(repeats) || repeats < 1) throw new UserError(`--repeats must be a positive integer, got ${repeats}`);
-  const instances = options.instances ?? Math.min(host.instances ?? DEFAULT_INSTANCES, repeats);
-  if (!Number.isInteger(instances) || instances < 1 || instances > repeats) {
-    throw new UserError(`--instances must be an integer from 1 to the repeats (${repeats}), got ${instances}: each instance runs at least one repeat of every test`);
-  }
+  const { repeats, instances } = resolveRepeats(host, options);
   const only = options.only?.length ? options.only : suite.only;
   return { releases, suite: only ? { ...suite, only: [...only] } : suite, host, engine, mycnfName, mycnfTemplate, repeats, instances };
 }

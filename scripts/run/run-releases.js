@@ -19,6 +19,7 @@ import { createRecord, addRepeat, markStep, skipRemaining, finishRecord } from '
 import { createProgress } from './progress.js';
 import { resolveRun, releaseKey } from './resolve-run.js';
 import { readToolVersions } from './tool-versions.js';
+import { formatRecordId } from '../run-id.js';
 
 /**
  * @typedef {object} RunOptions
@@ -148,7 +149,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
     log: (/** @type {string} */ m) => write(`    ${m}\n`),
   };
   const server = await startServer(rel.install, serverOptions);
-  const id = `${runStamp}-${plan.host.name}-${safe}-${plan.suite.name}-${runTag}`;
+  const id = formatRecordId({ stamp: runStamp, host: plan.host.name, product: rel.product, version: rel.version, label: rel.label, suite: plan.suite.name, tag: runTag });
   const record = createRecord({
     id,
     startedAt: new Date().toISOString(),

@@ -23,7 +23,7 @@ import { parseList } from '../command-spec.js';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { formatValue } from '../format-number.js';
-import { runReleases } from '../run/index.js';
+import { resolveRepeats, runReleases } from '../run/index.js';
 import { installRelease } from '../install/index.js';
 import { replaceFileAtomic } from '../store/index.js';
 import { resolveThresholds, confirmVerdicts, listRegressedTests, hasIssueRegression, compareRuns, upperBound, clopperPearson } from '../compare/index.js';
@@ -41,7 +41,7 @@ const FORMAT = 'tagbench-calibration/2';
 /**
  * `tagbench calibrate` (see the module comment).
  * @param {Record<string, any>} options product, version, hostClass, suite, only, runs, slowdowns,
- *   adaptiveBudget, report, store, workDir, cacheDir, root
+ *   adaptiveBudget, instances, note, report, store, workDir, cacheDir, root
  * @returns {Promise<number>} 0
  * @throws {UserError} bad options, no cgroup, a report of other settings in the way
  */
@@ -59,6 +59,14 @@ export async function calibrateHost(options) {
   for (const s of slowdowns) if (!(s > 0 && s < 0.9)) throw new UserError(`--slowdowns: ${s} is not a fraction between 0 and 0.9 (0.10 = 10 %)`);
   const budgetS = Number(options.adaptiveBudget ?? host.adaptive?.budgetS ?? ADAPTIVE_DEFAULTS.budgetS);
   const maxInstances = host.adaptive?.maxInstances ?? ADAPTIVE_DEFAULTS.maxInstances;
+  // Instances per side of each run and of its confirmation rerun, one repeat each (--instances);
+  // default: the host class's repeats spread over its instances, as `tagbench run` resolves them.
+  if (options.instances !== undefined && !(Number.isInteger(Number(options.instances)) && Number(options.instances) >= 2 && Number(options.instances) <= maxInstances)) {
+    throw new UserError(`--instances: ${options.instances} is not valid; give a whole number from 2 to ${maxInstances} (the host class's adaptive.maxInstances)`);
+  }
+  const n = options.instances === undefined ? undefined : Number(options.instances);
+  const { repeats, instances } = resolveRepeats(host, { repeats: n, instances: n });
+  const perSide = { repeats, instances };
   const thresholds = resolveThresholds(config.thresholds);
   await findCpuCgroupRoot();
   const storeDir = resolve(options.store ?? '.tagbench/calibration-store');
@@ -78,7 +86,7 @@ export async function calibrateHost(options) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const signal = controller.signal;
-  const settings = { product: options.product, version: options.version, hostClass, suite, tests, slowdowns, budgetS, maxInstances };
+  const settings = { product: options.product, version: options.version, hostClass, suite, tests, slowdowns, budgetS, maxInstances, repeats, instances };
   const result = await loadPrevious(reportJson, settings) ?? { format: FORMAT, ...settings, measuredAt: now(), host: null, reference: null, runs: [] };
 
   // Three installs side by side: the release's own and two copies (own binaries, own paths).
@@ -149,7 +157,7 @@ export async function calibrateHost(options) {
     const started = Date.now();
     log(`run ${index}/${wantedRuns}: A, B (A/A) and S (${formatValue(slowdown * 100)} % slower), ${tests.join(', ')}`);
     const run = await throttled(quotaByTest, async (follow) => {
-      const outcome = await runReleases(config, { releases: [A, B, S], suite, hostClass, only: tests, storeDir, workDir: workBase, cacheDir, write: follow, signal });
+      const outcome = await runReleases(config, { releases: [A, B, S], suite, hostClass, only: tests, ...perSide, storeDir, workDir: workBase, cacheDir, write: follow, signal });
       if (outcome.interrupted) return null;
       const [ra, rb, rs] = outcome.records;
       const createdAt = now();
@@ -166,7 +174,7 @@ export async function calibrateHost(options) {
         let comparison = extended.comparison;
         const regressed = listRegressedTests(comparison).filter((t) => comparison.tests.some((v) => v.test === t && v.verdict === 'regression' && v.level === 'issue'));
         if (regressed.length > 0) {
-          const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, storeDir, workDir: workBase, cacheDir, write: follow, signal });
+          const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, ...perSide, storeDir, workDir: workBase, cacheDir, write: follow, signal });
           const rerun = compareRuns({ base: side(base.version, again.records[0]), candidate: side(candidate.version, again.records[1]), thresholds, createdAt: now(), familyControl: false });
           comparison = confirmVerdicts(comparison, rerun);
         }
@@ -179,7 +187,11 @@ export async function calibrateHost(options) {
     // An interrupted run is not counted: its comparisons stopped halfway through the path.
     if (!run || signal.aborted) break;
     // The host's load while the run went on: a reader can tell quiet runs from shared ones.
-    result.runs.push({ ...summarizeRun(index, slowdown, run, Math.round((Date.now() - started) / 1000), now()), loadAverage: Number(loadavg()[1].toFixed(2)) });
+    // The conditions belong to the runs measured under them (--note), not to the whole report.
+    result.runs.push({
+      ...summarizeRun(index, slowdown, run, Math.round((Date.now() - started) / 1000), now()), loadAverage: Number(loadavg()[1].toFixed(2)),
+      ...(options.note ? { conditions: String(options.note) } : {}),
+    });
     result.measuredAt = now();
     Object.assign(result, summarize(result.runs, slowdowns));
     await replaceFileAtomic(reportJson, `${JSON.stringify(result, null, 2)}\n`);
@@ -211,7 +223,10 @@ async function loadPrevious(file, settings) {
     return null;
   }
   if (data?.format !== FORMAT) return null;
-  const differs = Object.entries(settings).filter(([k, v]) => JSON.stringify(data[k]) !== JSON.stringify(v)).map(([k, v]) => `${k} ${JSON.stringify(data[k])} there, ${JSON.stringify(v)} now`);
+  // Reports from before repeats and instances were kept do not say: those two are not compared there.
+  const unknown = new Set(['repeats', 'instances'].filter((k) => data[k] === undefined));
+  const differs = Object.entries(settings).filter(([k, v]) => !unknown.has(k) && JSON.stringify(data[k]) !== JSON.stringify(v))
+    .map(([k, v]) => `${k} ${JSON.stringify(data[k])} there, ${JSON.stringify(v)} now`);
   if (differs.length > 0) throw new UserError(`${file} was measured with other settings (${differs.join('; ')}): use the same settings to add runs, or --report for a new file`);
   return data;
 }

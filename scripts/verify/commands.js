@@ -123,6 +123,8 @@ export const commands = [
       { flags: '--runs <n>', description: 'calibration runs the report should hold', default: 10, parse: parsePositiveInt },
       { flags: '--slowdowns <list>', description: 'injected slowdowns as fractions, one per run in turn', default: '0.05,0.10,0.15' },
       { flags: '--adaptive-budget <seconds>', description: 'budget of the adaptive repeats per comparison; default: the host class\'s', parse: parsePositiveInt },
+      { flags: '--instances <n>', description: 'server instances per side in each run and its confirmation, one repeat each (2 to the host class\'s adaptive.maxInstances); default: the host class\'s repeats and instances', parse: parsePositiveInt },
+      { flags: '--note <text>', description: 'the conditions of this call\'s runs, printed in the report beside their run numbers (e.g. "quiet host: nothing else ran")' },
       { flags: '--report <file>', description: 'report path; default bench/calibration-<host-class>.md' },
       { flags: '--store <dir>', description: 'results store for the calibration runs', default: '.tagbench/calibration-store' },
       ...SERVER_RUN_OPTIONS,

@@ -7,10 +7,10 @@
  */
 import { resolve } from 'node:path';
 import { parseList } from '../command-spec.js';
-import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { readRecords, readBaseline, writeComparison, writeChangePoints, replaceFileAtomic } from '../store/index.js';
+import { runIdLabel } from '../run-id.js';
 import {
   compareRuns, resolveThresholds, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints,
   renderRelativeTable, renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift,
@@ -18,7 +18,7 @@ import {
 } from '../compare/index.js';
 import { extendUndecided, ADAPTIVE_DEFAULTS } from './adaptive-repeats.js';
 import { readCalibrationSummary } from './calibration-summary.js';
-import { cacheDirFrom, workDirFrom } from '../run-options.js';
+import { cacheDirFrom, otavaPythonFrom, workDirFrom } from '../run-options.js';
 import { compareVersions } from '../version-order.js';
 
 /**
@@ -156,7 +156,7 @@ export async function compareReleases(options) {
   options.onTable?.(table);
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
-    : await detectChangePoints(releases, { python: findPython(process.env), options: thresholds.changePoints, thresholds });
+    : await detectChangePoints(releases, { python: otavaPythonFrom(process.env), options: thresholds.changePoints, thresholds });
 
   const baseNote = `base ${base.version} (${{ option: '--base', baseline: `baseline file, runs ${baseline?.runIds.join(', ')}`, line: `line ${line} baseVersion`, first: 'first release' }[base.source]})`;
   out(renderRelativeTable(table, { format: 'terminal', color }));
@@ -301,25 +301,9 @@ export function selectEntryRecords(records, entry) {
   const { label } = entry;
   // A plain version is the release's own server: the runs of another labelled server of that
   // version beside it (our source build `#ours` next to Debian's) are a column of their own.
-  if (label === undefined) return ofVersion.filter((r) => { const l = idLabel(r); return l === null || ENGINES.includes(/** @type {any} */ (l)); });
+  if (label === undefined) return ofVersion.filter((r) => { const l = runIdLabel(r); return l === null || ENGINES.includes(/** @type {any} */ (l)); });
   if (/** @type {readonly string[]} */ (ENGINES).includes(label)) return ofVersion.filter((r) => r.config.engine === label);
-  return ofVersion.filter((r) => idLabel(r) === label);
-}
-
-/**
- * The run label in a record's id (`<stamp>-<host>-<product>-<version>-<label>-<suite>-<tag>`),
- * null when it has none or its id is not in that form (ids written by other tools, fixtures).
- * @param {import('../types.js').RunRecord} r
- * @returns {string|null}
- */
-function idLabel(r) {
-  const release = `-${`${r.release.product}-${r.release.version}`.replace(/[^A-Za-z0-9._-]/g, '_')}-`;
-  const at = r.id.indexOf(release);
-  if (at < 0) return null;
-  const rest = r.id.slice(at + release.length);
-  if (rest.startsWith(`${r.config.suite}-`)) return null;
-  const end = rest.indexOf(`-${r.config.suite}-`);
-  return end > 0 ? rest.slice(0, end) : null;
+  return ofVersion.filter((r) => runIdLabel(r) === label);
 }
 
 /**
@@ -374,18 +358,6 @@ function chooseCrossBase(option, releases, product) {
   throw new UserError(matches.length === 0
     ? `--base ${option} is none of --releases ${keys.join(', ')}; give one of them`
     : `--base ${option} names ${matches.join(' and ')}: write it as product@version`);
-}
-
-/**
- * Which python3 runs apache-otava: $TAGBENCH_PYTHON, else the virtualenv setup/compare.sh makes
- * ($TAGBENCH_OTAVA_VENV, default /opt/tagbench-otava), else python3 from PATH.
- * @param {NodeJS.ProcessEnv} env
- * @returns {string}
- */
-function findPython(env) {
-  if (env.TAGBENCH_PYTHON) return env.TAGBENCH_PYTHON;
-  const venv = `${env.TAGBENCH_OTAVA_VENV ?? '/opt/tagbench-otava'}/bin/python3`;
-  return existsSync(venv) ? venv : 'python3';
 }
 
 /**

@@ -14,10 +14,13 @@ export function renderCalibration(r) {
   const h = r.host ?? {};
   out.push(`# Calibration: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
   out.push(`Measured with \`tagbench calibrate\` (last run ${r.measuredAt}) on ${h.cpuModel ?? 'unknown CPU'} (${h.cores ?? '?'} cores, kernel ${h.kernel ?? '?'}, pinning server ${h.pinning?.serverCpus ?? 'none'} / client ${h.pinning?.clientCpus ?? 'none'}). `);
-  out.push(`Tests: ${r.tests.join(', ')}. Each run starts three servers of the release side by side, each from its own install and datadir (A, B and S), alternating, with the host class's instances per run; `);
+  const spread = r.instances ? `${r.repeats ?? r.instances} repeats per test and side over ${r.instances} instances` : 'the host class\'s repeats and instances';
+  out.push(`Tests: ${r.tests.join(', ')}. Each run starts three servers of the release side by side, each from its own install and datadir (A, B and S), alternating, with ${spread}; `);
   out.push(`every comparison goes through the path that opens issues: the run's family-wise rule (Holm), adaptive repeats of undecided tests (budget ${r.budgetS} s, at most ${r.maxInstances} instances per side), and a confirmation rerun. `);
-  out.push(`S's server runs in a cgroup CPU quota of (1 - slowdown) x the CPU each test's server used in a reference run (${Object.entries(r.reference?.serverCpusByTest ?? {}).map(([k, v]) => `${k} ${Number(v).toFixed(3)} CPU`).join(', ')}); slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn. `);
-  out.push('The machine was shared with other work while this ran (other tests and benchmarks, some on the same CPU; the host load of each run is in the table), so the noise is what such a host really shows, not what a quiet bare-metal runner shows.\n\n');
+  out.push(`S's server runs in a cgroup CPU quota of (1 - slowdown) x the CPU each test's server used in a reference run (${Object.entries(r.reference?.serverCpusByTest ?? {}).map(([k, v]) => `${k} ${Number(v).toFixed(3)} CPU`).join(', ')}); slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn.`);
+  out.push('\n\n');
+  // The conditions are the measurer's to state (--note), per run; the table's load column backs them.
+  out.push(`${renderConditions(r)}The host's 5-minute load average after each run is in the table${onePinnedCpu(h.pinning) ? ': the benchmark itself keeps one CPU busy, so about 1 is a host running nothing else' : ''}.\n\n`);
 
   const f = r.falseIssues;
   out.push('## A/A: false issues per run\n\n');
@@ -40,4 +43,34 @@ export function renderCalibration(r) {
     out.push(`| ${test} | ${m.instances.join(' vs ')} | ${formatPercent(m.noiseCv)} | ${m.df ?? 'n/a'} | ${formatPercent(m.drop)} | ${formatPercent(m.rise)} |\n`);
   }
   return out.join('');
+}
+
+/**
+ * The conditions each run was measured under (--note), grouped over consecutive runs; a report
+ * from before notes were kept per run has one for all its runs.
+ * @param {any} r the calibration result
+ * @returns {string} Markdown, ending in a space or a blank line
+ */
+function renderConditions(r) {
+  /** @type {{from: number, to: number, text: string}[]} */
+  const groups = [];
+  for (const run of r.runs) {
+    const text = run.conditions ?? r.conditions ?? 'not stated (tagbench calibrate --note)';
+    const last = groups.at(-1);
+    if (last && last.text === text && last.to === run.index - 1) last.to = run.index;
+    else groups.push({ from: run.index, to: run.index, text });
+  }
+  if (groups.length === 0) return '';
+  if (groups.length === 1) return `Conditions: ${groups[0].text} `;
+  return `Conditions:\n\n${groups.map((g) => `- runs ${g.from === g.to ? g.from : `${g.from}–${g.to}`}: ${g.text}`).join('\n')}\n\n`;
+}
+
+/**
+ * Whether server and client share one CPU (the local class's 1-client setting), where a load
+ * of about 1 means nothing but the benchmark ran.
+ * @param {{serverCpus?: string|null, clientCpus?: string|null}|undefined} pinning
+ * @returns {boolean}
+ */
+function onePinnedCpu(pinning) {
+  return Boolean(pinning?.serverCpus && pinning.serverCpus === pinning.clientCpus && /^\d+$/.test(pinning.serverCpus));
 }

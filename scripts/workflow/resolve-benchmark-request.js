@@ -143,6 +143,23 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   const only = parseList(input.only ?? '');
   for (const t of only) if (!TEST_RE.test(t)) errors.push(`input only names test '${t}'; test names are lower-case letters, digits, . and - (e.g. point-query,update-index)`);
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
+  else if (input.baseline && product && line) {
+    // Verdicts against a baseline stay within a line (compare refuses a comparison that spans
+    // lines), so a base from another line would cost a whole benchmark run and then fail.
+    let baseLine = '';
+    try {
+      baseLine = lineOf(product, input.baseline);
+    } catch (err) {
+      errors.push(`input baseline: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (baseLine && baseLine === line && provider === 'deb' && !product.deb?.[input.baseline]) {
+      errors.push(`input baseline '${input.baseline}' cannot be installed by the deb provider; configs/products/${product.name}.yml deb: lists ${Object.keys(product.deb ?? {}).join(', ') || 'nothing'}`);
+    }
+    if (baseLine && baseLine !== line) {
+      errors.push(`input baseline '${input.baseline}' is of line ${baseLine}, the version '${input.version}' of line ${line}; verdicts compare within a line: give a ${line}.x baseline, `
+        + 'or compare across lines afterwards with tagbench compare --releases (a view without verdicts)');
+    }
+  }
   if (input.dryRun && !['true', 'false'].includes(input.dryRun)) errors.push(`input dry_run is '${input.dryRun}'; expected true or false`);
   if (host?.reference) {
     // Installed by the deb provider beside the candidate every cycle: refuse what it cannot install.

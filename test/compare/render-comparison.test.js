@@ -25,7 +25,7 @@ test('terminal and Markdown say how issues are controlled, what the adaptive rou
   };
   const calibration = { runs: 12, runsWithFalseIssue: 0, upper95: 0.221, file: 'bench/calibration-local.json' };
   const term = renderComparison(cmp, { format: 'terminal', calibration });
-  assert.match(term, /issues: Holm over 8 gated verdicts at 5\.0 %: expected false issues per run at most 0\.0500 before the confirmation rerun; measured on this host class: 0 of 12 A\/A runs opened an issue \(95 % upper bound 22\.1 % per run, bench\/calibration-local\.json\)\. An issue needs at least 5 instances per side\./);
+  assert.match(term, /issues: Holm over 8 gated verdicts at 5\.0 %: expected false issues per run at most 0\.0500 before the confirmation rerun; measured on this host class: 0 of 12 A\/A runs opened an issue \(95 % upper bound 22\.1 % per run, bench\/calibration-local\.json\)\. An issue judged on independent instances needs at least 5 instances per side\./);
   assert.match(term, /adaptive repeats: 2 round\(s\) in 140 s of a 300 s budget resolved 5 of 12 undecided verdicts \(instances per side: 7 for a, b; 3 for c, d, e, f, g, h\); stopped: the 300 s budget is spent/);
   assert.match(term, /not judged .*kbWrittenPerOp of 8 test\(s\), e\.g\. a: repeats of 3 s are shorter than the 60 s this metric needs/);
   assert.match(term, /issue MDE/);
@@ -34,4 +34,21 @@ test('terminal and Markdown say how issues are controlled, what the adaptive rou
   assert.match(md, /not yet measured on this host class \(run tagbench calibrate\)/);
   assert.match(md, /\| MDE drop \| MDE rise \| MDE for an issue \|/);
   assert.match(md, /Not judged:\n\n- a kbWrittenPerOp: repeats of 3 s/);
+});
+
+test('a comparison paired by round says so: method, the rounds instead of instance counts, no instance floor', () => {
+  const id = (/** @type {string} */ v) => `20261122T200823Z-local-mariadb-${v}-smoke-abc123`;
+  const instances = [0, 1, 2];
+  const cmp = compareRuns({
+    base: { version: '1', records: [makeRecord({ id: id('1'), version: '1', steps: [{ name: 'a', throughput: [1000, 1500, 800], instances }] })] },
+    candidate: { version: '2', records: [makeRecord({ id: id('2'), version: '2', steps: [{ name: 'a', throughput: [900, 1360, 715], instances }] })] },
+    thresholds, createdAt: 'x',
+  });
+  assert.equal(cmp.tests[0].pairedRounds, 3);
+  const md = renderComparison(cmp, { format: 'markdown' });
+  assert.match(md, /Method: paired by round \(releases side by side\): geometric mean of the rounds' ratios, paired t interval at 90\.0 %, MDE at power 80\.0 %/);
+  assert.match(md, /\| a \| throughput \| [^|]+ \| [^|]+ \| 3 rounds, paired \| 0\.900 \| 0\.889–0\.911 \|/);
+  assert.doesNotMatch(md, /needs at least \d+ instances per side|needs \d/);
+  const term = renderComparison(cmp, { format: 'terminal' });
+  assert.match(term, /noise = CV between server instances, or per side of the rounds' ratio when paired by round/);
 });

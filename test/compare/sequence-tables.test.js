@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from 'simple-statistics';
 import { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes, computeQos } from '../../scripts/compare/index.js';
-import { sparkline } from '../../scripts/compare/sequence-tables.js';
+import { sparkline, sizePair } from '../../scripts/compare/sequence-tables.js';
 
 const FIXTURES = new URL('../fixtures/sequence/', import.meta.url).pathname;
 
@@ -114,12 +114,48 @@ describe('LinkBench', () => {
       assert.equal(row.requests[0].qps, median(reps('linkbench.request.1').map((r) => /** @type {number} */ (r.throughput))));
       assert.ok(/** @type {number} */ (row.requests[0].sizeBytes) >= /** @type {number} */ (row.loadBytes) * 0.5, 'size after the requests is of the loaded database');
     }
+    // These records come from before the on-disk size was measured: the logical one, marked.
+    assert.ok(lb.rows.every((r) => r.loadFilesBytes === null && r.requests[0].filesBytes === null));
     const text = renderSequenceTables(tables, { format: 'terminal' });
-    assert.match(text, /^LinkBench/);
+    assert.match(text, /^LinkBench \(medians over ok repeats\)\. Sizes after each phase: on disk .* \/ logical/);
     assert.match(text, /release +load ips +size after load +index \(s\) +request 1 qps +size after request 1\n/);
-    assert.match(text, /\n  10\.11\.18 +\d+ +[\d.]+ MiB +[\d.]+ +\d[\d.]* +[\d.]+ MiB\n/);
+    assert.match(text, /\n  10\.11\.18 +\d+ +[\d.]+ MiB \(logical only\) +[\d.]+ +\d[\d.]* +[\d.]+ MiB \(logical only\)\n/);
     const md = renderSequenceTables(tables, { format: 'markdown' });
-    assert.match(md, /^### LinkBench\n\n\| release \| load ips \| size after load \| index \(s\) \| request 1 qps \| size after request 1 \|\n\| --- \| ---: \|/);
+    assert.match(md, /^### LinkBench\n\nSizes after each phase: [^\n]+\n\n\| release \| load ips \| size after load \| index \(s\) \| request 1 qps \| size after request 1 \|\n\| --- \| ---: \|/);
+  });
+
+  it('prints the size on disk first when the records have it (median over the repeats), then the logical one', () => {
+    const MiB = 1024 * 1024;
+    /** @type {typeof linkbench} */
+    const withFiles = structuredClone(linkbench);
+    let k = 0;
+    for (const rec of withFiles) {
+      for (const step of rec.steps) {
+        for (const rep of step.repeats) {
+          const lb = /** @type {any} */ (rep.details)?.linkbench;
+          if (lb) lb.filesAfterBytes = (step.name === 'linkbench.load' ? 40 : 44) * MiB + (k++ % 3) * MiB;
+        }
+      }
+    }
+    const lb = /** @type {NonNullable<ReturnType<typeof computeSequenceTables>['linkbench']>} */ (computeSequenceTables(byRelease(withFiles), OPTIONS).linkbench);
+    for (const row of lb.rows) {
+      const recs = withFiles.filter((r) => r.release.version === row.version);
+      const files = (/** @type {string} */ name) => recs.flatMap((r) => r.steps.filter((s) => s.name === name).flatMap((s) => s.repeats.filter((x) => x.status === 'ok')))
+        .map((r) => /** @type {any} */ (r.details).linkbench.filesAfterBytes);
+      assert.equal(row.loadFilesBytes, median(files('linkbench.load')));
+      assert.equal(row.requests[0].filesBytes, median(files('linkbench.request.1')));
+    }
+    const text = renderSequenceTables({ insert: [], linkbench: lb }, { format: 'terminal' });
+    assert.match(text, /\n  10\.11\.18 +\d+ +4\d(\.\d+)? MiB \/ [\d.]+ MiB +[\d.]+ +\d[\d.]* +4\d(\.\d+)? MiB \/ [\d.]+ MiB\n/);
+  });
+});
+
+describe('sizePair', () => {
+  it('puts the size on disk first, marks a logical size alone, and prints n/a for none', () => {
+    assert.equal(sizePair(2 * 1024 * 1024, 1024 * 1024), '2.00 MiB / 1.00 MiB');
+    assert.equal(sizePair(null, 1024 * 1024), '1.00 MiB (logical only)');
+    assert.equal(sizePair(null, null), 'n/a');
+    assert.equal(sizePair(0, 0), '0 B / 0 B');
   });
 });
 

@@ -82,6 +82,22 @@ test('doctor with the normal PATH: one line per check, exit code agrees with the
   assert.equal(text.stdout.split('\n').filter((l) => /^[✓✗!·] /.test(l)).length, report.checks.length);
 });
 
+test('doctor checks apache-otava with the python compare runs it with (TAGBENCH_PYTHON here), not python3 on PATH', async () => {
+  // A stand-in python: answers the version probe as an interpreter with apache-otava would.
+  const fake = join(dir, 'otava-python');
+  await writeFile(fake, '#!/bin/sh\necho 0.7.0\n', { mode: 0o755 });
+  const run = (/** @type {Record<string, string>} */ extra) => new Promise((resolve) => {
+    execFile(process.execPath, [cli, 'doctor', '--json'], { env: { ...process.env, ...extra }, cwd: root }, (_err, stdout) => resolve(JSON.parse(stdout)));
+  });
+  const ok = /** @type {any} */ (await run({ TAGBENCH_PYTHON: fake })).checks.find((/** @type {any} */ c) => c.id === 'otava');
+  assert.equal(ok.status, 'ok');
+  assert.equal(ok.detail, `apache-otava 0.7.0 (${fake})`);
+  const missing = /** @type {any} */ (await run({ TAGBENCH_PYTHON: join(dir, 'no-such-python') })).checks.find((/** @type {any} */ c) => c.id === 'otava');
+  assert.equal(missing.status, 'fail');
+  assert.equal(missing.detail, `${join(dir, 'no-such-python')} (from TAGBENCH_PYTHON, or the virtualenv of setup/compare.sh) is not an executable file`);
+  assert.match(missing.fix, /setup\/compare\.sh/);
+});
+
 test('doctor with a broken config: the configs check fails naming the file and field', async () => {
   const cfgRoot = join(dir, 'project');
   await cp(join(root, 'configs'), join(cfgRoot, 'configs'), { recursive: true });

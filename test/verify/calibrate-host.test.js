@@ -19,10 +19,13 @@ test('one calibration run: A/A of two installs and an injected slowdown, reporte
   try {
     const report = join(dir, 'calibration-local.md');
     const store = join(dir, 'store');
-    const common = { product: 'mariadb', version: '10.11.18', hostClass: 'local', only: 'point-query', adaptiveBudget: 30, slowdowns: '0.15', report, store, workDir: join(dir, 'work'), cacheDir };
-    assert.equal(await calibrateHost({ ...common, runs: 1 }), 0);
+    const common = { product: 'mariadb', version: '10.11.18', hostClass: 'local', only: 'point-query', adaptiveBudget: 30, slowdowns: '0.15', instances: 2, report, store, workDir: join(dir, 'work'), cacheDir };
+    assert.equal(await calibrateHost({ ...common, runs: 1, note: 'Test conditions: whatever else CI runs.' }), 0);
     const result = JSON.parse(await readFile(report.replace(/\.md$/, '.json'), 'utf8'));
     assert.equal(result.format, 'tagbench-calibration/2');
+    assert.equal(result.instances, 2);
+    assert.equal(result.repeats, 2);
+    assert.equal(result.runs[0].conditions, 'Test conditions: whatever else CI runs.');
     assert.equal(result.runs.length, 1);
     assert.equal(result.falseIssues.runs, 1);
     // 0 of 1: the one-sided 95 % bound is 95 %; 1 of 1 would be 100 %
@@ -39,9 +42,18 @@ test('one calibration run: A/A of two installs and an injected slowdown, reporte
     const byId = Object.fromEntries(records.map((r) => [r.id, r]));
     assert.deepEqual(ids.map((/** @type {string} */ id) => byId[id].release.provider), ['deb', 'path', 'path']);
     assert.ok(ids[1].includes('-B-') && /-S\d+-/.test(ids[2]), ids.join(' '));
+    // --instances 2: each server's point-query ran on two instances, one repeat each
+    for (const id of ids) {
+      const step = byId[id].steps.find((/** @type {any} */ s) => s.name === 'point-query');
+      assert.deepEqual(step?.repeats.map((/** @type {any} */ r) => r.instance).sort(), [0, 1], id);
+    }
     const md = await readFile(report, 'utf8');
     assert.match(md, /\*\*0 of 1 runs opened an issue|\*\*1 of 1 runs opened an issue/);
     assert.match(md, /\| 15\.0 % \| 1 \| [01] \|/);
+    assert.match(md, /with 2 repeats per test and side over 2 instances;/);
+    assert.match(md, /Conditions: Test conditions: whatever else CI runs\. The host's 5-minute load average after each run is in the table: the benchmark itself keeps one CPU busy/);
+    // a report made with --instances is not extended by runs of the host class's (3 on local)
+    await assert.rejects(calibrateHost({ ...common, instances: undefined, runs: 2 }), /repeats 2 there, 3 now; instances 2 there, 3 now/);
     // the same settings again add runs; other settings are refused, naming what differs
     await assert.rejects(calibrateHost({ ...common, only: 'update-index', runs: 2 }), /measured with other settings \(tests \["point-query"\] there, \["update-index"\] now\)/);
   } finally {

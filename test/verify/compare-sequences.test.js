@@ -54,9 +54,9 @@ test('insert benchmark: each step per release with stalls and whether the writer
 
 test('LinkBench: seed 000\'s table per release', async () => {
   const { printed, md, json } = await run('linkbench-smoke');
-  assert.match(printed, /\nLinkBench .*\n  release +load ips +size after load +index \(s\) +request 1 qps +size after request 1\n  10\.11\.18 .+ MiB .+ MiB\n  10\.11\.19 .+ MiB .+ MiB\n/);
+  assert.match(printed, /\nLinkBench .*\n  release +load ips +size after load +index \(s\) +request 1 qps +size after request 1\n  10\.11\.18 .+ MiB \(logical only\) .+ MiB \(logical only\)\n  10\.11\.19 .+ MiB \(logical only\) .+ MiB \(logical only\)\n/);
   assert.doesNotMatch(printed, /insert benchmark per step/);
-  assert.match(md, /\n### LinkBench\n\n\| release \| load ips \|/);
+  assert.match(md, /\n### LinkBench\n\nSizes after each phase: on disk [^\n]+\n\n\| release \| load ips \|/);
   assert.deepEqual(json.sequences.linkbench.rows.map((/** @type {any} */ r) => r.version), ['10.11.18', '10.11.19']);
   assert.ok(json.sequences.linkbench.rows.every((/** @type {any} */ r) => r.loadIps > 0 && r.requests[0].qps > 0));
 });

@@ -37,8 +37,9 @@ test('the reference is the line\'s base: the run measures it already, no run of 
 });
 
 test('another base (an override or an accepted baseline): the reference gets a run of its own', async () => {
-  const override = await planOutputs({ baseline: '10.5.23' });
-  assert.equal(override.releases, 'mariadb@10.5.23:deb,mariadb@10.11.19:deb');
+  // An older base of the line than the deb list holds: built from source, like the candidate.
+  const override = await planOutputs({ baseline: '10.11.17', provider: 'source' });
+  assert.equal(override.releases, 'mariadb@10.11.17:source,mariadb@10.11.19:source');
   assert.equal(override['reference-run'], 'true');
   assert.equal(override['reference-version'], '10.11.18');
 
@@ -85,4 +86,18 @@ test('a reference the deb provider cannot install is refused, naming the host fi
   assert.match(r.errors.join('\n'), /configs\/hosts\/local\.yml reference is mariadb 10\.11\.99, which the deb provider cannot install; configs\/products\/mariadb\.yml deb: lists .*10\.11\.18/);
   config.hosts.local.reference = { product: 'postgres', version: '16' };
   assert.match(resolveBenchmarkRequest(config, request).errors.join('\n'), /configs\/hosts\/local\.yml reference names product 'postgres'; known products: mariadb/);
+});
+
+test('a baseline override from another line, or one the deb provider cannot install, is refused before anything runs', async () => {
+  const config = await loadConfig(root);
+  const cross = resolveBenchmarkRequest(config, { ...request, baseline: '10.5.23' });
+  assert.equal(cross.plan, null);
+  assert.deepEqual(cross.errors, ["input baseline '10.5.23' is of line 10.5, the version '10.11.19' of line 10.11; verdicts compare within a line: give a 10.11.x baseline, "
+    + 'or compare across lines afterwards with tagbench compare --releases (a view without verdicts)']);
+  const uninstallable = resolveBenchmarkRequest(config, { ...request, baseline: '10.11.17' });
+  assert.equal(uninstallable.plan, null);
+  assert.match(uninstallable.errors.join('\n'), /^input baseline '10\.11\.17' cannot be installed by the deb provider; configs\/products\/mariadb\.yml deb: lists .*10\.11\.18/);
+  const lineless = resolveBenchmarkRequest(config, { ...request, baseline: '9.1.1' });
+  assert.equal(lineless.plan, null);
+  assert.match(lineless.errors.join('\n'), /^input baseline: version 9\.1\.1 belongs to no release line of mariadb; lines: /);
 });

@@ -107,7 +107,7 @@ function planSteps(suite, { engine }) {
 
 /**
  * @param {StepPlan} step
- * @param {BenchTarget & {datadir?: string}} target
+ * @param {BenchTarget} target
  * @param {import('../types.js').SequenceStepContext} ctx
  * @returns {Promise<SequenceStepOutcome>}
  */

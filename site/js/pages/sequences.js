@@ -123,17 +123,28 @@ function rateChartOption(lines, highlight) {
 }
 
 /**
+ * A size cell: on disk / logical; the logical one alone, marked, in records from before the
+ * on-disk size was measured (the same rule as the terminal's table).
+ * @param {number|null|undefined} onDisk
+ * @param {number|null|undefined} logical
+ */
+function sizePair(onDisk, logical) {
+  if (onDisk === null || onDisk === undefined) return logical === null || logical === undefined ? '—' : `${fmtBytes(logical)} (logical only)`;
+  return `${fmtBytes(onDisk)} / ${fmtBytes(logical)}`;
+}
+
+/**
  * @param {{phases: string[], rows: any[]}} lb
  * @param {string|undefined} highlight
  */
 function linkbenchTable(lb, highlight) {
   const phase = (/** @type {string} */ p) => p.replace(/^linkbench\.request\./, 'request ');
   const head = ['release', 'load ips', 'size after load', 'index (s)', ...lb.phases.flatMap((p) => [`${phase(p)} qps`, `size after ${phase(p)}`])];
-  return scrollTable('LinkBench per release (medians over the ok repeats): links loaded per second, database size (data + index) after the load, seconds to build id1_type, then each request phase\'s requests per second and the size after it', [
+  return scrollTable('LinkBench per release (medians over the ok repeats): links loaded per second, database size after the load, seconds to build id1_type, then each request phase\'s requests per second and the size after it. Sizes: on disk (linkdb0\'s files; MyRocks: its SST files) / logical (information_schema after ANALYZE: InnoDB\'s are sampled statistics, trust the first)', [
     h('thead', null, h('tr', null, head.map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: c })))),
     h('tbody', null, lb.rows.map((r) => h('tr', { class: isHighlighted(r.version, highlight) ? 'current' : null, dataset: { version: r.version } },
-      versionCell('th', r.version, highlight), h('td', { text: fmtQps(r.loadIps) }), h('td', { text: fmtBytes(r.loadBytes) }),
+      versionCell('th', r.version, highlight), h('td', { text: fmtQps(r.loadIps) }), h('td', { text: sizePair(r.loadFilesBytes, r.loadBytes) }),
       h('td', { text: fmtNum(r.indexS) }),
-      r.requests.flatMap((/** @type {any} */ q) => [h('td', { text: fmtQps(q.qps) }), h('td', { text: fmtBytes(q.sizeBytes) })])))),
+      r.requests.flatMap((/** @type {any} */ q) => [h('td', { text: fmtQps(q.qps) }), h('td', { text: sizePair(q.filesBytes, q.sizeBytes) })])))),
   ], { id: 'linkbench-table' });
 }
