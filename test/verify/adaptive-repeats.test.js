@@ -29,8 +29,8 @@ test('undecided tests get more instances until decided, capped, or out of budget
     const workDir = join(dir, 'work');
     const releases = [{ product: 'mariadb', version: '10.11.18' }, { product: 'mariadb', version: '10.11.19' }];
     const first = await runReleases(config, { releases, suite: 'test-tiny', hostClass: 'local', only: ['point-query', 'update-nonindex'], repeats: 2, instances: 2, storeDir, workDir, cacheDir, write: () => {} });
-    // The issue threshold at 0.1 % makes every verdict undecided on any real host: the loop must
-    // run until its cap (4 instances per side), never beyond it.
+    // The issue threshold at 0.1 % leaves every verdict of 2 instances per side undecided on any real
+    // host: the loop must run one round to its cap (4 instances per side), never beyond it.
     const thresholds = resolveThresholds({ ...config.thresholds, groups: { point: { warn: 0.0005, issue: 0.001 }, write: { warn: 0.0005, issue: 0.001 } } });
     const lines = /** @type {string[]} */ ([]);
     const out = await extendUndecided(
@@ -62,8 +62,12 @@ test('undecided tests get more instances until decided, capped, or out of budget
       assert.deepEqual(r.config.only?.slice().sort(), tp.map((t) => t.test).sort(), JSON.stringify([r.config.only, tp.map((t) => t.test)]));
     }
     assert.equal(out.base.records.length, 2);
-    // a budget too small for one round runs none and says so
-    const none = await extendUndecided(out.base, out.candidate, 'x', { config, thresholds, product: 'mariadb', suite: 'test-tiny', hostClass: 'local', storeDir, workDir, cacheDir, budgetS: 5, maxInstances: 8, write: () => {} });
+    // A budget too small for one round runs none and says so. It starts again from the first run's
+    // 2 instances per side: 2 against 2 can decide nothing (the rank-sum test's smallest p is 1/3,
+    // and 2 rounds are below pairedMinRounds), whereas after the round 4 paired rounds may well
+    // decide a real difference of a few per cent beyond the 0.1 % threshold, which leaves nothing
+    // for the budget to stop.
+    const none = await extendUndecided({ version: '10.11.18', records: [first.records[0]] }, { version: '10.11.19', records: [first.records[1]] }, 'x', { config, thresholds, product: 'mariadb', suite: 'test-tiny', hostClass: 'local', storeDir, workDir, cacheDir, budgetS: 5, maxInstances: 8, write: () => {} });
     assert.equal(none.comparison.adaptive?.rounds, 0);
     assert.match(none.comparison.adaptive?.stopped ?? '', /the 5 s budget is spent/);
   } finally {
