@@ -23,7 +23,7 @@ import { formatRatio, formatInterval, formatPercent } from '../format-number.js'
  * @property {{candidate: string, call: string, reason: string, seconds: number,
  *   runIds: {good: string[], candidate: string[]}, adaptive: Record<string, any>|null,
  *   evidence: {test: string, metric: string, verdict: string|null, level: string|null, ratio: number|null,
- *     ci: [number, number]|null, mde: number|null, instances: [number, number]}[]}[]} probes
+ *     ci: [number, number]|null, mde: number|null, instances: [number, number], pairedRounds?: number}[]}[]} probes
  * @property {{status: 'found'|'stopped'|'interrupted', lastGood: string, firstBad: string, suspects: string[], message: string}} outcome
  * @property {string[]} notes
  */
@@ -59,7 +59,7 @@ export function renderBisectReport(report) {
     report.probes.forEach((p, i) => {
       for (const e of p.evidence) {
         const verdict = e.verdict === null ? 'no result' : `${e.verdict}${e.level ? ` (${e.level})` : ''}`;
-        lines.push(`| ${i + 1} | ${p.candidate} | **${p.call}** | ${e.test} ${e.metric} | ${verdict} | ${formatRatio(e.ratio)} | ${formatInterval(e.ci)} | ${e.instances[0]} / ${e.instances[1]} | ${formatPercent(e.mde)} |`);
+        lines.push(`| ${i + 1} | ${p.candidate} | **${p.call}** | ${e.test} ${e.metric} | ${verdict} | ${formatRatio(e.ratio)} | ${formatInterval(e.ci)} | ${e.instances[0]} / ${e.instances[1]}${e.pairedRounds ? ` (${e.pairedRounds} rounds, paired)` : ''} | ${formatPercent(e.mde)} |`);
       }
     });
     lines.push('');

@@ -20,7 +20,7 @@
  * @property {string[]} notes
  * @property {{candidate: string, call: string, reason: string, seconds: number, runIds: {good: string[], candidate: string[]},
  *   evidence: {test: string, metric: string, verdict: string|null, level: string|null, ratio: number|null,
- *     ci: [number, number]|null, mde: number|null, instances: [number, number]}[]}[]} probes
+ *     ci: [number, number]|null, mde: number|null, instances: [number, number], pairedRounds?: number}[]}[]} probes
  */
 
 /**

@@ -40,7 +40,8 @@ const TOP = 'bisects';
  * @property {{good: string[], candidate: string[]}} runIds the run records behind the probe
  * @property {Record<string, any>|null} adaptive what the adaptive repeats did
  * @property {{test: string, metric: string, call: 'good'|'bad'|'undecided', verdict: string|null, level: 'warn'|'issue'|null,
- *   ratio: number|null, ci: [number, number]|null, mde: number|null, instances: [number, number], reason: string}[]} evidence
+ *   ratio: number|null, ci: [number, number]|null, mde: number|null, instances: [number, number], pairedRounds?: number,
+ *   reason: string}[]} evidence pairedRounds: set when the verdict was paired by round
  */
 
 /**

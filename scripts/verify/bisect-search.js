@@ -28,6 +28,8 @@
  * @property {[number, number]|null} ci interval of the ratio
  * @property {number|null} mde minimum detectable effect in the bad direction
  * @property {[number, number]} instances server instances of the good release and of the candidate
+ * @property {number} [pairedRounds] set when the verdict was paired by round (both ran side by side
+ *   in that many rounds)
  * @property {string} reason the comparison's reason, or why there is none
  */
 
@@ -73,7 +75,7 @@ export function classifyProbe(comparison, targets) {
       : v.verdict === 'unchanged' || v.verdict === 'improvement' ? 'good' : 'undecided';
     return {
       test, metric, call, verdict: v.verdict, level: v.level ?? null, ratio: v.ratio, ci: v.ci, mde: v.mde ?? null,
-      instances: [v.base?.n ?? 0, v.candidate?.n ?? 0], reason: v.reason,
+      instances: [v.base?.n ?? 0, v.candidate?.n ?? 0], ...(v.pairedRounds ? { pairedRounds: v.pairedRounds } : {}), reason: v.reason,
     };
   });
   const named = (/** @type {TargetEvidence[]} */ list) => list.map((e) => `${e.test} ${e.metric}`).join(', ');
@@ -101,7 +103,8 @@ function describeUndecided(e) {
   if (e.verdict === null) return e.reason;
   if (e.verdict === 'regression') return 'a regression below the issue level (smaller than the issue threshold, or the family-wise rule needs more instances)';
   if (e.verdict === 'failed') return `the test failed (${e.reason})`;
-  return `${e.verdict} with ${e.instances[0]} vs ${e.instances[1]} instances (the interval spans the threshold)`;
+  const sample = e.pairedRounds ? `${e.pairedRounds} rounds, paired` : `${e.instances[0]} vs ${e.instances[1]} instances`;
+  return `${e.verdict} with ${sample} (the interval spans the threshold)`;
 }
 
 /**

@@ -91,6 +91,11 @@ test('a candidate is bad on an issue-level regression, good when unchanged or be
   assert.match(inconclusive.reason, /not enough evidence.*inconclusive with 3 vs 2 instances/);
   assert.deepEqual(inconclusive.evidence[0].instances, [3, 2]);
   assert.deepEqual(inconclusive.evidence[0].ci, [0.8, 1.1]);
+  assert.equal(inconclusive.evidence[0].pairedRounds, undefined);
+  // a probe paired by round says so: the instance counts are not what the interval rests on
+  const paired = classifyProbe(cmp([verdict({ verdict: 'inconclusive', ratio: 0.95, ci: [0.8, 1.1], base: { n: 5 }, candidate: { n: 5 }, pairedRounds: 5 })]), targets);
+  assert.match(paired.reason, /inconclusive with 5 rounds, paired \(the interval spans/);
+  assert.equal(paired.evidence[0].pairedRounds, 5);
   assert.match(classifyProbe(cmp([verdict({ verdict: 'failed', reason: 'server crashed' })]), targets).reason, /failed \(server crashed\)/);
   assert.match(classifyProbe(cmp([verdict({ test: 'other' })]), targets).reason, /no result for this test/);
   // another metric of the same test does not stand in for the target
@@ -145,7 +150,7 @@ test('the Markdown of a stopped bisect says so, shows every probe with its numbe
     candidates: ['10.11.19', '10.11.20', '10.11.21'].map((v) => ({ name: v, version: v, provider: 'deb' })),
     probes: [
       { candidate: '10.11.20', index: 1, call: 'good', reason: 'unchanged', seconds: 100.4, runIds: { good: ['g1'], candidate: ['c1'] }, adaptive: null, evidence: [{ test: 'point-query', metric: 'throughput', call: 'good', verdict: 'unchanged', level: null, ratio: 0.995, ci: [0.97, 1.01], mde: 0.03, instances: [3, 3], reason: 'r' }] },
-      { candidate: '10.11.21', index: 2, call: 'undecided', reason: 'not enough evidence', seconds: 200, runIds: { good: ['g2'], candidate: ['c2'] }, adaptive: { rounds: 0, stopped: 'the 1 s budget is spent' }, evidence: [{ test: 'point-query', metric: 'throughput', call: 'undecided', verdict: 'inconclusive', level: null, ratio: 0.95, ci: [0.8, 1.1], mde: 0.2, instances: [3, 3], reason: 'r' }] },
+      { candidate: '10.11.21', index: 2, call: 'undecided', reason: 'not enough evidence', seconds: 200, runIds: { good: ['g2'], candidate: ['c2'] }, adaptive: { rounds: 0, stopped: 'the 1 s budget is spent' }, evidence: [{ test: 'point-query', metric: 'throughput', call: 'undecided', verdict: 'inconclusive', level: null, ratio: 0.95, ci: [0.8, 1.1], mde: 0.2, instances: [3, 3], pairedRounds: 3, reason: 'r' }] },
     ],
     outcome: { status: 'stopped', lastGood: '10.11.20', firstBad: '10.11.22', suspects: ['10.11.21', '10.11.22'], message: 'Stopped at probe 2 (10.11.21): not enough evidence.' },
     notes: ['a stand-in report'],
@@ -157,6 +162,7 @@ test('the Markdown of a stopped bisect says so, shows every probe with its numbe
   assert.match(md, /> \*\*Note:\*\* a stand-in report/);
   assert.match(md, /\| 1 \| 10\.11\.20 \| \*\*good\*\* \| point-query throughput \| unchanged \| 0\.995 \| \[0\.970, 1\.010\] \| 3 \/ 3 \| 3\.0 % \|/);
   assert.match(md, /\| 2 \| 10\.11\.21 \| \*\*undecided\*\* \| point-query throughput \| inconclusive \| 0\.950 \|/);
+  assert.match(md, /\| 3 \/ 3 \(3 rounds, paired\) \| 20\.0 % \|/, 'a paired probe says so beside its instances');
   assert.match(md, /2\. 10\.11\.21: \*\*undecided\*\*, not enough evidence \(200 s; adaptive repeats: 0 round\(s\), stopped: the 1 s budget is spent; runs g2, c2\)/);
   assert.ok(md.indexOf('Note:') < md.indexOf('| # |'), 'the note comes before the numbers');
   // the schema refuses a report without its outcome's message

@@ -41,7 +41,7 @@ function bisectCard(d, b) {
         h('td', { class: 'text' }, e.verdict ? [verdictBadge(e.verdict, p.reason), ` ${e.verdict}${e.level ? ` (${e.level})` : ''}`] : 'no result'),
         h('td', { text: fmtRatio(e.ratio) }),
         h('td', { text: e.ci ? `${fmtRatio(e.ci[0])} – ${fmtRatio(e.ci[1])}` : '—' }),
-        h('td', { text: `${e.instances[0]} / ${e.instances[1]}` }),
+        h('td', { text: `${e.instances[0]} / ${e.instances[1]}${e.pairedRounds ? ` (${e.pairedRounds} rounds, paired)` : ''}` }),
         h('td', { text: fmtPct(e.mde) }),
         h('td', { class: 'text muted', text: [...p.runIds.good, ...p.runIds.candidate].join(', ') }))))),
     ], { class: 'bisect-probes' }));
