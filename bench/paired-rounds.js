@@ -29,6 +29,7 @@ import { UserError, EXIT } from '../scripts/errors.js';
 import { readRecords } from '../scripts/store/index.js';
 import { runIdLabel, runGroupKey } from '../scripts/run-id.js';
 import { sdInterval } from './instance-noise.js';
+import { computePairedShift } from '../scripts/compare/paired-shift.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const TESTS = ['point-query', 'update-nonindex'];
@@ -132,6 +133,22 @@ export function pairedSpread(series, test, other) {
   return { runs, rounds, unpaired: spread(ssUnpaired, dfUnpaired, 1), paired: spread(ssPaired, dfPaired, Math.SQRT2) };
 }
 
+/**
+ * What a paired verdict assumes away: an offset of the server that runs second in a round. A and
+ * B are one binary and B always runs right after A, so the geometric mean of B/A over every
+ * round (each round has fresh servers, so rounds are independent) estimates that offset; the
+ * production paired test gives its 95 % interval.
+ * @param {Extract['series']} series
+ * @param {string} test
+ * @returns {import('../scripts/compare/paired-shift.js').PairedShift|null}
+ */
+export function orderOffset(series, test) {
+  const pairs = series.filter((x) => x.test === test).flatMap((x) => x.rounds)
+    .filter((r) => r.A !== null && r.B !== null)
+    .map((r) => /** @type {[number, number]} */ ([r.A, r.B]));
+  return computePairedShift(pairs, 0.95, 'ratio');
+}
+
 /** @param {number[]} xs @returns {number} Σ (x − mean)² */
 function sumSquares(xs) {
   const m = xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -167,6 +184,26 @@ export function renderReport(extracts) {
         const removed = 1 - (p.paired.sd / p.unpaired.sd) ** 2;
         lines.push(`| ${e.suite} (${e.source}) | ${test} | A–${other} | ${p.runs} | ${p.rounds} | ${cell(p.unpaired)} | ${cell(p.paired)} | ${(removed * 100).toFixed(0)} % |`);
       }
+    }
+  }
+  lines.push(
+    '',
+    '## Does the second server of a round run differently?',
+    '',
+    'A paired verdict takes each round\'s ratio; the releases run in a fixed order within a round, so an offset',
+    'of the second position would enter every round\'s ratio. A and B are servers of one binary and B always',
+    'runs right after A: the geometric mean of B/A over every round estimates that offset (95 % interval: the',
+    'paired t interval of `scripts/compare/paired-shift.js`, rounds independent, each with fresh servers).',
+    '',
+    '| calibration | test | rounds | B/A, geometric mean | 95 % interval | p (two-sided) |',
+    '| --- | --- | ---: | ---: | --- | ---: |',
+  );
+  for (const e of extracts) {
+    for (const test of TESTS) {
+      const o = orderOffset(e.series, test);
+      if (!o) continue;
+      const pct = (/** @type {number} */ x) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(1)} %`;
+      lines.push(`| ${e.suite} (${e.source}) | ${test} | ${o.rounds} | ${pct(o.estimate)} | ${pct(o.lo)} to ${pct(o.hi)} | ${Math.min(1, 2 * Math.min(o.pLess, o.pGreater)).toFixed(2)} |`);
     }
   }
   lines.push('');

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { roundsOf, pairedSpread, parseOptions, renderReport } from '../../bench/paired-rounds.js';
+import { roundsOf, pairedSpread, orderOffset, parseOptions, renderReport } from '../../bench/paired-rounds.js';
 import { UserError } from '../../scripts/errors.js';
 
 /**
@@ -71,6 +71,26 @@ test('renderReport prints a row per test and pair with the share of variance the
   const text = renderReport([{ suite: 'smoke', source: 'test', series }]);
   assert.match(text, /\n\| smoke \(test\) \| point-query \| A–B \| 1 \| 2 \| 10\.0 % \([\d.]+–[\d.]+ %, 2 df\) \| 10\.0 % \([\d.]+–[\d.]+ %, 1 df\) \| 0 % \|\n/);
   assert.doesNotMatch(text, /A–S/);
+});
+
+test('orderOffset: the geometric mean of B/A over every round of every run, with its paired interval', () => {
+  // B runs 5 % slower than A in every round, A drifting: the offset is exactly 0.95, the interval shut
+  const steady = [
+    { run: 'r1', test: 't', rounds: [100, 150].map((a, i) => ({ instance: i, A: a, B: a * 0.95, S: null })) },
+    { run: 'r2', test: 't', rounds: [80].map((a, i) => ({ instance: i, A: a, B: a * 0.95, S: null })) },
+  ];
+  const o = orderOffset(steady, 't');
+  assert.ok(o);
+  assert.equal(o.rounds, 3, 'rounds pool across runs');
+  assert.ok(Math.abs(o.estimate - 0.95) < 1e-12);
+  assert.ok(Math.abs(o.lo - 0.95) < 1e-12 && Math.abs(o.hi - 0.95) < 1e-12);
+  // ratios e^0.1 and e^-0.1: no offset, an interval around 1; rounds without B are left out
+  const even = [{ run: 'r', test: 't', rounds: [{ instance: 0, A: 1, B: Math.exp(0.1), S: null }, { instance: 1, A: 1, B: Math.exp(-0.1), S: null }, { instance: 2, A: 1, B: null, S: 2 }] }];
+  const e = orderOffset(even, 't');
+  assert.ok(e && e.rounds === 2 && Math.abs(e.estimate - 1) < 1e-12 && e.lo < 1 && e.hi > 1);
+  assert.equal(orderOffset(even, 'other'), null, 'no rounds, no estimate');
+  const text = renderReport([{ suite: 'smoke', source: 'test', series: steady.map((s) => ({ ...s, test: 'point-query' })) }]);
+  assert.match(text, /\n\| smoke \(test\) \| point-query \| 3 \| -5\.0 % \| -5\.0 % to -5\.0 % \| 0\.00 \|\n/);
 });
 
 test('parseOptions wants a store with its suite, or an extract', () => {
