@@ -134,10 +134,11 @@ export function pairedSpread(series, test, other) {
 }
 
 /**
- * What a paired verdict assumes away: an offset of the server that runs second in a round. A and
- * B are one binary and B always runs right after A, so the geometric mean of B/A over every
- * round (each round has fresh servers, so rounds are independent) estimates that offset; the
- * production paired test gives its 95 % interval.
+ * An offset of the server that runs second in a round. A and B are one binary; in the committed
+ * calibrations B always ran right after A (they predate the order turning each round,
+ * scripts/run/schedule.js), so the geometric mean of B/A over every round (each round has fresh
+ * servers, so rounds are independent) estimates that offset; the production paired test gives its
+ * 95 % interval. On a calibration run since, B/A mixes both orders and estimates nothing of the kind.
  * @param {Extract['series']} series
  * @param {string} test
  * @returns {import('../scripts/compare/paired-shift.js').PairedShift|null}
@@ -190,10 +191,11 @@ export function renderReport(extracts) {
     '',
     '## Does the second server of a round run differently?',
     '',
-    'A paired verdict takes each round\'s ratio; the releases run in a fixed order within a round, so an offset',
-    'of the second position would enter every round\'s ratio. A and B are servers of one binary and B always',
-    'runs right after A: the geometric mean of B/A over every round estimates that offset (95 % interval: the',
-    'paired t interval of `scripts/compare/paired-shift.js`, rounds independent, each with fresh servers).',
+    'A paired verdict takes each round\'s ratio; had the releases run in a fixed order within a round, an offset',
+    'of the second position would enter every round\'s ratio. A and B are servers of one binary and in these',
+    'calibrations B always ran right after A (they predate the order turning each round, `scripts/run/schedule.js`):',
+    'the geometric mean of B/A over every round estimates that offset (95 % interval: the paired t interval of',
+    '`scripts/compare/paired-shift.js`, rounds independent, each with fresh servers).',
     '',
     '| calibration | test | rounds | B/A, geometric mean | 95 % interval | p (two-sided) |',
     '| --- | --- | ---: | ---: | --- | ---: |',

@@ -9,7 +9,11 @@
  * sequence once per repeat ("pass"), passes spread over the rounds like repeats, each pass from
  * a fresh table. Within a reported step, repeats alternate between the releases (A B A B ...) so that
  * drift of the machine over time (thermal, page cache, noisy neighbours) falls on both releases
- * alike instead of looking like a difference between them. Pure: no I/O, no clock.
+ * alike instead of looking like a difference between them. The order turns by one release each
+ * round (A B, then B A; with three, A B C, B C A, C A B): a verdict paired by round takes each
+ * round's ratio, and a fixed order would put into every ratio whatever favours the server that
+ * runs first (the other's background flushing, a cache the first one warmed), where a turning
+ * order puts it on each release in turn. Pure: no I/O, no clock.
  */
 
 /**
@@ -47,9 +51,10 @@ export function buildSchedule(steps, releases, repeats, instances = 1) {
   const actions = [];
   for (let instance = 0; instance < instances; instance++) {
     const restartPending = new Set(instance > 0 ? releases : []);
+    const order = releases.map((_, i) => releases[(i + instance) % releases.length]);
     /** @param {import('./types.js').StepPlanLike} step @param {number} stepIndex @param {number} repeat @param {number} of */
     const push = (step, stepIndex, repeat, of) => {
-      for (const release of releases) {
+      for (const release of order) {
         const restart = restartPending.delete(release);
         actions.push({
           index: actions.length, step, stepIndex, release, repeat, repeats: of, instance,

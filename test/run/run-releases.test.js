@@ -66,13 +66,13 @@ test('two releases alternate, records are valid and complete, servers are stoppe
     assert.equal(record.config.alternatedWith?.length, 1);
     assert.ok(existsSync(join(storeDir, 'logs', record.id, 'server-error.log')));
   }
-  // Alternation: for each repeat index, A's repeat started before B's, and B's before A's next one.
+  // Alternation, the order turning each round: A B in the first round, B A in the second.
   const [a, b] = outcome.records;
   const stepA = a.steps.find((s) => s.name === 'point-query');
   const stepB = b.steps.find((s) => s.name === 'point-query');
   assert.ok(stepA && stepB);
-  const order = [stepA.repeats[0].startedAt, stepB.repeats[0].startedAt, stepA.repeats[1].startedAt, stepB.repeats[1].startedAt];
-  assert.deepEqual([...order].sort(), order, 'A B A B');
+  const order = [stepA.repeats[0].startedAt, stepB.repeats[0].startedAt, stepB.repeats[1].startedAt, stepA.repeats[1].startedAt];
+  assert.deepEqual([...order].sort(), order, 'A B B A');
   // What was written is what readRecords gives back.
   const stored = await readRecords(storeDir, {});
   assert.equal(stored.length, 2);

@@ -32,12 +32,22 @@ test('repeats spread over instances: each later round restarts every server and 
     '0:load:a:0', '0:load:b:0', '0:point-query.warm:a:0', '0:point-query.warm:b:0',
     '0:point-query:a:0', '0:point-query:b:0', '0:point-query:a:2', '0:point-query:b:2',
     '0:postwrite:a:0', '0:postwrite:b:0',
-    '1:R point-query.warm:a:0', '1:R point-query.warm:b:0',
-    '1:point-query:a:1', '1:point-query:b:1',
-    '1:postwrite:a:0', '1:postwrite:b:0',
+    '1:R point-query.warm:b:0', '1:R point-query.warm:a:0',
+    '1:point-query:b:1', '1:point-query:a:1',
+    '1:postwrite:b:0', '1:postwrite:a:0',
   ]);
   // the restart's cost is in the time estimate
   assert.ok(s[10].estimatedS > s[2].estimatedS);
+});
+
+test('the order within a round turns by one release each round, so no release always runs first', () => {
+  const s = buildSchedule([steps[1]], ['a', 'b', 'c'], 4, 4);
+  const rounds = [0, 1, 2, 3].map((i) => s.filter((x) => x.instance === i).map((x) => x.release).join(''));
+  assert.deepEqual(rounds, ['abc', 'bca', 'cab', 'abc']);
+  // over any 3 rounds each release holds each place once
+  for (const place of [0, 1, 2]) assert.deepEqual(rounds.slice(0, 3).map((r) => r[place]).sort(), ['a', 'b', 'c']);
+  // one release: nothing to turn
+  assert.deepEqual(buildSchedule([steps[1]], ['a'], 2, 2).map((x) => x.release), ['a', 'a']);
 });
 
 test('time left scales with the observed pace', () => {
