@@ -66,7 +66,7 @@ export const commands = [
       'Example: tagbench compare --product mariadb --releases 10.11.18,10.11.19 --markdown out/compare.md',
       'Across lines and products: releases named product@version, run on the same host class and suite, give one table',
       '(a row per test, a column per release, QPS and ratio to --base, default the first) and no verdicts: verdicts stay per line.',
-      'Example: tagbench compare --releases mariadb@10.5.23,mariadb@10.11.18,mariadb@11.8.6,mysql@9.7.4 --base mariadb@10.5.23',
+      'Example: tagbench compare --releases mariadb@10.5.23,mariadb@10.11.18,mariadb@11.8.9,mysql@9.7.4 --base mariadb@10.5.23',
     ].join('\n'),
     options: [
       { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },

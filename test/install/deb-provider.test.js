@@ -19,7 +19,7 @@ const RELEASES = [
   { product: 'mariadb', version: '10.11.18', ownGlibc: false, needsLdPath: false },
   { product: 'mariadb', version: '10.11.19', ownGlibc: false, needsLdPath: false },
   { product: 'mariadb', version: '10.5.23', ownGlibc: false, needsLdPath: true },
-  { product: 'mariadb', version: '11.8.6', ownGlibc: true, needsLdPath: false },
+  { product: 'mariadb', version: '11.8.9', ownGlibc: true, needsLdPath: false },
   { product: 'mysql', version: '9.7.4', ownGlibc: true, needsLdPath: false },
 ];
 

@@ -140,10 +140,10 @@ test('Ctrl-C stores a partial record, stops the server and exits 130', { timeout
   assert.ok(text.length > 0);
 });
 
-test('Oracle MySQL 9.7.4 and MariaDB 11.8.6 run side by side', { timeout: 600_000 }, async () => {
+test('Oracle MySQL 9.7.4 and MariaDB 11.8.9 run side by side', { timeout: 600_000 }, async () => {
   const { storeDir, workDir } = await dirs();
   const outcome = await runReleases(config, {
-    releases: [{ product: 'mysql', version: '9.7.4' }, { product: 'mariadb', version: '11.8.6' }],
+    releases: [{ product: 'mysql', version: '9.7.4' }, { product: 'mariadb', version: '11.8.9' }],
     suite: 'test-tiny', hostClass: 'local', repeats: 1, only: ['point-query', 'update-nonindex', 'scan'],
     storeDir, workDir, cacheDir, write: () => {},
   });
