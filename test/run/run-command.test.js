@@ -26,7 +26,7 @@ async function runCli(args, env = process.env) {
 test('an unknown version lists the available ones', async () => {
   const r = await runCli(['--releases', 'mariadb@10.11.99']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /mariadb 10\.11\.99 is not available from the deb provider; available: 10\.5\.23, 10\.11\.18, 10\.11\.19, 11\.8\.6/);
+  assert.match(r.stderr, /mariadb 10\.11\.99 is not available from the deb provider; available: 10\.5\.23, 10\.11\.18, 10\.11\.19, 11\.8\.9/);
   assert.doesNotMatch(r.stderr, /internal error/);
   assert.equal(r.storeExists, false);
 });

@@ -29,11 +29,11 @@ const CASES = [
     vars: { innodb_redo_log_capacity: 256 * 1024 * 1024, log_bin: 1, sync_binlog: 0, character_set_server: 'latin1' },
   },
   {
-    product: 'mariadb', version: '11.8.9', engine: 'innodb', port: 23131, versionRe: /^11\.8\.6-MariaDB/,
+    product: 'mariadb', version: '11.8.9', engine: 'innodb', port: 23131, versionRe: /^11\.8\.9-MariaDB/,
     vars: { innodb_log_file_size: 256 * 1024 * 1024, binlog_format: 'ROW', log_bin: 1, character_set_server: 'latin1' },
   },
   {
-    product: 'mariadb', version: '11.8.9', engine: 'rocksdb', port: 23132, versionRe: /^11\.8\.6-MariaDB/,
+    product: 'mariadb', version: '11.8.9', engine: 'rocksdb', port: 23132, versionRe: /^11\.8\.9-MariaDB/,
     vars: { default_storage_engine: 'ROCKSDB', rocksdb_flush_log_at_trx_commit: 2, rocksdb_block_cache_size: 512 * 1024 * 1024 },
   },
   {
