@@ -380,6 +380,7 @@ export {};
  * @property {number|null} [coverage] achieved two-sided coverage of the exact rank interval
  * @property {number|null} [noiseCv] pooled within-release sd of ln(values) (≈ CV); sd in the unit for linear metrics
  * @property {{warn: number, issue: number}} [threshold] thresholds applied
+ * @property {'open'|'note'|'ignore'} [policy] the test's issue policy (thresholds.yml `tests.<name>.policy`, default open) when the verdict was made; absent in comparisons written before it was stamped (then the comparison's thresholds say it)
  * @property {'warn'|'issue'|null} [level] threshold crossed by a regression/improvement
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation] the rerun's own verdict (tagbench confirm)
  */

@@ -10,7 +10,7 @@ import { adjustHolm, minInstancesFor } from './family-wise.js';
 import { poolNoise, computeMdeShift, shiftToChange } from './noise.js';
 import { UserError } from '../errors.js';
 import { METRICS } from './metrics.js';
-import { findThreshold } from './thresholds.js';
+import { findPolicy, findThreshold } from './thresholds.js';
 import { computeQos } from './qos.js';
 import { classifyMetric } from './classify-metric.js';
 import { summarizeRocksdb } from './rocksdb-summary.js';
@@ -78,6 +78,8 @@ export function compareRuns(input) {
         scale: metric.scale,
         higherIsBetter: metric.higherIsBetter,
         threshold: { warn: threshold.warn, issue: threshold.issue },
+        // Saved with the verdict, like its thresholds: the report acts on what produced it.
+        policy: findPolicy(thresholds, name),
         ...classified,
       });
     }

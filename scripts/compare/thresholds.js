@@ -54,14 +54,42 @@ export function resolveThresholds(config, file = 'configs/thresholds.yml') {
   };
 }
 
+/** What a confirmed regression of a test may do (thresholds.yml `tests.<name>.policy`). */
+export const ISSUE_POLICIES = Object.freeze(/** @type {const} */ (['open', 'note', 'ignore']));
+
 /**
- * What a confirmed regression of a test does (thresholds.yml `tests.<name>.policy`).
- * @param {import('./types.js').CompareThresholds} thresholds
+ * What a confirmed regression of a test does (thresholds.yml `tests.<name>.policy`): compare
+ * stamps it on each verdict as `policy`. Also reads the thresholds stored in comparisons written
+ * before verdicts carried it (findVerdictPolicy), which no schema checked for the key: a
+ * missing or unknown value counts as the default, `open`, rather than silencing a regression.
+ * @param {{tests?: Record<string, {policy?: unknown}>}|undefined} thresholds resolved
+ *   (CompareThresholds) or as stored in a comparison (`tests` may be absent)
  * @param {string} test
- * @returns {'open'|'note'|'ignore'}
+ * @returns {import('./types.js').IssuePolicy}
  */
 export function findPolicy(thresholds, test) {
-  return thresholds.tests[test]?.policy ?? 'open';
+  return knownPolicy(thresholds?.tests?.[test]?.policy);
+}
+
+/**
+ * The issue policy of one stored verdict: the `policy` compare stamped on it, or, for a
+ * comparison written before verdicts carried one, what its thresholds say for the test
+ * (findPolicy), which is what that comparison's report read then. An unknown value counts as
+ * `open`.
+ * @param {{test: string, policy?: unknown}} verdict
+ * @param {{tests?: Record<string, {policy?: unknown}>}|undefined} thresholds the comparison's
+ * @returns {import('./types.js').IssuePolicy}
+ */
+export function findVerdictPolicy(verdict, thresholds) {
+  return verdict.policy === undefined ? findPolicy(thresholds, verdict.test) : knownPolicy(verdict.policy);
+}
+
+/**
+ * @param {unknown} policy
+ * @returns {import('./types.js').IssuePolicy}
+ */
+function knownPolicy(policy) {
+  return ISSUE_POLICIES.find((p) => p === policy) ?? 'open';
 }
 
 /**

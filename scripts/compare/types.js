@@ -23,6 +23,11 @@ export {};
  */
 
 /**
+ * @typedef {'open'|'note'|'ignore'} IssuePolicy what a confirmed issue-level regression of a
+ *   test does: open a GitHub issue, be noted in the run's issue and summary only, or be ignored
+ */
+
+/**
  * @typedef {object} CompareThresholds configs/thresholds.yml, fully resolved with defaults
  * @property {number} confidence two-sided level of the confidence interval (0.90 = 90 %)
  * @property {number} power power used for the minimum detectable effect (0.80)
@@ -31,7 +36,7 @@ export {};
  * @property {number} pairedMinRounds releases that ran side by side with at least this many
  *   rounds are compared round by round (paired); 0 = never paired
  * @property {Record<string, LevelThreshold>} groups throughput thresholds per reporting group
- * @property {Record<string, Partial<LevelThreshold> & {policy?: 'open'|'note'|'ignore', metrics?: Record<string, Partial<LevelThreshold>>}>} tests
+ * @property {Record<string, Partial<LevelThreshold> & {policy?: IssuePolicy, metrics?: Record<string, Partial<LevelThreshold>>}>} tests
  *   per-test overrides; policy: what a confirmed regression of the test does (open an issue,
  *   note it in the run's report only, or ignore it), default open
  * @property {Record<string, LevelThreshold>} metrics thresholds of the metrics other than throughput
@@ -117,6 +122,8 @@ export {};
  *   over the run's verdicts, one-sided, at the configured power) can detect with these instances;
  *   null when the exact test cannot reach that level yet (fewer instances than family.minInstances)
  * @property {{warn: number, issue: number}} threshold the thresholds applied
+ * @property {IssuePolicy} [policy] the test's issue policy (findPolicy), stamped by compare;
+ *   absent in comparisons written before it was (read those with findVerdictPolicy)
  * @property {'warn'|'issue'|null} level for regression / improvement: which threshold it crossed
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation]
  *   the rerun's own verdict, set by `tagbench confirm`

@@ -6,6 +6,7 @@ import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.
 import { formatChange, formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
 import { renderProvenance } from './render-provenance.js';
 import { renderTriageHelp } from './triage-answers.js';
+import { findVerdictPolicy } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -34,7 +35,7 @@ export function testId(v) {
  * @returns {ReportedVerdict[]}
  */
 export function confirmedRegressions(comparison) {
-  return issueLevelRegressions(comparison).filter((t) => testPolicy(comparison, t.test) === 'open');
+  return issueLevelRegressions(comparison).filter((t) => findVerdictPolicy(t, comparison.thresholds) === 'open');
 }
 
 /**
@@ -44,30 +45,12 @@ export function confirmedRegressions(comparison) {
  * @returns {ReportedVerdict[]}
  */
 export function notedRegressions(comparison) {
-  return issueLevelRegressions(comparison).filter((t) => testPolicy(comparison, t.test) === 'note');
+  return issueLevelRegressions(comparison).filter((t) => findVerdictPolicy(t, comparison.thresholds) === 'note');
 }
 
 /** @param {Comparison} comparison */
 function issueLevelRegressions(comparison) {
   return /** @type {ReportedVerdict[]} */ (comparison.tests).filter((t) => t.verdict === 'regression' && t.confirmed === true && (t.level ?? 'issue') === 'issue');
-}
-
-/** @typedef {'open'|'note'|'ignore'} IssuePolicy */
-const POLICIES = /** @type {const} */ (['open', 'note', 'ignore']);
-
-/**
- * The per-test issue policy (configs/thresholds.yml `tests.<name>.policy`, resolved into the
- * comparison's thresholds): open issues (default), note only, or ignore. Read defensively:
- * comparisons written before the key existed have none, and an unknown value counts as the
- * default rather than silencing a regression.
- * @param {Comparison} comparison
- * @param {string} test
- * @returns {IssuePolicy}
- */
-export function testPolicy(comparison, test) {
-  const tests = /** @type {Record<string, {policy?: unknown}>|undefined} */ (comparison.thresholds?.tests);
-  const policy = tests?.[test]?.policy ?? 'open';
-  return POLICIES.includes(/** @type {IssuePolicy} */ (policy)) ? /** @type {IssuePolicy} */ (policy) : 'open';
 }
 
 /**

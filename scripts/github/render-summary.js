@@ -3,7 +3,8 @@
  * what the report did with issues. Pure: data in, Markdown out.
  */
 import { formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
-import { describeOverrides, testPolicy } from './render-issue.js';
+import { describeOverrides } from './render-issue.js';
+import { findVerdictPolicy } from '../compare/index.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -26,7 +27,7 @@ export function renderSummary(comparisons, outcomes, mode) {
     out.push('| test | metric | verdict | ratio | CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) {
       const level = t.level ? `, ${t.level}` : '';
-      const policy = testPolicy(c, t.test);
+      const policy = findVerdictPolicy(t, c.thresholds);
       const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
       out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatEffect(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`);
     }

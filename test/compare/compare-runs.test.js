@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuns, resolveThresholds, hasIssueRegression, estimateNoiseHistory } from '../../scripts/compare/index.js';
 import { makeRecord } from './make-record.js';
+import { validateComparison } from '../../scripts/store/index.js';
 
 const thresholds = resolveThresholds({
   confidence: 0.9,
@@ -67,6 +68,25 @@ test('per-test override: update-one needs 8 % for an issue', () => {
   assert.equal(v.verdict, 'regression');
   assert.equal(v.level, 'warn'); // -6.5 %: beyond warn 5 %, short of issue 8 %
   assert.deepEqual(v.threshold, { warn: 0.05, issue: 0.08 });
+});
+
+test('each verdict carries its test\'s issue policy (thresholds.yml tests.<name>.policy, default open) and validates', () => {
+  const withPolicy = resolveThresholds({ ...thresholds, tests: { ...thresholds.tests, 'update-one': { ...thresholds.tests['update-one'], policy: 'note' } } });
+  /** @type {import('./make-record.js').StepSpec[]} */
+  const steps = [{ name: 'point-query', throughput: BASE, cpuUsPerOp: [10, 10.1, 9.9] }, { name: 'update-one', group: 'write', throughput: BASE }];
+  const cmp = compareRuns({
+    base: { version: 'a', records: [makeRecord({ id: 'b', version: 'a', steps })] },
+    candidate: { version: 'b', records: [makeRecord({ id: 'c', version: 'b', steps: steps.map((s) => ({ ...s, throughput: [930, 935, 925] })) })] },
+    thresholds: withPolicy,
+    createdAt: '2025-01-02T00:00:00Z',
+  });
+  assert.deepEqual(cmp.tests.map((t) => [t.test, t.metric, t.policy]), [
+    ['point-query', 'throughput', 'open'],
+    ['point-query', 'cpuUsPerOp', 'open'],
+    ['update-one', 'throughput', 'note'],
+  ]);
+  assert.deepEqual(validateComparison(cmp), []);
+  assert.ok(validateComparison({ ...cmp, tests: [{ ...cmp.tests[0], policy: 'bogus' }] }).length > 0, 'the schema knows the policies');
 });
 
 test('improvement: whole interval above 1', () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderIssue } from '../../scripts/github/render-issue.js';
+import { renderSummary } from '../../scripts/github/render-summary.js';
 import { parseMarker } from '../../scripts/github/issue-marker.js';
 import { loadFixtures } from './fixture-store.js';
 
@@ -48,4 +49,37 @@ test('a marker cannot be closed early by its own content', () => {
   assert.deepEqual(parseMarker(body)?.tests, ['a>']);
   assert.equal(parseMarker('<!-- tagbench-issue {broken -->'), null);
   assert.equal(parseMarker('no marker'), null);
+});
+
+test('the issue policy stamped on each verdict decides, over the comparison\'s thresholds; stored verdicts without one read the thresholds, with the same Markdown', async () => {
+  const { c19, records } = await loadFixtures();
+  assert.ok(c19.tests.every((t) => t.policy === undefined), 'the fixture store was written before compare stamped policies: the fallback is what it tests');
+  /**
+   * @param {Record<string, 'open'|'note'|'ignore'>} stamped policy on the verdicts, by test
+   * @param {Record<string, string>} configured policy in the comparison's thresholds, by test
+   */
+  const variant = (stamped, configured) => {
+    const c = structuredClone(c19);
+    for (const t of c.tests) if (stamped[t.test]) t.policy = stamped[t.test];
+    const tests = /** @type {Record<string, any>} */ ({ ...(c.thresholds.tests ?? {}) });
+    for (const [name, policy] of Object.entries(configured)) tests[name] = { ...(tests[name] ?? {}), policy };
+    c.thresholds = { ...c.thresholds, tests };
+    return c;
+  };
+  // The verdicts say note / open; the thresholds (as a newer config would) say the opposite.
+  const stamped = variant({ 'point-query': 'note', 'update-index': 'open' }, { 'point-query': 'open', 'update-index': 'ignore' });
+  const plan = renderIssue(stamped, records, context);
+  assert.deepEqual(plan?.marker.tests, ['update-index:throughput']);
+  assert.match(plan?.body ?? '', /noted only .*`point-query:throughput`/);
+  const summary = renderSummary([stamped], [], { dryRun: true });
+  assert.match(summary, /\| point-query \| throughput \| .* regression \(confirmed\) \(policy: note, no issue\) \|/);
+  assert.match(summary, /\| update-index \| throughput \| .* regression \(confirmed\) \|/);
+  // The same policies, said only by the thresholds of an older comparison: the same issue and summary.
+  const old = variant({}, { 'point-query': 'note' });
+  assert.equal(renderIssue(old, records, context)?.body, plan?.body);
+  assert.equal(renderSummary([old], [], { dryRun: true }), summary);
+  // Every verdict stamped open, as compare writes it for a config without policies: unchanged from the stored file.
+  const allOpen = variant(Object.fromEntries(c19.tests.map((t) => [t.test, 'open'])), {});
+  assert.equal(renderIssue(allOpen, records, context)?.body, renderIssue(c19, records, context)?.body);
+  assert.equal(renderSummary([allOpen], [], { dryRun: true }), renderSummary([c19], [], { dryRun: true }));
 });
