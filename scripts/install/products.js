@@ -4,9 +4,7 @@
  * the way to find the exact version to add under `deb:` in a product file).
  */
 import { UserError } from '../errors.js';
-import { openAptEnv } from './deb/apt-env.js';
-import { releaseOfSuite } from './deb/apt-sources.js';
-import { PACKAGE_ROLES, compareUpstream, upstreamOf } from './deb/deb-packages.js';
+import { PACKAGE_ROLES, compareUpstream, openAptEnv, releaseOfSuite, upstreamOf } from './apt/index.js';
 
 /**
  * Look a product up in the loaded configuration.

@@ -3,18 +3,20 @@
  * every message that lists providers is built from this map.
  *
  * Where a provider lives: one file, `scripts/install/<name>.js`, while it needs no helpers
- * (path); a folder `scripts/install/<name>/` once it does, whose index.js is the provider and
- * whose other files are its helpers (deb, source, tarball). Never both a file and a folder.
+ * (deb, path); a folder `scripts/install/<name>/` once it does, whose index.js is the provider and
+ * whose other files are its helpers (source, tarball). Never both a file and a folder. The deb
+ * provider's apt work is the apt library (`apt/`), which products.js and the source provider
+ * use too.
  */
 import { UserError } from '../errors.js';
-import { deb } from './deb/index.js';
+import { deb } from './deb.js';
 import { path } from './path.js';
 import { source } from './source/index.js';
 import { tarball } from './tarball/index.js';
 
 /** @type {Readonly<Record<string, import('./types.js').InstallProvider>>} */
 const PROVIDERS = Object.freeze(checkShapes({
-  deb: { provider: deb, file: 'deb/index.js' },
+  deb: { provider: deb, file: 'deb.js' },
   path: { provider: path, file: 'path.js' },
   source: { provider: source, file: 'source/index.js' },
   tarball: { provider: tarball, file: 'tarball/index.js' },

@@ -1,10 +1,10 @@
 // Choosing library packages by soname (pure logic; packages described as data).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeLibClosure } from '../../scripts/install/deb/lib-closure.js';
+import { computeLibClosure } from '../../scripts/install/apt/lib-closure.js';
 
 /** Dependencies between a few real trixie packages, reduced to what the walk needs.
- * @type {import("../../scripts/install/deb/lib-closure.js").LibPackage[]} */
+ * @type {import("../../scripts/install/apt/lib-closure.js").LibPackage[]} */
 const candidates = [
   { name: 'libc6', provides: { 'libc.so.6': 'usr/lib/x86_64-linux-gnu/libc.so.6', 'ld-linux-x86-64.so.2': 'usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2' } },
   { name: 'libssl3t64', provides: { 'libssl.so.3': 'usr/lib/x86_64-linux-gnu/libssl.so.3', 'libcrypto.so.3': 'usr/lib/x86_64-linux-gnu/libcrypto.so.3' } },

@@ -2,10 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { parseDeb822Sources, parseOneLineSources, pickDebianMirrors, renderSourcesList, releaseOfSuite, DEFAULT_KEYRING } from '../../scripts/install/deb/apt-sources.js';
-import { parseMadison, parseSimulation } from '../../scripts/install/deb/apt-env.js';
-import { parseDebListing, sharedObjectsOf, upstreamOf, compareUpstream, pickDebianVersion, packageNameCandidates, debFilePrefix } from '../../scripts/install/deb/deb-packages.js';
-import { parseLdconfig } from '../../scripts/install/deb/lib-closure.js';
+import { parseDeb822Sources, parseOneLineSources, pickDebianMirrors, renderSourcesList, releaseOfSuite, DEFAULT_KEYRING } from '../../scripts/install/apt/apt-sources.js';
+import { parseMadison, parseSimulation } from '../../scripts/install/apt/apt-env.js';
+import { parseDebListing, sharedObjectsOf, upstreamOf, compareUpstream, pickDebianVersion, packageNameCandidates, debFilePrefix } from '../../scripts/install/apt/deb-packages.js';
+import { parseLdconfig } from '../../scripts/install/apt/lib-closure.js';
 import { flavorOfVersionLine, versionOfVersionLine } from '../../scripts/install/provenance.js';
 
 /** @param {string} rel */

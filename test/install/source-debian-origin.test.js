@@ -24,7 +24,7 @@ import { runToolChecked } from '../../scripts/install/run-tool.js';
 import { chooseDebianSource, dearmorKeys, debianSourceSteps, fetchDebianSource, parseDscChecksums } from '../../scripts/install/source/debian-source.js';
 import { findCompilerLauncher } from '../../scripts/install/source/cmake-build.js';
 import { planSourceBuild, renderSourcePlan } from '../../scripts/install/source/plan.js';
-import { renderSourcePackagesList } from '../../scripts/install/deb/apt-sources.js';
+import { renderSourcePackagesList } from '../../scripts/install/apt/apt-sources.js';
 import { testContext } from './helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/install/source-fake-server/', import.meta.url));

@@ -5,7 +5,7 @@
  * and their orig tarball is upstream's own release tarball, with upstream's signature beside it.
  *
  * What is trusted, and how:
- * - apt downloads with a private configuration on this machine's own mirror (deb/apt-env.js) and
+ * - apt downloads with a private configuration on this machine's own mirror (apt/apt-env.js) and
  *   verifies Release signature (Debian archive keyring) -> Sources hash -> .dsc -> every file;
  * - the orig tarball's sha256 is checked again here against the .dsc, and recorded;
  * - upstream's signature (`<orig>.asc`) is checked with gpgv against the upstream key Debian's
@@ -17,9 +17,7 @@
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
-import { openAptSourceEnv, sourceAptCommands } from '../deb/apt-env.js';
-import { releaseOfSuite } from '../deb/apt-sources.js';
-import { PACKAGE_ROLES, packageNameCandidates, upstreamOf } from '../deb/deb-packages.js';
+import { PACKAGE_ROLES, openAptSourceEnv, packageNameCandidates, releaseOfSuite, sourceAptCommands, upstreamOf } from '../apt/index.js';
 import { sha256File } from '../provenance.js';
 import { runTool } from '../run-tool.js';
 import { runLogged } from './run-logged.js';
@@ -196,7 +194,7 @@ export async function fetchDebianSource(c) {
 
 /**
  * The source package version to download: the pinned one, else the highest of this upstream version.
- * @param {import('../deb/apt-env.js').AptSourceEnv} env
+ * @param {import('../apt/index.js').AptSourceEnv} env
  * @param {DebianSourceChoice} choice
  * @param {string} version
  * @returns {Promise<{asked: string, source: string, version: string, suite: string}>} asked: the name given to apt

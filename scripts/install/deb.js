@@ -1,21 +1,20 @@
 /**
  * `deb` provider: an exact Debian package version of MariaDB or Oracle MySQL, from any Debian
  * suite this machine's mirror serves, extracted side by side into `<cacheDir>/<product>-<version>@deb/` (install-cache.js).
+ * The apt work (private apt configuration, resolution, download, extraction, libraries, ELF
+ * patching) is the apt library's (apt/); this file checks what it built and describes it.
  */
 import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { UserError } from '../../errors.js';
-import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from '../install-cache.js';
-import { detectLayout } from '../prefix-layout.js';
-import { flavorOfVersionLine, readServerVersion } from '../provenance.js';
-import { openAptEnv } from './apt-env.js';
-import { releaseOfSuite } from './apt-sources.js';
-import { resolveRelease } from './resolve-release.js';
-import { buildPrefix } from './build-prefix.js';
-import { describeAvailable, productConfig } from '../products.js';
-import { buildInstallResult, failedResult } from '../install-result.js';
+import { UserError } from '../errors.js';
+import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from './install-cache.js';
+import { detectLayout } from './prefix-layout.js';
+import { flavorOfVersionLine, readServerVersion } from './provenance.js';
+import { buildPrefix, openAptEnv, releaseOfSuite, resolveRelease } from './apt/index.js';
+import { describeAvailable, productConfig } from './products.js';
+import { buildInstallResult, failedResult } from './install-result.js';
 
-/** @type {import('../types.js').InstallProvider} */
+/** @type {import('./types.js').InstallProvider} */
 export const deb = {
   name: 'deb',
   summary: 'exact Debian package versions from any Debian suite, extracted side by side (no system install)',
@@ -82,15 +81,15 @@ export const deb = {
 /**
  * Build, check and describe the prefix in the work folder (not yet moved into place).
  * @param {object} a
- * @param {import('../../types.js').ProductConfig} a.product
+ * @param {import('../types.js').ProductConfig} a.product
  * @param {string} a.version
- * @param {import('./resolve-release.js').ResolvedRelease} a.resolved
- * @param {import('./apt-env.js').AptEnv} a.apt
+ * @param {import('./apt/index.js').ResolvedRelease} a.resolved
+ * @param {import('./apt/index.js').AptEnv} a.apt
  * @param {string} a.finalPrefix
  * @param {string} a.workDir
  * @param {string} a.configFile
  * @param {(msg: string) => void} a.log
- * @returns {Promise<import('../../types.js').InstallResult>} with final paths, status 'installed'
+ * @returns {Promise<import('../types.js').InstallResult>} with final paths, status 'installed'
  * @throws {UserError} when the built release is incomplete or does not run
  */
 async function buildRelease({ product, version, resolved, apt, finalPrefix, workDir, configFile, log }) {
