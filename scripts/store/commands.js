@@ -75,11 +75,10 @@ export async function promoteCommand(options) {
   for (const k of /** @type {const} */ (['product', 'line', 'version'])) {
     if (!options[k]) throw new UserError(`missing --${k}: tagbench baseline promote --product P --line L --version V [--suite S] [--host-class H] [--runs id,id]`);
   }
-  const { loadConfig } = await import('../config/index.js');
+  const { loadConfig, findProduct } = await import('../config/index.js');
   const { promoteBaseline } = await import('./baselines.js');
   const config = await loadConfig(options.root ?? resolve(new URL('../..', import.meta.url).pathname));
-  const product = config.products[/** @type {string} */ (options.product)];
-  if (!product) throw new UserError(`unknown --product '${options.product}'; known: ${Object.keys(config.products).join(', ')}`);
+  const product = findProduct(config, options.product, '--product');
   const { path, baseline, previous } = await promoteBaseline({
     product,
     line: options.line,

@@ -15,6 +15,22 @@ const INSTANCES_PER_ROUND = 2;
 export const ADAPTIVE_DEFAULTS = Object.freeze({ budgetS: 900, maxInstances: 12 });
 
 /**
+ * The limits of adaptive repeats on a host class: compare --adaptive, bisect's probes and
+ * calibrate's runs stop at the same ones.
+ * @param {import('../types.js').HostClass|undefined} host the host class (configs/hosts/*.yml `adaptive`)
+ * @param {number|string} [budgetOption] --adaptive-budget in seconds, instead of the host class's
+ * @returns {{budgetS: number, maxInstances: number}} seconds per comparison, and most server
+ *   instances per release and test
+ * @throws nothing
+ */
+export function resolveAdaptiveLimits(host, budgetOption) {
+  return {
+    budgetS: Number(budgetOption ?? host?.adaptive?.budgetS ?? ADAPTIVE_DEFAULTS.budgetS),
+    maxInstances: host?.adaptive?.maxInstances ?? ADAPTIVE_DEFAULTS.maxInstances,
+  };
+}
+
+/**
  * @typedef {object} AdaptiveContext
  * @property {import('../types.js').Config} config
  * @property {import('../compare/index.js').CompareThresholds} thresholds

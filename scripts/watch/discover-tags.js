@@ -3,6 +3,7 @@
  * planned as the benchmark workflow's matrix.
  */
 import { UserError } from '../errors.js';
+import { findProduct } from '../config/index.js';
 import { fetchRemoteTags, matchTags } from './tags.js';
 
 /**
@@ -78,9 +79,8 @@ export async function discoverTags(config, options) {
  */
 function selectProducts(config, options) {
   const known = Object.keys(config.products);
-  for (const name of [...(options.products ?? []), ...Object.keys(options.remoteOverrides ?? {})]) {
-    if (!config.products[name]) throw new UserError(`unknown product '${name}'; known: ${known.join(', ') || '(none: add configs/products/<name>.yml)'}`);
-  }
+  // Every name given must be configured, before any tag is listed.
+  for (const name of [...(options.products ?? []), ...Object.keys(options.remoteOverrides ?? {})]) findProduct(config, name);
   const names = options.products ?? known.filter((n) => config.products[n].gitUrl || options.remoteOverrides?.[n]);
   return names.map((n) => config.products[n]);
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRecord, readComparisons } from '../../scripts/store/index.js';
 import { compareCommand as compare } from '../../scripts/verify/commands.js';
-import { parseReleaseEntry, selectEntryRecords, checkOneEngine, checkOneBuild } from '../../scripts/verify/compare-releases.js';
+import { parseReleaseEntry, selectEntryRecords, checkOneEngine, checkOneBuild } from '../../scripts/verify/release-entry.js';
 import { UserError } from '../../scripts/errors.js';
 import { makeRecord } from '../compare/make-record.js';
 
