@@ -60,6 +60,12 @@ export const RELEASE_SERIES_DEFAULTS = Object.freeze({ alpha: 0.01, maxEvents: 3
  * @property {number} pValue share of simulated no-event series whose largest |z| reaches |z|
  * @property {number} noise per-unit noise (sd of ln values, ≈ CV)
  * @property {number} noiseDf its degrees of freedom
+ * @property {'repeats'|'instances'|'releases'} noiseFrom what the noise is the spread of:
+ *   `repeats` within a release, `instances` (their medians) within a release, or, when no
+ *   release has two units (one value per release), `releases`: the residual scatter of the
+ *   releases' values around the fitted events, with k - 1 - events df
+ * @property {number} noiseScale overdispersion factor on the variance of repeats of one instance
+ *   (the releases scatter around the fitted events this much more than their repeats); 1 = none
  * @property {number} candidates how many release-aligned shapes were scanned
  */
 
@@ -371,6 +377,8 @@ export function findReleaseSeriesEvents(releases, options) {
         pValue: (1 + exceeding) / (maxima.length + 1),
         noise: Math.sqrt(variance),
         noiseDf: withinVariance === null ? k - 1 - kept.length : shape.withinDf,
+        noiseFrom: withinVariance === null ? 'releases' : shape.pooled ? 'repeats' : 'instances',
+        noiseScale: withinVariance === null ? 1 : scale,
         candidates: candidates.length,
       });
     });

@@ -205,7 +205,7 @@ function describeEvidence(e, samples, higherIsBetter, confidence) {
     return ci ? `${v(j)}/${v(i)} ${ci.estimate.toFixed(2)} ${formatInterval([ci.lo, ci.hi])} (exact ${Math.round(ci.coverage * 100)} % rank interval of the repeats)` : `${v(j)}/${v(i)} (too few repeats for a ${Math.round(confidence * 100)} % interval)`;
   };
   const levels = `${formatQps(e.levelBefore)} → ${formatQps(e.levelAfter)}`;
-  const scan = `scan |z| ${Math.abs(e.z).toFixed(1)} ≥ ${e.critical.toFixed(1)} over ${e.candidates} release-aligned shapes (p ${e.pValue < 0.001 ? '< 0.001' : e.pValue.toFixed(3)}); noise ${formatPercent(e.noise)} per repeat (${e.noiseDf} df)`;
+  const scan = `scan |z| ${Math.abs(e.z).toFixed(1)} ≥ ${e.critical.toFixed(1)} over ${e.candidates} release-aligned shapes (p ${e.pValue < 0.001 ? '< 0.001' : e.pValue.toFixed(3)}); ${describeNoise(e)}`;
   const direction = (e.change < 0) === higherIsBetter ? 'worse' : 'better';
   if (e.kind === 'dip') {
     const recovered = e.untilIndex < samples.length ? `, back in ${v(e.untilIndex)}` : '';
@@ -217,6 +217,21 @@ function describeEvidence(e, samples, higherIsBetter, confidence) {
   const steps = e.untilIndex - e.previousIndex;
   const perRelease = formatPercent(Math.expm1(Math.log1p(e.change) / steps), { signed: true });
   return `${size} over ${steps} releases, ${v(e.previousIndex)} to ${v(e.untilIndex)} (${perRelease} a release, ${direction}; ${levels}), no single step explains it as well: ${pair(e.previousIndex, e.untilIndex)}; ${scan}`;
+}
+
+/**
+ * What the event's noise estimate rests on, with its degrees of freedom.
+ * @param {import('./release-series.js').ReleaseSeriesEvent} e
+ * @returns {string}
+ */
+function describeNoise(e) {
+  const noise = `noise ${formatPercent(e.noise)}`;
+  // No release has two values: nothing measures the noise inside a release, so the scatter of
+  // the releases around the fitted events stands for it, and the df are releases, not repeats.
+  if (e.noiseFrom === 'releases') return `${noise} per release, from the scatter of the releases' single values around the fitted events (one value per release, no repeats within one; ${e.noiseDf} df)`;
+  const per = e.noiseFrom === 'instances' ? 'per server instance (the spread of instance medians within a release' : 'per repeat (the spread of repeats within a release';
+  const scaled = e.noiseScale > 1 ? `, its variance scaled ×${e.noiseScale.toFixed(1)} to how much more the releases scatter around the fitted events` : '';
+  return `${noise} ${per}${scaled}; ${e.noiseDf} df)`;
 }
 
 /**

@@ -106,6 +106,8 @@ test('a step found with 5 % noise is not found when the change is below the test
   const lowered = resolveThresholds({ groups: { point: { warn: 0.01, issue: 0.02 } } });
   const found = (await detectChangePoints(releases, { ...NO_PYTHON, thresholds: lowered })).changePoints;
   assert.deepEqual(found.map((c) => [c.kind, c.version]), [['step', VERSIONS[3]]]);
+  // 3 repeats of one instance in each of 6 releases: the noise is their spread, 6 × 2 df
+  assert.match(found[0].evidence ?? '', /noise [\d.]+ % per repeat \(the spread of repeats within a release(, its variance scaled ×[\d.]+ to how much more the releases scatter around the fitted events)?; 12 df\)$/);
 });
 
 test('a dip and a later step in one series are both flagged, each at its release', async () => {
@@ -140,6 +142,8 @@ test('repeats labelled with server instances: a release is judged by its instanc
   }
   const found = (await detectChangePoints(releases, { ...NO_PYTHON, thresholds: THRESHOLDS })).changePoints;
   assert.deepEqual(found.map((c) => [c.kind, c.version]), [['step', VERSIONS[3]]]);
+  // two instance medians per release: 6 × 1 df
+  assert.match(found[0].evidence ?? '', /noise [\d.]+ % per server instance \(the spread of instance medians within a release; 6 df\)$/);
 });
 
 /**
@@ -168,8 +172,12 @@ test('public series of one value per release: a one-release dip to 0.41, a −20
     ['point-query', 'drift', VERSIONS[2], VERSIONS[5], -20],
     ['scan', 'drift', VERSIONS[1], VERSIONS[5], -30],
   ]);
-  // one value per release: the noise comes from the fit's residuals, and the evidence says so
-  assert.match(report.changePoints[0].evidence ?? '', /noise [\d.]+ % per repeat \([1-9] df\)/);
+  // one value per release: the noise comes from the fit's residuals, and the evidence says so,
+  // with the df of 6 releases less the level and the one event (not of repeats: there are none)
+  for (const c of report.changePoints) {
+    assert.match(c.evidence ?? '', /noise [\d.]+ % per release, from the scatter of the releases' single values around the fitted events \(one value per release, no repeats within one; 4 df\)$/, c.evidence);
+    assert.doesNotMatch(c.evidence ?? '', /per repeat/);
+  }
 });
 
 test('seed post 003 (i3 NUC, MySQL 5.0.96 to 8.0.3, test/fixtures/compare/seed-003-qps-tables.txt): update-one\'s −58 % over eight releases is a drift', () => {
