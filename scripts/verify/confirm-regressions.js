@@ -5,12 +5,13 @@
  * store (the original stays as it was). Exit 2 when a confirmed issue-level regression remains.
  */
 import { resolve } from 'node:path';
-import { loadConfig } from '../config/index.js';
 import { UserError, EXIT } from '../errors.js';
 import { readComparisons, writeComparison } from '../store/index.js';
 import { runReleases } from '../run/index.js';
-import { compareRuns, resolveThresholds, confirmVerdicts, listRegressedTests, hasIssueRegression, renderComparison } from '../compare/index.js';
+import { compareRuns, confirmVerdicts, listRegressedTests, hasIssueRegression, renderComparison } from '../compare/index.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
+import { loadVerifyContext } from './load-verify-context.js';
+import { withInterrupt } from './interrupt.js';
 
 /**
  * What the rerun runs: both releases of the comparison, only its regressed tests, on its host
@@ -50,20 +51,10 @@ export function buildRerunRequest(original, tests, options) {
  * @throws {UserError} no such comparison, bad --repeats or --instances, or the rerun cannot run
  */
 export async function confirmRegressions(options) {
-  const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
-  const config = await loadConfig(root);
-  const out = options.out ?? ((/** @type {string} */ t) => process.stdout.write(t));
+  const { config, thresholds, out, color } = await loadVerifyContext(options);
   const storeDir = resolve(options.store ?? 'results');
-  const hostClass = options.hostClass ?? 'local';
   if (!options.product || !options.version) throw new UserError('missing --product or --version: tagbench confirm --product P --version CANDIDATE [--comparison ID]');
-  const found = await readComparisons(storeDir, { hostClass, product: options.product, version: options.version, ...(options.suite ? { suite: options.suite } : {}) });
-  const unconfirmed = found.filter((c) => !c.tests.some((t) => t.confirmed !== undefined));
-  const original = options.comparison ? found.find((c) => c.id === options.comparison) : unconfirmed.at(-1);
-  if (!original) {
-    throw new UserError(options.comparison
-      ? `no comparison '${options.comparison}' of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}; there are: ${found.map((c) => c.id).join(', ') || 'none'}`
-      : `no unconfirmed comparison of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}: run \`tagbench compare\` first`);
-  }
+  const original = await findComparison(options, storeDir);
   const full = /** @type {import('../compare/index.js').FullComparison} */ (/** @type {unknown} */ (original));
   const tests = listRegressedTests(full);
   if (tests.length === 0) {
@@ -74,27 +65,16 @@ export async function confirmRegressions(options) {
   const workDir = resolve(workDirFrom(options.workDir, config.hosts[original.hostClass]));
   // SIGINT / SIGTERM (Ctrl-C, or a runner cancelling the step at its timeout): the rerun stops
   // its servers instead of leaving them running, and nothing is confirmed.
-  const controller = new AbortController();
-  const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
-    if (!controller.signal.aborted) process.stderr.write(`\n${sig}: stopping the rerun's servers; nothing will be confirmed\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  let outcome;
-  try {
+  const outcome = await withInterrupt(
     // runReleases removes its own folder inside workDir; workDir itself may hold other runs.
-    outcome = await runReleases(config, { ...buildRerunRequest(original, tests, { ...options, storeDir, workDir }), signal: controller.signal });
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+    (signal) => runReleases(config, { ...buildRerunRequest(original, tests, { ...options, storeDir, workDir }), signal }),
+    (sig) => process.stderr.write(`\n${sig}: stopping the rerun's servers; nothing will be confirmed\n`),
+  );
   if (outcome.interrupted) {
     process.stderr.write(`confirm: interrupted; comparison ${original.id} stays unconfirmed (the rerun's records are stored as partial)\n`);
     return EXIT.interrupted;
   }
   const [baseRec, candRec] = outcome.records;
-  const thresholds = resolveThresholds(config.thresholds);
   // The run's family-wise rule already chose these regressions; the rerun replicates them test by test.
   const rerun = compareRuns({ base: { version: original.base.version, records: [baseRec] }, candidate: { version: original.candidate.version, records: [candRec] }, thresholds, createdAt: new Date().toISOString(), familyControl: false });
   const confirmed = confirmVerdicts(full, rerun);
@@ -102,6 +82,25 @@ export async function confirmRegressions(options) {
   delete (/** @type {any} */ (stored)).id;
   const { path } = await writeComparison(storeDir, /** @type {any} */ (stored));
   process.stderr.write(`stored ${path}\n`);
-  out(renderComparison(stored, { format: 'terminal', color: options.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR) }));
+  out(renderComparison(stored, { format: 'terminal', color }));
   return hasIssueRegression(stored, { confirmedOnly: true }) ? EXIT.regression : EXIT.ok;
+}
+
+/**
+ * The comparison to confirm: the one named by --comparison, else the newest unconfirmed one of
+ * the candidate on the host class (and suite, when given).
+ * @param {Record<string, any>} options product, version, comparison, hostClass, suite
+ * @param {string} storeDir
+ * @returns {Promise<Awaited<ReturnType<typeof readComparisons>>[number]>}
+ * @throws {UserError} when there is no such comparison, listing those there are
+ */
+async function findComparison(options, storeDir) {
+  const hostClass = options.hostClass ?? 'local';
+  const found = await readComparisons(storeDir, { hostClass, product: options.product, version: options.version, ...(options.suite ? { suite: options.suite } : {}) });
+  const unconfirmed = found.filter((c) => !c.tests.some((t) => t.confirmed !== undefined));
+  const original = options.comparison ? found.find((c) => c.id === options.comparison) : unconfirmed.at(-1);
+  if (original) return original;
+  throw new UserError(options.comparison
+    ? `no comparison '${options.comparison}' of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}; there are: ${found.map((c) => c.id).join(', ') || 'none'}`
+    : `no unconfirmed comparison of ${options.product} ${options.version} (host class '${hostClass}') in ${storeDir}: run \`tagbench compare\` first`);
 }
