@@ -4,15 +4,15 @@
  * The apt work (private apt configuration, resolution, download, extraction, libraries, ELF
  * patching) is the apt library's (apt/); this file checks what it built and describes it.
  */
-import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { UserError } from '../errors.js';
-import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from './install-cache.js';
+import { makeCacheKey } from './install-cache.js';
+import { installWithCache } from './install-with-cache.js';
 import { detectLayout } from './prefix-layout.js';
 import { flavorOfVersionLine, readServerVersion } from './provenance.js';
 import { buildPrefix, openAptEnv, releaseOfSuite, resolveRelease } from './apt/index.js';
 import { describeAvailable, productConfig } from './products.js';
-import { buildInstallResult, failedResult } from './install-result.js';
+import { buildInstallResult } from './install-result.js';
 
 /** @type {import('./types.js').InstallProvider} */
 export const deb = {
@@ -37,44 +37,29 @@ export const deb = {
       throw new UserError(`unknown version '${spec.version}' of ${product.name} for the deb provider; available: ${describeAvailable(ctx.config, product.name)}. `
         + `Add it under deb: in ${configFile} (with its Debian suite), or pass --suite`);
     }
-    const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'deb' });
-    const finalPrefix = prefixPathFor(ctx.cacheDir, key);
-    const hit = await lookupInstall(ctx.cacheDir, key, log);
-    const cached = hit?.result;
-    if (hit && cached && spec.suite && cached.provenance.debianSuite && releaseOfSuite(cached.provenance.debianSuite) !== releaseOfSuite(spec.suite)) {
-      throw new UserError(`${product.name} ${spec.version} is already installed in ${hit.prefix} from Debian ${cached.provenance.debianSuite}, not ${spec.suite}; `
-        + 'delete that folder (or use another --cache-dir) to install it from another suite');
-    }
-    if (hit) {
-      log(`${product.name} ${spec.version}: already installed in ${hit.prefix}`);
-      return { ...hit.result, status: 'skipped' };
-    }
-
-    const started = Date.now();
-    const apt = await openAptEnv(ctx.cacheDir, releaseOfSuite(suite), log);
-    // A --suite other than the configured one makes the configured package version meaningless.
-    const packageVersion = spec.suite && spec.suite !== entry?.suite ? null : entry?.packageVersion ?? null;
-    const resolved = await resolveRelease(apt, { product: product.name, flavor: product.flavor, version: spec.version, suite, packageVersion, configFile }, log);
-
-    const workDir = await makeWorkDir(ctx.cacheDir, `${product.name}-${spec.version}`);
-    try {
-      const result = await buildRelease({ product, version: spec.version, resolved, apt, finalPrefix, workDir, configFile, log });
-      const committed = await commitPrefix(join(workDir, 'prefix'), finalPrefix, result, key);
-      if (!committed.won) {
-        log(`${product.name} ${spec.version}: another process installed it first; using that one`);
-        return { ...committed.result, status: 'skipped' };
-      }
-      log(`${product.name} ${spec.version}: installed in ${finalPrefix} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-      return result;
-    } catch (err) {
+    return installWithCache(spec, ctx, {
+      provider: 'deb',
+      product,
+      key: makeCacheKey({ product: product.name, version: spec.version, provider: 'deb' }),
+      checkCached: ({ prefix, result: cached }) => {
+        if (spec.suite && cached.provenance.debianSuite && releaseOfSuite(cached.provenance.debianSuite) !== releaseOfSuite(spec.suite)) {
+          throw new UserError(`${product.name} ${spec.version} is already installed in ${prefix} from Debian ${cached.provenance.debianSuite}, not ${spec.suite}; `
+            + 'delete that folder (or use another --cache-dir) to install it from another suite');
+        }
+        return '';
+      },
+      prepare: async () => {
+        const apt = await openAptEnv(ctx.cacheDir, releaseOfSuite(suite), log);
+        // A --suite other than the configured one makes the configured package version meaningless.
+        const packageVersion = spec.suite && spec.suite !== entry?.suite ? null : entry?.packageVersion ?? null;
+        const resolved = await resolveRelease(apt, { product: product.name, flavor: product.flavor, version: spec.version, suite, packageVersion, configFile }, log);
+        return { apt, resolved };
+      },
+      build: ({ prepared: { apt, resolved }, finalPrefix, workDir }) => buildRelease({ product, version: spec.version, resolved, apt, finalPrefix, workDir, configFile, log }),
       // The release is known and resolvable, so a failure from here on is a fact about that
       // release on this host (a missing library, a binary that does not start): record it.
-      if (!(err instanceof UserError)) throw err;
-      log(`${product.name} ${spec.version}: FAILED: ${err.message}`);
-      return failedResult({ spec: { ...spec, provider: 'deb' }, flavor: product.flavor, prefix: finalPrefix, debianSuite: resolved.suite, reason: err.message });
-    } finally {
-      await rm(workDir, { recursive: true, force: true });
-    }
+      describeFailure: async (err, { prepared }) => ({ summary: `: ${err.message}`, debianSuite: prepared.resolved.suite }),
+    });
   },
 };
 
@@ -89,7 +74,7 @@ export const deb = {
  * @param {string} a.workDir
  * @param {string} a.configFile
  * @param {(msg: string) => void} a.log
- * @returns {Promise<import('../types.js').InstallResult>} with final paths, status 'installed'
+ * @returns {Promise<{builtDir: string, result: import('../types.js').InstallResult}>} the built prefix (in the work folder) and its result: final paths, status 'installed'
  * @throws {UserError} when the built release is incomplete or does not run
  */
 async function buildRelease({ product, version, resolved, apt, finalPrefix, workDir, configFile, log }) {
@@ -109,8 +94,9 @@ async function buildRelease({ product, version, resolved, apt, finalPrefix, work
   const flavor = flavorOfVersionLine(versionLine);
   if (flavor !== product.flavor) throw new UserError(`${configFile} says flavor ${product.flavor} but the installed server says: ${versionLine}`);
   log(`check: ${versionLine}`);
-  return buildInstallResult({
+  const result = await buildInstallResult({
     builtDir: built.dir, finalPrefix, layout, product, version, flavor, provider: 'deb', env: built.env, versionLine,
     provenance: { debianSuite: resolved.suite, packages: built.packages, patchedElf: built.patchedElf },
   });
+  return { builtDir: built.dir, result };
 }

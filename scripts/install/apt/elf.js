@@ -80,3 +80,17 @@ export async function patchElf(file, patch) {
   await runToolChecked('patchelf', args, { what: `patching ${file}` });
 }
 
+/**
+ * Run fn over items with at most `limit` in flight: the ELF work on a prefix is hundreds of short
+ * readelf, patchelf and dpkg-deb processes, and the machine has 2 cores.
+ * @template T
+ * @param {T[]} items
+ * @param {number} limit
+ * @param {(item: T) => Promise<void>} fn
+ * @returns {Promise<void>}
+ */
+export async function eachLimited(items, limit, fn) {
+  let next = 0;
+  const worker = async () => { while (next < items.length) await fn(items[next++]); };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

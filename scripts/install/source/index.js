@@ -9,12 +9,13 @@
  * and with ccache when it is installed.
  */
 import { availableParallelism } from 'node:os';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
-import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from '../install-cache.js';
+import { makeCacheKey } from '../install-cache.js';
+import { installWithCache } from '../install-with-cache.js';
 import { productConfig } from '../products.js';
-import { describePrefix, failedResult } from '../install-result.js';
+import { describePrefix } from '../install-result.js';
 import { runTool } from '../run-tool.js';
 import { resolveBuildSettings } from './build-settings.js';
 import { buildAndInstall, ccacheDirOf, fetchSource, findCompilerLauncher } from './cmake-build.js';
@@ -33,6 +34,8 @@ export function downloadDirOf(cacheDir) {
 
 /** Build log kept inside a finished prefix (compiler warnings are part of a build's story). */
 const BUILD_LOG = '.tagbench-build.log';
+/** The build log while the build runs, in the work folder. */
+const BUILD_LOG_IN_WORK = 'build.log';
 /** Refs become command arguments: a plain git ref name or a commit, never an option. */
 const REF_RE = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/+-]{1,200}$/;
 const PROFILE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -60,112 +63,124 @@ export const source = {
   },
 
   async install(spec, ctx) {
-    const log = ctx.log ?? (() => {});
     /** @type {import('../types.js').InstallProductConfig} */
     const product = productConfig(ctx.config, spec.product);
     // A folder given on the command line is relative to where the user stands, not to git's -C.
     const local = spec.path !== undefined && !/^[\w+.-]+:\/\//.test(spec.path) && !/^[^/]+@[^/]+:/.test(spec.path);
     const settings = resolveBuildSettings(product, local ? { ...spec, path: resolve(/** @type {string} */ (spec.path)) } : spec);
     const debian = spec.suite === undefined ? null : chooseDebianSource(product, spec.version, spec.suite);
-    const label = `${product.name} ${spec.version}`;
-    // A release tag is keyed by its version; any other ref (a branch, a commit) by the ref.
-    const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref });
-    const finalPrefix = prefixPathFor(ctx.cacheDir, key);
-
-    const hit = await lookupInstall(ctx.cacheDir, key, log);
-    if (hit) {
-      checkCachedBuild(hit.result, settings, spec, hit.prefix);
-      log(`${label}: already installed in ${hit.prefix} (${settings.ref}, profile ${settings.profileName})`);
-      return { ...hit.result, status: 'skipped' };
-    }
-    const jobs = spec.jobs ?? jobsFromEnv() ?? availableParallelism();
-    const cmakeVersion = await toolVersion('cmake');
-    if (!debian) await toolVersion('git');
-    const launcher = findCompilerLauncher();
-    const ccache = launcher ? await toolVersion(launcher) : null;
-
-    const started = Date.now();
-    const workDir = await makeWorkDir(ctx.cacheDir, `${product.name}-${spec.version}`);
-    const logFile = join(workDir, 'build.log');
-    /** @type {string|null} */
-    let commit = null;
-    /** @type {import('./debian-source.js').DebianSourceFacts|null} */
-    let debianSource = null;
-    const origin = debian ? 'debian-source' : 'git';
-    try {
-      const from = debian ? `the upstream tarball of Debian ${debian.suite}'s source package` : `${settings.ref} from ${settings.gitUrl}`;
-      log(`${label}: building ${from}${ccache ? `, with ${ccache}` : ', without ccache'} (a full server build takes one to three hours on 2 cores)`);
-      let srcDir;
-      if (debian) {
-        // etcApt: where the machine's apt sources are read; only tests set it on the context (a local signed archive).
-        const { etcApt } = /** @type {{etcApt?: string}} */ (ctx);
-        const fetched = await fetchDebianSource({ cacheDir: ctx.cacheDir, workDir, choice: debian, version: spec.version, logFile, label, log, etcApt });
-        ({ srcDir, facts: debianSource } = fetched);
-      } else {
-        const fetched = await fetchSource({ settings, workDir, logFile, label, log });
-        ({ srcDir, commit } = fetched);
-      }
-      const ccacheDir = ccacheDirOf(ctx.cacheDir);
-      const built = await buildAndInstall({ settings, workDir, logFile, label, log, srcDir, finalPrefix, jobs, downloadDir: downloadDirOf(ctx.cacheDir), launcher, ccacheDir });
-      /** @type {SourceOriginFacts} */
-      const build = {
-        origin,
-        gitUrl: debian ? null : settings.gitUrl,
-        ref: settings.ref,
-        debianSource,
-        compiler: built.compiler,
-        cmakeVersion,
-        ccache,
-        ccacheDir: launcher ? ccacheDir : null,
-        configure: built.configure,
-        jobs,
-        buildDurationS: Math.round((Date.now() - started) / 1000),
-      };
-      const result = await describePrefix({
-        builtDir: built.prefixDir,
-        finalPrefix,
-        product,
-        version: spec.version,
-        provider: 'source',
-        origin: `the build of ${debianSource ? debianSource.origTarball : settings.ref}`,
-        provenance: {
-          tag: settings.tag,
-          commit,
-          buildProfile: settings.profileName,
-          buildFlags: settings.cmakeFlags,
-          build: /** @type {import('../types.js').SourceBuildFacts} */ (/** @type {unknown} */ (build)),
-        },
-        log,
-      });
-      await copyFile(logFile, join(built.prefixDir, BUILD_LOG));
-      const committed = await commitPrefix(built.prefixDir, finalPrefix, result, key);
-      if (!committed.won) {
-        log(`${label}: another process installed it first; using that one`);
-        return { ...committed.result, status: 'skipped' };
-      }
-      log(`${label}: installed in ${finalPrefix} (${formatDuration((Date.now() - started) / 1000)}; build log ${join(finalPrefix, BUILD_LOG)})`);
-      return result;
-    } catch (err) {
+    /** What the build learns on the way, recorded by a failure too. */
+    const learned = { commit: /** @type {string|null} */ (null), debianSource: /** @type {DebianSourceFacts|null} */ (null) };
+    return installWithCache(spec, ctx, {
+      provider: 'source',
+      product,
+      // A release tag is keyed by its version; any other ref (a branch, a commit) by the ref.
+      key: makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref }),
+      checkCached: (hit) => {
+        checkCachedBuild(hit.result, settings, spec, hit.prefix);
+        return ` (${settings.ref}, profile ${settings.profileName})`;
+      },
+      prepare: () => findBuildTools(spec, debian !== null),
+      build: (work) => buildFromSource({ work, ctx, product, version: spec.version, settings, debian, learned }),
+      describeInstalled: (elapsedS, { finalPrefix }) => `${formatDuration(elapsedS)}; build log ${join(finalPrefix, BUILD_LOG)}`,
       // From here on a failure is a fact about this ref on this host (it does not compile, the
       // tag is missing upstream, the server does not run): record it, keep the log, go on.
-      if (!(err instanceof UserError)) throw err;
-      const kept = await keepFailedLog(ctx.cacheDir, label, logFile);
-      log(`${label}: FAILED after ${formatDuration((Date.now() - started) / 1000)}: ${err.message.split('\n')[0]}`);
-      const failed = failedResult({
-        spec: { ...spec, provider: 'source' },
-        flavor: product.flavor,
-        prefix: finalPrefix,
-        debianSuite: null,
-        reason: `${err.message}${kept ? `\n  full log: ${kept}` : ''}`,
-      });
-      failed.provenance = { ...failed.provenance, tag: settings.tag, commit, buildProfile: settings.profileName, buildFlags: settings.cmakeFlags };
-      /** @type {Record<string, unknown>} */ (failed.provenance).build = { origin, ref: settings.ref, debianSource, ccache };
-      return failed;
-    } finally {
-      await rm(workDir, { recursive: true, force: true });
-    }
+      describeFailure: async (err, work) => {
+        const kept = await keepFailedLog(ctx.cacheDir, work.label, join(work.workDir, BUILD_LOG_IN_WORK));
+        return {
+          summary: ` after ${formatDuration(work.elapsedS())}: ${err.message.split('\n')[0]}`,
+          reason: `${err.message}${kept ? `\n  full log: ${kept}` : ''}`,
+          provenance: {
+            tag: settings.tag, commit: learned.commit, buildProfile: settings.profileName, buildFlags: settings.cmakeFlags,
+            build: /** @type {SourceOriginFacts} */ (/** @type {unknown} */ ({ origin: debian ? 'debian-source' : 'git', ref: settings.ref, debianSource: learned.debianSource, ccache: work.prepared.ccache })),
+          },
+        };
+      },
+    });
   },
 };
+
+/** @typedef {import('./debian-source.js').DebianSourceFacts} DebianSourceFacts */
+
+/**
+ * @typedef {object} BuildTools what a source build needs before it starts, found once
+ * @property {number} jobs parallel compile jobs
+ * @property {string} cmakeVersion first line of `cmake --version`
+ * @property {string|null} launcher ccache's path when the build uses it
+ * @property {string|null} ccache first line of its `--version`
+ */
+
+/**
+ * Check the tools a build needs are there, before a work folder is made.
+ * @param {import('../types.js').InstallSpec} spec
+ * @param {boolean} fromDebian the Debian origin needs no git
+ * @returns {Promise<BuildTools>}
+ * @throws {UserError} a tool is missing, or $TAGBENCH_BUILD_JOBS is not a number
+ */
+async function findBuildTools(spec, fromDebian) {
+  const jobs = spec.jobs ?? jobsFromEnv() ?? availableParallelism();
+  const cmakeVersion = await toolVersion('cmake');
+  if (!fromDebian) await toolVersion('git');
+  const launcher = findCompilerLauncher();
+  const ccache = launcher ? await toolVersion(launcher) : null;
+  return { jobs, cmakeVersion, launcher, ccache };
+}
+
+/**
+ * Fetch, configure, build and install a release in the work folder, and describe it.
+ * @param {object} a
+ * @param {import('../install-with-cache.js').WorkFolder<BuildTools>} a.work
+ * @param {import('../types.js').InstallContext} a.ctx
+ * @param {import('../types.js').InstallProductConfig} a.product
+ * @param {string} a.version
+ * @param {import('./build-settings.js').BuildSettings} a.settings
+ * @param {import('./debian-source.js').DebianSourceChoice|null} a.debian the Debian origin, null for git
+ * @param {{commit: string|null, debianSource: DebianSourceFacts|null}} a.learned filled in as the build learns them
+ * @returns {Promise<{builtDir: string, result: import('../../types.js').InstallResult}>}
+ * @throws {UserError} the fetch, the build or the check of the built server fails
+ */
+async function buildFromSource({ work, ctx, product, version, settings, debian, learned }) {
+  const { workDir, finalPrefix, label, log, prepared: tools } = work;
+  const logFile = join(workDir, BUILD_LOG_IN_WORK);
+  const from = debian ? `the upstream tarball of Debian ${debian.suite}'s source package` : `${settings.ref} from ${settings.gitUrl}`;
+  log(`${label}: building ${from}${tools.ccache ? `, with ${tools.ccache}` : ', without ccache'} (a full server build takes one to three hours on 2 cores)`);
+  let srcDir;
+  if (debian) {
+    // etcApt: where the machine's apt sources are read; only tests set it on the context (a local signed archive).
+    const { etcApt } = /** @type {{etcApt?: string}} */ (ctx);
+    ({ srcDir, facts: learned.debianSource } = await fetchDebianSource({ cacheDir: ctx.cacheDir, workDir, choice: debian, version, logFile, label, log, etcApt }));
+  } else {
+    ({ srcDir, commit: learned.commit } = await fetchSource({ settings, workDir, logFile, label, log }));
+  }
+  const ccacheDir = ccacheDirOf(ctx.cacheDir);
+  const built = await buildAndInstall({ settings, workDir, logFile, label, log, srcDir, finalPrefix, jobs: tools.jobs, downloadDir: downloadDirOf(ctx.cacheDir), launcher: tools.launcher, ccacheDir });
+  /** @type {SourceOriginFacts} */
+  const build = {
+    origin: debian ? 'debian-source' : 'git',
+    gitUrl: debian ? null : settings.gitUrl,
+    ref: settings.ref,
+    debianSource: learned.debianSource,
+    compiler: built.compiler,
+    cmakeVersion: tools.cmakeVersion,
+    ccache: tools.ccache,
+    ccacheDir: tools.launcher ? ccacheDir : null,
+    configure: built.configure,
+    jobs: tools.jobs,
+    buildDurationS: Math.round(work.elapsedS()),
+  };
+  const result = await describePrefix({
+    builtDir: built.prefixDir,
+    finalPrefix,
+    product,
+    version,
+    provider: 'source',
+    origin: `the build of ${learned.debianSource ? learned.debianSource.origTarball : settings.ref}`,
+    provenance: { tag: settings.tag, commit: learned.commit, buildProfile: settings.profileName, buildFlags: settings.cmakeFlags, build },
+    log,
+  });
+  await copyFile(logFile, join(built.prefixDir, BUILD_LOG));
+  return { builtDir: built.prefixDir, result };
+}
 
 /** @typedef {import('../types.js').SourceBuildFacts} SourceOriginFacts what a source build records under `provenance.build` */
 

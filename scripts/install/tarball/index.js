@@ -3,12 +3,13 @@
  * MariaDB `mariadb-<v>-linux-systemd-x86_64.tar.gz`), from a local file or a URL, checked
  * against its sha256 when one is known, unpacked into `<cacheDir>/<product>-<version>@tarball/usr` (install-cache.js).
  */
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
-import { commitPrefix, lookupInstall, makeCacheKey, makeWorkDir, prefixPathFor } from '../install-cache.js';
+import { makeCacheKey } from '../install-cache.js';
+import { installWithCache } from '../install-with-cache.js';
 import { productConfig } from '../products.js';
-import { describePrefix, failedResult } from '../install-result.js';
+import { describePrefix } from '../install-result.js';
 import { sha256File } from '../provenance.js';
 import { resolveTarballOrigin } from './tarball-origin.js';
 import { downloadFile } from './download-file.js';
@@ -31,74 +32,81 @@ export const tarball = {
   },
 
   async install(spec, ctx) {
-    const log = ctx.log ?? (() => {});
     /** @type {import('../types.js').InstallProductConfig} */
     const product = productConfig(ctx.config, spec.product);
     const origin = resolveTarballOrigin(product, spec);
-    const label = `${product.name} ${spec.version}`;
-    const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'tarball' });
-    const finalPrefix = prefixPathFor(ctx.cacheDir, key);
-
-    const hit = await lookupInstall(ctx.cacheDir, key, log);
-    if (hit) {
-      checkCachedTarball(hit.result, origin, spec, hit.prefix);
-      log(`${label}: already installed in ${hit.prefix}`);
-      return { ...hit.result, status: 'skipped' };
-    }
-    if (origin.file && !(await stat(origin.file).then((s) => s.isFile(), () => false))) {
-      throw new UserError(`${origin.file}: no such file; give the path of the ${product.name} ${spec.version} tarball`);
-    }
-
-    const started = Date.now();
-    const workDir = await makeWorkDir(ctx.cacheDir, `${product.name}-${spec.version}`);
+    /** The tarball's checksum once known: recorded by a failure after it too. */
     /** @type {string|null} */
     let sha256 = null;
-    try {
-      let file = origin.file;
-      if (!file) {
-        file = join(workDir, origin.name);
-        log(`${label}: downloading ${origin.url}`);
-        const bytes = await downloadFile(/** @type {string} */ (origin.url), file, log);
-        log(`${label}: downloaded ${(bytes / 1e6).toFixed(1)} MB`);
-      }
-      sha256 = await sha256File(file);
-      if (origin.sha256 && sha256 !== origin.sha256) {
-        throw new UserError(`${origin.url ?? file}: sha256 is ${sha256} but ${origin.sha256From} says ${origin.sha256}; `
-          + 'the file is damaged or not the release meant: download it again, or correct the checksum');
-      }
-      if (!origin.sha256) log(`${label}: no sha256 configured for ${origin.name}; recording ${sha256}`);
-      log(`${label}: unpacking ${origin.name}`);
-      const prefixDir = await unpackTarball(file, workDir);
-      const result = await describePrefix({
-        builtDir: prefixDir,
-        finalPrefix,
-        product,
-        version: spec.version,
-        provider: 'tarball',
-        origin: origin.name,
-        provenance: { packages: [{ name: origin.name, version: spec.version, sha256 }] },
-        log,
-      });
-      const committed = await commitPrefix(prefixDir, finalPrefix, result, key);
-      if (!committed.won) {
-        log(`${label}: another process installed it first; using that one`);
-        return { ...committed.result, status: 'skipped' };
-      }
-      log(`${label}: installed in ${finalPrefix} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-      return result;
-    } catch (err) {
+    return installWithCache(spec, ctx, {
+      provider: 'tarball',
+      product,
+      key: makeCacheKey({ product: product.name, version: spec.version, provider: 'tarball' }),
+      checkCached: (hit) => { checkCachedTarball(hit.result, origin, spec, hit.prefix); return ''; },
+      prepare: async () => {
+        if (origin.file && !(await stat(origin.file).then((s) => s.isFile(), () => false))) {
+          throw new UserError(`${origin.file}: no such file; give the path of the ${product.name} ${spec.version} tarball`);
+        }
+      },
+      build: async (work) => {
+        const file = origin.file || await downloadTarball(origin, work);
+        sha256 = await sha256File(file);
+        checkTarball(file, sha256, origin, work);
+        work.log(`${work.label}: unpacking ${origin.name}`);
+        const prefixDir = await unpackTarball(file, work.workDir);
+        const result = await describePrefix({
+          builtDir: prefixDir,
+          finalPrefix: work.finalPrefix,
+          product,
+          version: spec.version,
+          provider: 'tarball',
+          origin: origin.name,
+          provenance: { packages: [{ name: origin.name, version: spec.version, sha256 }] },
+          log: work.log,
+        });
+        return { builtDir: prefixDir, result };
+      },
       // A download that fails, a wrong checksum, a tarball that does not unpack or whose server
       // does not run here: a fact about this release and host, recorded as a failed install.
-      if (!(err instanceof UserError)) throw err;
-      log(`${label}: FAILED: ${err.message.split('\n')[0]}`);
-      const failed = failedResult({ spec: { ...spec, provider: 'tarball' }, flavor: product.flavor, prefix: finalPrefix, debianSuite: null, reason: err.message });
-      if (sha256) failed.provenance = { ...failed.provenance, packages: [{ name: origin.name, version: spec.version, sha256 }] };
-      return failed;
-    } finally {
-      await rm(workDir, { recursive: true, force: true });
-    }
+      describeFailure: async (err) => ({
+        summary: `: ${err.message.split('\n')[0]}`,
+        provenance: sha256 ? { packages: [{ name: origin.name, version: spec.version, sha256 }] } : undefined,
+      }),
+    });
   },
 };
+
+/**
+ * Download the tarball of a URL origin into the work folder.
+ * @param {import('./tarball-origin.js').TarballOrigin} origin with a url
+ * @param {import('../install-with-cache.js').WorkFolder<void>} work
+ * @returns {Promise<string>} the downloaded file
+ * @throws {UserError} when the download fails
+ */
+async function downloadTarball(origin, work) {
+  const file = join(work.workDir, origin.name);
+  work.log(`${work.label}: downloading ${origin.url}`);
+  const bytes = await downloadFile(/** @type {string} */ (origin.url), file, work.log);
+  work.log(`${work.label}: downloaded ${(bytes / 1e6).toFixed(1)} MB`);
+  return file;
+}
+
+/**
+ * Check a tarball's sha256 against the one its origin expects, or log it when none is configured.
+ * @param {string} file
+ * @param {string} sha256 the file's
+ * @param {import('./tarball-origin.js').TarballOrigin} origin
+ * @param {import('../install-with-cache.js').WorkFolder<void>} work
+ * @returns {void}
+ * @throws {UserError} when it differs from the expected one
+ */
+function checkTarball(file, sha256, origin, work) {
+  if (origin.sha256 && sha256 !== origin.sha256) {
+    throw new UserError(`${origin.url ?? file}: sha256 is ${sha256} but ${origin.sha256From} says ${origin.sha256}; `
+      + 'the file is damaged or not the release meant: download it again, or correct the checksum');
+  }
+  if (!origin.sha256) work.log(`${work.label}: no sha256 configured for ${origin.name}; recording ${sha256}`);
+}
 
 /**
  * A cached prefix is reused only when it came from a tarball with the expected checksum.
