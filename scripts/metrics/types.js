@@ -112,3 +112,61 @@ export {};
  * @property {() => Promise<StepSamples>} stop stops the samplers and returns what they saw;
  *   safe to call twice (the second call returns the same promise)
  */
+
+// ---------------------------------------------------------------------------------------------
+// Meters (meters/): how one repeat of a step is measured. The run stage starts the meter, runs
+// the benchmark plug-in's repeat, and stops it with what the repeat produced.
+
+/**
+ * @typedef {object} ServerWrapper how a meter wants the server started (valgrind, perf stat):
+ *   the run stage passes argv and env into the server's start options as `wrapper`, and the
+ *   my.cnf values over the host's and the suite's
+ * @property {string[]} argv prefix of the server's command line (`['valgrind', '--tool=callgrind', ...]`)
+ * @property {Record<string, string>} [env] extra environment of the server process
+ * @property {Record<string, string|number>} [mycnfOverrides] my.cnf values the meter needs (a
+ *   longer start timeout's companions, a smaller pool under valgrind...)
+ */
+
+/**
+ * @typedef {object} MeterTarget the server a meter measures (a scripts/server handle fits)
+ * @property {number} pid the server process (under a wrapper: the wrapped process)
+ * @property {string} datadir
+ * @property {QueryFn} [query] SHOW GLOBAL STATUS and the like; omitted = none
+ * @property {string} [workDir] the server instance's private folder (a wrapper's output files)
+ */
+
+/**
+ * @typedef {object} MeteredRepeat what the benchmark's repeat produced, as a meter reads it
+ * @property {boolean} ok the repeat produced a valid result (not failed, not interrupted)
+ * @property {number} durationS the measured window: the operations were counted over it
+ * @property {number|null} throughput operations per second in the step's metric (null when not ok)
+ * @property {number|null} tps
+ * @property {import('../types.js').Repeat['latencyMs']} latencyMs
+ * @property {import('../types.js').Interval[]} intervals one per second, as the tool reported them
+ */
+
+/**
+ * @typedef {object} MeterFigures what a meter hands back for one repeat
+ * @property {string} meter the meter's name (`wall`, later `instructions`, `counters`)
+ * @property {Record<string, number|null>} perOp its named figures per operation (wall:
+ *   cpuUsPerOp, csPerOp, readsPerOp, kbReadPerOp, kbWrittenPerOp; empty when the repeat failed)
+ * @property {Partial<import('../types.js').Repeat>} repeat the run record's Repeat fields this
+ *   meter fills (wall: throughput, tps, latencyMs, intervals, efficiency, mysqldRssKb,
+ *   ioDevices, rocksdb); a meter whose figures have no field in the record yet fills none
+ */
+
+/**
+ * @typedef {object} MeterSession one repeat being measured
+ * @property {(repeat: MeteredRepeat|null) => Promise<MeterFigures|null>} stop stop measuring;
+ *   null in = the repeat threw (the meter only releases what it started), null out
+ */
+
+/**
+ * @typedef {object} Meter a way to measure a step's repeat (STYLE.md section 2): one file in
+ *   scripts/metrics/meters/, one line in meters/registry.js
+ * @property {string} name the file name, and `meter` on its figures
+ * @property {(server: {workDir: string}) => ServerWrapper|null} [serverWrapper] how the server
+ *   must be started for this meter; absent (or null) = a plain start
+ * @property {(target: MeterTarget) => Promise<MeterSession>} start start measuring right before
+ *   the repeat runs
+ */

@@ -11,11 +11,12 @@ import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../server/index.js';
-import { planSuite, prepareTables, runStepRepeat, runPostwrite, getSequenceBenchmark } from '../workload/index.js';
-import { startSampling, computeEfficiency, measureDbSize, collectHostFacts } from '../metrics/index.js';
+import { planSuite, getBenchmark } from '../workload/index.js';
+import { measureDbSize, collectHostFacts, getMeter } from '../metrics/index.js';
 import { writeRecord, writeRawLog } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
-import { createRecord, addRepeat, markStep, skipRemaining, finishRecord } from './record-builder.js';
+import { measureRepeat } from './measure-repeat.js';
+import { createRecord, markStep, skipRemaining, finishRecord } from './record-builder.js';
 import { createProgress } from './progress.js';
 import { resolveRun, releaseKey } from './resolve-run.js';
 import { readToolVersions } from './tool-versions.js';
@@ -98,11 +99,14 @@ export async function runReleases(config, options) {
   }
 
   const host = await collectHostFacts({ hostClass: plan.host.name, pinning: plan.host.pinning });
+  // How each measured repeat is measured. Wall clock for now: choosing another meter per run,
+  // suite or host class comes with the meters whose figures the run record has a place for.
+  const meter = getMeter('wall');
   /** @type {Map<string, RunState>} */
   const states = new Map();
   try {
     for (const [i, rel] of releases.entries()) {
-      states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write }));
+      states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter }));
     }
     await executeSchedule(steps, releases, states, { plan, options, write });
     await closeReleases(states, options);
@@ -120,9 +124,16 @@ export async function runReleases(config, options) {
  * @property {any} server ServerHandle from scripts/server
  * @property {string|null} deadReason set once the server crashed or a setup step failed
  * @property {import('../types.js').InstallResult} install
- * @property {import('../server/types.js').ServerOptions} serverOptions how the server was started
- *   (a restart reuses them, on the same datadir)
+ * @property {ServerStartOptions} serverOptions how the server was started (a restart reuses
+ *   them, on the same datadir, with the meter's wrapper if any)
  * @property {'innodb'|'rocksdb'} engine storage engine of this release's server
+ * @property {import('../metrics/types.js').Meter} meter what measures this release's repeats
+ */
+
+/**
+ * The server's start options, with the wrapper a meter names (valgrind, perf) when it names one:
+ * startServer runs `wrapper.argv` before the server's own command line, with `wrapper.env`.
+ * @typedef {import('../server/types.js').ServerOptions & {wrapper?: {argv: string[], env?: Record<string, string>}}} ServerStartOptions
  */
 
 /**
@@ -131,12 +142,12 @@ export async function runReleases(config, options) {
  * @param {any} ctx
  * @returns {Promise<RunState>}
  */
-async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write }) {
+async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter }) {
   const safe = `${rel.product}-${rel.version}${rel.label ? `-${rel.label}` : ''}`.replace(/[^A-Za-z0-9._-]/g, '_');
   // Each release's own engine and template (`--engine innodb,rocksdb` runs one server per engine).
   const { engine, mycnfName, mycnfTemplate } = plan.releases[i];
   write(`start ${rel.key} (${engine}, my.cnf ${mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
-  /** @type {import('../server/types.js').ServerOptions} */
+  /** @type {ServerStartOptions} */
   const serverOptions = {
     workDir: join(workRoot, safe),
     port: options.portBase ? options.portBase + i : await findFreePort(),
@@ -148,6 +159,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
     serverCpus: plan.host.pinning.serverCpus,
     log: (/** @type {string} */ m) => write(`    ${m}\n`),
   };
+  withMeterWrapper(serverOptions, meter);
   const server = await startServer(rel.install, serverOptions);
   const id = formatRecordId({ stamp: runStamp, host: plan.host.name, product: rel.product, version: rel.version, label: rel.label, suite: plan.suite.name, tag: runTag });
   const record = createRecord({
@@ -172,7 +184,20 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
     // The same steps for every engine; only the load's and postwrite's parameters differ.
     steps: engine === plan.engine ? steps : planSuite(plan.suite, { engine }),
   });
-  return { record, server, deadReason: null, install: rel.install, serverOptions, engine };
+  return { record, server, deadReason: null, install: rel.install, serverOptions, engine, meter };
+}
+
+/**
+ * Start the server the way the meter needs it (its wrapper and my.cnf values), or plainly when
+ * it names no wrapper (the wall meter); the server stage is not told which meter it is.
+ * @param {ServerStartOptions} serverOptions updated in place
+ * @param {import('../metrics/types.js').Meter} meter
+ */
+function withMeterWrapper(serverOptions, meter) {
+  const wrap = meter.serverWrapper?.({ workDir: serverOptions.workDir }) ?? null;
+  if (!wrap) return;
+  serverOptions.wrapper = { argv: [...wrap.argv], ...(wrap.env ? { env: { ...wrap.env } } : {}) };
+  if (wrap.mycnfOverrides) serverOptions.mycnfOverrides = { ...serverOptions.mycnfOverrides, ...wrap.mycnfOverrides };
 }
 
 /**
@@ -207,9 +232,9 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
     if (result.status !== 'ok' && !options.signal?.aborted) {
       const after = await state.server.checkHealth();
       if (!after.ok) killRelease(state, action.stepIndex, `server crashed during ${action.step.name}: ${after.reason}`, after.logExcerpt);
-      // A sequence step that failed but left its data usable (a missed target rate) lets the
-      // pass go on; any other failed setup or sequence step ends the release.
-      else if (action.step.kind !== 'sysbench' && result.stateValid !== true) killRelease(state, action.stepIndex, `${action.step.sequence ? 'sequence' : 'setup'} step ${action.step.name} failed: ${result.reason}`);
+      // A step that failed but left its data usable (a failed timed repeat, a missed target
+      // rate) lets the run go on; a failed load, postwrite or sequence step ends the release.
+      else if (result.stateValid !== true) killRelease(state, action.stepIndex, `${action.step.sequence ? 'sequence' : 'setup'} step ${action.step.name} failed: ${result.reason}`);
     }
   }
 }
@@ -259,7 +284,8 @@ function killRelease(state, stepIndex, reason, logExcerpt) {
 }
 
 /**
- * Run one scheduled action against one release's server.
+ * Run one scheduled action against one release's server: through the step's plug-in, inside the
+ * meter when the step is measured, else as a setup step.
  * @param {import('./schedule.js').ScheduledAction} action
  * @param {RunState} state
  * @param {any} plan
@@ -268,133 +294,54 @@ function killRelease(state, stepIndex, reason, logExcerpt) {
  */
 async function runAction(action, state, plan, options) {
   const { step, stepIndex } = action;
-  const { server, record } = state;
   try {
-    if (step.sequence) return await runSequenceAction(action, state, plan, options);
-    if (step.kind === 'load') {
-      const out = await prepareTables(plan.suite, server, { engine: state.engine, clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
-      await writeRawLog(options.storeDir, record.id, `${step.name}.txt`, out.rawOutput ?? '');
-      markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
-      if (out.status === 'ok') record.dbSize.afterLoad = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database });
-      return { status: out.status, reason: out.reason };
+    const bench = getBenchmark(step.benchmark);
+    /** @type {import('../workload/types.js').StepContext} */
+    const ctx = { suite: plan.suite, engine: state.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, cacheDir: options.cacheDir, signal: options.signal, onProgress: quiet };
+    if (!step.measured) return await runSetupStep(action, state, options, () => bench.runStep(step, state.server, ctx));
+    const result = await measureRepeat(
+      { action, record: state.record, server: state.server, meter: state.meter, storeDir: options.storeDir, signal: options.signal },
+      () => bench.runStep(step, state.server, ctx),
+    );
+    // A suite without the sysbench load gets its size after load from the sequence's first step.
+    const first = stepIndex === 0 || state.record.steps[stepIndex - 1].kind !== step.kind;
+    if (step.sequence && first && result.status === 'ok' && state.record.dbSize.afterLoad === null) {
+      state.record.dbSize.afterLoad = await measureDbSize({ datadir: state.server.datadir, query: state.server.query, database: state.server.database });
     }
-    if (step.kind === 'postwrite') {
-      const out = await runPostwrite(server.query, state.engine, plan.suite, { signal: options.signal, onProgress: quiet });
-      markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
-      return { status: out.status, reason: out.reason };
-    }
-    return await runMeasuredRepeat(action, state, plan, options);
+    return result;
   } catch (err) {
     if (err instanceof UserError) throw err;
     const reason = err instanceof Error ? err.message : String(err);
-    markStep(record, stepIndex, { ok: false, reason });
-    return { status: 'failed', reason };
+    markStep(state.record, stepIndex, { ok: false, reason });
+    // A bug in a timed repeat outside a sequence leaves the data as it was; anywhere else the
+    // data may be half made.
+    return { status: 'failed', reason, stateValid: step.measured && !step.sequence };
   }
 }
 
 /**
- * One step of one pass of a sequence benchmark (README of scripts/workload, "Sequence
- * benchmarks"): a reported step is measured like a sysbench repeat (samplers, efficiency,
- * repeat = the pass), a setup step of the sequence (its cleanup) is marked like a postwrite.
+ * A step that is not measured (a load, a postwrite, a sequence's cleanup): keep its log, mark it
+ * ok or failed, and after the run-wide load record the database size.
  * @param {import('./schedule.js').ScheduledAction} action
  * @param {RunState} state
- * @param {any} plan
  * @param {RunOptions} options
+ * @param {() => Promise<import('../workload/types.js').StepOutcome>} run
  */
-async function runSequenceAction(action, state, plan, options) {
+async function runSetupStep(action, state, options, run) {
   const { step, stepIndex } = action;
-  const bench = getSequenceBenchmark(/** @type {string} */ (step.sequence));
-  /** @type {import('../workload/types.js').SequenceStepContext} */
-  const ctx = { suite: plan.suite, engine: state.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, cacheDir: options.cacheDir, signal: options.signal, onProgress: quiet };
-  if (step.reported) {
-    /** @type {import('../workload/types.js').SequenceStepOutcome|undefined} */
-    let seen;
-    const result = await runMeasuredRepeat(action, state, plan, options, async () => {
-      seen = await bench.runStep(step, state.server, ctx);
-      return seen;
-    });
-    // A suite without the sysbench load gets its size after load from the sequence's first step.
-    const first = stepIndex === 0 || state.record.steps[stepIndex - 1].kind !== step.kind;
-    if (first && result.status === 'ok' && state.record.dbSize.afterLoad === null) {
-      state.record.dbSize.afterLoad = await measureDbSize({ datadir: state.server.datadir, query: state.server.query, database: state.server.database });
-    }
-    return { ...result, stateValid: seen?.stateValid ?? false };
-  }
-  const out = await bench.runStep(step, state.server, ctx);
-  await writeRawLog(options.storeDir, state.record.id, `${step.name}.r${action.repeat}.txt`, out.rawOutput ?? '');
-  markStep(state.record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
-  return { status: out.status, reason: out.reason, stateValid: out.stateValid };
-}
-
-/**
- * @param {import('./schedule.js').ScheduledAction} action
- * @param {RunState} state
- * @param {any} plan
- * @param {RunOptions} options
- * @param {() => Promise<import('../workload/types.js').RepeatResult|import('../workload/types.js').SequenceStepOutcome>} [runRepeat]
- *   what measures the repeat; default one sysbench repeat of the step
- */
-async function runMeasuredRepeat(action, state, plan, options, runRepeat) {
-  const { step, stepIndex, instance } = action;
-  // A warm-up step runs once per instance: its repeats are numbered by instance.
-  const repeat = step.reported ? action.repeat : instance;
   const { server, record } = state;
-  const sampling = await startSampling({ pid: server.pid, datadir: server.datadir, query: server.query, intervalS: 1 });
-  const startedAt = new Date().toISOString();
-  /** @type {import('../workload/types.js').RepeatResult|import('../workload/types.js').SequenceStepOutcome} */
-  let out;
-  /** @type {Awaited<ReturnType<typeof sampling.stop>>} */
-  let samples;
-  try {
-    out = runRepeat ? await runRepeat()
-      : await runStepRepeat(step, server, { clientCpus: plan.host.pinning.clientCpus, signal: options.signal, onProgress: quiet });
-  } finally {
-    // Stop the samplers even when the step throws, or vmstat/iostat would outlive it.
-    samples = await sampling.stop();
+  const out = await run();
+  if (out.rawOutput !== '') {
+    // A sequence's setup step runs once per pass: its logs are numbered by pass.
+    await writeRawLog(options.storeDir, record.id, step.sequence ? `${step.name}.r${action.repeat}.txt` : `${step.name}.txt`, out.rawOutput);
   }
-  await writeRawLog(options.storeDir, record.id, `${step.name}.r${repeat}.txt`, out.rawOutput ?? '');
-  const ok = out.status === 'ok' && !options.signal?.aborted;
-  const ops = ok && out.throughput !== null ? out.throughput * out.durationS : 0;
-  /** @type {import('../types.js').Repeat} */
-  const rep = {
-    index: repeat,
-    instance,
-    startedAt,
-    durationS: out.durationS ?? 0,
-    status: ok ? 'ok' : 'failed',
-    ...(ok ? {} : { reason: options.signal?.aborted ? 'interrupted' : out.status === 'failed' ? out.reason : 'failed' }),
-    throughput: ok ? out.throughput : null,
-    tps: ok ? out.tps : null,
-    latencyMs: ok ? out.latencyMs : null,
-    errors: out.errors ?? 0,
-    reconnects: out.reconnects ?? 0,
-    intervals: out.intervals ?? [],
-    // The samplers also saw the warm-up and the connect: count only sysbench's measured window.
-    efficiency: ok ? computeEfficiency(samples, ops, { windowS: out.durationS }) : null,
-    mysqldRssKb: samples.rssKb ?? null,
-    ioDevices: samples.devices ? { basis: samples.devices.basis, devices: [...samples.devices.devices] } : null,
-    // MyRocks servers: write amplification, stalls and the LSM tree over the repeat.
-    ...(samples.rocksdb !== undefined ? { rocksdb: samples.rocksdb } : {}),
-    // Sequence benchmarks' own figures (the insert benchmark's keep-up, histogram, percentiles).
-    ...('details' in out && out.details ? { details: out.details } : {}),
-  };
-  if (!options.signal?.aborted || ok) {
-    const excerpt = ok ? undefined : tail(out.rawOutput ?? '', 15);
-    addRepeat(record, stepIndex, rep, excerpt);
-  }
-  return { status: rep.status, reason: rep.reason, throughput: rep.throughput, metric: step.metric, intervals: rep.intervals.map((i) => i.qps) };
+  markStep(record, stepIndex, { ok: out.status === 'ok', reason: out.reason });
+  if (out.status === 'ok' && step.loadsData) record.dbSize.afterLoad = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database });
+  return { status: out.status, reason: out.reason, stateValid: out.stateValid };
 }
 
 /** The tools' own progress lines are kept in the raw logs; the run prints its own summary. */
 function quiet() {}
-
-/**
- * @param {string} text
- * @param {number} n
- */
-function tail(text, n) {
-  return text.trimEnd().split('\n').slice(-n).join('\n');
-}
 
 /**
  * Before the servers stop: the database size at the end (live servers only) and a copy of each

@@ -79,7 +79,7 @@ export function buildSchedule(steps, releases, repeats, instances = 1) {
       }
       const once = step.runOnce ?? !step.reported;
       // The data is loaded once; later rounds restart on the loaded datadir.
-      if (step.kind === 'load' && instance > 0) continue;
+      if (step.loadsData && instance > 0) continue;
       for (const repeat of once ? [0] : mine) push(step, stepIndex, repeat, once ? 1 : repeats);
     }
   }

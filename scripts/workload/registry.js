@@ -1,65 +1,50 @@
 /**
- * Benchmark runners by name (STYLE.md section 2): explicit imports into a frozen map, each
- * checked for its shape when registered, so a broken runner fails at load time naming its file
- * and the missing member.
- *
- * Two kinds: RUNNERS are tools the sysbench suite calls once per repeat (buildCommand +
- * parseOutput); SEQUENCES are sequence benchmarks (planSteps + runStep), whose steps run in
- * order once per pass from a fresh state (README.md "Sequence benchmarks").
+ * Every benchmark plug-in by name (STYLE.md section 2): explicit imports into a frozen map, each
+ * checked for its shape when registered, so a broken plug-in fails at load time naming its
+ * folder and the missing member. A suite names plug-ins in `benchmarks`; a planned step names
+ * its plug-in in `benchmark`, and the run stage dispatches every step through getBenchmark.
  */
-import { sysbench } from './runners/sysbench.js';
-import { ibench } from './runners/ibench.js';
-import { linkbench } from './runners/linkbench.js';
-import { ddl } from './runners/ddl.js';
-import { reload } from './runners/reload.js';
-import { loops } from './runners/loops.js';
+import { sysbench } from './sysbench/index.js';
+import { ibench } from './ibench/index.js';
+import { linkbench } from './linkbench/index.js';
+import { ddl } from './ddl/index.js';
+import { reload } from './reload/index.js';
+import { loops } from './loops/index.js';
 
-/** @typedef {import('./types.js').BenchRunner} BenchRunner */
-/** @typedef {import('./types.js').SequenceBenchmark} SequenceBenchmark */
+/** @typedef {import('./types.js').Benchmark} Benchmark */
 
-const REQUIRED = /** @type {const} */ (['name', 'metrics', 'buildCommand', 'parseOutput']);
-const SEQUENCE_REQUIRED = /** @type {const} */ (['name', 'metrics', 'planSteps', 'runStep']);
+/** Members every plug-in has (the optional ones: stepNames, parseOutput, buildCommand). */
+const REQUIRED = /** @type {const} */ (['name', 'planSteps', 'runStep']);
 
 /**
- * @template {object} T
- * @param {Record<string, T>} byFile file stem -> runner
- * @param {readonly string[]} required members every runner of this kind has
- * @returns {Readonly<Record<string, T>>}
+ * @param {Record<string, Benchmark>} byFolder folder name -> plug-in
+ * @returns {Readonly<Record<string, Benchmark>>}
+ * @throws {Error} naming the folder and what is missing or wrong
  */
-function register(byFile, required) {
-  for (const [file, runner] of Object.entries(byFile)) {
-    const r = /** @type {Record<string, unknown>} */ (runner);
-    const missing = required.filter((k) => r[k] === undefined);
-    if (missing.length > 0) throw new Error(`scripts/workload/runners/${file}.js: runner lacks ${missing.join(', ')}`);
-    if (r.name !== file) throw new Error(`scripts/workload/runners/${file}.js: runner name '${r.name}' must equal the file name`);
+export function registerBenchmarks(byFolder) {
+  for (const [folder, plugin] of Object.entries(byFolder)) {
+    const where = `scripts/workload/${folder}/index.js`;
+    const p = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (plugin));
+    const missing = REQUIRED.filter((k) => p[k] === undefined);
+    if (missing.length > 0) throw new Error(`${where}: benchmark plug-in lacks ${missing.join(', ')}`);
+    if (p.name !== folder) throw new Error(`${where}: benchmark plug-in name '${p.name}' must equal its folder name`);
+    for (const k of ['planSteps', 'runStep', 'stepNames', 'parseOutput']) {
+      if (p[k] !== undefined && typeof p[k] !== 'function') throw new Error(`${where}: benchmark plug-in member ${k} must be a function`);
+    }
   }
-  return Object.freeze({ ...byFile });
+  return Object.freeze({ ...byFolder });
 }
 
-/** Every known runner, name -> runner. */
-export const RUNNERS = register({ sysbench }, REQUIRED);
-
-/** Every known sequence benchmark, name -> benchmark (a suite's `benchmarks` names them). */
-export const SEQUENCES = register({ ibench, linkbench, ddl, reload, loops }, SEQUENCE_REQUIRED);
+/** Every benchmark plug-in, name -> plug-in, in the order the documentation lists them. */
+export const BENCHMARKS = registerBenchmarks({ sysbench, ibench, linkbench, ddl, reload, loops });
 
 /**
- * @param {string} name runner name (a step's kind)
- * @returns {BenchRunner}
+ * @param {string} name a plug-in's name (a suite's `benchmarks` entry, a step's `benchmark`)
+ * @returns {Benchmark}
  * @throws {Error} for an unknown name, listing the known ones
  */
-export function getRunner(name) {
-  const runner = RUNNERS[name];
-  if (!runner) throw new Error(`unknown runner '${name}'; known: ${Object.keys(RUNNERS).join(', ')}`);
-  return runner;
-}
-
-/**
- * @param {string} name sequence benchmark name (a step's `sequence`)
- * @returns {SequenceBenchmark}
- * @throws {Error} for an unknown name, listing the known ones
- */
-export function getSequenceBenchmark(name) {
-  const bench = SEQUENCES[name];
-  if (!bench) throw new Error(`unknown sequence benchmark '${name}'; known: ${Object.keys(SEQUENCES).join(', ')}`);
-  return bench;
+export function getBenchmark(name) {
+  const plugin = Object.hasOwn(BENCHMARKS, name) ? BENCHMARKS[name] : undefined;
+  if (!plugin) throw new Error(`unknown benchmark '${name}'; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  return plugin;
 }

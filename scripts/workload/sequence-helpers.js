@@ -1,15 +1,15 @@
 /**
- * What the ddl, reload and loops sequence benchmarks share: outcomes of a one-shot timed step,
- * a connection to a database of the server, the release's own client binaries, a client run
+ * What the ddl, reload and loops sequence benchmarks share: the sysbench plug-in's table load,
+ * outcomes of a one-shot timed step, a connection to a database of the server, the release's own client binaries, a client run
  * whose CPU time is measured apart from the server's, and the server's own CPU time.
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { prepareTables } from './prepare-tables.js';
+import { prepareTables } from './sysbench/index.js';
 
-/** @typedef {import('./types.js').SequenceStepOutcome} SequenceStepOutcome */
+/** @typedef {import('./types.js').StepOutcome} StepOutcome */
 /** @typedef {import('./types.js').BenchTarget} BenchTarget */
 
 /**
@@ -17,7 +17,7 @@ import { prepareTables } from './prepare-tables.js';
  * better), and its duration is the latency of its one operation (lower is better), so compare's
  * `throughput` and `latencyP95Ms` judge it as they judge any test.
  * @param {{seconds: number, rows: number, statements: number, details: Record<string, object>, log: string[]}} m
- * @returns {SequenceStepOutcome}
+ * @returns {StepOutcome}
  */
 export function timedOutcome({ seconds, rows, statements, details, log }) {
   const ms = round3(seconds * 1000);
@@ -33,7 +33,7 @@ export function timedOutcome({ seconds, rows, statements, details, log }) {
  * @param {number} seconds
  * @param {string[]} log
  * @param {boolean} stateValid
- * @returns {SequenceStepOutcome}
+ * @returns {StepOutcome}
  */
 export function failedOutcome(reason, seconds, log, stateValid) {
   log.push(`failed: ${reason}`);
@@ -47,7 +47,7 @@ export function failedOutcome(reason, seconds, log, stateValid) {
  * A setup step (load, dump) that went well.
  * @param {number} seconds
  * @param {string[]} log
- * @returns {SequenceStepOutcome}
+ * @returns {StepOutcome}
  */
 export function setupOutcome(seconds, log) {
   return {
@@ -194,15 +194,15 @@ export function parseProcStatCpuS(text) {
  * Load sysbench-style tables sbtest1..N (sysbench prepare, checked like the sysbench suite's
  * load) into `database`, creating it when missing (a DROP DATABASE may have removed it).
  * @param {BenchTarget} target
- * @param {import('./types.js').SequenceStepContext} ctx
+ * @param {import('./types.js').StepContext} ctx
  * @param {{database: string, tables: number, tableSize: number}} size
  * @returns {Promise<import('./types.js').PrepareResult>}
  */
 export async function loadSysbenchTables(target, ctx, { database, tables, tableSize }) {
   // Without `query`, prepareTables opens its own connection and creates the database.
   const own = { ...target, database, query: undefined };
-  // prepareTables plans the sysbench suite's load step: the suite must name sysbench for it.
-  const suite = /** @type {import('../types.js').SuiteConfig} */ ({ ...ctx.suite, benchmarks: ['sysbench'], only: undefined, tables, tableSize });
+  // The sysbench plug-in's load step, sized by this benchmark's own block.
+  const suite = { ...ctx.suite, only: undefined, tables, tableSize };
   return prepareTables(suite, own, { engine: ctx.engine, clientCpus: ctx.clientCpus, signal: ctx.signal, onProgress: () => {} });
 }
 

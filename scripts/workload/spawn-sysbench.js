@@ -1,6 +1,7 @@
 /**
  * Run one sysbench process: optional CPU pinning, a hard timeout, abort, and the combined
- * output kept whole. Only this file spawns sysbench.
+ * output kept whole. Only this file spawns sysbench (the sysbench plug-in); LinkBench runs its
+ * java driver through it too.
  */
 import { spawn } from 'node:child_process';
 

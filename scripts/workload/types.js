@@ -1,18 +1,18 @@
 /**
- * Typedefs of the bench stage (sysbench suite). Shared record shapes (Repeat, Interval, Step)
- * live in scripts/types.js; these are the bench stage's own inputs and outputs.
+ * Typedefs of the workload stage: the benchmark plug-in shape (Benchmark), the steps plug-ins
+ * plan (StepPlan) and what one step produces (StepOutcome), plus the sysbench plug-in's own
+ * shapes. Shared record shapes (Repeat, Interval, Step) live in scripts/types.js.
  */
 
 export {};
 
 /**
  * @typedef {'load'|'sysbench'|'postwrite'|'ibench'|'linkbench'|'ddl'|'reload'|'loops'} StepKind
- * `load` = create and fill sbtest1..N (prepareTables), `sysbench` = one timed test (runStepRepeat,
- * repeated by the orchestrator), `postwrite` = flush, ANALYZE, rest (runPostwrite); `ibench` =
- * a step of the insert benchmark, a sequence benchmark (see SequenceBenchmark): its steps carry
- * `sequence: 'ibench'` and run through the benchmark's `runStep`, never through the three above.
- * `linkbench` = a step of LinkBench, the same way (`sequence: 'linkbench'`).
- * `ddl`, `reload`, `loops` = steps of the DDL timings, the dump reload and the loop series (runners/).
+ * The run record's Step.kind. The sysbench plug-in's steps: `load` = create and fill sbtest1..N
+ * (prepareTables), `sysbench` = one timed test (runStepRepeat, repeated by the orchestrator),
+ * `postwrite` = flush, ANALYZE, rest (runPostwrite). Every other plug-in's steps have its name as
+ * their kind (`ibench`, `linkbench`, `ddl`, `reload`, `loops`). The run stage never reads it: it
+ * dispatches on `benchmark`, `measured`, `sequence` and `loadsData`.
  */
 
 /**
@@ -23,7 +23,16 @@ export {};
 /**
  * @typedef {object} StepPlan one entry of the ordered suite plan (planSuite)
  * @property {string} name test name, unique in the suite (`point-query.pre`, `scan`, ...)
- * @property {StepKind} kind
+ * @property {StepKind} kind kept in the run record
+ * @property {string} benchmark the plug-in that plans and runs the step (a key of BENCHMARKS in
+ *   registry.js); the run stage runs it with getBenchmark(step.benchmark).runStep
+ * @property {boolean} measured true: each run of the step is a repeat measured by the run's meter
+ *   (a timed test, a warm-up, a measured sequence step); false: a setup step (load, postwrite, a
+ *   sequence's cleanup), marked ok or failed
+ * @property {true} [loadsData] the step that loads the data every later step of the run reads
+ *   (the sysbench load): the schedule runs it in the first round only (later rounds restart the
+ *   server on its datadir), and the size after it is the record's dbSize.afterLoad. Never on a
+ *   sequence's steps (each pass starts from scratch)
  * @property {StepGroup} group
  * @property {boolean} reported false for warm-ups, load and postwrite: never in result tables
  * @property {boolean} runOnce true = run a single time per release (load, postwrite, warm-ups);
@@ -45,9 +54,10 @@ export {};
  *   table) = tableSize; throughput = tps x rowsPerEvent. 0 for other tests
  * @property {boolean} postwriteAfter true when the next plan entry is a postwrite step
  * @property {number} restS postwrite only: seconds to rest after flushing (suite restS)
- * @property {string} [sequence] name of the sequence benchmark the step belongs to (a key of
- *   SEQUENCES in registry.js); absent for the sysbench suite's steps. The steps of one sequence
- *   are contiguous in the plan and every pass runs all of them, in order, from a fresh state
+ * @property {string} [sequence] set (to the plug-in's name) when the plug-in's steps form one
+ *   sequence: each changes the data the next starts from, so they are contiguous in the plan and
+ *   every pass runs all of them, in order, from a fresh state; absent for the sysbench suite's
+ *   steps, which are repeated one at a time
  */
 
 /**
@@ -144,22 +154,6 @@ export {};
 /** @typedef {ParsedOk|ParsedFailed} ParsedSysbench */
 
 /**
- * @typedef {object} MetricSpec
- * @property {string} unit
- * @property {boolean} higherIsBetter
- * @property {string} description
- */
-
-/**
- * @typedef {object} BenchRunner a benchmark tool plugged into the bench stage (STYLE.md section 2)
- * @property {string} name equals the file name under runners/ and StepPlan.kind
- * @property {Readonly<Record<string, MetricSpec>>} metrics every number the runner reports
- * @property {(plan: StepPlan, target: BenchTarget, opts?: {command?: 'run'|'prepare'|'cleanup'}) => string[]} buildCommand
- *   argv for one invocation (without taskset), pure
- * @property {(text: string) => ParsedSysbench} parseOutput pure
- */
-
-/**
  * @typedef {object} PostwriteResult
  * @property {'ok'|'failed'} status failed = a statement failed (reason names it)
  * @property {string} [reason]
@@ -181,16 +175,16 @@ export {};
  */
 
 // ---------------------------------------------------------------------------------------------
-// Sequence benchmarks (the insert benchmark; LinkBench plugs in the same way): benchmarks whose
-// steps change the data the next step starts from, so they run as one sequence per pass.
+// Benchmark plug-ins (README.md "Benchmark plug-ins"): sysbench, the insert benchmark, LinkBench,
+// ddl, reload, loops all have this one shape.
 
 /**
- * @typedef {object} SequenceStepContext what the run stage hands a sequence benchmark's step
+ * @typedef {object} StepContext what the run stage hands a plug-in's step
  * @property {import('../types.js').SuiteConfig} suite the validated suite (its own settings
  *   block, e.g. `ibench`, is read by the benchmark)
  * @property {'innodb'|'rocksdb'} engine
- * @property {number} pass 0-based pass of the sequence in this run (= the repeat index its
- *   measured steps record)
+ * @property {number} pass 0-based repeat of the step (of a sequence: its pass, which every
+ *   measured step of the pass records as its repeat index); 0 for a setup step outside a sequence
  * @property {string|null} clientCpus taskset CPU list of the benchmark's clients (host class
  *   pinning.clientCpus); a benchmark whose clients run in this Node process pins the process for
  *   the step (the insert benchmark does) and restores its affinity after
@@ -202,13 +196,14 @@ export {};
  */
 
 /**
- * @typedef {object} SequenceStepOutcome what one step of one pass produced
+ * @typedef {object} StepOutcome what one run of one step produced (a repeat of a measured step,
+ *   or a setup step's outcome); a plug-in may add its own fields (sysbench: qps, argv, startedAt)
  * @property {'ok'|'failed'} status
  * @property {string} [reason] failed only: why, in words (a rate not sustained, a statement error)
- * @property {boolean} stateValid false when the data is not what the later steps of this pass
- *   need (a load or an index build that failed): the run stage then skips the rest of the
- *   release, as for a failed sysbench load. A measured step that merely missed a target keeps
- *   the state valid
+ * @property {boolean} stateValid false when the data is not what the later steps need (a load,
+ *   an index build or a postwrite that failed): the run stage then skips the rest of the release.
+ *   A measured step that merely failed or missed a target (a sysbench repeat, the insert
+ *   benchmark's writers below 95 %) keeps the state valid
  * @property {number} durationS measured seconds (wall time of a setup step)
  * @property {number|null} throughput measured steps: per second in the step's metric; null for
  *   setup steps and failed repeats (never 0 for a failure)
@@ -219,7 +214,8 @@ export {};
  * @property {SequenceInterval[]} intervals one per second of the measured part
  * @property {Record<string, object>} [details] benchmark-specific figures of the repeat, under
  *   the benchmark's name (`{ibench: IbenchDetails}`), stored as the repeat's `details`
- * @property {string} rawOutput a text log of the step, kept beside the record
+ * @property {string} rawOutput a text log of the step, kept beside the record (a setup step's
+ *   empty log is not kept: the postwrite step has none)
  */
 
 /**
@@ -233,17 +229,28 @@ export {};
  */
 
 /**
- * @typedef {object} SequenceBenchmark a benchmark whose steps run as one sequence per pass
- * @property {string} name the StepPlan.kind and StepPlan.sequence of its steps, and the key
- *   suites name it by in `benchmarks`
- * @property {Readonly<Record<string, MetricSpec>>} metrics every number its repeats report
+ * @typedef {object} Benchmark a benchmark plug-in (STYLE.md section 2): one folder
+ *   scripts/workload/<name>/ whose index.js exports it, one line in registry.js
+ * @property {string} name the folder name, the key suites name it by in `benchmarks`, and every
+ *   planned step's `benchmark`
  * @property {(suite: import('../types.js').SuiteConfig, opts: {engine: 'innodb'|'rocksdb'}) => StepPlan[]} planSteps
- *   the sequence, in order, every step with `kind` and `sequence` = name. Pure; throws UserError
- *   for bad settings, naming the suite file and field
- * @property {(step: StepPlan, target: BenchTarget, ctx: SequenceStepContext) => Promise<SequenceStepOutcome>} runStep
- *   one step of one pass. The first step of a sequence starts from a fresh state (drop and
- *   create); later steps read what they need from the server, so nothing is kept in memory
- *   between steps. Server errors come back as status failed, never as a throw
+ *   its steps for a suite, in run order, each with `benchmark` = name, `measured` and `kind`:
+ *   the steps that prepare its data (a load, a cleanup, measured: false) and the measured ones.
+ *   `suite.only`, when set, holds only names of this plug-in (see stepNames); a sequence plans
+ *   its whole sequence whatever it holds. Pure; throws UserError for bad settings, naming the
+ *   suite file and field
+ * @property {(suite: import('../types.js').SuiteConfig) => string[]} [stepNames] the names `only`
+ *   may give for it when they differ from its steps' names (sysbench: a sweep's `<test>.c<N>`
+ *   and the swept test's own name); default: the names planSteps returns
+ * @property {(step: StepPlan, target: BenchTarget, ctx: StepContext) => Promise<StepOutcome>} runStep
+ *   one run of one step: one repeat of a measured step (the run stage's meter is around it), or
+ *   a setup step. The first step of a sequence starts from a fresh state (drop and create);
+ *   later steps read what they need from the server, so nothing is kept in memory between
+ *   steps. Expected failures (server errors, a tool's FATAL, a timeout) come back as status
+ *   failed, never as a throw
+ * @property {(text: string) => unknown} [parseOutput] its tool's output parser, pure (sysbench,
+ *   LinkBench); absent when its clients run inside tagbench (the insert benchmark) or it times
+ *   SQL statements itself (ddl, reload)
  */
 
 /**

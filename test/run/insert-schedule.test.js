@@ -5,7 +5,7 @@ import { buildSchedule } from '../../scripts/run/schedule.js';
 
 /** Just the fields the schedule reads. @type {any[]} */
 const sysbench = [
-  { name: 'load', kind: 'load', group: 'setup', reported: false, metric: 'qps' },
+  { name: 'load', kind: 'load', loadsData: true, group: 'setup', reported: false, metric: 'qps' },
   { name: 'point-query', kind: 'sysbench', group: 'point', reported: true, metric: 'qps', durationS: 3, warmupS: 1 },
 ];
 /** @type {any[]} */

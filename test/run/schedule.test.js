@@ -4,7 +4,7 @@ import { buildSchedule, estimateRemainingS } from '../../scripts/run/schedule.js
 
 /** Just the fields the schedule reads. @type {any[]} */
 const steps = [
-  { name: 'load', kind: 'load', group: 'setup', reported: false, metric: 'qps' },
+  { name: 'load', kind: 'load', loadsData: true, group: 'setup', reported: false, metric: 'qps' },
   { name: 'point-query', kind: 'sysbench', group: 'point', reported: true, metric: 'qps', durationS: 3, warmupS: 1 },
   { name: 'postwrite', kind: 'postwrite', group: 'setup', reported: false, metric: 'qps' },
 ];

@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { planSuite } from '../../scripts/workload/suite.js';
-import { sysbench } from '../../scripts/workload/runners/sysbench.js';
+import { sysbench } from '../../scripts/workload/sysbench/index.js';
 import { spawnSysbench } from '../../scripts/workload/spawn-sysbench.js';
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 

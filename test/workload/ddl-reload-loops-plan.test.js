@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../scripts/config/index.js';
 import { planSuite } from '../../scripts/workload/index.js';
-import { maintenanceError } from '../../scripts/workload/runners/ddl.js';
-import { loopStepName, parseLoopStepName } from '../../scripts/workload/runners/loops.js';
+import { maintenanceError } from '../../scripts/workload/ddl/index.js';
+import { loopStepName, parseLoopStepName } from '../../scripts/workload/loops/index.js';
 import { clientBinaries, parseBashTimes, parseProcStatCpuS, timedOutcome } from '../../scripts/workload/sequence-helpers.js';
 import { UserError } from '../../scripts/errors.js';
 

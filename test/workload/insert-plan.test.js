@@ -1,9 +1,10 @@
 /** Planning the insert benchmark inside a suite, and the SQL its steps send (pure parts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planSuite, suiteBenchmarks, STEP_NAMES } from '../../scripts/workload/suite.js';
-import { SEQUENCES, getSequenceBenchmark } from '../../scripts/workload/registry.js';
-import { tableLayout, insertSql, deleteSql, rangeSql, seededRandom, ibenchSettings } from '../../scripts/workload/runners/ibench.js';
+import { planSuite, suiteBenchmarks } from '../../scripts/workload/suite.js';
+import { STEP_NAMES } from '../../scripts/workload/sysbench/index.js';
+import { BENCHMARKS, getBenchmark } from '../../scripts/workload/registry.js';
+import { tableLayout, insertSql, deleteSql, rangeSql, seededRandom, ibenchSettings } from '../../scripts/workload/ibench/index.js';
 import { validateAgainst } from '../../scripts/config/validate.js';
 import { UserError } from '../../scripts/errors.js';
 
@@ -70,13 +71,16 @@ test('suite schema: ibench is required with benchmarks: [ibench], its keys are c
   assert.deepEqual(validateAgainst('suite', BASE), [], 'a sysbench suite needs none of it');
 });
 
-test('registry: ibench is a sequence benchmark with the contract\'s members', () => {
-  const b = getSequenceBenchmark('ibench');
-  assert.equal(b, SEQUENCES.ibench);
+test('registry: ibench is a benchmark plug-in with the contract\'s members', async () => {
+  const b = getBenchmark('ibench');
+  assert.equal(b, BENCHMARKS.ibench);
   assert.equal(typeof b.planSteps, 'function');
   assert.equal(typeof b.runStep, 'function');
-  assert.ok(Object.values(b.metrics).every((m) => typeof m.higherIsBetter === 'boolean'));
-  assert.throws(() => getSequenceBenchmark('ycsb'), /unknown sequence benchmark 'ycsb'; known: ibench/);
+  // Which direction is better is said once, in compare/metrics.js, not by the plug-in.
+  assert.ok(!('metrics' in b), 'ibench declares no metrics map of its own');
+  const { METRICS } = await import('../../scripts/compare/index.js');
+  assert.ok(METRICS.length > 0 && METRICS.every((m) => typeof m.higherIsBetter === 'boolean'));
+  assert.throws(() => getBenchmark('ycsb'), /unknown benchmark 'ycsb'; known: sysbench, ibench/);
 });
 
 test('table layout: own tables count ids from 1; a shared table interleaves clients; deletes take the oldest', () => {
@@ -118,8 +122,8 @@ test('rangeSql: a covering 10-row range on each secondary index in turn', () => 
 });
 
 test('a query step whose writers missed 95 % is a failed repeat that says so and keeps its figures; the pass goes on', async () => {
-  const { measured } = await import('../../scripts/workload/runners/ibench.js');
-  const { SecondBuckets, LatencyRecorder, keepUp } = await import('../../scripts/workload/ibench-stats.js');
+  const { measured } = await import('../../scripts/workload/ibench/index.js');
+  const { SecondBuckets, LatencyRecorder, keepUp } = await import('../../scripts/workload/ibench/ibench-stats.js');
   const step = /** @type {any} */ ({ name: 'qp500', metric: 'qps', params: { tablePerClient: true } });
   /** @param {number} inserted */
   const outcome = (inserted) => {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   pacerDelayMs, percentile, ratePercentiles, LatencyRecorder, SecondBuckets, keepUp, KEEP_UP_SHARE, HISTOGRAM_BOUNDS_MS,
-} from '../../scripts/workload/ibench-stats.js';
+} from '../../scripts/workload/ibench/ibench-stats.js';
 
 test('pacer: batch k is due at k x rows / rate; a writer behind schedule sends at once', () => {
   // 100 rows/s in batches of 10: one batch every 100 ms.
@@ -42,7 +42,7 @@ test('percentile: linear interpolation; empty gives null; bad p is refused', () 
 
 test('ratePercentiles: of per-second rates; a stalled second pulls the low percentiles down', () => {
   assert.equal(ratePercentiles([]), null);
-  const r = /** @type {import('../../scripts/workload/ibench-stats.js').RatePercentiles} */ (ratePercentiles([100, 100, 100, 100, 0, 100, 100, 100, 100, 100]));
+  const r = /** @type {import('../../scripts/workload/ibench/ibench-stats.js').RatePercentiles} */ (ratePercentiles([100, 100, 100, 100, 0, 100, 100, 100, 100, 100]));
   assert.equal(r.min, 0);
   assert.equal(r.max, 100);
   assert.equal(r.mean, 90);
@@ -55,7 +55,7 @@ test('LatencyRecorder: percentiles within 2 %, exact max and mean, coarse histog
   const rec = new LatencyRecorder();
   assert.equal(rec.summary(), null);
   for (let i = 1; i <= 1000; i++) rec.add(i / 10); // 0.1 .. 100 ms
-  const s = /** @type {import('../../scripts/workload/ibench-stats.js').ResponseHistogram} */ (rec.summary());
+  const s = /** @type {import('../../scripts/workload/ibench/ibench-stats.js').ResponseHistogram} */ (rec.summary());
   assert.equal(s.count, 1000);
   assert.equal(s.maxMs, 100);
   assert.ok(Math.abs(s.avgMs - 50.05) < 1e-9);

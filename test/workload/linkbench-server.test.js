@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../scripts/config/index.js';
-import { planSuite, getSequenceBenchmark } from '../../scripts/workload/index.js';
+import { planSuite, getBenchmark } from '../../scripts/workload/index.js';
 import { ensureLinkbench, LINKBENCH_PIN, SOURCE_ENV, runLinkbenchPhase, createLinkbenchSchema } from '../../scripts/workload/linkbench/index.js';
 import { MARKER } from '../../scripts/workload/linkbench/build.js';
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
@@ -78,8 +78,8 @@ async function runSmokeSequence(engine, maxtimeS) {
   /** @type {import('../../scripts/types.js').SuiteConfig} */
   const suite = { ...smoke, linkbench: { ...smoke.linkbench, maxtimeS } };
   const plan = planSuite(suite, { engine });
-  const bench = getSequenceBenchmark('linkbench');
-  /** @type {Record<string, import('../../scripts/workload/types.js').SequenceStepOutcome>} */
+  const bench = getBenchmark('linkbench');
+  /** @type {Record<string, import('../../scripts/workload/types.js').StepOutcome>} */
   const out = {};
   for (const step of plan) {
     out[step.name] = await bench.runStep(step, server, { suite, engine, pass: 0, clientCpus: null });
@@ -97,7 +97,7 @@ const LINKS = 4 * 10000 + 8 * 1250;
 /** COUNT(*) of linktable right after the last load step */
 let linktableRowsAfterLoad = -1;
 
-/** @param {import('../../scripts/workload/types.js').SequenceStepOutcome} o */
+/** @param {import('../../scripts/workload/types.js').StepOutcome} o */
 const lb = (o) => /** @type {any} */ (o.details?.linkbench);
 
 for (const engine of /** @type {const} */ (['innodb', 'rocksdb'])) {

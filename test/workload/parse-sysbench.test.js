@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseSysbench } from '../../scripts/workload/parse-sysbench.js';
+import { parseSysbench } from '../../scripts/workload/sysbench/parse-sysbench.js';
 
 const dir = new URL('../fixtures/workload/sysbench/', import.meta.url);
 

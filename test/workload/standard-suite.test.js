@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../scripts/config/index.js';
-import { planSuite, STEP_NAMES } from '../../scripts/workload/suite.js';
+import { planSuite } from '../../scripts/workload/suite.js';
+import { STEP_NAMES } from '../../scripts/workload/sysbench/index.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const config = await loadConfig(root);
@@ -53,10 +54,10 @@ test('the demo suite: the three benchmarks in order, two sysbench tests per grou
 });
 
 test('every shipped suite that runs sysbench has its load step, whatever its only list and other benchmarks', async () => {
-  const { loadStepOf } = await import('../../scripts/workload/suite.js');
+  const { loadStep } = await import('../../scripts/workload/sysbench/index.js');
   for (const name of ['demo', 'standard-smoke', 'standard', 'smoke']) {
     const suite = config.suites[name];
-    const load = loadStepOf(suite, 'innodb');
+    const load = loadStep(suite, 'innodb');
     assert.equal(load.kind, 'load', name);
     assert.equal(load.tableSize, suite.tableSize, `${name}: the load makes the suite's tables`);
     // The same step the run plans first (the demo's `only` names no load: it is kept anyway).

@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { planSuite, STEP_NAMES } from '../../scripts/workload/suite.js';
-import { OWN_LUA_DIR } from '../../scripts/workload/runners/sysbench.js';
+import { planSuite } from '../../scripts/workload/suite.js';
+import { STEP_NAMES } from '../../scripts/workload/sysbench/index.js';
+import { OWN_LUA_DIR } from '../../scripts/workload/sysbench/index.js';
 import { UserError } from '../../scripts/errors.js';
 
 /** @type {import('../../scripts/types.js').SuiteConfig} */

@@ -88,7 +88,9 @@ const LOAD_FULL = new RegExp(`LOAD PHASE COMPLETED\\.\\s+Loaded (\\d+) nodes \\(
 const REQUEST = /REQUEST PHASE COMPLETED\.\s+(\d+) requests done in (\d+) seconds\.\s+Requests\/second = (\d+)/;
 const PROGRESS = new RegExp(`^(\\d+)/(\\d+) requests finished: ${NUM}% complete at ${NUM} ops/sec ${NUM}/(\\d+) secs elapsed`);
 const OP_LINE = /^([A-Z][A-Z_]*) count = (\d+)\s+(.*)$/;
-const SEED = /^Using configured random seed (load|request)_random_seed=(-?\d+)/;
+// The driver's two seed lines (LinkBenchDriver.createMasterRNG): a configured seed, or one it
+// picked itself (nanoTime XOR the key's hash) because the properties gave none.
+const SEED = /^Using (?:configured random seed (load|request)_random_seed=(-?\d+)|random seed (-?\d+) since (load|request)_random_seed not specified)/;
 const EXCEPTION = /^(Exception in thread|Caused by: |\S+(?:Exception|Error): )/;
 
 /**
@@ -167,7 +169,10 @@ export function parseLinkbenchOutput(text) {
     } else if ((m = PROGRESS.exec(message))) {
       out.progress.push({ done: Number(m[1]), elapsedS: Number(m[5]), opsPerS: Number(m[4]) });
     } else if ((m = SEED.exec(message))) {
-      out.seeds[/** @type {'load'|'request'} */ (m[1])] = Number(m[2]);
+      // A Java long: a picked seed can pass 2^53, where a number would silently round it to
+      // another seed; such a seed stays null (unknown) rather than wrong.
+      const seed = Number(m[2] ?? m[3]);
+      out.seeds[/** @type {'load'|'request'} */ (m[1] ?? m[4])] = Number.isSafeInteger(seed) ? seed : null;
     } else if ((m = OP_LINE.exec(message.trim()))) {
       const op = parseOperation(m[1], Number(m[2]), m[3]);
       if (op) {

@@ -14,7 +14,7 @@ import { createLinkbenchIndex, createLinkbenchSchema, linkbenchDatabaseSize, run
 import { LINKBENCH_DATABASE } from './schema.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
-/** @typedef {import('../types.js').SequenceStepOutcome} SequenceStepOutcome */
+/** @typedef {import('../types.js').StepOutcome} StepOutcome */
 
 /**
  * @typedef {object} LinkbenchSettings the suite's `linkbench` block (scripts/config/schemas/suite.schema.json)
@@ -30,16 +30,9 @@ import { LINKBENCH_DATABASE } from './schema.js';
  *   `real` links-per-node distribution (see README.md: at toy sizes it still loads > 4 M links)
  */
 
-/** @type {import('../types.js').SequenceBenchmark} */
+/** @type {import('../types.js').Benchmark} */
 export const linkbench = Object.freeze({
   name: 'linkbench',
-  metrics: Object.freeze({
-    'inserts/s': { unit: 'links/s', higherIsBetter: true, description: 'linkbench.load: links loaded per second (the driver\'s Links/s, the seed posts\' load ips)' },
-    'rows/s': { unit: 'rows/s', higherIsBetter: true, description: 'linkbench.index: linktable rows indexed per second (rows / time to create id1_type)' },
-    qps: { unit: 'requests/s', higherIsBetter: true, description: 'linkbench.request.N: requests per second of the request phase (the driver\'s Requests/second)' },
-    sizeBytes: { unit: 'bytes', higherIsBetter: false, description: 'logical size of linkdb0 after the step (data + indexes, information_schema after ANALYZE: InnoDB\'s are sampled statistics)' },
-    filesBytes: { unit: 'bytes', higherIsBetter: false, description: 'linkdb0 on disk after the step: its folder\'s files (InnoDB), the store\'s SST files (MyRocks)' },
-  }),
   planSteps,
   runStep,
 });
@@ -80,7 +73,7 @@ function planSteps(suite, { engine }) {
    * @returns {StepPlan}
    */
   const step = (name, group, metric, threads, durationS) => ({
-    name, kind: 'linkbench', sequence: 'linkbench', group, reported: true, runOnce: false, metric,
+    name, kind: 'linkbench', benchmark: 'linkbench', sequence: 'linkbench', measured: true, group, reported: true, runOnce: false, metric,
     script: null, scriptSource: null, params: { ...common }, durationS, warmupS: name.startsWith('linkbench.request') ? s.warmupS : 0,
     threads, tables: 3, tableSize: s.maxid1 - 1, engine, rowsPerEvent: 0, postwriteAfter: false, restS: 0,
   });
@@ -163,7 +156,7 @@ export function overallLatency(ops) {
  * @param {string} log
  * @param {boolean} stateValid
  * @param {Record<string, object>} [details]
- * @returns {SequenceStepOutcome}
+ * @returns {StepOutcome}
  */
 function failed(reason, durationS, log, stateValid, details) {
   return {
@@ -175,8 +168,8 @@ function failed(reason, durationS, log, stateValid, details) {
 /**
  * @param {StepPlan} step
  * @param {import('../types.js').BenchTarget} benchTarget
- * @param {import('../types.js').SequenceStepContext} ctx
- * @returns {Promise<SequenceStepOutcome>}
+ * @param {import('../types.js').StepContext} ctx
+ * @returns {Promise<StepOutcome>}
  */
 async function runStep(step, benchTarget, ctx) {
   const started = Date.now();

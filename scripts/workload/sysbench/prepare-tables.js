@@ -5,17 +5,17 @@
  * rows are in. `--rand-type=uniform` makes k uniform in 1..tableSize (1.0.20 would otherwise
  * draw k from its skewed `special` distribution), which the `si` tests rely on.
  */
-import { loadStepOf } from './suite.js';
-import { sysbench } from './runners/sysbench.js';
-import { spawnSysbench } from './spawn-sysbench.js';
+import { loadStep } from './plan.js';
+import { buildCommand } from './command.js';
+import { spawnSysbench } from '../spawn-sysbench.js';
 
-/** @typedef {import('./types.js').BenchTarget} BenchTarget */
-/** @typedef {import('./types.js').PrepareResult} PrepareResult */
+/** @typedef {import('../types.js').BenchTarget} BenchTarget */
+/** @typedef {import('../types.js').PrepareResult} PrepareResult */
 
 /**
  * Drop and re-create the suite's tables in the target database, then check engine, index and
  * row count.
- * @param {import('../types.js').SuiteConfig} suite tables, tableSize, clients
+ * @param {import('../../types.js').SuiteConfig} suite tables, tableSize, clients
  * @param {BenchTarget} target
  * @param {object} [opts]
  * @param {'innodb'|'rocksdb'} [opts.engine] default innodb
@@ -30,10 +30,10 @@ import { spawnSysbench } from './spawn-sysbench.js';
 export async function prepareTables(suite, target, opts = {}) {
   const engine = opts.engine ?? 'innodb';
   const progress = opts.onProgress ?? ((/** @type {string} */ l) => process.stderr.write(`load: ${l}\n`));
-  const load = loadStepOf(suite, engine);
+  const load = loadStep(suite, engine);
   // sysbench prepares one table per thread: more threads than tables would idle.
   const step = { ...load, threads: Math.max(1, Math.min(suite.tables, suite.clients)) };
-  const argv = sysbench.buildCommand(step, target, { command: 'prepare' });
+  const argv = buildCommand(step, target, { command: 'prepare' });
   if (opts.sysbenchBin) argv[0] = opts.sysbenchBin;
   const started = Date.now();
   const elapsed = () => (Date.now() - started) / 1000;

@@ -30,7 +30,7 @@ import {
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
-/** @typedef {import('../types.js').SequenceStepOutcome} SequenceStepOutcome */
+/** @typedef {import('../types.js').StepOutcome} StepOutcome */
 /** @typedef {BenchTarget & {command?: string[], workDir?: string, pid?: number}} ServerTarget */
 
 /**
@@ -48,15 +48,9 @@ export const DUMP_FORMS = Object.freeze({
   'single-row': { option: '--skip-extended-insert', file: 'single-row.sql' },
 });
 
-/** @type {import('../types.js').SequenceBenchmark} */
+/** @type {import('../types.js').Benchmark} */
 export const reload = Object.freeze({
   name: 'reload',
-  metrics: Object.freeze({
-    'rows/s': { unit: 'rows/s', higherIsBetter: true, description: 'rows reloaded / seconds the client took to replay the dump' },
-    seconds: { unit: 's', higherIsBetter: false, description: 'seconds of the reload (stored as latencyMs in ms, judged by latencyP95Ms)' },
-    clientCpuS: { unit: 's', higherIsBetter: false, description: 'CPU seconds of the client process (details.reload)' },
-    serverCpuS: { unit: 's', higherIsBetter: false, description: 'CPU seconds of the server process over the reload (details.reload)' },
-  }),
   planSteps,
   runStep,
 });
@@ -89,7 +83,7 @@ function planSteps(suite, { engine }) {
   const step = (name, params) => {
     const setup = !params.form;
     return {
-      name, kind: 'reload', sequence: 'reload', group: setup ? 'setup' : 'write', reported: !setup, runOnce: false,
+      name, kind: 'reload', benchmark: 'reload', sequence: 'reload', measured: !setup, group: setup ? 'setup' : 'write', reported: !setup, runOnce: false,
       metric: 'rows/s', script: null, scriptSource: null, params: { database: s.database, ...params },
       durationS: 0, warmupS: 0, threads: 1, tables: s.tables, tableSize: s.tableSize, engine, rowsPerEvent: 0,
       postwriteAfter: false, restS: 0,
@@ -114,8 +108,8 @@ export function dumpDir(target, database) {
 /**
  * @param {StepPlan} step
  * @param {ServerTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
- * @returns {Promise<SequenceStepOutcome>}
+ * @param {import('../types.js').StepContext} ctx
+ * @returns {Promise<StepOutcome>}
  */
 async function runStep(step, target, ctx) {
   const database = String(step.params.database);
@@ -139,7 +133,7 @@ async function runStep(step, target, ctx) {
 /**
  * reload.dump: both dump files, with the release's own dump tool.
  * @param {ServerTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
+ * @param {import('../types.js').StepContext} ctx
  * @param {string} database
  * @param {string[]} log
  * @param {bigint} started
@@ -162,10 +156,10 @@ async function dump(target, ctx, database, log, started) {
  * A measured reload of one dump form.
  * @param {StepPlan} step
  * @param {ServerTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
+ * @param {import('../types.js').StepContext} ctx
  * @param {string} database
  * @param {string[]} log
- * @returns {Promise<SequenceStepOutcome>}
+ * @returns {Promise<StepOutcome>}
  */
 async function replay(step, target, ctx, database, log) {
   const form = DUMP_FORMS[/** @type {keyof typeof DUMP_FORMS} */ (String(step.params.form))];

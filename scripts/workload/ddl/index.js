@@ -19,7 +19,7 @@ import { connectTo, failedOutcome, isPlainIdentifier, loadSysbenchTables, second
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
-/** @typedef {import('../types.js').SequenceStepOutcome} SequenceStepOutcome */
+/** @typedef {import('../types.js').StepOutcome} StepOutcome */
 
 /**
  * @typedef {object} DdlSettings the suite's `ddl` block (scripts/config/schemas/suite.schema.json)
@@ -46,13 +46,9 @@ export const DDL_SEQUENCE = Object.freeze([
   { name: 'ddl.drop-database', sql: 'DROP DATABASE {db}', once: true },
 ]);
 
-/** @type {import('../types.js').SequenceBenchmark} */
+/** @type {import('../types.js').Benchmark} */
 export const ddl = Object.freeze({
   name: 'ddl',
-  metrics: Object.freeze({
-    'rows/s': { unit: 'rows/s', higherIsBetter: true, description: 'rows the tables held when the statement started / seconds the statements took (all tables)' },
-    seconds: { unit: 's', higherIsBetter: false, description: 'seconds the step\'s statements took (stored as latencyMs in ms, judged by latencyP95Ms)' },
-  }),
   planSteps,
   runStep,
 });
@@ -81,7 +77,7 @@ function planSteps(suite, { engine }) {
   return DDL_SEQUENCE.map((entry) => {
     const setup = Boolean(entry.load);
     return {
-      name: entry.name, kind: 'ddl', sequence: 'ddl', group: setup ? 'setup' : 'write', reported: !setup, runOnce: false,
+      name: entry.name, kind: 'ddl', benchmark: 'ddl', sequence: 'ddl', measured: !setup, group: setup ? 'setup' : 'write', reported: !setup, runOnce: false,
       metric: 'rows/s', script: null, scriptSource: null,
       params: { database: s.database, ...(entry.sql ? { statement: entry.sql } : { load: 'sysbench prepare' }) },
       durationS: 0, warmupS: 0, threads: 1, tables: s.tables, tableSize: s.tableSize, engine, rowsPerEvent: 0,
@@ -93,8 +89,8 @@ function planSteps(suite, { engine }) {
 /**
  * @param {StepPlan} step
  * @param {BenchTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
- * @returns {Promise<SequenceStepOutcome>}
+ * @param {import('../types.js').StepContext} ctx
+ * @returns {Promise<StepOutcome>}
  */
 async function runStep(step, target, ctx) {
   const database = String(step.params.database);

@@ -3,13 +3,14 @@
  * Repeat-like result. Expected failures (server gone, timeout, FATAL, cut-off output) come back
  * as `status: 'failed'` with a reason and the raw output; nothing here throws for them.
  */
-import { sysbench } from './runners/sysbench.js';
-import { spawnSysbench } from './spawn-sysbench.js';
+import { buildCommand } from './command.js';
+import { parseSysbench } from './parse-sysbench.js';
+import { spawnSysbench } from '../spawn-sysbench.js';
 
-/** @typedef {import('./types.js').StepPlan} StepPlan */
-/** @typedef {import('./types.js').BenchTarget} BenchTarget */
-/** @typedef {import('./types.js').RunOptions} RunOptions */
-/** @typedef {import('./types.js').RepeatResult} RepeatResult */
+/** @typedef {import('../types.js').StepPlan} StepPlan */
+/** @typedef {import('../types.js').BenchTarget} BenchTarget */
+/** @typedef {import('../types.js').RunOptions} RunOptions */
+/** @typedef {import('../types.js').RepeatResult} RepeatResult */
 
 /**
  * Run one repeat of a sysbench step against a server.
@@ -23,7 +24,7 @@ import { spawnSysbench } from './spawn-sysbench.js';
  */
 export async function runStepRepeat(step, target, opts = {}) {
   if (step.kind !== 'sysbench') throw new Error(`runStepRepeat: step ${step.name} is a ${step.kind} step, not sysbench`);
-  const argv = sysbench.buildCommand(step, target);
+  const argv = buildCommand(step, target);
   if (opts.sysbenchBin) argv[0] = opts.sysbenchBin;
   const runS = step.warmupS + step.durationS;
   // Enough for connect + a slow last event (a full scan of a large table) on a loaded host.
@@ -36,7 +37,7 @@ export async function runStepRepeat(step, target, opts = {}) {
     signal: opts.signal,
     onLine: onProgress ? (l) => { if (l.startsWith('FATAL') || l.startsWith('[')) onProgress(`${step.name}: ${l}`); } : undefined,
   });
-  const parsed = sysbench.parseOutput(res.output);
+  const parsed = parseSysbench(res.output);
   const base = { startedAt, argv: res.argv, rawOutput: res.output };
   /** @param {string} reason @returns {RepeatResult} */
   const failed = (reason) => ({
@@ -70,7 +71,7 @@ export async function runStepRepeat(step, target, opts = {}) {
   };
 }
 
-/** @param {import('./spawn-sysbench.js').SpawnResult} res */
+/** @param {import('../spawn-sysbench.js').SpawnResult} res */
 function exitText(res) {
   if (res.signal) return `; sysbench was killed by ${res.signal}`;
   if (res.exitCode !== 0) return `; sysbench exited with code ${res.exitCode}`;

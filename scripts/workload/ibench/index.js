@@ -28,13 +28,13 @@ import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { UserError } from '../../errors.js';
 import { runPostwrite } from '../postwrite.js';
-import { LatencyRecorder, SecondBuckets, keepUp, pacerDelayMs, ratePercentiles } from '../ibench-stats.js';
+import { LatencyRecorder, SecondBuckets, keepUp, pacerDelayMs, ratePercentiles } from './ibench-stats.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
 /** @typedef {import('../types.js').IbenchSettings} IbenchSettings */
-/** @typedef {import('../types.js').SequenceStepOutcome} SequenceStepOutcome */
-/** @typedef {import('../ibench-stats.js').OpKind} OpKind */
+/** @typedef {import('../types.js').StepOutcome} StepOutcome */
+/** @typedef {import('./ibench-stats.js').OpKind} OpKind */
 
 /** Rows per INSERT of the load and write steps (DESIGN.md). */
 export const ROWS_PER_COMMIT = Object.freeze({ 'l.i0': 100, 'l.i1': 50, 'l.i2': 5 });
@@ -61,15 +61,9 @@ const LETTERS = (() => {
   return text;
 })();
 
-/** @type {import('../types.js').SequenceBenchmark} */
+/** @type {import('../types.js').Benchmark} */
 export const ibench = Object.freeze({
   name: 'ibench',
-  metrics: Object.freeze({
-    'inserts/s': { unit: 'rows/s', higherIsBetter: true, description: 'l.i0, l.i1, l.i2: rows inserted per second (all clients)' },
-    'rows/s': { unit: 'rows/s', higherIsBetter: true, description: 'l.x: rows indexed per second (table rows / time to create the three indexes)' },
-    qps: { unit: 'queries/s', higherIsBetter: true, description: 'qr*, qp*: queries per second while the background writers hold their rate' },
-    keepUpShare: { unit: 'share', higherIsBetter: true, description: 'qr*, qp*: rows the background writers inserted / their target (below 0.95 = did not keep up)' },
-  }),
   planSteps,
   runStep,
 });
@@ -105,7 +99,7 @@ function planSteps(suite, { engine }) {
    * @returns {StepPlan}
    */
   const step = (name, group, metric, params, durationS = 0) => ({
-    name, kind: 'ibench', sequence: 'ibench', group, reported: group !== 'setup', runOnce: false, metric,
+    name, kind: 'ibench', benchmark: 'ibench', sequence: 'ibench', measured: group !== 'setup', group, reported: group !== 'setup', runOnce: false, metric,
     script: null, scriptSource: null, params: { tablePerClient: Boolean(s.tablePerClient), ...params },
     durationS, warmupS: 0, threads: suite.clients, tables, tableSize: s.loadRows * (s.tablePerClient ? 1 : suite.clients),
     engine, rowsPerEvent: 0, postwriteAfter: false, restS: group === 'setup' ? suite.restS : 0,
@@ -126,8 +120,8 @@ function planSteps(suite, { engine }) {
 /**
  * @param {StepPlan} step
  * @param {BenchTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
- * @returns {Promise<SequenceStepOutcome>}
+ * @param {import('../types.js').StepContext} ctx
+ * @returns {Promise<StepOutcome>}
  */
 async function runStep(step, target, ctx) {
   const layout = tableLayout(step);
@@ -308,8 +302,8 @@ async function readPositions(conn, layout) {
 /**
  * The measured outcome shared by the write and query steps (pure: figures in, outcome out).
  * @param {StepPlan} step
- * @param {{buckets: SecondBuckets, recorders: Record<OpKind, LatencyRecorder>, rows: Record<OpKind, number>, startMs: number, endMs: number, primary: OpKind, keep: import('../ibench-stats.js').KeepUp|null, clients: number, log: string[]}} m
- * @returns {SequenceStepOutcome}
+ * @param {{buckets: SecondBuckets, recorders: Record<OpKind, LatencyRecorder>, rows: Record<OpKind, number>, startMs: number, endMs: number, primary: OpKind, keep: import('./ibench-stats.js').KeepUp|null, clients: number, log: string[]}} m
+ * @returns {StepOutcome}
  */
 export function measured(step, m) {
   const durationS = (m.endMs - m.startMs) / 1000;
@@ -356,7 +350,7 @@ export function measured(step, m) {
  * @param {number} durationS
  * @param {string[]} log
  * @param {boolean} stateValid
- * @returns {SequenceStepOutcome}
+ * @returns {StepOutcome}
  */
 function failed(reason, durationS, log, stateValid) {
   return {
@@ -373,7 +367,7 @@ function recorders() {
  * l.i0 (drop, create, load in PK order), l.i1 and l.i2 (insert + delete as fast as possible).
  * @param {StepPlan} step
  * @param {BenchTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
+ * @param {import('../types.js').StepContext} ctx
  * @param {TableLayout} layout
  * @param {Conn[]} conns
  * @param {string[]} log
@@ -431,11 +425,11 @@ async function writeStep(step, target, ctx, layout, conns, log) {
  * l.x: the three secondary indexes, one ALTER TABLE per table, tables in parallel.
  * @param {StepPlan} step
  * @param {BenchTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
+ * @param {import('../types.js').StepContext} ctx
  * @param {TableLayout} layout
  * @param {Conn[]} conns
  * @param {string[]} log
- * @returns {Promise<SequenceStepOutcome>}
+ * @returns {Promise<StepOutcome>}
  */
 async function createIndexes(step, target, ctx, layout, conns, log) {
   const tables = layout.tablePerClient ? layout.clients : 1;
@@ -462,7 +456,7 @@ async function createIndexes(step, target, ctx, layout, conns, log) {
  * connection per client holds N inserts/s (and as many deletes).
  * @param {StepPlan} step
  * @param {BenchTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
+ * @param {import('../types.js').StepContext} ctx
  * @param {TableLayout} layout
  * @param {Conn[]} conns
  * @param {string[]} log
@@ -547,10 +541,10 @@ export function rangeSql(table, which, rand) {
  * ibench.cleanup: the suite's postwrite (flush, ANALYZE, rest) on the benchmark's tables.
  * @param {StepPlan} step
  * @param {BenchTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
+ * @param {import('../types.js').StepContext} ctx
  * @param {TableLayout} layout
  * @param {string[]} log
- * @returns {Promise<SequenceStepOutcome>}
+ * @returns {Promise<StepOutcome>}
  */
 async function cleanup(step, target, ctx, layout, log) {
   const tables = Array.from({ length: layout.tablePerClient ? layout.clients : 1 }, (_, t) => `pi${t + 1}`);

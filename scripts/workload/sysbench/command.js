@@ -1,5 +1,5 @@
 /**
- * The sysbench 1.0.x runner: every fact about how tagbench calls sysbench and reads it back.
+ * How the sysbench plug-in calls sysbench 1.0.x: the command line of one invocation.
  *
  * Options every timed step gets, and why:
  * - `--time = warm-up + duration` with `--report-checkpoints=<warm-up>`: 1.0.20 has no
@@ -15,28 +15,12 @@
  * - The unix socket when the target has one (no TCP stack in the measurement), else host/port.
  */
 import { fileURLToPath } from 'node:url';
-import { parseSysbench } from '../parse-sysbench.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
 
-/** Folder of the project's own Lua scripts. */
+/** Folder of the project's own Lua scripts (scripts/workload/lua, beside the plug-ins). */
 export const OWN_LUA_DIR = fileURLToPath(new URL('../lua/', import.meta.url));
-
-/** @type {import('../types.js').BenchRunner} */
-export const sysbench = Object.freeze({
-  name: 'sysbench',
-  metrics: Object.freeze({
-    qps: { unit: 'queries/s', higherIsBetter: true, description: 'statements per second, every kind (sysbench "queries ... per sec.")' },
-    'rows/s': { unit: 'rows/s', higherIsBetter: true, description: 'scans: rows read per second = events per second x rows per table' },
-    tps: { unit: 'events/s', higherIsBetter: true, description: 'sysbench events ("transactions") per second' },
-    latencyAvgMs: { unit: 'ms', higherIsBetter: false, description: 'mean latency of one event' },
-    latencyP95Ms: { unit: 'ms', higherIsBetter: false, description: '95th percentile latency of one event' },
-    latencyMaxMs: { unit: 'ms', higherIsBetter: false, description: 'slowest event' },
-  }),
-  buildCommand,
-  parseOutput: parseSysbench,
-});
 
 /**
  * argv (without taskset) for one sysbench invocation of a plan step. Pure.
@@ -46,7 +30,7 @@ export const sysbench = Object.freeze({
  * @returns {string[]} argv[0] is `sysbench`
  * @throws {Error} when the plan has no script (a bug: load and postwrite steps are not sysbench runs)
  */
-function buildCommand(plan, target, opts = {}) {
+export function buildCommand(plan, target, opts = {}) {
   const command = opts.command ?? 'run';
   if (!plan.script) throw new Error(`step ${plan.name} has no sysbench script`);
   const script = plan.scriptSource === 'own' ? `${OWN_LUA_DIR}${plan.script}` : plan.script;

@@ -195,11 +195,11 @@ export class SecondBuckets {
    * One interval per full second up to `endMs` (a trailing part-second is left out, as sysbench
    * reports only whole intervals; a second in which nothing completed is a 0, which is a stall).
    * @param {number} endMs when the step's measured part ended
-   * @returns {import('./types.js').SequenceInterval[]}
+   * @returns {import('../types.js').SequenceInterval[]}
    */
   intervals(endMs) {
     const full = Math.floor((endMs - this.startMs) / 1000);
-    /** @type {import('./types.js').SequenceInterval[]} */
+    /** @type {import('../types.js').SequenceInterval[]} */
     const out = [];
     for (let s = 0; s < full; s++) {
       const b = this.seconds[s];

@@ -11,8 +11,8 @@
  * warm-up: they are dropped, and the remaining ones are renumbered from 1.
  */
 
-/** @typedef {import('./types.js').ParsedSysbench} ParsedSysbench */
-/** @typedef {import('../types.js').Interval} Interval */
+/** @typedef {import('../types.js').ParsedSysbench} ParsedSysbench */
+/** @typedef {import('../../types.js').Interval} Interval */
 
 const NUM = '([0-9]+(?:\\.[0-9]+)?)';
 // `[ 2s ] thds: 1 tps: 8857.18 qps: 8857.18 (r/w/o: 8857.18/0.00/0.00) lat (ms,95%): 0.15 err/s: 0.00 reconn/s: 0.00`

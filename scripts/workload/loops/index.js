@@ -7,9 +7,10 @@
  * loops.load fills the server's benchmark schema with the suite's sysbench tables (tables x
  * tableSize, sysbench prepare, as the sysbench suite's load); then one request phase is split
  * into N equal loops of `loops.loopDurationS` seconds, each a repeat of the sysbench test
- * `loops.test` (default read-write.range10, the sysbench suite's own definition, run by
- * runStepRepeat) with no warm-up, on the data the loops before it changed. After each loop the
- * database size is measured, logical and on disk (scripts/metrics measureDbSize).
+ * `loops.test` (default read-write.range10, the sysbench suite's own definition, run by the
+ * sysbench plug-in's runStepRepeat) with no warm-up, on the data the loops before it changed.
+ * After each loop the database size is measured, logical and on disk (scripts/metrics
+ * measureDbSize).
  *
  * Every loop is a step of its own (`read-write.range10.loop3`, params.loop = 3), so "QPS falls over
  * time" is the series of the loop steps' throughput, and "the database grows" the series of
@@ -23,13 +24,12 @@
  */
 import { UserError } from '../../errors.js';
 import { measureDbSize } from '../../metrics/index.js';
-import { planSuite } from '../suite.js';
-import { runStepRepeat } from '../run-step-repeat.js';
+import { planSysbench, runStepRepeat } from '../sysbench/index.js';
 import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
-/** @typedef {import('../types.js').SequenceStepOutcome} SequenceStepOutcome */
+/** @typedef {import('../types.js').StepOutcome} StepOutcome */
 
 /**
  * @typedef {object} LoopsSettings the suite's `loops` block (scripts/config/schemas/suite.schema.json)
@@ -58,14 +58,9 @@ export function parseLoopStepName(name) {
   return m ? { test: m[1], loop: Number(m[2]) } : null;
 }
 
-/** @type {import('../types.js').SequenceBenchmark} */
+/** @type {import('../types.js').Benchmark} */
 export const loops = Object.freeze({
   name: 'loops',
-  metrics: Object.freeze({
-    qps: { unit: 'queries/s', higherIsBetter: true, description: '<test>.loopk: sysbench queries per second of loop k' },
-    logicalBytes: { unit: 'bytes', higherIsBetter: false, description: 'data + index bytes of the schema after loop k (details.loops.dbSize)' },
-    onDiskBytes: { unit: 'bytes', higherIsBetter: false, description: 'bytes the datadir takes after loop k (details.loops.dbSize)' },
-  }),
   planSteps,
   runStep,
 });
@@ -88,17 +83,19 @@ export function loopsSettings(suite) {
  */
 function planSteps(suite, { engine }) {
   const s = loopsSettings(suite);
-  const sysbenchPlan = planSuite(/** @type {import('../../types.js').SuiteConfig} */ ({ ...suite, benchmarks: ['sysbench'], only: undefined }), { engine });
+  // The sysbench plug-in's own plan of the whole suite: the test's definition and the load.
+  const sysbenchPlan = planSysbench({ ...suite, only: undefined }, { engine });
   const template = sysbenchPlan.find((p) => p.name === s.test);
   const measured = sysbenchPlan.filter((p) => p.kind === 'sysbench' && p.reported).map((p) => p.name);
   if (!template || template.kind !== 'sysbench' || !template.reported) {
     throw new UserError(`configs/suites/${suite.name}.yml: loops.test = '${s.test}' is not a measured test of the sysbench suite; valid: ${measured.join(', ')}`);
   }
-  const load = /** @type {StepPlan} */ (sysbenchPlan.find((p) => p.kind === 'load'));
+  // Each pass loads its own tables (a sequence step): not the run-wide load (no loadsData).
+  const { loadsData: _runWide, ...load } = /** @type {StepPlan} */ (sysbenchPlan.find((p) => p.kind === 'load'));
   return [
-    { ...load, name: 'loops.load', kind: 'loops', sequence: 'loops', reported: false, runOnce: false, params: { ...load.params, load: 'sysbench prepare' } },
+    { ...load, name: 'loops.load', kind: 'loops', benchmark: 'loops', sequence: 'loops', measured: false, reported: false, runOnce: false, params: { ...load.params, load: 'sysbench prepare' } },
     ...Array.from({ length: s.loops }, (_, i) => ({
-      ...template, name: loopStepName(s.test, i + 1), kind: /** @type {const} */ ('loops'), sequence: 'loops', runOnce: false,
+      ...template, name: loopStepName(s.test, i + 1), kind: /** @type {const} */ ('loops'), benchmark: 'loops', sequence: 'loops', measured: true, runOnce: false,
       durationS: s.loopDurationS, warmupS: 0, postwriteAfter: false,
       params: { ...template.params, loop: i + 1, loops: s.loops },
     })),
@@ -108,8 +105,8 @@ function planSteps(suite, { engine }) {
 /**
  * @param {StepPlan} step
  * @param {BenchTarget} target
- * @param {import('../types.js').SequenceStepContext} ctx
- * @returns {Promise<SequenceStepOutcome>}
+ * @param {import('../types.js').StepContext} ctx
+ * @returns {Promise<StepOutcome>}
  */
 async function runStep(step, target, ctx) {
   const log = [`${step.name} pass ${ctx.pass + 1}`];

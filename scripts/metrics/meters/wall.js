@@ -1,0 +1,58 @@
+/**
+ * The `wall` meter: wall-clock figures of a repeat. Throughput, latency and per-second rates are
+ * the benchmark tool's own (what a user feels); around the repeat the samplers (vmstat, iostat,
+ * mysqld RSS, SHOW GLOBAL STATUS, RocksDB's figures: start-sampling.js) give the efficiency per
+ * operation over the tool's measured window (compute-efficiency.js). The server starts plainly.
+ */
+import { startSampling } from '../start-sampling.js';
+import { computeEfficiency } from '../compute-efficiency.js';
+
+/** @typedef {import('../types.js').MeterFigures} MeterFigures */
+/** @typedef {import('../types.js').MeteredRepeat} MeteredRepeat */
+
+/** @satisfies {import('../types.js').Meter} */
+export const wall = Object.freeze({
+  name: 'wall',
+  /**
+   * @param {import('../types.js').MeterTarget} target
+   * @returns {Promise<import('../types.js').MeterSession>}
+   */
+  async start(target) {
+    const sampling = await startSampling({ pid: target.pid, datadir: target.datadir, query: target.query, intervalS: 1 });
+    return {
+      async stop(repeat) {
+        // Stop the samplers even when the repeat threw, or vmstat/iostat would outlive it.
+        const samples = await sampling.stop();
+        return repeat === null ? null : wallFigures(samples, repeat);
+      },
+    };
+  },
+});
+
+/**
+ * The record's figures of one repeat from the samples and the tool's outcome. Pure.
+ * @param {import('../types.js').StepSamples} samples
+ * @param {MeteredRepeat} repeat
+ * @returns {MeterFigures}
+ */
+export function wallFigures(samples, repeat) {
+  const { ok } = repeat;
+  const ops = ok && repeat.throughput !== null ? repeat.throughput * repeat.durationS : 0;
+  // The samplers also saw the warm-up and the connect: count only the tool's measured window.
+  const efficiency = ok ? computeEfficiency(samples, ops, { windowS: repeat.durationS }) : null;
+  return {
+    meter: 'wall',
+    perOp: efficiency ? { ...efficiency } : {},
+    repeat: {
+      throughput: ok ? repeat.throughput : null,
+      tps: ok ? repeat.tps : null,
+      latencyMs: ok ? repeat.latencyMs : null,
+      intervals: repeat.intervals,
+      efficiency,
+      mysqldRssKb: samples.rssKb ?? null,
+      ioDevices: samples.devices ? { basis: samples.devices.basis, devices: [...samples.devices.devices] } : null,
+      // MyRocks servers: write amplification, stalls and the LSM tree over the repeat.
+      ...(samples.rocksdb !== undefined ? { rocksdb: samples.rocksdb } : {}),
+    },
+  };
+}
