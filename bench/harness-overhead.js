@@ -183,7 +183,7 @@ async function main() {
   const { installRelease } = await import('../scripts/install/index.js');
   const { startServer, stopAllServers, findFreePort } = await import('../scripts/server/index.js');
   const { planSuite, prepareTables, runStepRepeat } = await import('../scripts/workload/index.js');
-  const { sysbench } = await import('../scripts/workload/runners/sysbench.js');
+  const { sysbench } = await import('../scripts/workload/sysbench/index.js');
   const { startSampling } = await import('../scripts/metrics/index.js');
 
   const config = await loadConfig(ROOT);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Is the insert benchmark's driver (scripts/workload/runners/ibench.js) ever the bottleneck?
+ * Is the insert benchmark's driver (scripts/workload/ibench/index.js) ever the bottleneck?
  * Measures its insert rate against the plainest possible loop of multi-row INSERTs (one mysql2
  * connection, one statement string per batch, nothing else) on the same server, same table
  * (dropped and created before every run), same rows per statement, same client count, in
@@ -28,7 +28,7 @@ import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { loadConfig } from '../scripts/config/index.js';
 import { findCachedInstall } from '../scripts/install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../scripts/server/index.js';
-import { getSequenceBenchmark } from '../scripts/workload/index.js';
+import { getBenchmark } from '../scripts/workload/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -66,7 +66,7 @@ const suite = {
   name: 'driver-bench', description: '', tables: 1, tableSize: 100, clients, readDurationS: 1, writeDurationS: 1, warmupS: 0, scanWarmDurationS: 1, restS: 0,
   benchmarks: ['ibench'], ibench: { loadRows: rowsPerClient, l1Rows: 50, l2Rows: rowsPerClient / 10, queryDurationS: 1 },
 };
-const ibench = getSequenceBenchmark('ibench');
+const ibench = getBenchmark('ibench');
 const plan = Object.fromEntries(ibench.planSteps(suite, { engine: 'innodb' }).map((s) => [s.name, s]));
 const ctx = { suite, engine: /** @type {const} */ ('innodb'), pass: 0, clientCpus: null };
 
