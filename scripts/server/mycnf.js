@@ -168,3 +168,41 @@ export function renderMycnf({ name, template, overrides = {} }) {
   const unusedOverrides = Object.keys(overrides).filter((key) => !used.has(normalizeOptionName(key)));
   return { name, text, sha256: createHash('sha256').update(text).digest('hex'), unusedOverrides };
 }
+
+/**
+ * Add options a wrapped server cannot start without (ServerWrapper.mycnf) to a rendered
+ * template, as a last `[mysqld]` group: later values win in mysqld and in buildServerArgs(), so
+ * they override the template and the host class, and the text stored in the run record (and
+ * its sha256) is what the server really ran with. Unlike host class values, these are
+ * appended even when the template does not mention them: the wrapper needs them set.
+ * @param {RenderedMycnf} rendered from renderMycnf()
+ * @param {Record<string, string|number>} options option name -> value
+ * @param {string} why what needs them, for the comment above the group (e.g. the wrapper's argv)
+ * @returns {RenderedMycnf} the same when `options` is empty, else a new text and sha256
+ * @throws {UserError} when a name is not an option name or a value is not a non-empty single line
+ */
+export function appendMycnfOptions(rendered, options, why) {
+  const entries = Object.entries(options);
+  if (entries.length === 0) return rendered;
+  /** @type {string[]} */
+  const problems = [];
+  for (const [name, raw] of entries) {
+    const value = String(raw);
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) problems.push(`${JSON.stringify(name)} is not a server option name (letters, digits, - and _)`);
+    if (/[\r\n]/.test(value) || value.trim() === '') problems.push(`${name} = ${JSON.stringify(value)} must be a non-empty single-line value`);
+  }
+  if (problems.length > 0) {
+    throw new UserError(`wrapper mycnf values for my.cnf template '${rendered.name}': ${problems.length} problem${problems.length > 1 ? 's' : ''}:\n  - ${problems.join('\n  - ')}`);
+  }
+  const block = [
+    '',
+    `# Added by tagbench for the wrapper the server runs under (${why.replace(/[\r\n]+/g, ' ')}):`,
+    '# options the wrapped server needs; they come last, so they win.',
+    '[mysqld]',
+    ...entries.map(([name, value]) => `${name}=${String(value).trim()}`),
+    '',
+  ];
+  const text = `${rendered.text.replace(/\n*$/, '\n')}${block.join('\n')}`;
+  parseMycnf(text, `my.cnf template '${rendered.name}' with the wrapper's options`);
+  return { ...rendered, text, sha256: createHash('sha256').update(text).digest('hex') };
+}

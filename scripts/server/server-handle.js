@@ -11,7 +11,7 @@ import { readLogFrom, readLogSize, readLogTail, scanErrorLog } from './error-log
 /**
  * Fields of the handle known before the server is ready; startServer() fills the rest.
  * @typedef {object} HandleInit
- * @property {import('node:child_process').ChildProcess} child the spawned server (or taskset, which execs it)
+ * @property {import('node:child_process').ChildProcess} child the spawned server (or taskset / a wrapper, which run it in the same process)
  * @property {number} port
  * @property {string} socket
  * @property {'innodb'|'rocksdb'} engine
@@ -23,6 +23,7 @@ import { readLogFrom, readLogSize, readLogTail, scanErrorLog } from './error-log
  * @property {string|null} serverCpus
  * @property {string[]} command
  * @property {{name: string, text: string, sha256: string}} mycnf
+ * @property {{argv: string[], env: Record<string, string>}|null} wrapper
  * @property {number} stopTimeoutS
  * @property {(message: string) => void} log
  */
@@ -109,6 +110,7 @@ export function createServerHandle(init) {
     serverCpus: init.serverCpus,
     command: init.command,
     mycnf: init.mycnf,
+    wrapper: init.wrapper,
 
     async query(sql, params) {
       const [rows] = await getPool().query(sql, params);

@@ -3,12 +3,12 @@
  * the host class says so), wait until it answers, check the engine, create `sbtest`.
  */
 import { spawn } from 'node:child_process';
-import { access, constants, mkdir, open, readdir, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { UserError } from '../errors.js';
-import { renderMycnf, parseMycnf } from './mycnf.js';
+import { renderMycnf, parseMycnf, appendMycnfOptions } from './mycnf.js';
 import { buildServerArgs, selectServerOptions } from './build-server-args.js';
 import { checkPortFree } from './ports.js';
 import { initDatadir } from './init-datadir.js';
@@ -20,6 +20,7 @@ import { verifyEngine } from './verify-engine.js';
 /** @typedef {import('../types.js').InstallResult} InstallResult */
 /** @typedef {import('./types.js').ServerOptions} ServerOptions */
 /** @typedef {import('./types.js').ServerHandle} ServerHandle */
+/** @typedef {import('./types.js').ServerWrapper} ServerWrapper */
 
 const ENGINES = ['innodb', 'rocksdb'];
 /** sun_path is 108 bytes including the terminating NUL. */
@@ -54,10 +55,12 @@ export async function startServer(install, options) {
   }
 
   const mycnfName = options.mycnfName ?? options.engine;
-  const rendered = renderMycnf({ name: mycnfName, template: options.mycnfTemplate, overrides: options.mycnfOverrides ?? {} });
-  if (rendered.unusedOverrides.length > 0) {
-    log(`host mycnf values not used by template '${mycnfName}' (no placeholder or option of that name): ${rendered.unusedOverrides.join(', ')}`);
+  const wrapper = options.wrapper ?? null;
+  const fromTemplate = renderMycnf({ name: mycnfName, template: options.mycnfTemplate, overrides: options.mycnfOverrides ?? {} });
+  if (fromTemplate.unusedOverrides.length > 0) {
+    log(`host mycnf values not used by template '${mycnfName}' (no placeholder or option of that name): ${fromTemplate.unusedOverrides.join(', ')}`);
   }
+  const rendered = wrapper ? appendMycnfOptions(fromTemplate, wrapper.mycnf ?? {}, wrapper.argv.join(' ')) : fromTemplate;
   const serverOptions = selectServerOptions(parseMycnf(rendered.text, `my.cnf template '${mycnfName}'`), install.flavor, install.version ?? '', mycnfName);
 
   const reuse = await datadirInUse(paths.datadir);
@@ -80,16 +83,17 @@ export async function startServer(install, options) {
     shareDir: install.shareDir, engine: options.engine, options: serverOptions, asRoot,
   });
   const pin = options.serverCpus ?? null;
-  // taskset execs the server, so the pid we get is the server's and every thread inherits the mask.
-  const command = pin ? ['taskset', '-c', pin, install.bin.server, ...args] : [install.bin.server, ...args];
+  // taskset execs the wrapper, which runs the server in the same process (checked below
+  // against the pid file): the pid we get is the server's and every thread inherits the mask.
+  const command = [...(pin ? ['taskset', '-c', pin] : []), ...(wrapper?.argv ?? []), install.bin.server, ...args];
   const logOffset = await readLogSize(paths.errorLog);
   const outOffset = await readLogSize(paths.serverOut);
   const out = await open(paths.serverOut, 'a');
-  log(`starting ${install.flavor} ${install.version} on port ${options.port}${pin ? `, pinned to CPUs ${pin}` : ''} (${options.engine})`);
+  log(`starting ${install.flavor} ${install.version} on port ${options.port}${pin ? `, pinned to CPUs ${pin}` : ''} (${options.engine})${wrapper ? ` under ${wrapper.argv.join(' ')}` : ''}`);
   // detached: a Ctrl-C in the terminal reaches only tagbench, which then stops the server
   // cleanly through stopAllServers() instead of the server dying mid-write.
   const child = spawn(command[0], command.slice(1), {
-    stdio: ['ignore', out.fd, out.fd], detached: true, env: { ...process.env, ...install.env },
+    stdio: ['ignore', out.fd, out.fd], detached: true, env: { ...process.env, ...install.env, ...(wrapper?.env ?? {}) },
   });
   const spawned = new Promise((res) => {
     child.once('spawn', () => res(null));
@@ -97,17 +101,22 @@ export async function startServer(install, options) {
   });
   await out.close();
   const spawnError = await spawned;
-  if (spawnError) throw new UserError(`cannot run ${command[0]}: ${/** @type {Error} */ (spawnError).message}${pin ? ' (is util-linux taskset installed? see setup/server.sh)' : ''}`);
+  if (spawnError) {
+    const hint = pin ? ' (is util-linux taskset installed? see setup/server.sh)' : wrapper ? ' (is the wrapper installed? it is looked up in PATH)' : '';
+    throw new UserError(`cannot run ${command[0]}: ${/** @type {Error} */ (spawnError).message}${hint}`);
+  }
 
   const handle = createServerHandle({
     child, port: options.port, socket: paths.socket, engine: options.engine, flavor: install.flavor,
     workDir, datadir: paths.datadir, tmpdir: paths.tmpdir, errorLog: paths.errorLog, serverCpus: pin,
     command, mycnf: { name: rendered.name, text: rendered.text, sha256: rendered.sha256 },
+    wrapper: wrapper ? { argv: [...wrapper.argv], env: { ...(wrapper.env ?? {}) } } : null,
     stopTimeoutS: options.stopTimeoutS ?? 300, log,
   });
   registerServer(handle);
   try {
-    await waitUntilReady(handle, paths, { logOffset, outOffset }, options.startTimeoutS ?? 180);
+    await waitUntilReady(handle, paths, { logOffset, outOffset }, wrapper?.readyTimeoutS ?? options.startTimeoutS ?? 180);
+    await checkServerPid(handle, paths.pidFile, wrapper, options.stopTimeoutS ?? 300);
     const setup = await createConnection({ socketPath: paths.socket, user: 'root', password: '' });
     try {
       await setup.query('CREATE DATABASE IF NOT EXISTS sbtest');
@@ -148,6 +157,19 @@ function validateOptions(o) {
       if (max >= n) problems.push(`serverCpus "${pin}" (host class pinning.serverCpus) names CPU ${max} but this machine has CPUs 0-${n - 1}`);
     }
   }
+  const w = o.wrapper ?? null;
+  if (w !== null) {
+    if (typeof w !== 'object' || !Array.isArray(w.argv) || w.argv.length === 0 || !w.argv.every((a) => typeof a === 'string' && a !== '')) {
+      problems.push(`wrapper.argv ${JSON.stringify(w?.argv)} must be a non-empty list of non-empty strings (the wrapper command before the server binary, e.g. ["valgrind", "--tool=callgrind"])`);
+    }
+    if (w.env !== undefined && (typeof w.env !== 'object' || w.env === null || !Object.values(w.env).every((v) => typeof v === 'string'))) {
+      problems.push('wrapper.env must map variable names to string values');
+    }
+    if (w.readyTimeoutS !== undefined && !(typeof w.readyTimeoutS === 'number' && w.readyTimeoutS > 0 && Number.isFinite(w.readyTimeoutS))) {
+      problems.push(`wrapper.readyTimeoutS ${JSON.stringify(w.readyTimeoutS)} must be a positive number of seconds`);
+    }
+    if (w.mycnf !== undefined && (typeof w.mycnf !== 'object' || w.mycnf === null)) problems.push('wrapper.mycnf must map server option names to values');
+  }
   if (problems.length > 0) throw new UserError(`startServer: invalid options:\n  - ${problems.join('\n  - ')}`);
 }
 
@@ -184,6 +206,48 @@ async function checkInstall(install, engine) {
           : `this ${install.flavor} release ships no MyRocks plugin: run it with engine innodb`));
     }
   }
+}
+
+/**
+ * The spawned pid must be the server's: stop(), crash detection and the samplers act on it.
+ * taskset execs and valgrind is the process, but a wrapper such as `perf stat -- cmd` forks the
+ * server as its child. The server writes its own getpid() to the pid file before it accepts
+ * connections, so a different number there means the wrapper forked.
+ * @param {ReturnType<typeof createServerHandle>} handle
+ * @param {string} pidFile
+ * @param {ServerWrapper|null} wrapper
+ * @param {number} stopTimeoutS how long the forked server gets to shut down before SIGKILL
+ * @throws {UserError} when the pid file names another process (stopped by then; the caller
+ *   stops the wrapper)
+ */
+async function checkServerPid(handle, pidFile, wrapper, stopTimeoutS) {
+  const text = await readFile(pidFile, 'utf8').catch(() => null);
+  const serverPid = text === null ? null : Number(text.trim());
+  if (serverPid === null || !(serverPid > 0) || serverPid === handle.pid) return;
+  // Stopping the wrapper would orphan the server it forked: stop that server first, by the pid
+  // it wrote, once /proc confirms it is a server on this datadir.
+  const cmdline = await readFile(`/proc/${serverPid}/cmdline`, 'utf8').catch(() => '');
+  if (cmdline.split('\0').includes(`--datadir=${handle.datadir}`)) await stopPid(serverPid, stopTimeoutS);
+  throw new UserError(`the server's pid file ${pidFile} says pid ${text?.trim()}, but the process started was pid ${handle.pid} (${handle.command.slice(0, 3).join(' ')} ...): ` +
+    (wrapper
+      ? `the wrapper '${wrapper.argv.join(' ')}' runs the server as a child process, and tagbench must signal and sample the server itself. ` +
+        'Use a wrapper that runs the server in its own process (valgrind, nice, env, chrt); attach perf with `perf stat -p <pid>` after the start instead of wrapping the server'
+      : 'something between tagbench and the server forked it; start it directly'));
+}
+
+/**
+ * SIGTERM a process that is not our child, wait until it is gone, SIGKILL after timeoutS.
+ * @param {number} pid
+ * @param {number} timeoutS
+ */
+async function stopPid(pid, timeoutS) {
+  const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  const send = (/** @type {NodeJS.Signals} */ sig) => { try { process.kill(pid, sig); } catch { /* gone */ } };
+  send('SIGTERM');
+  const deadline = Date.now() + timeoutS * 1000;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  if (alive()) send('SIGKILL');
+  while (alive()) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** @param {string} datadir */

@@ -20,6 +20,31 @@ export {};
  *   refusing it (default false: a non-empty datadir is an error, so no run inherits old data)
  * @property {number} [startTimeoutS] how long to wait for the server to accept connections (default 180)
  * @property {number} [stopTimeoutS] how long stop() waits after SIGTERM before SIGKILL (default 300)
+ * @property {ServerWrapper|null} [wrapper] a tool the server runs under (a meter's valgrind), null/absent = none
+ */
+
+/**
+ * @typedef {object} ServerWrapper a program the server is started through, named by a meter
+ *   (scripts/metrics/meters/) without the server stage knowing which. The command becomes
+ *   `[taskset -c CPUS] ...argv <server binary> <server args>`.
+ *
+ *   The wrapper must run the server IN ITS OWN PROCESS (exec it, or be the process, as
+ *   valgrind is): the spawned pid must be the server's, or stop(), crash detection, the RSS
+ *   sampler and `callgrind_control <pid>` would all act on the wrapper. startServer() checks it:
+ *   the pid the server writes to its pid file must be the spawned pid, else it stops everything
+ *   and throws. So valgrind (any tool), nice, env, chrt, setarch, numactl fit; `perf stat -- cmd`
+ *   forks the server as its child and does NOT: a perf meter attaches with `perf stat -p <pid>`
+ *   around the repeat instead, which also leaves the server's startup out of its counts.
+ * @property {string[]} argv the wrapper's argv, put before the server binary, e.g.
+ *   `['valgrind', '--tool=callgrind', '--collect-atstart=no']`; non-empty, argv[0] is looked up in PATH
+ * @property {Record<string, string>} [env] environment variables added for the wrapper (and the server)
+ * @property {number} [readyTimeoutS] how long to wait for the server to accept connections
+ *   under the wrapper, instead of startTimeoutS (valgrind starts MariaDB 10.11 in 4-18 s, where it
+ *   takes 1 s without); the stop timeout stays stopTimeoutS
+ * @property {Record<string, string|number>} [mycnf] server options the wrapped server needs
+ *   (under valgrind: innodb_buffer_pool_size_max, innodb_use_native_aio=0); appended to the
+ *   rendered my.cnf in a last [mysqld] group, so they win over the template and the host class,
+ *   and the run record's my.cnf text and sha256 say what the server really ran with
  */
 
 /**
@@ -56,7 +81,7 @@ export {};
 
 /**
  * @typedef {object} ServerHandle a running server started by startServer()
- * @property {number} pid mysqld / mariadbd process id (taskset execs the server, same pid)
+ * @property {number} pid mysqld / mariadbd process id (taskset and a wrapper run the server in the spawned process; checked against the pid file)
  * @property {number} port TCP port on `host`
  * @property {string} socket unix socket path
  * @property {'127.0.0.1'} host
@@ -71,7 +96,9 @@ export {};
  * @property {string} tmpdir
  * @property {string} errorLog
  * @property {string|null} serverCpus CPU list the server is pinned to, null = not pinned
- * @property {string[]} command full command line (argv) the server was started with
+ * @property {string[]} command full command line (argv) the server was started with (taskset, the wrapper's argv, the binary, its options)
+ * @property {{argv: string[], env: Record<string, string>}|null} wrapper what the server runs under
+ *   (ServerOptions.wrapper's argv and env), null = started directly; for the run record
  * @property {{name: string, text: string, sha256: string}} mycnf rendered my.cnf, as stored in the run record
  * @property {(sql: string, params?: unknown[]) => Promise<any>} query runs one statement over the socket (mysql2/promise); resolves to rows (or the result header for DML)
  * @property {() => boolean} isAlive true while the process exists

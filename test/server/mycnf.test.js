@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { parseMycnf, normalizeOptionName, renderMycnf } from '../../scripts/server/mycnf.js';
+import { parseMycnf, normalizeOptionName, renderMycnf, appendMycnfOptions } from '../../scripts/server/mycnf.js';
+import { selectServerOptions, buildServerArgs } from '../../scripts/server/build-server-args.js';
 import { UserError } from '../../scripts/errors.js';
 import { config } from './helpers.js';
 
@@ -100,4 +101,30 @@ test('every shipped template renders with every host class', () => {
       }
     }
   }
+});
+
+test('a wrapper\'s my.cnf values come last, win over the template and the host class, and change the sha256', () => {
+  const r = renderMycnf({ name: 'innodb', template: config.mycnf.innodb, overrides: { innodb_buffer_pool_size: '512M' } });
+  assert.equal(appendMycnfOptions(r, {}, 'valgrind'), r, 'nothing to add: the same rendering');
+  const w = appendMycnfOptions(r, { innodb_buffer_pool_size_max: '512M', innodb_use_native_aio: 0, innodb_buffer_pool_size: '128M' }, 'valgrind --tool=callgrind');
+  assert.ok(w.text.startsWith(r.text.replace(/\n*$/, '\n')), 'the template text is kept as rendered');
+  assert.match(w.text, /# Added by tagbench for the wrapper the server runs under \(valgrind --tool=callgrind\)/);
+  assert.match(w.text, /\[mysqld\]\ninnodb_buffer_pool_size_max=512M\ninnodb_use_native_aio=0\ninnodb_buffer_pool_size=128M\n$/);
+  assert.equal(w.sha256, createHash('sha256').update(w.text).digest('hex'));
+  assert.notEqual(w.sha256, r.sha256);
+  const args = buildServerArgs({
+    flavor: 'mariadb', port: 3306, pluginDir: '/p', shareDir: '/s', engine: 'innodb', asRoot: false,
+    paths: { basedir: '/b', datadir: '/d', socket: '/x.sock', pidFile: '/x.pid', errorLog: '/e', tmpdir: '/t', secureFileDir: '/f' },
+    options: selectServerOptions(parseMycnf(w.text, 't'), 'mariadb', '10.11.18', 'innodb'),
+  });
+  // mysqld takes the last of repeated options: the wrapper's value is after the template's.
+  const pool = args.filter((a) => a.startsWith('--innodb_buffer_pool_size='));
+  assert.deepEqual(pool, ['--innodb_buffer_pool_size=512M', '--innodb_buffer_pool_size=128M']);
+  assert.ok(args.includes('--innodb_use_native_aio=0'));
+  assert.throws(() => appendMycnfOptions(r, { 'bad name': 1, innodb_use_native_aio: '' }, 'x'), (err) => {
+    assert.ok(err instanceof UserError);
+    assert.match(err.message, /"bad name" is not a server option name/);
+    assert.match(err.message, /innodb_use_native_aio = "" must be a non-empty single-line value/);
+    return true;
+  });
 });
