@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { searchFirstBad, nextProbe, maxProbes, classifyProbe, findBisectTargets } from '../../scripts/verify/bisect-search.js';
-import { parseRelease, checkCandidates, defaultCandidates } from '../../scripts/verify/bisect.js';
+import { parseRelease, checkCandidates, defaultCandidates } from '../../scripts/verify/bisect-plan.js';
 import { renderBisectReport } from '../../scripts/compare/render-bisect.js';
 import { validateBisectReport } from '../../scripts/store/index.js';
 
