@@ -74,6 +74,29 @@ test('HDR format: µs values become ms, no buckets', () => {
   assert.equal(request.operations.find((o) => o.op === 'GET_NODE')?.percentiles.p50.ms, us / 1000);
 });
 
+// load-unseeded.txt and request-unseeded.txt: real output of the pinned fork (MariaDB 10.11.18,
+// maxid1 2001, one loader and one requester, maxtime 3 s) run with the runner's properties less
+// load_random_seed and request_random_seed, so the driver picked its seeds and printed them.
+test('seeds the driver picked itself ("Using random seed N since … not specified") are read, for both phases', () => {
+  const load = parseLinkbenchOutput(read('load-unseeded.txt'));
+  assert.match(read('load-unseeded.txt'), /Using random seed -479098427678 since load_random_seed not specified/);
+  assert.deepEqual(load.seeds, { load: -479098427678, request: null });
+  assert.equal(load.load?.nodes, 2000);
+  const request = parseLinkbenchOutput(read('request-unseeded.txt'));
+  assert.deepEqual(request.seeds, { load: null, request: -577476019056 });
+  assert.equal(request.request?.requests, 1479);
+  assert.deepEqual([load.errors, request.errors], [[], []]);
+});
+
+test('a picked seed beyond 2^53 stays null: a number would round it to another seed', () => {
+  // the fixture's line with a seed of a long-running JVM (nanoTime XOR the key's hash past 2^53)
+  const text = read('load-unseeded.txt').replace('-479098427678', '-9007199254740993');
+  assert.match(text, /Using random seed -9007199254740993 since/);
+  assert.deepEqual(parseLinkbenchOutput(text).seeds, { load: null, request: null });
+  const safe = read('load-unseeded.txt').replace('-479098427678', String(-Number.MAX_SAFE_INTEGER));
+  assert.equal(parseLinkbenchOutput(safe).seeds.load, -Number.MAX_SAFE_INTEGER);
+});
+
 test('every captured console output agrees with its -csvstats file (counts, p50, max)', () => {
   const cases = readdirSync(dir).filter((f) => f.endsWith('.csv')).map((f) => f.replace(/\.csv$/, ''));
   assert.ok(cases.length >= 4, cases.join(', '));
