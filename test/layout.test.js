@@ -199,3 +199,100 @@ test('foundation modules import no stage', async () => {
   }
   assert.deepEqual([...new Set(problems)], []);
 });
+
+/**
+ * The runtime import graph of scripts/: file -> files it imports (static imports, re-exports
+ * and dynamic imports; JSDoc type imports are left out, they load nothing).
+ * @param {{rel: string, text: string}[]} sources
+ * @returns {Map<string, string[]>}
+ */
+function runtimeGraph(sources) {
+  /** @type {Map<string, string[]>} */
+  const graph = new Map();
+  for (const { rel, text } of sources) {
+    if (!rel.startsWith('scripts/')) continue;
+    // Comments hold JSDoc `import('…')` types and prose: not imports that run.
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+    const targets = importsOf(code).filter((s) => s.startsWith('.')).map((s) => relative(ROOT, resolve(ROOT, dirname(rel), s)));
+    graph.set(rel, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/**
+ * Import circles of a graph, as the files around each (first file repeated last): a depth-first
+ * walk, which reports at least one circle whenever there is any (not every circle).
+ * @param {Map<string, string[]>} graph
+ * @returns {string[][]}
+ */
+function importCircles(graph) {
+  /** @type {string[][]} */
+  const circles = [];
+  const seen = new Set();
+  /** @type {Map<string, number>} */
+  const onPath = new Map();
+  /** @type {string[]} */
+  const path = [];
+  /** @param {string} file */
+  const visit = (file) => {
+    onPath.set(file, path.length);
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      const at = onPath.get(next);
+      if (at !== undefined) circles.push([...path.slice(at), next]);
+      else if (!seen.has(next)) visit(next);
+    }
+    path.pop();
+    onPath.delete(file);
+    seen.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) if (!seen.has(file)) visit(file);
+  return circles;
+}
+
+test('no import circle anywhere in scripts/ (a circle means two modules are one, or one reaches into the other\'s user)', async () => {
+  // The check finds a circle where there is one.
+  const made = new Map([['scripts/a.js', ['scripts/b.js']], ['scripts/b.js', ['scripts/c.js']], ['scripts/c.js', ['scripts/a.js']]]);
+  assert.deepEqual(importCircles(made), [['scripts/a.js', 'scripts/b.js', 'scripts/c.js', 'scripts/a.js']]);
+  const graph = runtimeGraph(await SOURCES);
+  assert.ok([...graph.values()].flat().length > 200, 'expected the scripts to import each other: is the import parser broken?');
+  assert.deepEqual(importCircles(graph).map((c) => c.join(' -> ')), []);
+});
+
+/**
+ * Imports of a benchmark plug-in's own files (scripts/workload/<plug-in>/...) from outside the
+ * workload stage: the other stages reach plug-ins only through scripts/workload/index.js
+ * (getBenchmark), so a new plug-in never touches them.
+ * @param {{rel: string, text: string}[]} sources
+ * @param {string[]} plugins plug-in folder names
+ * @returns {string[]}
+ */
+function pluginImportsFromOutside(sources, plugins) {
+  const problems = [];
+  for (const { rel, text } of sources) {
+    if (rel.startsWith('scripts/workload/') || !rel.startsWith('scripts/')) continue;
+    for (const spec of importsOf(text)) {
+      if (!spec.startsWith('.')) continue;
+      const target = relative(ROOT, resolve(ROOT, dirname(rel), spec));
+      const parts = target.split('/');
+      if (parts[0] !== 'scripts' || parts[1] !== 'workload') continue;
+      if (parts.length > 3 && plugins.includes(parts[2])) problems.push(`${rel} imports ${spec}: a benchmark plug-in's file; use scripts/workload/index.js (getBenchmark)`);
+      else if (parts.length === 3 && parts[2] !== 'index.js' && parts[2] !== 'types.js') problems.push(`${rel} imports ${spec}: use scripts/workload/index.js`);
+    }
+  }
+  return problems;
+}
+
+test('no stage outside workload imports a benchmark plug-in by file: only scripts/workload/index.js', async () => {
+  const { BENCHMARKS } = await import('../scripts/workload/index.js');
+  const plugins = Object.keys(BENCHMARKS);
+  assert.ok(plugins.includes('sysbench') && plugins.length >= 6, `the registry lists the plug-ins (${plugins.join(', ')})`);
+  for (const name of plugins) {
+    const entries = await readdir(join(SCRIPTS, 'workload', name)).catch(() => []);
+    assert.ok(entries.includes('index.js'), `scripts/workload/${name}/index.js is the plug-in ${name} (one folder per plug-in)`);
+  }
+  // The check finds such an import where there is one.
+  const made = [{ rel: 'scripts/run/x.js', text: "import { sysbench } from '../workload/sysbench/index.js';\nimport { planSuite } from '../workload/suite.js';\n" }];
+  assert.equal(pluginImportsFromOutside(made, plugins).length, 2);
+  assert.deepEqual(pluginImportsFromOutside(await SOURCES, plugins), []);
+});
