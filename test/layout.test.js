@@ -288,7 +288,7 @@ test('no stage outside workload imports a benchmark plug-in by file: only script
   const plugins = Object.keys(BENCHMARKS);
   assert.ok(plugins.includes('sysbench') && plugins.length >= 6, `the registry lists the plug-ins (${plugins.join(', ')})`);
   for (const name of plugins) {
-    const entries = await readdir(join(SCRIPTS, 'workload', name)).catch(() => []);
+    const entries = await readdir(join(SCRIPTS, 'workload', name)).catch(() => /** @type {string[]} */ ([]));
     assert.ok(entries.includes('index.js'), `scripts/workload/${name}/index.js is the plug-in ${name} (one folder per plug-in)`);
   }
   // The check finds such an import where there is one.
