@@ -1,0 +1,55 @@
+/** The meter registry: names, the shape check at registration, and the wall meter's figures. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { getMeter, METERS } from '../../../scripts/metrics/index.js';
+import { registerMeters } from '../../../scripts/metrics/meters/registry.js';
+import { wallFigures } from '../../../scripts/metrics/meters/wall.js';
+import { computeEfficiency } from '../../../scripts/metrics/compute-efficiency.js';
+
+test('meters by name: wall is known, an unknown name lists the known ones from the map', () => {
+  assert.equal(getMeter('wall').name, 'wall');
+  assert.equal(getMeter('wall').serverWrapper, undefined, 'wall starts the server plainly');
+  assert.throws(() => getMeter('instructions'), /^Error: unknown meter 'instructions'; known: wall$/);
+  assert.throws(() => getMeter('constructor'), /unknown meter 'constructor'/);
+  assert.ok(Object.isFrozen(METERS));
+});
+
+test('a meter of the wrong shape is refused when registered, naming its file and the member', () => {
+  const start = async () => ({ stop: async () => null });
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters' } })), /scripts\/metrics\/meters\/counters\.js: meter lacks start/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { start } })), /scripts\/metrics\/meters\/counters\.js: meter lacks name/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'perf', start } })), /meter name 'perf' must equal the file name/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', start, serverWrapper: ['perf'] } })), /counters\.js: meter member serverWrapper must be a function/);
+  const wrapped = registerMeters({ counters: { name: 'counters', start, serverWrapper: () => ({ argv: ['perf', 'stat', '--'] }) } });
+  assert.deepEqual(wrapped.counters.serverWrapper?.({ workDir: '/w' }), { argv: ['perf', 'stat', '--'] });
+});
+
+/** Samples as startSampling(...).stop() returns them (two seconds, one device). @type {any} */
+const SAMPLES = {
+  startedAt: '2025-01-01T00:00:00.000Z', durationS: 2.4, intervalS: 1, cores: 4,
+  cpu: [{ t: 1, usPct: 20, syPct: 5, csPerS: 12000 }, { t: 2, usPct: 30, syPct: 5, csPerS: 14000 }],
+  io: [{ t: 1, readsPerS: 10, kbReadPerS: 160, kbWrittenPerS: 800 }, { t: 2, readsPerS: 20, kbReadPerS: 320, kbWrittenPerS: 1200 }],
+  rss: [], rssKb: 123456, devices: { basis: 'datadir', devices: ['sda'], note: '' }, status: null, warnings: [],
+};
+
+test('wall: the figures of an ok repeat are the tool\'s numbers and the efficiency over its measured window', () => {
+  const repeat = { ok: true, durationS: 2, throughput: 1000, tps: 100, latencyMs: { avg: 1, p95: 2, p99: null, max: 5 }, intervals: [{ t: 1, qps: 1000, tps: 100, latencyMs: 2, errors: 0 }] };
+  const figures = wallFigures(SAMPLES, repeat);
+  const efficiency = computeEfficiency(SAMPLES, 2000, { windowS: 2 });
+  assert.ok(efficiency && efficiency.cpuUsPerOp > 0);
+  assert.equal(figures.meter, 'wall');
+  assert.deepEqual(figures.perOp, { ...efficiency });
+  assert.deepEqual(figures.repeat, {
+    throughput: 1000, tps: 100, latencyMs: repeat.latencyMs, intervals: repeat.intervals, efficiency,
+    mysqldRssKb: 123456, ioDevices: { basis: 'datadir', devices: ['sda'] },
+  });
+});
+
+test('wall: a failed repeat keeps its intervals and the samplers\' facts, no rate and no efficiency', () => {
+  const figures = wallFigures({ ...SAMPLES, rocksdb: null }, { ok: false, durationS: 1.5, throughput: null, tps: null, latencyMs: null, intervals: [] });
+  assert.deepEqual(figures.perOp, {});
+  assert.deepEqual(figures.repeat, {
+    throughput: null, tps: null, latencyMs: null, intervals: [], efficiency: null,
+    mysqldRssKb: 123456, ioDevices: { basis: 'datadir', devices: ['sda'] }, rocksdb: null,
+  });
+});
