@@ -52,13 +52,25 @@ export function resolveAdaptiveLimits(host, budgetOption) {
  * @property {() => number} [now] ms clock (tests)
  */
 
+/** @typedef {import('../compare/index.js').ReleaseRecords} ReleaseRecords */
+/** @typedef {import('../compare/index.js').FullComparison} FullComparison */
+
 /**
- * @param {import('../compare/index.js').ReleaseRecords} base
- * @param {import('../compare/index.js').ReleaseRecords} candidate
- * @param {string} createdAt
+ * Seconds per test per round (both releases, every instance of the round) and per round on top
+ * (loads, starts, restarts, warm-ups): estimated from the suite, then from the rounds run.
+ * @typedef {{perTestS: number, roundOverheadS: number}} RoundPace
+ */
+
+/**
+ * Compare base and candidate, and run more instances of the undecided tests until every verdict
+ * is decided, a test has the most instances, the budget is spent or the signal aborts.
+ * @param {ReleaseRecords} base
+ * @param {ReleaseRecords} candidate
+ * @param {string} createdAt ISO time the comparison carries
  * @param {AdaptiveContext} ctx
- * @returns {Promise<{comparison: import('../compare/index.js').FullComparison, base: import('../compare/index.js').ReleaseRecords, candidate: import('../compare/index.js').ReleaseRecords}>}
+ * @returns {Promise<{comparison: FullComparison, base: ReleaseRecords, candidate: ReleaseRecords}>}
  *   the final comparison (with `adaptive` set) and both sides' records including the new rounds
+ * @throws {import('../errors.js').UserError} when a round cannot start its servers
  */
 export async function extendUndecided(base, candidate, createdAt, ctx) {
   const now = ctx.now ?? Date.now;
@@ -70,49 +82,25 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
   let rounds = 0;
   let stopped = first.undecided.length === 0 ? 'nothing undecided' : '';
   const suite = ctx.config.suites[ctx.suite];
-  // Seconds per test per round (both releases, every instance of the round) and per round on top
-  // (loads, starts, restarts, warm-ups): estimated from the suite, then from the rounds run.
-  let perTestS = 2 * INSTANCES_PER_ROUND * (Math.max(suite?.readDurationS ?? 0, suite?.writeDurationS ?? 0) + (suite?.warmupS ?? 0) + 1);
-  let roundOverheadS = 60;
+  /** @type {RoundPace} */
+  const pace = {
+    perTestS: 2 * INSTANCES_PER_ROUND * (Math.max(suite?.readDurationS ?? 0, suite?.writeDurationS ?? 0) + (suite?.warmupS ?? 0) + 1),
+    roundOverheadS: 60,
+  };
   while (!stopped) {
-    const { tests: wanted } = selectUndecided(comparison, { maxInstances: ctx.maxInstances });
-    if (wanted.length === 0) {
-      stopped = selectUndecided(comparison, { maxInstances: Infinity }).undecided.length === 0 ? 'every verdict decided' : `the undecided tests have ${ctx.maxInstances} instances per side (the host class's most)`;
+    const next = pickRoundTests(comparison, ctx, pace, () => (now() - started) / 1000);
+    if ('stopped' in next) {
+      stopped = next.stopped;
       break;
     }
-    const elapsedS = (now() - started) / 1000;
-    // As many of the most promising tests as the rest of the budget takes.
-    const fit = Math.floor((ctx.budgetS - elapsedS - roundOverheadS) / perTestS);
-    if (fit < 1) {
-      stopped = `the ${ctx.budgetS} s budget is spent (${Math.round(elapsedS)} s so far; a round of one test takes about ${Math.round(roundOverheadS + perTestS)} s)`;
-      break;
-    }
-    if (ctx.signal?.aborted) {
-      stopped = 'interrupted';
-      break;
-    }
-    const tests = wanted.slice(0, fit);
     rounds++;
-    ctx.write(`adaptive round ${rounds}: ${tests.length} of ${wanted.length} undecided test(s), ${INSTANCES_PER_ROUND} more instances each: ${tests.join(', ')}\n`);
+    ctx.write(`adaptive round ${rounds}: ${next.tests.length} of ${next.wanted.length} undecided test(s), ${INSTANCES_PER_ROUND} more instances each: ${next.tests.join(', ')}\n`);
     const roundStart = now();
-    const outcome = await runReleases(ctx.config, {
-      releases: ctx.releases ?? [{ product: ctx.product, version: base.version }, { product: ctx.product, version: candidate.version }],
-      suite: ctx.suite,
-      hostClass: ctx.hostClass,
-      only: tests,
-      repeats: INSTANCES_PER_ROUND,
-      instances: INSTANCES_PER_ROUND,
-      storeDir: ctx.storeDir,
-      workDir: ctx.workDir,
-      cacheDir: ctx.cacheDir,
-      ...(ctx.portBase ? { portBase: ctx.portBase } : {}),
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      write: (t) => ctx.write(`    ${t}`),
-    });
+    const outcome = await runRound(ctx, base, candidate, next.tests);
     // The next round's estimate follows this round's pace.
-    const pace = ((now() - roundStart) / 1000) / (roundOverheadS + tests.length * perTestS);
-    perTestS *= pace;
-    roundOverheadS *= pace;
+    const factor = ((now() - roundStart) / 1000) / (pace.roundOverheadS + next.tests.length * pace.perTestS);
+    pace.perTestS *= factor;
+    pace.roundOverheadS *= factor;
     const [b, c] = outcome.records;
     // A partial or failed round adds what it measured; compareRuns reads only valid repeats.
     base = { ...base, records: [...base.records, b] };
@@ -120,6 +108,66 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
     comparison = compare();
     if (outcome.interrupted) stopped = 'interrupted';
   }
+  const adaptive = summarizeRounds(comparison, keys, { rounds, seconds: Math.round((now() - started) / 1000), budgetS: ctx.budgetS, stopped });
+  return { comparison: { ...comparison, adaptive }, base, candidate };
+}
+
+/**
+ * The tests of the next round: as many of the most promising undecided tests as the rest of
+ * the budget takes; or why there is no next round.
+ * @param {FullComparison} comparison the comparison so far
+ * @param {AdaptiveContext} ctx
+ * @param {RoundPace} pace
+ * @param {() => number} elapsedS seconds since the extension started (read only when needed)
+ * @returns {{tests: string[], wanted: string[]}|{stopped: string}} wanted: every test more
+ *   instances could decide, most promising first
+ */
+function pickRoundTests(comparison, ctx, pace, elapsedS) {
+  const { tests: wanted } = selectUndecided(comparison, { maxInstances: ctx.maxInstances });
+  if (wanted.length === 0) {
+    return { stopped: selectUndecided(comparison, { maxInstances: Infinity }).undecided.length === 0 ? 'every verdict decided' : `the undecided tests have ${ctx.maxInstances} instances per side (the host class's most)` };
+  }
+  const elapsed = elapsedS();
+  const fit = Math.floor((ctx.budgetS - elapsed - pace.roundOverheadS) / pace.perTestS);
+  if (fit < 1) return { stopped: `the ${ctx.budgetS} s budget is spent (${Math.round(elapsed)} s so far; a round of one test takes about ${Math.round(pace.roundOverheadS + pace.perTestS)} s)` };
+  if (ctx.signal?.aborted) return { stopped: 'interrupted' };
+  return { tests: wanted.slice(0, fit), wanted };
+}
+
+/**
+ * One round: both releases alternating on fresh server instances, only the given tests.
+ * @param {AdaptiveContext} ctx
+ * @param {ReleaseRecords} base
+ * @param {ReleaseRecords} candidate
+ * @param {string[]} tests
+ * @returns {ReturnType<typeof runReleases>}
+ */
+function runRound(ctx, base, candidate, tests) {
+  return runReleases(ctx.config, {
+    releases: ctx.releases ?? [{ product: ctx.product, version: base.version }, { product: ctx.product, version: candidate.version }],
+    suite: ctx.suite,
+    hostClass: ctx.hostClass,
+    only: tests,
+    repeats: INSTANCES_PER_ROUND,
+    instances: INSTANCES_PER_ROUND,
+    storeDir: ctx.storeDir,
+    workDir: ctx.workDir,
+    cacheDir: ctx.cacheDir,
+    ...(ctx.portBase ? { portBase: ctx.portBase } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    write: (t) => ctx.write(`    ${t}`),
+  });
+}
+
+/**
+ * The comparison's `adaptive` field: what the rounds did and how many of the tests undecided at
+ * the start they decided.
+ * @param {FullComparison} comparison the final comparison
+ * @param {Set<string>} keys `test|metric` of the verdicts undecided at the start
+ * @param {{rounds: number, seconds: number, budgetS: number, stopped: string}} run
+ * @returns {NonNullable<FullComparison['adaptive']>}
+ */
+function summarizeRounds(comparison, keys, { rounds, seconds, budgetS, stopped }) {
   // Decided: unchanged, an improvement, or a regression Holm's step no longer holds back.
   const isDecided = (/** @type {import('../compare/index.js').FullVerdict} */ t) => t.verdict === 'unchanged' || t.verdict === 'improvement' || (t.verdict === 'regression' && !isUndecided(t));
   const resolved = comparison.tests.filter((t) => keys.has(`${t.test}|${t.metric}`) && isDecided(t)).length;
@@ -129,17 +177,5 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
     if (!keys.has(`${t.test}|${t.metric}`)) continue;
     instancesNeeded[t.test] = Math.max(instancesNeeded[t.test] ?? 0, Math.min(t.base?.n ?? 0, t.candidate?.n ?? 0));
   }
-  comparison = {
-    ...comparison,
-    adaptive: {
-      rounds,
-      seconds: Math.round((now() - started) / 1000),
-      budgetS: ctx.budgetS,
-      undecidedBefore: keys.size,
-      resolved,
-      instancesNeeded,
-      stopped,
-    },
-  };
-  return { comparison, base, candidate };
+  return { rounds, seconds, budgetS, undecidedBefore: keys.size, resolved, instancesNeeded, stopped };
 }

@@ -56,13 +56,8 @@ export async function watchServer(options) {
     cg = await findCpuCgroupRoot();
     cgDir = join(cg.dir, options.name);
     await mkdir(cgDir, { recursive: true });
-    const quotaUs = Math.max(1000, Math.round(options.quotaCpus * periodUs));
-    if (cg.version === 1) {
-      await writeFile(join(cgDir, 'cpu.cfs_period_us'), String(periodUs));
-      await writeFile(join(cgDir, 'cpu.cfs_quota_us'), String(quotaUs));
-    } else {
-      await writeFile(join(cgDir, 'cpu.max'), `${quotaUs} ${periodUs}`);
-    }
+    if (cg.version === 1) await writeFile(join(cgDir, 'cpu.cfs_period_us'), String(periodUs));
+    await writeQuota(cg, cgDir, options.quotaCpus, periodUs);
   }
   /** @type {{tMs: number, cpuS: number}[]} */
   const samples = [];
@@ -98,9 +93,7 @@ export async function watchServer(options) {
      */
     async setQuota(cpus) {
       if (!cg || !cgDir) return;
-      const quotaUs = Math.max(1000, Math.round(cpus * periodUs));
-      if (cg.version === 1) await writeFile(join(cgDir, 'cpu.cfs_quota_us'), String(quotaUs));
-      else await writeFile(join(cgDir, 'cpu.max'), `${quotaUs} ${periodUs}`);
+      await writeQuota(cg, cgDir, cpus, periodUs);
     },
     async stop() {
       clearInterval(timer);
@@ -108,6 +101,21 @@ export async function watchServer(options) {
       return { samples, pids: [...moved] };
     },
   };
+}
+
+/**
+ * Set a cgroup's CPU quota: `cpus` CPUs' worth of time in every period.
+ * @param {{version: 1|2}} cg the cgroup hierarchy's version
+ * @param {string} cgDir the group's folder
+ * @param {number} cpus
+ * @param {number} periodUs the group's period
+ * @returns {Promise<void>}
+ */
+async function writeQuota(cg, cgDir, cpus, periodUs) {
+  // At least 1 ms per period: the kernel refuses a smaller quota.
+  const quotaUs = Math.max(1000, Math.round(cpus * periodUs));
+  if (cg.version === 1) await writeFile(join(cgDir, 'cpu.cfs_quota_us'), String(quotaUs));
+  else await writeFile(join(cgDir, 'cpu.max'), `${quotaUs} ${periodUs}`);
 }
 
 /**
