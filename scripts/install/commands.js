@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UserError, EXIT } from '../errors.js';
-import { providerNames } from './registry.js';
+import { dryRunProviderNames, getProvider, providerNames } from './registry.js';
 import { cacheDirFrom } from '../run-options.js';
 
 /** Project root: configs/ and the default .tagbench/ live there. */
@@ -43,7 +43,7 @@ export async function installCommand(options) {
     return EXIT.ok;
   }
   if (!product || !version) throw new UserError('install needs <product> <version>, e.g. `tagbench install mariadb 10.11.18` (or --list <product>)');
-  if (options.dryRun) return printSourcePlan(config, cacheDir, { ...options, product, version });
+  if (options.dryRun) return printDryRun(config, cacheDir, { ...options, product, version });
   const started = Date.now();
   const result = await installRelease(
     {
@@ -58,28 +58,30 @@ export async function installCommand(options) {
 }
 
 /**
- * `install --dry-run`: print the steps of a source build without taking them.
+ * `install --dry-run`: print the steps of a build without taking them (the providers that have
+ * a dry run: registry.js).
  * @param {import('../types.js').Config} config
  * @param {string} cacheDir
  * @param {{product: string, version: string, provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, json?: boolean}} options
  * @returns {Promise<number>} 0
- * @throws {UserError} another provider than source, or what the source provider refuses
+ * @throws {UserError} a provider without a dry run, or what the provider refuses
  */
-async function printSourcePlan(config, cacheDir, options) {
-  const provider = options.provider ?? 'deb';
-  if (provider !== 'source') throw new UserError(`--dry-run prints the steps of a source build; use it with --provider source (got --provider ${provider})`);
-  const [{ source, jobsFromEnv }, { planSourceBuild, renderSourcePlan }, { availableParallelism }] = await Promise.all([
-    import('./source/index.js'), import('./source/plan.js'), import('node:os'),
-  ]);
+async function printDryRun(config, cacheDir, options) {
+  const name = options.provider ?? 'deb';
+  const planners = dryRunProviderNames();
+  if (!planners.includes(name)) {
+    throw new UserError(`--dry-run prints the steps of a ${planners.join(' or ')} build; use it with --provider ${planners.join(' or --provider ')} (got --provider ${name})`);
+  }
+  const provider = getProvider(name);
   /** @type {import('./types.js').InstallSpec} */
   const spec = {
-    product: options.product, version: options.version, provider, path: options.path, suite: options.suite, ref: options.ref,
+    product: options.product, version: options.version, provider: name, path: options.path, suite: options.suite, ref: options.ref,
     profile: options.profile, jobs: options.jobs === undefined ? undefined : Number(options.jobs), url: options.url, sha256: options.sha256,
   };
-  const problems = source.validateOptions(spec);
-  if (problems.length) throw new UserError(`install ${options.product} ${options.version} --provider source: ${problems.join('; ')}`);
-  const plan = planSourceBuild(config, spec, { cacheDir, jobs: spec.jobs ?? jobsFromEnv() ?? availableParallelism() });
-  process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : renderSourcePlan(plan));
+  const problems = provider.validateOptions(spec);
+  if (problems.length) throw new UserError(`install ${options.product} ${options.version} --provider ${name}: ${problems.join('; ')}`);
+  const { plan, text } = /** @type {NonNullable<typeof provider.dryRun>} */ (provider.dryRun)(spec, { config, cacheDir });
+  process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : text);
   return EXIT.ok;
 }
 

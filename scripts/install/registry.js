@@ -41,6 +41,13 @@ export function providerNames() {
 }
 
 /**
+ * @returns {string[]} names of the providers that have a dry run (`install --dry-run`), sorted
+ */
+export function dryRunProviderNames() {
+  return providerNames().filter((n) => PROVIDERS[n].dryRun);
+}
+
+/**
  * Fail at load time, naming the provider's file and the member, when one does not fit the shape.
  * @param {Record<string, {provider: import('./types.js').InstallProvider, file: string}>} map
  *   name -> the provider and its file (relative to scripts/install/)
@@ -55,6 +62,7 @@ function checkShapes(map) {
     for (const member of /** @type {const} */ (['validateOptions', 'install'])) {
       if (typeof p[member] !== 'function') throw new Error(`${file}: missing function '${member}'`);
     }
+    if (p.dryRun !== undefined && typeof p.dryRun !== 'function') throw new Error(`${file}: 'dryRun' must be a function when present`);
     out[key] = p;
   }
   return out;

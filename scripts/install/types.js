@@ -28,6 +28,15 @@ export {};
  * @property {string} summary one line for `--help` and error messages
  * @property {(spec: InstallSpec) => string[]} validateOptions problems with the spec for this provider; empty when fine
  * @property {(spec: InstallSpec, ctx: InstallContext) => Promise<import('../types.js').InstallResult>} install
+ * @property {(spec: InstallSpec, ctx: InstallContext) => InstallPlan} [dryRun] the steps install
+ *   would take, taking none (`tagbench install --dry-run`); only providers whose steps are worth
+ *   reading before an hour-long build have one (source)
+ */
+
+/**
+ * @typedef {object} InstallPlan what a provider's dry run prints
+ * @property {object} plan the steps as data (`--json`)
+ * @property {string} text the same for a terminal
  */
 
 /**
@@ -82,7 +91,7 @@ export {};
  * @property {'git'|'debian-source'} origin where the source tree came from
  * @property {string|null} gitUrl repository fetched from; null for the Debian origin
  * @property {string} ref the ref fetched, or for the Debian origin the upstream tag the tarball is the release of
- * @property {import('./source/debian-source.js').DebianSourceFacts|null} debianSource package,
+ * @property {DebianSourceFacts|null} debianSource package,
  *   version, orig tarball and sha256, signature check; null for git
  * @property {string|null} compiler first line of the C++ (else C) compiler's `--version`
  * @property {string} cmakeVersion first line of `cmake --version`
@@ -91,6 +100,24 @@ export {};
  * @property {string[]} configure the cmake configure command as it ran (flags expanded, launcher included)
  * @property {number} jobs parallel compile jobs used
  * @property {number} buildDurationS fetch + configure + build + install, wall clock
+ */
+
+/**
+ * @typedef {object} SignatureCheck whether upstream's signature of the orig tarball was checked
+ * @property {boolean} checked true only when gpgv ran and verified it
+ * @property {string} detail gpgv's `Good signature` and key lines when checked, else why not
+ */
+
+/**
+ * @typedef {object} DebianSourceFacts provenance of a build from a Debian source package
+ *   (source/debian-source.js)
+ * @property {string} suite suite the source package was found in
+ * @property {string} sourcePackage source package name (`mariadb`)
+ * @property {string} packageVersion exact Debian version (`1:10.11.18-0+deb12u1`)
+ * @property {string} dscSha256 sha256 of the .dsc that apt verified
+ * @property {string} origTarball file name of the orig tarball (`mariadb_10.11.18.orig.tar.gz`)
+ * @property {string} origSha256 its sha256, equal to the .dsc's
+ * @property {SignatureCheck} signature
  */
 
 /** @typedef {import('../types.js').Provenance & {build?: SourceBuildFacts}} InstallProvenance */

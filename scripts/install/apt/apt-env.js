@@ -92,7 +92,6 @@ export async function openAptEnv(cacheDir, release, log) {
   await prepareAptDir(dir, renderSourcesList(release, mirrors));
 
   const base = privateAptOptions(dir);
-  const stampFile = join(dir, 'lists', '.tagbench-updated');
   const lockFile = join(dir, 'lists.lock');
   // Several installs (tests of several stages, parallel CI jobs) share one cache: `apt-get
   // update` rewrites the lists, so it takes the lock exclusively and readers share it. The
@@ -107,33 +106,13 @@ export async function openAptEnv(cacheDir, release, log) {
     ? runToolChecked('flock', [mode, lockFile, tool, ...args], { what })
     : runTool('flock', [mode, lockFile, tool, ...args]));
 
-  /**
-   * Run apt-get with a private preferences file holding the pin. Without it apt satisfies
-   * `mariadb-server (10.5.23) -> mariadb-server-10.5 (>= 10.5.23)` with 10.5.29 from security.
-   * @param {AptPin} pin
-   * @param {(prefsArgs: string[]) => Promise<import('../types.js').ToolResult>} fn
-   */
-  const withPin = async (pin, fn) => {
-    const file = join(dir, `pin-${process.pid}-${randomBytes(4).toString('hex')}.pref`);
-    await writeFile(file, `Package: ${pin.names.join(' ')}\nPin: version ${pin.version}\nPin-Priority: 1001\n`);
-    try {
-      return await fn(['-o', `Dir::Etc::Preferences=${file}`]);
-    } finally {
-      await rm(file, { force: true });
-    }
-  };
-
   return {
     release,
     dir,
-    async ensureUpdated({ force = false } = {}) {
-      const st = await stat(stampFile).catch(() => null);
-      if (!force && st && Date.now() - st.mtimeMs < LISTS_MAX_AGE_S * 1000) return false;
+    ensureUpdated: ({ force = false } = {}) => refreshLists(dir, force, async () => {
       log(`apt: updating private package lists for ${release}`);
       await apt('-x', 'apt-get', [...base, 'update'], `apt-get update for the private ${release} lists`);
-      await writeFile(stampFile, new Date().toISOString());
-      return true;
-    },
+    }),
     async madison(names) {
       const res = await apt('-s', 'apt-cache', [...base, 'madison', ...names]);
       return parseMadison(res.stdout);
@@ -143,7 +122,7 @@ export async function openAptEnv(cacheDir, release, log) {
       return res.stdout.split('\n').map((s) => s.trim()).filter(Boolean).sort();
     },
     async simulate(pkgs, pin) {
-      const res = await withPin(pin, (prefs) => apt('-s', 'apt-get', [...base, ...prefs, '-s', '--no-install-recommends', 'install', ...pkgs], `resolving dependencies in ${release}`));
+      const res = await withPin(dir, pin, (prefs) => apt('-s', 'apt-get', [...base, ...prefs, '-s', '--no-install-recommends', 'install', ...pkgs], `resolving dependencies in ${release}`));
       return parseSimulation(res.stdout);
     },
     async download(pkgs, pin, destDir) {
@@ -154,9 +133,45 @@ export async function openAptEnv(cacheDir, release, log) {
       await mkdir(stateDir, { recursive: true });
       await writeFile(join(stateDir, 'status'), '');
       const own = ['-o', `Dir::State::status=${join(stateDir, 'status')}`, '-o', `Dir::Cache::archives=${destDir}`];
-      await withPin(pin, (prefs) => apt('-s', 'apt-get', [...base, ...prefs, ...own, '-y', '--download-only', '--no-install-recommends', 'install', ...pkgs], `downloading packages from ${release}`));
+      await withPin(dir, pin, (prefs) => apt('-s', 'apt-get', [...base, ...prefs, ...own, '-y', '--download-only', '--no-install-recommends', 'install', ...pkgs], `downloading packages from ${release}`));
     },
   };
+}
+
+/**
+ * Refresh a private configuration's lists when they are missing or older than a day (or when
+ * forced); a stamp file of our own records when they were last refreshed.
+ * @param {string} dir the private folder
+ * @param {boolean} force refresh whatever their age
+ * @param {() => Promise<void>} update runs `apt-get update` for that folder
+ * @returns {Promise<boolean>} true when it ran the update
+ * @throws {UserError} from update
+ */
+async function refreshLists(dir, force, update) {
+  const stampFile = join(dir, 'lists', '.tagbench-updated');
+  const st = await stat(stampFile).catch(() => null);
+  if (!force && st && Date.now() - st.mtimeMs < LISTS_MAX_AGE_S * 1000) return false;
+  await update();
+  await writeFile(stampFile, new Date().toISOString());
+  return true;
+}
+
+/**
+ * Run apt-get with a private preferences file holding the pin. Without it apt satisfies
+ * `mariadb-server (10.5.23) -> mariadb-server-10.5 (>= 10.5.23)` with 10.5.29 from security.
+ * @param {string} dir the private folder (the preferences file goes there, one per call)
+ * @param {AptPin} pin
+ * @param {(prefsArgs: string[]) => Promise<import('../types.js').ToolResult>} fn runs apt-get with these extra arguments
+ * @returns {Promise<import('../types.js').ToolResult>} what fn returned
+ */
+async function withPin(dir, pin, fn) {
+  const file = join(dir, `pin-${process.pid}-${randomBytes(4).toString('hex')}.pref`);
+  await writeFile(file, `Package: ${pin.names.join(' ')}\nPin: version ${pin.version}\nPin-Priority: 1001\n`);
+  try {
+    return await fn(['-o', `Dir::Etc::Preferences=${file}`]);
+  } finally {
+    await rm(file, { force: true });
+  }
 }
 
 /**
@@ -247,19 +262,14 @@ export async function openAptSourceEnv(cacheDir, release, log, etcApt = '/etc/ap
   await prepareAptDir(dir, renderSourcePackagesList(release, mirrors));
   const base = privateAptOptions(dir);
   const lockFile = join(dir, 'lists.lock');
-  const stampFile = join(dir, 'lists', '.tagbench-updated');
   return {
     release,
     dir,
-    async ensureUpdated({ force = false } = {}) {
-      const st = await stat(stampFile).catch(() => null);
-      if (!force && st && Date.now() - st.mtimeMs < LISTS_MAX_AGE_S * 1000) return false;
+    ensureUpdated: ({ force = false } = {}) => refreshLists(dir, force, async () => {
       log(`apt: updating private source lists for ${release}`);
       const update = sourceAptCommands(cacheDir, release, 'unused').update;
       await runToolChecked(update[0], update.slice(1), { what: `apt-get update for the private ${release} source lists` });
-      await writeFile(stampFile, new Date().toISOString());
-      return true;
-    },
+    }),
     async sourceVersions(names) {
       const res = await runTool('flock', ['-s', lockFile, 'apt-cache', ...base, 'madison', ...names]);
       return parseMadison(res.stdout, 'Sources');

@@ -115,6 +115,16 @@ export function findCompilerLauncher() {
 }
 
 /**
+ * What {downloadDir} in a build flag means: a folder of the cache kept between builds, so that
+ * a download cmake makes (MySQL 8.0's boost) happens once per host, not once per build.
+ * @param {string} cacheDir
+ * @returns {string}
+ */
+export function downloadDirOf(cacheDir) {
+  return join(cacheDir, '.downloads');
+}
+
+/**
  * Where ccache keeps its objects for a build: $CCACHE_DIR when set, else `<cache>/.ccache`,
  * beside the install cache, so that every build of a host shares it and it is removed with it.
  * @param {string} cacheDir install cache root

@@ -40,22 +40,8 @@ const UPSTREAM_KEY_MEMBER = 'debian/upstream/signing-key.asc';
  *   when it is in this release; null: the highest version of this upstream version apt offers
  */
 
-/**
- * @typedef {object} SignatureCheck whether upstream's signature of the orig tarball was checked
- * @property {boolean} checked true only when gpgv ran and verified it
- * @property {string} detail gpgv's `Good signature` and key lines when checked, else why not
- */
-
-/**
- * @typedef {object} DebianSourceFacts provenance of a build from a Debian source package
- * @property {string} suite suite the source package was found in
- * @property {string} sourcePackage source package name (`mariadb`)
- * @property {string} packageVersion exact Debian version (`1:10.11.18-0+deb12u1`)
- * @property {string} dscSha256 sha256 of the .dsc that apt verified
- * @property {string} origTarball file name of the orig tarball (`mariadb_10.11.18.orig.tar.gz`)
- * @property {string} origSha256 its sha256, equal to the .dsc's
- * @property {SignatureCheck} signature
- */
+/** @typedef {import('../types.js').SignatureCheck} SignatureCheck */
+/** @typedef {import('../types.js').DebianSourceFacts} DebianSourceFacts */
 
 /**
  * Which source package builds `<product> <version>` from `suite`. Pure.

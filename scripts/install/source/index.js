@@ -18,19 +18,10 @@ import { productConfig } from '../products.js';
 import { describePrefix } from '../install-result.js';
 import { runTool } from '../run-tool.js';
 import { resolveBuildSettings } from './build-settings.js';
-import { buildAndInstall, ccacheDirOf, fetchSource, findCompilerLauncher } from './cmake-build.js';
+import { buildAndInstall, ccacheDirOf, downloadDirOf, fetchSource, findCompilerLauncher } from './cmake-build.js';
+import { planSourceBuild, renderSourcePlan } from './plan.js';
 import { chooseDebianSource, fetchDebianSource, SUITE_RE } from './debian-source.js';
 import { formatDuration } from './build-log.js';
-
-/**
- * What {downloadDir} in a build flag means: a folder of the cache kept between builds, so that
- * a download cmake makes (MySQL 8.0's boost) happens once per host, not once per build.
- * @param {string} cacheDir
- * @returns {string}
- */
-export function downloadDirOf(cacheDir) {
-  return join(cacheDir, '.downloads');
-}
 
 /** Build log kept inside a finished prefix (compiler warnings are part of a build's story). */
 const BUILD_LOG = '.tagbench-build.log';
@@ -60,6 +51,11 @@ export const source = {
     if (spec.profile !== undefined && !PROFILE_RE.test(spec.profile)) problems.push(`profile '${spec.profile}' is not a profile name (letters, digits, _ and -)`);
     if (spec.jobs !== undefined && !(Number.isInteger(spec.jobs) && spec.jobs >= 1 && spec.jobs <= 1024)) problems.push(`jobs ${spec.jobs} must be a whole number from 1 to 1024`);
     return problems;
+  },
+
+  dryRun(spec, ctx) {
+    const plan = planSourceBuild(ctx.config, spec, { cacheDir: ctx.cacheDir, jobs: spec.jobs ?? jobsFromEnv() ?? availableParallelism() });
+    return { plan, text: renderSourcePlan(plan) };
   },
 
   async install(spec, ctx) {
@@ -100,7 +96,7 @@ export const source = {
   },
 };
 
-/** @typedef {import('./debian-source.js').DebianSourceFacts} DebianSourceFacts */
+/** @typedef {import('../types.js').DebianSourceFacts} DebianSourceFacts */
 
 /**
  * @typedef {object} BuildTools what a source build needs before it starts, found once
@@ -208,7 +204,7 @@ function checkCachedBuild(cached, settings, spec, prefix) {
  * @returns {number|null} $TAGBENCH_BUILD_JOBS when set
  * @throws {UserError} when it is set to something else than a positive whole number
  */
-export function jobsFromEnv() {
+function jobsFromEnv() {
   const v = process.env.TAGBENCH_BUILD_JOBS;
   if (v === undefined || v === '') return null;
   if (!/^[1-9]\d{0,3}$/.test(v)) throw new UserError(`TAGBENCH_BUILD_JOBS is '${v}'; expected a whole number of parallel compile jobs, e.g. 2`);

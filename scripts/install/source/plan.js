@@ -8,9 +8,8 @@ import { resolve, join } from 'node:path';
 import { makeCacheKey, prefixPathFor } from '../install-cache.js';
 import { productConfig } from '../products.js';
 import { resolveBuildSettings } from './build-settings.js';
-import { ccacheDirOf, ccacheEnv, cmakeCommands, fetchCommands, findCompilerLauncher } from './cmake-build.js';
+import { ccacheDirOf, ccacheEnv, cmakeCommands, downloadDirOf, fetchCommands, findCompilerLauncher } from './cmake-build.js';
 import { chooseDebianSource, debianSourceSteps } from './debian-source.js';
-import { downloadDirOf } from './index.js';
 
 /** Stands for the private work folder the build makes with mkdtemp (its suffix is random). */
 const WORK_SUFFIX = 'XXXXXX';
@@ -65,15 +64,6 @@ export function planSourceBuild(config, spec, where) {
   ];
   const cmake = cmakeCommands(settings, { srcDir, buildDir: join(workDir, 'build'), finalPrefix: prefix, downloadDir, jobs: where.jobs, launcher });
   const ccache = launcher ? ccacheEnv(ccacheDirOf(where.cacheDir), workDir) : undefined;
-  const origin = debian
-    ? [
-      `origin debian-source: Debian ${debian.suite} source package of ${debian.packageName}, version ${debian.packageVersion ?? '(the highest of this upstream version)'}; `
-        + 'suite, source package, version, sha256 of the .dsc, orig tarball name and sha256, upstream signature check (checked, or why not)',
-    ]
-    : [
-      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit (the fetched commit's sha)`,
-      `gitUrl ${settings.gitUrl}`,
-    ];
   const destdir = join(workDir, 'destdir');
   return {
     product: product.name,
@@ -102,7 +92,7 @@ export function planSourceBuild(config, spec, where) {
       { step: 'commit', argv: ['mv', join(workDir, 'prefix'), prefix], when: 'the server binary is found and checksummed; the marker is written first' },
     ],
     provenance: [
-      ...origin,
+      ...originProvenance(settings, debian),
       `buildProfile ${settings.profileName}`,
       `buildFlags ${settings.cmakeFlags.join(' ')}`,
       'compiler (first line of the compiler\'s --version), cmakeVersion, ccache (its --version, or null), the configure command as run, jobs, buildDurationS',
@@ -110,6 +100,24 @@ export function planSourceBuild(config, spec, where) {
       `build log ${join(prefix, '.tagbench-build.log')}; on failure the log goes to ${join(where.cacheDir, '.build-logs')}/ and the install is a failed result, nothing is cached`,
     ],
   };
+}
+
+/**
+ * What the build records about where its source came from, one line each.
+ * @param {import('./build-settings.js').BuildSettings} settings
+ * @param {import('./debian-source.js').DebianSourceChoice|null} debian the Debian origin, null for git
+ * @returns {string[]}
+ */
+function originProvenance(settings, debian) {
+  return debian
+    ? [
+      `origin debian-source: Debian ${debian.suite} source package of ${debian.packageName}, version ${debian.packageVersion ?? '(the highest of this upstream version)'}; `
+        + 'suite, source package, version, sha256 of the .dsc, orig tarball name and sha256, upstream signature check (checked, or why not)',
+    ]
+    : [
+      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit (the fetched commit's sha)`,
+      `gitUrl ${settings.gitUrl}`,
+    ];
 }
 
 /**

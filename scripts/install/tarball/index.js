@@ -35,8 +35,7 @@ export const tarball = {
     /** @type {import('../types.js').InstallProductConfig} */
     const product = productConfig(ctx.config, spec.product);
     const origin = resolveTarballOrigin(product, spec);
-    /** The tarball's checksum once known: recorded by a failure after it too. */
-    /** @type {string|null} */
+    /** @type {string|null} the tarball's checksum once known: a failure after that records it too */
     let sha256 = null;
     return installWithCache(spec, ctx, {
       provider: 'tarball',
