@@ -9,7 +9,7 @@ import { UserError } from '../../errors.js';
 import { measureDatabaseFiles } from '../../metrics/index.js';
 import { cacheDirFrom } from '../../run-options.js';
 import { ensureLinkbench } from './build.js';
-import { requestIntervals } from './parse.js';
+import { parseLinkbenchOutput, requestIntervals } from './parse.js';
 import { createLinkbenchIndex, createLinkbenchSchema, linkbenchDatabaseSize, runLinkbenchPhase } from './phases.js';
 import { LINKBENCH_DATABASE } from './schema.js';
 
@@ -35,6 +35,7 @@ export const linkbench = Object.freeze({
   name: 'linkbench',
   planSteps,
   runStep,
+  parseOutput: parseLinkbenchOutput,
 });
 
 /**
