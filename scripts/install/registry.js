@@ -4,9 +4,11 @@
  *
  * Where a provider lives: one file, `scripts/install/<name>.js`, while it needs no helpers
  * (deb, path); a folder `scripts/install/<name>/` once it does, whose index.js is the provider and
- * whose other files are its helpers (source, tarball). Never both a file and a folder. The deb
- * provider's apt work is the apt library (`apt/`), which products.js and the source provider
- * use too.
+ * whose other files are its helpers (source, tarball). Never both a file and a folder. Only
+ * this file imports a provider; everything else reaches one through getProvider. What the
+ * providers share is below them: the install cache and its skeleton (install-with-cache.js),
+ * and the apt library (`apt/`) that the deb provider, products.js and the source provider's
+ * Debian origin use.
  */
 import { UserError } from '../errors.js';
 import { deb } from './deb.js';
