@@ -175,7 +175,7 @@ test('public series of one value per release: a one-release dip to 0.41, a −20
   // one value per release: the noise comes from the fit's residuals, and the evidence says so,
   // with the df of 6 releases less the level and the one event (not of repeats: there are none)
   for (const c of report.changePoints) {
-    assert.match(c.evidence ?? '', /noise [\d.]+ % per release, from the scatter of the releases' single values around the fitted events \(one value per release, no repeats within one; 4 df\)$/, c.evidence);
+    assert.match(c.evidence ?? '', /noise [\d.]+ % per release, from the scatter of the releases' single values around the fitted events \(one value per release, no repeats within one; 4 df\)$/, c.evidence ?? '');
     assert.doesNotMatch(c.evidence ?? '', /per repeat/);
   }
 });
