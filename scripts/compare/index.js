@@ -9,7 +9,7 @@ export { compareRuns, chooseBase, estimateNoiseHistory } from './compare-runs.js
 export { selectUndecided, isUndecided } from './select-undecided.js';
 export { clopperPearson, upperBound } from './proportion.js';
 export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
-export { resolveThresholds, findThreshold, findPolicy, findVerdictPolicy, ISSUE_POLICIES } from './thresholds.js';
+export { resolveThresholds, findThreshold, findPolicy, findVerdictPolicy } from './thresholds.js';
 export { computeRankSumP, adjustHolm, minInstancesFor } from './family-wise.js';
 export { computeQos } from './qos.js';
 export { METRICS, METRIC_NAMES } from './metrics.js';

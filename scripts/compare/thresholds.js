@@ -55,7 +55,7 @@ export function resolveThresholds(config, file = 'configs/thresholds.yml') {
 }
 
 /** What a confirmed regression of a test may do (thresholds.yml `tests.<name>.policy`). */
-export const ISSUE_POLICIES = Object.freeze(/** @type {const} */ (['open', 'note', 'ignore']));
+const ISSUE_POLICIES = Object.freeze(/** @type {const} */ (['open', 'note', 'ignore']));
 
 /**
  * What a confirmed regression of a test does (thresholds.yml `tests.<name>.policy`): compare
