@@ -69,10 +69,10 @@ export async function installCommand(options) {
 async function printDryRun(config, cacheDir, options) {
   const name = options.provider ?? 'deb';
   const planners = dryRunProviderNames();
-  if (!planners.includes(name)) {
+  const provider = planners.includes(name) ? getProvider(name) : null;
+  if (!provider?.dryRun) {
     throw new UserError(`--dry-run prints the steps of a ${planners.join(' or ')} build; use it with --provider ${planners.join(' or --provider ')} (got --provider ${name})`);
   }
-  const provider = getProvider(name);
   /** @type {import('./types.js').InstallSpec} */
   const spec = {
     product: options.product, version: options.version, provider: name, path: options.path, suite: options.suite, ref: options.ref,
@@ -80,7 +80,7 @@ async function printDryRun(config, cacheDir, options) {
   };
   const problems = provider.validateOptions(spec);
   if (problems.length) throw new UserError(`install ${options.product} ${options.version} --provider ${name}: ${problems.join('; ')}`);
-  const { plan, text } = /** @type {NonNullable<typeof provider.dryRun>} */ (provider.dryRun)(spec, { config, cacheDir });
+  const { plan, text } = provider.dryRun(spec, { config, cacheDir });
   process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : text);
   return EXIT.ok;
 }
