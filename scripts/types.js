@@ -82,6 +82,9 @@ export {};
  * @property {string[]} [only] run only these tests (names), in suite order
  * @property {'innodb'|'rocksdb'} [engine] storage engine of the suite's runs (default innodb);
  *   an explicit engine of the run or of a release wins
+ * @property {string[]} [benchmarks] the benchmark plug-ins it runs, in order (names of
+ *   scripts/workload/registry.js, checked when the suite is planned); default: the registry's
+ *   DEFAULT_BENCHMARKS
  */
 
 /**

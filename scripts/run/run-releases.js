@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../server/index.js';
-import { planSuite, getBenchmark } from '../workload/index.js';
+import { planSuite, getBenchmark, suiteBenchmarks } from '../workload/index.js';
 import { measureDbSize, collectHostFacts, getMeter } from '../metrics/index.js';
 import { writeRecord, writeRawLog } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
@@ -78,7 +78,7 @@ export async function runReleases(config, options) {
       return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
     }),
   });
-  const tools = await readToolVersions();
+  const tools = await readToolVersions(suiteBenchmarks(plan.suite).map(getBenchmark));
   const steps = planSuite(plan.suite, { engine: plan.engine });
   const runStamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const runTag = randomBytes(3).toString('hex');

@@ -13,7 +13,7 @@ import { loops } from './loops/index.js';
 
 /** @typedef {import('./types.js').Benchmark} Benchmark */
 
-/** Members every plug-in has (the optional ones: stepNames, parseOutput, buildCommand). */
+/** Members every plug-in has (the optional ones: stepNames, parseOutput, toolVersions, buildCommand). */
 const REQUIRED = /** @type {const} */ (['name', 'planSteps', 'runStep']);
 
 /**
@@ -28,7 +28,7 @@ export function registerBenchmarks(byFolder) {
     const missing = REQUIRED.filter((k) => p[k] === undefined);
     if (missing.length > 0) throw new Error(`${where}: benchmark plug-in lacks ${missing.join(', ')}`);
     if (p.name !== folder) throw new Error(`${where}: benchmark plug-in name '${p.name}' must equal its folder name`);
-    for (const k of ['planSteps', 'runStep', 'stepNames', 'parseOutput']) {
+    for (const k of ['planSteps', 'runStep', 'stepNames', 'parseOutput', 'toolVersions']) {
       if (p[k] !== undefined && typeof p[k] !== 'function') throw new Error(`${where}: benchmark plug-in member ${k} must be a function`);
     }
   }
@@ -37,6 +37,13 @@ export function registerBenchmarks(byFolder) {
 
 /** Every benchmark plug-in, name -> plug-in, in the order the documentation lists them. */
 export const BENCHMARKS = registerBenchmarks({ sysbench, ibench, linkbench, ddl, reload, loops });
+
+/**
+ * The benchmarks a suite runs when its YAML has no `benchmarks`: the standard sysbench suite,
+ * which every suite ran before there were other plug-ins (the suite schema's `benchmarks`
+ * description says so).
+ */
+export const DEFAULT_BENCHMARKS = Object.freeze([sysbench.name]);
 
 /**
  * @param {string} name a plug-in's name (a suite's `benchmarks` entry, a step's `benchmark`)

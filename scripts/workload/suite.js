@@ -1,16 +1,13 @@
 /**
  * The suite composer: a suite's plan is the steps of every benchmark plug-in it names in
- * `benchmarks` (default: sysbench), in that order, each plug-in planning its own steps. Knows no
- * plug-in by name beyond the default. Pure.
+ * `benchmarks` (default: the registry's DEFAULT_BENCHMARKS), in that order, each plug-in planning
+ * its own steps. Knows no plug-in by name. Pure.
  */
 import { UserError } from '../errors.js';
-import { BENCHMARKS, getBenchmark } from './registry.js';
+import { BENCHMARKS, DEFAULT_BENCHMARKS, getBenchmark } from './registry.js';
 
 /** @typedef {import('./types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').SuiteConfig} SuiteConfig */
-
-/** The benchmarks a suite runs when it does not say (`benchmarks` in the suite YAML). */
-export const DEFAULT_BENCHMARKS = Object.freeze(['sysbench']);
 
 /**
  * Build the ordered plan of a suite: the steps of every benchmark it names in `benchmarks`, in
@@ -66,7 +63,7 @@ export function planSuite(suite, opts = {}) {
  * @throws {UserError} naming the suite file and the unknown entry
  */
 export function suiteBenchmarks(suite) {
-  const named = /** @type {{benchmarks?: string[]}} */ (suite).benchmarks ?? [...DEFAULT_BENCHMARKS];
+  const named = suite.benchmarks ?? [...DEFAULT_BENCHMARKS];
   const valid = Object.keys(BENCHMARKS);
   named.forEach((name, i) => {
     if (!valid.includes(name)) {

@@ -251,6 +251,12 @@ export {};
  * @property {(text: string) => unknown} [parseOutput] its tool's output parser, pure (sysbench,
  *   LinkBench); absent when its clients run inside tagbench (the insert benchmark) or it times
  *   SQL statements itself (ddl, reload)
+ * @property {() => Promise<Record<string, string>>} [toolVersions] the versions of the external
+ *   tools its steps run, tool -> version (sysbench: `{sysbench: '1.0.20'}`), recorded in the run
+ *   record's `config.tools`; spawns the tools (`--version`). Absent when it runs no external tool
+ *   (the insert benchmark: tagbench's own clients) or its tool's version is recorded elsewhere
+ *   (LinkBench: the jar's commit in each step's details). Throws UserError when a tool it needs
+ *   is missing, saying how to install it
  */
 
 /**

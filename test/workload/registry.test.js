@@ -1,7 +1,7 @@
 /** The benchmark plug-in registry and the sysbench plug-in's pure command building. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getBenchmark, BENCHMARKS, registerBenchmarks } from '../../scripts/workload/registry.js';
+import { getBenchmark, BENCHMARKS, DEFAULT_BENCHMARKS, registerBenchmarks } from '../../scripts/workload/registry.js';
 import { planSuite } from '../../scripts/workload/suite.js';
 import { sysbench } from '../../scripts/workload/sysbench/index.js';
 
@@ -23,6 +23,12 @@ test('registry: every benchmark is a plug-in of one shape, sysbench included; un
     assert.ok(Object.isFrozen(b), `${name} is frozen`);
   }
   assert.ok(Object.isFrozen(BENCHMARKS));
+  assert.deepEqual(DEFAULT_BENCHMARKS.map(getBenchmark), [sysbench], 'a suite without benchmarks runs the sysbench suite');
+  assert.ok(Object.isFrozen(DEFAULT_BENCHMARKS));
+  // The plug-ins that run sysbench report its version; the others run no tool whose version is recorded.
+  assert.deepEqual(Object.entries(BENCHMARKS).filter(([, b]) => b.toolVersions === sysbench.toolVersions).map(([n]) => n), ['sysbench', 'ddl', 'reload', 'loops']);
+  assert.equal(BENCHMARKS.ibench.toolVersions, undefined);
+  assert.equal(BENCHMARKS.linkbench.toolVersions, undefined);
 });
 
 test('registry: a plug-in of the wrong shape is refused at registration, naming its folder and the member', () => {
@@ -33,6 +39,8 @@ test('registry: a plug-in of the wrong shape is refused at registration, naming 
     /scripts\/workload\/tpcc\/index\.js: benchmark plug-in name 'tpc' must equal its folder name/);
   assert.throws(() => registerBenchmarks(/** @type {any} */ ({ tpcc: { name: 'tpcc', planSteps, runStep: 'no' } })),
     /scripts\/workload\/tpcc\/index\.js: benchmark plug-in member runStep must be a function/);
+  assert.throws(() => registerBenchmarks(/** @type {any} */ ({ tpcc: { name: 'tpcc', planSteps, runStep: planSteps, toolVersions: { tpcc: '1' } } })),
+    /scripts\/workload\/tpcc\/index\.js: benchmark plug-in member toolVersions must be a function/);
 });
 
 test('every planned step names its plug-in and whether it is measured; only the sysbench load loads the run\'s data', () => {

@@ -15,6 +15,7 @@
  * statements/s; `details.ddl` = the statement, rows, seconds and each table's seconds.
  */
 import { UserError } from '../../errors.js';
+import { runSysbenchVersion } from '../sysbench/index.js';
 import { connectTo, failedOutcome, isPlainIdentifier, loadSysbenchTables, secondsSince, setupOutcome, timedOutcome } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
@@ -51,6 +52,8 @@ export const ddl = Object.freeze({
   name: 'ddl',
   planSteps,
   runStep,
+  // Its tables are loaded by sysbench prepare: the run records sysbench's version.
+  toolVersions: runSysbenchVersion,
 });
 
 /**

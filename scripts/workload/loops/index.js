@@ -24,7 +24,7 @@
  */
 import { UserError } from '../../errors.js';
 import { measureDbSize } from '../../metrics/index.js';
-import { planSysbench, runStepRepeat } from '../sysbench/index.js';
+import { planSysbench, runStepRepeat, runSysbenchVersion } from '../sysbench/index.js';
 import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
@@ -63,6 +63,8 @@ export const loops = Object.freeze({
   name: 'loops',
   planSteps,
   runStep,
+  // Its tables are loaded and its loops run by sysbench: the run records sysbench's version.
+  toolVersions: runSysbenchVersion,
 });
 
 /**

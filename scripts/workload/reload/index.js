@@ -23,6 +23,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { UserError } from '../../errors.js';
+import { runSysbenchVersion } from '../sysbench/index.js';
 import {
   clientBinaries, clientConnectionArgs, connectTo, failedOutcome, isPlainIdentifier, loadSysbenchTables, processCpuSeconds,
   round3, runClientTimed, secondsSince, setupOutcome, timedOutcome,
@@ -53,6 +54,8 @@ export const reload = Object.freeze({
   name: 'reload',
   planSteps,
   runStep,
+  // Its tables are loaded by sysbench prepare: the run records sysbench's version.
+  toolVersions: runSysbenchVersion,
 });
 
 /**

@@ -13,12 +13,14 @@ import { runStepRepeat } from './run-step-repeat.js';
 import { buildCommand } from './command.js';
 import { parseSysbench } from './parse-sysbench.js';
 import { runPostwrite } from '../postwrite.js';
+import { runSysbenchVersion } from './run-sysbench-version.js';
 
 export { SUITE_ENTRIES, STEP_NAMES, MEASURED_SYSBENCH, loadStep, planSysbench } from './plan.js';
 export { prepareTables } from './prepare-tables.js';
 export { runStepRepeat } from './run-step-repeat.js';
 export { buildCommand, OWN_LUA_DIR } from './command.js';
 export { parseSysbench } from './parse-sysbench.js';
+export { runSysbenchVersion } from './run-sysbench-version.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -33,6 +35,7 @@ export const sysbench = Object.freeze({
   runStep,
   buildCommand,
   parseOutput: parseSysbench,
+  toolVersions: runSysbenchVersion,
 });
 
 /**
