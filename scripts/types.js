@@ -215,7 +215,10 @@ export {};
 /**
  * @typedef {object} Step
  * @property {string} name test name (`point-query.pre`, `update-index`, ...)
- * @property {'sysbench'|'ibench'|'linkbench'|'ddl'|'reload'|'loops'|'postwrite'|'load'} kind
+ * @property {string} kind what ran it, in the plug-in name form (`^[a-z][a-z0-9-]*$`): a
+ *   benchmark plug-in's name (`sysbench` = a timed sysbench test, `ibench`, `linkbench`, ...: a key
+ *   of scripts/workload/registry.js) or a setup step's kind (`load`, `postwrite`); see StepKind in
+ *   scripts/workload/types.js
  * @property {'point'|'range'|'range-agg'|'write'|'setup'} group reporting group; setup = not reported
  * @property {boolean} reported false for warm-up steps (not in tables)
  * @property {string} metric what `throughput` means: `qps` or `rows/s` (scan)

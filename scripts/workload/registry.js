@@ -13,6 +13,13 @@ import { loops } from './loops/index.js';
 
 /** @typedef {import('./types.js').Benchmark} Benchmark */
 
+/**
+ * The plug-in name form: a suite's `benchmarks` entries (scripts/config/schemas/suite.schema.json)
+ * and a record's Step.kind (scripts/store/schemas/run-record.schema.json) have the same pattern,
+ * so a new plug-in needs no schema edit; which names exist is said here only.
+ */
+export const BENCHMARK_NAME = /^[a-z][a-z0-9-]*$/;
+
 /** Members every plug-in has (the optional ones: stepNames, parseOutput, toolVersions, buildCommand). */
 const REQUIRED = /** @type {const} */ (['name', 'planSteps', 'runStep']);
 
@@ -28,6 +35,7 @@ export function registerBenchmarks(byFolder) {
     const missing = REQUIRED.filter((k) => p[k] === undefined);
     if (missing.length > 0) throw new Error(`${where}: benchmark plug-in lacks ${missing.join(', ')}`);
     if (p.name !== folder) throw new Error(`${where}: benchmark plug-in name '${p.name}' must equal its folder name`);
+    if (!BENCHMARK_NAME.test(folder)) throw new Error(`${where}: benchmark plug-in name '${folder}' must match ${BENCHMARK_NAME} (lowercase, digits, hyphens)`);
     for (const k of ['planSteps', 'runStep', 'stepNames', 'parseOutput', 'toolVersions']) {
       if (p[k] !== undefined && typeof p[k] !== 'function') throw new Error(`${where}: benchmark plug-in member ${k} must be a function`);
     }

@@ -7,12 +7,15 @@
 export {};
 
 /**
- * @typedef {'load'|'sysbench'|'postwrite'|'ibench'|'linkbench'|'ddl'|'reload'|'loops'} StepKind
- * The run record's Step.kind. The sysbench plug-in's steps: `load` = create and fill sbtest1..N
+ * @typedef {string} StepKind
+ * The run record's Step.kind, in the plug-in name form (`^[a-z][a-z0-9-]*$`, the pattern of
+ * `Step.kind` in scripts/store/schemas/run-record.schema.json and of a plug-in's name in
+ * registry.js). The sysbench plug-in's steps: `load` = create and fill sbtest1..N
  * (prepareTables), `sysbench` = one timed test (runStepRepeat, repeated by the orchestrator),
  * `postwrite` = flush, ANALYZE, rest (runPostwrite). Every other plug-in's steps have its name as
- * their kind (`ibench`, `linkbench`, `ddl`, `reload`, `loops`). The run stage never reads it: it
- * dispatches on `benchmark`, `measured`, `sequence` and `loadsData`.
+ * their kind. A string rather than a union of today's names, so a new plug-in needs no edit
+ * here. The run stage never reads it: it dispatches on `benchmark`, `measured`, `sequence` and
+ * `loadsData`.
  */
 
 /**

@@ -56,3 +56,25 @@ test('a name that differs from the file name is refused', async () => {
   await writeFile(join(dir, 'configs/hosts/laptop.yml'), text);
   await assert.rejects(loadConfig(dir), /configs\/hosts\/laptop\.yml: field 'name' is "local" but must equal the file name 'laptop'/);
 });
+
+test('benchmarks: any name of the plug-in form loads; an unregistered one is refused when planned, naming the file, the entry and the registered names', async () => {
+  const { planSuite, BENCHMARKS } = await import('../../scripts/workload/index.js');
+  const dir = await copyOfConfigs();
+  const text = (await import('node:fs')).readFileSync(join(dir, 'configs/suites/smoke.yml'), 'utf8');
+  await writeFile(join(dir, 'configs/suites/tool.yml'), `${text.replace(/^name: smoke$/m, 'name: tool')}\nbenchmarks: [sysbench, tpcc]\n`);
+  const config = await loadConfig(dir);
+  assert.deepEqual(config.suites.tool.benchmarks, ['sysbench', 'tpcc'], 'the schema checks the form, not a copy of the registry');
+  const valid = Object.keys(BENCHMARKS).join(', ');
+  assert.throws(() => planSuite(config.suites.tool), (err) => {
+    assert.ok(err instanceof UserError);
+    assert.equal(err.message, `unknown benchmark in configs/suites/tool.yml: benchmarks[1] = 'tpcc'; valid: ${valid}`);
+    return true;
+  });
+  // A name not of the plug-in form is a schema error naming the file and the entry.
+  await writeFile(join(dir, 'configs/suites/tool.yml'), `${text.replace(/^name: smoke$/m, 'name: tool')}\nbenchmarks: [sysbench, TPC C]\n`);
+  await assert.rejects(loadConfig(dir), (err) => {
+    assert.ok(err instanceof UserError);
+    assert.match(err.message, /configs\/suites\/tool\.yml: field 'benchmarks\.1' \(got "TPC C"\) must match pattern/);
+    return true;
+  });
+});

@@ -67,7 +67,11 @@ test('suite schema: ibench is required with benchmarks: [ibench], its keys are c
   assert.ok(validateAgainst('suite', yml).some((m) => /missing required field 'ibench'/.test(m)));
   assert.deepEqual(validateAgainst('suite', { ...yml, ibench: IBENCH }), []);
   assert.ok(validateAgainst('suite', { ...yml, ibench: { ...IBENCH, rows: 5 } }).some((m) => /unknown field 'rows'/.test(m)));
-  assert.ok(validateAgainst('suite', { ...BASE, benchmarks: ['linkbench2'] }).some((m) => /must be one of: "sysbench", "ibench"/.test(m)));
+  // The schema checks the plug-in name form; which names exist, the registry (suiteBenchmarks).
+  assert.deepEqual(validateAgainst('suite', { ...BASE, benchmarks: ['linkbench2'] }), []);
+  assert.throws(() => suiteBenchmarks({ ...BASE, benchmarks: ['linkbench2'] }), (err) => err instanceof UserError
+    && /configs\/suites\/unit\.yml: benchmarks\[0\] = 'linkbench2'; valid: sysbench, ibench, linkbench, ddl, reload, loops$/.test(err.message));
+  assert.ok(validateAgainst('suite', { ...BASE, benchmarks: ['Link_Bench'] }).some((m) => /field 'benchmarks\.0' \(got "Link_Bench"\) must match pattern/.test(m)));
   assert.deepEqual(validateAgainst('suite', BASE), [], 'a sysbench suite needs none of it');
 });
 

@@ -1,7 +1,8 @@
 /** The benchmark plug-in registry and the sysbench plug-in's pure command building. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getBenchmark, BENCHMARKS, DEFAULT_BENCHMARKS, registerBenchmarks } from '../../scripts/workload/registry.js';
+import { readFile } from 'node:fs/promises';
+import { getBenchmark, BENCHMARKS, BENCHMARK_NAME, DEFAULT_BENCHMARKS, registerBenchmarks } from '../../scripts/workload/registry.js';
 import { planSuite } from '../../scripts/workload/suite.js';
 import { sysbench } from '../../scripts/workload/sysbench/index.js';
 
@@ -39,6 +40,8 @@ test('registry: a plug-in of the wrong shape is refused at registration, naming 
     /scripts\/workload\/tpcc\/index\.js: benchmark plug-in name 'tpc' must equal its folder name/);
   assert.throws(() => registerBenchmarks(/** @type {any} */ ({ tpcc: { name: 'tpcc', planSteps, runStep: 'no' } })),
     /scripts\/workload\/tpcc\/index\.js: benchmark plug-in member runStep must be a function/);
+  assert.throws(() => registerBenchmarks(/** @type {any} */ ({ TPCC: { name: 'TPCC', planSteps, runStep: planSteps } })),
+    /scripts\/workload\/TPCC\/index\.js: benchmark plug-in name 'TPCC' must match/);
   assert.throws(() => registerBenchmarks(/** @type {any} */ ({ tpcc: { name: 'tpcc', planSteps, runStep: planSteps, toolVersions: { tpcc: '1' } } })),
     /scripts\/workload\/tpcc\/index\.js: benchmark plug-in member toolVersions must be a function/);
 });
@@ -72,4 +75,20 @@ test('sysbench.buildCommand: warm-up by checkpoint, uniform ids, text protocol, 
   assert.ok(own.includes('--hot-points=on'));
   const prep = sysbench.buildCommand(/** @type {any} */ (steps[0]), TARGET, { command: 'prepare' });
   assert.ok(prep.includes('--mysql-storage-engine=innodb') && !prep.some((a) => a.startsWith('--time')));
+});
+
+test('the plug-in name form is one pattern: the registry\'s, the suite schema\'s benchmarks, the record\'s Step.kind; every planned kind has it', async () => {
+  const read = async (/** @type {string} */ rel) => JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8'));
+  const suiteSchema = await read('../../scripts/config/schemas/suite.schema.json');
+  const recordSchema = await read('../../scripts/store/schemas/run-record.schema.json');
+  assert.equal(suiteSchema.properties.benchmarks.items.pattern, BENCHMARK_NAME.source);
+  assert.equal(recordSchema.$defs.Step.properties.kind.pattern, BENCHMARK_NAME.source);
+  for (const name of Object.keys(BENCHMARKS)) assert.match(name, BENCHMARK_NAME);
+  const all = { ...SUITE, benchmarks: Object.keys(BENCHMARKS),
+    ibench: { loadRows: 100, l1Rows: 50, l2Rows: 5, queryDurationS: 1 },
+    linkbench: { maxid1: 100, loaders: 1, requesters: 1, maxtimeS: 1 },
+    ddl: { tables: 1, tableSize: 100 }, reload: { tables: 1, tableSize: 100 }, loops: { loops: 2, loopDurationS: 1 } };
+  const kinds = new Set(planSuite(/** @type {any} */ (all)).map((s) => s.kind));
+  for (const kind of kinds) assert.match(kind, BENCHMARK_NAME);
+  assert.ok(kinds.has('load') && kinds.has('postwrite') && kinds.has('ibench'), [...kinds].join(', '));
 });
