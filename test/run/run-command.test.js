@@ -86,3 +86,20 @@ test('malformed YAML in configs stops the run before anything starts', async () 
   assert.equal(res.status, 1);
   assert.match(res.stderr, /configs\/hosts\/local\.yml: malformed YAML at line \d+/);
 });
+
+test('a suite naming an unregistered benchmark stops the run before anything is installed, naming the file, the entry and the registered names', async () => {
+  const { BENCHMARKS } = await import('../../scripts/workload/index.js');
+  const copy = await mkdtemp(join(tmpdir(), 'tagbench-proj-'));
+  spawnSync('cp', ['-r', join(root, 'scripts'), join(root, 'configs'), join(root, 'package.json'), copy]);
+  await symlink(join(root, 'node_modules'), join(copy, 'node_modules'));
+  const smoke = spawnSync('cat', [join(root, 'configs/suites/smoke.yml')], { encoding: 'utf8' }).stdout;
+  await writeFile(join(copy, 'configs/suites/tool.yml'), `${smoke.replace(/^name: smoke$/m, 'name: tool')}\nbenchmarks: [sysbench, tpcc]\n`);
+  const store = join(copy, 'results');
+  const res = spawnSync(process.execPath, [join(copy, 'scripts/cli.js'), 'run', '--releases', 'mariadb@10.11.18', '--suite', 'tool',
+    '--store', store, '--work-dir', join(copy, 'work'), '--cache-dir', join(copy, 'installs')], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(res.status, 1, res.stderr);
+  assert.ok(res.stderr.includes(`unknown benchmark in configs/suites/tool.yml: benchmarks[1] = 'tpcc'; valid: ${Object.keys(BENCHMARKS).join(', ')}`), res.stderr);
+  assert.doesNotMatch(res.stderr, /internal error|install mariadb/);
+  assert.equal(existsSync(join(store, 'runs')), false);
+  assert.equal(existsSync(join(copy, 'installs')), false, 'nothing installed');
+});
