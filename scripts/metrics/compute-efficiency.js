@@ -5,9 +5,12 @@
  * Formula. vmstat and iostat give per-second rates; the step's resource use is the mean rate
  * over the sampled seconds times the window the operations were counted in (W seconds):
  *
- *   cpuUsPerOp     = mean((us + sy) / 100) × cores × W × 1e6 / ops
- *                    (vmstat's us/sy are percentages of ALL CPUs, so × cores turns them into
- *                     CPU-seconds per second; system-wide, so the client's CPU counts too)
+ *   cpuUsPerOp     = (serverS + clientS) / wallS × W × 1e6 / ops
+ *                    CPU seconds of the step's own processes (StepSamples.processCpu: the
+ *                    server, the client and tagbench itself, from /proc; start-sampling.js
+ *                    says why not the whole machine's vmstat us+sy). Samples without
+ *                    processCpu (not made by startSampling) use the older system-wide form:
+ *                    mean((us + sy) / 100) × cores × W × 1e6 / ops
  *   csPerOp        = mean(cs/s) × W / ops                       (system-wide)
  *   readsPerOp     = mean(Σ r/s over counted devices) × W / ops
  *   kbReadPerOp    = mean(Σ rkB/s over counted devices) × W / ops
@@ -29,7 +32,8 @@
  * @param {{windowS?: number}} [options] windowS = seconds the operations were counted over;
  *   default samples.durationS (the sampled wall time)
  * @returns {Efficiency|null} null when there is nothing to divide by or nothing sampled:
- *   operations ≤ 0 or not finite, no completed CPU or I/O interval, window ≤ 0 — never NaN or Infinity
+ *   operations ≤ 0 or not finite, no completed CPU or I/O interval, window ≤ 0, the step's
+ *   process CPU unreadable (processCpu null) — never NaN or Infinity
  */
 export function computeEfficiency(samples, operations, options = {}) {
   const windowS = options.windowS ?? samples.durationS;
@@ -37,8 +41,12 @@ export function computeEfficiency(samples, operations, options = {}) {
   if (!(windowS > 0) || !Number.isFinite(windowS)) return null;
   if (samples.cpu.length === 0 || samples.io.length === 0 || !(samples.cores > 0)) return null;
   const perOp = (/** @type {number} */ meanRate) => (meanRate * windowS) / operations;
+  const proc = samples.processCpu;
+  if (proc === null || (proc !== undefined && !(proc.wallS > 0))) return null;
   const eff = {
-    cpuUsPerOp: perOp(mean(samples.cpu.map((s) => ((s.usPct + s.syPct) / 100) * samples.cores * 1e6))),
+    cpuUsPerOp: proc !== undefined
+      ? perOp(((proc.serverS + proc.clientS) / proc.wallS) * 1e6)
+      : perOp(mean(samples.cpu.map((s) => ((s.usPct + s.syPct) / 100) * samples.cores * 1e6))),
     csPerOp: perOp(mean(samples.cpu.map((s) => s.csPerS))),
     readsPerOp: perOp(mean(samples.io.map((s) => s.readsPerS))),
     kbReadPerOp: perOp(mean(samples.io.map((s) => s.kbReadPerS))),

@@ -89,9 +89,23 @@ export {};
  *   SHOW GLOBAL STATUS before and after; `delta` = after - before for every numeric variable
  *   (null when the query failed; the reason is in `warnings`)
  * @property {string[]} warnings what could not be sampled and why (never fatal to the step)
+ * @property {ProcessCpu|null} [processCpu] CPU time of the step's own processes over the
+ *   sampled window (what cpuUsPerOp counts); null when it could not be read (the reason is in
+ *   `warnings`); absent in samples not made by startSampling() (cpuUsPerOp then falls back to vmstat)
  * @property {import('../types.js').RocksdbFigures|null} [rocksdb] on a MyRocks server (Rocksdb_*
  *   counters in SHOW GLOBAL STATUS): RocksDB's figures over the step, null when they could not
  *   be read (the reason is in `warnings`); absent on other servers
+ */
+
+/**
+ * @typedef {object} ProcessCpu user + system CPU seconds of the processes a step runs, from
+ *   /proc (utime + stime, every thread, in clock ticks of 10 ms), read at the start and the end
+ *   of sampling
+ * @property {number} serverS the server process (every thread, those that ended included)
+ * @property {number} clientS this tagbench process (in-process clients such as the insert
+ *   benchmark's, and its own small share) plus its child processes that ended and were reaped
+ *   in the window (sysbench, the LinkBench JVM)
+ * @property {number} wallS wall seconds between the two readings
  */
 
 /**

@@ -31,6 +31,27 @@ test('computeEfficiency: known answer — 2 cores at 40+10 % for 10 s over 1e6 o
   assert.ok(Math.abs(eff.kbWrittenPerOp - 0.01) < 1e-12);
 });
 
+test('computeEfficiency: CPU per op counts the step\'s own processes, not the machine: a busy neighbour CPU changes nothing', () => {
+  // The demo's pattern: server + client pinned to one CPU of two, using it fully (50 % us+sy
+  // system-wide), then the same step with the other CPU kept busy by something else (100 %).
+  const processCpu = { serverS: 7.5, clientS: 2.5, wallS: 10 };
+  const quiet = computeEfficiency({ ...steady({ n: 10, cores: 2, us: 40, sy: 10, cs: 20000, r: 50, rkb: 400, wkb: 1000 }), processCpu }, 1e6);
+  const busy = computeEfficiency({ ...steady({ n: 10, cores: 2, us: 85, sy: 15, cs: 20000, r: 50, rkb: 400, wkb: 1000 }), processCpu }, 1e6);
+  assert.ok(quiet && busy);
+  // (7.5 + 2.5) s over 10 s = 1 CPU-s/s; × 10 s / 1e6 ops = 10 µs/op, in both.
+  assert.ok(Math.abs(quiet.cpuUsPerOp - 10) < 1e-9, String(quiet.cpuUsPerOp));
+  assert.equal(busy.cpuUsPerOp, quiet.cpuUsPerOp);
+  // The system-wide form (samples without processCpu) doubles: what the demo's records showed.
+  const systemWide = computeEfficiency(steady({ n: 10, cores: 2, us: 85, sy: 15, cs: 20000, r: 50, rkb: 400, wkb: 1000 }), 1e6);
+  assert.ok(systemWide && Math.abs(systemWide.cpuUsPerOp - 20) < 1e-9, String(systemWide?.cpuUsPerOp));
+  // The rate is scaled to the ops' window like the other figures: 1 CPU-s/s over a 5 s window.
+  const windowed = computeEfficiency({ ...steady({ n: 10, cores: 2, us: 40, sy: 10, cs: 0, r: 0, rkb: 0, wkb: 0 }), processCpu }, 1e6, { windowS: 5 });
+  assert.ok(windowed && Math.abs(windowed.cpuUsPerOp - 5) < 1e-9, String(windowed?.cpuUsPerOp));
+  // Unreadable process CPU (the server gone): no figure rather than the machine's.
+  assert.equal(computeEfficiency({ ...steady({ n: 10, cores: 2, us: 40, sy: 10, cs: 1, r: 1, rkb: 1, wkb: 1 }), processCpu: null }, 1e6), null);
+  assert.equal(computeEfficiency({ ...steady({ n: 10, cores: 2, us: 40, sy: 10, cs: 1, r: 1, rkb: 1, wkb: 1 }), processCpu: { serverS: 1, clientS: 1, wallS: 0 } }, 1e6), null);
+});
+
 test('computeEfficiency: windowS scales the mean rates to the window the ops were counted in', () => {
   const s = steady({ n: 15, cores: 2, us: 50, sy: 0, cs: 1000, r: 0, rkb: 0, wkb: 0, durationS: 15.4 });
   const eff = computeEfficiency(s, 10_000, { windowS: 10 });

@@ -37,6 +37,10 @@ test('samplers around a real sysbench run: samples, RSS, status deltas, finite p
   assert.ok(samples.rssKb !== null && samples.rssKb > 0, `rss ${samples.rssKb}`);
   assert.ok(samples.rss.length >= 3 && samples.rss.every((r) => r.rssKb > 0));
   assert.ok(samples.status, 'SHOW GLOBAL STATUS before and after');
+  // The step's own CPU: the server's threads and sysbench (a child of this process, reaped).
+  assert.ok(samples.processCpu, 'process CPU read');
+  assert.ok(samples.processCpu.serverS > 0 && samples.processCpu.clientS > 0, JSON.stringify(samples.processCpu));
+  assert.ok(Math.abs(samples.processCpu.wallS - samples.durationS) < 0.5, `CPU read over ${samples.processCpu.wallS} s of ${samples.durationS} s sampled`);
   assert.ok(samples.status.delta.Questions >= queries, `Questions delta ${samples.status.delta.Questions} vs ${queries}`);
   assert.ok(samples.status.delta.Handler_read_key > 0, "index lookups counted");
   assert.ok(samples.status.delta.Com_select > 0);
