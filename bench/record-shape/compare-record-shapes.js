@@ -15,10 +15,16 @@
  *    params, status; per step the number of repeats, their indexes, instances and statuses;
  *  - the record's status, schemaVersion, release and config (which must be the same command's);
  *  - numbers: every number finite; a path that was never negative and now is.
- * Numbers whose typical size (median of the non-zero magnitudes, per step and path) moved by a
- * factor of `scaleWarn` or more are listed as warnings (a unit change such as ms to s shows up
- * there), but do not fail: on a loaded host some figures (a maximum latency, a rare error count)
- * legitimately move by that much.
+ * Numbers whose typical size (geometric mean of the non-zero magnitudes of a path, pooled
+ * over the steps) moved by a factor of `scaleWarn` or more are listed as warnings (a unit change such as
+ * ms to s shows up there), but do not fail: on a loaded host some figures legitimately move by
+ * that much.
+ * A value that is null (or an array that is empty) in one record's step and not in the other's,
+ * at a path where both records have nulls and values, and where one of the two records has that
+ * step null in some repeats and not in others, is listed as a note, not a difference: which
+ * repeats come out null is data (e.g. an insert-benchmark step shorter than one second has no
+ * per-second rates, nor per-op figures), so are the keys below it. Likewise for an array empty
+ * in every repeat of a step in one record and empty in some of that step's repeats in the other.
  *
  * Usage: node bench/record-shape/compare-record-shapes.js BEFORE.json AFTER.json [--json]
  *          [--scale-warn 10]
@@ -43,11 +49,24 @@ import { pathToFileURL } from 'node:url';
  */
 
 /**
- * @typedef {object} Warning a number whose typical size moved a lot (not a shape difference)
+ * @typedef {object} Note a null/value difference that is data, not shape
+ * @property {'nullable-per-step'|'below-null'|'empty-array'} kind nullable-per-step: a path both
+ *   records have both null and not null somewhere is null in one record's step and not in the
+ *   other's (which repeats come out null is data); below-null: paths under `path` missing in
+ *   steps where `path` is null (they cannot be there); empty-array: `path` is the elements of an
+ *   array that is empty in those steps of one record, so they and the paths below are missing
  * @property {string} path
- * @property {string} step '' outside `steps`
- * @property {number} beforeMedian median of the non-zero magnitudes
- * @property {number} afterMedian
+ * @property {string[]} steps
+ * @property {string} before
+ * @property {string} after
+ * @property {string[]} paths below-null: the paths below
+ */
+
+/**
+ * @typedef {object} Warning a number whose typical size moved a lot (not a shape difference)
+ * @property {string} path pooled over the steps both records have
+ * @property {number} beforeTypical geometric mean of the non-zero magnitudes
+ * @property {number} afterTypical
  * @property {number} ratio larger over smaller
  */
 
@@ -70,6 +89,7 @@ import { pathToFileURL } from 'node:url';
  * @property {{id: string, version: string, status: string, steps: number}} before
  * @property {{id: string, version: string, status: string, steps: number}} after
  * @property {Difference[]} differences
+ * @property {Note[]} notes null/value differences that are data, not shape (not a failure)
  * @property {Warning[]} warnings
  * @property {StepSummary[]} steps
  * @property {number} paths unified key paths seen in either record
@@ -79,6 +99,9 @@ import { pathToFileURL } from 'node:url';
  * @typedef {object} PathInfo what one record has at one path within one step
  * @property {Set<string>} types
  * @property {number[]} numbers
+ * @property {number} values how many values the path has in this step
+ * @property {number} nulls how many of them are null
+ * @property {number} empties how many of them are empty arrays
  */
 
 /** Outside `steps`, a path's "step" is this key. */
@@ -126,9 +149,12 @@ export function collectPaths(record) {
     let byStep = paths.get(path);
     if (!byStep) paths.set(path, (byStep = new Map()));
     let info = byStep.get(step);
-    if (!info) byStep.set(step, (info = { types: new Set(), numbers: [] }));
+    if (!info) byStep.set(step, (info = { types: new Set(), numbers: [], values: 0, nulls: 0, empties: 0 }));
     const type = typeOf(value);
     info.types.add(type);
+    info.values += 1;
+    if (type === 'null') info.nulls += 1;
+    if (Array.isArray(value) && value.length === 0) info.empties += 1;
     if (type === 'number') info.numbers.push(/** @type {number} */ (value));
     if (Array.isArray(value)) {
       for (const element of value) {
@@ -144,6 +170,112 @@ export function collectPaths(record) {
   walk(record, '', NO_STEP);
   paths.delete('');
   return paths;
+}
+
+/**
+ * @param {Map<string, PathInfo>} byStep
+ * @returns {Set<string>} the types of a path over the whole record
+ */
+function unionTypes(byStep) {
+  return new Set([...byStep.values()].flatMap((i) => [...i.types]));
+}
+
+/**
+ * Some values null and some not (in one step).
+ * @param {PathInfo|undefined} info
+ * @returns {boolean}
+ */
+function isMixed(info) {
+  return info !== undefined && info.nulls > 0 && info.nulls < info.values;
+}
+
+/**
+ * Do two type sets differ only in null?
+ * @param {Set<string>} a
+ * @param {Set<string>} b
+ * @returns {boolean}
+ */
+function sameButNull(a, b) {
+  const strip = (/** @type {Set<string>} */ t) => [...t].filter((x) => x !== 'null').sort().join('|');
+  const sa = strip(a);
+  const sb = strip(b);
+  return (sa === sb && a.has('null') !== b.has('null')) || (sa === '' && a.has('null')) || (sb === '' && b.has('null'));
+}
+
+/**
+ * `null|object (null ×3 of 8)`: the types, and how many values were null.
+ * @param {Set<string>} types
+ * @param {Map<string, PathInfo>} byStep
+ * @returns {string}
+ */
+function describeInfo(types, byStep) {
+  if (!types.has('null')) return describeTypes(types);
+  let nulls = 0;
+  let values = 0;
+  for (const info of byStep.values()) { nulls += info.nulls; values += info.values; }
+  return `${describeTypes(types)} (null ×${nulls} of ${values})`;
+}
+
+/**
+ * The nearest ancestor of `path` that is null in `steps` of a record (so `path` cannot be
+ * there), or null when there is none. With `emptyArrays`, an array that is empty in those steps
+ * counts too (its elements cannot be there): `intervals[]` of a repeat too short for one interval.
+ * @param {Map<string, Map<string, PathInfo>>} paths one record's paths
+ * @param {string} path
+ * @param {string[]} steps
+ * @param {Map<string, Map<string, PathInfo>>} [other] the other record's paths: when given, an
+ *   array empty in every repeat of a step counts when the other record has it empty in that
+ *   step too, in some repeats (so emptiness there is data, not a change)
+ * @returns {{path: string, why: 'null'|'empty'}|null} the ancestor (for an empty array: its
+ *   elements' path, which may be `path` itself)
+ */
+function nullAncestor(paths, path, steps, other) {
+  if (steps.length === 0) return null;
+  for (const ancestor of [path, ...ancestorsOf(path)]) {
+    const byStep = paths.get(ancestor);
+    if (ancestor !== path && byStep && steps.every((st) => byStep.get(st)?.types.has('null'))) return { path: ancestor, why: 'null' };
+    if (other && ancestor.endsWith('[]')) {
+      const arrays = paths.get(ancestor.slice(0, -2));
+      const otherArrays = other.get(ancestor.slice(0, -2));
+      if (arrays && steps.every((st) => arrays.get(st)?.types.has('array') && !byStep?.has(st) && (otherArrays?.get(st)?.empties ?? 0) > 0)) {
+        return { path: ancestor, why: 'empty' };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * `a.b[].c` -> `a.b[]`, `a.b`, `a` (nearest first).
+ * @param {string} path
+ * @returns {string[]}
+ */
+export function ancestorsOf(path) {
+  /** @type {string[]} */
+  const out = [];
+  let rest = path;
+  for (;;) {
+    const cut = rest.endsWith('[]') ? rest.length - 2 : rest.lastIndexOf('.');
+    if (cut <= 0) return out;
+    rest = rest.slice(0, cut);
+    out.push(rest);
+  }
+}
+
+/**
+ * Count a path that is missing in a step only because a value above it is null there, or an
+ * array above it (or itself) is empty there.
+ * @param {Note[]} notes
+ * @param {{path: string, why: 'null'|'empty'}} parent
+ * @param {string} path
+ * @param {string[]} steps
+ */
+function addBelowNull(notes, parent, path, steps) {
+  const kind = parent.why === 'null' ? 'below-null' : 'empty-array';
+  let note = notes.find((n) => n.kind === kind && n.path === parent.path);
+  if (!note) notes.push((note = { kind, path: parent.path, steps: [], before: '', after: '', paths: [] }));
+  if (!note.paths.includes(path)) note.paths.push(path);
+  for (const st of steps) if (st !== NO_STEP && !note.steps.includes(st)) note.steps.push(st);
 }
 
 /**
@@ -343,46 +475,78 @@ export function compareRecordShapes(before, after, options = {}) {
   const pathsAfter = collectPaths(after);
   const allPaths = [...new Set([...pathsBefore.keys(), ...pathsAfter.keys()])].sort();
   const common = new Set(commonBefore);
+  /** @type {Note[]} */
+  const notes = [];
   for (const path of allPaths) {
     const pb = pathsBefore.get(path);
     const pa = pathsAfter.get(path);
     if (!pa || !pb) {
       const present = /** @type {Map<string, PathInfo>} */ (pb ?? pa);
+      const absentFrom = pb ? pathsAfter : pathsBefore;
+      const where = [...present.keys()];
+      // below a value that is null in the record lacking the path (in every step that has it elsewhere)?
+      const parent = where.every((step) => step !== NO_STEP && !common.has(step)) ? null : nullAncestor(absentFrom, path, where.filter((st) => st === NO_STEP || common.has(st)));
+      if (parent !== null) {
+        addBelowNull(notes, parent, path, where);
+        continue;
+      }
       const types = new Set([...present.values()].flatMap((i) => [...i.types]));
-      const where = [...present.keys()].filter((s) => s !== NO_STEP);
-      differences.push({ kind: pa ? 'added-key' : 'missing-key', path, steps: where, before: pb ? describeTypes(types) : '(absent)', after: pa ? describeTypes(types) : '(absent)' });
+      differences.push({ kind: pa ? 'added-key' : 'missing-key', path, steps: where.filter((st) => st !== NO_STEP), before: pb ? describeTypes(types) : '(absent)', after: pa ? describeTypes(types) : '(absent)' });
       continue;
     }
-    // the path exists in both; within the steps both have, who lost or gained it?
-    const stepKeys = [...new Set([...pb.keys(), ...pa.keys()])].filter((s) => s === NO_STEP || common.has(s));
+    // the whole record's types at this path
+    const allB = unionTypes(pb);
+    const allA = unionTypes(pa);
+    const nullableInBoth = allB.has('null') && allA.has('null') && allB.size > 1 && allA.size > 1;
+    if (describeTypes(allB) !== describeTypes(allA)) {
+      const kind = sameButNull(allB, allA) ? 'nullable' : 'type';
+      const steps = [...new Set([...pb.keys(), ...pa.keys()])].filter((st) => st !== NO_STEP && describeTypes(pb.get(st)?.types ?? new Set()) !== describeTypes(pa.get(st)?.types ?? new Set()));
+      differences.push({ kind, path, steps, before: describeInfo(allB, pb), after: describeInfo(allA, pa) });
+    }
+    // within the steps both have: who lost or gained the path, or changed its types?
+    const stepKeys = [...new Set([...pb.keys(), ...pa.keys()])].filter((st) => st === NO_STEP || common.has(st));
     /** @type {string[]} */ const lost = [];
     /** @type {string[]} */ const gained = [];
     /** @type {Map<string, string[]>} */ const typeChanges = new Map();
-    /** @type {Map<string, string[]>} */ const nullableChanges = new Map();
+    /** @type {Map<string, string[]>} */ const nullChanges = new Map();
+    /** @type {number[]} */ const pooledB = [];
+    /** @type {number[]} */ const pooledA = [];
     for (const step of stepKeys) {
       const ib = pb.get(step);
       const ia = pa.get(step);
-      if (!ia) { lost.push(step); continue; }
-      if (!ib) { gained.push(step); continue; }
+      if (!ia || !ib) {
+        const parent = nullAncestor(ia ? pathsBefore : pathsAfter, path, [step], ia ? pathsAfter : pathsBefore);
+        if (parent !== null) addBelowNull(notes, parent, path, [step]);
+        else (ia ? gained : lost).push(step);
+        continue;
+      }
       const tb = describeTypes(ib.types);
       const ta = describeTypes(ia.types);
-      if (tb !== ta) {
-        const changed = new Set([...ib.types, ...ia.types].filter((t) => !(ib.types.has(t) && ia.types.has(t))));
-        const onlyNull = [...changed].every((t) => t === 'null' || t === 'number')
-          && [...ib.types, ...ia.types].every((t) => t === 'null' || t === 'number');
-        const map = onlyNull ? nullableChanges : typeChanges;
-        const key = `${tb}\u0000${ta}`;
+      if (tb !== ta && describeTypes(allB) === describeTypes(allA)) {
+        const map = sameButNull(ib.types, ia.types) ? nullChanges : typeChanges;
+        const key = `${describeInfo(ib.types, new Map([[step, ib]]))}\u0000${describeInfo(ia.types, new Map([[step, ia]]))}`;
         map.set(key, [...(map.get(key) ?? []), step]);
       }
-      checkNumbers(path, step, ib.numbers, ia.numbers, scaleWarn, differences, warnings);
+      checkNumbers(path, step, ib.numbers, ia.numbers, differences);
+      pooledB.push(...ib.numbers);
+      pooledA.push(...ia.numbers);
     }
-    if (lost.length > 0) differences.push({ kind: 'missing-key', path, steps: lost.filter((s) => s !== NO_STEP), before: 'present', after: '(absent)' });
-    if (gained.length > 0) differences.push({ kind: 'added-key', path, steps: gained.filter((s) => s !== NO_STEP), before: '(absent)', after: 'present' });
-    for (const [kind, map] of /** @type {const} */ ([['type', typeChanges], ['nullable', nullableChanges]])) {
-      for (const [key, steps] of map) {
-        const [tb, ta] = key.split('\u0000');
-        differences.push({ kind, path, steps: steps.filter((s) => s !== NO_STEP), before: tb, after: ta });
-      }
+    checkScale(path, pooledB, pooledA, scaleWarn, warnings);
+    if (lost.length > 0) differences.push({ kind: 'missing-key', path, steps: lost.filter((st) => st !== NO_STEP), before: 'present', after: '(absent)' });
+    if (gained.length > 0) differences.push({ kind: 'added-key', path, steps: gained.filter((st) => st !== NO_STEP), before: '(absent)', after: 'present' });
+    for (const [key, steps] of typeChanges) {
+      const [tb, ta] = key.split('\u0000');
+      differences.push({ kind: 'type', path, steps: steps.filter((st) => st !== NO_STEP), before: tb, after: ta });
+    }
+    for (const [key, steps] of nullChanges) {
+      const [tb, ta] = key.split('\u0000');
+      // null here and a value there in the same step, while both records have both at this path:
+      // which repeats came out null is data (e.g. a repeat too short for a per-second figure)
+      // only when one side of the step has both (some repeats null, some not): a step null in
+      // every repeat of one record and in none of the other's is a difference
+      const mixed = steps.some((st) => isMixed(pb.get(st)) || isMixed(pa.get(st)));
+      if (nullableInBoth && mixed) notes.push({ kind: 'nullable-per-step', path, steps: steps.filter((st) => st !== NO_STEP), before: tb, after: ta, paths: [] });
+      else differences.push({ kind: 'nullable', path, steps: steps.filter((st) => st !== NO_STEP), before: tb, after: ta });
     }
   }
 
@@ -418,20 +582,18 @@ export function compareRecordShapes(before, after, options = {}) {
     status: String(at(record, ['status'])),
     steps: list.length,
   });
-  return { before: head(before, stepsBefore), after: head(after, stepsAfter), differences, warnings, steps, paths: allPaths.length };
+  return { before: head(before, stepsBefore), after: head(after, stepsAfter), differences, notes, warnings, steps, paths: allPaths.length };
 }
 
 /**
- * Finite numbers, no new negatives; typical size moved by scaleWarn or more: a warning.
+ * Finite numbers, no new negatives.
  * @param {string} path
  * @param {string} step
  * @param {number[]} nb
  * @param {number[]} na
- * @param {number} scaleWarn
  * @param {Difference[]} differences
- * @param {Warning[]} warnings
  */
-function checkNumbers(path, step, nb, na, scaleWarn, differences, warnings) {
+function checkNumbers(path, step, nb, na, differences) {
   if (nb.length === 0 && na.length === 0) return;
   const steps = step === NO_STEP ? [] : [step];
   const badB = nb.filter((x) => !Number.isFinite(x));
@@ -443,11 +605,33 @@ function checkNumbers(path, step, nb, na, scaleWarn, differences, warnings) {
   if (nb.length > 0 && nb.every((x) => x >= 0) && na.some((x) => x < 0)) {
     differences.push({ kind: 'sign', path, steps, before: `never negative (min ${Math.min(...nb)})`, after: `negative (min ${Math.min(...na)})` });
   }
-  const mb = median(nb.filter((x) => x !== 0).map(Math.abs));
-  const ma = median(na.filter((x) => x !== 0).map(Math.abs));
+}
+
+/**
+ * @param {number[]} values
+ * @returns {number|null} geometric mean of the finite non-zero magnitudes; null when there are none
+ */
+function geometricMean(values) {
+  const logs = values.filter((x) => x !== 0 && Number.isFinite(x)).map((x) => Math.log(Math.abs(x)));
+  return logs.length === 0 ? null : Math.exp(logs.reduce((a, b) => a + b, 0) / logs.length);
+}
+
+/**
+ * A path's typical size (geometric mean of the non-zero magnitudes over every step both records have)
+ * moved by scaleWarn or more: a warning. Pooled over steps, a unit change (every step x1000)
+ * stands out, while one step's noisy figure (a per-op read count on a busy host) does not.
+ * @param {string} path
+ * @param {number[]} nb
+ * @param {number[]} na
+ * @param {number} scaleWarn
+ * @param {Warning[]} warnings
+ */
+function checkScale(path, nb, na, scaleWarn, warnings) {
+  const mb = geometricMean(nb);
+  const ma = geometricMean(na);
   if (mb !== null && ma !== null) {
     const ratio = Math.max(mb, ma) / Math.min(mb, ma);
-    if (ratio >= scaleWarn) warnings.push({ path, step, beforeMedian: mb, afterMedian: ma, ratio });
+    if (ratio >= scaleWarn) warnings.push({ path, beforeTypical: mb, afterTypical: ma, ratio });
   }
 }
 
@@ -495,11 +679,26 @@ export function renderMarkdown(result, labels = {}) {
     }
   }
   lines.push('');
+  if (result.notes.length > 0) {
+    lines.push('Null or not, by the data (not a shape difference): both records have these paths both null and not null; which steps or repeats came out null differs.', '');
+    lines.push('| note | path | steps | before | after |', '|---|---|---|---|---|');
+    for (const n of result.notes) {
+      if (n.kind === 'below-null' || n.kind === 'empty-array') {
+        const below = n.paths.filter((x) => x !== n.path).map((x) => x.slice(n.path.length));
+        const list = `${below.slice(0, 3).join(', ')}${below.length > 3 ? ', …' : ''}`;
+        const what = n.kind === 'below-null' ? `${below.length} path(s) below a null` : 'array empty in one record\'s step';
+        lines.push(`| ${what} | \`${cell(n.path)}\` | ${cell(n.steps.join(', ')) || '–'} | missing in the steps where ${n.kind === 'below-null' ? 'it is null' : 'the array is empty'}${list ? ` (${cell(list)})` : ''} | |`);
+      } else {
+        lines.push(`| null in one step, not in the other | \`${cell(n.path)}\` | ${cell(n.steps.join(', ')) || '–'} | ${cell(n.before)} | ${cell(n.after)} |`);
+      }
+    }
+    lines.push('');
+  }
   if (result.warnings.length > 0) {
     lines.push(`${result.warnings.length} number(s) whose typical size moved by the warning factor or more (not a shape difference; check the unit):`, '');
-    lines.push('| path | step | median before | median after | ratio |', '|---|---|---:|---:|---:|');
+    lines.push('| path (pooled over steps) | typical before | typical after | ratio |', '|---|---:|---:|---:|');
     for (const w of result.warnings) {
-      lines.push(`| \`${cell(w.path)}\` | ${cell(w.step) || '–'} | ${formatNumber(w.beforeMedian)} | ${formatNumber(w.afterMedian)} | ${w.ratio.toFixed(1)} |`);
+      lines.push(`| \`${cell(w.path)}\` | ${formatNumber(w.beforeTypical)} | ${formatNumber(w.afterTypical)} | ${w.ratio.toFixed(1)} |`);
     }
     lines.push('');
   }
