@@ -132,13 +132,15 @@ export {};
 // the benchmark plug-in's repeat, and stops it with what the repeat produced.
 
 /**
- * @typedef {object} ServerWrapper how a meter wants the server started (valgrind, perf stat):
- *   the run stage passes argv and env into the server's start options as `wrapper`, and the
- *   my.cnf values over the host's and the suite's
+ * @typedef {object} ServerWrapper how a meter wants the server started (valgrind): the run stage
+ *   passes it into the server's start options as `wrapper` (scripts/server/types.js). The wrapper
+ *   must run the server in its own process (valgrind does); a forking one (`perf stat --`) is
+ *   refused by the server stage: a perf meter attaches with `perf stat -p <pid>` instead.
  * @property {string[]} argv prefix of the server's command line (`['valgrind', '--tool=callgrind', ...]`)
  * @property {Record<string, string>} [env] extra environment of the server process
- * @property {Record<string, string|number>} [mycnfOverrides] my.cnf values the meter needs (a
- *   longer start timeout's companions, a smaller pool under valgrind...)
+ * @property {number} [readyTimeoutS] how long the wrapped server may take to answer (valgrind: 4-18 s)
+ * @property {Record<string, string|number>} [mycnfOverrides] my.cnf values the wrapped server needs,
+ *   appended after the template's (innodb_buffer_pool_size_max and innodb_use_native_aio=0 under valgrind)
  */
 
 /**

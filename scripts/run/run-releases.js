@@ -133,7 +133,7 @@ export async function runReleases(config, options) {
 /**
  * The server's start options, with the wrapper a meter names (valgrind, perf) when it names one:
  * startServer runs `wrapper.argv` before the server's own command line, with `wrapper.env`.
- * @typedef {import('../server/types.js').ServerOptions & {wrapper?: {argv: string[], env?: Record<string, string>}}} ServerStartOptions
+ * @typedef {import('../server/types.js').ServerOptions} ServerStartOptions
  */
 
 /**
@@ -196,8 +196,15 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
 function withMeterWrapper(serverOptions, meter) {
   const wrap = meter.serverWrapper?.({ workDir: serverOptions.workDir }) ?? null;
   if (!wrap) return;
-  serverOptions.wrapper = { argv: [...wrap.argv], ...(wrap.env ? { env: { ...wrap.env } } : {}) };
-  if (wrap.mycnfOverrides) serverOptions.mycnfOverrides = { ...serverOptions.mycnfOverrides, ...wrap.mycnfOverrides };
+  // The wrapper's my.cnf values go to the server stage as the wrapper's own (appended last), not
+  // into the host's overrides: those only replace options the template already names, and a
+  // wrapped server needs options no template has (innodb_buffer_pool_size_max under valgrind).
+  serverOptions.wrapper = {
+    argv: [...wrap.argv],
+    ...(wrap.env ? { env: { ...wrap.env } } : {}),
+    ...(wrap.readyTimeoutS ? { readyTimeoutS: wrap.readyTimeoutS } : {}),
+    ...(wrap.mycnfOverrides ? { mycnf: { ...wrap.mycnfOverrides } } : {}),
+  };
 }
 
 /**

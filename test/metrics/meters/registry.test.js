@@ -20,8 +20,8 @@ test('a meter of the wrong shape is refused when registered, naming its file and
   assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { start } })), /scripts\/metrics\/meters\/counters\.js: meter lacks name/);
   assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'perf', start } })), /meter name 'perf' must equal the file name/);
   assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', start, serverWrapper: ['perf'] } })), /counters\.js: meter member serverWrapper must be a function/);
-  const wrapped = registerMeters({ counters: { name: 'counters', start, serverWrapper: () => ({ argv: ['perf', 'stat', '--'] }) } });
-  assert.deepEqual(wrapped.counters.serverWrapper?.({ workDir: '/w' }), { argv: ['perf', 'stat', '--'] });
+  const wrapped = registerMeters({ instructions: { name: 'instructions', start, serverWrapper: () => ({ argv: ['valgrind', '--tool=callgrind'] }) } });
+  assert.deepEqual(wrapped.instructions.serverWrapper?.({ workDir: '/w' }), { argv: ['valgrind', '--tool=callgrind'] });
 });
 
 /** Samples as startSampling(...).stop() returns them (two seconds, one device). @type {any} */
