@@ -271,7 +271,7 @@ export {};
 
 /**
  * @typedef {object} Efficiency per operation (operation = query, or row for scans)
- * @property {number} cpuUsPerOp (us+sy over all CPUs) µs per op
+ * @property {number} cpuUsPerOp CPU time (user + system) of the step's own processes (the server, all its threads; tagbench and the tool processes it ran) in µs per op
  * @property {number} csPerOp context switches per op
  * @property {number} readsPerOp storage reads per op
  * @property {number} kbReadPerOp
