@@ -1,4 +1,4 @@
 /** The config stage: load + validate configs/ once, and look its entries up. */
 export { loadConfig } from './load-config.js';
 export { validateAgainst, registerSchema } from './validate.js';
-export { findProduct } from './find-product.js';
+export { findProduct, findHostClass } from './find-entry.js';

@@ -3,24 +3,14 @@
  * releases the deb provider can install (the product's `deb:` map, or what a Debian suite offers:
  * the way to find the exact version to add under `deb:` in a product file).
  */
-import { UserError } from '../errors.js';
+import { findProduct } from '../config/index.js';
 import { PACKAGE_ROLES, compareUpstream, openAptEnv, releaseOfSuite, upstreamOf } from './apt/index.js';
 
 /**
- * Look a product up in the loaded configuration.
- * @param {Readonly<import('../types.js').Config>} config
- * @param {string} name product id (`mariadb`, `mysql`)
- * @returns {import('../types.js').ProductConfig}
- * @throws {UserError} naming the known products when it is not configured
+ * The providers' name for config/'s findProduct (one message for an unknown product across the
+ * commands); deb.js, source/ and tarball/ import it from here.
  */
-export function productConfig(config, name) {
-  const product = config.products[name];
-  if (!product) {
-    const known = Object.keys(config.products).sort();
-    throw new UserError(`unknown product '${name}'; known: ${known.join(', ') || 'none'} (configs/products/<name>.yml)`);
-  }
-  return product;
-}
+export { findProduct as productConfig } from '../config/index.js';
 
 /**
  * List the installable versions of a product, oldest first, from the product's `deb:` map.
@@ -30,7 +20,7 @@ export function productConfig(config, name) {
  * @throws {UserError} for an unknown product
  */
 export function listAvailable(config, product) {
-  const p = productConfig(config, product);
+  const p = findProduct(config, product);
   return Object.entries(p.deb ?? {})
     .map(([version, src]) => ({ product: p.name, version, provider: 'deb', suite: src.suite, packageVersion: src.packageVersion ?? null }))
     .sort((a, b) => compareUpstream(a.version, b.version));
@@ -58,7 +48,7 @@ export function describeAvailable(config, product) {
  * @throws {UserError} for an unknown product or a machine without a Debian mirror
  */
 export async function listSuiteVersions(config, product, suite, cacheDir, log) {
-  const p = productConfig(config, product);
+  const p = findProduct(config, product);
   const apt = await openAptEnv(cacheDir, releaseOfSuite(suite), log);
   await apt.ensureUpdated();
   const role = PACKAGE_ROLES[p.flavor][0];

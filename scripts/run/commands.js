@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
 import { SERVER_RUN_OPTIONS, cacheDirFrom, workDirFrom } from '../run-options.js';
 import { parseList, parsePositiveInt } from '../command-spec.js';
+import { withInterrupt } from '../with-interrupt.js';
 import { providerNames } from '../install/index.js';
 /**
  * `tagbench run`: benchmark releases side by side, one run record per release.
@@ -23,38 +24,25 @@ export async function runCommand(options) {
   const given = parseReleaseList(options.releases).map((r) => (r.provider ? r : { ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
   // Several engines: one server per engine of each release, labelled by it, alternating.
   const releases = expandEngines(given, options.engine ?? []);
-  const controller = new AbortController();
-  const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
-    if (controller.signal.aborted) return;
-    process.stderr.write(`\n${sig}: stopping servers and storing the records so far as partial...\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    // A suite with a config matrix runs each cell in turn (each its own series).
-    const outcome = await runSuite(config, {
-      releases,
-      suite: options.suite ?? host?.scale ?? 'smoke',
-      hostClass: options.hostClass,
-      mycnf: options.mycnf,
-      repeats: options.repeats,
-      instances: options.instances,
-      only: options.only,
-      storeDir: resolve(options.store),
-      workDir: resolve(workDirFrom(options.workDir, host)),
-      cacheDir: resolve(cacheDirFrom(options.cacheDir)),
-      portBase: options.portBase,
-      signal: controller.signal,
-      keepWork: Boolean(options.keepWork),
-    });
-    if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths }, null, 2)}\n`);
-    if (outcome.interrupted) return EXIT.interrupted;
-    return outcome.records.every((r) => r.status === 'ok') ? EXIT.ok : EXIT.userError;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  // A suite with a config matrix runs each cell in turn (each its own series).
+  const outcome = await withInterrupt((signal) => runSuite(config, {
+    releases,
+    suite: options.suite ?? host?.scale ?? 'smoke',
+    hostClass: options.hostClass,
+    mycnf: options.mycnf,
+    repeats: options.repeats,
+    instances: options.instances,
+    only: options.only,
+    storeDir: resolve(options.store),
+    workDir: resolve(workDirFrom(options.workDir, host)),
+    cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+    portBase: options.portBase,
+    signal,
+    keepWork: Boolean(options.keepWork),
+  }), (sig) => process.stderr.write(`\n${sig}: stopping servers and storing the records so far as partial...\n`));
+  if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths }, null, 2)}\n`);
+  if (outcome.interrupted) return EXIT.interrupted;
+  return outcome.records.every((r) => r.status === 'ok') ? EXIT.ok : EXIT.userError;
 }
 
 /** @type {import('../command-spec.js').CommandSpec[]} */

@@ -2,7 +2,9 @@
  * CLI commands of the site stage: site. The handler imports the builder and the server only
  * when it runs, so `--help` stays light.
  */
+import { once } from 'node:events';
 import { EXIT, UserError } from '../errors.js';
+import { withInterrupt } from '../with-interrupt.js';
 
 /** Port of `--serve` when none is given. */
 const DEFAULT_PORT = 8080;
@@ -46,11 +48,9 @@ export async function siteCommand(options) {
     server = await serveSite(options.out, { port: options.port });
   }
   process.stdout.write(`Serving ${options.out} at ${server.url} (Ctrl-C to stop)\n`);
-  await new Promise((done) => {
-    const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); done(undefined); };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  // Serve until Ctrl-C or SIGTERM. The handlers are gone before the server closes, so a second
+  // Ctrl-C while it closes ends the process as usual.
+  await withInterrupt((signal) => once(signal, 'abort'));
   await server.close();
   return EXIT.ok;
 }

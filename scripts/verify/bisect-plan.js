@@ -7,7 +7,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseList } from '../command-spec.js';
-import { findProduct } from '../config/index.js';
+import { findHostClass, findProduct } from '../config/index.js';
 import { UserError } from '../errors.js';
 import { compareVersions } from '../version-order.js';
 import { readComparisons } from '../store/index.js';
@@ -82,8 +82,7 @@ function checkBisectOptions(options, config) {
   if (!options.product || !options.good || !options.bad) throw new UserError('missing --product, --good or --bad: tagbench bisect --product mariadb --good 10.11.18 --bad 10.11.19');
   const productConfig = findProduct(config, options.product, '--product');
   const hostClass = options.hostClass ?? 'local';
-  const host = config.hosts[hostClass];
-  if (!host) throw new UserError(`unknown --host-class '${hostClass}'; known: ${Object.keys(config.hosts).join(', ')}`);
+  const host = findHostClass(config, hostClass, '--host-class');
   const commitMode = Boolean(options.commits);
   if (commitMode && options.provider !== undefined && options.provider !== 'source') throw new UserError(`--commits builds each commit from source: use --provider source, not --provider ${options.provider}`);
   if (!commitMode && options.path !== undefined) throw new UserError('--path (a local git mirror) goes with --commits; an install on disk is given as VERSION#LABEL=PATH');

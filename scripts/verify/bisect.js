@@ -19,7 +19,7 @@ import { installRelease as installReleaseReal } from '../install/index.js';
 import { planBisect } from './bisect-plan.js';
 import { createProber } from './bisect-probe.js';
 import { loadVerifyContext } from './load-verify-context.js';
-import { withInterrupt } from './interrupt.js';
+import { withInterrupt } from '../with-interrupt.js';
 
 /** @typedef {import('../store/index.js').BisectReport} BisectReport */
 /** @typedef {import('./bisect-plan.js').BisectPlan} BisectPlan */

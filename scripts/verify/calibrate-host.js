@@ -21,6 +21,7 @@ import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { parseList } from '../command-spec.js';
 import { UserError, EXIT } from '../errors.js';
+import { findHostClass } from '../config/index.js';
 import { formatValue } from '../format-number.js';
 import { resolveRepeats } from '../run/index.js';
 import { installRelease } from '../install/index.js';
@@ -31,7 +32,7 @@ import { renderCalibration } from './render-calibration.js';
 import { runReference, runCalibrationRound } from './run-calibration-round.js';
 import { summarizeRun, summarizeCalibration } from './summarize-calibration.js';
 import { loadVerifyContext } from './load-verify-context.js';
-import { withInterrupt } from './interrupt.js';
+import { withInterrupt } from '../with-interrupt.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
 
 /** CPU-bound tests of the standard list, one per group but range. */
@@ -103,8 +104,7 @@ function log(message) {
  */
 function planCalibration(options, config, root) {
   const hostClass = options.hostClass ?? 'local';
-  const host = config.hosts[hostClass];
-  if (!host) throw new UserError(`unknown --host-class '${hostClass}'; known: ${Object.keys(config.hosts).join(', ')}`);
+  const host = findHostClass(config, hostClass, '--host-class');
   const suite = options.suite ?? host.scale;
   const tests = typeof options.only === 'string' ? parseList(options.only) : options.only ?? [...DEFAULT_CALIBRATION_TESTS];
   const slowdowns = (typeof options.slowdowns === 'string' ? parseList(options.slowdowns) : options.slowdowns ?? DEFAULT_SLOWDOWNS).map(Number);

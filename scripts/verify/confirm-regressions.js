@@ -11,7 +11,7 @@ import { runReleases } from '../run/index.js';
 import { compareRuns, confirmVerdicts, listRegressedTests, hasIssueRegression, renderComparison } from '../compare/index.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
 import { loadVerifyContext } from './load-verify-context.js';
-import { withInterrupt } from './interrupt.js';
+import { withInterrupt } from '../with-interrupt.js';
 
 /**
  * What the rerun runs: both releases of the comparison, only its regressed tests, on its host

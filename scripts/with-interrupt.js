@@ -1,7 +1,8 @@
 /**
- * Ctrl-C and SIGTERM (a runner cancelling a step at its timeout) for the verify commands that
- * start servers: the signal aborts the work in progress, which stops its servers and keeps what
- * was measured, instead of killing the process with servers still running.
+ * Ctrl-C and SIGTERM (a runner cancelling a step at its timeout) for the commands that start
+ * servers (run, confirm, calibrate, bisect) or serve the site: the signal aborts the work in
+ * progress, which stops its servers and keeps what was measured, instead of killing the process
+ * with servers still running.
  */
 
 /**
@@ -9,9 +10,9 @@
  * are removed when `body` settles, even when it throws, so a later Ctrl-C ends the process
  * as usual.
  * @template T
- * @param {(signal: AbortSignal) => Promise<T>} body the work; it passes the signal on to runReleases
- *   and checks `signal.aborted` between steps
- * @param {(sig: NodeJS.Signals) => void} onInterrupt says what happens now; called at the first
+ * @param {(signal: AbortSignal) => Promise<T>} body the work; it passes the signal on (to
+ *   runReleases, say) and checks `signal.aborted` between steps
+ * @param {(sig: NodeJS.Signals) => void} [onInterrupt] says what happens now; called at the first
  *   signal only (a second Ctrl-C while the servers stop must not repeat it)
  * @returns {Promise<T>} what body returns
  * @throws whatever body throws
@@ -19,7 +20,7 @@
 export async function withInterrupt(body, onInterrupt) {
   const controller = new AbortController();
   const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
-    if (!controller.signal.aborted) onInterrupt(sig);
+    if (!controller.signal.aborted) onInterrupt?.(sig);
     controller.abort();
   };
   process.on('SIGINT', onSignal);
