@@ -64,6 +64,10 @@ test('two releases alternate, records are valid and complete, servers are stoppe
     assert.ok(record.dbSize.atEnd && record.dbSize.atEnd.onDiskBytes > 0);
     assert.match(record.config.mycnf.text, /innodb/i);
     assert.equal(record.config.alternatedWith?.length, 1);
+    // The sysbench plug-in reports its tool; node and tagbench follow: the shape records always had.
+    assert.deepEqual(Object.keys(record.config.tools), ['sysbench', 'node', 'tagbench']);
+    assert.match(record.config.tools.sysbench, /^\d+\.\d+\.\d+/);
+    assert.equal(record.config.tools.node, process.version);
     assert.ok(existsSync(join(storeDir, 'logs', record.id, 'server-error.log')));
   }
   // Alternation, the order turning each round: A B in the first round, B A in the second.
