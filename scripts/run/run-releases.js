@@ -78,7 +78,14 @@ export async function runReleases(config, options) {
       return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
     }),
   });
-  const tools = await readToolVersions(suiteBenchmarks(plan.suite).map(getBenchmark));
+  const plugins = suiteBenchmarks(plan.suite).map(getBenchmark);
+  const tools = await readToolVersions(plugins);
+  // What a plug-in's steps need before any server starts (LinkBench's jar): outside every
+  // measured window, and a failure stops the run before anything is started.
+  for (const plugin of plugins) {
+    await plugin.prepareRun?.({ suite: plan.suite, cacheDir: options.cacheDir, log: (l) => write(`    ${l}
+`) });
+  }
   const steps = planSuite(plan.suite, { engine: plan.engine });
   const runStamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const runTag = randomBytes(3).toString('hex');
@@ -234,7 +241,7 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
       continue;
     }
     progress.begin(action);
-    const result = await runAction(action, state, plan, options);
+    const result = await runAction(action, state, plan, options, steps);
     progress.end(action, result);
     if (result.status !== 'ok' && !options.signal?.aborted) {
       const after = await state.server.checkHealth();
@@ -297,9 +304,10 @@ function killRelease(state, stepIndex, reason, logExcerpt) {
  * @param {RunState} state
  * @param {any} plan
  * @param {RunOptions} options
+ * @param {import('./types.js').StepPlanLike[]} steps the run's planned steps (a sequence's first step is the one after another plug-in's)
  * @returns {Promise<{status: string, reason?: string, throughput?: number|null, metric?: string, intervals?: number[], stateValid?: boolean}>}
  */
-async function runAction(action, state, plan, options) {
+async function runAction(action, state, plan, options, steps) {
   const { step, stepIndex } = action;
   try {
     const bench = getBenchmark(step.benchmark);
@@ -311,7 +319,7 @@ async function runAction(action, state, plan, options) {
       () => bench.runStep(step, state.server, ctx),
     );
     // A suite without the sysbench load gets its size after load from the sequence's first step.
-    const first = stepIndex === 0 || state.record.steps[stepIndex - 1].kind !== step.kind;
+    const first = stepIndex === 0 || steps[stepIndex - 1].sequence !== step.sequence;
     if (step.sequence && first && result.status === 'ok' && state.record.dbSize.afterLoad === null) {
       state.record.dbSize.afterLoad = await measureDbSize({ datadir: state.server.datadir, query: state.server.query, database: state.server.database });
     }

@@ -254,12 +254,23 @@ export {};
  * @property {(text: string) => unknown} [parseOutput] its tool's output parser, pure (sysbench,
  *   LinkBench); absent when its clients run inside tagbench (the insert benchmark) or it times
  *   SQL statements itself (ddl, reload)
+ * @property {(ctx: PrepareRunContext) => Promise<void>} [prepareRun] what its steps need before any
+ *   server starts, once per run (LinkBench: fetch and build the pinned jar, or find it in the
+ *   install cache), so that no measured step pays for it. Throws UserError when it cannot
+ *   (a missing JDK, an unreachable source), naming what to install
  * @property {() => Promise<Record<string, string>>} [toolVersions] the versions of the external
  *   tools its steps run, tool -> version (sysbench: `{sysbench: '1.0.20'}`), recorded in the run
  *   record's `config.tools`; spawns the tools (`--version`). Absent when it runs no external tool
  *   (the insert benchmark: tagbench's own clients) or its tool's version is recorded elsewhere
  *   (LinkBench: the jar's commit in each step's details). Throws UserError when a tool it needs
  *   is missing, saying how to install it
+ */
+
+/**
+ * @typedef {object} PrepareRunContext
+ * @property {import('../types.js').SuiteConfig} suite
+ * @property {string} cacheDir the run's install cache (where a built tool is kept)
+ * @property {(line: string) => void} log progress lines
  */
 
 /**

@@ -27,12 +27,19 @@ test('linkbench-smoke through tagbench run: load, index and request recorded wit
   const saved = { source: process.env[SOURCE_ENV], cache: process.env.TAGBENCH_CACHE };
   process.env[SOURCE_ENV] = join(root, '..', 'shared', 'linkbench', 'linkbench-9ef9cc8.tar.gz');
   process.env.TAGBENCH_CACHE = cacheDir;
+  /** @type {string[]} */
+  const lines = [];
   try {
     const outcome = await runReleases(config, {
       releases: [{ product: 'mariadb', version: '10.11.18' }],
       suite: suite.name, hostClass: 'local', repeats: 1, instances: 1,
-      storeDir: join(base, 'results'), workDir: join(base, 'work'), cacheDir, portBase: 23760, write: () => {},
+      storeDir: join(base, 'results'), workDir: join(base, 'work'), cacheDir, portBase: 23760,
+      write: (t) => { lines.push(...t.split('\n')); },
     });
+    // The jar is built or found before any server starts, outside every measured window.
+    const jarAt = lines.findIndex((l) => /linkbench: .*(from the install cache|cached .* build)/.test(l));
+    const startAt = lines.findIndex((l) => l.startsWith('start mariadb'));
+    assert.ok(jarAt >= 0 && startAt > jarAt, `the LinkBench jar before the first server start:\n${lines.join('\n')}`);
     const [record] = outcome.records;
     assert.deepEqual(validateRecord(record), [], 'schema-valid record');
     assert.deepEqual(record.steps.map((s) => s.name), ['linkbench.load', 'linkbench.index', 'linkbench.request.1']);

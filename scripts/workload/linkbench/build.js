@@ -241,7 +241,10 @@ export async function ensureLinkbench({ config = LINKBENCH_PIN, cacheDir, source
   const home = join(cacheDir, `linkbench-${config.commit}`);
   const jarName = 'FacebookLinkBench.jar';
   const cached = await readCached(home, config.commit, config.sourceEdits, jarName, log);
-  if (cached) return cached;
+  if (cached) {
+    log(`linkbench: ${cached.jar} of ${config.commit.slice(0, 12)} from the install cache`);
+    return cached;
+  }
 
   const { javaVersion, mavenVersion } = await checkBuildTools(tools);
   const from = source ?? process.env[SOURCE_ENV] ?? config.gitUrl;
