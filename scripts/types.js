@@ -271,7 +271,11 @@ export {};
 
 /**
  * @typedef {object} Efficiency per operation (operation = query, or row for scans)
- * @property {number} cpuUsPerOp CPU time (user + system) of the step's own processes (the server, all its threads; tagbench and the tool processes it ran) in µs per op
+ * @property {number} cpuUsPerOp CPU time (user + system) in µs per op: of the step's own processes
+ *   (the server, all its threads; tagbench and the tool processes it ran) when cpuScope is
+ *   'processes', else (records before that existed) the whole machine's vmstat us+sy × cores
+ * @property {'processes'} [cpuScope] how cpuUsPerOp was counted: 'processes' = the step's own
+ *   processes from /proc; absent = the whole machine (older records)
  * @property {number} csPerOp context switches per op
  * @property {number} readsPerOp storage reads per op
  * @property {number} kbReadPerOp

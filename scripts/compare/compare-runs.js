@@ -9,7 +9,7 @@ import { formatValue } from '../format-number.js';
 import { adjustHolm, minInstancesFor } from './family-wise.js';
 import { poolNoise, computeMdeShift, shiftToChange } from './noise.js';
 import { UserError } from '../errors.js';
-import { METRICS } from './metrics.js';
+import { METRICS, explainMixedScope } from './metrics.js';
 import { findPolicy, findThreshold } from './thresholds.js';
 import { computeQos } from './qos.js';
 import { classifyMetric } from './classify-metric.js';
@@ -56,7 +56,7 @@ export function compareRuns(input) {
       if (!failure) {
         // not measured (no efficiency sampler, too few per-second samples): not gated, no verdict
         if (!bv || !cv || bv.length === 0 || cv.length === 0) continue;
-        const skip = explainNotJudged(metric, threshold, bv, cv, [...b.repeats, ...c.repeats]);
+        const skip = explainMixedScope(metric, [...b.repeats, ...c.repeats]) ?? explainNotJudged(metric, threshold, bv, cv, [...b.repeats, ...c.repeats]);
         if (skip) {
           notJudged.push({ test: name, metric: metric.name, reason: skip });
           continue;

@@ -12,7 +12,11 @@
 export const METRICS = Object.freeze([
   { name: 'throughput', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: false, value: (r) => positive(r.throughput) },
   { name: 'latencyP95Ms', unit: 'ms', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.latencyMs?.p95) },
-  { name: 'cpuUsPerOp', unit: 'µs/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.cpuUsPerOp) },
+  {
+    name: 'cpuUsPerOp', unit: 'µs/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.cpuUsPerOp),
+    // Records without cpuScope counted the whole machine's CPU: several-fold the step's own on a busy host.
+    scope: (r) => r.efficiency?.cpuScope ?? 'machine',
+  },
   { name: 'kbWrittenPerOp', unit: 'KB/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.kbWrittenPerOp) },
   { name: 'qpsP1', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: true, value: (_r, q) => positive(q?.p1) },
   { name: 'qpsP5', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: true, value: (_r, q) => positive(q?.p5) },
@@ -46,4 +50,20 @@ function detailsDbSize(r) {
  */
 function positive(v) {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null;
+}
+
+/**
+ * Why a metric cannot be judged over these repeats because they counted it in different ways,
+ * or null when they all counted it alike (or the metric has one way only).
+ * @param {MetricDef} metric
+ * @param {import('../types.js').Repeat[]} repeats every valid repeat of both sides
+ * @returns {string|null}
+ */
+export function explainMixedScope(metric, repeats) {
+  if (!metric.scope) return null;
+  const scopeOf = metric.scope;
+  // Only repeats that hold a figure: a failed or unmeasured repeat has no way of counting.
+  const scopes = [...new Set(repeats.filter((r) => metric.value(r, null) !== null).map((r) => scopeOf(r)))];
+  if (scopes.length < 2) return null;
+  return `counted in different ways in these runs (${scopes.sort().join(' and ')}): not comparable; rerun the older release with this tagbench`;
 }

@@ -312,3 +312,14 @@ test('the detectable effect at the issue level is stated, and is none until the 
   assert.equal(better?.level, 'warn');
   assert.match(better?.reason ?? '', /Not an issue: Holm-adjusted p/);
 });
+
+test('CPU per operation counted two ways (the whole machine in an older base record, the step\'s processes now) is not judged; counted alike, it is', () => {
+  // The candidate's figure is 8x lower only because it stopped counting the rest of the machine.
+  const mixed = one([1001, 1011, 991], { cpuUsPerOp: [800, 810, 790] }, { cpuUsPerOp: [100, 101, 99], cpuScope: 'processes' }).cmp;
+  assert.equal(mixed.tests.some((t) => t.metric === 'cpuUsPerOp'), false, 'no verdict on figures counted differently');
+  const skipped = (mixed.notJudged ?? []).find((n) => n.metric === 'cpuUsPerOp');
+  assert.match(skipped?.reason ?? '', /counted in different ways in these runs \(machine and processes\): not comparable/);
+  const alike = one([1001, 1011, 991], { cpuUsPerOp: [100, 101, 99], cpuScope: 'processes' }, { cpuUsPerOp: [115, 116, 114], cpuScope: 'processes' }).cmp;
+  assert.equal(alike.tests.find((t) => t.metric === 'cpuUsPerOp')?.verdict, 'regression');
+  assert.equal((alike.notJudged ?? []).some((n) => n.metric === 'cpuUsPerOp'), false);
+});

@@ -11,6 +11,7 @@
  * @property {number[]} [cpuUsPerOp] one per repeat
  * @property {number[][]} [intervals] per repeat, per-second qps
  * @property {number[]} [kbWrittenPerOp] one per repeat
+ * @property {'processes'} [cpuScope] how cpuUsPerOp was counted (absent: the whole machine, older records)
  * @property {number[]} [instances] server instance of each repeat (absent: older records)
  * @property {number} [durationS] of every repeat (default 3)
  * @property {'ok'|'failed'} [status]
@@ -52,7 +53,7 @@ export function makeRecord(spec) {
         errors: 0,
         reconnects: 0,
         intervals: (s.intervals?.[i] ?? []).map((q, t) => ({ t: t + 1, qps: q, tps: q, latencyMs: 1, errors: 0 })),
-        efficiency: s.cpuUsPerOp || s.kbWrittenPerOp ? { cpuUsPerOp: s.cpuUsPerOp?.[i] ?? 1, csPerOp: 1, readsPerOp: 0, kbReadPerOp: 0, kbWrittenPerOp: s.kbWrittenPerOp?.[i] ?? 0 } : null,
+        efficiency: s.cpuUsPerOp || s.kbWrittenPerOp ? { cpuUsPerOp: s.cpuUsPerOp?.[i] ?? 1, csPerOp: 1, readsPerOp: 0, kbReadPerOp: 0, kbWrittenPerOp: s.kbWrittenPerOp?.[i] ?? 0, ...(s.cpuScope ? { cpuScope: s.cpuScope } : {}) } : null,
         mysqldRssKb: null,
       })),
     })),

@@ -44,6 +44,9 @@ test('computeEfficiency: CPU per op counts the step\'s own processes, not the ma
   // The system-wide form (samples without processCpu) doubles: what the demo's records showed.
   const systemWide = computeEfficiency(steady({ n: 10, cores: 2, us: 85, sy: 15, cs: 20000, r: 50, rkb: 400, wkb: 1000 }), 1e6);
   assert.ok(systemWide && Math.abs(systemWide.cpuUsPerOp - 20) < 1e-9, String(systemWide?.cpuUsPerOp));
+  // The record says which accounting it holds: compare never judges one against the other.
+  assert.equal(quiet.cpuScope, 'processes');
+  assert.equal(systemWide && 'cpuScope' in systemWide, false);
   // The rate is scaled to the ops' window like the other figures: 1 CPU-s/s over a 5 s window.
   const windowed = computeEfficiency({ ...steady({ n: 10, cores: 2, us: 40, sy: 10, cs: 0, r: 0, rkb: 0, wkb: 0 }), processCpu }, 1e6, { windowS: 5 });
   assert.ok(windowed && Math.abs(windowed.cpuUsPerOp - 5) < 1e-9, String(windowed?.cpuUsPerOp));
@@ -87,7 +90,7 @@ test('computeStepSamples on real captures: drops since-boot lines, sums the coun
   assert.equal(s.rssMaxKb, 95000);
   assert.deepEqual(s.warnings, []);
   const eff = computeEfficiency(s, 100_000);
-  assert.ok(eff && Object.values(eff).every((v) => Number.isFinite(v) && v > 0));
+  assert.ok(eff && [eff.cpuUsPerOp, eff.csPerOp, eff.readsPerOp, eff.kbReadPerOp, eff.kbWrittenPerOp].every((v) => Number.isFinite(v) && v > 0));
 
   const other = computeStepSamples({ ...base, devices: { basis: 'datadir', devices: ['sdb'], note: 'test' } });
   assert.ok(other.io.every((x) => x.kbWrittenPerS === 0), 'a device iostat did not list counts as idle');

@@ -47,7 +47,7 @@ test('samplers around a real sysbench run: samples, RSS, status deltas, finite p
 
   const eff = computeEfficiency(samples, queries, { windowS: timeS });
   assert.ok(eff, 'efficiency computed');
-  for (const [k, v] of Object.entries(eff)) assert.ok(Number.isFinite(v) && v >= 0, `${k} = ${v}`);
+  for (const [k, v] of Object.entries(eff)) assert.ok(k === 'cpuScope' ? v === 'processes' : Number.isFinite(v) && Number(v) >= 0, `${k} = ${v}`);
   assert.ok(eff.cpuUsPerOp > 0 && eff.csPerOp > 0, JSON.stringify(eff));
   assert.equal(computeEfficiency(samples, 0), null, 'ops = 0 gives null');
 });

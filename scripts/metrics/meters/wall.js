@@ -42,7 +42,8 @@ export function wallFigures(samples, repeat) {
   const efficiency = ok ? computeEfficiency(samples, ops, { windowS: repeat.durationS }) : null;
   return {
     meter: 'wall',
-    perOp: efficiency ? { ...efficiency } : {},
+    // The per-op figures only (cpuScope says how cpuUsPerOp was counted; it stays in the repeat's efficiency).
+    perOp: efficiency ? { cpuUsPerOp: efficiency.cpuUsPerOp, csPerOp: efficiency.csPerOp, readsPerOp: efficiency.readsPerOp, kbReadPerOp: efficiency.kbReadPerOp, kbWrittenPerOp: efficiency.kbWrittenPerOp } : {},
     repeat: {
       throughput: ok ? repeat.throughput : null,
       tps: ok ? repeat.tps : null,
