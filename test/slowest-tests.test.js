@@ -35,6 +35,7 @@ test('file spans include module-level setup; tests rank by their own duration', 
     assert.deepEqual(files.map((f) => f.file.split('/').at(-1)), ['slow-setup.test.js', 'slow-test.test.js']);
     assert.ok(files[0].spanMs >= 600, `setup of 600 ms inside the file's span, got ${files[0].spanMs}`);
     assert.equal(files[0].tests, 2);
+    assert.equal(files[1].tests, 2);
     // Node 20 counts a file's before hook into its first test: only the order is asserted.
     assert.equal(tests.length, 4);
     assert.ok((tests.find((t) => t.name === 'slow')?.durationMs ?? 0) >= 300);

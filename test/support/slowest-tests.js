@@ -29,7 +29,11 @@ export function rankTimes(text, top) {
       throw new Error(`line ${i + 1} is not JSON (${err instanceof Error ? err.message : err}): ${line.slice(0, 80)}`);
     }
   });
-  const files = rows.filter((r) => r.kind === 'file').sort((a, b) => b.spanMs - a.spanMs).slice(0, top);
+  /** @type {Map<string, number>} */
+  const testsPerFile = new Map();
+  for (const r of rows) if (r.kind === 'test' && r.nesting === 0) testsPerFile.set(r.file, (testsPerFile.get(r.file) ?? 0) + 1);
+  const files = rows.filter((r) => r.kind === 'file').sort((a, b) => b.spanMs - a.spanMs).slice(0, top)
+    .map((r) => ({ file: r.file, spanMs: r.spanMs, tests: testsPerFile.get(r.file) ?? 0 }));
   // Top-level tests only: a subtest's time is inside its parent's.
   const tests = rows.filter((r) => r.kind === 'test' && r.nesting === 0 && typeof r.durationMs === 'number')
     .sort((a, b) => b.durationMs - a.durationMs).slice(0, top);
@@ -50,7 +54,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(1);
   });
   const { files, tests } = rankTimes(text, top);
-  console.log(`The ${files.length} slowest test files (first to last event, module-level setup included):`);
+  console.log(`The ${files.length} slowest test files (each file's whole process, module-level setup included):`);
   for (const f of files) console.log(`${seconds(f.spanMs)}  ${relative(ROOT, f.file)} (${f.tests} tests)`);
   console.log(`\nThe ${tests.length} slowest tests:`);
   for (const t of tests) console.log(`${seconds(t.durationMs)}  ${relative(ROOT, t.file)}: ${t.name}`);

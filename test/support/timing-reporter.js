@@ -13,23 +13,18 @@
  * @returns {AsyncGenerator<string>}
  */
 export default async function* timingReporter(source) {
-  /** @type {Map<string, {tests: number, failed: number}>} */
-  const counts = new Map();
   for await (const event of source) {
     const { file, name } = event.data ?? {};
     if (typeof file !== 'string') continue;
-    const count = counts.get(file) ?? { tests: 0, failed: 0 };
-    counts.set(file, count);
     if (name === file) {
-      // The runner's own entry for the file's process, reported when the process has ended.
+      // The runner's own entry for the file's process, reported when the process has ended
+      // (before the file's own test events when files run side by side: those come in file order).
       if (event.type === 'test:complete') {
-        yield `${JSON.stringify({ kind: 'file', file, spanMs: event.data.details?.duration_ms ?? null, tests: count.tests, failed: count.failed })}\n`;
+        yield `${JSON.stringify({ kind: 'file', file, spanMs: event.data.details?.duration_ms ?? null, passed: event.data.details?.passed ?? null })}\n`;
       }
       continue;
     }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
-    count.tests += 1;
-    if (event.type === 'test:fail') count.failed += 1;
     yield `${JSON.stringify({
       kind: 'test', file, name, nesting: event.data.nesting,
       status: event.type === 'test:pass' ? 'pass' : 'fail', durationMs: event.data.details?.duration_ms ?? null,
