@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The test command: install everything the tests need (idempotent), type-check, install the
 # releases the real-server tests start, then run the whole node:test suite (integration tests
-# start real servers and real sysbench): the files that need a quiet host alone, then every
-# other file side by side (test/support/test-plan.js says which and why). Prints the ten
+# start real servers and real sysbench): the files that need a quiet host alone, with the files
+# that start no server beside them on the other CPU, then every other file side by side
+# (test/support/test-plan.js says which and why). Prints the ten
 # slowest files and tests at the end (test/support/slowest-tests.js).
 #
-# TAGBENCH_TEST_CONCURRENCY: files run side by side (default 3; 1 runs everything in turn).
+# TAGBENCH_TEST_CONCURRENCY: heavy files run side by side (default 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -25,17 +26,41 @@ done
 mkdir -p .tagbench
 times=.tagbench/test-times.jsonl
 : > "$times"
-reporters=(--test-reporter=spec --test-reporter-destination=stdout
-  --test-reporter=./test/support/timing-reporter.js --test-reporter-destination="$times.part")
-status=0
+# $1: where this run's timing lines go (one file per concurrent run)
+reporters() {
+  echo --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=./test/support/timing-reporter.js --test-reporter-destination="$1"
+}
 mapfile -t alone < <(node test/support/test-plan.js alone)
-mapfile -t together < <(node test/support/test-plan.js together)
-echo "test: ${#alone[@]} file(s) alone on a quiet host, then ${#together[@]} side by side (${TAGBENCH_TEST_CONCURRENCY:-3} at a time)"
-node --test --test-concurrency=1 "${reporters[@]}" "${alone[@]}" || status=$?
-cat "$times.part" >> "$times"
-node --test --test-concurrency="${TAGBENCH_TEST_CONCURRENCY:-3}" "${reporters[@]}" "${together[@]}" || status=$?
-cat "$times.part" >> "$times"
-rm -f "$times.part"
+mapfile -t light < <(node test/support/test-plan.js light)
+mapfile -t heavy < <(node test/support/test-plan.js heavy)
+concurrency=${TAGBENCH_TEST_CONCURRENCY:-4}
+last_cpu=$(( $(nproc) - 1 ))
+status=0
+# Phase 1: the files that need a quiet host, one at a time (their servers and clients on the
+# last CPU, as the local host class pins them); beside them, on the other CPUs, the files that
+# start no server. Their output is kept apart and printed after, so the two never interleave.
+echo "test: ${#alone[@]} file(s) on a quiet CPU ${last_cpu}, ${#light[@]} light file(s) beside them; then ${#heavy[@]} side by side (${concurrency} at a time)"
+light_log=.tagbench/test-light.log
+if [ "$last_cpu" -ge 1 ]; then
+  # shellcheck disable=SC2046 # reporters prints separate options
+  taskset -c "0-$(( last_cpu - 1 ))" node --test --test-concurrency=2 $(reporters "$times.light") "${light[@]}" > "$light_log" 2>&1 &
+  light_pid=$!
+  # shellcheck disable=SC2046
+  node --test --test-concurrency=1 $(reporters "$times.alone") "${alone[@]}" || status=$?
+  wait "$light_pid" || status=$?
+else
+  # shellcheck disable=SC2046
+  node --test --test-concurrency=1 $(reporters "$times.alone") "${alone[@]}" || status=$?
+  # shellcheck disable=SC2046
+  node --test --test-concurrency=1 $(reporters "$times.light") "${light[@]}" > "$light_log" 2>&1 || status=$?
+fi
+cat "$light_log"
+# Phase 2: every other file, side by side.
+# shellcheck disable=SC2046
+node --test --test-concurrency="$concurrency" $(reporters "$times.heavy") "${heavy[@]}" || status=$?
+cat "$times.alone" "$times.light" "$times.heavy" >> "$times"
+rm -f "$times.alone" "$times.light" "$times.heavy"
 echo
 node test/support/slowest-tests.js "$times"
 echo "test: $(( $(date +%s) - start )) s in all (setup, type checks and installs included); exit $status"

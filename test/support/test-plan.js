@@ -1,17 +1,24 @@
 #!/usr/bin/env node
 /**
- * Which test files run alone and which run side by side, and in what order (setup/test.sh).
+ * Which test files run alone, which beside them, and which side by side afterwards, in what
+ * order (setup/test.sh).
  *
- * Most files run side by side (`node --test --test-concurrency=N`): their real servers run fixed
- * durations or fixed work, each on its own ports and work folders, and what they assert holds
- * on a loaded host (a throttled server at a tenth of a CPU is a regression whatever the
- * neighbours do). A file whose assertion needs a decided verdict between two releases that
- * perform alike (an A/A probe must come out "unchanged") measures the host's noise, and runs
- * alone, before the others, on a quiet machine.
+ * - `alone`: files whose assertions need a quiet host: they decide a verdict between releases
+ *   that perform alike, or calibrate an injected slowdown against the host's measured speed.
+ *   They run one at a time; their servers and clients are pinned to the last CPU (the `local`
+ *   host class).
+ * - `light`: files that start no database server, no benchmark tool and no workflow run (found
+ *   by reading their source for what starts one, see STARTS_WORK). They run at the same time as
+ *   the `alone` files, pinned to the first CPU (setup/test.sh), so they take nothing from the CPU
+ *   the quiet files measure on. A file wrongly taken for light only adds noise to that phase.
+ * - `heavy`: every other file, side by side (`node --test --test-concurrency=N`) once the quiet
+ *   phase is over: their real servers run fixed durations or fixed work, each on its own ports
+ *   and work folders, and what they assert holds on a loaded host (a throttled server at a
+ *   tenth of a CPU is a regression whatever the neighbours do).
  *
- * Usage: node test/support/test-plan.js alone|together   prints one file per line
+ * Usage: node test/support/test-plan.js alone|light|heavy   prints one file per line
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,35 +27,53 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Files that need a quiet host, and why. */
 export const ALONE = Object.freeze({
   // Its A/A probe (c2) must be decided unchanged within the adaptive budget: noise from other
-  // files' servers would leave it inconclusive and the bisection would stop.
+  // files' servers leaves it inconclusive and the bisection stops.
   'test/verify/bisect-servers.test.js': 'an A/A probe must be decided unchanged',
+  // The injected slowdown is a CPU quota sized from the reference run's measured server CPU:
+  // measured beside other servers it overshoots (a realised ratio of 0.37 for a nominal 0.85).
+  'test/verify/calibrate-host.test.js': 'a slowdown calibrated against the measured server CPU',
 });
 
 /**
- * The slowest files first (measured with test/support/slowest-tests.js on the 2-core host), so
- * the side-by-side run does not end waiting on one long file started last. Files not listed
- * follow in name order.
+ * What in a test file's source says it starts a server, a benchmark tool, a workflow run or a
+ * tagbench command (directly, through a helper, or as a child process).
+ */
+export const STARTS_WORK = /startServer|runReleases|runSuite|getInstall|test-server|runAct|calibrateHost|bisectReleases|confirmRegressions|compareReleases|cli\.js|installRelease|throttle|spawn|execFile|exec\(/;
+
+/**
+ * The slowest heavy files first (test/support/slowest-tests.js on the 2-core host), so the
+ * side-by-side run does not end waiting on one long file started last. Files not listed follow
+ * in name order.
  */
 export const SLOW_FIRST = Object.freeze([
   'test/github-workflows/benchmark-act.test.js',
   'test/github-workflows/watch-act.test.js',
+  'test/run/run-releases.test.js',
+  'test/verify/adaptive-repeats.test.js',
+  'test/workload/sysbench-server.test.js',
+  'test/site-build/real-run.test.js',
 ]);
 
 /**
- * @param {'alone'|'together'} which
+ * @param {'alone'|'light'|'heavy'} which
  * @returns {Promise<string[]>} test files relative to the project root
  * @throws {Error} for another argument, or a listed file that does not exist
  */
 export async function planTestFiles(which) {
-  if (which !== 'alone' && which !== 'together') throw new Error(`test-plan: expected 'alone' or 'together', got '${which}'`);
+  if (!['alone', 'light', 'heavy'].includes(which)) throw new Error(`test-plan: expected 'alone', 'light' or 'heavy', got '${which}'`);
   const entries = await readdir(join(ROOT, 'test'), { recursive: true, withFileTypes: true });
   const all = entries.filter((e) => e.isFile() && e.name.endsWith('.test.js'))
     .map((e) => relative(ROOT, join(e.parentPath, e.name))).sort();
   const missing = [...Object.keys(ALONE), ...SLOW_FIRST].filter((f) => !all.includes(f));
   if (missing.length > 0) throw new Error(`test/support/test-plan.js lists files that do not exist: ${missing.join(', ')}`);
   if (which === 'alone') return Object.keys(ALONE);
-  const together = all.filter((f) => !(f in ALONE));
-  return [...SLOW_FIRST.filter((f) => together.includes(f)), ...together.filter((f) => !SLOW_FIRST.includes(f))];
+  const rest = all.filter((f) => !(f in ALONE));
+  /** @type {string[]} */
+  const light = [];
+  for (const f of rest) if (!STARTS_WORK.test(await readFile(join(ROOT, f), 'utf8'))) light.push(f);
+  if (which === 'light') return light;
+  const heavy = rest.filter((f) => !light.includes(f));
+  return [...SLOW_FIRST.filter((f) => heavy.includes(f)), ...heavy.filter((f) => !SLOW_FIRST.includes(f))];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
