@@ -141,8 +141,8 @@ const TICKS_PER_S = 100;
  * counted into the step's CPU per operation, and changes of that background between server
  * instances looked like the server's own cost (instance 1 at half the CPU µs/op of instances
  * 2 and 3 in the demo's records). /proc/<pid>/stat counts exactly the processes doing the step.
- * What it leaves out: kernel time no process is charged with (softirq, kernel threads), measured
- * at 1-9 % of the step's processes' own time on a loopback sysbench run here.
+ * What it leaves out: kernel time no process is charged with (softirq, kernel threads); its
+ * share was not measured on a quiet host.
  * @param {number} pid server process
  * @returns {Promise<{server: number, self: number, t: number}|null>} ticks; null when the server's stat is unreadable
  */

@@ -131,16 +131,10 @@ export async function runReleases(config, options) {
  * @property {any} server ServerHandle from scripts/server
  * @property {string|null} deadReason set once the server crashed or a setup step failed
  * @property {import('../types.js').InstallResult} install
- * @property {ServerStartOptions} serverOptions how the server was started (a restart reuses
+ * @property {import('../server/types.js').ServerOptions} serverOptions how the server was started (a restart reuses
  *   them, on the same datadir, with the meter's wrapper if any)
  * @property {'innodb'|'rocksdb'} engine storage engine of this release's server
  * @property {import('../metrics/types.js').Meter} meter what measures this release's repeats
- */
-
-/**
- * The server's start options, with the wrapper a meter names (valgrind, perf) when it names one:
- * startServer runs `wrapper.argv` before the server's own command line, with `wrapper.env`.
- * @typedef {import('../server/types.js').ServerOptions} ServerStartOptions
  */
 
 /**
@@ -154,7 +148,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
   // Each release's own engine and template (`--engine innodb,rocksdb` runs one server per engine).
   const { engine, mycnfName, mycnfTemplate } = plan.releases[i];
   write(`start ${rel.key} (${engine}, my.cnf ${mycnfName}${plan.host.pinning.serverCpus ? `, server on CPU ${plan.host.pinning.serverCpus}` : ''})\n`);
-  /** @type {ServerStartOptions} */
+  /** @type {import('../server/types.js').ServerOptions} */
   const serverOptions = {
     workDir: join(workRoot, safe),
     port: options.portBase ? options.portBase + i : await findFreePort(),
@@ -197,7 +191,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
 /**
  * Start the server the way the meter needs it (its wrapper and my.cnf values), or plainly when
  * it names no wrapper (the wall meter); the server stage is not told which meter it is.
- * @param {ServerStartOptions} serverOptions updated in place
+ * @param {import('../server/types.js').ServerOptions} serverOptions updated in place
  * @param {import('../metrics/types.js').Meter} meter
  */
 function withMeterWrapper(serverOptions, meter) {

@@ -12,7 +12,7 @@ import { compareRuns, selectUndecided, isUndecided } from '../compare/index.js';
 /** Instances (restarts) per release in one extension round: two per round keeps the load cost low. */
 const INSTANCES_PER_ROUND = 2;
 /** Defaults when the host class says nothing (configs/hosts/*.yml `adaptive`). */
-export const ADAPTIVE_DEFAULTS = Object.freeze({ budgetS: 900, maxInstances: 12 });
+const ADAPTIVE_DEFAULTS = Object.freeze({ budgetS: 900, maxInstances: 12 });
 
 /**
  * The limits of adaptive repeats on a host class: compare --adaptive, bisect's probes and
