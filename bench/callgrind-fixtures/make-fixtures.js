@@ -9,7 +9,7 @@
  * plain text: small enough to check self and inclusive costs by hand.
  *
  * Usage: node bench/callgrind-fixtures/make-fixtures.js [--processes 2] [--events 200]
- *          [--warmup 100] [--rows 2000] [--out test/fixtures/callgrind]
+ *          [--warmup 100] [--rows 2000] [--out test/fixtures/callgrind] [--tiny-only]
  * Needs valgrind (callgrind_control), sysbench, gcc and the cached MariaDB 10.11.18 install
  * ($TAGBENCH_CACHE, else .tagbench/installs). About 8 s per server process on 2 CPUs.
  */
@@ -112,17 +112,20 @@ async function measureOneProcess(o) {
 }
 
 /**
- * tiny.c under callgrind with the default options.
- * @returns {Promise<string>} the callgrind output
+ * tiny.c under callgrind: with the default options, and with instruction-level positions and
+ * jumps (`positions: instr line`, `jump=`/`jcnd=` lines), which must give the same functions.
+ * @returns {Promise<{plain: string, instr: string}>} the two callgrind outputs
  */
 async function profileTiny() {
   const dir = await mkdtemp(join(tmpdir(), 'tb-cgtiny-'));
   try {
     const exe = join(dir, 'tiny');
     await run('gcc', ['-O1', '-g', '-o', exe, join(HERE, 'tiny.c')]);
-    const out = join(dir, 'callgrind.out');
-    await run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, exe]);
-    return await readFile(out, 'utf8');
+    const plain = join(dir, 'callgrind.out.plain');
+    const instr = join(dir, 'callgrind.out.instr');
+    await run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${plain}`, exe]);
+    await run('valgrind', ['--tool=callgrind', '--dump-instr=yes', '--collect-jumps=yes', `--callgrind-out-file=${instr}`, exe]);
+    return { plain: await readFile(plain, 'utf8'), instr: await readFile(instr, 'utf8') };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -136,14 +139,18 @@ async function main() {
       warmup: { type: 'string', default: '100' },
       rows: { type: 'string', default: '2000' },
       out: { type: 'string', default: join(ROOT, 'test', 'fixtures', 'callgrind') },
+      'tiny-only': { type: 'boolean', default: false },
     },
   });
   const out = resolve(values.out);
   const vg = await valgrindVersion();
 
-  const tinyName = `callgrind-${vg}-tiny.out`;
-  await writeFile(join(out, tinyName), await profileTiny());
-  process.stderr.write(`wrote ${tinyName}\n`);
+  const tiny = await profileTiny();
+  for (const [name, text] of [[`callgrind-${vg}-tiny.out`, tiny.plain], [`callgrind-${vg}-tiny-instr-jumps.out`, tiny.instr]]) {
+    await writeFile(join(out, name), text);
+    process.stderr.write(`wrote ${name}: ${text.length} bytes\n`);
+  }
+  if (values['tiny-only']) return;
 
   const { loadConfig } = await import('../../scripts/config/index.js');
   const { installRelease } = await import('../../scripts/install/index.js');

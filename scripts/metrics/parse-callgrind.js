@@ -230,7 +230,7 @@ export function parseCallgrind(text) {
     }
   }
   if (callCount >= 0) {
-    throw new Error(`callgrind output is truncated: it ends at line ${lineNo}, right after the 'calls=' line ${callLine}, without the call's cost line`);
+    throw new Error(`callgrind output is truncated: the 'calls=' line ${callLine} is not followed by the call's cost line (the file ends at line ${lineNo})`);
   }
   if (events === null) throw new Error(`no 'events:' line in ${lineNo} lines: expected a callgrind profile`);
   if (parts === 0) parts = 1;
