@@ -27,6 +27,8 @@ export {};
  * @property {string} name product id used everywhere (`mariadb`, `mysql`, ...)
  * @property {'mariadb'|'mysql'} flavor which server family: decides binaries and init commands
  * @property {string} displayName
+ * @property {string} [dispatchFunction] the command-dispatch function whose inclusive
+ *   instructions are the instructions meter's query path (default dispatch_command)
  * @property {string} [gitUrl] upstream repository for `tagbench watch`
  * @property {('innodb'|'rocksdb')[]} [engines] engines this product can run (default innodb)
  * @property {ProductLine[]} lines release lines (product line = product + line name)
@@ -59,6 +61,11 @@ export {};
  * @property {{budgetS?: number, maxInstances?: number}} [adaptive] more repeats for undecided
  *   verdicts (`tagbench compare --adaptive`): time budget in seconds (default 900) and most
  *   server instances per release and test (default 12)
+ * @property {MeterName[]} [meters] how runs on this class measure (default [wall]); a suite's
+ *   meters and `run --meter` replace them
+ * @property {{rounds?: number, repeats?: number, warmupShare?: number}} [counting] counted
+ *   repeats of the instructions meter: server processes per release (default 3), repeats per
+ *   process (default 1), the uncounted warm-up run as a share of a repeat's events (default 0.3)
  * @property {{serverCpus: string|null, clientCpus: string|null}} pinning taskset CPU lists, null = no pinning
  * @property {{smt?: 'on'|'off'|'any'}} [tuning] host tuning a runner of this class must have (doctor --strict)
  * @property {Record<string, string|number>} mycnf my.cnf overrides (e.g. innodb_buffer_pool_size)
@@ -68,9 +75,14 @@ export {};
  */
 
 /**
+ * @typedef {'wall'|'counters'|'instructions'} MeterName a key of scripts/metrics/meters/registry.js
+ */
+
+/**
  * @typedef {object} SuiteConfig configs/suites/<name>.yml
  * @property {string} name
  * @property {string} description
+ * @property {MeterName[]} [meters] how runs of this suite measure (replaces the host class's)
  * @property {number} tables
  * @property {number} tableSize rows per table
  * @property {number} clients
@@ -210,6 +222,20 @@ export {};
  *   records before instances existed: each repeat then counts as its own instance)
  * @property {string[]} [only] the tests this run was limited to (an adaptive extension)
  * @property {string[]} [alternatedWith] versions run alternately in the same job
+ * @property {string[]} [meters] the meters that measured this run (absent = `wall` only): `wall`
+ *   (and `counters`) on the timed repeats, a counting meter (`instructions`) on its own servers
+ * @property {Record<string, MeterSetup>} [meterSetup] per counting meter: how its servers were
+ *   started and what its counts depend on
+ */
+
+/**
+ * @typedef {object} MeterSetup
+ * @property {string[]} wrapper the command line the server ran under (before the server's own)
+ * @property {Record<string, string|number>} mycnf my.cnf values the wrapped server needed
+ * @property {{rounds: number, repeats: number, warmupShare: number}} counting server processes
+ *   per release, counted repeats per process, warm-up run per repeat as a share of its events
+ * @property {Record<string, string>} dependsOn what the counts depend on beyond the release
+ *   (CPU model and flags, glibc, valgrind): counts compare only where these are equal
  */
 
 /**
@@ -227,6 +253,42 @@ export {};
  * @property {string} [reason] when failed or skipped
  * @property {string} [logExcerpt] tail of the error log / tool output when failed
  * @property {Repeat[]} repeats
+ * @property {Record<string, StepMeterRun>} [meters] counted repeats of the step by meter name
+ *   (`instructions`): run on servers of their own after the timed repeats; absent when no
+ *   counting meter ran it
+ */
+
+/**
+ * @typedef {object} StepMeterRun a counting meter's repeats of one step
+ * @property {'ok'|'failed'|'skipped'} status failed = some repeat failed (the others still count)
+ * @property {string} [reason]
+ * @property {CountedRepeat[]} repeats
+ */
+
+/**
+ * @typedef {object} CountedRepeat one repeat of a fixed amount of work under a counting meter
+ * @property {number} index 0-based repeat within its server process
+ * @property {number} instance 0-based round: the server process (one per release and round)
+ * @property {string} startedAt
+ * @property {string} meter the meter that produced the figures (`instructions`)
+ * @property {number} events the tool's events (sysbench --events)
+ * @property {number} seed the tool's random seed (the same for every release)
+ * @property {number} durationS wall seconds of the counted run (under the meter: not a speed)
+ * @property {'ok'|'failed'} status
+ * @property {string} [reason]
+ * @property {number} [operations] operations in the step's metric (queries; rows of a scan)
+ * @property {InstructionFigures} [instructions] the instructions meter's figures
+ * @property {string} [profile] raw log holding the repeat's per-function profile (JSON, per op)
+ */
+
+/**
+ * @typedef {object} InstructionFigures instructions per operation counted by callgrind
+ * @property {number} operations what the counts were divided by
+ * @property {number} queryPathPerOp inclusive count of the dispatch function: the query path
+ * @property {number} processPerOp every instruction of the server process over the repeat, all threads
+ * @property {number} unnamedSelfPerOp of processPerOp, in code without a symbol name (stripped binaries)
+ * @property {string} dispatchFunction the function whose inclusive count is the query path
+ * @property {number} countedS wall seconds between zeroing and dumping the counters
  */
 
 /**
@@ -251,6 +313,48 @@ export {};
  *   (`ibench`: scripts/workload/README.md); absent for sysbench steps
  * @property {RocksdbFigures|null} [rocksdb] RocksDB's own figures over the repeat (MyRocks
  *   servers only; absent for InnoDB and in older records; null when they could not be read)
+ * @property {CounterFigures} [counters] the counters meter's hardware counters over the repeat
+ *   (perf stat on the server process); absent when the run's meters did not include counters
+ */
+
+/**
+ * @typedef {object} CounterFigures the counters meter's figures of one timed repeat
+ * @property {number} windowS seconds perf counted (enable ack to disable ack)
+ * @property {number} measuredS the tool's measured window the per-op figures are scaled to
+ * @property {number} operations ops = throughput × measuredS
+ * @property {string|null} llcMissesEvent which event llcMissesPerOp counts: LLC-load-misses
+ *   (demand loads) when counted, else cache-misses; null: neither was requested
+ * @property {CounterEvent[]} events every requested event, in request order
+ * @property {string[]} notSupported events perf printed as `<not supported>`
+ * @property {string[]} notCounted events perf printed as `<not counted>`
+ * @property {Record<string, number>} scaledFigures figure -> lowest % running among its events,
+ *   for figures computed from multiplexed (< 100 %) counts only
+ * @property {Record<string, string>} missingFigures figure -> why it is null
+ * @property {CounterPerOp} perOp the figures compare gates
+ */
+
+/**
+ * @typedef {object} CounterPerOp per operation of the timed repeat; null = not counted (the reason
+ *   is in missingFigures)
+ * @property {number|null} instructionsPerOp
+ * @property {number|null} cyclesPerOp
+ * @property {number|null} ipc instructions per cycle
+ * @property {number|null} branchMissesPerOp
+ * @property {number|null} llcMissesPerOp
+ */
+
+/**
+ * @typedef {object} CounterEvent one requested event over the repeat
+ * @property {string} event as requested (`instructions`)
+ * @property {string|null} printedAs as perf printed it when that differs (`instructions:u`), else null
+ * @property {'counted'|'not supported'|'not counted'|'absent'} status absent = perf printed no
+ *   line for it (it died, or named the event differently)
+ * @property {number|null} count over perf's window (scaled by perf when multiplexed)
+ * @property {string} unit perf's unit of count (`msec` for task-clock, '' for plain counts)
+ * @property {number|null} runningPct % of the window the event was on a counter
+ * @property {boolean} scaled runningPct < 100: count is perf's estimate from part of the window
+ * @property {boolean} userOnly perf counted user space only (`:u`: perf_event_paranoid forbids
+ *   kernel counting to a non-root user)
  */
 
 /**

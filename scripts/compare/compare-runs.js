@@ -42,13 +42,18 @@ export function compareRuns(input) {
   /** @type {{test: string, metric: string, reason: string}[]} */
   const notJudged = [];
   for (const { name, group } of listTests(candidate.records, base.records)) {
-    const b = collectSide(base.records, name);
-    const c = collectSide(candidate.records, name);
+    for (const meter of metersOf(METRICS)) {
+    const b = collectSide(base.records, name, meter);
+    const c = collectSide(candidate.records, name, meter);
+    // A meter neither side measured this test with: no verdicts of its metrics, not a failure.
+    if ((b.missing && c.missing) || (meter !== 'wall' && (b.missing || c.missing))) continue;
+    const firstMetric = METRICS.find((m) => (m.meter ?? 'wall') === meter)?.name;
     const failure = c.failedIn.length > 0 ? `candidate ${candidate.version}: step failed in run ${c.failedIn.join(', ')}${c.reason ? `: ${c.reason}` : ''}` : b.repeats.length === 0 ? `base ${base.version}: no valid repeat${b.reason ? ` (${b.reason})` : b.missing ? ' (test not in its runs)' : ''}` : c.repeats.length === 0 ? `candidate ${candidate.version}: no valid repeat${c.missing ? ' (test not in its runs)' : ''}` : null;
-    for (const metric of METRICS) {
+    for (const metric of METRICS.filter((m) => (m.meter ?? 'wall') === meter)) {
       const threshold = findThreshold(thresholds, name, group, metric.name);
       if (!threshold) continue;
-      if (failure && metric.name !== 'throughput') continue;
+      // One failed verdict per test and meter: on its first gated metric.
+      if (failure && metric.name !== firstMetric) continue;
       const bi = instanceValues(b, metric, thresholds.qos);
       const ci = instanceValues(c, metric, thresholds.qos);
       const bv = bi && bi.map((x) => x.value);
@@ -82,6 +87,7 @@ export function compareRuns(input) {
         policy: findPolicy(thresholds, name),
         ...classified,
       });
+    }
     }
   }
   // A confirmation rerun replicates regressions the run's family-wise rule already let through:
@@ -303,6 +309,15 @@ export function chooseBase(c) {
 }
 
 /**
+ * The meters whose figures the metrics read, wall first.
+ * @param {readonly import('./types.js').MetricDef[]} metrics
+ * @returns {string[]}
+ */
+function metersOf(metrics) {
+  return [...new Set(['wall', ...metrics.map((m) => m.meter ?? 'wall')])];
+}
+
+/**
  * Reported tests in suite order (candidate's order first, then tests only the base ran).
  * @param {import('../types.js').RunRecord[]} a
  * @param {import('../types.js').RunRecord[]} b
@@ -318,11 +333,15 @@ export function listTests(a, b) {
 }
 
 /**
- * Valid repeats of one test over the records of one release.
+ * Valid repeats of one test over the records of one release: the timed repeats (wall and
+ * counters figures), or a counting meter's counted repeats (`step.meters.<meter>`).
  * @param {import('../types.js').RunRecord[]} records
  * @param {string} test
+ * @param {string} [meter] the meter whose figures are wanted (default wall)
+ * @returns {{repeats: import('../types.js').Repeat[], instanceKeys: string[], roundKeys: (string|null)[], failedIn: string[], reason: string, missing: boolean}}
  */
-export function collectSide(records, test) {
+export function collectSide(records, test, meter = 'wall') {
+  if (meter !== 'wall' && meter !== 'counters') return collectCounted(records, test, meter);
   /** @type {import('../types.js').Repeat[]} */
   const repeats = [];
   /** @type {string[]} which server instance produced each repeat: `<run id>#<instance>` */
@@ -335,7 +354,8 @@ export function collectSide(records, test) {
   let missing = true;
   for (const r of records) {
     const step = r.steps.find((s) => s.name === test);
-    if (!step) continue;
+    // A run whose meters had no timed one ran its tests counted only: not timed there.
+    if (!step || (step.status === 'skipped' && r.config.meters && !r.config.meters.some((m) => m === 'wall' || m === 'counters'))) continue;
     missing = false;
     if (step.status === 'failed') {
       failedIn.push(r.id);
@@ -353,4 +373,45 @@ export function collectSide(records, test) {
     }
   }
   return { repeats, instanceKeys, roundKeys, failedIn, reason, missing };
+}
+
+/**
+ * A counting meter's repeats of one test (instructions): each round is one server process per
+ * release, so the round key pairs the releases' processes of that round. A record without the
+ * meter's run of the test counts as missing, never as failed: the meter was not asked for there.
+ * @param {import('../types.js').RunRecord[]} records
+ * @param {string} test
+ * @param {string} meter
+ */
+function collectCounted(records, test, meter) {
+  /** @type {import('../types.js').CountedRepeat[]} */
+  const repeats = [];
+  /** @type {string[]} */
+  const instanceKeys = [];
+  /** @type {(string|null)[]} */
+  const roundKeys = [];
+  /** @type {string[]} */
+  const failedIn = [];
+  let reason = '';
+  let missing = true;
+  for (const r of records) {
+    const slot = r.steps.find((s) => s.name === test)?.meters?.[meter];
+    if (!slot) continue;
+    missing = false;
+    const ok = slot.repeats.filter((rep) => rep.status === 'ok');
+    // Some repeats failing leaves the others valid; none valid is a failure of the test.
+    if (ok.length === 0 && slot.status !== 'skipped') {
+      failedIn.push(r.id);
+      reason ||= slot.reason ?? '';
+      continue;
+    }
+    const run = runGroupKey(r);
+    for (const rep of ok) {
+      repeats.push(rep);
+      instanceKeys.push(`${r.id}#${meter}#${rep.instance}`);
+      roundKeys.push(run === null ? null : `${run}#${meter}#${rep.instance}`);
+    }
+  }
+  // Counted repeats stand where timed ones do; their metrics read only their own fields.
+  return { repeats: /** @type {any[]} */ (repeats), instanceKeys, roundKeys, failedIn, reason, missing };
 }

@@ -25,11 +25,29 @@ export const METRICS = Object.freeze([
   { name: 'stallShare', unit: 'share of seconds', higherIsBetter: false, scale: 'linear', qos: true, value: (_r, q) => q?.stallShare ?? null },
   // The datadir after the repeat, for sequence benchmarks that measure it (details.<name>.dbSize:
   // the loops benchmark after each loop); gated only where thresholds.yml lists it.
+  // The instructions meter's counts (scripts/metrics/meters/instructions.js), per operation: the
+  // query path (inclusive of the dispatch function) and the whole server process.
+  { name: 'instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', qos: false, meter: 'instructions', value: (r) => positive(counted(r)?.queryPathPerOp) },
+  { name: 'processInstructionsPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', qos: false, meter: 'instructions', value: (r) => positive(counted(r)?.processPerOp) },
+  // The counters meter's hardware counters over the timed repeats (perf stat on the server).
+  { name: 'counterInstructionsPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', qos: false, meter: 'counters', value: (r) => positive(r.counters?.perOp.instructionsPerOp) },
+  { name: 'cyclesPerOp', unit: 'cycles/op', higherIsBetter: false, scale: 'log', qos: false, meter: 'counters', value: (r) => positive(r.counters?.perOp.cyclesPerOp) },
+  { name: 'ipc', unit: 'instructions/cycle', higherIsBetter: true, scale: 'log', qos: false, meter: 'counters', value: (r) => positive(r.counters?.perOp.ipc) },
+  { name: 'branchMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', qos: false, meter: 'counters', value: (r) => positive(r.counters?.perOp.branchMissesPerOp) },
+  { name: 'llcMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', qos: false, meter: 'counters', value: (r) => positive(r.counters?.perOp.llcMissesPerOp) },
   { name: 'dbOnDiskBytes', unit: 'bytes', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(detailsDbSize(r)?.onDiskBytes) },
 ]);
 
 /** Names of the metrics, for messages and schemas (generated, never copied by hand). */
 export const METRIC_NAMES = Object.freeze(METRICS.map((m) => m.name));
+
+/**
+ * @param {import('../types.js').Repeat} r a counted repeat where a counting meter's metric reads it
+ * @returns {import('../types.js').InstructionFigures|undefined}
+ */
+function counted(r) {
+  return /** @type {import('../types.js').CountedRepeat} */ (/** @type {unknown} */ (r)).instructions;
+}
 
 /**
  * The database size a sequence benchmark recorded for the repeat, under its own name.

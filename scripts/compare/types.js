@@ -77,6 +77,9 @@ export {};
  *   linear: compared as a difference (absolute thresholds), for shares that can be zero
  * @property {boolean} qos true when derived from per-second samples
  * @property {(repeat: Repeat, qos: Qos|null) => number|null} value null = not measured
+ * @property {'wall'|'counters'|'instructions'} [meter] the meter that produces the figure (default
+ *   wall): wall and counters figures are on the timed repeats, a counting meter's (instructions)
+ *   on its own counted repeats (Step.meters)
  * @property {(repeat: Repeat) => string} [scope] how the repeat's figure was counted, where
  *   tagbench has counted it in more than one way over time (cpuUsPerOp: the step's own processes,
  *   or the whole machine in older records); figures of different scopes are never judged together

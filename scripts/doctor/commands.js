@@ -87,10 +87,12 @@ export async function doctorCommand(options) {
  * @throws never for a failed check (that is a result); only on a bug
  */
 export async function runDoctor(env) {
-  const [{ checkTools }, { checkHost }, { checkProject }] = await Promise.all([
-    import('./check-tools.js'), import('./check-host.js'), import('./check-project.js'),
+  const [{ checkTools }, { checkHost }, { checkProject }, { checkCounters, countersCheckResult }] = await Promise.all([
+    import('./check-tools.js'), import('./check-host.js'), import('./check-project.js'), import('./check-counters.js'),
   ]);
-  const [tools, host, project] = await Promise.all([checkTools(env), checkHost(), checkProject(env)]);
+  const [tools, hostChecks, project, counters] = await Promise.all([checkTools(env), checkHost(), checkProject(env), checkCounters()]);
+  // Whether the counters meter can run here: a PMU, perf, and perf_event_paranoid.
+  const host = [...hostChecks, countersCheckResult(counters)];
   if (env.hostClass === undefined) {
     const checks = [...tools, ...project, ...host];
     return { schemaVersion: 1, ok: checks.every((c) => !(c.required && c.status === 'fail')), checks };
@@ -102,6 +104,11 @@ export async function runDoctor(env) {
     throw new UserError(`--host-class '${env.hostClass}' is not a host class; known: ${Object.keys(config.hosts).sort().join(', ')} (configs/hosts/<name>.yml)`);
   }
   const tuning = await checkTuning({ root: env.sysRoot ?? '/', strict: Boolean(env.strict), hostClass });
+  // A class that measures with counters needs them.
+  if (hostClass.meters?.includes('counters')) {
+    const i = host.findIndex((c) => c.id === 'perf-counters');
+    host[i] = { ...host[i], required: true };
+  }
   // The governor and turbo lines of the tuning checks say what the general cpufreq line says.
   const checks = [...tools, ...project, ...host.filter((c) => c.id !== 'cpufreq'), ...tuning];
   return {

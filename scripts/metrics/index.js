@@ -12,4 +12,4 @@ export { collectHostFacts } from './collect-host-facts.js';
 export { parseVmstat } from './parse-vmstat.js';
 export { parseIostat } from './parse-iostat.js';
 export { parseCpuinfo } from './parse-cpuinfo.js';
-export { getMeter, METERS } from './meters/registry.js';
+export { getMeter, METERS, splitMeters } from './meters/registry.js';

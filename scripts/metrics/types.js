@@ -149,6 +149,8 @@ export {};
  * @property {string} datadir
  * @property {QueryFn} [query] SHOW GLOBAL STATUS and the like; omitted = none
  * @property {string} [workDir] the server instance's private folder (a wrapper's output files)
+ * @property {string} [dispatchFunction] the flavor's command-dispatch function (products config):
+ *   the instructions meter's query path
  */
 
 /**
@@ -159,6 +161,8 @@ export {};
  * @property {number|null} tps
  * @property {import('../types.js').Repeat['latencyMs']} latencyMs
  * @property {import('../types.js').Interval[]} intervals one per second, as the tool reported them
+ * @property {number} [operations] operations the repeat completed, when the tool says (a counted
+ *   repeat's figures are divided by it)
  */
 
 /**
@@ -166,9 +170,11 @@ export {};
  * @property {string} meter the meter's name (`wall`, later `instructions`, `counters`)
  * @property {Record<string, number|null>} perOp its named figures per operation (wall:
  *   cpuUsPerOp, csPerOp, readsPerOp, kbReadPerOp, kbWrittenPerOp; empty when the repeat failed)
- * @property {Partial<import('../types.js').Repeat>} repeat the run record's Repeat fields this
+ * @property {Partial<import('../types.js').Repeat>|Partial<import('../types.js').CountedRepeat>} repeat the run record's Repeat (CountedRepeat) fields this
  *   meter fills (wall: throughput, tps, latencyMs, intervals, efficiency, mysqldRssKb,
- *   ioDevices, rocksdb); a meter whose figures have no field in the record yet fills none
+ *   ioDevices, rocksdb; instructions: the counted repeat's `instructions`)
+ * @property {object} [profile] the repeat's per-function profile (instructions: per op), kept as
+ *   a raw log beside the repeat
  */
 
 /**
@@ -185,4 +191,8 @@ export {};
  *   must be started for this meter; absent (or null) = a plain start
  * @property {(target: MeterTarget) => Promise<MeterSession>} start start measuring right before
  *   the repeat runs
+ * @property {true} [countsWork] the meter counts a fixed amount of work on servers of its own
+ *   (run/count-phase.js) instead of measuring the timed repeats (instructions)
+ * @property {() => Promise<Record<string, string>>} [dependsOn] what its figures depend on beyond
+ *   the release (CPU model and flags, library and tool versions), for the record
  */

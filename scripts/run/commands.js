@@ -32,6 +32,7 @@ export async function runCommand(options) {
     mycnf: options.mycnf,
     repeats: options.repeats,
     instances: options.instances,
+    ...(options.meter ? { meters: options.meter } : {}),
     only: options.only,
     storeDir: resolve(options.store),
     workDir: resolve(workDirFrom(options.workDir, host)),
@@ -43,6 +44,18 @@ export async function runCommand(options) {
   if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths }, null, 2)}\n`);
   if (outcome.interrupted) return EXIT.interrupted;
   return outcome.records.every((r) => r.status === 'ok') ? EXIT.ok : EXIT.userError;
+}
+
+/**
+ * @param {string} value `wall,instructions`
+ * @returns {import('../types.js').MeterName[]}
+ * @throws {UserError} naming the unknown meter and the known ones
+ */
+function parseMeters(value) {
+  const known = ['wall', 'counters', 'instructions'];
+  const names = parseList(value);
+  for (const n of names) if (!known.includes(n)) throw new UserError(`--meter: unknown meter '${n}'; known: ${known.join(', ')}`);
+  return /** @type {import('../types.js').MeterName[]} */ (names);
 }
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
@@ -65,6 +78,7 @@ export const commands = [
       { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf); default: the engine\'s' },
       { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: parsePositiveInt },
       { flags: '--instances <n>', description: 'server instances (restarts on the same datadir) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },
+      { flags: '--meter <meters>', description: 'how to measure, comma-separated: wall (timed repeats: throughput, latency, CPU per op), counters (perf stat hardware counters over the timed repeats; needs a PMU), instructions (every sysbench test again, counted under callgrind: instructions per op); default: the suite\'s, else the host class\'s, else wall', parse: parseMeters },
       { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: parseList },
       { flags: '--provider <name>', description: `install provider for every release (${providerNames().join(', ')}); default: the install cache, else deb` },
       { flags: '--path <prefix>', description: 'install prefix for the path provider' },

@@ -110,14 +110,18 @@ export function skipRemaining(record, reason) {
  */
 export function finishRecord(record, finishedAt, how = {}) {
   record.finishedAt = finishedAt;
-  const failed = record.steps.filter((s) => s.status === 'failed');
+  // A counting meter's failed repeats fail the record too, named with the meter.
+  const failed = record.steps.flatMap((s) => [
+    ...(s.status === 'failed' ? [s.name] : []),
+    ...Object.entries(s.meters ?? {}).filter(([, m]) => m.status === 'failed').map(([meter]) => `${s.name} (${meter})`),
+  ]);
   if (how.interrupted) {
     record.status = 'partial';
     record.reason = how.reason ?? 'interrupted';
     skipRemaining(record, record.reason);
   } else if (failed.length > 0 || how.reason) {
     record.status = 'failed';
-    record.reason = how.reason ?? `${failed.length} step(s) failed: ${failed.map((s) => s.name).join(', ')}`;
+    record.reason = how.reason ?? `${failed.length} step(s) failed: ${failed.join(', ')}`;
   } else {
     record.status = 'ok';
     delete record.reason;

@@ -12,10 +12,11 @@ import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../server/index.js';
 import { planSuite, getBenchmark, suiteBenchmarks } from '../workload/index.js';
-import { measureDbSize, collectHostFacts, getMeter } from '../metrics/index.js';
+import { measureDbSize, collectHostFacts, splitMeters } from '../metrics/index.js';
 import { writeRecord, writeRawLog } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
 import { measureRepeat } from './measure-repeat.js';
+import { runCountPhase } from './count-phase.js';
 import { createRecord, markStep, skipRemaining, finishRecord } from './record-builder.js';
 import { createProgress } from './progress.js';
 import { resolveRun, releaseKey } from './resolve-run.js';
@@ -24,8 +25,9 @@ import { formatRecordId } from '../run-id.js';
 
 /**
  * @typedef {object} RunOptions
- * @property {{product: string, version: string, provider?: string, path?: string, label?: string}[]} releases
- *   label: tells apart two servers of the same release (A/A calibration); in keys, folders and ids
+ * @property {{product: string, version: string, provider?: string, path?: string, label?: string, serverEnv?: Record<string, string>}[]} releases
+ *   label: tells apart two servers of the same release (A/A calibration); in keys, folders and ids.
+ *   serverEnv: extra environment of that release's servers (a calibration's injected cost)
  * @property {string} suite suite name (configs/suites)
  * @property {string} hostClass host class name (configs/hosts)
  * @property {'innodb'|'rocksdb'} [engine] default innodb
@@ -41,6 +43,8 @@ import { formatRecordId } from '../run-id.js';
  * @property {AbortSignal} [signal] aborts the run (Ctrl-C)
  * @property {boolean} [keepWork] keep this run's datadirs after it ends (default: removed)
  * @property {(text: string) => void} [write] progress output (default stderr)
+ * @property {import('../types.js').MeterName[]} [meters] how the run measures (`run --meter`);
+ *   default: the suite's meters, else the host class's, else wall
  */
 
 /**
@@ -102,20 +106,31 @@ export async function runReleases(config, options) {
       { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
     );
     if (install.status === 'failed') throw new UserError(`cannot install ${r.product} ${r.version}: ${install.reason}`);
-    releases.push({ key: releaseKey(r), product: r.product, version: r.version, line: r.line, install, ...(r.label ? { label: r.label } : {}) });
+    const serverEnv = options.releases.find((o) => releaseKey(o) === releaseKey(r))?.serverEnv;
+    releases.push({ key: releaseKey(r), product: r.product, version: r.version, line: r.line, install, ...(r.label ? { label: r.label } : {}), ...(serverEnv ? { serverEnv } : {}) });
   }
 
   const host = await collectHostFacts({ hostClass: plan.host.name, pinning: plan.host.pinning });
-  // How each measured repeat is measured. Wall clock for now: choosing another meter per run,
-  // suite or host class comes with the meters whose figures the run record has a place for.
-  const meter = getMeter('wall');
+  const meterNames = resolveMeters(options, plan);
+  // Timed meters measure the schedule's repeats; counting meters run afterwards on their own servers.
+  const { timed, counting } = splitMeters(meterNames);
+  const meterSetup = await describeCounting(counting, plan.host, workRoot);
   /** @type {Map<string, RunState>} */
   const states = new Map();
   try {
     for (const [i, rel] of releases.entries()) {
-      states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter }));
+      states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter: timed, meterNames, meterSetup }));
     }
     await executeSchedule(steps, releases, states, { plan, options, write });
+    for (const meter of counting) {
+      if (options.signal?.aborted) break;
+      await runCountPhase(meter, {
+        steps, order: releases.map((r) => r.key), states, plan, options, write,
+        settings: countSettings(plan.host),
+        wrap: (opts) => { const o = { ...opts }; withMeterWrapper(o, meter); return o; },
+        dispatchFunction: (product) => config.products[product]?.dispatchFunction ?? 'dispatch_command',
+      });
+    }
     await closeReleases(states, options);
   } finally {
     await stopAllServers();
@@ -134,7 +149,8 @@ export async function runReleases(config, options) {
  * @property {import('../server/types.js').ServerOptions} serverOptions how the server was started (a restart reuses
  *   them, on the same datadir, with the meter's wrapper if any)
  * @property {'innodb'|'rocksdb'} engine storage engine of this release's server
- * @property {import('../metrics/types.js').Meter} meter what measures this release's repeats
+ * @property {import('../metrics/types.js').Meter|null} meter what measures this release's timed
+ *   repeats; null = the run has no timed meter (its measured steps run counted only)
  */
 
 /**
@@ -143,7 +159,7 @@ export async function runReleases(config, options) {
  * @param {any} ctx
  * @returns {Promise<RunState>}
  */
-async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter }) {
+async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter, meterNames, meterSetup }) {
   const safe = `${rel.product}-${rel.version}${rel.label ? `-${rel.label}` : ''}`.replace(/[^A-Za-z0-9._-]/g, '_');
   // Each release's own engine and template (`--engine innodb,rocksdb` runs one server per engine).
   const { engine, mycnfName, mycnfTemplate } = plan.releases[i];
@@ -158,9 +174,10 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
     // A suite's own my.cnf values (an IO-bound pool, a matrix cell's settings) win over the host's.
     mycnfOverrides: { ...(plan.host.mycnf ?? {}), ...(/** @type {{mycnf?: Record<string, string|number>}} */ (plan.suite).mycnf ?? {}) },
     serverCpus: plan.host.pinning.serverCpus,
+    ...(rel.serverEnv ? { env: { ...rel.serverEnv } } : {}),
     log: (/** @type {string} */ m) => write(`    ${m}\n`),
   };
-  withMeterWrapper(serverOptions, meter);
+  if (meter) withMeterWrapper(serverOptions, meter);
   const server = await startServer(rel.install, serverOptions);
   const id = formatRecordId({ stamp: runStamp, host: plan.host.name, product: rel.product, version: rel.version, label: rel.label, suite: plan.suite.name, tag: runTag });
   const record = createRecord({
@@ -181,11 +198,54 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
       instances: plan.instances,
       ...(options.only?.length ? { only: [...options.only] } : {}),
       alternatedWith: plan.releases.map(releaseKey).filter((/** @type {string} */ k) => k !== rel.key),
+      ...(meterNames.length === 1 && meterNames[0] === 'wall' ? {} : { meters: [...meterNames] }),
+      ...(Object.keys(meterSetup).length > 0 ? { meterSetup } : {}),
     },
     // The same steps for every engine; only the load's and postwrite's parameters differ.
     steps: engine === plan.engine ? steps : planSuite(plan.suite, { engine }),
   });
   return { record, server, deadReason: null, install: rel.install, serverOptions, engine, meter };
+}
+
+/**
+ * The run's meters: `run --meter`, else the suite's, else the host class's, else wall.
+ * @param {RunOptions} options
+ * @param {any} plan
+ * @returns {import('../types.js').MeterName[]}
+ */
+function resolveMeters(options, plan) {
+  return options.meters ?? plan.suite.meters ?? plan.host.meters ?? ['wall'];
+}
+
+/**
+ * The host class's counting settings with their defaults (host.schema.json `counting`).
+ * @param {import('../types.js').HostClass} host
+ * @returns {import('./count-phase.js').CountSettings}
+ */
+function countSettings(host) {
+  return { rounds: host.counting?.rounds ?? 3, repeats: host.counting?.repeats ?? 1, warmupShare: host.counting?.warmupShare ?? 0.3 };
+}
+
+/**
+ * What each counting meter's record entry says: its wrapper, settings and what its counts depend on.
+ * @param {import('../metrics/types.js').Meter[]} counting
+ * @param {import('../types.js').HostClass} host
+ * @param {string} workRoot
+ * @returns {Promise<Record<string, import('../types.js').MeterSetup>>}
+ */
+async function describeCounting(counting, host, workRoot) {
+  /** @type {Record<string, import('../types.js').MeterSetup>} */
+  const out = {};
+  for (const meter of counting) {
+    const wrap = meter.serverWrapper?.({ workDir: join(workRoot, '<instance>') }) ?? null;
+    out[meter.name] = {
+      wrapper: wrap ? wrap.argv.map((a) => a.replace(workRoot, '<work>')) : [],
+      mycnf: { ...(wrap?.mycnfOverrides ?? {}) },
+      counting: countSettings(host),
+      dependsOn: (await meter.dependsOn?.()) ?? {},
+    };
+  }
+  return out;
 }
 
 /**
@@ -232,6 +292,11 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
     if (!health.ok) {
       killRelease(state, action.stepIndex, `server not running before ${action.step.name}: ${health.reason}`, health.logExcerpt);
       progress.end(action, { status: 'failed', reason: state.deadReason ?? undefined });
+      continue;
+    }
+    if (!state.meter && action.step.measured) {
+      // Only counted repeats in this run: the timed tests (and sequences) are left out.
+      state.record.steps[action.stepIndex].reason = `not timed: this run's meters are ${state.record.config.meters?.join(', ')}`;
       continue;
     }
     progress.begin(action);
@@ -309,7 +374,7 @@ async function runAction(action, state, plan, options, steps) {
     const ctx = { suite: plan.suite, engine: state.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, cacheDir: options.cacheDir, signal: options.signal, onProgress: quiet };
     if (!step.measured) return await runSetupStep(action, state, options, () => bench.runStep(step, state.server, ctx));
     const result = await measureRepeat(
-      { action, record: state.record, server: state.server, meter: state.meter, storeDir: options.storeDir, signal: options.signal },
+      { action, record: state.record, server: state.server, meter: /** @type {import('../metrics/types.js').Meter} */ (state.meter), storeDir: options.storeDir, signal: options.signal },
       () => bench.runStep(step, state.server, ctx),
     );
     // A suite without the sysbench load gets its size after load from the sequence's first step.

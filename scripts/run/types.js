@@ -14,5 +14,6 @@ export {};
  * @property {string} version
  * @property {string} line product line the version belongs to
  * @property {string} [label] tells apart two servers of one release in a run
+ * @property {Record<string, string>} [serverEnv] extra environment of its servers (a calibration's injected cost)
  * @property {import('../types.js').InstallResult} install
  */

@@ -93,7 +93,7 @@ export async function startServer(install, options) {
   // detached: a Ctrl-C in the terminal reaches only tagbench, which then stops the server
   // cleanly through stopAllServers() instead of the server dying mid-write.
   const child = spawn(command[0], command.slice(1), {
-    stdio: ['ignore', out.fd, out.fd], detached: true, env: { ...process.env, ...install.env, ...(wrapper?.env ?? {}) },
+    stdio: ['ignore', out.fd, out.fd], detached: true, env: { ...process.env, ...install.env, ...(options.env ?? {}), ...(wrapper?.env ?? {}) },
   });
   const spawned = new Promise((res) => {
     child.once('spawn', () => res(null));
@@ -156,6 +156,9 @@ function validateOptions(o) {
       const n = cpus().length;
       if (max >= n) problems.push(`serverCpus "${pin}" (host class pinning.serverCpus) names CPU ${max} but this machine has CPUs 0-${n - 1}`);
     }
+  }
+  if (o.env !== undefined && (typeof o.env !== 'object' || o.env === null || !Object.values(o.env).every((v) => typeof v === 'string'))) {
+    problems.push('env must map variable names to string values');
   }
   const w = o.wrapper ?? null;
   if (w !== null) {

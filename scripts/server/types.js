@@ -20,6 +20,8 @@ export {};
  *   refusing it (default false: a non-empty datadir is an error, so no run inherits old data)
  * @property {number} [startTimeoutS] how long to wait for the server to accept connections (default 180)
  * @property {number} [stopTimeoutS] how long stop() waits after SIGTERM before SIGKILL (default 300)
+ * @property {Record<string, string>} [env] extra environment of the server process (a
+ *   calibration's injected cost: LD_PRELOAD of its library); a wrapper's env comes after it
  * @property {ServerWrapper|null} [wrapper] a tool the server runs under (a meter's valgrind), null/absent = none
  */
 

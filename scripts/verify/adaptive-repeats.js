@@ -148,6 +148,8 @@ function runRound(ctx, base, candidate, tests) {
     suite: ctx.suite,
     hostClass: ctx.hostClass,
     only: tests,
+    // Timed rounds only: they decide timed verdicts (select-undecided.js), whatever the suite's meters.
+    meters: ['wall'],
     repeats: INSTANCES_PER_ROUND,
     instances: INSTANCES_PER_ROUND,
     storeDir: ctx.storeDir,

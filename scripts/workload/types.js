@@ -57,6 +57,9 @@ export {};
  *   table) = tableSize; throughput = tps x rowsPerEvent. 0 for other tests
  * @property {boolean} postwriteAfter true when the next plan entry is a postwrite step
  * @property {number} restS postwrite only: seconds to rest after flushing (suite restS)
+ * @property {number} [countedEvents] a step that can run a fixed amount of work (a sysbench
+ *   test): the events of one counted repeat (the instructions meter); absent = the step runs
+ *   timed only
  * @property {string} [sequence] set (to the plug-in's name) when the plug-in's steps form one
  *   sequence: each changes the data the next starts from, so they are contiguous in the plan and
  *   every pass runs all of them, in order, from a fresh state; absent for the sysbench suite's
@@ -85,6 +88,7 @@ export {};
  *   is killed (default 30 s + 20 % of the duration)
  * @property {(line: string) => void} [onProgress] progress lines (default: stderr)
  * @property {AbortSignal} [signal] aborts the child (status failed, reason names the abort)
+ * @property {FixedWork} [work] a counted repeat: a fixed number of events with a fixed seed
  */
 
 /**
@@ -109,6 +113,7 @@ export {};
  * @property {import('../types.js').Interval[]} intervals one per --report-interval second
  * @property {string[]} argv the exact command that ran
  * @property {string} rawOutput stdout + stderr of sysbench, for the caller to keep as a log
+ * @property {number} operations queries (rows of a scan) completed in the measured part
  */
 
 /**
@@ -193,9 +198,19 @@ export {};
  *   the step (the insert benchmark does) and restores its affinity after
  * @property {AbortSignal} [signal] stop as soon as possible; the outcome is then failed
  * @property {(line: string) => void} [onProgress]
+ * @property {FixedWork} [work] run a fixed amount of work instead of the step's timed window (a
+ *   counted repeat of the instructions meter, or its warm-up); only for steps with countedEvents
  * @property {string} [cacheDir] the run's install cache (--cache-dir), where a benchmark that
  *   builds its own tool keeps the build (LinkBench's jar); absent = the default cache
  *   (scripts/run-options.js cacheDirFrom)
+ */
+
+/**
+ * @typedef {object} FixedWork a repeat that does a fixed amount of work, the same for every
+ *   release: counted figures are then per operation of identical operations
+ * @property {number} events the tool's events (sysbench --events; no time limit)
+ * @property {number} seed the tool's random seed (sysbench --rand-seed): the same rows in the
+ *   same order for every release
  */
 
 /**
@@ -212,6 +227,8 @@ export {};
  *   setup steps and failed repeats (never 0 for a failure)
  * @property {number|null} tps operations that count as one transaction, per second; null as above
  * @property {LatencyMs|null} latencyMs of the step's own operation; null as above
+ * @property {number} [operations] operations completed, in the step's metric (queries, rows of
+ *   a scan): what a counted repeat's figures are divided by; absent when the tool does not say
  * @property {number} errors
  * @property {number} reconnects
  * @property {SequenceInterval[]} intervals one per second of the measured part

@@ -24,35 +24,9 @@ import { parsePerfStat } from '../parse-perf-stat.js';
 /** @typedef {import('../types.js').MeteredRepeat} MeteredRepeat */
 /** @typedef {import('../parse-perf-stat.js').PerfStatEvent} PerfStatEvent */
 
-/**
- * @typedef {object} CounterEvent one requested event over the repeat
- * @property {string} event as requested (`instructions`)
- * @property {string|null} printedAs as perf printed it when that differs (`instructions:u`), else null
- * @property {'counted'|'not supported'|'not counted'|'absent'} status absent = perf printed no
- *   line for it (it died, or named the event differently)
- * @property {number|null} count over perf's window (scaled by perf when multiplexed)
- * @property {string} unit perf's unit of count (`msec` for task-clock, '' for plain counts)
- * @property {number|null} runningPct % of the window the event was on a counter
- * @property {boolean} scaled runningPct < 100: count is perf's estimate from part of the window
- * @property {boolean} userOnly perf counted user space only (it appends `:u` when
- *   perf_event_paranoid forbids kernel counting to a non-root user)
- */
+/** @typedef {import('../../types.js').CounterEvent} CounterEvent */
 
-/**
- * @typedef {object} CounterFigures what the counters meter puts in the repeat, as `counters`
- * @property {number} windowS seconds perf counted (enable ack to disable ack)
- * @property {number} measuredS the tool's measured window the per-op figures are scaled to
- * @property {number} operations ops = throughput × measuredS
- * @property {string|null} llcMissesEvent which event llcMissesPerOp counts: LLC-load-misses
- *   (demand loads) when counted, else cache-misses (the generic last-level miss event); when
- *   neither was counted, the one it would have counted (null: neither was requested)
- * @property {CounterEvent[]} events every requested event, in request order
- * @property {string[]} notSupported events perf printed as `<not supported>`
- * @property {string[]} notCounted events perf printed as `<not counted>`
- * @property {Record<string, number>} scaledFigures figure -> lowest % running among its events,
- *   for figures computed from multiplexed (< 100 %) counts only
- * @property {Record<string, string>} missingFigures figure -> why it is null
- */
+/** @typedef {import('../../types.js').CounterFigures} CounterFigures */
 
 /** The events counted unless the caller names others. */
 export const DEFAULT_EVENTS = Object.freeze(['instructions', 'cycles', 'branch-misses', 'cache-misses', 'LLC-load-misses']);
@@ -171,9 +145,9 @@ export function counterFigures(printed, requested, windowS, repeat) {
     notCounted: events.filter((e) => e.status === 'not counted').map((e) => e.event),
     scaledFigures,
     missingFigures,
+    perOp: { instructionsPerOp: perOp.instructionsPerOp ?? null, cyclesPerOp: perOp.cyclesPerOp ?? null, ipc: perOp.ipc ?? null, branchMissesPerOp: perOp.branchMissesPerOp ?? null, llcMissesPerOp: perOp.llcMissesPerOp ?? null },
   };
-  // The run record's Repeat has no `counters` field yet (scripts/types.js): the cast goes when it does.
-  return { meter: 'counters', perOp, repeat: /** @type {Partial<import('../../types.js').Repeat>} */ (/** @type {unknown} */ ({ counters: figures })) };
+  return { meter: 'counters', perOp, repeat: { counters: figures } };
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * Every meter by name (STYLE.md section 2): explicit imports into a frozen map, each checked for
  * its shape when registered, so a broken meter fails at load time naming its file and the
- * missing member. `wall` is today's wall-clock path; `instructions` (callgrind) and `counters`
- * (perf stat) plug in here the same way.
+ * missing member. `wall`: the timed repeats' wall-clock figures; `counters`: perf stat's
+ * hardware counters over the same timed repeats; `instructions`: counted repeats under callgrind.
  */
 import { wall } from './wall.js';
+import { instructions } from './instructions.js';
+import { counters } from './counters.js';
 
 /** @typedef {import('../types.js').Meter} Meter */
 
@@ -31,7 +33,7 @@ export function registerMeters(byFile) {
 }
 
 /** Every known meter, name -> meter. */
-export const METERS = registerMeters({ wall });
+export const METERS = registerMeters({ wall, counters, instructions });
 
 /**
  * @param {string} name a meter's name
@@ -42,4 +44,58 @@ export function getMeter(name) {
   const meter = Object.hasOwn(METERS, name) ? METERS[name] : undefined;
   if (!meter) throw new Error(`unknown meter '${name}'; known: ${Object.keys(METERS).join(', ')}`);
   return meter;
+}
+
+/**
+ * The run's meters split by how they measure: the timed ones measure the same timed repeats
+ * together (wall, and counters beside it: perf attaches to the server over the same window);
+ * the counting ones (instructions) run their own counted repeats after the timed schedule.
+ * @param {string[]} names the run's meters
+ * @returns {{timed: Meter|null, counting: Meter[]}} timed: one meter standing for all the timed
+ *   ones (null when the run has none: only counted repeats, the timed tests are not run)
+ * @throws {Error} for an unknown name
+ */
+export function splitMeters(names) {
+  const meters = names.map(getMeter);
+  const timed = meters.filter((m) => !m.countsWork);
+  const counting = meters.filter((m) => m.countsWork);
+  // Counters' figures are per operation of the timed repeat: they need the wall meter's count
+  // of operations, so a timed run always has wall first.
+  const all = timed.length === 0 ? [] : [wall, ...timed.filter((m) => m !== wall)];
+  return { timed: all.length === 0 ? null : all.length === 1 ? all[0] : combineTimed(all), counting };
+}
+
+/**
+ * Several timed meters around one repeat: started in order, stopped in reverse, figures merged
+ * (each fills its own fields; the first meter's name stands for the repeat).
+ * @param {Meter[]} meters wall first
+ * @returns {Meter}
+ */
+function combineTimed(meters) {
+  return {
+    name: meters.map((m) => m.name).join('+'),
+    async start(target) {
+      /** @type {import('../types.js').MeterSession[]} */
+      const sessions = [];
+      try {
+        for (const m of meters) sessions.push(await m.start(target));
+      } catch (err) {
+        for (const s of sessions.reverse()) await s.stop(null).catch(() => null);
+        throw err;
+      }
+      return {
+        async stop(repeat) {
+          /** @type {(import('../types.js').MeterFigures|null)[]} */
+          const figures = [];
+          for (const s of [...sessions].reverse()) figures.unshift(await s.stop(repeat));
+          if (repeat === null || figures[0] === null) return null;
+          return {
+            meter: meters[0].name,
+            perOp: Object.assign({}, ...figures.map((f) => f?.perOp ?? {})),
+            repeat: Object.assign({}, ...figures.map((f) => f?.repeat ?? {})),
+          };
+        },
+      };
+    },
+  };
 }

@@ -13,6 +13,11 @@
  *   point-query measures the full parse/optimize path per query as in the seed posts, and a
  *   release's prepared-statement cache behaviour cannot make stock and own tests disagree.
  * - The unix socket when the target has one (no TCP stack in the measurement), else host/port.
+ *
+ * A counted repeat (`work`: the instructions meter) runs `--events=N --time=0 --rand-seed=S`
+ * instead: the same N events on the same rows for every release, no warm-up checkpoint (its
+ * warm-up is a run of its own before the meter starts) and no per-second report (under valgrind
+ * a rate says nothing).
  */
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +31,7 @@ export const OWN_LUA_DIR = fileURLToPath(new URL('../lua/', import.meta.url));
  * argv (without taskset) for one sysbench invocation of a plan step. Pure.
  * @param {StepPlan} plan
  * @param {BenchTarget} target
- * @param {{command?: 'run'|'prepare'|'cleanup'}} [opts] default `run`
+ * @param {{command?: 'run'|'prepare'|'cleanup', work?: import('../types.js').FixedWork}} [opts] command default `run`
  * @returns {string[]} argv[0] is `sysbench`
  * @throws {Error} when the plan has no script (a bug: load and postwrite steps are not sysbench runs)
  */
@@ -44,7 +49,9 @@ export function buildCommand(plan, target, opts = {}) {
     'db-ps-mode': 'disable',
     'rand-type': 'uniform',
   };
-  if (command === 'run') {
+  if (command === 'run' && opts.work) {
+    Object.assign(options, { time: 0, events: opts.work.events, 'rand-seed': opts.work.seed, 'report-interval': 0, histogram: 'off' });
+  } else if (command === 'run') {
     Object.assign(options, {
       time: plan.warmupS + plan.durationS,
       events: 0,

@@ -57,7 +57,7 @@ async function runStep(step, target, ctx) {
     // Its statements are not kept as a log (they never were): an empty one.
     return setupOutcome(out.status, out.reason, out.flushS, '');
   }
-  const rep = await runStepRepeat(step, target, { clientCpus: ctx.clientCpus, signal: ctx.signal, onProgress: ctx.onProgress });
+  const rep = await runStepRepeat(step, target, { clientCpus: ctx.clientCpus, signal: ctx.signal, onProgress: ctx.onProgress, ...(ctx.work ? { work: ctx.work } : {}) });
   return { ...rep, stateValid: true };
 }
 

@@ -24,11 +24,14 @@ import { spawnSysbench } from '../spawn-sysbench.js';
  */
 export async function runStepRepeat(step, target, opts = {}) {
   if (step.kind !== 'sysbench') throw new Error(`runStepRepeat: step ${step.name} is a ${step.kind} step, not sysbench`);
-  const argv = buildCommand(step, target);
+  const work = opts.work;
+  const argv = buildCommand(step, target, work ? { work } : {});
   if (opts.sysbenchBin) argv[0] = opts.sysbenchBin;
-  const runS = step.warmupS + step.durationS;
-  // Enough for connect + a slow last event (a full scan of a large table) on a loaded host.
-  const timeoutS = runS + (opts.timeoutMarginS ?? 30 + 0.2 * runS);
+  const runS = work ? 0 : step.warmupS + step.durationS;
+  // Enough for connect + a slow last event (a full scan of a large table) on a loaded host. A
+  // counted repeat has no time limit and runs under valgrind (some 50 times slower): its
+  // events are sized to take seconds, and a quarter of an hour means something is stuck.
+  const timeoutS = work ? 900 : runS + (opts.timeoutMarginS ?? 30 + 0.2 * runS);
   const startedAt = new Date().toISOString();
   const onProgress = opts.onProgress;
   const res = await spawnSysbench(argv, {
@@ -47,7 +50,7 @@ export async function runStepRepeat(step, target, opts = {}) {
 
   if (res.spawnError) return failed(`cannot start ${argv[0]}: ${res.spawnError}; install sysbench 1.0.x (bash setup/bench.sh)`);
   if (res.aborted) return failed(`aborted after ${res.elapsedS} s (run interrupted)`);
-  if (res.timedOut) return failed(`timed out: killed after ${Math.round(timeoutS)} s (warm-up + duration ${runS} s + margin)${parsed.ok ? '' : `; ${parsed.reason}`}`);
+  if (res.timedOut) return failed(`timed out: killed after ${Math.round(timeoutS)} s (${work ? `${work.events} counted events` : `warm-up + duration ${runS} s + margin`})${parsed.ok ? '' : `; ${parsed.reason}`}`);
   if (!parsed.ok) {
     // Messages from outside sysbench (taskset, the loader) are not FATAL lines: show the last one.
     const last = /^(FATAL|invalid option|PANIC)/m.test(res.output) ? '' : lastLine(res.output);
@@ -56,6 +59,8 @@ export async function runStepRepeat(step, target, opts = {}) {
   if (res.exitCode !== 0) return failed(`sysbench printed a summary but ${exitText(res).slice(2)}`);
   const throughput = step.metric === 'rows/s' ? parsed.tps * step.rowsPerEvent : parsed.qps;
   if (!(throughput > 0)) return failed(`no valid throughput (${step.metric} = ${throughput})`);
+  const operations = step.metric === 'rows/s' ? parsed.transactions * step.rowsPerEvent : parsed.queries.total;
+  if (work && parsed.transactions !== work.events) return failed(`sysbench ran ${parsed.transactions} events, not the ${work.events} a counted repeat needs`);
   return {
     ...base,
     status: 'ok',
@@ -68,6 +73,7 @@ export async function runStepRepeat(step, target, opts = {}) {
     errors: parsed.errors,
     reconnects: parsed.reconnects,
     intervals: parsed.intervals,
+    operations,
   };
 }
 

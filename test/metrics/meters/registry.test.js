@@ -6,10 +6,13 @@ import { registerMeters } from '../../../scripts/metrics/meters/registry.js';
 import { wallFigures } from '../../../scripts/metrics/meters/wall.js';
 import { computeEfficiency } from '../../../scripts/metrics/compute-efficiency.js';
 
-test('meters by name: wall is known, an unknown name lists the known ones from the map', () => {
+test('meters by name: wall, counters and instructions are known, an unknown name lists the known ones from the map', () => {
   assert.equal(getMeter('wall').name, 'wall');
   assert.equal(getMeter('wall').serverWrapper, undefined, 'wall starts the server plainly');
-  assert.throws(() => getMeter('instructions'), /^Error: unknown meter 'instructions'; known: wall$/);
+  assert.equal(getMeter('counters').serverWrapper, undefined, 'counters attaches to the running server (perf stat -p)');
+  assert.equal(getMeter('instructions').serverWrapper?.({ workDir: '/w' })?.argv[0], 'valgrind');
+  assert.equal(getMeter('instructions').countsWork, true);
+  assert.throws(() => getMeter('perf'), /^Error: unknown meter 'perf'; known: wall, counters, instructions$/);
   assert.throws(() => getMeter('constructor'), /unknown meter 'constructor'/);
   assert.ok(Object.isFrozen(METERS));
 });

@@ -1,0 +1,164 @@
+/**
+ * The `instructions` meter: the server runs under valgrind's callgrind, and a repeat is a fixed
+ * amount of work (sysbench --events with a fixed seed, its warm-up run before the meter starts).
+ * Counters are zeroed right before the repeat (`callgrind_control -z`) and dumped right after
+ * (`-d`); the dump is the repeat's profile. Two figures per operation come out of it:
+ *
+ * - query path: the inclusive count of the flavor's command-dispatch function (products config
+ *   `dispatchFunction`, `dispatch_command` in MariaDB and MySQL): the instructions the server
+ *   spent answering the client, exact to a few thousandths of a percent on reads;
+ * - process: every instruction of the server over the repeat, all threads (purge, page cleaner,
+ *   log writer included): what the release costs the machine, noisier where background work runs
+ *   on timers.
+ *
+ * Why the whole profile rather than `--toggle-collect` on the dispatch function: the same dump
+ * then gives both figures and the per-function costs that say where a difference went.
+ *
+ * Counts are exact on one machine but not across machines (glibc picks its string routines by
+ * CPU, code layout moves with the toolchain): what they depend on is recorded with them
+ * (describeCountingHost) and compare judges them within one host series only.
+ */
+import { execFile } from 'node:child_process';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parseCallgrind } from '../parse-callgrind.js';
+import { summarizeProfile } from '../summarize-profile.js';
+
+const execFileP = promisify(execFile);
+
+/** Name of the dumps in the instance's folder; valgrind replaces %p with the server's pid. */
+const OUT_PREFIX = 'callgrind.out.';
+
+/** @satisfies {import('../types.js').Meter} */
+export const instructions = Object.freeze({
+  name: 'instructions',
+  countsWork: true,
+  /**
+   * @param {{workDir: string}} server
+   * @returns {import('../types.js').ServerWrapper}
+   */
+  serverWrapper({ workDir }) {
+    return {
+      argv: [
+        'valgrind', '--tool=callgrind',
+        `--callgrind-out-file=${join(workDir, `${OUT_PREFIX}%p`)}`,
+        // Collection runs from the start; the counters are zeroed before each repeat.
+        '--collect-atstart=yes',
+        // Without it valgrind prints one warning per unusual syscall into the error log.
+        '-q',
+      ],
+      // 4-18 s on a quiet machine; several servers starting on 2 busy cores take longer.
+      readyTimeoutS: 180,
+      mycnfOverrides: {
+        // MariaDB 10.11 maps 8 TB for the buffer pool's maximum by default, which valgrind
+        // refuses; `loose-` makes a server without the option (MySQL) ignore it.
+        'loose-innodb_buffer_pool_size_max': '2G',
+        // valgrind does not support io_uring/libaio's way of completing I/O.
+        innodb_use_native_aio: 0,
+      },
+    };
+  },
+  /**
+   * What the counts depend on beyond the release: two hosts that differ here count differently.
+   * @returns {Promise<Record<string, string>>}
+   */
+  async dependsOn() {
+    const run = (/** @type {string} */ cmd, /** @type {string[]} */ args) => execFileP(cmd, args).then((r) => r.stdout.trim(), () => 'unknown');
+    const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
+    const field = (/** @type {string} */ name) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(cpuinfo)?.[1]?.trim() ?? 'unknown';
+    return {
+      valgrind: await run('valgrind', ['--version']),
+      glibc: await run('getconf', ['GNU_LIBC_VERSION']),
+      cpuModel: field('model name'),
+      // glibc chooses memcpy/strlen variants by these (AVX2, ERMS...): same model, same flags.
+      cpuFlags: field('flags'),
+    };
+  },
+  /**
+   * @param {import('../types.js').MeterTarget} target
+   * @returns {Promise<import('../types.js').MeterSession>}
+   */
+  async start(target) {
+    if (!target.workDir) throw new Error('the instructions meter needs the server instance\'s workDir (where callgrind writes its dumps)');
+    const workDir = target.workDir;
+    const before = new Set(await listDumps(workDir, target.pid));
+    await callgrindControl('-z', target.pid);
+    const startedMs = Date.now();
+    return {
+      async stop(repeat) {
+        // Dump even after a failed repeat: the next repeat's zeroing then starts from a clean state.
+        await callgrindControl('-d', target.pid);
+        const dump = (await listDumps(workDir, target.pid)).find((f) => !before.has(f));
+        if (!dump) throw new Error(`callgrind_control -d ${target.pid} wrote no new dump in ${workDir}`);
+        const path = join(workDir, dump);
+        try {
+          if (repeat === null || !repeat.ok || !repeat.operations) return null;
+          const parsed = parseCallgrind(await readFile(path, 'utf8'));
+          const profile = summarizeProfile(parsed, { ops: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command' });
+          return countedFigures(profile, repeat.operations, target.dispatchFunction ?? 'dispatch_command', (Date.now() - startedMs) / 1000);
+        } finally {
+          // Dumps are megabytes each; the compact profile is what the record keeps.
+          await rm(path, { force: true });
+        }
+      },
+    };
+  },
+});
+
+/**
+ * The record's figures of one counted repeat. Pure.
+ * @param {ReturnType<typeof summarizeProfile>} profile
+ * @param {number} operations
+ * @param {string} dispatchFunction
+ * @param {number} countedS wall seconds between zeroing and dumping (under valgrind)
+ * @returns {import('../types.js').MeterFigures}
+ */
+export function countedFigures(profile, operations, dispatchFunction, countedS) {
+  const queryPathPerOp = profile.queryPathPerOp;
+  if (queryPathPerOp === null || !(queryPathPerOp > 0)) {
+    throw new Error(`the profile has no instructions in ${dispatchFunction}: is that the server's command-dispatch function (products config dispatchFunction)?`);
+  }
+  return {
+    meter: 'instructions',
+    perOp: { queryPathInstructionsPerOp: queryPathPerOp, processInstructionsPerOp: profile.totalPerOp },
+    repeat: {
+      instructions: {
+        operations,
+        queryPathPerOp,
+        processPerOp: profile.totalPerOp,
+        unnamedSelfPerOp: profile.unnamedSelfPerOp,
+        dispatchFunction,
+        countedS: Math.round(countedS * 1000) / 1000,
+      },
+    },
+    profile,
+  };
+}
+
+/**
+ * @param {string} workDir
+ * @param {number} pid
+ * @returns {Promise<string[]>} names of the pid's numbered dumps (`callgrind.out.<pid>.<n>`)
+ */
+async function listDumps(workDir, pid) {
+  const names = await readdir(workDir).catch(() => /** @type {string[]} */ ([]));
+  return names.filter((n) => n.startsWith(`${OUT_PREFIX}${pid}.`));
+}
+
+/**
+ * callgrind_control talks to the running valgrind through vgdb (on by default).
+ * @param {'-z'|'-d'} action zero the counters, or dump them
+ * @param {number} pid
+ */
+async function callgrindControl(action, pid) {
+  try {
+    const { stdout } = await execFileP('callgrind_control', [action, String(pid)], { timeout: 120_000 });
+    // It prints the process's command line, then `OK.` (a line of its own) when the command was done.
+    if (!/^\s*OK\.?\s*$/m.test(stdout)) throw new Error(stdout.trim().split('\n').slice(-3).join(' '));
+  } catch (err) {
+    const code = /** @type {{code?: string}} */ (err).code;
+    if (code === 'ENOENT') throw new Error('callgrind_control is not installed: the instructions meter needs valgrind (Debian: apt-get install valgrind)');
+    throw new Error(`callgrind_control ${action} ${pid} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
