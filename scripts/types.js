@@ -417,6 +417,12 @@ export {};
  */
 
 /**
+ * @typedef {Omit<import('./compare/function-diff.js').FunctionDiff, 'functions'>} FunctionMoves
+ *   the difference of two releases' per-function profiles, bounded to the functions that added
+ *   and removed the most (at most 10 each) and the totals
+ */
+
+/**
  * @typedef {object} Comparison
  * @property {number} schemaVersion
  * @property {string} createdAt
@@ -497,6 +503,8 @@ export {};
  * @property {'open'|'note'|'ignore'} [policy] the test's issue policy (thresholds.yml `tests.<name>.policy`, default open) when the verdict was made; absent in comparisons written before it was stamped (then the comparison's thresholds say it)
  * @property {'warn'|'issue'|null} [level] threshold crossed by a regression/improvement
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation] the rerun's own verdict (tagbench confirm)
+ * @property {FunctionMoves} [functions] instructionsPerOp verdicts: where the instructions went,
+ *   from the per-function profiles of the counted repeats judged (scripts/compare/function-diff.js)
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -34,3 +34,4 @@ export { renderBisectReport } from './render-bisect.js';
 /** @typedef {import('./render-bisect.js').BisectReportView} BisectReportView */
 export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
+export { diffProfiles, renderFunctionDiff } from './function-diff.js';

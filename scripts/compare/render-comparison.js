@@ -4,6 +4,7 @@
  * and the reason of every verdict other than unchanged.
  */
 import { formatPercent, formatRatio, formatStats, formatValue } from '../format-number.js';
+import { renderFunctionDiff } from './function-diff.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 
@@ -19,7 +20,9 @@ const ORDER = /** @type {const} */ (['regression', 'failed', 'inconclusive', 'im
 
 /**
  * @param {FullComparison} cmp
- * @param {{format: 'markdown'|'terminal', color?: boolean, calibration?: MeasuredFalseIssues|null}} options
+ * @param {{format: 'markdown'|'terminal', color?: boolean, calibration?: MeasuredFalseIssues|null, functions?: 'changed'|'all'}} options
+ *   functions: where the instructions went, for instruction regressions and improvements
+ *   (default `changed`) or for every instruction verdict that has it (`all`: compare --functions)
  * @returns {string} text ending with a newline
  */
 export function renderComparison(cmp, options) {
@@ -46,6 +49,7 @@ export function renderComparison(cmp, options) {
       out.push('\n');
       for (const t of notable) out.push(`- **${t.test}** ${t.metric}: ${label(t)}: ${t.reason}\n`);
     }
+    out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
       for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason}\n`);
@@ -62,13 +66,16 @@ export function renderComparison(cmp, options) {
   out.push('\n');
   const color = options.color === true;
   out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color, cmp));
+  const counted = cmp.tests.filter((t) => t.metric === 'instructionsPerOp');
+  if (counted.length > 0) out.push(`\n${renderInstructionLines(counted, color, cmp)}`);
   // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
   // verdicts that call for action, so a noisy host does not bury them under "inconclusive".
   const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
   if (notable.length > 0) out.push('\nwhy:\n');
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
-  const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
-  if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS) are inconclusive or unchanged: every number is in --markdown / --json.\n`);
+  out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'));
+  const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
+  if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or unchanged: every number is in --markdown / --json.\n`);
   if (cmp.notJudged?.length) {
     const byMetric = new Map();
     for (const n of cmp.notJudged) byMetric.set(n.metric, [...(byMetric.get(n.metric) ?? []), n]);
@@ -151,6 +158,39 @@ function renderThroughputLines(tests, color, cmp) {
   const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${issueMde(t, cmp).padStart(10)}  ${label(t)}`, t, color));
   const pairedNote = tests.some((t) => t.pairedRounds) ? ', or per side of the rounds\' ratio when paired by round' : '';
   return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level):\n${head}${lines.join('')}`;
+}
+
+/**
+ * The instructions meter's query-path verdicts, one line each: counted figures move by
+ * hundredths of a percent, so the ratio gets five decimals.
+ * @param {import('./types.js').FullVerdict[]} tests
+ * @param {boolean} color
+ * @param {FullComparison} cmp
+ */
+function renderInstructionLines(tests, color, cmp) {
+  const width = Math.max(4, ...tests.map((t) => t.test.length));
+  const perOp = (/** @type {{median: number}|null} */ side) => (side ? Math.round(side.median).toLocaleString('en-US') : '–');
+  const head = `${'test'.padEnd(width)}  ${'base/op'.padStart(11)}  ${'cand./op'.padStart(11)}  ${'ratio'.padStart(8)}  ${'interval'.padEnd(17)}  ${'noise'.padStart(7)}  ${'issue MDE'.padStart(10)}  verdict\n`;
+  const ci = (/** @type {import('./types.js').FullVerdict} */ t) => (t.ci ? `${formatRatio(t.ci[0], { digits: 5 })}–${formatRatio(t.ci[1], { digits: 5 })}` : 'n/a');
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${perOp(t.base).padStart(11)}  ${perOp(t.candidate).padStart(11)}  ${formatRatio(t.ratio, { digits: 5 }).padStart(8)}  ${ci(t).padEnd(17)}  ${noise(t).padStart(7)}  ${issueMde(t, cmp).padStart(10)}  ${label(t)}`, t, color));
+  const decided = tests.filter((t) => t.verdict !== 'inconclusive' && t.verdict !== 'failed').length;
+  return `instructions per operation in the query path (counted under callgrind, ${decided} of ${tests.length} decided):\n${head}${lines.join('')}`;
+}
+
+/**
+ * Where the instructions went, for each instruction verdict that calls for it.
+ * @param {FullComparison} cmp
+ * @param {'text'|'markdown'} format
+ * @param {'changed'|'all'} which
+ * @returns {string}
+ */
+function renderFunctionSections(cmp, format, which) {
+  const shown = cmp.tests.filter((t) => t.metric === 'instructionsPerOp' && t.functions && (which === 'all' || t.verdict === 'regression' || t.verdict === 'improvement'));
+  return shown.map((t) => `\n${renderFunctionDiff({ ...(/** @type {NonNullable<typeof t.functions>} */ (t.functions)), functions: [] }, {
+    format, limit: format === 'markdown' ? 10 : 5,
+    title: `Where the instructions went: ${t.test} (${t.verdict}, ${cmp.candidate.version} vs ${cmp.base.version})`,
+    baseLabel: cmp.base.version, candidateLabel: cmp.candidate.version,
+  })}`).join('');
 }
 
 /**

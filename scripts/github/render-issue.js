@@ -6,7 +6,7 @@ import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.
 import { formatChange, formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
 import { renderProvenance } from './render-provenance.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { findVerdictPolicy } from '../compare/index.js';
+import { findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -108,6 +108,7 @@ export function renderIssue(comparison, records, context) {
     // compare's reason already tells the confirmation rerun's outcome when there was one.
     ...regressed.map((t) => `- ${code(testId(t))}: ${t.reason}`),
     '',
+    ...renderWhereItWent(regressed, comparison),
     '### Links',
     '',
     `- Results site: ${context.siteUrl ?? 'not published (no site URL given)'}`,
@@ -127,6 +128,27 @@ export function renderIssue(comparison, records, context) {
     `Updated with new numbers${context.runUrl ? ` from ${context.runUrl}` : ''}: now ${n} confirmed regression${n > 1 ? 's' : ''} (${tests.map(code).join(', ')}), comparison created ${comparison.createdAt}.`,
   ].join('\n');
   return { key, marker, title, body, labels, updateNote };
+}
+
+/** Instruction regressions whose functions an issue shows; the rest are on the site. */
+const FUNCTION_SECTIONS = 3;
+
+/**
+ * Where the instructions went, for the confirmed instruction regressions (the first few, each
+ * bounded: an issue body must stay well under GitHub's 65,536 characters).
+ * @param {ReportedVerdict[]} regressed
+ * @param {Comparison} comparison
+ * @returns {string[]} lines, empty when no regression has its functions
+ */
+function renderWhereItWent(regressed, comparison) {
+  const withFunctions = regressed.filter((t) => t.metric === 'instructionsPerOp' && t.functions);
+  const lines = withFunctions.slice(0, FUNCTION_SECTIONS).map((t) => renderFunctionDiff({ ...(/** @type {NonNullable<typeof t.functions>} */ (t.functions)), functions: [] }, {
+    format: 'markdown', limit: 8, maxChars: 5000,
+    title: `Where the instructions went: ${t.test}`,
+    baseLabel: comparison.base.version, candidateLabel: comparison.candidate.version,
+  }));
+  if (withFunctions.length > FUNCTION_SECTIONS) lines.push(`${withFunctions.length - FUNCTION_SECTIONS} more instruction regressions have their functions in the comparison and on the site.\n`);
+  return lines.length > 0 ? [...lines, ''] : [];
 }
 
 /**

@@ -6,7 +6,7 @@
 export { validateRecord, validateComparison, validateChangePoints } from './validate-record.js';
 export { writeRecord, writeComparison, writeRawLog, writeChangePoints } from './write-record.js';
 export { readRecords, readComparisons, readComparisonFile, readChangePoints } from './read-records.js';
-export { listPartitions } from './read-records.js';
+export { listPartitions, readRawLog } from './read-records.js';
 export { readBaseline, readBaselines, writeBaseline, baselinePath, promoteBaseline } from './baselines.js';
 export { replaceFileAtomic, writeFileOnce } from './write-file-once.js';
 export { readIssueList, writeIssueList, renderIssueList, validateIssueRef } from './issue-list.js';

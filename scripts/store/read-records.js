@@ -264,3 +264,24 @@ export async function listPartitions(storeDir) {
   }
   return [...out.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, p]) => p);
 }
+
+/**
+ * A raw log of a run (`logs/<run-id>/<name>`, written by writeRawLog), or null when the store
+ * does not have it (a store published without `--logs`, a log pruned by hand).
+ * @param {string} storeDir results store root
+ * @param {string} runId
+ * @param {string} name the log's file name (a repeat's `profile`, `<step>.r0.txt`)
+ * @returns {Promise<string|null>}
+ * @throws {UserError} for a run id or name that is not a plain file name
+ */
+export async function readRawLog(storeDir, runId, name) {
+  for (const [what, value] of [['run id', runId], ['log name', name]]) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/.test(value)) throw new UserError(`${what} ${JSON.stringify(value)} is not a stored log's file name`);
+  }
+  try {
+    return await readFile(join(storeDir, 'logs', runId, name), 'utf8');
+  } catch (err) {
+    if (/** @type {{code?: string}} */ (err).code === 'ENOENT') return null;
+    throw err;
+  }
+}

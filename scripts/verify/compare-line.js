@@ -16,6 +16,7 @@ import { extendUndecided, resolveAdaptiveLimits } from './adaptive-repeats.js';
 import { readCalibrationSummary } from './calibration-summary.js';
 import { parseReleaseEntry, releaseEntryKey, selectEntryRecords, checkOneBuild, checkOneEngine } from './release-entry.js';
 import { writeCompareResults } from './write-compare-results.js';
+import { attachFunctionMoves } from './attach-function-moves.js';
 import { cacheDirFrom, otavaPythonFrom, workDirFrom } from '../run-options.js';
 import { compareVersions } from '../version-order.js';
 
@@ -68,7 +69,7 @@ export async function compareLine(options, ctx) {
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
     : await detectChangePoints(cols.releases, { python: otavaPythonFrom(process.env), options: ctx.thresholds.changePoints, thresholds: ctx.thresholds });
   const report = { table, comparisons, changePoints, calibration };
-  const printed = await printLineReport(ctx, scope, cols, report);
+  const printed = await printLineReport(ctx, scope, cols, report, options);
   if (options.storeVerdicts !== false) await writeCompareResults(scope, cols, { comparisons, changePoints, createdAt, storeChangePoints: options.changePoints !== false });
   await writeLineFiles(options, scope, cols, { ...report, ...printed, createdAt });
   return comparisons.some((c) => hasIssueRegression(c)) ? EXIT.regression : EXIT.ok;
@@ -184,6 +185,10 @@ async function judgeColumns(options, ctx, { product, hostClass, suite, storeDir 
     baseRel.records = extended.base.records;
     candidate.records = extended.candidate.records;
   }
+  // Where the instructions went, from the profiles of the counted repeats each verdict judged.
+  for (const [i, candidate] of cols.releases.filter((r) => r !== baseRel).entries()) {
+    await attachFunctionMoves(comparisons[i], baseRel, candidate, storeDir);
+  }
   return comparisons;
 }
 
@@ -231,14 +236,15 @@ function describeBase({ base, baseline, line }) {
  * @param {LineScope} scope
  * @param {Columns} cols
  * @param {LineReport} report
+ * @param {Record<string, any>} options functions: where the instructions went for every instruction verdict
  * @returns {Promise<PrintedExtras>}
  * @throws {UserError} an unreadable store (the reference release's records)
  */
-async function printLineReport({ out, color, thresholds, config }, { hostClass, suite, storeDir }, cols, report) {
+async function printLineReport({ out, color, thresholds, config }, { hostClass, suite, storeDir }, cols, report, options) {
   const { table, comparisons, changePoints, calibration } = report;
   out(renderRelativeTable(table, { format: 'terminal', color }));
   out(`\n${describeBase(cols)}\n`);
-  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration })}`);
+  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration, functions: options.functions ? 'all' : 'changed' })}`);
   // The insert benchmark's per-step rates, stalls and per-second chart; LinkBench's seed 000 table.
   const sequenceTables = computeSequenceTables(cols.releases, { stallFraction: thresholds.qos.stallFraction });
   const sequenceText = renderSequenceTables(sequenceTables, { format: 'terminal' });
@@ -264,7 +270,7 @@ async function printLineReport({ out, color, thresholds, config }, { hostClass, 
 async function writeLineFiles(options, { product, hostClass, suite }, cols, report) {
   const { table, comparisons, changePoints, calibration, sequenceTables, sequenceText, hostNote, createdAt } = report;
   if (options.markdown) {
-    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration })}`), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
+    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration, functions: options.functions ? 'all' : 'changed' })}`), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
     await replaceFileAtomic(resolve(options.markdown), md);
   }
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...cols.base }, table, comparisons, changePoints, sequences: sequenceTables }, null, 2)}\n`);
