@@ -18,7 +18,7 @@ run_status=0
 node scripts/cli.js run --releases mariadb@10.11.18:deb,mariadb@10.11.19:deb --suite demo --host-class local --store results "$@" || run_status=$?
 if [ "$run_status" -ne 0 ] && [ "$run_status" -ne 1 ]; then exit "$run_status"; fi
 node scripts/cli.js compare --store results --host-class local --suite demo --product mariadb \
-  --releases 10.11.18,10.11.19 --base 10.11.18 --adaptive --markdown results/demo-comparison.md || [ $? -eq 2 ]
+  --releases 10.11.18,10.11.19 --base 10.11.18 --adaptive --functions --markdown results/demo-comparison.md || [ $? -eq 2 ]
 node scripts/cli.js site --store results --out out/site
 echo
 echo "Run records: results/runs/   Comparison (Markdown): results/demo-comparison.md"

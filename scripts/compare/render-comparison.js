@@ -187,7 +187,8 @@ function renderInstructionLines(tests, color, cmp) {
 function renderFunctionSections(cmp, format, which) {
   const shown = cmp.tests.filter((t) => t.metric === 'instructionsPerOp' && t.functions && (which === 'all' || t.verdict === 'regression' || t.verdict === 'improvement'));
   return shown.map((t) => `\n${renderFunctionDiff({ ...(/** @type {NonNullable<typeof t.functions>} */ (t.functions)), functions: [] }, {
-    format, limit: format === 'markdown' ? 10 : 5,
+    // The terminal keeps every verdict's section short when all are shown (compare --functions).
+    format, limit: format === 'markdown' ? 10 : which === 'all' ? 3 : 5,
     title: `Where the instructions went: ${t.test} (${t.verdict}, ${cmp.candidate.version} vs ${cmp.base.version})`,
     baseLabel: cmp.base.version, candidateLabel: cmp.candidate.version,
   })}`).join('');
