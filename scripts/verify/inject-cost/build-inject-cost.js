@@ -1,0 +1,64 @@
+/**
+ * The injected-cost library of `tagbench calibrate --meter instructions` (inject-cost.c beside
+ * this file): built with gcc into the cache, once per version of its source, and the server
+ * environment that loads it with a given cost.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { UserError } from '../../errors.js';
+
+const execFileP = promisify(execFile);
+const SOURCE = fileURLToPath(new URL('./inject-cost.c', import.meta.url));
+
+/** The function the library adds its instructions in: what a profile must name. */
+export const INJECTED_FUNCTION = 'tagbench_injected_cost';
+
+/**
+ * Build the library, or find it built: `<cacheDir>/inject-cost/<sha256 of the source>.so`.
+ * Concurrent callers each compile to a private name and rename into place, so none ever loads
+ * a half-written file.
+ * @param {{cacheDir: string}} where the install cache (.tagbench/installs by default)
+ * @returns {Promise<{path: string, instructionsPerIteration: number}>} the shared object, and
+ *   the instructions one iteration of its loop executes (the added count is a multiple of it)
+ * @throws {UserError} gcc is missing, or the source does not compile here
+ */
+export async function buildInjectCost({ cacheDir }) {
+  const source = await readFile(SOURCE, 'utf8');
+  const perIteration = Number(/#define INSTRUCTIONS_PER_ITERATION (\d+)/.exec(source)?.[1]);
+  if (!(perIteration > 0)) throw new Error(`${SOURCE} does not define INSTRUCTIONS_PER_ITERATION`);
+  const dir = join(cacheDir, 'inject-cost');
+  const path = join(dir, `${createHash('sha256').update(source).digest('hex')}.so`);
+  if (await stat(path).then((s) => s.size > 0, () => false)) return { path, instructionsPerIteration: perIteration };
+  await mkdir(dir, { recursive: true });
+  const partial = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    // -ldl: glibc before 2.34 keeps dlsym in libdl; later ones accept the flag.
+    await execFileP('gcc', ['-O2', '-shared', '-fPIC', '-Wall', '-o', partial, SOURCE, '-ldl'], { timeout: 120_000 });
+    await rename(partial, path);
+  } catch (err) {
+    await rm(partial, { force: true });
+    if (/** @type {{code?: string}} */ (err).code === 'ENOENT') {
+      throw new UserError('gcc is not installed: the injected-cost library of `calibrate --meter instructions` is built from C (Debian: apt-get install gcc)', { cause: err });
+    }
+    const stderr = String(/** @type {{stderr?: string}} */ (err).stderr ?? '').trim();
+    throw new UserError(`gcc could not build ${SOURCE}: ${stderr || (err instanceof Error ? err.message : String(err))}`, { cause: err });
+  }
+  return { path, instructionsPerIteration: perIteration };
+}
+
+/**
+ * The environment of a server that runs with the library: each of its query answers (send())
+ * then costs `instructions` more, rounded down to the loop's step.
+ * @param {string} libraryPath from buildInjectCost
+ * @param {number} instructions added per send(), >= 0 (0: the library is loaded and adds nothing)
+ * @returns {Record<string, string>} LD_PRELOAD and TAGBENCH_INJECT_INSTRUCTIONS
+ * @throws {Error} a negative or non-integer count (a bug of the caller)
+ */
+export function injectCostEnv(libraryPath, instructions) {
+  if (!(Number.isInteger(instructions) && instructions >= 0)) throw new Error(`injected instructions must be a whole number >= 0, got ${instructions}`);
+  return { LD_PRELOAD: libraryPath, TAGBENCH_INJECT_INSTRUCTIONS: String(instructions) };
+}
