@@ -5,34 +5,56 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
-import { summarizeRepeats } from './summarize-repeats.js';
+import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
+import { METRICS } from '../compare/index.js';
 
-/** @import { RunRecord } from './types.js' */
+/** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
+
+/** The query-path metric: the release page shows it beside throughput, with where the instructions went. */
+const INSTRUCTIONS = 'instructionsPerOp';
 
 /**
  * @param {TableGroup} table
  * @param {ReleaseGroup} rel
- * @returns {{path: string, data: unknown}}
+ * @returns {{path: string, data: unknown, functions: {path: string, data: FunctionsData}|null}}
+ *   functions: where the instructions went, when the release's comparison has it
  */
 export function buildReleaseData(table, rel) {
   const { key } = table;
   const comparison = rel.comparison?.comparison ?? null;
   const against = pickReference(table, rel);
   const tests = table.tests.map((t) => {
-    const steps = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
+    const all = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
+    const { steps, timed } = throughputSteps(rel.records, t.name);
     const sum = summarizeRepeats(steps);
     const verdicts = (comparison?.tests ?? []).filter((v) => v.test === t.name);
     return {
       name: t.name, group: t.group, metric: t.metric,
-      present: steps.length > 0,
+      present: all.length > 0,
+      timed,
       ...sum,
-      verdict: slimVerdict(verdicts.find((v) => v.metric === 'throughput') ?? null),
-      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput').map(slimVerdict),
-      params: steps[0]?.params ?? {},
+      verdict: pageVerdict(verdicts.find((v) => v.metric === 'throughput') ?? null),
+      instructions: summarizeCounted(all),
+      instructionVerdict: pageVerdict(verdicts.find((v) => v.metric === INSTRUCTIONS) ?? null),
+      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput' && v.metric !== INSTRUCTIONS).map(pageVerdict),
+      params: all[0]?.params ?? {},
     };
   });
+  const where = { host: key.host, product: key.product, version: rel.version, suite: key.suite };
+  const moves = (comparison?.tests ?? []).filter((v) => v.metric === INSTRUCTIONS && v.functions);
+  /** @type {{path: string, data: FunctionsData}|null} */
+  const functions = comparison && rel.comparison && moves.length > 0 ? {
+    path: dataPaths.functions(where),
+    data: {
+      schemaVersion: SCHEMA_VERSION,
+      ...where,
+      comparisonId: rel.comparison.id,
+      baseVersion: comparison.base.version,
+      tests: moves.map((v) => ({ test: v.test, functions: slimMoves(/** @type {import('./types.js').FunctionMoves} */ (v.functions)) })),
+    },
+  } : null;
   const first = rel.records[0];
   const data = {
     schemaVersion: SCHEMA_VERSION,
@@ -71,9 +93,10 @@ export function buildReleaseData(table, rel) {
           against.record.config.mycnf.text, first.config.mycnf.text, '', '', { context: 2 }),
       settings: diffSettings(against.record, first),
     } : null,
+    functions: functions?.path ?? null,
     tests,
   };
-  return { path: dataPaths.release({ host: key.host, product: key.product, version: rel.version, suite: key.suite }), data };
+  return { path: dataPaths.release(where), data, functions };
 }
 
 /**
@@ -93,7 +116,46 @@ export function slimVerdict(v) {
     mdeDrop: evidence.mdeDrop ?? null, mdeRise: evidence.mdeRise ?? null, noiseDf: evidence.noiseDf ?? null,
     base: v.base ? { median: v.base.median, n: v.base.n } : null,
     candidate: v.candidate ? { median: v.candidate.median, n: v.candidate.n } : null,
+    // Counted metrics move by hundredths of a percent: readers print their ratios with more
+    // decimals, and need to know which those are without a copy of compare's metric list.
+    unit: v.unit ?? METRICS.find((m) => m.name === metric)?.unit ?? null, meter: meterOf(metric),
+    // Bounded by the compare stage (10 functions a direction); the release page reads it from
+    // a file of its own (buildReleaseData).
+    ...(v.functions ? { functions: v.functions } : {}),
   }));
+}
+
+/**
+ * Which meter measured a metric (compare's metric list says it once): `instructions` for the
+ * counted ones, `counters` for hardware counters, `wall` for everything timed.
+ * @param {string} metric
+ * @returns {string}
+ */
+export function meterOf(metric) {
+  return METRICS.find((m) => m.name === metric)?.meter ?? 'wall';
+}
+
+/**
+ * A verdict as the release file holds it: without where the instructions went.
+ * @param {TestVerdict|null} v a slimVerdict()
+ */
+function pageVerdict(v) {
+  if (!v) return null;
+  const { functions: _moves, ...rest } = slimVerdict(v);
+  return rest;
+}
+
+/**
+ * Where the instructions went, with only what the page draws of each function (the compare
+ * stage's bookkeeping, missing repeats and ranking, stays in the comparison download).
+ * @param {import('./types.js').FunctionMoves} m
+ * @returns {import('./types.js').FunctionMoves}
+ */
+function slimMoves(m) {
+  const row = (/** @type {import('./types.js').FunctionMoves['added'][number]} */ f) => ({
+    name: f.name, object: f.object, base: f.base, candidate: f.candidate, selfDelta: f.selfDelta, inclusiveDelta: f.inclusiveDelta,
+  });
+  return /** @type {import('./types.js').FunctionMoves} */ ({ ...m, added: m.added.map(row), removed: m.removed.map(row) });
 }
 
 /**

@@ -3,7 +3,7 @@
  * takes a TableGroup, returns data objects keyed by site path.
  */
 import { dataPaths } from '../../site/js/paths.js';
-import { summarizeRepeats } from './summarize-repeats.js';
+import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { releaseHostSeries } from './host-series.js';
 import { parseSweepName } from '../compare/index.js';
 
@@ -28,8 +28,18 @@ const GROUP_LABELS = /** @type {Record<string, string>} */ ({
  * @returns {TestVerdict|null}
  */
 export function throughputVerdict(rel, test) {
+  return verdictOf(rel, test, 'throughput');
+}
+
+/**
+ * @param {ReleaseGroup} rel
+ * @param {string} test
+ * @param {string} metric
+ * @returns {TestVerdict|null}
+ */
+function verdictOf(rel, test, metric) {
   const tests = rel.comparison?.comparison.tests ?? [];
-  return tests.find((v) => v.test === test && v.metric === 'throughput') ?? null;
+  return tests.find((v) => v.test === test && v.metric === metric) ?? null;
 }
 
 /**
@@ -90,18 +100,30 @@ export function buildTableData(table, seriesPaths) {
     const n = [];
     /** @type {(import('./types.js').VerdictClass|null)[]} */
     const verdicts = [];
+    /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
+    const counted = { values: [], n: [], verdicts: [] };
     const history = [];
     for (const rel of table.releases) {
       const steps = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
-      const sum = summarizeRepeats(steps);
+      const timing = throughputSteps(rel.records, t.name);
+      const sum = summarizeRepeats(timing.steps);
       const verdict = throughputVerdict(rel, t.name);
+      const instructions = summarizeCounted(steps);
+      const instructionVerdict = verdictOf(rel, t.name, 'instructionsPerOp');
       values.push(steps.length ? sum.median : null);
       n.push(sum.n);
       verdicts.push(verdict?.verdict ?? null);
+      counted.values.push(instructions?.median ?? null);
+      counted.n.push(instructions?.n ?? 0);
+      counted.verdicts.push(instructionVerdict?.verdict ?? null);
       if (steps.length === 0) continue;
       history.push({
         version: rel.version,
-        median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason,
+        median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason, timed: timing.timed,
+        instructions: instructions ? { median: instructions.median, min: instructions.min, max: instructions.max, n: instructions.n } : null,
+        instructionVerdict: instructionVerdict ? {
+          verdict: instructionVerdict.verdict, ratio: instructionVerdict.ratio, ci: instructionVerdict.ci, reason: instructionVerdict.reason,
+        } : null,
         // which host series its runs belong to (the newest run's), and all of them when they span several
         hostSeries: hostSeries.byVersion.get(rel.version)?.series ?? 0,
         mixedHostSeries: hostSeries.byVersion.get(rel.version)?.mixed ?? [],
@@ -135,7 +157,8 @@ export function buildTableData(table, seriesPaths) {
       // where the host facts changed: the history is not one series across such a change
       hostSeries: hostSeries.segments.map((seg) => ({ index: seg.index, facts: seg.facts, firstAt: seg.firstAt, lastAt: seg.lastAt, change: seg.change })),
     });
-    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts };
+    const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
+    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, ...(anyCounted ? { instructions: counted } : {}) };
   });
 
   /** @type {{name: string, label: string, tests: string[]}[]} */

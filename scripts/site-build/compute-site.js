@@ -55,8 +55,9 @@ export function computePartition(input, seriesPaths) {
     files.json.set(dataPaths.table(group.key), sequences ? { ...table, sequences } : table);
     for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
-      const { path, data } = buildReleaseData(group, rel);
+      const { path, data, functions } = buildReleaseData(group, rel);
       files.json.set(path, { .../** @type {object} */ (data), bisects: bisectsForRelease(input.bisects ?? [], rel.version), ...(sequences ? { sequences } : {}) });
+      if (functions) files.json.set(functions.path, functions.data);
     }
     files.text.set(table.csv, renderCsv(table));
     if (group.changePoints) files.json.set(dataPaths.changePoints(group.key), group.changePoints);

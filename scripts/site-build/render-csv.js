@@ -1,8 +1,13 @@
 /**
  * A product-line table as CSV: one row per test, per release its median throughput and the
- * ratio to the table's default base release (RFC 4180 quoting). Pure.
+ * ratio to the table's default base release (RFC 4180 quoting); a test whose runs counted
+ * instructions gets a second row, metric `instructions/op`, with the median query-path count,
+ * its ratio and the instruction verdict. Pure.
  */
 import { formatRatio } from '../format-number.js';
+
+/** Counted figures move by hundredths of a percent (the terminal's instruction lines print five decimals too). */
+const COUNTED_RATIO_DIGITS = 5;
 
 /** @import { TableData } from './types.js' */
 
@@ -24,6 +29,16 @@ export function renderCsv(table) {
       row.push(t.verdicts[i] ?? '');
     });
     rows.push(row);
+    if (!t.instructions) continue;
+    const counted = t.instructions;
+    const countedBase = baseAt >= 0 ? counted.values[baseAt] : null;
+    const extra = [t.name, t.group, 'instructions/op'];
+    counted.values.forEach((v, i) => {
+      extra.push(v === null ? '' : String(round(v, 1)));
+      extra.push(v !== null && countedBase ? formatRatio(v / countedBase, { digits: COUNTED_RATIO_DIGITS }) : '');
+      extra.push(counted.verdicts[i] ?? '');
+    });
+    rows.push(extra);
   }
   return rows.map((r) => r.map(quote).join(',')).join('\r\n') + '\r\n';
 }

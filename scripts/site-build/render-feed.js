@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { dataPaths, pageUrl } from '../../site/js/paths.js';
-import { formatRatio, formatInterval } from '../format-number.js';
+import { formatRatio } from '../format-number.js';
+import { meterOf } from './build-release-data.js';
 
 /** @import { StoredComparison } from './types.js' */
 
@@ -24,8 +25,7 @@ export function renderFeed({ comparisons, title, siteUrl, generatedAt }) {
   const entries = newest.map(({ id, comparison: c }) => {
     const link = base + pageUrl('release', { product: c.product, version: c.candidate.version, host: c.hostClass, suite: c.suite });
     const summary = Object.entries(c.summary ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'no tests';
-    const lines = c.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement')
-      .map((t) => `${t.verdict}: ${t.test} (${t.metric}) ratio ${formatRatio(t.ratio)}${t.ci ? ` ${formatInterval(t.ci)}` : ''}`);
+    const lines = c.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement').map(verdictLine);
     const content = [`${c.product} ${c.candidate.version} vs ${c.base.version} on ${c.hostClass}, suite ${c.suite}: ${summary}.`, ...lines].join('\n');
     return [
       '  <entry>',
@@ -52,6 +52,20 @@ export function renderFeed({ comparisons, title, siteUrl, generatedAt }) {
     '</feed>',
     '',
   ].join('\n');
+}
+
+/**
+ * One verdict of an entry. A counted metric (instructions per operation) moves by hundredths of
+ * a percent, so its ratio gets five decimals and the counts themselves, as the terminal prints them.
+ * @param {import('./types.js').TestVerdict} t
+ */
+function verdictLine(t) {
+  const counted = meterOf(t.metric) === 'instructions';
+  const digits = counted ? 5 : undefined;
+  const ci = t.ci ? ` [${formatRatio(t.ci[0], { digits })}, ${formatRatio(t.ci[1], { digits })}]` : '';
+  const perOp = counted && t.base && t.candidate
+    ? `, ${Math.round(t.base.median).toLocaleString('en-US')} → ${Math.round(t.candidate.median).toLocaleString('en-US')} ${t.unit ?? 'instructions/op'}` : '';
+  return `${t.verdict}: ${t.test} (${t.metric}) ratio ${formatRatio(t.ratio, { digits })}${ci}${perOp}`;
 }
 
 /**

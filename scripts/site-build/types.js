@@ -8,6 +8,7 @@ export {};
 /** @typedef {import('../types.js').RunRecord} RunRecord */
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('../types.js').TestVerdict} TestVerdict */
+/** @typedef {import('../types.js').FunctionMoves} FunctionMoves */
 /** @typedef {import('../types.js').VerdictClass} VerdictClass */
 /** @typedef {import('../store/index.js').ChangePoints} ChangePoints */
 /** @typedef {import('../types.js').Baseline} Baseline */
@@ -53,6 +54,10 @@ export {};
  * @property {(number|null)[]} values median throughput per release (aligned with releases), null = no ok repeat
  * @property {number[]} n ok repeats behind each value
  * @property {(VerdictClass|null)[]} verdicts throughput verdict per release from its comparison, null = none
+ * @property {{values: (number|null)[], n: number[], verdicts: (VerdictClass|null)[]}} [instructions]
+ *   the instructions meter's figures per release (aligned with releases): median query-path
+ *   instructions per operation of the counted repeats, how many, and the instructionsPerOp
+ *   verdict; absent when no release of the table counted the test
  */
 
 /**
@@ -92,4 +97,19 @@ export {};
  * @property {string} metric
  * @property {number[]} clients ascending
  * @property {string[]} tests the test of each count (names in `tests`), in the same order
+ */
+
+/**
+ * @typedef {object} FunctionsData data/functions/<host>/<product>/<version>/<suite>.json: where
+ *   the instructions went in a release's comparison, per test with an instructionsPerOp verdict
+ *   that has it (the release page draws one chart each)
+ * @property {number} schemaVersion
+ * @property {string} host
+ * @property {string} product
+ * @property {string} version the candidate
+ * @property {string} suite
+ * @property {string} comparisonId
+ * @property {string} baseVersion
+ * @property {{test: string, functions: FunctionMoves}[]} tests the functions rows keep name,
+ *   object, both sides' self and inclusive counts and the deltas
  */

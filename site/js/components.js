@@ -16,10 +16,12 @@ export function breadcrumb(items) {
  * A verdict as a small badge (glyph + hidden word for screen readers).
  * @param {string|null|undefined} verdict
  * @param {string} [detail] extra text for the tooltip
+ * @param {string} [dataKey] its data attribute: `verdict` (data-verdict) marks a row's
+ *   throughput verdict, so a second verdict in the same row takes another name
  */
-export function verdictBadge(verdict, detail = '') {
+export function verdictBadge(verdict, detail = '', dataKey = 'verdict') {
   if (!verdict) return null;
-  return h('span', { class: `verdict verdict-${verdict}`, title: `${verdict}${detail ? `: ${detail}` : ''}`, dataset: { verdict } },
+  return h('span', { class: `verdict verdict-${verdict}`, title: `${verdict}${detail ? `: ${detail}` : ''}`, dataset: { [dataKey]: verdict } },
     h('span', { 'aria-hidden': 'true', text: VERDICT_GLYPH[verdict] ?? '?' }), h('span', { class: 'sr-only', text: ` ${verdict}` }));
 }
 

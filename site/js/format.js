@@ -18,9 +18,115 @@ export function fmtQps(v) {
   return Math.abs(v) >= 100 ? nf0.format(v) : nf1.format(v);
 }
 
-/** @param {number|null|undefined} v two decimals, the seed posts' ratio format */
-export function fmtRatio(v) {
-  return v === null || v === undefined || !Number.isFinite(v) ? '—' : nf2.format(v);
+/** @type {Map<number, Intl.NumberFormat>} */
+const ratioFormats = new Map([[2, nf2]]);
+
+/**
+ * @param {number|null|undefined} v
+ * @param {number} [digits] default two, the seed posts' ratio format
+ */
+export function fmtRatio(v, digits = 2) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  let nf = ratioFormats.get(digits);
+  if (!nf) ratioFormats.set(digits, (nf = new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  return nf.format(v);
+}
+
+/**
+ * Decimals of a verdict's ratio: counted instructions move by hundredths of a percent (A/A
+ * spread 0.002 % on point selects), so two decimals would print every verdict as 1.00.
+ * @param {{meter?: string}|null|undefined} verdict a verdict of a data file (the builder stamps its meter)
+ */
+export function ratioDigits(verdict) {
+  return verdict?.meter === 'instructions' ? 5 : 2;
+}
+
+const nfCount = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const nfDelta = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+
+/**
+ * An instruction count per operation, with separators and one decimal at most (the compare
+ * stage rounds them so; a whole count would hide a 0.4 instruction difference).
+ * @param {number|null|undefined} v
+ * @param {{signed?: boolean}} [opts] signed: a + before a positive change
+ */
+export function fmtCount(v, opts = {}) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  return (opts.signed ? nfDelta : nfCount).format(v);
+}
+
+/**
+ * A small relative figure (a spread of counted repeats, 0.00002) as a percentage with two
+ * significant digits: fmtPct's one decimal would print it as 0.0 %.
+ * @param {number|null|undefined} v
+ */
+export function fmtSmallPct(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  return v === 0 ? '0 %' : `${Number((v * 100).toPrecision(2))} %`;
+}
+
+/**
+ * A C++ function name short enough for a chart label: template arguments and parameter lists
+ * collapsed to `<…>` and `(…)`, the return type (demangled template functions carry it) and a
+ * trailing `const` dropped, and the head cut when still too long (the method name is at the
+ * end). Names callgrind gives by address (`0x…`) and C names pass through.
+ * @param {string} name
+ * @param {number} [max] characters at most
+ */
+export function shortFunctionName(name, max = 48) {
+  const s = name.replace(/\(anonymous namespace\)/g, '{anon}');
+  let out = '';
+  let paramsAt = -1;
+  for (let i = 0; i < s.length;) {
+    const c = s[i];
+    if (s.startsWith('operator', i) && !/[\w]/.test(s[i - 1] ?? '')) {
+      // `operator<<`, `operator()`, `operator new`: the symbols are the name, not brackets.
+      const m = /^operator(\(\)|\[\]|[<>=!+\-*/%^&|~,]+| \w+)?/.exec(s.slice(i));
+      const token = m ? m[0] : 'operator';
+      out += token;
+      i += token.length;
+      continue;
+    }
+    if (c === '<' || c === '(') {
+      const end = closing(s, i);
+      if (c === '(' && paramsAt === -1) paramsAt = out.length;
+      out += c === '<' ? '<…>' : end > i + 1 ? '(…)' : '()';
+      i = end + 1;
+      continue;
+    }
+    out += c;
+    i += 1;
+  }
+  if (paramsAt > 0) {
+    // A space before the name at the top level ends a return type (`void`, `unsigned long`).
+    // Not the space of `operator new`, nor the one before an operator's template arguments
+    // (`operator<< <char>`).
+    const head = out.slice(0, paramsAt);
+    let cut = head.lastIndexOf(' ');
+    while (cut > 0 && (head[cut + 1] === '<' || head.slice(0, cut).endsWith('operator'))) cut = head.lastIndexOf(' ', cut - 1);
+    if (cut > 0) out = out.slice(cut + 1);
+  }
+  out = out.replace(/\s+const$/, '');
+  return out.length > max ? `…${out.slice(out.length - (max - 1))}` : out;
+}
+
+/**
+ * Index of the bracket closing the one at `open` (either kind counts, as template arguments
+ * hold function types), or the last index when it never closes (a name cut short).
+ * @param {string} s
+ * @param {number} open
+ */
+function closing(s, open) {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const c = s[i];
+    if (c === '<' || c === '(') depth += 1;
+    else if (c === '>' || c === ')') {
+      depth -= 1;
+      if (depth === 0) return i;
+    }
+  }
+  return s.length - 1;
 }
 
 /** @param {number|null|undefined} v up to three decimals */

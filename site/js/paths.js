@@ -48,6 +48,10 @@ export const dataPaths = {
   table: (k) => `data/tables/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.line)}/${fileSafe(k.suite)}.json`,
   /** @param {{host: string, product: string, version: string, suite: string}} k */
   release: (k) => `data/releases/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}.json`,
+  /** @param {{host: string, product: string, version: string, suite: string}} k where the
+   *  instructions went in one release's comparison: kept apart from the release's file, which
+   *  every visit loads, because its C++ signatures run to kilobytes per test */
+  functions: (k) => `data/functions/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}.json`,
   /** @param {TableKey & {test: string}} k */
   test: (k) => `data/tests/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.line)}/${fileSafe(k.suite)}/${fileSafe(k.test)}.json`,
   /** @param {{runId: string, test: string}} k per-second series of one step of one run */

@@ -1,14 +1,17 @@
 /**
  * Release: every test's verdict with its numbers and interval, the minimum detectable effect,
- * efficiency, latency, database size, provenance (build, my.cnf, host, tools), and the my.cnf
+ * the instructions per operation counted under callgrind and their verdict (where the runs
+ * counted them) with where the instructions went (release-functions.js), efficiency, latency,
+ * hardware counters, database size, provenance (build, my.cnf, host, tools), and the my.cnf
  * and settings diff against the release it was compared with; and any bisect whose bad or first
  * bad release this is (release-bisect.js).
  */
 import { h, scrollTable, fill } from '../dom.js';
-import { loadJson, loadJsonOrNull, params } from '../data.js';
+import { loadJsonOrNull, params } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtQps, fmtNum, fmtPct, fmtDate, fmtBytes, fmtRatio } from '../format.js';
+import { fmtQps, fmtNum, fmtPct, fmtDate, fmtBytes, fmtRatio, fmtCount, fmtSmallPct, ratioDigits } from '../format.js';
 import { bisectSection } from './release-bisect.js';
+import { functionsSection } from './release-functions.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams } from '../components.js';
 
@@ -24,20 +27,33 @@ export async function render(main) {
     baseData = await loadJsonOrNull(dataPaths.release({ ...key, version: d.defaultBase }));
   }
   const title = `${d.productName} ${d.version} · ${d.host} · ${d.suite}`;
+  const moves = functionsSection(d, d.functions ? await loadJsonOrNull(d.functions) : null);
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.version }]),
     h('h1', { text: title }),
     verdictIntro(d, baseData),
     legend(),
     testsTable(d, baseData),
+    moves.section,
     bisectSection(d),
     sequenceSection(d.sequences, { highlight: d.version }),
     otherVerdicts(d),
     efficiencyTable(d),
+    countersTable(d),
     dbSizeTable(d),
     differences(d),
     provenance(d));
   await drawSequenceCharts(d.sequences, { highlight: d.version });
+  await moves.draw();
+}
+
+/**
+ * Whether the release's runs counted instructions (or its comparison judged them): the
+ * tests table then has their columns.
+ * @param {any} d
+ */
+function hasInstructions(d) {
+  return d.tests.some((/** @type {any} */ t) => t.instructions || t.instructionVerdict);
 }
 
 /** @param {any} d @param {any} baseData */
@@ -47,9 +63,12 @@ function verdictIntro(d, baseData) {
     return h('p', { class: 'note', id: 'verdict-summary' }, 'No comparison is stored for this release, so there are no verdicts. ',
       baseData ? `Ratios below are medians relative to ${baseData.version} (the default base of this product line).` : 'This is the base release of its product line.');
   }
+  const counted = countsOf(d, 'instructionVerdict');
   return h('div', { id: 'verdict-summary' },
     h('p', null, 'Compared with ', h('strong', { text: c.base.version }), ` (runs ${c.base.runIds.join(', ')}) on ${fmtDate(c.createdAt)}. Throughput: `,
-      summaryBadges(throughputCounts(d)), h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
+      summaryBadges(throughputCounts(d)),
+      Object.keys(counted).length ? [' Instructions per operation (query path): ', h('span', { dataset: { scope: 'instructions' } }, summaryBadges(counted))] : null,
+      h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
     h('p', { class: 'muted' }, `Thresholds (relative change: warn / issue) per group: ${Object.entries(c.thresholds.groups ?? {}).map(([g, t]) => `${g} ${fmtPct(/** @type {any} */ (t).warn)} / ${fmtPct(/** @type {any} */ (t).issue)}`).join('; ')}. `,
       h('a', { href: c.file, text: 'Comparison (JSON)' })));
 }
@@ -59,19 +78,31 @@ function verdictIntro(d, baseData) {
  * @returns {Record<string, number>} throughput verdicts per class
  */
 function throughputCounts(d) {
+  return countsOf(d, 'verdict');
+}
+
+/**
+ * @param {any} d
+ * @param {'verdict'|'instructionVerdict'} field
+ * @returns {Record<string, number>} that verdict of every test, per class
+ */
+function countsOf(d, field) {
   /** @type {Record<string, number>} */
   const out = {};
-  for (const t of d.tests) if (t.verdict) out[t.verdict.verdict] = (out[t.verdict.verdict] ?? 0) + 1;
+  for (const t of d.tests) if (t[field]) out[t[field].verdict] = (out[t[field].verdict] ?? 0) + 1;
   return out;
 }
 
 /** @param {any} d @param {any} baseData */
 function testsTable(d, baseData) {
+  const counted = hasInstructions(d);
   const rows = d.tests.filter((/** @type {any} */ t) => t.present).map((/** @type {any} */ t) => {
     const v = t.verdict;
     const baseTest = baseData?.tests.find((/** @type {any} */ x) => x.name === t.name);
     const ratio = v ? v.ratio : baseTest?.median && t.median !== null ? t.median / baseTest.median : null;
-    return h('tr', { dataset: { test: t.name } },
+    // A run with counting meters only leaves its timed steps skipped: say so, not "skipped".
+    const status = t.timed === false ? 'not timed' : t.status;
+    return h('tr', { dataset: { test: t.name, timed: String(t.timed !== false) } },
       h('th', { scope: 'row', class: 'text' }, h('a', { href: testHref(d, t.name), text: t.name })),
       h('td', { class: 'text', text: t.group }),
       h('td', { dataset: { median: t.median ?? '' } }, fmtQps(t.median), h('span', { class: 'muted', text: ` ${t.metric}` })),
@@ -81,15 +112,52 @@ function testsTable(d, baseData) {
       h('td', { text: v?.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
       // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
       h('td', { text: v ? `${fmtPct(v.mdeDrop ?? v.mde)} / ${fmtPct(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
-      h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? `${t.status}` : h('span', { class: 'muted', text: 'none' })),
+      h('td', { class: 'text', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
+      counted ? instructionCells(t, baseTest) : null,
       h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
   });
+  const throughputHeads = ['Median', 'Min – max', 'Repeats', 'Ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict'];
+  const col = (/** @type {string} */ c, /** @type {boolean} */ text, rowspan = 1) => h('th', { scope: 'col', class: text ? 'text' : null, rowspan: rowspan > 1 ? String(rowspan) : null, text: c });
+  // With counted figures the columns come in two groups under a heading each, so the
+  // instructions' median, ratio and verdict need not repeat the word in every header.
+  const thead = counted
+    ? h('thead', null,
+      h('tr', null, col('Test', true, 2), col('Group', true, 2),
+        h('th', { scope: 'colgroup', colspan: String(throughputHeads.length), class: 'text', text: 'Throughput (timed)' }),
+        h('th', { scope: 'colgroup', colspan: '3', class: 'text', text: 'Instructions per operation (query path, counted)' }),
+        col('Why', true, 2)),
+      h('tr', null, throughputHeads.map((c) => col(c, c === 'Verdict')),
+        col('Median (spread)', false), col('Ratio [interval]', false), col('Verdict', true)))
+    : h('thead', null, h('tr', null, ['Test', 'Group', ...throughputHeads, 'Why'].map((c) => col(c, ['Test', 'Group', 'Verdict', 'Why'].includes(c)))));
   return h('section', null, h('h2', { text: 'Tests' }),
-    scrollTable(`Throughput of every test${d.comparison ? ` and its verdict against ${d.comparison.base.version}` : ''}`, [
-      h('thead', null, h('tr', null, ['Test', 'Group', 'Median', 'Min – max', 'Repeats', 'Ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict', 'Why']
-        .map((c, i) => h('th', { scope: 'col', class: [0, 1, 8, 9].includes(i) ? 'text' : null, text: c })))),
+    counted ? h('p', { class: 'muted', id: 'instructions-note', text: 'Instructions per operation: the query path (the dispatch function and everything it calls) counted under callgrind, '
+      + 'the median of the counted repeats and their spread ((max − min) ÷ median; hover for the range). Counted, not timed: they move by hundredths of a percent, so the ratio has five decimals. Lower is better.' }) : null,
+    scrollTable(`Throughput${counted ? ' and instructions per operation' : ''} of every test${d.comparison ? ` and the verdicts against ${d.comparison.base.version}` : ''}`, [
+      thead,
       h('tbody', null, rows),
     ], { id: 'release-tests' }));
+}
+
+/**
+ * A test's counted figures and their verdict, beside its throughput.
+ * @param {any} t
+ * @param {any} baseTest the same test of the default base release (no comparison), if loaded
+ */
+function instructionCells(t, baseTest) {
+  const c = t.instructions;
+  const v = t.instructionVerdict;
+  const digits = ratioDigits(v ?? { meter: 'instructions' });
+  const ratio = v ? v.ratio : baseTest?.instructions?.median && c?.median ? c.median / baseTest.instructions.median : null;
+  const spread = c?.median && c.min !== null ? (c.max - c.min) / c.median : null;
+  return [
+    h('td', { dataset: { instructions: c?.median ?? '' },
+      title: c?.median ? `${c.n} counted repeats on ${c.rounds} server processes, from ${fmtCount(c.min)} to ${fmtCount(c.max)}; whole process ${fmtCount(c.processMedian)}/op` : undefined },
+      c?.median ? [h('span', { class: 'count', text: fmtCount(c.median) }), h('span', { class: 'sub-line muted', text: `spread ${fmtSmallPct(spread)}` })]
+        : h('span', { class: 'muted', text: c ? c.status : '—' })),
+    h('td', { dataset: { instructionsRatio: ratio ?? '' } }, h('span', { class: 'ratio-value', text: fmtRatio(ratio, digits) }),
+      v?.ci ? h('span', { class: 'sub-line muted', text: `[${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` }) : null),
+    h('td', { class: 'text', dataset: { instructionsVerdict: v?.verdict ?? '' } }, v ? [verdictBadge(v.verdict, v.reason, 'instructionsBadge'), ` ${v.verdict}`] : h('span', { class: 'muted', text: 'none' })),
+  ];
 }
 
 /**
@@ -105,9 +173,11 @@ function otherVerdicts(d) {
     metrics.map((m) => {
       const v = t.otherVerdicts.find((/** @type {any} */ x) => x.metric === m);
       if (!v) return h('td', { class: 'muted', text: '—' });
-      const ci = v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : '';
+      // counted metrics (the whole process's instructions) need their five decimals here too
+      const digits = v.meter === 'instructions' ? ratioDigits(v) : undefined;
+      const ci = v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : '';
       return h('td', { title: `${v.verdict}: ${v.reason}`, dataset: { metric: m, verdict: v.verdict } },
-        v.ratio === null ? '—' : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason));
+        v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason));
     })));
   return h('section', null, h('h2', { text: 'Other gated metrics' }),
     h('p', { class: 'muted', text: 'Ratio (candidate ÷ base) with its interval and verdict per metric; hover a cell for the reasoning (also in the comparison JSON). For latency and CPU per operation lower is better.' }),
@@ -138,6 +208,29 @@ function efficiencyTable(d) {
         .map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: c })))),
       h('tbody', null, rows),
     ], { id: 'release-efficiency' }));
+}
+
+/**
+ * The counters meter's hardware counters over the timed repeats (perf stat on the server),
+ * when the runs had it; a figure the host's PMU does not count stays a dash.
+ * @param {any} d
+ */
+function countersTable(d) {
+  const tests = d.tests.filter((/** @type {any} */ t) => t.present && t.counters);
+  if (tests.length === 0) return null;
+  return h('section', null, h('h2', { text: 'Hardware counters' }),
+    h('p', { class: 'muted', text: 'Per operation of the timed repeats, medians; counted by perf on the server process while the test ran (the counters meter), so they include what the timed load does to caches and frequency. A dash: the host\'s CPU does not count it (no PMU, as in most virtual machines).' }),
+    scrollTable('Hardware counters per operation (counters meter)', [
+      h('thead', null, h('tr', null, ['Test', 'Instructions/op', 'Cycles/op', 'IPC', 'Branch misses/op', 'LLC misses/op']
+        .map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: c })))),
+      h('tbody', null, tests.map((/** @type {any} */ t) => h('tr', { dataset: { test: t.name } },
+        h('th', { scope: 'row', class: 'text', text: t.name }),
+        h('td', { text: fmtCount(t.counters.instructionsPerOp) }),
+        h('td', { text: fmtCount(t.counters.cyclesPerOp) }),
+        h('td', { text: fmtNum(t.counters.ipc) }),
+        h('td', { text: fmtNum(t.counters.branchMissesPerOp) }),
+        h('td', { text: fmtNum(t.counters.llcMissesPerOp) })))),
+    ], { id: 'release-counters' }));
 }
 
 /** @param {any} d */

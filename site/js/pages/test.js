@@ -7,7 +7,7 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtQps, fmtRatio, fmtPct, fmtDate, fmtNum } from '../format.js';
+import { fmtQps, fmtRatio, fmtPct, fmtDate, fmtNum, fmtCount, ratioDigits } from '../format.js';
 import { breadcrumb, verdictBadge, ratioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 
@@ -168,9 +168,12 @@ function changePointTable(d) {
 
 /** @param {any} d @param {string} base @param {any} baseRel */
 function historyTable(d, base, baseRel) {
+  // Releases whose runs counted instructions (callgrind): their query-path count and verdict.
+  const counted = d.releases.some((/** @type {any} */ r) => r.instructions || r.instructionVerdict);
+  const heads = ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Change point', 'Verdict', 'Verdict ratio [interval]', 'Min. detectable effect', 'Compared with',
+    ...(counted ? ['Instructions/op (query path)', 'Instructions verdict, ratio'] : [])];
   return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, change points, and the verdict of its comparison`, [
-    h('thead', null, h('tr', null, ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Change point', 'Verdict', 'Verdict ratio [interval]', 'Min. detectable effect', 'Compared with']
-      .map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 6 || i === 9 ? 'text' : null, text: c })))),
+    h('thead', null, h('tr', null, heads.map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 6 || i === 9 || i === 11 ? 'text' : null, text: c })))),
     h('tbody', null, [...d.releases].reverse().map((/** @type {any} */ r) => {
       const ratio = baseRel?.median && r.median !== null ? r.median / baseRel.median : null;
       const v = r.verdict;
@@ -191,10 +194,15 @@ function historyTable(d, base, baseRel) {
             return h('span', { title: `${kind.word}: mean ${fmtNum(c.meanBefore)} → ${fmtNum(c.meanAfter)}, p ${c.pValue.toExponential(1)}` },
               h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), `${fmtChange(c.forwardChangePct)}${c.atReleaseBoundary ? '' : ' (inside)'} `);
           })),
-        h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.status })),
+        h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.timed === false ? 'not timed' : r.status })),
         h('td', { text: v ? `${fmtRatio(v.ratio)}${v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : ''}` : '—' }),
         h('td', { text: v ? fmtPct(v.mde) : '—' }),
-        h('td', { class: 'text', text: v?.baseVersion ?? '—' }));
+        h('td', { class: 'text', text: v?.baseVersion ?? '—' }),
+        counted ? [
+          h('td', { dataset: { instructions: r.instructions?.median ?? '' }, title: r.instructions ? `median of ${r.instructions.n} counted repeats` : undefined, text: fmtCount(r.instructions?.median) }),
+          h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge'),
+            ` ${r.instructionVerdict.verdict}, ${fmtRatio(r.instructionVerdict.ratio, ratioDigits({ meter: 'instructions' }))}`] : h('span', { class: 'muted', text: '—' })),
+        ] : null);
     })),
   ], { id: 'test-history' });
 }

@@ -1,0 +1,412 @@
+/**
+ * The instructions meter on the site, end to end. A store holding what `tagbench run` and
+ * `tagbench compare` store when runs count instructions: MariaDB 10.11.18 and 10.11.19, each
+ * test's counted repeats carrying the compact profiles of real callgrind dumps of MariaDB
+ * 10.11.18 running point selects (test/fixtures/callgrind: about 62,100 instructions per
+ * operation in the query path), 10.11.19's made to spend 1,250 more in MYSQLparse, 400 fewer in
+ * JOIN::optimize_inner and 300 more in code without a name; one suite timed and counted, one
+ * counted only (its timed steps skipped, "not timed"). The comparisons come from the compare
+ * stage's compareRuns with the project's thresholds, where the instructions went from
+ * attachFunctionMoves over the stored profiles. The site is built, its data read here, then
+ * served and read in headless Chromium. Expected figures are recomputed from the profiles.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { parseCallgrind } from '../../scripts/metrics/parse-callgrind.js';
+import { summarizeProfile } from '../../scripts/metrics/summarize-profile.js';
+import { writeRecord, writeComparison, writeRawLog } from '../../scripts/store/index.js';
+import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
+import { attachFunctionMoves } from '../../scripts/verify/attach-function-moves.js';
+import { loadConfig } from '../../scripts/config/index.js';
+import { summarizeCounted, throughputSteps } from '../../scripts/site-build/summarize-repeats.js';
+import { shortFunctionName } from '../../site/js/format.js';
+import { dataPaths } from '../../site/js/paths.js';
+import { gotoReady } from '../support/browser.js';
+import { makeRecord } from '../compare/make-record.js';
+import { PROJECT_ROOT, expectedMedian, startSite } from './fixture-store.js';
+
+/** @typedef {import('../../scripts/types.js').RunRecord} RunRecord */
+/** @typedef {ReturnType<typeof summarizeProfile>} Profile */
+
+const FIX = new URL('../fixtures/callgrind/', import.meta.url);
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/site/', import.meta.url));
+/** @param {string} n */
+const profileOf = (n) => summarizeProfile(parseCallgrind(gunzipSync(readFileSync(new URL(`callgrind-3.19.0-mariadb-10.11.18-point-select-200-${n}.out.gz`, FIX))).toString('utf8')),
+  { ops: 200, dispatchFunction: 'dispatch_command' });
+const P1 = profileOf('p1');
+const P2 = profileOf('p2');
+
+const PARSE = 'MYSQLparse(THD*)';
+const OPTIMIZE = 'JOIN::optimize_inner()';
+const UNNAMED = '0x000000000089d220';
+const DISPATCH = 'dispatch_command(enum_server_command, THD*, char*, unsigned int, bool)';
+/** Self instructions per operation 10.11.19 adds to each function (all under the query path). */
+const MOVES = /** @type {Record<string, number>} */ ({
+  [PARSE]: 1250,
+  'Lex_input_stream::scan_ident_middle(THD*, Lex_ident_cli_st*, charset_info_st const**, my_lex_states*)': 180,
+  alloc_root: 95,
+  'Item_field::used_tables() const': -60,
+  'JOIN::prepare(TABLE_LIST*, Item*, unsigned int, st_order*, bool, st_order*, Item*, st_order*, st_select_lex*, st_select_lex_unit*)': -120,
+  [OPTIMIZE]: -400,
+  [UNNAMED]: 300,
+});
+const NET = Object.values(MOVES).reduce((a, b) => a + b, 0);
+
+/**
+ * The candidate's profile: the real one with MOVES applied to the functions' self and inclusive
+ * counts, the dispatch function's inclusive count (the query path) and the totals.
+ * @param {Profile} p
+ * @returns {Profile}
+ */
+function moved(p) {
+  return {
+    ...p,
+    totalPerOp: p.totalPerOp + NET,
+    queryPathPerOp: /** @type {number} */ (p.queryPathPerOp) + NET,
+    unnamedSelfPerOp: p.unnamedSelfPerOp + MOVES[UNNAMED],
+    functions: p.functions.map((f) => {
+      const d = MOVES[f.name] ?? 0;
+      if (f.name === DISPATCH) return { ...f, inclusivePerOp: f.inclusivePerOp + NET };
+      return d ? { ...f, selfPerOp: f.selfPerOp + d, inclusivePerOp: f.inclusivePerOp + d } : f;
+    }),
+  };
+}
+
+const BASE_ROUNDS = [P1, P2, P1];
+/** @type {Record<'smoke'|'counted', {meters: string[], stamp: string, tag: string, candidate: Profile[]}>} */
+const SUITES = {
+  // timed and counted; 10.11.19 spends more instructions: a regression
+  smoke: { meters: ['wall', 'counters', 'instructions'], stamp: '20260301T000000Z', tag: 'abc123', candidate: BASE_ROUNDS.map(moved) },
+  // counted only; the same profiles in another order: nothing moved
+  counted: { meters: ['instructions'], stamp: '20260302T000000Z', tag: 'def456', candidate: [P2, P1, P2] },
+};
+
+/**
+ * One release's run record of one suite, as `tagbench run` stores it: point-query timed (unless
+ * the run is counted only) and counted, a profile per counted repeat in the store's raw logs;
+ * update-index timed only.
+ * @param {keyof typeof SUITES} suite
+ * @param {string} version
+ * @param {Profile[]} rounds one profile per round
+ * @param {string} store
+ * @returns {Promise<RunRecord>}
+ */
+async function recordOf(suite, version, rounds, store) {
+  const s = SUITES[suite];
+  const timed = s.meters.includes('wall');
+  const id = `${s.stamp}-local-mariadb-${version}-${suite}-${s.tag}`;
+  const qps = version === '10.11.18' ? [15200, 15350, 15100] : [14900, 15050, 15000];
+  const r = makeRecord({ id, version, steps: [
+    { name: 'point-query', throughput: qps, instances: [0, 1, 2] },
+    { name: 'update-index', group: 'write', throughput: [3100, 3050, 3120], instances: [0, 1, 2] },
+  ] });
+  r.config.suite = suite;
+  r.config.meters = [...s.meters];
+  if (!timed) {
+    for (const step of r.steps) Object.assign(step, { status: 'skipped', reason: `not timed: this run's meters are ${s.meters.join(', ')}`, repeats: [] });
+  } else {
+    // The counters meter's figures on the timed repeats; this host's PMU counts no LLC misses.
+    r.steps[0].repeats.forEach((rep, i) => {
+      rep.counters = {
+        windowS: 3, measuredS: 3, operations: 45000, llcMissesEvent: null, events: [], notSupported: [], notCounted: [], scaledFigures: {},
+        missingFigures: { llcMissesPerOp: 'LLC-load-misses and cache-misses not supported' },
+        perOp: { instructionsPerOp: 98000 + i * 100, cyclesPerOp: 61000 + i * 50, ipc: 1.6, branchMissesPerOp: 120 + i, llcMissesPerOp: null },
+      };
+    });
+  }
+  r.steps[0].meters = { instructions: { status: 'ok', repeats: [] } };
+  for (const [round, p] of rounds.entries()) {
+    const profile = `point-query.instructions.i${round}.r0.profile.json`;
+    await writeRawLog(store, id, profile, JSON.stringify(p));
+    r.steps[0].meters.instructions.repeats.push({
+      index: 0, instance: round, startedAt: `${s.stamp.slice(0, 4)}-03-0${suite === 'smoke' ? 1 : 2}T01:00:00Z`, meter: 'instructions', events: 200, seed: 7, durationS: 4.2, status: 'ok', operations: 200,
+      instructions: { operations: 200, queryPathPerOp: /** @type {number} */ (p.queryPathPerOp), processPerOp: p.totalPerOp, unnamedSelfPerOp: p.unnamedSelfPerOp, dispatchFunction: 'dispatch_command', countedS: 3.9 },
+      profile,
+    });
+  }
+  await writeRecord(store, r);
+  return r;
+}
+
+/** @type {Record<string, {base: RunRecord, candidate: RunRecord, comparison: any}>} */
+const made = {};
+
+/** @type {Awaited<ReturnType<typeof startSite>>} */
+let site;
+
+before(async () => {
+  const config = await loadConfig(PROJECT_ROOT);
+  const thresholds = resolveThresholds(/** @type {any} */ (config.thresholds));
+  site = await startSite('tagbench-instructions-site-', async (store) => {
+    for (const suite of /** @type {(keyof typeof SUITES)[]} */ (Object.keys(SUITES))) {
+      const base = await recordOf(suite, '10.11.18', BASE_ROUNDS, store);
+      const candidate = await recordOf(suite, '10.11.19', SUITES[suite].candidate, store);
+      const sides = { base: { version: '10.11.18', records: [base] }, candidate: { version: '10.11.19', records: [candidate] } };
+      const comparison = compareRuns({ ...sides, thresholds, createdAt: suite === 'smoke' ? '2026-03-01T02:00:00Z' : '2026-03-02T02:00:00Z' });
+      assert.equal(await attachFunctionMoves(comparison, sides.base, sides.candidate, store), 1, `${suite}: the instructions verdict gets its functions`);
+      await writeComparison(store, comparison);
+      made[suite] = { base, candidate, comparison };
+    }
+  }, { now: new Date('2026-03-03T00:00:00Z') });
+});
+
+after(async () => {
+  await site?.close();
+});
+
+/** @param {string} path */
+async function readData(path) {
+  return JSON.parse(await readFile(join(site.out, path), 'utf8'));
+}
+
+/**
+ * @param {keyof typeof SUITES} suite
+ * @param {string} metric
+ */
+function verdictOf(suite, metric) {
+  const v = made[suite].comparison.tests.find((/** @type {any} */ t) => t.test === 'point-query' && t.metric === metric);
+  assert.ok(v, `${suite}: a ${metric} verdict`);
+  return v;
+}
+
+/** The median query path of a side's counted repeats, computed here from the profiles. */
+const queryPath = (/** @type {Profile[]} */ rounds) => expectedMedian(rounds.map((p) => /** @type {number} */ (p.queryPathPerOp)));
+
+const releaseKey = (/** @type {string} */ suite) => ({ host: 'local', product: 'mariadb', version: '10.11.19', suite });
+
+describe('instructions in the built data', () => {
+  it('the compare stage judged the made-up change as it should (the fixture is what the pages show)', () => {
+    assert.ok(Math.abs(/** @type {number} */ (P1.queryPathPerOp) - 62_132) < 5, `real point select query path ${P1.queryPathPerOp}`);
+    assert.equal(verdictOf('smoke', 'instructionsPerOp').verdict, 'regression');
+    assert.notEqual(verdictOf('counted', 'instructionsPerOp').verdict, 'regression');
+    assert.equal(made.counted.comparison.tests.filter((/** @type {any} */ t) => t.metric === 'throughput').length, 0, 'a counted-only run has no throughput to judge');
+  });
+
+  it('release data: the counted median and range beside throughput, the instructions verdict apart from the other metrics', async () => {
+    const d = await readData(dataPaths.release(releaseKey('smoke')));
+    const t = d.tests.find((/** @type {any} */ x) => x.name === 'point-query');
+    const rounds = SUITES.smoke.candidate;
+    assert.equal(t.timed, true);
+    assert.equal(t.median, expectedMedian([14900, 15050, 15000]));
+    assert.deepEqual(t.instructions, {
+      status: 'ok', reason: null,
+      median: queryPath(rounds), min: Math.min(...rounds.map((p) => /** @type {number} */ (p.queryPathPerOp))), max: Math.max(...rounds.map((p) => /** @type {number} */ (p.queryPathPerOp))),
+      n: 3, rounds: 3,
+      processMedian: expectedMedian(rounds.map((p) => p.totalPerOp)), unnamedMedian: expectedMedian(rounds.map((p) => p.unnamedSelfPerOp)),
+      dispatchFunction: 'dispatch_command',
+    });
+    const v = verdictOf('smoke', 'instructionsPerOp');
+    assert.equal(t.instructionVerdict.verdict, 'regression');
+    assert.equal(t.instructionVerdict.ratio, v.ratio);
+    assert.equal(t.instructionVerdict.meter, 'instructions', 'the pages know to print five decimals');
+    assert.equal(t.instructionVerdict.functions, undefined, 'the functions live in their own file');
+    assert.ok(!t.otherVerdicts.some((/** @type {any} */ o) => o.metric === 'instructionsPerOp'));
+    assert.ok(t.otherVerdicts.some((/** @type {any} */ o) => o.metric === 'processInstructionsPerOp' && o.meter === 'instructions'));
+    assert.deepEqual(t.counters, { instructionsPerOp: 98100, cyclesPerOp: 61050, ipc: 1.6, branchMissesPerOp: 121, llcMissesPerOp: null });
+    const timedOnly = d.tests.find((/** @type {any} */ x) => x.name === 'update-index');
+    assert.equal(timedOnly.instructions, null, 'a test the meter did not count has no figures');
+    assert.equal(d.functions, dataPaths.functions(releaseKey('smoke')));
+  });
+
+  it('functions file: the functions that added and removed the most, by their real names, and the totals', async () => {
+    const f = await readData(dataPaths.functions(releaseKey('smoke')));
+    assert.equal(f.baseVersion, '10.11.18');
+    assert.deepEqual(f.tests.map((/** @type {any} */ t) => t.test), ['point-query']);
+    const m = f.tests[0].functions;
+    assert.equal(m.added[0].name, PARSE);
+    assert.equal(m.added[0].object, 'mariadbd');
+    assert.ok(Math.abs(m.added[0].selfDelta - 1250) < 0.5, `${m.added[0].selfDelta}`);
+    assert.equal(m.removed[0].name, OPTIMIZE);
+    assert.ok(Math.abs(m.removed[0].selfDelta + 400) < 0.5);
+    assert.ok(Math.abs(m.unnamedDelta - 300) < 0.5, 'the unnamed code is summed, not ranked');
+    assert.ok(![...m.added, ...m.removed].some((/** @type {any} */ x) => /^0x/.test(x.name)));
+    assert.ok(Math.abs(m.queryPathDelta - NET) < 0.5);
+    assert.ok(Math.abs(m.base.queryPathPerOp - (2 * /** @type {number} */ (P1.queryPathPerOp) + /** @type {number} */ (P2.queryPathPerOp)) / 3) < 0.1, 'means over the repeats');
+    assert.deepEqual(Object.keys(m.added[0]).sort(), ['base', 'candidate', 'inclusiveDelta', 'name', 'object', 'selfDelta']);
+    // The counted-only release has its (unchanged) functions too.
+    const c = await readData(dataPaths.functions(releaseKey('counted')));
+    assert.equal(c.tests[0].test, 'point-query');
+  });
+
+  it('a test only counted keeps its row: figures and verdict, "not timed", no failed status', async () => {
+    const d = await readData(dataPaths.release(releaseKey('counted')));
+    const t = d.tests.find((/** @type {any} */ x) => x.name === 'point-query');
+    assert.equal(t.present, true);
+    assert.equal(t.timed, false);
+    assert.equal(t.status, 'skipped');
+    assert.match(t.reason, /^not timed: this run's meters are instructions/);
+    assert.equal(t.verdict, null);
+    assert.equal(t.instructions.median, queryPath(SUITES.counted.candidate));
+    assert.equal(t.instructionVerdict.verdict, verdictOf('counted', 'instructionsPerOp').verdict);
+    const history = await readData(dataPaths.test({ host: 'local', product: 'mariadb', line: '10.11', suite: 'counted', test: 'point-query' }));
+    assert.deepEqual(history.releases.map((/** @type {any} */ r) => [r.version, r.timed, r.instructions.median]),
+      [['10.11.18', false, queryPath(BASE_ROUNDS)], ['10.11.19', false, queryPath(SUITES.counted.candidate)]]);
+  });
+
+  it('CSV, feed and regressions list carry the instruction verdicts', async () => {
+    const table = await readData(dataPaths.table({ product: 'mariadb', line: '10.11', host: 'local', suite: 'smoke' }));
+    const csv = (await readFile(join(site.out, table.csv), 'utf8')).trim().split('\r\n');
+    const row = /** @type {string} */ (csv.find((l) => l.startsWith('point-query,point,instructions/op,'))).split(',');
+    const base = queryPath(BASE_ROUNDS);
+    const cand = queryPath(SUITES.smoke.candidate);
+    assert.deepEqual(row.slice(3), [String(Math.round(base * 10) / 10), '1.00000', '', String(Math.round(cand * 10) / 10), (cand / base).toFixed(5), 'regression']);
+    assert.equal(csv.filter((l) => l.startsWith('update-index,')).length, 1, 'no instructions row for a test nobody counted');
+
+    const v = verdictOf('smoke', 'instructionsPerOp');
+    const feed = await readFile(join(site.out, dataPaths.feed()), 'utf8');
+    assert.ok(feed.includes(`regression: point-query (instructionsPerOp) ratio ${v.ratio.toFixed(5)} [${v.ci[0].toFixed(5)}, ${v.ci[1].toFixed(5)}], ${Math.round(v.base.median).toLocaleString('en-US')} → ${Math.round(v.candidate.median).toLocaleString('en-US')} instructions/op`), feed);
+
+    const regressions = await readData(dataPaths.regressions());
+    const r = regressions.regressions.find((/** @type {any} */ x) => x.metric === 'instructionsPerOp');
+    assert.equal(r?.meter, 'instructions');
+    assert.equal(r?.test, 'point-query');
+  });
+});
+
+describe('instructions on the pages, in Chromium', () => {
+  it('release page: instructions beside throughput, and the open chart of where they went', async () => {
+    const { page, server, problems } = site;
+    assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`), 'true');
+    const v = verdictOf('smoke', 'instructionsPerOp');
+    const row = await page.$eval('#release-tests tr[data-test="point-query"]', (tr) => ({
+      instructions: /** @type {HTMLElement} */ (tr.querySelector('[data-instructions]')).dataset.instructions,
+      text: tr.querySelector('[data-instructions] .count')?.textContent,
+      spread: tr.querySelector('[data-instructions] .sub-line')?.textContent,
+      range: tr.querySelector('[data-instructions]')?.getAttribute('title'),
+      ratio: tr.querySelector('[data-instructions-ratio] .ratio-value')?.textContent,
+      verdict: /** @type {HTMLElement} */ (tr.querySelector('[data-instructions-verdict]')).dataset.instructionsVerdict,
+    }));
+    const cand = queryPath(SUITES.smoke.candidate);
+    assert.equal(Number(row.instructions), cand);
+    assert.equal(row.text, cand.toLocaleString('en-US', { maximumFractionDigits: 1 }));
+    const fmt = (/** @type {number} */ x) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
+    const side = SUITES.smoke.candidate.map((p) => /** @type {number} */ (p.queryPathPerOp));
+    assert.match(row.range ?? '', new RegExp(`from ${fmt(Math.min(...side))} to ${fmt(Math.max(...side))}`), 'the range of the counted repeats');
+    assert.equal(row.spread, `spread ${Number((((Math.max(...side) - Math.min(...side)) / cand) * 100).toPrecision(2))} %`);
+    assert.equal(row.ratio, v.ratio.toFixed(5), 'five decimals');
+    assert.equal(row.verdict, 'regression');
+    assert.match(await page.textContent('#verdict-summary') ?? '', /Instructions per operation \(query path\): 1 regression/);
+    assert.equal(await page.$$eval('#release-counters tbody tr', (trs) => trs.length), 1, 'the counters table lists the test with counters');
+
+    const chart = await page.evaluate(() => {
+      const details = /** @type {HTMLDetailsElement} */ (document.querySelector('details.functions[data-test="point-query"]'));
+      const el = /** @type {HTMLElement} */ (details.querySelector('[data-functions]'));
+      const inst = /** @type {any} */ (window).echarts.getInstanceByDom(el);
+      const option = inst.getOption();
+      inst.dispatchAction({ type: 'showTip', seriesIndex: 0, dataIndex: 0 });
+      return {
+        open: details.open,
+        width: el.querySelector('canvas')?.width ?? 0,
+        labels: option.yAxis[0].data,
+        values: option.series[0].data.map((/** @type {any} */ d) => d.value),
+        colors: option.series[0].data.map((/** @type {any} */ d) => d.itemStyle.color),
+        aria: el.getAttribute('aria-label') ?? '',
+        caption: details.querySelector('[data-caption="functions"]')?.textContent ?? '',
+        tooltip: [...el.querySelectorAll('div')].map((x) => x.textContent ?? '').find((t) => t.includes('inclusive')) ?? '',
+      };
+    });
+    assert.equal(chart.open, true, 'a regression shows its functions open');
+    assert.ok(chart.width > 100, 'the chart is drawn');
+    assert.equal(chart.labels[0], 'MYSQLparse(…)');
+    assert.equal(chart.labels.at(-2), 'JOIN::optimize_inner()', 'the largest removal is the last function');
+    assert.equal(chart.labels.at(-1), 'code without a name');
+    assert.deepEqual(chart.labels, ['MYSQLparse(…)', 'Lex_input_stream::scan_ident_middle(…)', 'alloc_root', 'Item_field::used_tables()', 'JOIN::prepare(…)', 'JOIN::optimize_inner()', 'code without a name'],
+      'added largest first, then removed down to the largest removal');
+    assert.deepEqual(chart.values.map((/** @type {number} */ x) => Math.round(x)), [1250, 180, 95, -60, -120, -400, 300]);
+    assert.equal(chart.colors[0], '#cf222e', 'added: red');
+    assert.equal(chart.colors.at(-2), '#1a7f37', 'removed: green');
+    assert.match(chart.aria, /MYSQLparse\(…\)/, 'ECharts describes the bars by their labels');
+    const m = (await readData(dataPaths.functions(releaseKey('smoke')))).tests[0].functions;
+    assert.ok(chart.caption.includes(`Query path (dispatch_command and what it calls): ${fmt(m.base.queryPathPerOp)} → ${fmt(m.candidate.queryPathPerOp)} instructions per operation (+${fmt(m.queryPathDelta)}`), chart.caption);
+    assert.match(chart.caption, /Code without a name: \+300 instructions per operation/);
+    assert.match(chart.caption, /Debian binaries name only exported functions/);
+    assert.match(chart.tooltip, /MYSQLparse\(THD\*\)/, 'the tooltip has the full name');
+    assert.match(chart.tooltip, /in mariadbd/);
+    assert.deepEqual(await page.$$eval('details.functions[data-test="point-query"] .fn-name', (ths) => ths.map((th) => th.textContent).filter((t) => t === 'MYSQLparse(THD*)' || t === 'JOIN::optimize_inner()')),
+      ['MYSQLparse(THD*)', 'JOIN::optimize_inner()'], 'the numbers table names them in full');
+    await mkdir(ARTIFACTS, { recursive: true });
+    await (await page.$('#where-instructions-went'))?.screenshot({ path: join(ARTIFACTS, 'release-instructions.png') });
+    await (await page.$('#release-tests'))?.screenshot({ path: join(ARTIFACTS, 'release-instructions-tests.png') });
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('a release only counted: its tests with their figures, not timed, the chart folded and drawn when opened', async () => {
+    const { page, server, problems } = site;
+    assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=counted`), 'true');
+    const row = await page.$eval('#release-tests tr[data-test="point-query"]', (tr) => ({
+      timed: /** @type {HTMLElement} */ (tr).dataset.timed,
+      verdict: tr.querySelector('td[data-status]')?.textContent,
+      instructions: Number(/** @type {HTMLElement} */ (tr.querySelector('[data-instructions]')).dataset.instructions),
+    }));
+    assert.deepEqual(row, { timed: 'false', verdict: 'not timed', instructions: queryPath(SUITES.counted.candidate) });
+    const sel = 'details.functions[data-test="point-query"]';
+    assert.equal(await page.$eval(sel, (d) => /** @type {HTMLDetailsElement} */ (d).open), false, 'not a regression or improvement: folded');
+    assert.equal(await page.$eval(sel, (d) => d.querySelectorAll('canvas').length), 0, 'not drawn while folded');
+    await page.click(`${sel} > summary`);
+    await page.waitForFunction((s) => (/** @type {HTMLCanvasElement|null} */ (document.querySelector(`${s} [data-functions] canvas`))?.width ?? 0) > 100, sel);
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the regressions page lists the instruction regression with its five-decimal ratio', async () => {
+    const { page, server, problems } = site;
+    assert.equal(await gotoReady(page, `${server.url}site/regressions.html`), 'true');
+    const v = verdictOf('smoke', 'instructionsPerOp');
+    const row = await page.$$eval('#regressions-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent))
+      .find((cells) => cells[7] === 'instructionsPerOp'));
+    assert.ok(row, 'a row for the instructions verdict');
+    assert.equal(row[6], 'point-query');
+    assert.equal(row[8], v.ratio.toFixed(5));
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the line and test pages of a table only counted render, the test page with the counted figures', async () => {
+    const { page, server, problems } = site;
+    const q = 'product=mariadb&line=10.11&host=local&suite=counted';
+    assert.equal(await gotoReady(page, `${server.url}site/line.html?${q}`), 'true');
+    assert.equal(await gotoReady(page, `${server.url}site/test.html?${q}&test=point-query`), 'true');
+    const cells = await page.$$eval('#test-history tr[data-version] td[data-instructions]', (tds) => tds.map((td) => Number(/** @type {HTMLElement} */ (td).dataset.instructions)));
+    assert.deepEqual(cells, [queryPath(SUITES.counted.candidate), queryPath(BASE_ROUNDS)], 'newest release first');
+    assert.deepEqual(problems, [], 'no console error');
+  });
+});
+
+describe('the helpers behind them', () => {
+  it('shortens C++ signatures to what identifies them', () => {
+    assert.equal(shortFunctionName(DISPATCH), 'dispatch_command(…)');
+    assert.equal(shortFunctionName(PARSE), 'MYSQLparse(…)');
+    assert.equal(shortFunctionName(OPTIMIZE), 'JOIN::optimize_inner()');
+    assert.equal(shortFunctionName('0x00000000008299d0'), '0x00000000008299d0');
+    assert.equal(shortFunctionName('handle_one_connection'), 'handle_one_connection');
+    assert.equal(shortFunctionName('Item::val_int() const'), 'Item::val_int()');
+    assert.equal(shortFunctionName('void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(__gnu_cxx::__normal_iterator<int*, std::vector<int> >, int const&)'),
+      'std::vector<…>::_M_realloc_insert<…>(…)');
+    assert.equal(shortFunctionName('std::ostream& operator<< <char>(std::ostream&, char const*)'), 'operator<< <…>(…)');
+    assert.equal(shortFunctionName('void* operator new(unsigned long)'), 'operator new(…)');
+    assert.equal(shortFunctionName('(anonymous namespace)::fil_crypt_thread(void*)'), '{anon}::fil_crypt_thread(…)');
+    const long = shortFunctionName('a_very_long_namespace::another_long_namespace::SomeClass::some_rather_long_method(int)', 40);
+    assert.equal(long.length, 40);
+    assert.ok(long.startsWith('…') && long.endsWith('some_rather_long_method(…)'), long);
+  });
+
+  it('summarizes counted repeats over runs, leaving out failed ones, and splits timed from counted-only runs', () => {
+    /** @param {number} q @param {'ok'|'failed'} status @param {number} instance */
+    const rep = (q, status, instance) => ({ index: 0, instance, startedAt: '', meter: 'instructions', events: 1, seed: 1, durationS: 1, status,
+      ...(status === 'ok' ? { instructions: { operations: 1, queryPathPerOp: q, processPerOp: q + 1000, unnamedSelfPerOp: 10, dispatchFunction: 'dispatch_command', countedS: 1 } } : { reason: 'valgrind died' }) });
+    const step = (/** @type {any[]} */ repeats, /** @type {'ok'|'failed'} */ status = 'ok') => /** @type {any} */ ({ name: 't', status: 'skipped', repeats: [], meters: { instructions: { status, repeats, ...(status === 'failed' ? { reason: 'valgrind died' } : {}) } } });
+    const sum = summarizeCounted([step([rep(100, 'ok', 0), rep(0, 'failed', 1)], 'failed'), step([rep(104, 'ok', 0), rep(102, 'ok', 1)])]);
+    assert.deepEqual(sum, { status: 'ok', reason: 'valgrind died', median: 102, min: 100, max: 104, n: 3, rounds: 3, processMedian: 1102, unnamedMedian: 10, dispatchFunction: 'dispatch_command' });
+    assert.equal(summarizeCounted([/** @type {any} */ ({ name: 't', repeats: [] })]), null);
+
+    const timed = makeRecord({ id: 'a', version: '1', steps: [{ name: 't', throughput: [1] }] });
+    const countedOnly = makeRecord({ id: 'b', version: '1', steps: [{ name: 't', throughput: [] }] });
+    countedOnly.config.meters = ['instructions'];
+    Object.assign(countedOnly.steps[0], { status: 'skipped', reason: 'not timed' });
+    assert.deepEqual(throughputSteps([timed, countedOnly], 't'), { steps: [timed.steps[0]], timed: true }, 'the counted-only run does not stand beside the timed one');
+    assert.deepEqual(throughputSteps([countedOnly], 't'), { steps: [countedOnly.steps[0]], timed: false });
+  });
+});
