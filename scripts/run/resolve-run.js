@@ -40,8 +40,9 @@ const DEFAULT_INSTANCES = 2;
 /**
  * The run's options, each release with an optional engine of its own (else the run's).
  * enginePerRelease: the caller starts each server with its release's `engine`, `mycnfName` and
- * `mycnfTemplate` (else releases of different engines are refused).
- * @typedef {Omit<import('./run-releases.js').RunOptions, 'releases'> & {releases: (import('./run-releases.js').RunOptions['releases'][number] & {engine?: string, preinstalled?: boolean})[], enginePerRelease?: boolean}} ResolveOptions
+ * `mycnfTemplate` (else releases of different engines are refused). A release's `mycnf` names
+ * its own template (a calibration's server with performance_schema turned on), else the run's.
+ * @typedef {Omit<import('./run-releases.js').RunOptions, 'releases'> & {releases: (import('./run-releases.js').RunOptions['releases'][number] & {engine?: string, preinstalled?: boolean, mycnf?: string})[], enginePerRelease?: boolean}} ResolveOptions
  */
 
 /**
@@ -95,7 +96,7 @@ export function resolveRun(config, options) {
   }
   const releases = options.releases.map((r) => {
     const engine = checkEngine(r.engine ?? runEngine, releaseKey(r));
-    const mycnfName = options.mycnf ?? engine;
+    const mycnfName = r.mycnf ?? options.mycnf ?? engine;
     const mycnfTemplate = config.mycnf[mycnfName];
     if (mycnfTemplate === undefined) {
       throw new UserError(`unknown my.cnf template '${mycnfName}'; known: ${Object.keys(config.mycnf).join(', ') || '(none)'} (files configs/mycnf/<name>.cnf)`);

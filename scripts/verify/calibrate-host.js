@@ -15,6 +15,17 @@
  * The report (bench/calibration-<host-class>.md and .json) is rewritten after every run, so an
  * interrupted calibration keeps what it measured, and a later call with the same settings adds
  * runs to it until --runs are reached.
+ *
+ * `--meter instructions` calibrates the counted figures the same way, with costs that are real
+ * instructions instead of a CPU quota: every server runs under callgrind (the instructions
+ * meter), and an injected server S loads a preload library (inject-cost/) that adds a known
+ * count to each query answer, sized as a share of point-query's instructions per query in a
+ * reference run, or runs with performance_schema on (a real server-side cost). Every server,
+ * A and B included, loads the library (at 0 for them), so S differs from A by exactly the
+ * injected count. The first size is injected in every run, the others take turns as a fourth
+ * server: each run is 4 servers x the host class's counting rounds of callgrind processes.
+ * Report: bench/calibration-instructions-<host-class>.md and .json. That path is
+ * inject-cost/calibrate-counted.js.
  */
 import { resolve, join } from 'node:path';
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
@@ -34,9 +45,8 @@ import { summarizeRun, summarizeCalibration } from './summarize-calibration.js';
 import { loadVerifyContext } from './load-verify-context.js';
 import { withInterrupt } from '../with-interrupt.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
+import { CALIBRATION_METERS, CALIBRATION_DEFAULTS } from './commands.js';
 
-/** CPU-bound tests of the standard list, one per group but range. */
-export const DEFAULT_CALIBRATION_TESTS = Object.freeze(['point-query', 'read-only.range10', 'update-nonindex']);
 /** Injected slowdowns, one per run in turn. */
 export const DEFAULT_SLOWDOWNS = Object.freeze([0.05, 0.1, 0.15]);
 const FORMAT = 'tagbench-calibration/2';
@@ -57,19 +67,37 @@ const FORMAT = 'tagbench-calibration/2';
 
 /**
  * `tagbench calibrate` (see the module comment).
- * @param {Record<string, any>} options product, version, hostClass, suite, only, runs, slowdowns,
- *   adaptiveBudget, instances, note, report, store, workDir, cacheDir, root
+ * @param {Record<string, any>} options product, version, meter, hostClass, suite, only, runs,
+ *   slowdowns (wall), sizes (instructions), adaptiveBudget, instances, note, report, store,
+ *   workDir, cacheDir, root
  * @returns {Promise<number>} 0, or 130 when interrupted (the report keeps the runs done)
- * @throws {UserError} bad options, no cgroup, a report of other settings in the way
+ * @throws {UserError} bad options, no cgroup (wall), no gcc (instructions), a report of other
+ *   settings in the way
  */
 export async function calibrateHost(options) {
-  const { root, config, thresholds } = await loadVerifyContext(options);
+  const meter = options.meter ?? CALIBRATION_METERS[0];
+  if (!CALIBRATION_METERS.includes(meter)) throw new UserError(`--meter ${meter}: calibrate knows ${CALIBRATION_METERS.join(', ')}`);
+  const context = await loadVerifyContext(options);
   if (!options.product || !options.version) throw new UserError('missing --product or --version: tagbench calibrate --product mariadb --version 10.11.18');
+  if (meter === 'instructions') {
+    const { calibrateCounted } = await import('./inject-cost/calibrate-counted.js');
+    return calibrateCounted(options, context);
+  }
+  return calibrateWall(options, context);
+}
+
+/**
+ * The wall meter's calibration: A, B and S side by side, S in a cgroup CPU quota.
+ * @param {Record<string, any>} options see calibrateHost
+ * @param {{root: string, config: Readonly<import('../types.js').Config>, thresholds: any}} context
+ * @returns {Promise<number>}
+ */
+async function calibrateWall(options, { root, config, thresholds }) {
   const plan = planCalibration(options, config, root);
   await findCpuCgroupRoot();
   // Ctrl-C / SIGTERM: the run in progress stops its servers; the report keeps the runs done.
   return withInterrupt(async (signal) => {
-    const result = await loadPrevious(plan.reportJson, plan.settings) ?? { format: FORMAT, ...plan.settings, measuredAt: new Date().toISOString(), host: null, reference: null, runs: [] };
+    const result = await loadPrevious(plan.reportJson, plan.settings, FORMAT) ?? { format: FORMAT, ...plan.settings, measuredAt: new Date().toISOString(), host: null, reference: null, runs: [] };
     const { servers, copies } = await prepareInstalls(options, config, plan.setup);
     const setup = { ...plan.setup, config, thresholds, signal, servers };
     if (!result.reference) {
@@ -90,7 +118,7 @@ export async function calibrateHost(options) {
  * @param {string} message
  * @returns {void}
  */
-function log(message) {
+export function log(message) {
   process.stderr.write(`calibrate: ${message}\n`);
 }
 
@@ -106,7 +134,7 @@ function planCalibration(options, config, root) {
   const hostClass = options.hostClass ?? 'local';
   const host = findHostClass(config, hostClass, '--host-class');
   const suite = options.suite ?? host.scale;
-  const tests = typeof options.only === 'string' ? parseList(options.only) : options.only ?? [...DEFAULT_CALIBRATION_TESTS];
+  const tests = typeof options.only === 'string' ? parseList(options.only) : options.only ?? [...CALIBRATION_DEFAULTS.wall.tests];
   const slowdowns = (typeof options.slowdowns === 'string' ? parseList(options.slowdowns) : options.slowdowns ?? DEFAULT_SLOWDOWNS).map(Number);
   for (const s of slowdowns) if (!(s > 0 && s < 0.9)) throw new UserError(`--slowdowns: ${s} is not a fraction between 0 and 0.9 (0.10 = 10 %)`);
   const { budgetS, maxInstances } = resolveAdaptiveLimits(host, options.adaptiveBudget);
@@ -120,7 +148,7 @@ function planCalibration(options, config, root) {
   const reportMd = resolve(options.report ?? join(root, 'bench', `calibration-${hostClass}.md`));
   return {
     settings: { product: options.product, version: options.version, hostClass, suite, tests, slowdowns, budgetS, maxInstances, repeats, instances },
-    wantedRuns: Number(options.runs ?? 10),
+    wantedRuns: Number(options.runs ?? CALIBRATION_DEFAULTS.wall.runs),
     slowdowns,
     reportMd,
     reportJson: reportMd.replace(/\.md$/, '.json'),
@@ -200,10 +228,11 @@ async function calibrateOnce(result, plan, setup, note) {
  * The earlier report when it was made with the same settings (runs are then added to it).
  * @param {string} file the report's JSON
  * @param {Record<string, any>} settings as planCalibration resolves them
+ * @param {string} format the report format of this meter's calibration
  * @returns {Promise<any|null>} null when there is none, or it is unreadable or of an older format
  * @throws {UserError} a report in the current format made with other settings (it would mix)
  */
-async function loadPrevious(file, settings) {
+export async function loadPrevious(file, settings, format) {
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   /** @type {any} */
@@ -213,7 +242,7 @@ async function loadPrevious(file, settings) {
   } catch {
     return null;
   }
-  if (data?.format !== FORMAT) return null;
+  if (data?.format !== format) return null;
   // Reports from before repeats and instances were kept do not say: those two are not compared there.
   const unknown = new Set(['repeats', 'instances'].filter((k) => data[k] === undefined));
   const differs = Object.entries(settings).filter(([k, v]) => !unknown.has(k) && JSON.stringify(data[k]) !== JSON.stringify(v))

@@ -7,6 +7,24 @@ import { SERVER_RUN_OPTIONS } from '../run-options.js';
 import { parseList, parsePositiveInt } from '../command-spec.js';
 
 /**
+ * What `tagbench calibrate` can calibrate: the wall meter (throughput; a server slowed in a
+ * cgroup) and the instructions meter (counted instructions per operation; a preload library
+ * that adds a known count per query). calibrate-host.js has one path per name.
+ */
+export const CALIBRATION_METERS = Object.freeze(['wall', 'instructions']);
+
+/**
+ * Each meter's calibration defaults, here so that --help prints what the code uses. Wall: the
+ * CPU-bound tests of the standard list, one per group but range. Instructions: a read (the
+ * sizes' reference) and a write, where periodic work shows; 30 runs bound false issues below
+ * 10 % with none seen; the first size in every run, the others in turn.
+ */
+export const CALIBRATION_DEFAULTS = Object.freeze({
+  wall: Object.freeze({ tests: Object.freeze(['point-query', 'read-only.range10', 'update-nonindex']), runs: 10 }),
+  instructions: Object.freeze({ tests: Object.freeze(['point-query', 'update-nonindex']), runs: 30, sizes: Object.freeze(['0.01', '0.005', '0.02', 'performance_schema']) }),
+});
+
+/**
  * `tagbench compare`: tables, verdicts against the base and change points of a product line.
  * @param {Record<string, any>} options see CompareOptions in compare-releases.js
  * @returns {Promise<number>} 0, or 2 when a regression at the issue level is found
@@ -29,10 +47,10 @@ export async function confirmCommand(options) {
 }
 
 /**
- * `tagbench calibrate`: false alarms and detection rate of this host.
+ * `tagbench calibrate`: false alarms and detection rate of this host, for one meter.
  * @param {Record<string, any>} options see calibrate-host.js
- * @returns {Promise<number>} 0
- * @throws {UserError} bad options, no cgroup
+ * @returns {Promise<number>} 0, or 130 when interrupted
+ * @throws {UserError} bad options, no cgroup (wall), no gcc or valgrind (instructions)
  */
 export async function calibrateCommand(options) {
   const { calibrateHost } = await import('./calibrate-host.js');
@@ -81,6 +99,7 @@ export const commands = [
       { flags: '--json <file>', description: 'also write {base, table, comparisons, changePoints} as JSON' },
       { flags: '--no-store-verdicts', description: 'do not write the comparisons nor the change points to the results store' },
       { flags: '--no-change-points', description: 'skip change-point detection (release-series rule, apache-otava for long series)' },
+      { flags: '--functions', description: 'where the instructions went (functions that added and removed the most instructions per operation) for every instruction verdict, not only regressions and improvements' },
       { flags: '--adaptive', description: 'before judging, run more server instances of just the undecided tests (both releases alternating) until decided or the host class\'s adaptive.budgetS is spent' },
       { flags: '--adaptive-budget <seconds>', description: 'time budget of --adaptive instead of the host class\'s', parse: parsePositiveInt },
       ...SERVER_RUN_OPTIONS,
@@ -107,25 +126,31 @@ export const commands = [
   },
   {
     name: 'calibrate',
-    summary: 'measure false issues per run (A/A with two installs side by side) and detection of injected 5/10/15 % slowdowns, through compare --adaptive and confirm',
+    summary: 'measure false issues per run (A/A with two servers side by side) and detection of injected costs of known size, through compare and confirm: slowdowns under the wall meter, added instructions under the instructions meter',
     help: [
-      'Each run starts three servers of one release, each from its own install and datadir: A and B for A/A,',
-      'S in a cgroup CPU quota for the injected slowdown. Needs root (cgroup) and takes real time.',
-      'Writes bench/calibration-<host-class>.md and .json after every run; the same settings again add runs until --runs.',
+      'Each run starts servers of one release, each with its own datadir: A and B for A/A, and injected servers S.',
+      '--meter wall (default): S runs in a cgroup CPU quota (needs root), slowdowns --slowdowns in turn; compare --adaptive and confirm.',
+      '--meter instructions: every server runs under callgrind; S loads a preload library (built with gcc) that adds a fixed number of',
+      'instructions to each query answer, sized by --sizes as shares of point-query\'s instructions per query in a reference run, or turns',
+      'performance_schema on; the first size is injected in every run, the others take turns; compare and confirm (counts need no adaptive repeats).',
+      'Writes bench/calibration-<host-class>.md (instructions: bench/calibration-instructions-<host-class>.md) and .json after every run;',
+      'the same settings again add runs until --runs.',
     ].join('\n'),
     options: [
       { flags: '--product <name>', description: 'product' },
       { flags: '--version <version>', description: 'release to calibrate with' },
       { flags: '--provider <name>', description: 'install provider of the release (default deb)' },
+      { flags: '--meter <name>', description: 'the meter to calibrate', choices: [...CALIBRATION_METERS], default: CALIBRATION_METERS[0] },
       { flags: '--host-class <name>', description: 'host class', default: 'local' },
       { flags: '--suite <name>', description: 'suite; default: the host class\'s scale' },
-      { flags: '--only <tests>', description: 'tests to calibrate (default: point-query, read-only.range10, update-nonindex)', parse: parseList },
-      { flags: '--runs <n>', description: 'calibration runs the report should hold', default: 10, parse: parsePositiveInt },
-      { flags: '--slowdowns <list>', description: 'injected slowdowns as fractions, one per run in turn', default: '0.05,0.10,0.15' },
-      { flags: '--adaptive-budget <seconds>', description: 'budget of the adaptive repeats per comparison; default: the host class\'s', parse: parsePositiveInt },
-      { flags: '--instances <n>', description: 'server instances per side in each run and its confirmation, one repeat each (2 to the host class\'s adaptive.maxInstances); default: the host class\'s repeats and instances', parse: parsePositiveInt },
+      { flags: '--only <tests>', description: `tests to calibrate (default ${Object.entries(CALIBRATION_DEFAULTS).map(([m, d]) => `${m}: ${d.tests.join(', ')}`).join('; ')})`, parse: parseList },
+      { flags: '--runs <n>', description: `calibration runs the report should hold (default ${Object.entries(CALIBRATION_DEFAULTS).map(([m, d]) => `${m} ${d.runs}`).join(', ')})`, parse: parsePositiveInt },
+      { flags: '--slowdowns <list>', description: 'wall: injected slowdowns as fractions, one per run in turn', default: '0.05,0.10,0.15' },
+      { flags: '--sizes <list>', description: 'instructions: injected costs as shares of point-query\'s instructions per query, or performance_schema; the first in every run, the others in turn', default: CALIBRATION_DEFAULTS.instructions.sizes.join(',') },
+      { flags: '--adaptive-budget <seconds>', description: 'wall: budget of the adaptive repeats per comparison; default: the host class\'s', parse: parsePositiveInt },
+      { flags: '--instances <n>', description: 'wall: server instances per side in each run and its confirmation, one repeat each (2 to the host class\'s adaptive.maxInstances); default: the host class\'s repeats and instances', parse: parsePositiveInt },
       { flags: '--note <text>', description: 'the conditions of this call\'s runs, printed in the report beside their run numbers (e.g. "quiet host: nothing else ran")' },
-      { flags: '--report <file>', description: 'report path; default bench/calibration-<host-class>.md' },
+      { flags: '--report <file>', description: 'report path; default bench/calibration-<host-class>.md (instructions: calibration-instructions-<host-class>.md)' },
       { flags: '--store <dir>', description: 'results store for the calibration runs', default: '.tagbench/calibration-store' },
       ...SERVER_RUN_OPTIONS,
     ],

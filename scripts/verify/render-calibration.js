@@ -1,9 +1,11 @@
 /**
- * The calibration report (bench/calibration-<host-class>.md) from the numbers of
+ * The calibration reports (bench/calibration-<host-class>.md, and
+ * bench/calibration-instructions-<host-class>.md for the instructions meter) from the numbers of
  * scripts/verify/calibrate-host.js: false issues per run with their exact bound, detection per
- * injected slowdown, and the detectable effect per test.
+ * injected slowdown or cost, and the detectable effect or the counts' noise per test.
  */
-import { formatPercent, formatRatio } from '../format-number.js';
+import { formatPercent, formatRatio, MISSING } from '../format-number.js';
+import { INJECTED_FUNCTION } from './inject-cost/build-inject-cost.js';
 
 /**
  * @param {any} r the calibration result (calibrate-host.js)
@@ -73,4 +75,135 @@ function renderConditions(r) {
  */
 function onePinnedCpu(pinning) {
   return Boolean(pinning?.serverCpus && pinning.serverCpus === pinning.clientCpus && /^\d+$/.test(pinning.serverCpus));
+}
+
+/**
+ * The instructions meter's calibration report.
+ * @param {any} r the result of calibrateHost with meter instructions (summaries included)
+ * @returns {string} Markdown
+ */
+export function renderCountedCalibration(r) {
+  const out = [];
+  const h = r.host ?? {};
+  const dep = r.meterSetup?.dependsOn ?? {};
+  const ref = r.reference ?? {};
+  const rounds = r.counting?.rounds ?? '?';
+  const runs = r.runs ?? [];
+  out.push(`# Calibration of the instructions meter: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
+  out.push(`Measured with \`tagbench calibrate --meter instructions\` (last run ${r.measuredAt}) on ${h.cpuModel ?? 'unknown CPU'} (${h.cores ?? '?'} cores, kernel ${h.kernel ?? '?'}), ${dep.valgrind ?? 'valgrind ?'}, ${dep.glibc ?? 'glibc ?'}. `);
+  out.push(`Tests: ${r.tests.join(', ')}. Each run starts servers of the release side by side, every one under callgrind (the instructions meter: ${rounds} rounds, one server process per server and round, alternating, each test a fixed number of events with a fixed seed): `);
+  out.push(`A and B for A/A, and injected servers. Every server loads the injected-cost library (scripts/verify/inject-cost/), A and B at 0, so that an injected server differs from A by exactly its injected count. `);
+  out.push('Every comparison goes through the path that opens issues: the run\'s family-wise rule (Holm over the run\'s gated counted verdicts, paired by round), then a confirmation rerun of the tests regressed at the issue level (one rerun of A and every server that needs it); adaptive repeats do not apply to counted figures.\n\n');
+  out.push(`The sizes are shares of ${ref.test ?? 'point-query'}'s query-path instructions per query in a reference run (${count(ref.queryPathPerOp)} instructions per query, one process, run ${ref.runId ?? MISSING}), rounded up to the library loop's 2-instruction step; the library adds them in \`${INJECTED_FUNCTION}\` on each query answer (its send()). `);
+  const inj = r.injections ?? [];
+  out.push(`The first is injected in every run, the others take turns as a fourth server: ${inj.map((/** @type {any} */ i, /** @type {number} */ k) => `${i.label} ${i.share === null ? '(performance_schema on, a real server-side cost)' : `(${pct(i.share, 1)}: +${count(i.instructions)} instructions per query)`}${k === 0 ? ' every run' : ''}`).join(', ')}.\n\n`);
+  out.push(renderTimes(r));
+
+  const f = r.falseIssues ?? { runs: 0, runsWithFalseIssue: 0, runsFlagged: 0, upper95: 1 };
+  out.push('## A/A: false issues per run\n\n');
+  out.push(`**${f.runsWithFalseIssue} of ${f.runs} runs opened an issue for a release compared with itself; the per-run false-issue rate is at most ${formatPercent(f.upper95)} (one-sided 95 % Clopper-Pearson bound).** ${f.runsFlagged} of ${f.runs} runs flagged a regression at any level before confirmation.\n\n`);
+  out.push('| run | started | finished | seconds | load 1/5/15 min (end) | injected | gated verdicts (family) | A/A query-path ratios B / A | regressions flagged | issue opened |\n| ---: | --- | --- | ---: | --- | --- | ---: | --- | --- | --- |\n');
+  for (const run of runs) {
+    const ratios = run.aa.verdicts.filter((/** @type {any} */ v) => v.metric === 'instructionsPerOp').map((/** @type {any} */ v) => `${v.test} ${formatRatio(v.ratio, { digits: 5 })}`).join(', ');
+    const l = run.loadAverage ?? {};
+    out.push(`| ${run.index} | ${hhmm(run.startedAt)} | ${hhmm(run.finishedAt)} | ${run.seconds} | ${l.one ?? MISSING} / ${l.five ?? MISSING} / ${l.fifteen ?? MISSING} | ${run.injections.map((/** @type {any} */ i) => i.label).join(', ')} | ${run.aa.family?.size ?? MISSING} | ${ratios || MISSING} | ${run.aa.flagged.join(', ') || 'none'} | ${run.aa.issue ? '**yes**' : 'no'} |\n`);
+  }
+
+  out.push('\n## Injected costs: detection\n\n');
+  out.push('A detection is what opens an issue: a regression of the test\'s query-path instructions per operation (`instructionsPerOp`, issue threshold 1 %) at the issue level after Holm, confirmed by the rerun. The same count added to every query is a smaller share of a costlier query (a write), so the realised ratio is given per test. ');
+  out.push('A size at the threshold itself (1 % of point-query) is detected only when the realised ratio reaches 1.0100: the verdict rule compares the point estimate with the threshold.\n\n');
+  out.push('| injected | test | trials | detected | 95 % interval | flagged at any level | realised ratio S / A, median (min–max) | named first by the profile diff (detections) | process count: detected |\n| --- | --- | ---: | ---: | --- | ---: | --- | --- | --- |\n');
+  for (const d of Object.values(r.detection ?? {})) {
+    const what = d.share === null ? 'performance_schema on' : `${pct(d.share, 1)} (+${count(d.instructions)})`;
+    for (const [test, t] of Object.entries(/** @type {Record<string, any>} */ (d.byTest))) {
+      const named = Object.entries(/** @type {Record<string, number>} */ (t.firstNames)).sort((a, b) => b[1] - a[1]).map(([n, k]) => `\`${n}\` ${k}`).join(', ') || MISSING;
+      out.push(`| ${what} | ${test} | ${t.trials} | ${t.detected} | ${t.interval ? `${formatPercent(t.interval[0])}–${formatPercent(t.interval[1])}` : MISSING} | ${t.flagged} | ${formatRatio(t.medianRatio, { digits: 5 })} (${formatRatio(t.minRatio, { digits: 5 })}–${formatRatio(t.maxRatio, { digits: 5 })}) | ${named} | ${t.process.detected} of ${t.process.trials} |\n`);
+    }
+  }
+  out.push(`\nAttribution: for each injected server and test, the per-function profiles the meter stored beside each counted repeat are differenced (scripts/compare/function-diff.js, means over each side's rounds); the column names the function that gained the most self instructions per operation, counted over the detections. For the injected sizes it must be \`${INJECTED_FUNCTION}\`; performance_schema's cost is named as the diff names it (Debian's binaries name only exported functions; code without a symbol is summed apart, never ranked).\n`);
+  out.push(renderAttributionSamples(r));
+
+  out.push('\n## A/A noise of the counts per test\n\n');
+  out.push('Every server process of A and B is one value (the median of its counted repeats). Within: the sd of ln(count) among one server\'s processes in one run, pooled over servers and runs (what an unpaired comparison sees). Paired: the sd of the rounds\' ln(B / A) about their mean, / √2 (per side, what compare\'s paired test sees). Spread: the largest (max - min) / min among one server\'s processes in one run.\n\n');
+  out.push('| test | processes | query path, instructions/op (mean) | query path: within | paired | largest spread | A/A ratio range | whole process: within | paired | largest spread |\n| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n');
+  for (const [test, n] of Object.entries(r.noiseByTest ?? {})) {
+    out.push(`| ${test} | ${n.processes} | ${count(n.meanQueryPath)} | ${sdText(n.queryPath.within)} | ${sdText(n.queryPath.paired)} | ${pct(n.queryPath.maxSpread, 4)} | ${n.aaRatio ? `${formatRatio(n.aaRatio.min, { digits: 5 })}–${formatRatio(n.aaRatio.max, { digits: 5 })}` : MISSING} | ${sdText(n.process.within)} | ${sdText(n.process.paired)} | ${pct(n.process.maxSpread, 3)} |\n`);
+  }
+  return out.join('');
+}
+
+/**
+ * When the calls ran and under what load: a count does not depend on the load, but a reader can
+ * see what the machine was doing.
+ * @param {any} r
+ * @returns {string} Markdown
+ */
+function renderTimes(r) {
+  const calls = r.calls ?? [];
+  const runs = r.runs ?? [];
+  const secs = runs.map((/** @type {any} */ x) => x.seconds).sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
+  const lines = [`Time: ${runs.length} runs, ${secs.length ? `${secs[Math.floor(secs.length / 2)]} s per run (median; ${secs[0]}–${secs.at(-1)} s), ${Math.round(secs.reduce((/** @type {number} */ s, /** @type {number} */ x) => s + x, 0) / 60)} min in all` : 'none yet'}; the calls that measured them:\n\n`];
+  lines.push('| call | started | ended | runs added | load 1/5/15 min at start | at end | conditions |\n| ---: | --- | --- | ---: | --- | --- | --- |\n');
+  calls.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
+    const l = (/** @type {any} */ x) => (x ? `${x.one} / ${x.five} / ${x.fifteen}` : MISSING);
+    lines.push(`| ${i + 1} | ${c.startedAt} | ${c.endedAt ?? 'running'} | ${c.runsAdded} | ${l(c.loadAverageAtStart)} | ${l(c.loadAverageAtEnd)} | ${c.note ?? 'not stated (--note)'} |\n`);
+  });
+  lines.push('\nCounts do not depend on the machine\'s load (callgrind counts instructions, not time), so the runs shared the machine with other work; its load is recorded anyway.\n\n');
+  return lines.join('');
+}
+
+/**
+ * The top of the profile difference for the last run of each injected size and test.
+ * @param {any} r
+ * @returns {string} Markdown
+ */
+function renderAttributionSamples(r) {
+  const lines = ['\nThe functions that gained the most, in the last run of each size:\n\n| injected | test | run | first | second | third | injected function Δ self/op | query path Δ/op | unnamed code Δ/op |\n| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: |\n'];
+  for (const name of Object.keys(r.detection ?? {})) {
+    const run = [...(r.runs ?? [])].reverse().find((/** @type {any} */ x) => x.injections.some((/** @type {any} */ i) => i.name === name));
+    if (!run) continue;
+    const i = run.injections.find((/** @type {any} */ x) => x.name === name);
+    for (const [test, a] of Object.entries(/** @type {Record<string, any>} */ (i.attribution ?? {}))) {
+      if (!a) continue;
+      const top = [0, 1, 2].map((k) => (a.top[k] ? `\`${shorten(a.top[k].name)}\` +${count(a.top[k].selfDelta)}` : MISSING));
+      lines.push(`| ${i.label} | ${test} | ${run.index} | ${top.join(' | ')} | ${count(a.injectedSelfDelta)} | ${count(a.queryPathDelta)} | ${count(a.unnamedDelta)} |\n`);
+    }
+  }
+  return lines.join('');
+}
+
+/**
+ * @param {{sd: number, df: number}|null} x
+ * @returns {string} the sd as a percentage with its df
+ */
+function sdText(x) {
+  return x ? `${pct(x.sd, 4)} (df ${x.df})` : MISSING;
+}
+
+/**
+ * @param {number|null|undefined} fraction
+ * @param {number} digits decimals of the percentage (counts move by thousandths of a percent)
+ * @returns {string}
+ */
+function pct(fraction, digits) {
+  return typeof fraction === 'number' && Number.isFinite(fraction) ? `${(fraction * 100).toFixed(digits)} %` : MISSING;
+}
+
+/**
+ * @param {number|null|undefined} v
+ * @returns {string} a count with thousands separators, one decimal below 100
+ */
+function count(v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return MISSING;
+  return Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toFixed(1)));
+}
+
+/** @param {string|undefined} iso */
+function hhmm(iso) {
+  return iso ? String(iso).slice(11, 16) : MISSING;
+}
+
+/** @param {string} name */
+function shorten(name) {
+  return name.length > 50 ? `${name.slice(0, 49)}…` : name;
 }

@@ -3,14 +3,22 @@
  * CPU each test's server uses, and one calibration round: A, B and S side by side, with S's
  * server held in a cgroup CPU quota, then A against B and A against S each through compare
  * --adaptive and confirm, exactly the path a benchmark run takes before an issue.
+ * Under the instructions meter: the reference count of a query, and a counted round of A, B and
+ * the injected servers, judged the same way, each instructions verdict with the difference of
+ * the per-function profiles behind it (which functions gained the instructions).
  */
+import { join } from 'node:path';
 import { runReleases } from '../run/index.js';
 import { UserError } from '../errors.js';
 import { compareRuns, confirmVerdicts, listRegressedTests } from '../compare/index.js';
 import { watchServer, computeCpuUse } from './server-throttle.js';
 import { extendUndecided } from './adaptive-repeats.js';
+import { attachFunctionMoves } from './attach-function-moves.js';
 
-/** @typedef {{product: string, version: string, provider?: string, path?: string, label?: string}} ServerSpec */
+/**
+ * @typedef {{product: string, version: string, provider?: string, path?: string, label?: string, serverEnv?: Record<string, string>, mycnf?: string}} ServerSpec
+ *   serverEnv: the injected-cost library's environment; mycnf: the server's own my.cnf template
+ */
 
 /**
  * @typedef {object} CalibrationSetup what every calibration run shares
@@ -133,4 +141,125 @@ async function judgeLikeARun(setup, base, candidate, specs, createdAt, follow) {
   const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, ...perSide, storeDir, workDir: workBase, cacheDir, write: follow, signal });
   const rerun = compareRuns({ base: side(base.version, again.records[0]), candidate: side(candidate.version, again.records[1]), thresholds, createdAt: new Date().toISOString(), familyControl: false });
   return confirmVerdicts(comparison, rerun);
+}
+
+/**
+ * @typedef {object} CountedSetup what every instructions calibration run shares
+ * @property {Readonly<import('../types.js').Config>} config with the performance_schema template
+ * @property {import('../compare/index.js').CompareThresholds} thresholds
+ * @property {string} product
+ * @property {string} hostClass
+ * @property {string} suite
+ * @property {string[]} tests
+ * @property {number} budgetS adaptive repeats per comparison (counted verdicts never need them)
+ * @property {number} maxInstances
+ * @property {string} storeDir
+ * @property {string} workBase
+ * @property {string} cacheDir
+ * @property {AbortSignal} signal
+ */
+
+/**
+ * The reference count: one server process under callgrind, the reference test alone.
+ * @param {CountedSetup} setup
+ * @param {ServerSpec} spec the release with the library at 0, as A and B run it
+ * @param {string} test
+ * @returns {Promise<{reference: {runId: string, test: string, queryPathPerOp: number, processPerOp: number}, host: any}|null>}
+ *   null when interrupted
+ * @throws {UserError} when the count failed
+ */
+export async function runCountedReference(setup, spec, test) {
+  const { config, suite, hostClass, storeDir, workBase, cacheDir, signal } = setup;
+  const host = config.hosts[hostClass];
+  // One process is enough: a size is a share of a figure that moves by hundredths of a percent.
+  const once = { ...config, hosts: { ...config.hosts, [hostClass]: { ...host, counting: { ...(host.counting ?? {}), rounds: 1 } } } };
+  const outcome = await runReleases(once, { releases: [spec], suite, hostClass, only: [test], meters: ['instructions'], repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, signal });
+  if (outcome.interrupted) return null;
+  const record = outcome.records[0];
+  const slot = record.steps.find((s) => s.name === test)?.meters?.instructions;
+  const rep = slot?.repeats.find((r) => r.status === 'ok' && r.instructions);
+  if (!rep?.instructions) throw new UserError(`calibrate: the reference run counted no instructions for ${test} (${slot?.reason ?? record.reason ?? 'no counted repeat'}); its logs are in ${join(storeDir, 'logs', record.id)}`);
+  return {
+    reference: { runId: record.id, test, queryPathPerOp: rep.instructions.queryPathPerOp, processPerOp: rep.instructions.processPerOp },
+    host: record.host,
+  };
+}
+
+/**
+ * One counted round: A, B and the injected servers side by side under the instructions meter;
+ * A/B and A/S judged like a run (compare, whose family-wise rule covers the run's counted
+ * verdicts, then confirm). The regressed tests of every comparison are confirmed by one rerun of
+ * A and the servers concerned: each comparison is then judged on its own pair of that rerun, as
+ * `tagbench confirm` would, for one process start per server instead of one per comparison. Each
+ * injected comparison's instructions verdicts then get the per-function difference of the
+ * profiles behind them (attachFunctionMoves, as compare does): which functions gained.
+ * @param {CountedSetup} setup
+ * @param {{A: ServerSpec, B: ServerSpec, injected: {key: string, spec: ServerSpec}[]}} servers
+ *   key: the injected server's label, its side's name in the comparisons
+ * @returns {Promise<{aa: import('../compare/index.js').FullComparison, injected: Record<string, import('../compare/index.js').FullComparison>,
+ *   runIds: Record<string, string>, confirmRunIds: string[],
+ *   noise: Record<string, Record<string, {queryPath: number[], process: number[]}>>, meterSetup: import('../types.js').MeterSetup|null}|null>}
+ *   null when interrupted; meterSetup: how A's counting servers ran (wrapper, rounds, what counts depend on)
+ * @throws {UserError} when a run or the rerun cannot start
+ */
+export async function runCountedRound(setup, { A, B, injected }) {
+  const { config, thresholds, product, suite, hostClass, tests, storeDir, workBase, cacheDir, budgetS, maxInstances, signal } = setup;
+  const write = (/** @type {string} */ t) => process.stderr.write(t);
+  const common = { suite, hostClass, meters: /** @type {import('../types.js').MeterName[]} */ (['instructions']), repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, write, signal };
+  const outcome = await runReleases(config, { releases: [A, B, ...injected.map((s) => s.spec)], only: tests, ...common });
+  if (outcome.interrupted) return null;
+  const [ra, rb, ...rs] = outcome.records;
+  const candidates = [{ key: 'B', spec: B, record: rb }, ...injected.map((s, i) => ({ ...s, record: rs[i] }))];
+  const createdAt = new Date().toISOString();
+  /** @type {Record<string, import('../compare/index.js').FullComparison>} */
+  const judged = {};
+  for (const c of candidates) {
+    const ctx = { config, thresholds, product, suite, hostClass, storeDir, workDir: workBase, cacheDir, budgetS, maxInstances, releases: [A, c.spec], write, signal };
+    judged[c.key] = (await extendUndecided(side('A', ra), side(c.key, c.record), createdAt, ctx)).comparison;
+  }
+  const issueTests = (/** @type {import('../compare/index.js').FullComparison} */ c) => listRegressedTests(c).filter((t) => c.tests.some((v) => v.test === t && v.verdict === 'regression' && v.level === 'issue'));
+  const toConfirm = candidates.filter((c) => issueTests(judged[c.key]).length > 0);
+  /** @type {string[]} */
+  let confirmRunIds = [];
+  if (toConfirm.length > 0) {
+    const only = [...new Set(toConfirm.flatMap((c) => issueTests(judged[c.key])))];
+    const again = await runReleases(config, { releases: [A, ...toConfirm.map((c) => c.spec)], only, ...common });
+    if (again.interrupted) return null;
+    confirmRunIds = again.records.map((r) => r.id);
+    toConfirm.forEach((c, i) => {
+      const rerun = compareRuns({ base: side('A', again.records[0]), candidate: side(c.key, again.records[i + 1]), thresholds, createdAt: new Date().toISOString(), familyControl: false });
+      judged[c.key] = confirmVerdicts(judged[c.key], rerun);
+    });
+  }
+  // Where the instructions went, as compare attaches it to every instructions verdict of a run.
+  for (const c of candidates.slice(1)) await attachFunctionMoves(judged[c.key], side('A', ra), side(c.key, c.record), storeDir);
+  return {
+    aa: judged.B,
+    injected: Object.fromEntries(candidates.slice(1).map((c) => [c.key, judged[c.key]])),
+    runIds: Object.fromEntries([['A', ra.id], ...candidates.map((c) => [c.key, c.record.id])]),
+    confirmRunIds,
+    noise: Object.fromEntries(tests.map((t) => [t, { A: countedValues(ra, t), B: countedValues(rb, t) }])),
+    meterSetup: ra.config.meterSetup?.instructions ?? null,
+  };
+}
+
+/**
+ * Each server process's figures of one test (one per round: the median of its repeats).
+ * @param {import('../types.js').RunRecord} record
+ * @param {string} test
+ * @returns {{queryPath: number[], process: number[]}} in round order
+ */
+function countedValues(record, test) {
+  const reps = record.steps.find((s) => s.name === test)?.meters?.instructions?.repeats.filter((r) => r.status === 'ok' && r.instructions) ?? [];
+  /** @type {Map<number, {q: number[], p: number[]}>} */
+  const rounds = new Map();
+  for (const r of reps) {
+    const g = rounds.get(r.instance) ?? { q: [], p: [] };
+    g.q.push(/** @type {import('../types.js').InstructionFigures} */ (r.instructions).queryPathPerOp);
+    g.p.push(/** @type {import('../types.js').InstructionFigures} */ (r.instructions).processPerOp);
+    rounds.set(r.instance, g);
+  }
+  const med = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const ordered = [...rounds.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g);
+  return { queryPath: ordered.map((g) => med(g.q)), process: ordered.map((g) => med(g.p)) };
 }

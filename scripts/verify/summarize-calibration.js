@@ -1,8 +1,23 @@
 /**
- * The figures of a calibration report (bench/calibration-<host-class>.json): what each run
+ * The figures of a calibration report (bench/calibration-<host-class>.json, and
+ * bench/calibration-instructions-<host-class>.json for the instructions meter): what each run
  * says, small enough to keep every run, and the rates over all runs with exact bounds. Pure.
  */
 import { listRegressedTests, hasIssueRegression, upperBound, clopperPearson } from '../compare/index.js';
+import { INJECTED_FUNCTION } from './inject-cost/build-inject-cost.js';
+
+/**
+ * A comparison's verdicts, cut to what the report reads.
+ * @param {any} c a FullComparison after confirmation
+ * @returns {Record<string, any>[]}
+ */
+function verdicts(c) {
+  return c.tests.map((/** @type {any} */ t) => ({
+    test: t.test, metric: t.metric, verdict: t.verdict, level: t.level, confirmed: t.confirmed ?? null, ratio: t.ratio,
+    instances: [t.base?.n ?? 0, t.candidate?.n ?? 0], noiseCv: t.noiseCv, noiseDf: t.noiseDf ?? null, mdeDrop: t.mdeDrop ?? null, mdeRise: t.mdeRise ?? null, pAdjusted: t.pAdjusted ?? null,
+    pairedRounds: t.pairedRounds ?? null,
+  }));
+}
 
 /**
  * What one run says, small enough to keep every run in the report.
@@ -17,11 +32,6 @@ import { listRegressedTests, hasIssueRegression, upperBound, clopperPearson } fr
  * @throws nothing
  */
 export function summarizeRun(index, slowdown, run, seconds, finishedAt) {
-  /** @param {any} c */
-  const verdicts = (c) => c.tests.map((/** @type {any} */ t) => ({
-    test: t.test, metric: t.metric, verdict: t.verdict, level: t.level, confirmed: t.confirmed ?? null, ratio: t.ratio,
-    instances: [t.base?.n ?? 0, t.candidate?.n ?? 0], noiseCv: t.noiseCv, noiseDf: t.noiseDf ?? null, mdeDrop: t.mdeDrop ?? null, mdeRise: t.mdeRise ?? null, pAdjusted: t.pAdjusted ?? null,
-  }));
   return {
     index, finishedAt, seconds, slowdown, runIds: run.runIds,
     aa: { issue: hasIssueRegression(run.aa, { confirmedOnly: true }), flagged: listRegressedTests(run.aa), family: run.aa.family ?? null, adaptive: run.aa.adaptive ?? null, verdicts: verdicts(run.aa) },
@@ -66,4 +76,188 @@ export function summarizeCalibration(runs, slowdowns) {
     detection,
     mdeByTest: Object.fromEntries(Object.entries(mde).map(([test, list]) => [test, list.at(-1)])),
   };
+}
+
+/** The counted metrics: the query path (gated at 1 %) and the whole process (2 %). */
+const QUERY_PATH = 'instructionsPerOp';
+const PROCESS = 'processInstructionsPerOp';
+
+/**
+ * What one instructions calibration run says.
+ * @param {number} index 1-based
+ * @param {string[]} injectedNames the sizes injected in this run, in the order of run.injected
+ * @param {{aa: any, injected: Record<string, any>, runIds: Record<string, string>, confirmRunIds: string[],
+ *   noise: Record<string, any>}} run from runCountedRound (the injected comparisons' instructions
+ *   verdicts carry `functions`, the profile difference compare attaches)
+ * @param {number} seconds the run's wall time, its confirmation included
+ * @param {string} finishedAt ISO time
+ * @returns {Record<string, any>} index, finishedAt, seconds, runIds, confirmRunIds, aa {issue,
+ *   flagged, family, verdicts}, injections [{name, label, family, verdicts, attribution}], noise
+ * @throws nothing
+ */
+export function summarizeCountedRun(index, injectedNames, run, seconds, finishedAt) {
+  return {
+    index, finishedAt, seconds, runIds: run.runIds, confirmRunIds: run.confirmRunIds,
+    aa: { issue: hasIssueRegression(run.aa, { confirmedOnly: true }), flagged: listRegressedTests(run.aa), family: run.aa.family ?? null, verdicts: verdicts(run.aa) },
+    injections: Object.entries(run.injected).map(([label, c], i) => ({
+      name: injectedNames[i], label, family: c.family ?? null, verdicts: verdicts(c), attribution: attributions(c),
+    })),
+    noise: run.noise,
+  };
+}
+
+/**
+ * The rates over all instructions calibration runs: false issues per A/A run with the one-sided
+ * 95 % bound; per injected size and test, detections (a confirmed issue-level regression of the
+ * query-path count) with their Clopper-Pearson interval, the realised ratio, and which function
+ * the profile difference named first; the A/A noise of each test's counts across processes.
+ * @param {any[]} runs as summarizeCountedRun returns them
+ * @param {{name: string, label: string, share: number|null, instructions: number}[]} injections
+ * @returns {{falseIssues: Record<string, any>, detection: Record<string, any>, noiseByTest: Record<string, any>}}
+ * @throws nothing
+ */
+export function summarizeCountedCalibration(runs, injections) {
+  const withIssue = runs.filter((r) => r.aa.issue).length;
+  const flaggedRuns = runs.filter((r) => r.aa.flagged.length > 0).length;
+  /** @type {Record<string, any>} */
+  const detection = {};
+  for (const inj of injections) {
+    const done = runs.flatMap((r) => r.injections.filter((/** @type {any} */ i) => i.name === inj.name));
+    const tests = [...new Set(done.flatMap((i) => i.verdicts.map((/** @type {any} */ v) => v.test)))];
+    /** @type {Record<string, any>} */
+    const byTest = {};
+    for (const test of tests) {
+      const rows = done.map((i) => ({ v: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === QUERY_PATH), p: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === PROCESS), a: i.attribution?.[test] ?? null }));
+      const trials = rows.filter((r) => r.v);
+      const hits = trials.filter((r) => isDetection(r.v));
+      const ratios = trials.map((r) => r.v.ratio).filter((x) => typeof x === 'number');
+      /** @type {Record<string, number>} */
+      const firstNames = {};
+      for (const r of hits) {
+        const name = r.a?.top?.[0]?.name ?? '(none named)';
+        firstNames[name] = (firstNames[name] ?? 0) + 1;
+      }
+      const pTrials = rows.filter((r) => r.p);
+      byTest[test] = {
+        trials: trials.length, detected: hits.length, flagged: trials.filter((r) => r.v.verdict === 'regression').length,
+        interval: trials.length ? clopperPearson(hits.length, trials.length) : null,
+        medianRatio: median(ratios), minRatio: ratios.length ? Math.min(...ratios) : null, maxRatio: ratios.length ? Math.max(...ratios) : null,
+        attributedToInjected: hits.filter((r) => r.a?.top?.[0]?.name === INJECTED_FUNCTION).length,
+        firstNames,
+        medianInjectedSelfDelta: median(trials.map((r) => r.a?.injectedSelfDelta).filter((x) => typeof x === 'number')),
+        process: { trials: pTrials.length, detected: pTrials.filter((r) => isDetection(r.p)).length, medianRatio: median(pTrials.map((r) => r.p.ratio).filter((x) => typeof x === 'number')) },
+      };
+    }
+    detection[inj.name] = { label: inj.label, share: inj.share, instructions: inj.instructions, runs: done.length, byTest };
+  }
+  return {
+    falseIssues: { runs: runs.length, runsWithFalseIssue: withIssue, runsFlagged: flaggedRuns, upper95: runs.length ? upperBound(withIssue, runs.length) : 1 },
+    detection,
+    noiseByTest: summarizeCountedNoise(runs),
+  };
+}
+
+/**
+ * Where each test's extra instructions went, from the profile difference on its query-path verdict.
+ * @param {any} c an injected comparison
+ * @returns {Record<string, {top: {name: string, object: string, selfDelta: number}[], injectedSelfDelta: number,
+ *   queryPathDelta: number|null, totalDelta: number, unnamedDelta: number}|null>} by test; null
+ *   where the verdict has no difference (no profiles)
+ */
+function attributions(c) {
+  return Object.fromEntries(c.tests.filter((/** @type {any} */ t) => t.metric === QUERY_PATH).map((/** @type {any} */ t) => {
+    const f = t.functions;
+    if (!f) return [t.test, null];
+    return [t.test, {
+      top: f.added.slice(0, 3).map((/** @type {any} */ x) => ({ name: x.name, object: x.object, selfDelta: x.selfDelta })),
+      injectedSelfDelta: f.added.find((/** @type {any} */ x) => x.name === INJECTED_FUNCTION)?.selfDelta ?? 0,
+      queryPathDelta: f.queryPathDelta, totalDelta: f.totalDelta, unnamedDelta: f.unnamedDelta,
+    }];
+  }));
+}
+
+/**
+ * @param {any} v a compact verdict
+ * @returns {boolean} a confirmed issue-level regression: what opens an issue
+ */
+function isDetection(v) {
+  return v.verdict === 'regression' && v.level === 'issue' && v.confirmed === true;
+}
+
+/**
+ * A/A noise of each test's counts: every server process of A and B in every run is one value.
+ * Within: the sd of ln(value) among one side's processes of one run, pooled over sides and runs
+ * (what an unpaired comparison sees); paired: the sd of the rounds' ln(B / A) about their mean,
+ * divided by √2 to be per side, pooled over runs (what compare's paired test sees); spread: the
+ * largest (max - min) / min among one side's processes of one run.
+ * @param {any[]} runs
+ * @returns {Record<string, any>} by test: processes, meanQueryPath, queryPath {within, paired,
+ *   maxSpread}, process {within, paired, maxSpread}, aaRatio {min, max} of the A/A query-path verdicts
+ */
+function summarizeCountedNoise(runs) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  const tests = [...new Set(runs.flatMap((r) => Object.keys(r.noise ?? {})))];
+  for (const test of tests) {
+    /** @param {'queryPath'|'process'} field */
+    const figure = (field) => {
+      /** @type {number[][]} */
+      const within = [];
+      /** @type {number[][]} */
+      const paired = [];
+      let maxSpread = 0;
+      for (const r of runs) {
+        const n = r.noise?.[test];
+        if (!n) continue;
+        const a = n.A[field];
+        const b = n.B[field];
+        for (const side of [a, b]) {
+          if (side.length < 2) continue;
+          within.push(side.map(Math.log));
+          maxSpread = Math.max(maxSpread, (Math.max(...side) - Math.min(...side)) / Math.min(...side));
+        }
+        const k = Math.min(a.length, b.length);
+        if (k >= 2) paired.push(a.slice(0, k).map((/** @type {number} */ x, /** @type {number} */ i) => (Math.log(b[i]) - Math.log(x)) / Math.SQRT2));
+      }
+      return { within: poolSd(within), paired: poolSd(paired), maxSpread };
+    };
+    const values = runs.flatMap((r) => (r.noise?.[test] ? [...r.noise[test].A.queryPath, ...r.noise[test].B.queryPath] : []));
+    const aa = runs.map((r) => r.aa.verdicts.find((/** @type {any} */ v) => v.test === test && v.metric === QUERY_PATH)?.ratio).filter((x) => typeof x === 'number');
+    out[test] = {
+      processes: values.length,
+      meanQueryPath: values.length ? values.reduce((s, x) => s + x, 0) / values.length : null,
+      queryPath: figure('queryPath'),
+      process: figure('process'),
+      aaRatio: aa.length ? { min: Math.min(...aa), max: Math.max(...aa) } : null,
+    };
+  }
+  return out;
+}
+
+/**
+ * Pooled standard deviation of groups about their own means.
+ * @param {number[][]} groups
+ * @returns {{sd: number, df: number}|null} null without a group of two
+ */
+function poolSd(groups) {
+  let ss = 0;
+  let df = 0;
+  for (const g of groups) {
+    if (g.length < 2) continue;
+    const m = g.reduce((s, x) => s + x, 0) / g.length;
+    ss += g.reduce((s, x) => s + (x - m) ** 2, 0);
+    df += g.length - 1;
+  }
+  return df > 0 ? { sd: Math.sqrt(ss / df), df } : null;
+}
+
+/**
+ * @param {number[]} xs
+ * @returns {number|null} the median (the mean of the middle two for an even count)
+ */
+function median(xs) {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
