@@ -17,7 +17,8 @@
  * neighbours too (counts do not depend on it).
  *
  * Usage: node bench/instructions-noise.js [--suite smoke] [--version 10.11.18] [--host local]
- *          [--rounds 3] [--out bench/instructions-noise] [--from-records <store>]
+ *          [--rounds 3] [--meters wall,instructions] [--only tests] [--out bench/instructions-noise]
+ *          [--from-records <store>]
  * Writes <out>.md and <out>.json; the run's store is kept under /tmp (its path is printed) so
  * `--from-records` can recompute the report.
  */
@@ -42,6 +43,8 @@ const { values: opts } = parseArgs({
     version: { type: 'string', default: '10.11.18' },
     host: { type: 'string', default: 'local' },
     rounds: { type: 'string', default: '3' },
+    meters: { type: 'string', default: 'wall,instructions' },
+    only: { type: 'string' },
     out: { type: 'string', default: join(ROOT, 'bench', 'instructions-noise') },
     'from-records': { type: 'string' },
   },
@@ -72,7 +75,8 @@ if (!storeDir) {
         // The same files again under another label: a second, independent server of the release.
         { product: 'mariadb', version: opts.version, provider: 'path', path: install.prefix, label: 'b' },
       ],
-      suite: opts.suite, hostClass: opts.host, meters: ['wall', 'instructions'],
+      suite: opts.suite, hostClass: opts.host, meters: /** @type {any} */ (opts.meters.split(',')),
+      ...(opts.only ? { only: opts.only.split(',') } : {}),
       storeDir, workDir: join(storeDir, '..', 'work'), cacheDir,
     });
   } finally {

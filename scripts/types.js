@@ -289,6 +289,8 @@ export {};
  * @property {number} unnamedSelfPerOp of processPerOp, in code without a symbol name (stripped binaries)
  * @property {string} dispatchFunction the function whose inclusive count is the query path
  * @property {number} countedS wall seconds between zeroing and dumping the counters
+ * @property {number|null} [purgeWaitS] seconds waited for InnoDB's purge of earlier writes before
+ *   zeroing (its progress changed the query path's count); null = not waited (absent in the first records)
  */
 
 /**

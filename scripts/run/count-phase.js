@@ -1,6 +1,7 @@
 /**
- * The counted phase of a run: after the timed schedule, each counting meter (instructions) gets
- * servers of its own, started under its wrapper on the releases' datadirs, and runs every step
+ * The counted phase of a run: right after the load, before any timed step changes the data,
+ * each counting meter (instructions) gets servers of its own, started under its wrapper on the
+ * releases' datadirs (the same rows in each: the load's seed is fixed), and runs every step
  * that can do a fixed amount of work (a sysbench test) as counted repeats: a warm-up run of the
  * same test, then the meter around `countedEvents` events with a fixed seed. Rounds alternate
  * the releases like the timed schedule, one new server process per release and round: counts
@@ -8,6 +9,11 @@
  *
  * Its repeats go to `step.meters.<meter>` of each release's record, apart from the timed
  * repeats: a count under valgrind is not a throughput, and no reader of timed figures sees them.
+ *
+ * Why before the timed steps: those write as much as each release manages in its seconds, so
+ * after them the releases' tables differ (rows inserted, values updated); counted on such data,
+ * two releases would not do the same work. Counted writes use seeds that are the same for every
+ * release, so the data stays the same for all of them through the phase.
  */
 import { writeRawLog } from '../store/index.js';
 import { startServer } from '../server/index.js';
@@ -59,6 +65,17 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
       step.meters = { ...(step.meters ?? {}), [meter.name]: slot };
     }
   }
+  // The same rows for every release before anything is counted (sysbench's load is random).
+  for (const name of new Set(counted.map((c) => c.step.benchmark))) {
+    const prepare = getBenchmark(name).prepareCounting;
+    if (!prepare) continue;
+    for (const key of order) {
+      const state = /** @type {CountState} */ (states.get(key));
+      if (state.deadReason) continue;
+      write(`${meter.name}: ${key}: the same ${name} rows as the other releases\n`);
+      await prepare(plan.suite, state.server);
+    }
+  }
   const total = settings.rounds * order.length * counted.length * settings.repeats;
   let done = 0;
   const startedMs = Date.now();
@@ -76,12 +93,16 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
       /** @type {(work: import('../workload/types.js').FixedWork) => import('../workload/types.js').StepContext} */
       const ctxFor = (work) => ({ suite: plan.suite, engine: state.engine, pass: round, clientCpus: plan.host.pinning.clientCpus, cacheDir: options.cacheDir, signal: options.signal, onProgress: quiet, work });
       // The timed warm-ups (a scan that brings the table into the buffer pool) as counted runs.
-      for (const w of warmups) await bench(w.benchmark).runStep(w, state.server, ctxFor({ events: /** @type {number} */ (w.countedEvents), seed: 1 }));
+      for (const w of warmups) await bench(w.benchmark).runStep(w, state.server, ctxFor({ events: /** @type {number} */ (w.countedEvents), seed: 1 + round }));
       for (const { step, index } of counted) {
         for (let r = 0; r < settings.repeats; r += 1) {
           if (options.signal?.aborted) return;
           const events = /** @type {number} */ (step.countedEvents);
-          const warm = await bench(step.benchmark).runStep(step, state.server, ctxFor({ events: Math.max(1, Math.ceil(events * settings.warmupShare)), seed: 1000 + r }));
+          // Seeds differ by round and repeat (a write repeated with the seed of the one before
+          // would rewrite the same values: no row changed, nothing logged, a third fewer
+          // instructions) and are the same for every release in a round: paired rounds compare
+          // the same work on the same data.
+          const warm = await bench(step.benchmark).runStep(step, state.server, ctxFor({ events: Math.max(1, Math.ceil(events * settings.warmupShare)), seed: 1000 + 100 * round + r }));
           const rep = await countRepeat(meter, state, step, { round, repeat: r, events, warmFailed: warm.status !== 'ok' ? warm.reason ?? 'failed' : null }, {
             run: (work) => bench(step.benchmark).runStep(step, state.server, ctxFor(work)),
             dispatchFunction: dispatchFunction(state.record.release.product),
@@ -128,7 +149,7 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
  * @returns {Promise<import('../types.js').CountedRepeat>}
  */
 async function countRepeat(meter, state, step, { round, repeat, events, warmFailed }, io) {
-  const seed = 7 + repeat;
+  const seed = 7 + 100 * round + repeat;
   const startedAt = new Date().toISOString();
   const base = { index: repeat, instance: round, startedAt, meter: meter.name, events, seed };
   if (warmFailed) return { ...base, durationS: 0, status: 'failed', reason: `warm-up run failed: ${warmFailed}` };

@@ -121,16 +121,19 @@ export async function runReleases(config, options) {
     for (const [i, rel] of releases.entries()) {
       states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter: timed, meterNames, meterSetup }));
     }
-    await executeSchedule(steps, releases, states, { plan, options, write });
-    for (const meter of counting) {
-      if (options.signal?.aborted) break;
-      await runCountPhase(meter, {
-        steps, order: releases.map((r) => r.key), states, plan, options, write,
-        settings: countSettings(plan.host),
-        wrap: (opts) => { const o = { ...opts }; withMeterWrapper(o, meter); return o; },
-        dispatchFunction: (product) => config.products[product]?.dispatchFunction ?? 'dispatch_command',
-      });
-    }
+    // Counted right after the load (count-phase.js says why), then timed.
+    const countAll = async () => {
+      for (const meter of counting) {
+        if (options.signal?.aborted) break;
+        await runCountPhase(meter, {
+          steps, order: releases.map((r) => r.key), states, plan, options, write,
+          settings: countSettings(plan.host),
+          wrap: (opts) => { const o = { ...opts }; withMeterWrapper(o, meter); return o; },
+          dispatchFunction: (product) => config.products[product]?.dispatchFunction ?? 'dispatch_command',
+        });
+      }
+    };
+    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll });
     await closeReleases(states, options);
   } finally {
     await stopAllServers();
@@ -274,11 +277,18 @@ function withMeterWrapper(serverOptions, meter) {
  * @param {Map<string, RunState>} states
  * @param {any} ctx
  */
-async function executeSchedule(steps, releases, states, { plan, options, write }) {
+async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad }) {
   const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances);
   const progress = createProgress(schedule, { write, now: Date.now });
+  let loaded = false;
   for (const action of schedule) {
     if (options.signal?.aborted) return;
+    // The loads come first in the schedule: the first other action is where they are all done.
+    if (!loaded && !action.step.loadsData) {
+      loaded = true;
+      await afterLoad();
+      if (options.signal?.aborted) return;
+    }
     const state = /** @type {RunState} */ (states.get(action.release));
     if (state.deadReason) continue;
     if (action.restart) {
@@ -310,6 +320,7 @@ async function executeSchedule(steps, releases, states, { plan, options, write }
       else if (result.stateValid !== true) killRelease(state, action.stepIndex, `${action.step.sequence ? 'sequence' : 'setup'} step ${action.step.name} failed: ${result.reason}`);
     }
   }
+  if (!loaded) await afterLoad();
 }
 
 /**

@@ -20,7 +20,7 @@ import { loops } from './loops/index.js';
  */
 export const BENCHMARK_NAME = /^[a-z][a-z0-9-]*$/;
 
-/** Members every plug-in has (the optional ones: stepNames, parseOutput, toolVersions, prepareRun, buildCommand). */
+/** Members every plug-in has (the optional ones: stepNames, parseOutput, toolVersions, prepareRun, prepareCounting, buildCommand). */
 const REQUIRED = /** @type {const} */ (['name', 'planSteps', 'runStep']);
 
 /**
@@ -36,7 +36,7 @@ export function registerBenchmarks(byFolder) {
     if (missing.length > 0) throw new Error(`${where}: benchmark plug-in lacks ${missing.join(', ')}`);
     if (p.name !== folder) throw new Error(`${where}: benchmark plug-in name '${p.name}' must equal its folder name`);
     if (!BENCHMARK_NAME.test(folder)) throw new Error(`${where}: benchmark plug-in name '${folder}' must match ${BENCHMARK_NAME} (lowercase, digits, hyphens)`);
-    for (const k of ['planSteps', 'runStep', 'stepNames', 'parseOutput', 'toolVersions', 'prepareRun']) {
+    for (const k of ['planSteps', 'runStep', 'stepNames', 'parseOutput', 'toolVersions', 'prepareRun', 'prepareCounting']) {
       if (p[k] !== undefined && typeof p[k] !== 'function') throw new Error(`${where}: benchmark plug-in member ${k} must be a function`);
     }
   }

@@ -271,6 +271,10 @@ export {};
  * @property {(text: string) => unknown} [parseOutput] its tool's output parser, pure (sysbench,
  *   LinkBench); absent when its clients run inside tagbench (the insert benchmark) or it times
  *   SQL statements itself (ddl, reload)
+ * @property {(suite: import('../types.js').SuiteConfig, target: BenchTarget) => Promise<void>} [prepareCounting]
+ *   before a counting meter's repeats, on each release's loaded server: make the data the same
+ *   for every release where the load is random (sysbench's k, c and pad), so that counted
+ *   repeats do the same work on every release
  * @property {(ctx: PrepareRunContext) => Promise<void>} [prepareRun] what its steps need before any
  *   server starts, once per run (LinkBench: fetch and build the pinned jar, or find it in the
  *   install cache), so that no measured step pays for it. Throws UserError when it cannot

@@ -14,6 +14,7 @@ import { buildCommand } from './command.js';
 import { parseSysbench } from './parse-sysbench.js';
 import { runPostwrite } from '../postwrite.js';
 import { runSysbenchVersion } from './run-sysbench-version.js';
+import { makeRowsSame } from './same-rows.js';
 
 export { SUITE_ENTRIES, STEP_NAMES, MEASURED_SYSBENCH, loadStep, planSysbench } from './plan.js';
 export { prepareTables } from './prepare-tables.js';
@@ -36,6 +37,15 @@ export const sysbench = Object.freeze({
   buildCommand,
   parseOutput: parseSysbench,
   toolVersions: runSysbenchVersion,
+  /**
+   * Before counted repeats: the same rows in every release's tables (same-rows.js).
+   * @param {import('../../types.js').SuiteConfig} suite
+   * @param {BenchTarget} target
+   */
+  prepareCounting: (suite, target) => {
+    if (!target.query) throw new Error('the sysbench plug-in needs the server\'s query function to prepare counted repeats');
+    return makeRowsSame(suite, target.query);
+  },
 });
 
 /**
