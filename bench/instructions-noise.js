@@ -125,6 +125,9 @@ for (const { name, group } of listTests([a], [b])) {
     queryPathPerOp: qp.flat().length ? median(qp.flat()) : null,
     queryPathSpread: spread(qp.flat()),
     queryPathAB: pairRatios('queryPathPerOp'),
+    // What a paired verdict sees: B against A in the same round (same seeds, same rows).
+    queryPathPairedDev: pairRatios('queryPathPerOp').length ? Math.max(...pairRatios('queryPathPerOp').map((x) => Math.abs(x - 1))) : null,
+    processPairedDev: pairRatios('processPerOp').length ? Math.max(...pairRatios('processPerOp').map((x) => Math.abs(x - 1))) : null,
     processPerOp: proc.flat().length ? median(proc.flat()) : null,
     processSpread: spread(proc.flat()),
     throughput: tp.length ? median(tp) : null,
@@ -138,7 +141,9 @@ for (const { name, group } of listTests([a], [b])) {
 const readGroups = new Set(['point', 'range', 'range-agg']);
 const reads = rows.filter((r) => readGroups.has(r.group) && r.queryPathSpread !== null);
 const writes = rows.filter((r) => r.group === 'write' && r.queryPathSpread !== null);
-const worst = (/** @type {typeof rows} */ rs) => (rs.length ? Math.max(...rs.map((r) => /** @type {number} */ (r.queryPathSpread))) : null);
+const worst = (/** @type {typeof rows} */ rs) => (rs.length ? Math.max(...rs.map((r) => /** @type {number} */ (r.queryPathPairedDev))) : null);
+const medianDev = (/** @type {typeof rows} */ rs) => (rs.length ? median(rs.map((r) => /** @type {number} */ (r.queryPathPairedDev))) : null);
+const within = (/** @type {typeof rows} */ rs, /** @type {number} */ limit) => rs.filter((r) => r.queryPathPairedDev <= limit).length;
 const instrVerdicts = cmp.tests.filter((t) => t.metric === 'instructionsPerOp');
 const countBy = (/** @type {typeof cmp.tests} */ ts) => ts.reduce((m, t) => ({ ...m, [t.verdict]: (m[t.verdict] ?? 0) + 1 }), /** @type {Record<string, number>} */ ({}));
 const maxLoad = loads.length ? Math.max(...loads.map((l) => l.load1)) : null;
@@ -147,19 +152,20 @@ const phaseS = countPhase.flat().length ? (Date.parse(/** @type {string} */ (cou
 
 const md = [];
 md.push(`# Instructions per operation beside throughput: A/A noise of every ${opts.suite} test\n`);
-md.push(`Made by \`node bench/instructions-noise.js\` (${startedAt}${opts['from-records'] ? ', recomputed from its records' : ''}): one run of two servers of MariaDB ${a.release.version} side by side (A and B, the same Debian build), suite \`${opts.suite}\`, host class \`${opts.host}\`, meters wall and instructions, ${a.config.meterSetup?.instructions?.counting.rounds ?? '?'} counting rounds (one server process per server and round, ${a.config.meterSetup?.instructions?.counting.repeats ?? '?'} counted repeat per process). Counts depend on ${Object.entries(a.config.meterSetup?.instructions?.dependsOn ?? {}).filter(([k]) => k !== 'cpuFlags').map(([k, v]) => `${k} ${v}`).join(', ')}.\n`);
+md.push(`Made by \`node bench/instructions-noise.js\` (${startedAt}${opts['from-records'] ? ', recomputed from its records' : ''}): one run of two servers of MariaDB ${a.release.version} side by side (A and B, the same Debian build), suite \`${opts.suite}\`, host class \`${opts.host}\`, meters ${(a.config.meters ?? ['wall']).join(' and ')}, ${a.config.meterSetup?.instructions?.counting.rounds ?? '?'} counting rounds (one server process per server and round, ${a.config.meterSetup?.instructions?.counting.repeats ?? '?'} counted repeat per process). Counts depend on ${Object.entries(a.config.meterSetup?.instructions?.dependsOn ?? {}).filter(([k]) => k !== 'cpuFlags').map(([k, v]) => `${k} ${v}`).join(', ')}.\n`);
 md.push(`Load average (1 min) over the run: ${loads.length ? `${Math.min(...loads.map((l) => l.load1))}–${maxLoad}` : 'not sampled (recomputed)'}. ${maxLoad !== null && maxLoad > 1.5 ? '**The throughput columns were measured above 1.5 and also measure the neighbours**; the instruction columns do not depend on load.' : ''}\n`);
+if (!(a.config.meters ?? ['wall']).includes('wall')) md.push('This run counted only (no timed repeats): the throughput columns are empty. Throughput noise between server instances on this host is in bench/instance-noise.md and bench/calibration-local.md.\n');
 md.push('## Summary\n');
-md.push(`- Query-path instructions per op, A/A spread over every counted process (max/min − 1): reads at most **${pct(worst(reads))}** (target ≤ 0.1 %), writes at most **${pct(worst(writes))}** (target ≤ 1 %).`);
+md.push(`- Query-path instructions per op, A/A, B against A in the same round (same seeds, same rows: what a paired verdict compares), largest |B/A − 1| over the rounds: reads median **${pct(medianDev(reads))}**, at most **${pct(worst(reads))}**, ${within(reads, 0.001)} of ${reads.length} read tests within 0.1 % (target ≤ 0.1 %); writes median **${pct(medianDev(writes))}**, at most **${pct(worst(writes))}**, ${within(writes, 0.01)} of ${writes.length} within 1 % (target ≤ 1 %).`);
 md.push(`- A against B through compareRuns with the shipped thresholds: instructionsPerOp ${JSON.stringify(countBy(instrVerdicts))}; processInstructionsPerOp ${JSON.stringify(countBy(cmp.tests.filter((t) => t.metric === 'processInstructionsPerOp')))}; throughput ${JSON.stringify(countBy(cmp.tests.filter((t) => t.metric === 'throughput')))}.`);
 md.push(`- Counting cost: ${pct(null)}`.replace(pct(null), `median ${median(rows.filter((r) => r.countedS !== null).map((r) => /** @type {number} */ (r.countedS))).toFixed(1)} s per counted repeat (zeroing to dump, parse included); the counted phase took ${phaseS === null ? '?' : Math.round(phaseS)} s for ${rows.length} tests × ${countPhase.flat().length / Math.max(1, rows.length)} processes (server starts, warm-up runs and the counted runs).\n`));
 md.push('## Per test\n');
-md.push('| test | group | events | processes | query path instr/op | spread | B/A per round | process instr/op | spread | throughput (op/s) | instance spread | B/A | s per counted repeat | verdicts (instr, process, throughput) |');
+md.push('| test | group | events | processes | query path instr/op | across rounds | B/A per round | process instr/op | spread | throughput (op/s) | instance spread | B/A | s per counted repeat | verdicts (instr, process, throughput) |');
 md.push('| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
 for (const r of rows) {
   md.push(`| ${r.test} | ${r.group} | ${r.events ?? '–'} | ${r.processes} | ${r.queryPathPerOp === null ? '–' : Math.round(r.queryPathPerOp).toLocaleString('en-US')} | ${pct(r.queryPathSpread)} | ${r.queryPathAB.map((/** @type {number} */ x) => x.toFixed(5)).join(', ')} | ${r.processPerOp === null ? '–' : Math.round(r.processPerOp).toLocaleString('en-US')} | ${pct(r.processSpread, 1)} | ${r.throughput === null ? '–' : Math.round(r.throughput).toLocaleString('en-US')} | ${pct(r.throughputSpread, 1)} | ${r.throughputAB === null ? '–' : r.throughputAB.toFixed(3)} | ${r.countedS === null ? '–' : r.countedS.toFixed(1)} | ${r.verdicts.instructionsPerOp ?? '–'}, ${r.verdicts.processInstructionsPerOp ?? '–'}, ${r.verdicts.throughput ?? '–'} |`);
 }
-md.push('\nSpread: max/min − 1 over every value of both servers (counted processes for instructions, instance medians for throughput). B/A per round: the query-path figure of B over A\'s, round by round: what a paired verdict sees.\n');
+md.push('\nAcross rounds: max/min − 1 over every counted process of both servers; rounds use different seeds (other rows, other writes), so this is not noise. Spread of throughput: max/min − 1 over the instance medians. B/A per round: the query-path figure of B over A\'s, round by round: what a paired verdict sees.\n');
 await writeFile(`${opts.out}.md`, `${md.join('\n')}\n`);
 await writeFile(`${opts.out}.json`, `${JSON.stringify({ startedAt, storeDir, loads, runIds: [a.id, b.id], rows, summary: { readsWorstSpread: worst(reads), writesWorstSpread: worst(writes) } }, null, 2)}\n`);
 process.stderr.write(`wrote ${opts.out}.md and .json\n`);

@@ -36,6 +36,8 @@ const { values: opts } = parseArgs({
     host: { type: 'string', default: 'local' },
     out: { type: 'string', default: join(ROOT, 'bench', 'instructions-releases') },
     'from-records': { type: 'string' },
+    // Counts do not depend on the CPU they run on: another CPU than the host class's leaves its CPU to other counting.
+    cpu: { type: 'string' },
   },
 });
 const config = await loadConfig(ROOT);
@@ -49,7 +51,9 @@ const load = [loadavg()[0]];
 if (!storeDir) {
   storeDir = join(await mkdtemp(join(tmpdir(), 'tagbench-instr-releases-')), 'results');
   process.stderr.write(`records go to ${storeDir}\n`);
-  await runReleases(config, { releases: wanted, suite: opts.suite, hostClass: opts.host, meters: ['instructions'], storeDir, workDir: join(storeDir, '..', 'work'), cacheDir });
+  const host = config.hosts[opts.host];
+  const cfg = opts.cpu ? { ...config, hosts: { ...config.hosts, [opts.host]: { ...host, pinning: { serverCpus: opts.cpu, clientCpus: opts.cpu } } } } : config;
+  await runReleases(cfg, { releases: wanted, suite: opts.suite, hostClass: opts.host, meters: ['instructions'], storeDir, workDir: join(storeDir, '..', 'work'), cacheDir });
   load.push(loadavg()[0]);
 }
 const finishedAt = new Date().toISOString();
