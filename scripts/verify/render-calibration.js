@@ -109,6 +109,10 @@ export function renderCountedCalibration(r) {
     out.push(`| ${run.index} | ${hhmm(run.startedAt)} | ${hhmm(run.finishedAt)} | ${run.seconds} | ${l.one ?? MISSING} / ${l.five ?? MISSING} / ${l.fifteen ?? MISSING} | ${run.injections.map((/** @type {any} */ i) => i.label).join(', ')} | ${run.aa.family?.size ?? MISSING} | ${ratios || MISSING} | ${run.aa.flagged.join(', ') || 'none'} | ${run.aa.issue ? '**yes**' : 'no'} |\n`);
   }
 
+  out.push('\nThe A/A verdicts, by test and metric (a decided change between two servers of one release is wrong in either direction; only a confirmed issue-level regression opens an issue):\n\n| test and metric | verdicts |\n| --- | --- |\n');
+  for (const [key, tally] of Object.entries(r.aaVerdicts ?? {})) {
+    out.push(`| ${key} | ${Object.entries(/** @type {Record<string, number>} */ (tally)).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')} |\n`);
+  }
   out.push('\n## Injected costs: detection\n\n');
   out.push('A detection is what opens an issue: a regression of the test\'s query-path instructions per operation (`instructionsPerOp`, issue threshold 1 %) at the issue level after Holm, confirmed by the rerun. The same count added to every query is a smaller share of a costlier query (a write), so the realised ratio is given per test. ');
   out.push('A size at the threshold itself (1 % of point-query) is detected only when the realised ratio reaches 1.0100: the verdict rule compares the point estimate with the threshold.\n\n');
@@ -146,7 +150,7 @@ function renderTimes(r) {
   lines.push('| call | started | ended | runs added | load 1/5/15 min at start | at end | conditions |\n| ---: | --- | --- | ---: | --- | --- | --- |\n');
   calls.forEach((/** @type {any} */ c, /** @type {number} */ i) => {
     const l = (/** @type {any} */ x) => (x ? `${x.one} / ${x.five} / ${x.fifteen}` : MISSING);
-    lines.push(`| ${i + 1} | ${c.startedAt} | ${c.endedAt ?? 'running'} | ${c.runsAdded} | ${l(c.loadAverageAtStart)} | ${l(c.loadAverageAtEnd)} | ${c.note ?? 'not stated (--note)'} |\n`);
+    lines.push(`| ${i + 1} | ${c.startedAt} | ${c.endedAt ?? 'running'}${c.interruptedBy ? ` (stopped by ${c.interruptedBy})` : ''} | ${c.runsAdded} | ${l(c.loadAverageAtStart)} | ${l(c.loadAverageAtEnd)} | ${c.note ?? 'not stated (--note)'} |\n`);
   });
   lines.push('\nCounts do not depend on the machine\'s load (callgrind counts instructions, not time), so the runs shared the machine with other work; its load is recorded anyway.\n\n');
   return lines.join('');

@@ -113,7 +113,7 @@ export function summarizeCountedRun(index, injectedNames, run, seconds, finished
  * the profile difference named first; the A/A noise of each test's counts across processes.
  * @param {any[]} runs as summarizeCountedRun returns them
  * @param {{name: string, label: string, share: number|null, instructions: number}[]} injections
- * @returns {{falseIssues: Record<string, any>, detection: Record<string, any>, noiseByTest: Record<string, any>}}
+ * @returns {{falseIssues: Record<string, any>, aaVerdicts: Record<string, Record<string, number>>, detection: Record<string, any>, noiseByTest: Record<string, any>}}
  * @throws nothing
  */
 export function summarizeCountedCalibration(runs, injections) {
@@ -152,6 +152,7 @@ export function summarizeCountedCalibration(runs, injections) {
   }
   return {
     falseIssues: { runs: runs.length, runsWithFalseIssue: withIssue, runsFlagged: flaggedRuns, upper95: runs.length ? upperBound(withIssue, runs.length) : 1 },
+    aaVerdicts: tallyVerdicts(runs),
     detection,
     noiseByTest: summarizeCountedNoise(runs),
   };
@@ -182,6 +183,27 @@ function attributions(c) {
  */
 function isDetection(v) {
   return v.verdict === 'regression' && v.level === 'issue' && v.confirmed === true;
+}
+
+/**
+ * How the A/A verdicts came out, by test and metric: a decided change between two servers of one
+ * release is wrong whichever its direction, even where it opens no issue (an improvement), and
+ * says how close that test came to a false issue.
+ * @param {any[]} runs
+ * @returns {Record<string, Record<string, number>>} by `test metric`: counts by `verdict` or
+ *   `verdict level` (regression warn, improvement issue, ...), confirmed regressions apart
+ */
+function tallyVerdicts(runs) {
+  /** @type {Record<string, Record<string, number>>} */
+  const out = {};
+  for (const r of runs) {
+    for (const v of r.aa.verdicts) {
+      const row = (out[`${v.test} ${v.metric}`] ??= {});
+      const key = v.level ? `${v.verdict} ${v.level}${v.verdict === 'regression' && v.confirmed === true ? ' confirmed' : ''}` : v.verdict;
+      row[key] = (row[key] ?? 0) + 1;
+    }
+  }
+  return out;
 }
 
 /**

@@ -46,9 +46,10 @@ const COUNTED_FORMAT = 'tagbench-calibration-instructions/1';
 export async function calibrateCounted(options, { root, config, thresholds }) {
   const plan = planCountedCalibration(options, config, root);
   const countedConfig = withPerformanceSchemaTemplate(config, plan);
+  /** @type {Record<string, any>} */
+  let call = {};
   return withInterrupt(async (signal) => {
-    /** @type {Record<string, any>} */
-    const call = { startedAt: new Date().toISOString(), loadAverageAtStart: readLoad(), endedAt: null, loadAverageAtEnd: null, runsAdded: 0, ...(options.note ? { note: String(options.note) } : {}) };
+    call = { startedAt: new Date().toISOString(), loadAverageAtStart: readLoad(), endedAt: null, loadAverageAtEnd: null, runsAdded: 0, ...(options.note ? { note: String(options.note) } : {}) };
     const result = await loadPrevious(plan.reportJson, plan.settings, COUNTED_FORMAT)
       ?? { format: COUNTED_FORMAT, ...plan.settings, measuredAt: call.startedAt, host: null, reference: null, injections: null, calls: [], runs: [] };
     result.calls.push(call);
@@ -73,7 +74,11 @@ export async function calibrateCounted(options, { root, config, thresholds }) {
     Object.assign(call, { endedAt: new Date().toISOString(), loadAverageAtEnd: readLoad() });
     await writeCountedReport(plan, result);
     return signal.aborted ? EXIT.interrupted : EXIT.ok;
-  }, () => log('interrupted: stopping the servers; the report keeps the runs done so far'));
+  }, (sig) => {
+    // Kept in the report: a call that stopped early says why.
+    call.interruptedBy = sig;
+    log(`interrupted (${sig}): stopping the servers; the report keeps the runs done so far`);
+  });
 }
 
 /**
