@@ -419,9 +419,41 @@ export {};
  */
 
 /**
- * @typedef {Omit<import('./compare/function-diff.js').FunctionDiff, 'functions'>} FunctionMoves
- *   the difference of two releases' per-function profiles, bounded to the functions that added
- *   and removed the most (at most 10 each) and the totals
+ * @typedef {object} FunctionMoves the difference of two releases' per-function profiles
+ *   (scripts/compare/function-diff.js diffProfiles), bounded to the functions that added and
+ *   removed the most (at most 10 each) and the totals
+ * @property {ProfileSide} base
+ * @property {ProfileSide} candidate
+ * @property {string|null} dispatchFunction the query path's function, as the profiles name it
+ * @property {number} totalDelta candidate − base instructions per operation, whole process
+ * @property {number|null} queryPathDelta null unless both sides have a query path
+ * @property {number} unnamedDelta of totalDelta, in code without a symbol name
+ * @property {number|null} unnamedShare unnamedDelta / totalDelta; null when the totals are equal
+ * @property {number} otherDelta of the functions below the profiles' share, together
+ * @property {FunctionMove[]} added largest self increase first
+ * @property {FunctionMove[]} removed largest self decrease first
+ * @property {number} addedCount ranked functions with more self instructions, in all
+ * @property {number} removedCount ranked functions with fewer, in all
+ */
+
+/**
+ * @typedef {object} ProfileSide means over one side's counted repeats
+ * @property {number} repeats
+ * @property {number} totalPerOp
+ * @property {number|null} queryPathPerOp
+ * @property {number} unnamedSelfPerOp
+ */
+
+/**
+ * @typedef {object} FunctionMove one function on both sides, per operation
+ * @property {string} name
+ * @property {string} object
+ * @property {{selfPerOp: number, inclusivePerOp: number}} base
+ * @property {{selfPerOp: number, inclusivePerOp: number}} candidate
+ * @property {number} selfDelta
+ * @property {number} inclusiveDelta
+ * @property {number} missingRepeats
+ * @property {boolean} ranked
  */
 
 /**

@@ -35,3 +35,4 @@ export { renderBisectReport } from './render-bisect.js';
 export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
+/** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */

@@ -17,7 +17,7 @@
 import { execFile } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parsePerfStat } from '../metrics/parse-perf-stat.js';
+import { parsePerfStat } from '../metrics/index.js';
 
 /** @typedef {import('./commands.js').CheckResult} CheckResult */
 
@@ -127,7 +127,7 @@ export function countersCheckResult(report) {
 
 /**
  * @param {string} output perf stat's CSV summary with the probe's other messages
- * @returns {import('../metrics/parse-perf-stat.js').PerfStatEvent|null}
+ * @returns {ReturnType<typeof parsePerfStat>['events'][number]|null}
  */
 function readInstructions(output) {
   // perf's usage text or errors share the stream with the summary: read only the event's line.

@@ -13,3 +13,4 @@ export { parseVmstat } from './parse-vmstat.js';
 export { parseIostat } from './parse-iostat.js';
 export { parseCpuinfo } from './parse-cpuinfo.js';
 export { getMeter, METERS, splitMeters } from './meters/registry.js';
+export { parsePerfStat } from './parse-perf-stat.js';

@@ -37,7 +37,7 @@ export async function attachFunctionMoves(comparison, base, candidate, storeDir)
  * @param {import('../types.js').RunRecord[]} records
  * @param {string} test
  * @param {string} storeDir
- * @returns {Promise<import('../compare/function-diff.js').CompactProfile[]>}
+ * @returns {Promise<import('../compare/index.js').CompactProfile[]>}
  */
 async function readProfiles(records, test, storeDir) {
   const out = [];

@@ -45,7 +45,9 @@ import { summarizeRun, summarizeCalibration } from './summarize-calibration.js';
 import { loadVerifyContext } from './load-verify-context.js';
 import { withInterrupt } from '../with-interrupt.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
-import { CALIBRATION_METERS, CALIBRATION_DEFAULTS } from './commands.js';
+import { CALIBRATION_METERS, CALIBRATION_DEFAULTS, log, loadPrevious } from './calibration-common.js';
+
+export { log, loadPrevious };
 
 /** Injected slowdowns, one per run in turn. */
 export const DEFAULT_SLOWDOWNS = Object.freeze([0.05, 0.1, 0.15]);
@@ -114,13 +116,6 @@ async function calibrateWall(options, { root, config, thresholds }) {
   }, () => log('interrupted: stopping the servers; the report keeps the runs done so far'));
 }
 
-/**
- * @param {string} message
- * @returns {void}
- */
-export function log(message) {
-  process.stderr.write(`calibrate: ${message}\n`);
-}
 
 /**
  * The settings of a calibration: the options, else the host class's.
@@ -224,29 +219,3 @@ async function calibrateOnce(result, plan, setup, note) {
   return true;
 }
 
-/**
- * The earlier report when it was made with the same settings (runs are then added to it).
- * @param {string} file the report's JSON
- * @param {Record<string, any>} settings as planCalibration resolves them
- * @param {string} format the report format of this meter's calibration
- * @returns {Promise<any|null>} null when there is none, or it is unreadable or of an older format
- * @throws {UserError} a report in the current format made with other settings (it would mix)
- */
-export async function loadPrevious(file, settings, format) {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null) return null;
-  /** @type {any} */
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (data?.format !== format) return null;
-  // Reports from before repeats and instances were kept do not say: those two are not compared there.
-  const unknown = new Set(['repeats', 'instances'].filter((k) => data[k] === undefined));
-  const differs = Object.entries(settings).filter(([k, v]) => !unknown.has(k) && JSON.stringify(data[k]) !== JSON.stringify(v))
-    .map(([k, v]) => `${k} ${JSON.stringify(data[k])} there, ${JSON.stringify(v)} now`);
-  if (differs.length > 0) throw new UserError(`${file} was measured with other settings (${differs.join('; ')}): use the same settings to add runs, or --report for a new file`);
-  return data;
-}

@@ -5,24 +5,9 @@
  */
 import { SERVER_RUN_OPTIONS } from '../run-options.js';
 import { parseList, parsePositiveInt } from '../command-spec.js';
+import { CALIBRATION_METERS, CALIBRATION_DEFAULTS } from './calibration-common.js';
 
-/**
- * What `tagbench calibrate` can calibrate: the wall meter (throughput; a server slowed in a
- * cgroup) and the instructions meter (counted instructions per operation; a preload library
- * that adds a known count per query). calibrate-host.js has one path per name.
- */
-export const CALIBRATION_METERS = Object.freeze(['wall', 'instructions']);
-
-/**
- * Each meter's calibration defaults, here so that --help prints what the code uses. Wall: the
- * CPU-bound tests of the standard list, one per group but range. Instructions: a read (the
- * sizes' reference) and a write, where periodic work shows; 30 runs bound false issues below
- * 10 % with none seen; the first size in every run, the others in turn.
- */
-export const CALIBRATION_DEFAULTS = Object.freeze({
-  wall: Object.freeze({ tests: Object.freeze(['point-query', 'read-only.range10', 'update-nonindex']), runs: 10 }),
-  instructions: Object.freeze({ tests: Object.freeze(['point-query', 'update-nonindex']), runs: 30, sizes: Object.freeze(['0.01', '0.005', '0.02', 'performance_schema']) }),
-});
+export { CALIBRATION_METERS, CALIBRATION_DEFAULTS } from './calibration-common.js';
 
 /**
  * `tagbench compare`: tables, verdicts against the base and change points of a product line.

@@ -114,8 +114,11 @@ export function renderCountedCalibration(r) {
     out.push(`| ${key} | ${Object.entries(/** @type {Record<string, number>} */ (tally)).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')} |\n`);
   }
   out.push('\n## Injected costs: detection\n\n');
-  out.push('A detection is what opens an issue: a regression of the test\'s query-path instructions per operation (`instructionsPerOp`, issue threshold 1 %) at the issue level after Holm, confirmed by the rerun. The same count added to every query is a smaller share of a costlier query (a write), so the realised ratio is given per test. ');
-  out.push('A size at the threshold itself (1 % of point-query) is detected only when the realised ratio reaches 1.0100: the verdict rule compares the point estimate with the threshold.\n\n');
+  const th = r.thresholds?.instructionsPerOp;
+  const thText = th ? `warn ${pct(th.warn, 2)}, issue ${pct(th.issue, 2)}` : 'thresholds not recorded';
+  const pth = r.thresholds?.processInstructionsPerOp;
+  out.push(`A detection is what opens an issue: a regression of the test's query-path instructions per operation (\`instructionsPerOp\`, ${thText}) at the issue level after Holm, confirmed by the rerun. The same count added to every query is a smaller share of a costlier query (a write), so the realised ratio is given per test. `);
+  out.push(`A size at the issue threshold itself is an issue only when the realised ratio reaches it both in the run and in its confirmation rerun (the verdict compares the point estimate with the threshold, and a confirmed regression keeps the lower level of the two). The whole-process count (\`processInstructionsPerOp\`${pth ? `, issue ${pct(pth.issue, 2)}` : ''}) is in the last column.\n\n`);
   out.push('| injected | test | trials | detected | 95 % interval | flagged at any level | realised ratio S / A, median (min–max) | named first by the profile diff (detections) | process count: detected |\n| --- | --- | ---: | ---: | --- | ---: | --- | --- | --- |\n');
   for (const d of Object.values(r.detection ?? {})) {
     const what = d.share === null ? 'performance_schema on' : `${pct(d.share, 1)} (+${count(d.instructions)})`;

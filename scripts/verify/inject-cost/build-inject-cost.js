@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,8 +19,8 @@ export const INJECTED_FUNCTION = 'tagbench_injected_cost';
 
 /**
  * Build the library, or find it built: `<cacheDir>/inject-cost/<sha256 of the source>.so`.
- * Concurrent callers each compile to a private name and rename into place, so none ever loads
- * a half-written file.
+ * Concurrent callers each compile to a private name and link it into place (the first link
+ * wins; a link never shows a half-written file), so none ever loads a half-written library.
  * @param {{cacheDir: string}} where the install cache (.tagbench/installs by default)
  * @returns {Promise<{path: string, instructionsPerIteration: number}>} the shared object, and
  *   the instructions one iteration of its loop executes (the added count is a multiple of it)
@@ -38,7 +38,8 @@ export async function buildInjectCost({ cacheDir }) {
   try {
     // -ldl: glibc before 2.34 keeps dlsym in libdl; later ones accept the flag.
     await execFileP('gcc', ['-O2', '-shared', '-fPIC', '-Wall', '-o', partial, SOURCE, '-ldl'], { timeout: 120_000 });
-    await rename(partial, path);
+    await link(partial, path).catch((/** @type {any} */ e) => { if (e?.code !== 'EEXIST') throw e; });
+    await rm(partial, { force: true });
   } catch (err) {
     await rm(partial, { force: true });
     if (/** @type {{code?: string}} */ (err).code === 'ENOENT') {

@@ -14,8 +14,7 @@ import { replaceFileAtomic } from '../../store/index.js';
 import { withInterrupt } from '../../with-interrupt.js';
 import { cacheDirFrom, workDirFrom } from '../../run-options.js';
 import { resolveAdaptiveLimits } from '../adaptive-repeats.js';
-import { log, loadPrevious } from '../calibrate-host.js';
-import { CALIBRATION_DEFAULTS } from '../commands.js';
+import { CALIBRATION_DEFAULTS, log, loadPrevious } from '../calibration-common.js';
 import { runCountedReference, runCountedRound } from '../run-calibration-round.js';
 import { summarizeCountedRun, summarizeCountedCalibration } from '../summarize-calibration.js';
 import { renderCountedCalibration } from '../render-calibration.js';
@@ -26,6 +25,8 @@ export const PERFORMANCE_SCHEMA = 'performance_schema';
 /** The test whose instructions per query the sizes are shares of. */
 const SIZE_REFERENCE_TEST = 'point-query';
 const COUNTED_FORMAT = 'tagbench-calibration-instructions/1';
+/** The metrics the instructions meter's counts are judged by (compare/metrics.js). */
+const COUNTED_METRICS = Object.freeze(['instructionsPerOp', 'processInstructionsPerOp']);
 
 /**
  * @typedef {object} Injection one injected cost of the instructions calibration
@@ -44,7 +45,7 @@ const COUNTED_FORMAT = 'tagbench-calibration-instructions/1';
  * @throws {UserError} bad options, gcc missing, a report of other settings in the way
  */
 export async function calibrateCounted(options, { root, config, thresholds }) {
-  const plan = planCountedCalibration(options, config, root);
+  const plan = planCountedCalibration(options, config, root, thresholds);
   const countedConfig = withPerformanceSchemaTemplate(config, plan);
   /** @type {Record<string, any>} */
   let call = {};
@@ -86,11 +87,12 @@ export async function calibrateCounted(options, { root, config, thresholds }) {
  * @param {Record<string, any>} options see calibrateHost
  * @param {Readonly<import('../../types.js').Config>} config
  * @param {string} root
+ * @param {any} thresholds the resolved thresholds (compare's): their counted metrics are settings
  * @returns {{settings: Record<string, any>, wantedRuns: number, sizes: string[], reportMd: string, reportJson: string, pfsTemplate: string,
  *   setup: {product: string, version: string, provider?: string, hostClass: string, suite: string, tests: string[], budgetS: number, maxInstances: number, storeDir: string, workBase: string, cacheDir: string}}}
  * @throws {UserError} an unknown host class, a size that is neither a share nor performance_schema
  */
-function planCountedCalibration(options, config, root) {
+function planCountedCalibration(options, config, root, thresholds) {
   const hostClass = options.hostClass ?? 'local';
   const host = findHostClass(config, hostClass, '--host-class');
   const suite = options.suite ?? host.scale;
@@ -105,8 +107,12 @@ function planCountedCalibration(options, config, root) {
   const engine = config.suites[suite]?.engine ?? 'innodb';
   return {
     // hostCounting: the host class's own counting settings (null: the defaults); `counting` is
-    // what the runs' records say they used.
-    settings: { product: options.product, version: options.version, meter: 'instructions', hostClass, suite, tests, sizes, hostCounting: host.counting ?? null },
+    // what the runs' records say they used. The counted metrics' thresholds decide what a
+    // detection is: runs judged at other thresholds must not be added up.
+    settings: {
+      product: options.product, version: options.version, meter: 'instructions', hostClass, suite, tests, sizes, hostCounting: host.counting ?? null,
+      thresholds: Object.fromEntries(COUNTED_METRICS.map((m) => [m, thresholds?.metrics?.[m] ?? null])),
+    },
     wantedRuns: Number(options.runs ?? CALIBRATION_DEFAULTS.instructions.runs),
     sizes,
     reportMd,
