@@ -18,7 +18,7 @@
  *
  * Usage: node bench/instructions-noise.js [--suite smoke] [--version 10.11.18] [--host local]
  *          [--rounds 3] [--meters wall,instructions] [--only tests] [--out bench/instructions-noise]
- *          [--from-records <store>]
+ *          [--from-records <store>] [--cpu N]
  * Writes <out>.md and <out>.json; the run's store is kept under /tmp (its path is printed) so
  * `--from-records` can recompute the report.
  */
@@ -47,6 +47,9 @@ const { values: opts } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string', default: join(ROOT, 'bench', 'instructions-noise') },
     'from-records': { type: 'string' },
+    // Pin server and client here instead of the host class's CPUs (counts do not depend on it;
+    // timed figures then share that CPU with whatever else runs on it).
+    cpu: { type: 'string' },
   },
 });
 
@@ -65,7 +68,8 @@ if (!storeDir) {
   const install = await findCachedInstall(cacheDir, 'mariadb', opts.version);
   if (!install) throw new Error(`mariadb ${opts.version} is not in the install cache ${cacheDir}: tagbench install mariadb ${opts.version} first`);
   const host = config.hosts[opts.host];
-  const cfg = { ...config, hosts: { ...config.hosts, [opts.host]: { ...host, counting: { ...(host.counting ?? {}), rounds: Number(opts.rounds) } } } };
+  const pinning = opts.cpu ? { pinning: { serverCpus: opts.cpu, clientCpus: opts.cpu } } : {};
+  const cfg = { ...config, hosts: { ...config.hosts, [opts.host]: { ...host, ...pinning, counting: { ...(host.counting ?? {}), rounds: Number(opts.rounds) } } } };
   sampleLoad();
   const timer = setInterval(sampleLoad, 30_000);
   try {

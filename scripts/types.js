@@ -291,6 +291,11 @@ export {};
  * @property {number} countedS wall seconds between zeroing and dumping the counters
  * @property {number|null} [purgeWaitS] seconds waited for InnoDB's purge of earlier writes before
  *   zeroing (its progress changed the query path's count); null = not waited (absent in the first records)
+ * @property {boolean} [purgeHeld] a read view kept InnoDB's purge from running while counted (absent in
+ *   records before it: purge then raced the client's writes)
+ * @property {number|null} [flushWaitS] seconds waited for the buffer pool's dirty pages to be written
+ *   before zeroing (a page flush during the count did part of the commit's log write in the page
+ *   cleaner); null = not waited (absent in records before it)
  */
 
 /**

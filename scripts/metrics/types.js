@@ -148,6 +148,10 @@ export {};
  * @property {number} pid the server process (under a wrapper: the wrapped process)
  * @property {string} datadir
  * @property {QueryFn} [query] SHOW GLOBAL STATUS and the like; omitted = none
+ * @property {() => Promise<{release: () => Promise<void>}>} [holdPurge] keeps InnoDB's purge from
+ *   running until release() (a scripts/server handle's holdPurge); omitted = purge runs during the count
+ * @property {() => Promise<void>} [beforeZero] work to run after the meter's preparation and right
+ *   before its counters start (the counted repeat's warm-up run)
  * @property {string} [workDir] the server instance's private folder (a wrapper's output files)
  * @property {string} [dispatchFunction] the flavor's command-dispatch function (products config):
  *   the instructions meter's query path

@@ -102,8 +102,8 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
           // would rewrite the same values: no row changed, nothing logged, a third fewer
           // instructions) and are the same for every release in a round: paired rounds compare
           // the same work on the same data.
-          const warm = await bench(step.benchmark).runStep(step, state.server, ctxFor({ events: Math.max(1, Math.ceil(events * settings.warmupShare)), seed: 1000 + 100 * round + r }));
-          const rep = await countRepeat(meter, state, step, { round, repeat: r, events, warmFailed: warm.status !== 'ok' ? warm.reason ?? 'failed' : null }, {
+          const warmUp = { events: Math.max(1, Math.ceil(events * settings.warmupShare)), seed: 1000 + 100 * round + r };
+          const rep = await countRepeat(meter, state, step, { round, repeat: r, events, warmUp }, {
             run: (work) => bench(step.benchmark).runStep(step, state.server, ctxFor(work)),
             dispatchFunction: dispatchFunction(state.record.release.product),
             storeDir: options.storeDir,
@@ -144,16 +144,35 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
  * @param {import('../metrics/types.js').Meter} meter
  * @param {CountState} state
  * @param {import('./types.js').StepPlanLike} step
- * @param {{round: number, repeat: number, events: number, warmFailed: string|null}} at
+ * @param {{round: number, repeat: number, events: number, warmUp: import('../workload/types.js').FixedWork}} at the repeat, and its warm-up's work
  * @param {{run: (work: import('../workload/types.js').FixedWork) => Promise<import('../workload/types.js').StepOutcome>, dispatchFunction: string, storeDir: string}} io
  * @returns {Promise<import('../types.js').CountedRepeat>}
  */
-async function countRepeat(meter, state, step, { round, repeat, events, warmFailed }, io) {
+async function countRepeat(meter, state, step, at, io) {
+  const { round, repeat, events } = at;
   const seed = 7 + 100 * round + repeat;
   const startedAt = new Date().toISOString();
   const base = { index: repeat, instance: round, startedAt, meter: meter.name, events, seed };
-  if (warmFailed) return { ...base, durationS: 0, status: 'failed', reason: `warm-up run failed: ${warmFailed}` };
-  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction });
+  /** @type {string|null} */
+  let warmFailed = null;
+  let warmed = false;
+  // The warm-up runs inside the meter's preparation (after its waits, under its purge hold,
+  // before zeroing): a warm-up write racing purge left pages laid out differently per server.
+  const warmUp = async () => {
+    warmed = true;
+    const warm = await io.run(at.warmUp);
+    if (warm.status !== 'ok') warmFailed = warm.reason ?? 'failed';
+  };
+  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction });
+  if (!warmed) {
+    // A counting meter must call beforeZero: without it the warm-up would be counted.
+    await session.stop(null).catch(() => null);
+    throw new Error(`the ${meter.name} meter did not run the warm-up before zeroing (MeterTarget.beforeZero)`);
+  }
+  if (warmFailed) {
+    await session.stop(null).catch(() => null);
+    return { ...base, durationS: 0, status: 'failed', reason: `warm-up run failed: ${warmFailed}` };
+  }
   /** @type {import('../workload/types.js').StepOutcome} */
   let out;
   try {

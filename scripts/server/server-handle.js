@@ -117,6 +117,24 @@ export function createServerHandle(init) {
       return rows;
     },
 
+    async holdPurge() {
+      // Its own connection, not the pool's: the snapshot must stay open while the pool runs
+      // other statements, and closing it is what lets purge go on.
+      const conn = await createConnection({ socketPath: init.socket, user: 'root', password: '', connectTimeout: 30_000 });
+      try {
+        await conn.query('START TRANSACTION WITH CONSISTENT SNAPSHOT');
+      } catch (err) {
+        conn.destroy();
+        throw err;
+      }
+      return {
+        async release() {
+          await conn.query('COMMIT').catch(() => {});
+          await conn.end().catch(() => conn.destroy());
+        },
+      };
+    },
+
     isAlive() {
       if (exit !== null) return false;
       try {

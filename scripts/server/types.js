@@ -103,6 +103,9 @@ export {};
  *   (ServerOptions.wrapper's argv and env), null = started directly; for the run record
  * @property {{name: string, text: string, sha256: string}} mycnf rendered my.cnf, as stored in the run record
  * @property {(sql: string, params?: unknown[]) => Promise<any>} query runs one statement over the socket (mysql2/promise); resolves to rows (or the result header for DML)
+ * @property {() => Promise<{release: () => Promise<void>}>} holdPurge opens a read view on a connection of its
+ *   own (START TRANSACTION WITH CONSISTENT SNAPSHOT) so InnoDB's purge cannot run until release():
+ *   the instructions meter counts a write without purge racing it
  * @property {() => boolean} isAlive true while the process exists
  * @property {() => Promise<HealthReport>} checkHealth
  * @property {(lines?: number) => Promise<string>} errorLogExcerpt last `lines` lines (default 40) of the error log

@@ -79,6 +79,8 @@ test('run --meter instructions: counted repeats per round in the record, a query
         const fig = /** @type {import('../../scripts/types.js').InstructionFigures} */ (rep.instructions);
         assert.equal(rep.meter, 'instructions');
         assert.equal(fig.dispatchFunction, 'dispatch_command');
+        assert.equal(fig.purgeHeld, true, 'purge was held by a read view while counted');
+        assert.ok(typeof fig.purgeWaitS === 'number', 'the wait for purge before zeroing is recorded');
         assert.ok(fig.processPerOp >= fig.queryPathPerOp, 'the process counts at least the query path');
         assert.ok(fig.unnamedSelfPerOp > 0 && fig.unnamedSelfPerOp < fig.processPerOp, 'Debian binaries leave some code unnamed');
         assert.ok(rep.profile, 'the repeat names its profile');

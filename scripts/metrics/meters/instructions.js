@@ -1,6 +1,6 @@
 /**
  * The `instructions` meter: the server runs under valgrind's callgrind, and a repeat is a fixed
- * amount of work (sysbench --events with a fixed seed, its warm-up run before the meter starts).
+ * amount of work (sysbench --events with a fixed seed, its warm-up run before the counters start).
  * Counters are zeroed right before the repeat (`callgrind_control -z`) and dumped right after
  * (`-d`); the dump is the repeat's profile. Two figures per operation come out of it:
  *
@@ -56,6 +56,9 @@ export const instructions = Object.freeze({
         'loose-innodb_buffer_pool_size_max': '2G',
         // valgrind does not support io_uring/libaio's way of completing I/O.
         innodb_use_native_aio: 0,
+        // One purge thread: after each count purge runs alone, and with several threads the
+        // order of its page merges (and so the pages the next count finds) varied per server.
+        innodb_purge_threads: 1,
       },
     };
   },
@@ -83,13 +86,34 @@ export const instructions = Object.freeze({
     if (!target.workDir) throw new Error('the instructions meter needs the server instance\'s workDir (where callgrind writes its dumps)');
     const workDir = target.workDir;
     const purgeWaitS = target.query ? await waitForPurge(target.query) : null;
-    const before = new Set(await listDumps(workDir, target.pid));
-    await callgrindControl('-z', target.pid);
+    const flushWaitS = target.query ? await flushDirtyPages(target.query) : null;
+    // Purge held over the count: while it ran beside a write, how many undo pages the client's
+    // transactions had to create (and format: a 16 KiB memset each) depended on how far purge
+    // had freed them, a race under valgrind's one-thread-at-a-time scheduling. Measured here on
+    // oltp_update_non_index, 500 events, one MariaDB 10.11.18 process: 102.6-113.5 thousand
+    // instructions per update over 6 repeats with purge running (memset 8.7-17.2 thousand),
+    // 95.6-96.4 thousand with purge held (memset 8.5-8.6 thousand), the rest of that spread
+    // being the repeats' different seeds. Reads are unchanged: purge has nothing left to do
+    // after the wait above. The purge of the repeat's own changes runs after the count.
+    const hold = target.holdPurge ? await target.holdPurge() : null;
+    let before;
+    try {
+      await target.beforeZero?.();
+      before = new Set(await listDumps(workDir, target.pid));
+      await callgrindControl('-z', target.pid);
+    } catch (err) {
+      await hold?.release();
+      throw err;
+    }
     const startedMs = Date.now();
     return {
       async stop(repeat) {
         // Dump even after a failed repeat: the next repeat's zeroing then starts from a clean state.
-        await callgrindControl('-d', target.pid);
+        try {
+          await callgrindControl('-d', target.pid);
+        } finally {
+          await hold?.release();
+        }
         const dump = (await listDumps(workDir, target.pid)).find((f) => !before.has(f));
         if (!dump) throw new Error(`callgrind_control -d ${target.pid} wrote no new dump in ${workDir}`);
         const path = join(workDir, dump);
@@ -97,7 +121,7 @@ export const instructions = Object.freeze({
           if (repeat === null || !repeat.ok || !repeat.operations) return null;
           const parsed = parseCallgrind(await readFile(path, 'utf8'));
           const profile = summarizeProfile(parsed, { ops: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command' });
-          return countedFigures(profile, repeat.operations, target.dispatchFunction ?? 'dispatch_command', (Date.now() - startedMs) / 1000, purgeWaitS);
+          return countedFigures(profile, repeat.operations, target.dispatchFunction ?? 'dispatch_command', (Date.now() - startedMs) / 1000, purgeWaitS, hold !== null, flushWaitS);
         } finally {
           // Dumps are megabytes each; the compact profile is what the record keeps.
           await rm(path, { force: true });
@@ -114,9 +138,12 @@ export const instructions = Object.freeze({
  * @param {string} dispatchFunction
  * @param {number} countedS wall seconds between zeroing and dumping (under valgrind)
  * @param {number|null} [purgeWaitS] seconds waited for InnoDB's purge before zeroing; null = not waited
+ * @param {boolean} [purgeHeld] a read view kept purge from running during the count
+ * @param {number|null} [flushWaitS] seconds waited for the buffer pool's dirty pages to be written
+ *   before zeroing; null = not waited
  * @returns {import('../types.js').MeterFigures}
  */
-export function countedFigures(profile, operations, dispatchFunction, countedS, purgeWaitS = null) {
+export function countedFigures(profile, operations, dispatchFunction, countedS, purgeWaitS = null, purgeHeld = false, flushWaitS = null) {
   const queryPathPerOp = profile.queryPathPerOp;
   if (queryPathPerOp === null || !(queryPathPerOp > 0)) {
     throw new Error(`the profile has no instructions in ${dispatchFunction}: is that the server's command-dispatch function (products config dispatchFunction)?`);
@@ -133,6 +160,8 @@ export function countedFigures(profile, operations, dispatchFunction, countedS, 
         dispatchFunction,
         countedS: Math.round(countedS * 1000) / 1000,
         purgeWaitS: purgeWaitS === null ? null : Math.round(purgeWaitS * 10) / 10,
+        purgeHeld,
+        flushWaitS: flushWaitS === null ? null : Math.round(flushWaitS * 10) / 10,
       },
     },
     profile,
@@ -167,6 +196,38 @@ async function waitForPurge(query) {
     const length = Number(/History list length (\d+)/.exec(text)?.[1] ?? 0);
     if (length === 0) break;
     await new Promise((r) => setTimeout(r, 500));
+  }
+  return (Date.now() - started) / 1000;
+}
+
+/** How long to wait for the dirty pages to be written before counting anyway. */
+const FLUSH_WAIT_LIMIT_S = 120;
+
+/**
+ * Write every dirty page before the count. The page cleaner writes the redo log up to a page's
+ * newest change before writing the page, so a page flush during a counted write did part of the
+ * client's commit work in a background thread instead: two servers of one release differed by
+ * up to 1.9 % in the query path of writes (bench/instructions-noise.md), the difference moving
+ * between the query path and the rest of the process. With no dirty pages and a young checkpoint
+ * at the start, nothing asks the page cleaner to flush during a count of a few seconds.
+ * The setting is restored (whatever it was) before returning.
+ * @param {import('../types.js').QueryFn} query
+ * @returns {Promise<number>} seconds waited
+ */
+async function flushDirtyPages(query) {
+  const started = Date.now();
+  const [row] = await query("SHOW GLOBAL VARIABLES LIKE 'innodb_max_dirty_pages_pct'");
+  const saved = Number(/** @type {{Value?: string}} */ (row ?? {}).Value);
+  if (!Number.isFinite(saved)) return 0;
+  await query('SET GLOBAL innodb_max_dirty_pages_pct=0');
+  try {
+    while ((Date.now() - started) / 1000 < FLUSH_WAIT_LIMIT_S) {
+      const [status] = await query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+      if (Number(/** @type {{Value?: string}} */ (status ?? {}).Value) === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await query(`SET GLOBAL innodb_max_dirty_pages_pct=${saved}`);
   }
   return (Date.now() - started) / 1000;
 }
