@@ -254,7 +254,7 @@ export {};
  * @property {string} [logExcerpt] tail of the error log / tool output when failed
  * @property {Repeat[]} repeats
  * @property {Record<string, StepMeterRun>} [meters] counted repeats of the step by meter name
- *   (`instructions`): run on servers of their own after the timed repeats; absent when no
+ *   (`instructions`): run on servers of their own right after the load, before the timed repeats; absent when no
  *   counting meter ran it
  */
 
