@@ -61,6 +61,12 @@ const all = await readRecords(storeDir, { status: ['ok', 'failed'] });
 const sides = wanted.map((w) => ({ ...w, records: all.filter((r) => r.release.product === w.product && r.release.version === w.version) }));
 for (const s of sides) if (s.records.length === 0) throw new Error(`no record of ${key(s)} in ${storeDir}`);
 const [base, ...others] = sides;
+// The run's own times, also when the report is rebuilt from its records later.
+const allRecords = sides.flatMap((x) => x.records);
+const runStartedAt = allRecords.map((r) => r.startedAt).sort()[0];
+const runFinishedAt = allRecords.map((r) => r.finishedAt ?? r.startedAt).sort().at(-1);
+const loadText = opts['from-records'] ? 'not known (report rebuilt from the records)' : load.map((l) => l.toFixed(2)).join(', ');
+const meterMycnf = Object.entries(base.records[0].config.meterSetup?.instructions?.mycnf ?? {}).map(([k, v]) => `${k}=${v}`).join(', ');
 const thresholds = resolveThresholds(config.thresholds);
 
 /** @param {typeof sides[0]} side @param {string} test @returns {number|null} median query path per op */
@@ -76,17 +82,23 @@ const titles = { point: 'point queries', range: 'range queries without aggregati
 /** @type {{other: typeof sides[0], cmp: import("../scripts/compare/index.js").FullComparison}[]} */
 const comparisons = [];
 for (const o of others) {
-  const cmp = compareRuns({ base: { version: key(base), records: base.records }, candidate: { version: key(o), records: o.records }, thresholds, createdAt: finishedAt, familyControl: o.product === base.product });
+  // compareRuns refuses records of two products (a baseline's verdicts belong to one line); the
+  // statistics do not depend on the product, so here the other product's records are judged
+  // under the base's product name, test by test (no family-wise control), and the report says so.
+  const candidateRecords = o.product === base.product ? o.records : o.records.map((r) => ({ ...r, release: { ...r.release, product: base.product } }));
+  const cmp = compareRuns({ base: { version: key(base), records: base.records }, candidate: { version: key(o), records: candidateRecords }, thresholds, createdAt: finishedAt, familyControl: o.product === base.product });
   await attachFunctionMoves(cmp, base, o, storeDir);
   comparisons.push({ other: o, cmp });
 }
 const verdictOf = (/** @type {string} */ k, /** @type {string} */ test) => comparisons.find((c) => key(c.other) === k)?.cmp.tests.find((t) => t.test === test && t.metric === 'instructionsPerOp');
 
+const limits = /** @type {{warn: number, issue: number}} */ (config.thresholds.metrics?.instructionsPerOp ?? { warn: NaN, issue: NaN });
+const pct = (/** @type {number} */ x) => `${Number((x * 100).toFixed(3))} %`;
 const md = [];
 const dep = base.records[0].config.meterSetup?.instructions?.dependsOn ?? {};
 md.push(`# Instructions per operation across releases (${opts.suite} suite, counted)\n`);
-md.push(`Made by \`node bench/instructions-releases.js\`: one run of ${sides.map(key).join(', ')} side by side under the instructions meter (every sysbench test of \`${opts.suite}\` counted under valgrind's callgrind: ${base.records[0].config.meterSetup?.instructions?.counting.rounds ?? '?'} rounds, one server process per release and round, alternating), ${startedAt} – ${finishedAt}, host class \`${opts.host}\` (${dep.cpuModel ?? '?'}; ${dep.glibc ?? '?'}; ${dep.valgrind ?? '?'}). Load average at start and end: ${load.map((l) => l.toFixed(2)).join(', ')} (counts do not depend on it). Records: ${sides.flatMap((s) => s.records.map((r) => r.id)).join(', ')}.\n`);
-md.push(`The figure is the query path: instructions inside \`dispatch_command\` per query (per row for \`scan\`), the median over the rounds. Ratios are release / ${key(base)}: **above 1 = more instructions for the same work** (the opposite sense of the seed posts' QPS ratios); marked ≥ 1.05 and ≤ 0.95. Verdict per cell (paired by round, shipped thresholds: warn 0.5 %, issue 1 %): \`=\` unchanged, \`▲\` regression, \`▼\` improvement, \`?\` inconclusive.\n`);
+md.push(`Made by \`node bench/instructions-releases.js\`: one run of ${sides.map(key).join(', ')} side by side under the instructions meter (every sysbench test of \`${opts.suite}\` counted under valgrind's callgrind: ${base.records[0].config.meterSetup?.instructions?.counting.rounds ?? '?'} rounds, one server process per release and round, alternating), ${runStartedAt} – ${runFinishedAt}, host class \`${opts.host}\` (${dep.cpuModel ?? '?'}; ${dep.glibc ?? '?'}; ${dep.valgrind ?? '?'}). Load average at start and end: ${loadText} (counts do not depend on it). Server options the meter added: ${meterMycnf || 'none'}. Records: ${sides.flatMap((s) => s.records.map((r) => r.id)).join(', ')}.\n`);
+md.push(`The figure is the query path: instructions inside \`dispatch_command\` per query (per row for \`scan\`), the median over the rounds. Ratios are release / ${key(base)}: **above 1 = more instructions for the same work** (the opposite sense of the seed posts' QPS ratios); marked ≥ 1.05 and ≤ 0.95. Verdict per cell (paired by round, shipped thresholds: warn ${pct(limits.warn)}, issue ${pct(limits.issue)}): \`=\` unchanged, \`▲\` regression, \`▼\` improvement, \`?\` inconclusive.\n`);
 const mark = (/** @type {number|null} */ r) => (r === null ? '–' : r >= 1.05 || r <= 0.95 ? `**${r.toFixed(3)}**` : r.toFixed(3));
 const sym = (/** @type {string|undefined} */ v) => ({ unchanged: '=', regression: '▲', improvement: '▼', inconclusive: '?', failed: '✗' })[v ?? ''] ?? '';
 for (const g of groups) {
@@ -127,5 +139,5 @@ for (const { other, cmp } of comparisons) {
   }
 }
 await writeFile(`${opts.out}.md`, `${md.join('\n')}\n`);
-await writeFile(`${opts.out}.json`, `${JSON.stringify({ startedAt, finishedAt, storeDir, load, releases: sides.map(key), runIds: sides.flatMap((s) => s.records.map((r) => r.id)), perTest: tests.map((t) => ({ test: t.name, group: t.group, perOp: Object.fromEntries(sides.map((s) => [key(s), perOp(s, t.name)])) })), verdicts: comparisons.map(({ other, cmp }) => ({ candidate: key(other), tests: cmp.tests.filter((t) => t.metric === 'instructionsPerOp').map((t) => ({ test: t.test, ratio: t.ratio, ci: t.ci, verdict: t.verdict, top: t.functions?.added[0]?.name ?? null })) })) }, null, 2)}\n`);
+await writeFile(`${opts.out}.json`, `${JSON.stringify({ startedAt: runStartedAt, finishedAt: runFinishedAt, storeDir, load: opts["from-records"] ? null : load, releases: sides.map(key), runIds: sides.flatMap((s) => s.records.map((r) => r.id)), perTest: tests.map((t) => ({ test: t.name, group: t.group, perOp: Object.fromEntries(sides.map((s) => [key(s), perOp(s, t.name)])) })), verdicts: comparisons.map(({ other, cmp }) => ({ candidate: key(other), tests: cmp.tests.filter((t) => t.metric === 'instructionsPerOp').map((t) => ({ test: t.test, ratio: t.ratio, ci: t.ci, verdict: t.verdict, top: t.functions?.added[0]?.name ?? null })) })) }, null, 2)}\n`);
 process.stderr.write(`wrote ${opts.out}.md and .json\n`);
