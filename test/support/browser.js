@@ -59,5 +59,9 @@ export async function openPage(context) {
 export async function gotoReady(page, url) {
   await page.goto(url);
   await page.waitForSelector('body[data-ready]', { timeout: 30_000 });
+  // A chart page preloads ECharts even when its view draws no chart, and can say it is ready
+  // before that preload has arrived; the next goto then aborts it (net::ERR_ABORTED, seen on a
+  // loaded host). Preloads delay the load event: wait for it too.
+  await page.waitForLoadState('load', { timeout: 30_000 });
   return /** @type {string} */ (await page.getAttribute('body', 'data-ready'));
 }
