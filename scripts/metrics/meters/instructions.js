@@ -210,10 +210,12 @@ const FLUSH_WAIT_LIMIT_S = 120;
 /**
  * Write every dirty page before the count. The page cleaner writes the redo log up to a page's
  * newest change before writing the page, so a page flush during a counted write did part of the
- * client's commit work in a background thread instead: two servers of one release differed by
- * up to 1.9 % in the query path of writes (bench/instructions-noise.md), the difference moving
- * between the query path and the rest of the process. With no dirty pages and a young checkpoint
- * at the start, nothing asks the page cleaner to flush during a count of a few seconds.
+ * client's commit work in a background thread instead: in a development run (six smoke writes,
+ * purge already held) two servers of one release differed by up to 1.9 % in the query path of
+ * writes, the difference moving between the query path and the rest of the process; with this
+ * flush the two moved together. Its own share of the final noise was not measured apart from the
+ * other measures (bench/instructions-noise.md has them all together). With no dirty pages at the
+ * start, nothing asks the page cleaner to flush during a count of a few seconds.
  * The setting is restored (whatever it was) before returning.
  * @param {import('../types.js').QueryFn} query
  * @returns {Promise<number>} seconds waited
