@@ -8,10 +8,17 @@
  *   A/A       A against B, two independent servers of the same release: compare with the run's
  *             family-wise rule, adaptive repeats of undecided tests, confirmation rerun. An issue
  *             that survives all of it is a false issue.
- *   injected  A against S, whose server sits in a cgroup CPU quota set, test by test, to
- *             (1 - slowdown) x the CPU that test's server used in a reference run; slowdowns
- *             rotate over 5, 10 and 15 % from run to run. The same path; a confirmed issue-level
- *             throughput regression of a test is a detection.
+ *   injected  A against S, slowed by 5, 10 and 15 % in turn from run to run. The same path; a
+ *             confirmed issue-level throughput regression of a test is a detection. Two ways
+ *             to slow S (--inject):
+ *             quota    S's server sits in a cgroup CPU quota set, test by test, to
+ *                      (1 - slowdown) x the CPU that test's server used in a reference run;
+ *             preload  every server loads the injected-cost library (inject-cost/), A and B at
+ *                      0; S's spins on each query answer for slowdown / (1 - slowdown) of the
+ *                      CPU time its thread spent on that query: real work in the server's own
+ *                      threads, the same share of every query of every test, with no cgroup and
+ *                      no reference run. The quota also slows background threads and leaves
+ *                      idle CPU; the spin slows the query path only.
  * The report (bench/calibration-<host-class>.md and .json) is rewritten after every run, so an
  * interrupted calibration keeps what it measured, and a later call with the same settings adds
  * runs to it until --runs are reached.
@@ -45,7 +52,8 @@ import { summarizeRun, summarizeCalibration } from './summarize-calibration.js';
 import { loadVerifyContext } from './load-verify-context.js';
 import { withInterrupt } from '../with-interrupt.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
-import { CALIBRATION_METERS, CALIBRATION_DEFAULTS, log, loadPrevious } from './calibration-common.js';
+import { CALIBRATION_METERS, CALIBRATION_DEFAULTS, WALL_INJECTIONS, log, loadPrevious } from './calibration-common.js';
+import { buildInjectCost, injectCpuShareEnv } from './inject-cost/build-inject-cost.js';
 
 export { log, loadPrevious };
 
@@ -59,7 +67,9 @@ const FORMAT = 'tagbench-calibration/2';
  * @typedef {object} CalibrationPlan the settings of a calibration, from the options and the host class
  * @property {Record<string, any>} settings what the report records and a later call must repeat
  *   to add runs to it: product, version, hostClass, suite, tests, slowdowns, budgetS,
- *   maxInstances, repeats, instances
+ *   maxInstances, repeats, instances, inject (reports from before --inject existed were all
+ *   quota, and still take quota runs)
+ * @property {'quota'|'preload'} inject how S is slowed
  * @property {number} wantedRuns runs the report should hold
  * @property {number[]} slowdowns
  * @property {string} reportMd
@@ -70,10 +80,10 @@ const FORMAT = 'tagbench-calibration/2';
 /**
  * `tagbench calibrate` (see the module comment).
  * @param {Record<string, any>} options product, version, meter, hostClass, suite, only, runs,
- *   slowdowns (wall), sizes (instructions), adaptiveBudget, instances, note, report, store,
+ *   slowdowns and inject (wall), sizes (instructions), adaptiveBudget, instances, note, report, store,
  *   workDir, cacheDir, root
  * @returns {Promise<number>} 0, or 130 when interrupted (the report keeps the runs done)
- * @throws {UserError} bad options, no cgroup (wall), no gcc (instructions), a report of other
+ * @throws {UserError} bad options, no cgroup (wall quota), no gcc (instructions, wall preload), a report of other
  *   settings in the way
  */
 export async function calibrateHost(options) {
@@ -89,20 +99,23 @@ export async function calibrateHost(options) {
 }
 
 /**
- * The wall meter's calibration: A, B and S side by side, S in a cgroup CPU quota.
+ * The wall meter's calibration: A, B and S side by side, S in a cgroup CPU quota or spinning in
+ * the preload library.
  * @param {Record<string, any>} options see calibrateHost
  * @param {{root: string, config: Readonly<import('../types.js').Config>, thresholds: any}} context
  * @returns {Promise<number>}
  */
 async function calibrateWall(options, { root, config, thresholds }) {
   const plan = planCalibration(options, config, root);
-  await findCpuCgroupRoot();
+  const library = plan.inject === 'preload' ? await buildInjectCost({ cacheDir: plan.setup.cacheDir }) : null;
+  if (!library) await findCpuCgroupRoot();
   // Ctrl-C / SIGTERM: the run in progress stops its servers; the report keeps the runs done.
   return withInterrupt(async (signal) => {
-    const result = await loadPrevious(plan.reportJson, plan.settings, FORMAT) ?? { format: FORMAT, ...plan.settings, measuredAt: new Date().toISOString(), host: null, reference: null, runs: [] };
+    const result = await loadPrevious(plan.reportJson, plan.settings, FORMAT, { inject: 'quota' }) ?? { format: FORMAT, ...plan.settings, measuredAt: new Date().toISOString(), host: null, reference: null, runs: [] };
     const { servers, copies } = await prepareInstalls(options, config, plan.setup);
-    const setup = { ...plan.setup, config, thresholds, signal, servers };
-    if (!result.reference) {
+    const setup = { ...plan.setup, config, thresholds, signal, servers, ...(library ? { library: library.path } : {}) };
+    // The spin is sized by each query's own CPU time as it runs: no reference run to size it by.
+    if (!result.reference && !library) {
       log(`reference run: the CPU each test's server uses (${setup.tests.join(', ')})`);
       const measured = await runReference(setup);
       if (!measured) return EXIT.interrupted;
@@ -131,6 +144,8 @@ function planCalibration(options, config, root) {
   const suite = options.suite ?? host.scale;
   const tests = typeof options.only === 'string' ? parseList(options.only) : options.only ?? [...CALIBRATION_DEFAULTS.wall.tests];
   const slowdowns = (typeof options.slowdowns === 'string' ? parseList(options.slowdowns) : options.slowdowns ?? DEFAULT_SLOWDOWNS).map(Number);
+  const inject = options.inject ?? WALL_INJECTIONS[0];
+  if (!WALL_INJECTIONS.includes(inject)) throw new UserError(`--inject ${inject}: the wall meter's calibration slows S by ${WALL_INJECTIONS.join(' or ')}`);
   for (const s of slowdowns) if (!(s > 0 && s < 0.9)) throw new UserError(`--slowdowns: ${s} is not a fraction between 0 and 0.9 (0.10 = 10 %)`);
   const { budgetS, maxInstances } = resolveAdaptiveLimits(host, options.adaptiveBudget);
   // Instances per side of each run and of its confirmation rerun, one repeat each (--instances);
@@ -142,7 +157,8 @@ function planCalibration(options, config, root) {
   const { repeats, instances } = resolveRepeats(host, { repeats: n, instances: n });
   const reportMd = resolve(options.report ?? join(root, 'bench', `calibration-${hostClass}.md`));
   return {
-    settings: { product: options.product, version: options.version, hostClass, suite, tests, slowdowns, budgetS, maxInstances, repeats, instances },
+    settings: { product: options.product, version: options.version, hostClass, suite, tests, slowdowns, budgetS, maxInstances, repeats, instances, inject },
+    inject,
     wantedRuns: Number(options.runs ?? CALIBRATION_DEFAULTS.wall.runs),
     slowdowns,
     reportMd,
@@ -198,10 +214,10 @@ async function prepareInstalls(options, config, { workBase, cacheDir }) {
 async function calibrateOnce(result, plan, setup, note) {
   const index = result.runs.length + 1;
   const slowdown = plan.slowdowns[(index - 1) % plan.slowdowns.length];
-  const quotaByTest = Object.fromEntries(Object.entries(result.reference.serverCpusByTest).map(([k, v]) => [k, /** @type {number} */ (v) * (1 - slowdown)]));
   const started = Date.now();
-  log(`run ${index}/${plan.wantedRuns}: A, B (A/A) and S (${formatValue(slowdown * 100)} % slower), ${setup.tests.join(', ')}`);
-  const run = await runCalibrationRound(setup, quotaByTest);
+  log(`run ${index}/${plan.wantedRuns}: A, B (A/A) and S (${formatValue(slowdown * 100)} % slower${setup.library ? `: spinning ${formatValue(100 * slowdown / (1 - slowdown))} % of each query's CPU time` : ''}), ${setup.tests.join(', ')}`);
+  const run = setup.library ? await runCalibrationRound(withSpin(setup, setup.library, slowdown), null)
+    : await runCalibrationRound(setup, Object.fromEntries(Object.entries(result.reference.serverCpusByTest).map(([k, v]) => [k, /** @type {number} */ (v) * (1 - slowdown)])));
   // An interrupted run is not counted: its comparisons stopped halfway through the path.
   if (!run || setup.signal.aborted) return false;
   // The host's load while the run went on: a reader can tell quiet runs from shared ones.
@@ -211,6 +227,7 @@ async function calibrateOnce(result, plan, setup, note) {
     ...(note ? { conditions: String(note) } : {}),
   });
   result.measuredAt = new Date().toISOString();
+  result.host ??= run.host;
   Object.assign(result, summarizeCalibration(result.runs, plan.slowdowns));
   await replaceFileAtomic(plan.reportJson, `${JSON.stringify(result, null, 2)}\n`);
   await replaceFileAtomic(plan.reportMd, renderCalibration(result));
@@ -219,3 +236,18 @@ async function calibrateOnce(result, plan, setup, note) {
   return true;
 }
 
+
+/**
+ * The servers of one preload run: all three load the library, A and B spinning for nothing (they
+ * read the thread's CPU clock as S does), S for slowdown / (1 - slowdown) of each query's CPU
+ * time, so that its server does each query's work at 1 - slowdown of the speed.
+ * @param {CalibrationSetup} setup
+ * @param {string} library the built library's path
+ * @param {number} slowdown
+ * @returns {CalibrationSetup}
+ */
+function withSpin(setup, library, slowdown) {
+  const { A, B, S, slowLabel } = setup.servers;
+  const idle = injectCpuShareEnv(library, 0);
+  return { ...setup, servers: { A: { ...A, serverEnv: idle }, B: { ...B, serverEnv: idle }, S: { ...S, serverEnv: injectCpuShareEnv(library, slowdown / (1 - slowdown)) }, slowLabel } };
+}

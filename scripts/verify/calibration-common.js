@@ -15,6 +15,13 @@ import { UserError } from '../errors.js';
 export const CALIBRATION_METERS = Object.freeze(['wall', 'instructions']);
 
 /**
+ * How the wall meter's calibration slows S: a cgroup CPU quota on its server (the CPU it may use
+ * per period), or the preload library's spin on each query answer (inject-cost/), a real cost in
+ * the server's own threads that follows each query's CPU time. calibrate-host.js has one path per name.
+ */
+export const WALL_INJECTIONS = Object.freeze(['quota', 'preload']);
+
+/**
  * Each meter's calibration defaults, here so that --help prints what the code uses. Wall: the
  * CPU-bound tests of the standard list, one per group but range. Instructions: a read (the
  * sizes' reference) and a write, where periodic work shows; 30 runs bound false issues below
@@ -38,10 +45,12 @@ export function log(message) {
  * @param {string} file the report's JSON
  * @param {Record<string, any>} settings as planCalibration resolves them
  * @param {string} format the report format of this meter's calibration
+ * @param {Record<string, any>} [olderDefaults] settings reports from before they were kept all had
+ *   (the wall calibration's inject: quota), compared as if written
  * @returns {Promise<any|null>} null when there is none, or it is unreadable or of an older format
  * @throws {UserError} a report in the current format made with other settings (it would mix)
  */
-export async function loadPrevious(file, settings, format) {
+export async function loadPrevious(file, settings, format, olderDefaults = {}) {
   const text = await readFile(file, 'utf8').catch(() => null);
   if (text === null) return null;
   /** @type {any} */
@@ -52,6 +61,7 @@ export async function loadPrevious(file, settings, format) {
     return null;
   }
   if (data?.format !== format) return null;
+  for (const [k, v] of Object.entries(olderDefaults)) data[k] ??= v;
   // Reports from before repeats and instances were kept do not say: those two are not compared there.
   const unknown = new Set(['repeats', 'instances'].filter((k) => data[k] === undefined));
   const differs = Object.entries(settings).filter(([k, v]) => !unknown.has(k) && JSON.stringify(data[k]) !== JSON.stringify(v))

@@ -5,7 +5,7 @@
  */
 import { SERVER_RUN_OPTIONS } from '../run-options.js';
 import { parseList, parsePositiveInt } from '../command-spec.js';
-import { CALIBRATION_METERS, CALIBRATION_DEFAULTS } from './calibration-common.js';
+import { CALIBRATION_METERS, CALIBRATION_DEFAULTS, WALL_INJECTIONS } from './calibration-common.js';
 
 export { CALIBRATION_METERS, CALIBRATION_DEFAULTS } from './calibration-common.js';
 
@@ -114,7 +114,9 @@ export const commands = [
     summary: 'measure false issues per run (A/A with two servers side by side) and detection of injected costs of known size, through compare and confirm: slowdowns under the wall meter, added instructions under the instructions meter',
     help: [
       'Each run starts servers of one release, each with its own datadir: A and B for A/A, and injected servers S.',
-      '--meter wall (default): S runs in a cgroup CPU quota (needs root), slowdowns --slowdowns in turn; compare --adaptive and confirm.',
+      '--meter wall (default): S is slowed by --slowdowns in turn, --inject quota: its server in a cgroup CPU quota (needs root), or',
+      '--inject preload: every server loads the preload library (built with gcc), S\'s spinning on each query answer for a share of',
+      'the CPU time that query took (s / (1 - s)), A\'s and B\'s at 0; compare --adaptive and confirm.',
       '--meter instructions: every server runs under callgrind; S loads a preload library (built with gcc) that adds a fixed number of',
       'instructions to each query answer, sized by --sizes as shares of point-query\'s instructions per query in a reference run, or turns',
       'performance_schema on; the first size is injected in every run, the others take turns; compare and confirm (counts need no adaptive repeats).',
@@ -131,6 +133,7 @@ export const commands = [
       { flags: '--only <tests>', description: `tests to calibrate (default ${Object.entries(CALIBRATION_DEFAULTS).map(([m, d]) => `${m}: ${d.tests.join(', ')}`).join('; ')})`, parse: parseList },
       { flags: '--runs <n>', description: `calibration runs the report should hold (default ${Object.entries(CALIBRATION_DEFAULTS).map(([m, d]) => `${m} ${d.runs}`).join(', ')})`, parse: parsePositiveInt },
       { flags: '--slowdowns <list>', description: 'wall: injected slowdowns as fractions, one per run in turn', default: '0.05,0.10,0.15' },
+      { flags: '--inject <how>', description: 'wall: how S is slowed: a cgroup CPU quota of (1 - slowdown) x its server\'s CPU in a reference run, or the preload library spinning on each query answer for slowdown / (1 - slowdown) of that query\'s own CPU time', choices: [...WALL_INJECTIONS], default: WALL_INJECTIONS[0] },
       { flags: '--sizes <list>', description: 'instructions: injected costs as shares of point-query\'s instructions per query, or performance_schema; the first in every run, the others in turn', default: CALIBRATION_DEFAULTS.instructions.sizes.join(',') },
       { flags: '--adaptive-budget <seconds>', description: 'wall: budget of the adaptive repeats per comparison; default: the host class\'s', parse: parsePositiveInt },
       { flags: '--instances <n>', description: 'wall: server instances per side in each run and its confirmation, one repeat each (2 to the host class\'s adaptive.maxInstances); default: the host class\'s repeats and instances', parse: parsePositiveInt },

@@ -5,7 +5,7 @@
  * injected slowdown or cost, and the detectable effect or the counts' noise per test.
  */
 import { formatPercent, formatRatio, MISSING } from '../format-number.js';
-import { INJECTED_FUNCTION } from './inject-cost/build-inject-cost.js';
+import { INJECTED_FUNCTION, INJECTED_CPU_FUNCTION } from './inject-cost/build-inject-cost.js';
 
 /**
  * @param {any} r the calibration result (calibrate-host.js)
@@ -19,7 +19,11 @@ export function renderCalibration(r) {
   const spread = r.instances ? `${r.repeats ?? r.instances} repeats per test and side over ${r.instances} instances` : 'the host class\'s repeats and instances';
   out.push(`Tests: ${r.tests.join(', ')}. Each run starts three servers of the release side by side, each from its own install and datadir (A, B and S), alternating, with ${spread}; `);
   out.push(`every comparison goes through the path that opens issues: the run's family-wise rule (Holm), adaptive repeats of undecided tests (budget ${r.budgetS} s, at most ${r.maxInstances} instances per side), and a confirmation rerun. `);
-  out.push(`S's server runs in a cgroup CPU quota of (1 - slowdown) x the CPU each test's server used in a reference run (${Object.entries(r.reference?.serverCpusByTest ?? {}).map(([k, v]) => `${k} ${Number(v).toFixed(3)} CPU`).join(', ')}); slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn.`);
+  if (r.inject === 'preload') {
+    out.push(`Every server loads the injected-cost library (scripts/verify/inject-cost/), A's and B's spinning for nothing; S's spins in \`${INJECTED_CPU_FUNCTION}\` on each query answer (its send()) until its thread has used slowdown / (1 - slowdown) more of the CPU time it spent on that query, so that S's server does each query's work at (1 - slowdown) of the speed, background threads untouched; slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn.`);
+  } else {
+    out.push(`S's server runs in a cgroup CPU quota of (1 - slowdown) x the CPU each test's server used in a reference run (${Object.entries(r.reference?.serverCpusByTest ?? {}).map(([k, v]) => `${k} ${Number(v).toFixed(3)} CPU`).join(', ')}); slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn.`);
+  }
   out.push('\n\n');
   // The conditions are the measurer's to state (--note), per run; the table's load column backs them.
   out.push(`${renderConditions(r)}The host's 5-minute load average after each run is in the table${onePinnedCpu(h.pinning) ? ': the benchmark itself keeps one CPU busy, so about 1 is a host running nothing else' : ''}.\n\n`);
@@ -33,7 +37,7 @@ export function renderCalibration(r) {
     out.push(`| ${run.index} | ${String(run.finishedAt).slice(11, 16)} | ${run.seconds} | ${run.loadAverage ?? 'n/a'} | ${run.aa.family?.size ?? 'n/a'} | ${run.aa.flagged.join(', ') || 'none'} | ${a ? `${a.resolved} of ${a.undecidedBefore} in ${a.rounds} round(s), ${a.seconds} s` : 'n/a'} | ${run.aa.issue ? '**yes**' : 'no'} |\n`);
   }
   out.push('\n## Injected slowdowns: detection\n\n');
-  out.push('A detection is a throughput regression of the slowed test at the issue level, confirmed by the rerun. The realised slowdown is the measured ratio (a test whose server is not CPU-bound slows less than the quota).\n\n');
+  out.push(`A detection is a throughput regression of the slowed test at the issue level, confirmed by the rerun. The realised slowdown is the measured ratio (${r.inject === 'preload' ? 'the client shares the CPU and is not slowed, so a test slows by less than the server\'s share of each query\'s time' : 'a test whose server is not CPU-bound slows less than the quota'}).\n\n`);
   out.push('| slowdown | trials (test x run) | detected | 95 % interval | flagged as a regression at any level | median ratio S / A |\n| ---: | ---: | ---: | --- | ---: | ---: |\n');
   for (const [s, d] of Object.entries(r.detection ?? {})) {
     out.push(`| ${formatPercent(Number(s))} | ${d.trials} | ${d.detected} | ${d.interval ? `${formatPercent(d.interval[0])}–${formatPercent(d.interval[1])}` : 'n/a'} | ${d.flagged} | ${formatRatio(d.medianRatio)} |\n`);

@@ -37,6 +37,8 @@ import { attachFunctionMoves } from './attach-function-moves.js';
  * @property {AbortSignal} signal
  * @property {{A: ServerSpec, B: ServerSpec, S: ServerSpec, slowLabel: string}} servers A the
  *   release's install, B and S copies of it; slowLabel is S's label, which its server's paths carry
+ * @property {string} [library] the injected-cost library, when S is slowed by its spin (--inject
+ *   preload) instead of a quota
  */
 
 /**
@@ -64,11 +66,12 @@ export async function runReference({ config, suite, hostClass, tests, storeDir, 
 }
 
 /**
- * One calibration round: A, B and S run side by side with S throttled test by test, then the
- * A/A and the injected comparison, each through compare --adaptive and confirm.
+ * One calibration round: A, B and S run side by side with S throttled test by test (or slowed
+ * by its servers' environment, the preload library's spin), then the A/A and the injected
+ * comparison, each through compare --adaptive and confirm.
  * @param {CalibrationSetup} setup
- * @param {Record<string, number>} quotaByTest server CPUs S may use per test
- * @returns {Promise<{aa: import('../compare/index.js').FullComparison, injected: import('../compare/index.js').FullComparison, runIds: string[]}|null>}
+ * @param {Record<string, number>|null} quotaByTest server CPUs S may use per test; null: no quota
+ * @returns {Promise<{aa: import('../compare/index.js').FullComparison, injected: import('../compare/index.js').FullComparison, runIds: string[], host: import('../types.js').RunRecord['host']}|null>}
  *   null when interrupted before the three servers finished
  * @throws {UserError} when the throttle, a run or a rerun cannot start
  */
@@ -81,7 +84,7 @@ export async function runCalibrationRound(setup, quotaByTest) {
     const createdAt = new Date().toISOString();
     const aa = await judgeLikeARun(setup, side('A', ra), side('B', rb), [A, B], createdAt, follow);
     const injected = await judgeLikeARun(setup, side('A', ra), side('S', rs), [A, S], createdAt, follow);
-    return { aa, injected, runIds: [ra.id, rb.id, rs.id] };
+    return { aa, injected, runIds: [ra.id, rb.id, rs.id], host: ra.host };
   });
 }
 

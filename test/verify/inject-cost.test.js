@@ -14,7 +14,7 @@ import { loadConfig } from '../../scripts/config/index.js';
 import { runReleases } from '../../scripts/run/index.js';
 import { stopAllServers } from '../../scripts/server/index.js';
 import { diffProfiles } from '../../scripts/compare/index.js';
-import { buildInjectCost, injectCostEnv, INJECTED_FUNCTION } from '../../scripts/verify/inject-cost/build-inject-cost.js';
+import { buildInjectCost, injectCostEnv, injectCpuShareEnv, INJECTED_FUNCTION, INJECTED_CPU_FUNCTION } from '../../scripts/verify/inject-cost/build-inject-cost.js';
 
 const execFileP = promisify(execFile);
 const hasValgrind = await execFileP('valgrind', ['--version']).then(() => true, () => false);
@@ -42,6 +42,9 @@ test('the library builds once per source: same path, not rebuilt, gcc missing na
     const { stdout } = await execFileP('nm', ['-D', '--defined-only', first.path]);
     assert.match(stdout, new RegExp(`\\bT ${INJECTED_FUNCTION}$`, 'm'), 'the injected function is exported, so profiles name it');
     assert.match(stdout, /\bT send$/m);
+    assert.match(stdout, new RegExp(`\\bT ${INJECTED_CPU_FUNCTION}$`, 'm'), 'the wall meter\'s spin has a name too');
+    assert.deepEqual(injectCpuShareEnv(first.path, 0.25), { LD_PRELOAD: first.path, TAGBENCH_INJECT_CPU_SHARE: '0.25' });
+    assert.throws(() => injectCpuShareEnv(first.path, Number.NaN), /number >= 0/);
     const built = (await stat(first.path)).mtimeMs;
     const again = await buildInjectCost({ cacheDir: dir });
     assert.equal(again.path, first.path);

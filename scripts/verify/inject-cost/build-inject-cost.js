@@ -1,7 +1,8 @@
 /**
- * The injected-cost library of `tagbench calibrate --meter instructions` (inject-cost.c beside
- * this file): built with gcc into the cache, once per version of its source, and the server
- * environment that loads it with a given cost.
+ * The injected-cost library of `tagbench calibrate` (inject-cost.c beside this file): built with
+ * gcc into the cache, once per version of its source, and the server environment that loads it
+ * with a given cost: a count of instructions per query answer (the instructions meter), or a
+ * share of each query's own CPU time (the wall meter, `--inject preload`).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,6 +17,8 @@ const SOURCE = fileURLToPath(new URL('./inject-cost.c', import.meta.url));
 
 /** The function the library adds its instructions in: what a profile must name. */
 export const INJECTED_FUNCTION = 'tagbench_injected_cost';
+/** The function the library spends its CPU-time share in (the wall meter's injected cost). */
+export const INJECTED_CPU_FUNCTION = 'tagbench_injected_cpu';
 
 /**
  * Build the library, or find it built: `<cacheDir>/inject-cost/<sha256 of the source>.so`.
@@ -62,4 +65,19 @@ export async function buildInjectCost({ cacheDir }) {
 export function injectCostEnv(libraryPath, instructions) {
   if (!(Number.isInteger(instructions) && instructions >= 0)) throw new Error(`injected instructions must be a whole number >= 0, got ${instructions}`);
   return { LD_PRELOAD: libraryPath, TAGBENCH_INJECT_INSTRUCTIONS: String(instructions) };
+}
+
+/**
+ * The environment of a server whose every query costs `share` times more of its own CPU time:
+ * each send() spins until its thread has used `share` x the CPU time it used since its previous
+ * send(). A slowdown s of the server (its work at 1 - s of the speed) is share s / (1 - s).
+ * @param {string} libraryPath from buildInjectCost
+ * @param {number} share >= 0 (0: the library reads the thread's CPU clock and adds nothing, as
+ *   the injected servers do, so that the only difference between them is the spin)
+ * @returns {Record<string, string>} LD_PRELOAD and TAGBENCH_INJECT_CPU_SHARE
+ * @throws {Error} a negative or non-finite share (a bug of the caller)
+ */
+export function injectCpuShareEnv(libraryPath, share) {
+  if (!(Number.isFinite(share) && share >= 0)) throw new Error(`injected CPU share must be a number >= 0, got ${share}`);
+  return { LD_PRELOAD: libraryPath, TAGBENCH_INJECT_CPU_SHARE: String(share) };
 }

@@ -12,18 +12,32 @@
  * send(), in tagbench_injected_cost(), a named, exported, never-inlined function so that a
  * profile's function list can name where the added instructions went. Unset or 0: send() is
  * forwarded with only the interposition's own few instructions.
+ *
+ * TAGBENCH_INJECT_CPU_SHARE=F (the wall meter's calibration, `calibrate --inject preload`):
+ * every send() also spins, in tagbench_injected_cpu(), until its thread has used F times the CPU
+ * time it used since its previous send(), i.e. the server's own work on that query. The server
+ * then needs 1 + F times the CPU per query, as if it ran on a CPU 1 / (1 + F) as fast: a slowdown
+ * of known size that follows each query's cost, whatever the test, on any CPU. The thread's CPU
+ * clock is read even at F = 0, so that servers at 0 pay the same reads as injected ones. Unset:
+ * no clock is read. The two settings are independent; counting uses only the first, since CPU
+ * time is not repeatable.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef ssize_t (*send_fn)(int, const void *, size_t, int);
 
 static send_fn real_send;
 static unsigned long iterations;
+/* Below 0: TAGBENCH_INJECT_CPU_SHARE unset, the thread CPU clock is never read. */
+static double cpu_share = -1;
+/* The thread's CPU time at the end of its previous send(), 0 before its first. */
+static __thread unsigned long long last_send_cpu_ns;
 
 /*
  * The loop is written in assembly so that its size is known and no compiler can shorten or
@@ -45,15 +59,34 @@ __attribute__((noinline, visibility("default"))) void tagbench_injected_cost(uns
   COST_LOOP(n);
 }
 
+static unsigned long long thread_cpu_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (unsigned long long)t.tv_sec * 1000000000ULL + (unsigned long long)t.tv_nsec;
+}
+
+__attribute__((noinline, visibility("default"))) void tagbench_injected_cpu(void) {
+  unsigned long long now = thread_cpu_ns();
+  /* A thread's first send() has no query before it to measure (the connection's handshake). */
+  if (last_send_cpu_ns != 0 && cpu_share > 0) {
+    unsigned long long until = now + (unsigned long long)((double)(now - last_send_cpu_ns) * cpu_share);
+    while (now < until) now = thread_cpu_ns();
+  }
+  last_send_cpu_ns = now;
+}
+
 /* Resolved once, before the server starts its threads, so send() itself never races on it. */
 __attribute__((constructor)) static void tagbench_inject_init(void) {
   real_send = (send_fn)dlsym(RTLD_NEXT, "send");
   const char *text = getenv("TAGBENCH_INJECT_INSTRUCTIONS");
   iterations = text ? strtoul(text, NULL, 10) / INSTRUCTIONS_PER_ITERATION : 0;
+  const char *share = getenv("TAGBENCH_INJECT_CPU_SHARE");
+  if (share) cpu_share = strtod(share, NULL);
 }
 
 __attribute__((visibility("default"))) ssize_t send(int fd, const void *buf, size_t len, int flags) {
   tagbench_injected_cost(iterations);
+  if (cpu_share >= 0) tagbench_injected_cpu();
   if (!real_send) real_send = (send_fn)dlsym(RTLD_NEXT, "send");
   return real_send(fd, buf, len, flags);
 }
