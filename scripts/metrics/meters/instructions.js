@@ -125,7 +125,10 @@ export const instructions = Object.freeze({
           if (repeat === null || !repeat.ok || !repeat.operations) return null;
           const parsed = parseCallgrind(await readFile(path, 'utf8'));
           const profile = summarizeProfile(parsed, { ops: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command' });
-          return countedFigures(profile, repeat.operations, target.dispatchFunction ?? 'dispatch_command', (Date.now() - startedMs) / 1000, purgeWaitS, hold !== null, flushWaitS);
+          return countedFigures(profile, {
+            operations: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command',
+            countedS: (Date.now() - startedMs) / 1000, purgeWaitS, purgeHeld: hold !== null, flushWaitS,
+          });
         } finally {
           // Dumps are megabytes each; the compact profile is what the record keeps.
           await rm(path, { force: true });
@@ -138,16 +141,17 @@ export const instructions = Object.freeze({
 /**
  * The record's figures of one counted repeat. Pure.
  * @param {ReturnType<typeof summarizeProfile>} profile
- * @param {number} operations
- * @param {string} dispatchFunction
- * @param {number} countedS wall seconds between zeroing and dumping (under valgrind)
- * @param {number|null} [purgeWaitS] seconds waited for InnoDB's purge before zeroing; null = not waited
- * @param {boolean} [purgeHeld] a read view kept purge from running during the count
- * @param {number|null} [flushWaitS] seconds waited for the buffer pool's dirty pages to be written
- *   before zeroing; null = not waited
+ * @param {object} count how the count was taken
+ * @param {number} count.operations the repeat's operations (the divisor of every per-op figure)
+ * @param {string} count.dispatchFunction the query path's root function
+ * @param {number} count.countedS wall seconds between zeroing and dumping (under valgrind)
+ * @param {number|null} [count.purgeWaitS] seconds waited for InnoDB's purge before zeroing; null = not waited
+ * @param {boolean} [count.purgeHeld] a read view kept purge from running during the count
+ * @param {number|null} [count.flushWaitS] seconds waited for the buffer pool's dirty pages to be
+ *   written before zeroing; null = not waited
  * @returns {import('../types.js').MeterFigures}
  */
-export function countedFigures(profile, operations, dispatchFunction, countedS, purgeWaitS = null, purgeHeld = false, flushWaitS = null) {
+export function countedFigures(profile, { operations, dispatchFunction, countedS, purgeWaitS = null, purgeHeld = false, flushWaitS = null }) {
   const queryPathPerOp = profile.queryPathPerOp;
   if (queryPathPerOp === null || !(queryPathPerOp > 0)) {
     throw new Error(`the profile has no instructions in ${dispatchFunction}: is that the server's command-dispatch function (products config dispatchFunction)?`);

@@ -56,3 +56,18 @@ test('wall: a failed repeat keeps its intervals and the samplers\' facts, no rat
     mysqldRssKb: 123456, ioDevices: { basis: 'datadir', devices: ['sda'] }, rocksdb: null,
   });
 });
+
+test('instructions: a count\'s figures per operation and how it was taken, rounded for the record; no query path names the dispatch function', async () => {
+  const { countedFigures } = await import('../../../scripts/metrics/meters/instructions.js');
+  const profile = /** @type {any} */ ({ queryPathPerOp: 41_832.7, totalPerOp: 60_001.2, unnamedSelfPerOp: 310.5, functions: [] });
+  const figures = countedFigures(profile, { operations: 1000, dispatchFunction: 'dispatch_command', countedS: 1.23456, purgeWaitS: 0.04, purgeHeld: true, flushWaitS: 2.26 });
+  assert.deepEqual(figures.perOp, { queryPathInstructionsPerOp: 41_832.7, processInstructionsPerOp: 60_001.2 });
+  assert.deepEqual(/** @type {any} */ (figures.repeat).instructions, {
+    operations: 1000, queryPathPerOp: 41_832.7, processPerOp: 60_001.2, unnamedSelfPerOp: 310.5, dispatchFunction: 'dispatch_command',
+    countedS: 1.235, purgeWaitS: 0, purgeHeld: true, flushWaitS: 2.3,
+  });
+  const plain = countedFigures(profile, { operations: 10, dispatchFunction: 'dispatch_command', countedS: 1 });
+  assert.equal(/** @type {any} */ (plain.repeat).instructions.purgeWaitS, null, 'not waited is null, not 0');
+  assert.equal(/** @type {any} */ (plain.repeat).instructions.purgeHeld, false);
+  assert.throws(() => countedFigures({ ...profile, queryPathPerOp: null }, { operations: 10, dispatchFunction: 'do_command', countedS: 1 }), /no instructions in do_command: is that the server's command-dispatch function/);
+});
