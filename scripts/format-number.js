@@ -142,3 +142,25 @@ export function formatEffect(t, value) {
   if (t.scale === 'linear') return isNumber(value) ? `${formatValue(value)}${t.unit ? ` ${t.unit}` : ''}` : MISSING;
   return formatPercent(value);
 }
+
+/**
+ * Past this relative change a detectable effect says nothing a reader can use: a drop can never
+ * exceed 100 %, and a rise of thousands of per cent (seen: 39,151 % with two noisy instances)
+ * only says the figure is noise.
+ */
+export const UNDETECTABLE_OVER = 1;
+/** The words for such an effect: in sentences and tables, and in the terminal's narrow columns. */
+export const UNDETECTABLE = Object.freeze({ long: 'not detectable at this noise', short: '> 100 %' });
+
+/**
+ * A smallest detectable change (MDE) as formatEffect gives it, or words when it is past any
+ * change a release could make (UNDETECTABLE_OVER).
+ * @param {JudgedChange} t
+ * @param {number|null|undefined} value
+ * @param {{short?: boolean}} [options] short: the terminal's narrow form
+ * @returns {string}
+ */
+export function formatDetectable(t, value, options = {}) {
+  if (t.scale !== 'linear' && isNumber(value) && value >= UNDETECTABLE_OVER) return options.short ? UNDETECTABLE.short : UNDETECTABLE.long;
+  return formatEffect(t, value);
+}

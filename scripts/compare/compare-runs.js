@@ -190,6 +190,7 @@ function applyFamilyControl(tests, alpha, power) {
   const minInstances = minInstancesFor(alpha / Math.max(1, members.length));
   members.forEach((t, i) => {
     t.pAdjusted = adjusted[i];
+    t.pAdjustedBetter = adjustedBetter[i];
     t.mdeIssue = issueMde(t, alpha / members.length, power, minInstances);
     const held = t.level === 'issue' && ((t.verdict === 'regression' && adjusted[i] > alpha) || (t.verdict === 'improvement' && adjustedBetter[i] > alpha));
     if (held) {

@@ -3,7 +3,7 @@
  * a summary, a table with the numbers of every gated metric (ratio, interval, noise, MDE),
  * and the reason of every verdict other than unchanged.
  */
-import { formatPercent, formatRatio, formatStats, formatValue } from '../format-number.js';
+import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
@@ -40,9 +40,9 @@ export function renderComparison(cmp, options) {
   if (md) {
     out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
-    out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
+    out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${change(t, t.mdeDrop)} | ${change(t, t.mdeRise)} | ${issueMde(t, cmp)} | ${change(t, t.threshold.issue)} | ${formatP(t.pAdjusted)} | ${label(t)} |\n`);
+      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
@@ -138,6 +138,17 @@ function adaptiveLine(cmp) {
   return `adaptive repeats: ${a.rounds} round(s) in ${a.seconds} s of a ${a.budgetS} s budget resolved ${a.resolved} of ${a.undecidedBefore} undecided verdicts${needed ? ` (instances per side: ${needed})` : ''}; stopped: ${a.stopped}`;
 }
 
+/**
+ * Both directions' Holm-adjusted p-values: a regression's issue needs the first at or below the
+ * family's alpha, an improvement's the second (its reason cites that one).
+ * @param {import('./types.js').FullVerdict} t
+ * @returns {string}
+ */
+function holmP(t) {
+  if (t.pAdjusted === null || t.pAdjusted === undefined) return 'n/a';
+  return `${formatP(t.pAdjusted)} / ${formatP(t.pAdjustedBetter)}`;
+}
+
 /** @param {number|null|undefined} p */
 function formatP(p) {
   if (p === null || p === undefined) return 'n/a';
@@ -155,9 +166,9 @@ function renderThroughputLines(tests, color, cmp) {
   if (tests.length === 0) return '';
   const width = Math.max(4, ...tests.map((t) => t.test.length));
   const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  ${'issue MDE'.padStart(10)}  verdict\n`;
-  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${mde(t).padStart(8)}  ${issueMde(t, cmp).padStart(10)}  ${label(t)}`, t, color));
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${formatDetectable(t, t.mde, { short: true }).padStart(8)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
   const pairedNote = tests.some((t) => t.pairedRounds) ? ', or per side of the rounds\' ratio when paired by round' : '';
-  return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level):\n${head}${lines.join('')}`;
+  return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level; ${UNDETECTABLE.short}: ${UNDETECTABLE.long}):\n${head}${lines.join('')}`;
 }
 
 /**
@@ -172,7 +183,7 @@ function renderInstructionLines(tests, color, cmp) {
   const perOp = (/** @type {{median: number}|null} */ side) => (side ? Math.round(side.median).toLocaleString('en-US') : '–');
   const head = `${'test'.padEnd(width)}  ${'base/op'.padStart(11)}  ${'cand./op'.padStart(11)}  ${'ratio'.padStart(8)}  ${'interval'.padEnd(17)}  ${'noise'.padStart(7)}  ${'issue MDE'.padStart(10)}  verdict\n`;
   const ci = (/** @type {import('./types.js').FullVerdict} */ t) => (t.ci ? `${formatRatio(t.ci[0], { digits: 5 })}–${formatRatio(t.ci[1], { digits: 5 })}` : 'n/a');
-  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${perOp(t.base).padStart(11)}  ${perOp(t.candidate).padStart(11)}  ${formatRatio(t.ratio, { digits: 5 }).padStart(8)}  ${ci(t).padEnd(17)}  ${noise(t).padStart(7)}  ${issueMde(t, cmp).padStart(10)}  ${label(t)}`, t, color));
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${perOp(t.base).padStart(11)}  ${perOp(t.candidate).padStart(11)}  ${formatRatio(t.ratio, { digits: 5 }).padStart(8)}  ${ci(t).padEnd(17)}  ${noise(t).padStart(7)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
   const decided = tests.filter((t) => t.verdict !== 'inconclusive' && t.verdict !== 'failed').length;
   return `instructions per operation in the query path (counted under callgrind, ${decided} of ${tests.length} decided):\n${head}${lines.join('')}`;
 }
@@ -224,18 +235,14 @@ function noise(t) {
   return change(t, t.noiseCv);
 }
 
-/** @param {import('./types.js').FullVerdict} t */
-function mde(t) {
-  return change(t, t.mde);
-}
-
 /**
  * The issue-level detectable change, or how many instances it still needs.
  * @param {import('./types.js').FullVerdict} t
  * @param {FullComparison} cmp
+ * @param {boolean} long Markdown's words for an undetectable change, else the terminal's
  */
-function issueMde(t, cmp) {
-  if (t.mdeIssue !== null && t.mdeIssue !== undefined) return change(t, t.mdeIssue);
+function issueMde(t, cmp, long) {
+  if (t.mdeIssue !== null && t.mdeIssue !== undefined) return formatDetectable(t, t.mdeIssue, { short: !long });
   return cmp.family && !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined ? `needs ${cmp.family.minInstances}` : 'n/a';
 }
 

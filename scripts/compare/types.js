@@ -124,6 +124,8 @@ export {};
  *   the comparison; an issue needs it at or below familyAlpha
  * @property {number|null} [pBetter] the same test for "the candidate is better": an improvement
  *   at the issue level needs its Holm-adjusted value at or below familyAlpha too
+ * @property {number|null} [pAdjustedBetter] pBetter after Holm's adjustment (what an
+ *   improvement's reason cites); absent in comparisons written before it was kept
  * @property {number|null} [mdeIssue] smallest change in the bad direction the issue rule (Holm
  *   over the run's verdicts, one-sided, at the configured power) can detect with these instances;
  *   null when the exact test cannot reach that level yet (fewer instances than family.minInstances)

@@ -3,7 +3,7 @@
  * the baseline, links, provenance and the hidden marker. Pure: data in, Markdown out.
  */
 import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.js';
-import { formatChange, formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
+import { formatChange, formatDetectable, formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
 import { renderProvenance } from './render-provenance.js';
 import { renderTriageHelp } from './triage-answers.js';
 import { findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
@@ -164,7 +164,7 @@ function renderTable(regressed, comparison) {
     const threshold = t.threshold?.issue ?? comparison.thresholds.tests?.[t.test]?.issue ?? comparison.thresholds.groups[t.group]?.issue;
     const metric = `${t.metric}${t.unit ? ` (${t.unit})` : ''}${t.higherIsBetter ? ' ↑' : ' ↓'}`;
     const rerun = t.confirmation ? `${formatRatio(t.confirmation.ratio)} ${formatInterval(t.confirmation.ci)}` : 'n/a';
-    rows.push(`| ${t.test} | ${t.group} | ${metric} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatChange(t)} | ${formatEffect(t, threshold)} | ${formatEffect(t, t.mde)} | ${rerun} |`);
+    rows.push(`| ${t.test} | ${t.group} | ${metric} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatChange(t)} | ${formatEffect(t, threshold)} | ${formatDetectable(t, t.mde)} | ${rerun} |`);
   }
   rows.push('', '↑ higher is better, ↓ lower is better. Ratio = candidate median / baseline median; CI = its confidence interval as computed by `tagbench compare`.');
   return rows.join('\n');

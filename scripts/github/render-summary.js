@@ -2,7 +2,7 @@
  * The job summary: one comparison table per comparison (every test, not only regressions) and
  * what the report did with issues. Pure: data in, Markdown out.
  */
-import { formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
+import { formatDetectable, formatInterval, formatRatio, formatStats } from '../format-number.js';
 import { describeOverrides } from './render-issue.js';
 import { findVerdictPolicy } from '../compare/index.js';
 
@@ -29,7 +29,7 @@ export function renderSummary(comparisons, outcomes, mode) {
       const level = t.level ? `, ${t.level}` : '';
       const policy = findVerdictPolicy(t, c.thresholds);
       const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
-      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatEffect(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`);
+      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`);
     }
     out.push('');
   }

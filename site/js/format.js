@@ -139,6 +139,16 @@ export function fmtPct(v) {
   return v === null || v === undefined || !Number.isFinite(v) ? '—' : `${nf1.format(v * 100)} %`;
 }
 
+/**
+ * A smallest detectable change (MDE): past 100 % it says only that the figure is noise (a drop
+ * can never exceed 100 %; rises of thousands of per cent come from two noisy instances), so the
+ * page says that in words, as the reports do (scripts/format-number.js formatDetectable).
+ * @param {number|null|undefined} v
+ */
+export function fmtDetectable(v) {
+  return typeof v === 'number' && v >= 1 ? 'not detectable at this noise' : fmtPct(v);
+}
+
 /** @param {number|null|undefined} bytes */
 export function fmtBytes(bytes) {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '—';

@@ -52,3 +52,37 @@ test('a comparison paired by round says so: method, the rounds instead of instan
   const term = renderComparison(cmp, { format: 'terminal' });
   assert.match(term, /noise = CV between server instances, or per side of the rounds' ratio when paired by round/);
 });
+
+test('a detectable change past 100 % is printed as words, and the Holm column gives the p-value an improvement\'s reason cites', () => {
+  const id = (/** @type {string} */ v) => `20261122T200823Z-local-mariadb-${v}-smoke-abc123`;
+  const instances = [0, 1, 2];
+  // Two tests side by side: one whose rounds disagree wildly (the MDE runs into the thousands of
+  // per cent), one a 20 % improvement whose interval clears the issue threshold but which Holm
+  // over the family of two holds at the warn level.
+  const cmp = compareRuns({
+    base: { version: '1', records: [makeRecord({ id: id('1'), version: '1', steps: [{ name: 'wild', throughput: [1000, 100, 5000], instances }, { name: 'faster', throughput: [1000, 1000, 1000], instances }] })] },
+    candidate: { version: '2', records: [makeRecord({ id: id('2'), version: '2', steps: [{ name: 'wild', throughput: [100, 2000, 900], instances }, { name: 'faster', throughput: [1200, 1300, 1100], instances }] })] },
+    thresholds, createdAt: 'x',
+  });
+  const wild = /** @type {any} */ (cmp.tests.find((t) => t.test === 'wild'));
+  assert.ok(wild.mdeRise > 1, `the wild test's MDE rise ${wild.mdeRise}`);
+  const md = renderComparison(cmp, { format: 'markdown' });
+  const wildRow = md.split('\n').find((l) => l.startsWith('| wild |')) ?? '';
+  assert.match(wildRow, /not detectable at this noise/);
+  assert.doesNotMatch(md, /\d{1,3},\d{3}(\.\d)? %/, 'no detectable change in the thousands of per cent');
+  const term = renderComparison(cmp, { format: 'terminal' });
+  assert.match(term, /> 100 %: not detectable at this noise/);
+  const faster = /** @type {any} */ (cmp.tests.find((t) => t.test === 'faster'));
+  assert.equal(faster.verdict, 'improvement');
+  assert.equal(faster.level, 'warn');
+  assert.equal(typeof faster.pAdjustedBetter, 'number');
+  const fasterRow = md.split('\n').find((l) => l.startsWith('| faster |')) ?? '';
+  assert.match(md, /\| p worse \/ better \(Holm\) \|/);
+  // The column's second figure is the one the reason cites when Holm holds the improvement back.
+  const cited = /Holm-adjusted p (\S+) over/.exec(faster.reason)?.[1];
+  const cells = fasterRow.split('|').map((c) => c.trim());
+  const holm = cells[cells.length - 3];
+  assert.match(holm, /^\S+ \/ \S+$/);
+  assert.equal(holm.split(' / ')[1], cited, `${holm} vs the reason's ${cited}`);
+  assert.equal(holm.split(' / ')[1], faster.pAdjustedBetter < 0.001 ? faster.pAdjustedBetter.toExponential(1) : faster.pAdjustedBetter.toFixed(3));
+});

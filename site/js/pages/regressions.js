@@ -2,7 +2,7 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtDate, fmtRatio, fmtPct, ratioDigits } from '../format.js';
+import { fmtDate, fmtDetectable, fmtRatio, ratioDigits } from '../format.js';
 import { releaseHref, testHref, lineHref } from '../components.js';
 
 const STATES = ['all', 'open', 'closed', 'no issue'];
@@ -32,7 +32,7 @@ export async function render(main) {
           // Every row is a regression: mark it so whichever way the metric points.
           h('td', null, h('span', { class: 'ratio lo', title: r.higherIsBetter === false ? 'higher is worse for this metric' : 'lower is worse', text: fmtRatio(r.ratio, ratioDigits(r)) })),
           h('td', { text: r.ci ? `${fmtRatio(r.ci[0], ratioDigits(r))} – ${fmtRatio(r.ci[1], ratioDigits(r))}` : '—' }),
-          h('td', { text: fmtPct(r.mde) }),
+          h('td', { text: fmtDetectable(r.mde) }),
           h('td', { class: 'text', text: r.baseVersion }),
           h('td', { text: fmtDate(r.createdAt) })))),
       ], { id: 'regressions-table' }));

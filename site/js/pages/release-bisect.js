@@ -4,7 +4,7 @@
  * must know, and a row per probe and test with the numbers that decided it.
  */
 import { h, scrollTable } from '../dom.js';
-import { fmtDate, fmtPct, fmtRatio } from '../format.js';
+import { fmtDate, fmtDetectable, fmtRatio } from '../format.js';
 import { verdictBadge } from '../components.js';
 
 /**
@@ -42,7 +42,7 @@ function bisectCard(d, b) {
         h('td', { text: fmtRatio(e.ratio) }),
         h('td', { text: e.ci ? `${fmtRatio(e.ci[0])} – ${fmtRatio(e.ci[1])}` : '—' }),
         h('td', { text: `${e.instances[0]} / ${e.instances[1]}${e.pairedRounds ? ` (${e.pairedRounds} rounds, paired)` : ''}` }),
-        h('td', { text: fmtPct(e.mde) }),
+        h('td', { text: fmtDetectable(e.mde) }),
         h('td', { class: 'text muted', text: [...p.runIds.good, ...p.runIds.candidate].join(', ') }))))),
     ], { class: 'bisect-probes' }));
 }

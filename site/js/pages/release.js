@@ -9,7 +9,7 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtQps, fmtNum, fmtPct, fmtDate, fmtBytes, fmtRatio, fmtCount, fmtSmallPct, ratioDigits } from '../format.js';
+import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSmallPct, ratioDigits } from '../format.js';
 import { bisectSection } from './release-bisect.js';
 import { functionsSection } from './release-functions.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
@@ -111,7 +111,7 @@ function testsTable(d, baseData) {
       h('td', { dataset: { ratio: ratio ?? '' } }, ratioSpan(ratio)),
       h('td', { text: v?.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
       // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
-      h('td', { text: v ? `${fmtPct(v.mdeDrop ?? v.mde)} / ${fmtPct(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
+      h('td', { text: v ? `${fmtDetectable(v.mdeDrop ?? v.mde)} / ${fmtDetectable(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
       h('td', { class: 'text', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
       counted ? instructionCells(t, baseTest) : null,
       h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));

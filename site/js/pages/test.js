@@ -7,7 +7,7 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtQps, fmtRatio, fmtPct, fmtDate, fmtNum, fmtCount, ratioDigits } from '../format.js';
+import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, ratioDigits } from '../format.js';
 import { breadcrumb, verdictBadge, ratioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 
@@ -196,7 +196,7 @@ function historyTable(d, base, baseRel) {
           })),
         h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.timed === false ? 'not timed' : r.status })),
         h('td', { text: v ? `${fmtRatio(v.ratio)}${v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : ''}` : '—' }),
-        h('td', { text: v ? fmtPct(v.mde) : '—' }),
+        h('td', { text: v ? fmtDetectable(v.mde) : '—' }),
         h('td', { class: 'text', text: v?.baseVersion ?? '—' }),
         counted ? [
           h('td', { dataset: { instructions: r.instructions?.median ?? '' }, title: r.instructions ? `median of ${r.instructions.n} counted repeats` : undefined, text: fmtCount(r.instructions?.median) }),

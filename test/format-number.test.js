@@ -1,0 +1,21 @@
+/**
+ * Detectable changes as every view prints them: the reports (scripts/format-number.js) and the
+ * site (site/js/format.js) say "not detectable at this noise" past 100 %, the same way.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatDetectable, UNDETECTABLE } from '../scripts/format-number.js';
+import { fmtDetectable } from '../site/js/format.js';
+
+test('a detectable change past 100 % is words in the reports and on the site; below it, a percentage; a difference metric keeps its unit', () => {
+  const ratio = /** @type {any} */ ({ scale: 'log' });
+  assert.equal(formatDetectable(ratio, 391.51), UNDETECTABLE.long);
+  assert.equal(formatDetectable(ratio, 1), UNDETECTABLE.long);
+  assert.equal(formatDetectable(ratio, 391.51, { short: true }), '> 100 %');
+  assert.equal(formatDetectable(ratio, 0.2213), '22.1 %');
+  assert.equal(formatDetectable(ratio, null), 'n/a');
+  assert.equal(formatDetectable(/** @type {any} */ ({ scale: 'linear', unit: 'KB/op' }), 3.5), '3.50 KB/op');
+  assert.equal(fmtDetectable(950.69), UNDETECTABLE.long);
+  assert.equal(fmtDetectable(0.2213), '22.1 %');
+  assert.equal(fmtDetectable(null), '—');
+});
