@@ -7,6 +7,8 @@
  */
 export { compareRuns, chooseBase, estimateNoiseHistory } from './compare-runs.js';
 export { selectUndecided, isUndecided } from './select-undecided.js';
+export { findSuspects, SUSPECT_BAD_SHARE } from './suspects.js';
+/** @typedef {import('./suspects.js').Suspect} Suspect */
 export { clopperPearson, upperBound } from './proportion.js';
 export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';
 export { resolveThresholds, findThreshold, findPolicy, findVerdictPolicy } from './thresholds.js';

@@ -3,6 +3,7 @@
  * a summary, a table with the numbers of every gated metric (ratio, interval, noise, MDE),
  * and the reason of every verdict other than unchanged.
  */
+import { findSuspects, SUSPECT_BAD_SHARE } from './suspects.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
 
@@ -44,6 +45,7 @@ export function renderComparison(cmp, options) {
     for (const t of cmp.tests) {
       out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
+    out.push(renderSuspects(cmp, true));
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
       out.push('\n');
@@ -73,6 +75,7 @@ export function renderComparison(cmp, options) {
   const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
   if (notable.length > 0) out.push('\nwhy:\n');
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
+  out.push(renderSuspects(cmp, false));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or unchanged: every number is in --markdown / --json.\n`);
@@ -88,6 +91,34 @@ export function renderComparison(cmp, options) {
     for (const row of rows) out.push(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}\n`);
   }
   return out.join('');
+}
+
+/**
+ * The suspects (findSuspects): inconclusive verdicts leaning the bad way, apart from the noise,
+ * with what would settle each.
+ * @param {FullComparison} cmp
+ * @param {boolean} md
+ * @returns {string} empty when there are none
+ */
+function renderSuspects(cmp, md) {
+  const suspects = findSuspects(cmp);
+  if (suspects.length === 0) return '';
+  const intro = `suspects: ${suspects.length} inconclusive verdict(s) lean the bad way (at least ${formatPercent(SUSPECT_BAD_SHARE)} of the interval on the bad side of no change, or the estimate past the warn threshold); the rest of the inconclusive verdicts are noise either way`;
+  const settle = (/** @type {import('./suspects.js').Suspect} */ s) => {
+    const unit = s.paired ? 'rounds' : 'instances';
+    const lean = s.estimateInstances !== null && s.estimateInstances > s.instances && (s.settleInstances === null || s.estimateInstances < s.settleInstances)
+      ? `about ${s.estimateInstances} ${unit} per side would show whether a change of the estimate's size is real; ` : '';
+    if (s.settleInstances === null) return `${lean}the issue threshold is not settled by more ${unit} at this noise (over 60 per side): a quieter host or a longer test`;
+    if (s.settleInstances <= s.instances) return 'its MDE is already at the issue threshold: a change about the threshold\'s size; rerun it (tagbench confirm)';
+    return `${lean}about ${s.settleInstances} ${unit} per side would settle it at the issue threshold (has ${s.instances}; tagbench compare --adaptive)`;
+  };
+  const value = (/** @type {import('./suspects.js').Suspect} */ s) => (s.ratio !== null
+    ? `${formatRatio(s.ratio)} [${formatRatio(s.interval[0])}, ${formatRatio(s.interval[1])}]`
+    : `${formatValue(s.difference)} [${formatValue(s.interval[0])}, ${formatValue(s.interval[1])}]`);
+  if (md) {
+    return `\n**Suspects.** ${intro.slice('suspects: '.length)}.\n\n| test | metric | ratio [interval] | why | what would settle it |\n| --- | --- | --- | --- | --- |\n${suspects.map((s) => `| ${s.test} | ${s.metric} | ${value(s)} | ${s.why} | ${settle(s)} |\n`).join('')}`;
+  }
+  return `\n${intro}:\n${suspects.map((s) => `  ${s.test} ${s.metric} ${value(s)}: ${s.why}; ${settle(s)}\n`).join('')}`;
 }
 
 const ROCKSDB_TITLE = 'RocksDB figures, base → candidate (informational, never judged: medians over the repeats of MyRocks servers; – = none, e.g. InnoDB)';
