@@ -5,7 +5,7 @@
 import { dataPaths } from '../../site/js/paths.js';
 import { compareVersions } from '../version-order.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
-import { meterOf } from './build-release-data.js';
+import { meterOf, slimSuspect } from './build-release-data.js';
 
 /** @import { TableData, IssueRef } from './types.js' */
 /** @import { TableGroup } from './group-tables.js' */
@@ -82,16 +82,24 @@ export function buildManifest({ title, generatedAt, tools, counts, entries }) {
  * suite; the one naming the test when there are several).
  * @param {IssueRef[]} issues
  * @param {TableGroup[]} groups
- * @returns {{rows: any[], used: Set<IssueRef>}} used: the issues that matched a release here
+ * @returns {{rows: any[], suspects: any[], used: Set<IssueRef>}} used: the issues that matched a
+ *   release here; suspects: each release's inconclusive verdicts that lean the bad way
  */
 export function regressionRows(issues, groups) {
   /** @type {Set<IssueRef>} */
   const used = new Set();
   const rows = [];
+  const suspects = [];
   for (const g of groups) {
     for (const rel of g.releases) {
       const c = rel.comparison?.comparison;
       if (!c) continue;
+      for (const s of rel.comparison?.suspects ?? []) {
+        suspects.push({
+          product: g.key.product, productName: g.productName, line: g.key.line, host: g.key.host, suite: g.key.suite,
+          version: rel.version, baseVersion: c.base.version, createdAt: c.createdAt, meter: meterOf(s.metric), ...slimSuspect(s),
+        });
+      }
       const fits = issues.filter((i) => issueFits(i, g.key) && i.version === rel.version);
       for (const i of fits) used.add(i);
       for (const v of c.tests.filter((t) => t.verdict === 'regression')) {
@@ -107,18 +115,20 @@ export function regressionRows(issues, groups) {
       }
     }
   }
-  return { rows, used };
+  return { rows, suspects, used };
 }
 
 /**
  * @param {any[]} rows regression rows of every table
  * @param {IssueRef[]} otherIssues issues that match no stored verdict (e.g. filed from another store)
+ * @param {any[]} [suspects] suspect rows of every table (regressionRows)
  * @returns {unknown} data/regressions.json
  */
-export function buildRegressions(rows, otherIssues) {
+export function buildRegressions(rows, otherIssues, suspects = []) {
   return {
     schemaVersion: SCHEMA_VERSION,
     regressions: [...rows].sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+    suspects: [...suspects].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.badShare - a.badShare),
     otherIssues,
   };
 }

@@ -94,6 +94,8 @@ export function buildReleaseData(table, rel) {
       settings: diffSettings(against.record, first),
     } : null,
     functions: functions?.path ?? null,
+    // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
+    suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
     tests,
   };
   return { path: dataPaths.release(where), data, functions };
@@ -215,4 +217,15 @@ function flattenSettings(r) {
     for (const [k, v] of Object.entries(step.params ?? {})) put(`step.${step.name}.${k}`, v);
   }
   return out;
+}
+
+/**
+ * What the pages show of a suspect: the verdict's numbers, why it leans, and the instances
+ * (rounds) per side that would test the lean and settle the issue threshold.
+ * @param {import('../compare/index.js').Suspect} s
+ * @returns {import('../compare/index.js').Suspect}
+ */
+export function slimSuspect(s) {
+  const { test, metric, ratio, difference, interval, badShare, pastWarn, why, instances, settleInstances, estimateInstances, paired } = s;
+  return { test, metric, ratio, difference, interval, badShare, pastWarn, why, instances, settleInstances, estimateInstances, paired };
 }

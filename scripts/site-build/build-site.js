@@ -19,7 +19,7 @@ import { hostCalibration, hostFalseAlarms, noiseOverview } from './build-calibra
 import { crossSlice, buildCrossFiles } from './build-cross-data.js';
 import { buildSliceViews, buildViewsIndex } from './build-views-data.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
-import { resolveThresholds } from '../compare/index.js';
+import { resolveThresholds, findSuspects } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 
 /** Marker file: only a folder holding it may be replaced by a new build. */
@@ -146,7 +146,11 @@ export async function buildSite(opts) {
       fileCount += await writeAll(tmp, fullComparisons.map((c) => [comparisonDownload(c), JSON.stringify(c.comparison)]));
       // The pages show a few fields of each verdict; the compare stage's evidence stays in the
       // download.
-      const comparisons = fullComparisons.map((c) => ({ id: c.id, comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) } }));
+      // Suspects need the evidence (intervals' scale, noise, thresholds): found here, before.
+      const comparisons = fullComparisons.map((c) => ({
+        id: c.id, suspects: findSuspects(/** @type {any} */ (c.comparison)),
+        comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) },
+      }));
       fullComparisons.length = 0;
       const changePoints = await readChangePoints(opts.store, sliceFilter);
       const bisects = await readBisectReports(opts.store, sliceFilter);

@@ -28,6 +28,7 @@ import { buildSequenceData } from './build-sequence-data.js';
  * @typedef {object} PartitionSummary what finishSite needs from a slice (small)
  * @property {any[]} entries manifest entries of its tables
  * @property {any[]} regressions regression rows
+ * @property {any[]} suspects suspect rows (inconclusive verdicts leaning the bad way)
  * @property {Set<IssueRef>} usedIssues issues matched to a stored verdict
  * @property {StoredComparison[]} feed its comparisons, slimmed to what the feed shows
  * @property {{runs: number, comparisons: number, releases: number}} counts
@@ -64,12 +65,13 @@ export function computePartition(input, seriesPaths) {
     entries.push(manifestEntry(group, table, input.issues));
     releases += table.releases.length;
   }
-  const { rows, used } = regressionRows(input.issues, groups);
+  const { rows, suspects, used } = regressionRows(input.issues, groups);
   return {
     files,
     summary: {
       entries,
       regressions: rows,
+      suspects,
       usedIssues: used,
       feed: input.comparisons.map((s) => ({
         id: s.id,
@@ -119,7 +121,7 @@ export function finishSite(input, parts, tools) {
   return {
     json: new Map(/** @type {[string, unknown][]} */ ([
       [dataPaths.manifest(), buildManifest({ title: input.title, generatedAt: input.generatedAt, tools, counts, entries })],
-      [dataPaths.regressions(), buildRegressions(parts.flatMap((p) => p.regressions), input.issues.filter((i) => !used.has(i)))],
+      [dataPaths.regressions(), buildRegressions(parts.flatMap((p) => p.regressions), input.issues.filter((i) => !used.has(i)), parts.flatMap((p) => p.suspects))],
     ])),
     text: new Map([[dataPaths.feed(), renderFeed({ comparisons: parts.flatMap((p) => p.feed), title: input.title, siteUrl: input.siteUrl, generatedAt: input.generatedAt })]]),
   };

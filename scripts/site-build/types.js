@@ -18,6 +18,9 @@ export {};
  * @typedef {object} StoredComparison a comparison file with where it came from
  * @property {string} id file name without .json (the comparison id)
  * @property {Comparison} comparison
+ * @property {import('../compare/index.js').Suspect[]} [suspects] its inconclusive verdicts that
+ *   lean the bad way (compare's findSuspects), found from the full verdicts before the site
+ *   slims them
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The measured false-issue rate of a host class, from its calibration report
+ * The measured false-issue rate and detection of a host class, from its calibration report
  * (bench/calibration-<host-class>.json, written by `tagbench calibrate`), for every comparison
- * report to print beside the design bound. store/ reads and checks the file; this keeps the few
+ * report to print beside the design bound and as its "how sure" line. store/ reads and checks the file; this keeps the few
  * figures compare prints.
  */
 import { readCalibrationReport } from '../store/index.js';
@@ -14,6 +14,8 @@ import { readCalibrationReport } from '../store/index.js';
  * @property {number} runsWithFalseIssue runs that would have opened at least one issue
  * @property {number} upper95 one-sided 95 % upper bound of the per-run false-issue rate
  * @property {string} file where it came from
+ * @property {{slowdown: number, trials: number, detected: number}[]} detection injected
+ *   slowdowns and how often each opened a (confirmed) issue: how sure a verdict of this host is
  */
 
 /**
@@ -28,5 +30,6 @@ export async function readCalibrationSummary(root, hostClass) {
   const report = await readCalibrationReport(root, hostClass);
   if (!report) return null;
   const { measuredAt, runs, runsWithFalseIssue, upper95, file } = report;
-  return { hostClass, measuredAt, runs, runsWithFalseIssue, upper95, file };
+  const detection = report.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected }));
+  return { hostClass, measuredAt, runs, runsWithFalseIssue, upper95, file, detection };
 }

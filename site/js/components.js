@@ -1,5 +1,5 @@
 /** Pieces several pages share: breadcrumbs, verdict badges, summaries, table titles. */
-import { h } from './dom.js';
+import { h, scrollTable } from './dom.js';
 import { pageUrl } from './paths.js';
 import { VERDICT_GLYPH, VERDICT_ORDER, fmtRatio, ratioClass, LO, HI } from './format.js';
 
@@ -109,4 +109,41 @@ export function requireParams(q, names) {
   const missing = names.filter((n) => !q.get(n));
   if (missing.length) throw new Error(`this page needs the URL parameters ${missing.join(', ')}; open it from the home page`);
   return Object.fromEntries(names.map((n) => [n, /** @type {string} */ (q.get(n))]));
+}
+
+/**
+ * Suspects: inconclusive verdicts that lean the bad way (compare's findSuspects), apart from
+ * the noise, each with why and with what would settle it.
+ * @param {any[]} rows suspects; on the Regressions page with their release's fields
+ * @param {{withRelease?: boolean, id: string}} options withRelease: a column for the release
+ */
+export function suspectsTable(rows, options) {
+  const settle = (/** @type {any} */ s) => {
+    const unit = s.paired ? 'rounds' : 'instances';
+    const lean = s.estimateInstances !== null && s.estimateInstances > s.instances && (s.settleInstances === null || s.estimateInstances < s.settleInstances)
+      ? `about ${s.estimateInstances} ${unit} per side would show whether the lean is real; ` : '';
+    if (s.settleInstances === null) return `${lean}the issue threshold is not settled by more ${unit} at this noise (a quieter host or longer tests)`;
+    if (s.settleInstances <= s.instances) return 'about the threshold\'s size: a confirmation rerun decides it';
+    return `${lean}about ${s.settleInstances} ${unit} per side settle the issue threshold (has ${s.instances})`;
+  };
+  const digits = (/** @type {any} */ s) => (s.meter === 'instructions' || s.metric === 'instructionsPerOp' ? 5 : 3);
+  const value = (/** @type {any} */ s) => (s.ratio !== null
+    ? `${fmtRatio(s.ratio, digits(s))} [${fmtRatio(s.interval[0], digits(s))}, ${fmtRatio(s.interval[1], digits(s))}]`
+    : `${s.difference} [${s.interval[0]}, ${s.interval[1]}]`);
+  const head = [...(options.withRelease ? ['Release', 'Product line', 'Host class', 'Suite'] : []), 'Test', 'Metric', 'Ratio [interval]', 'Why', 'What would settle it'];
+  return scrollTable(`${rows.length} suspect${rows.length === 1 ? '' : 's'}: inconclusive verdicts that lean the bad way`, [
+    h('thead', null, h('tr', null, head.map((c) => h('th', { scope: 'col', class: 'text', text: c })))),
+    h('tbody', null, rows.map((s) => h('tr', { dataset: { suspect: s.test, metric: s.metric } },
+      options.withRelease ? [
+        h('td', { class: 'text' }, h('a', { href: releaseHref(s, s.version), text: s.version })),
+        h('td', { class: 'text', text: `${s.productName} ${s.line}` }),
+        h('td', { class: 'text', text: s.host }),
+        h('td', { class: 'text', text: s.suite }),
+      ] : null,
+      h('th', { scope: 'row', class: 'text' }, options.withRelease ? h('a', { href: testHref(s, s.test), text: s.test }) : s.test),
+      h('td', { class: 'text', text: s.metric }),
+      h('td', { class: 'text' }, h('span', { class: 'ratio lo', text: value(s) })),
+      h('td', { class: 'text', text: s.why }),
+      h('td', { class: 'text', text: settle(s) })))),
+  ], { id: options.id });
 }

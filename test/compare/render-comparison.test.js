@@ -23,8 +23,12 @@ test('terminal and Markdown say how issues are controlled, what the adaptive rou
     ...comparison(),
     adaptive: { rounds: 2, seconds: 140, budgetS: 300, undecidedBefore: 12, resolved: 5, instancesNeeded: { a: 7, b: 7, c: 3, d: 3, e: 3, f: 3, g: 3, h: 3 }, stopped: 'the 300 s budget is spent' },
   };
-  const calibration = { runs: 12, runsWithFalseIssue: 0, upper95: 0.221, file: 'bench/calibration-local.json' };
+  const calibration = { runs: 12, runsWithFalseIssue: 0, upper95: 0.221, file: 'bench/calibration-local.json', detection: [{ slowdown: 0.1, trials: 20, detected: 0 }, { slowdown: 0.15, trials: 20, detected: 2 }] };
   const term = renderComparison(cmp, { format: 'terminal', calibration });
+  // How sure, among the first lines: what the host caught of known slowdowns, and this run's MDEs.
+  const howSure = term.split('\n').findIndex((l) => l.startsWith('how sure: '));
+  assert.ok(howSure >= 0 && howSure <= 3, term.split('\n').slice(0, 5).join('\n'));
+  assert.match(term, /how sure: on this host class, a 10\.0 % slowdown was caught in 0 of 20 calibration trials \(0\.0 %\), a 15\.0 % slowdown was caught in 2 of 20 calibration trials \(10\.0 %\) \(bench\/calibration-local\.json\); this run's throughput verdicts could detect drops of \d+\.\d % at best, \d+\.\d % for the median test\./);
   assert.match(term, /issues: Holm over 8 gated verdicts at 5\.0 %: expected false issues per run at most 0\.0500 before the confirmation rerun; measured on this host class: 0 of 12 A\/A runs opened an issue \(95 % upper bound 22\.1 % per run, bench\/calibration-local\.json\)\. An issue judged on independent instances needs at least 5 instances per side\./);
   assert.match(term, /adaptive repeats: 2 round\(s\) in 140 s of a 300 s budget resolved 5 of 12 undecided verdicts \(instances per side: 7 for a, b; 3 for c, d, e, f, g, h\); stopped: the 300 s budget is spent/);
   assert.match(term, /not judged .*kbWrittenPerOp of 8 test\(s\), e\.g\. a: repeats of 3 s are shorter than the 60 s this metric needs/);
@@ -32,6 +36,7 @@ test('terminal and Markdown say how issues are controlled, what the adaptive rou
   assert.match(term, /needs 5/, 'a test that cannot reach the issue level yet says how many instances it needs');
   const md = renderComparison(cmp, { format: 'markdown', calibration: null });
   assert.match(md, /not yet measured on this host class \(run tagbench calibrate\)/);
+  assert.match(md, /\n\nhow sure: this host class has no calibration of detection \(tagbench calibrate\); this run's throughput verdicts could detect/);
   assert.match(md, /\| MDE drop \| MDE rise \| MDE for an issue \|/);
   assert.match(md, /Not judged:\n\n- a kbWrittenPerOp: repeats of 3 s/);
 });

@@ -15,7 +15,7 @@ import { buildSite } from '../../scripts/site-build/build-site.js';
 import { serveSite } from '../../scripts/site-build/serve-site.js';
 import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
 import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
-import { computeRelativeTable } from '../../scripts/compare/index.js';
+import { computeRelativeTable, findSuspects } from '../../scripts/compare/index.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/site/', import.meta.url));
 const LINE = 'product=mariadb&line=10.11&host=local&suite=smoke';
@@ -266,6 +266,12 @@ describe('the published site in Chromium', () => {
     assert.ok((await page.$$('#regressions-table tr[data-state]')).length > 0);
     assert.equal((await page.$$('#regressions-table tr[data-state="open"]')).length, 0);
     await shoot('regressions-light');
+    // Suspects: compare's own findSuspects over the newest comparisons, the same rows on the page.
+    const wantSuspects = [...latest.values()].flatMap((c) => findSuspects(c).map((x) => `${c.candidate.version} ${x.test} ${x.metric}`)).sort();
+    const suspectRows = await page.$$eval('#suspects-table tbody tr', (trs) => trs.map((tr) => `${tr.querySelector('td a')?.textContent} ${/** @type {HTMLElement} */ (tr).dataset.suspect} ${/** @type {HTMLElement} */ (tr).dataset.metric}`));
+    assert.deepEqual(suspectRows.sort(), wantSuspects);
+    if (wantSuspects.length === 0) assert.match(await page.textContent('#suspects') ?? '', /No suspects/);
+    else assert.match(await page.textContent('#suspects') ?? '', /lean the bad way/);
 
     await open('downloads.html');
     assert.deepEqual(await page.$$eval('#downloads-table tbody tr', (trs) => trs.map((tr) => tr.querySelectorAll('td')[2].textContent)),

@@ -42,6 +42,7 @@ test('the repository\'s calibration report reads into its figures, and compare k
     assert.deepEqual(await readCalibrationSummary(root, 'local'), {
       hostClass: 'local', measuredAt: raw.measuredAt, runs: raw.falseIssues.runs, runsWithFalseIssue: raw.falseIssues.runsWithFalseIssue,
       upper95: raw.falseIssues.upper95, file: 'bench/calibration-local.json',
+      detection: Object.entries(raw.detection).map(([k, d]) => ({ slowdown: Number(k), trials: /** @type {any} */ (d).trials, detected: /** @type {any} */ (d).detected })).sort((a, b) => a.slowdown - b.slowdown),
     });
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -1,9 +1,9 @@
-/** Regressions: every regression verdict, open and closed, with the issue filed about it. */
+/** Regressions: every regression verdict, open and closed, with the issue filed about it; then the suspects. */
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtDate, fmtDetectable, fmtRatio, ratioDigits } from '../format.js';
-import { releaseHref, testHref, lineHref } from '../components.js';
+import { releaseHref, testHref, lineHref, suspectsTable } from '../components.js';
 
 const STATES = ['all', 'open', 'closed', 'no issue'];
 
@@ -48,6 +48,11 @@ export async function render(main) {
     h('p', null, 'Every regression verdict of each release\'s newest comparison, with the GitHub issue filed about it when there is one. An issue is filed only after a confirmation rerun agrees.'),
     h('div', { class: 'controls' }, h('label', { for: 'state-select' }, 'Issue state', select)),
     box,
+    h('section', { id: 'suspects' }, h('h2', { text: 'Suspects' }),
+      (d.suspects ?? []).length === 0
+        ? h('p', { class: 'note', text: 'No suspects: no inconclusive verdict of a newest comparison leans the bad way.' })
+        : [h('p', null, 'Inconclusive verdicts of each release\'s newest comparison that lean the bad way (at least three quarters of the interval on the bad side of no change, or the estimate past the warn threshold), apart from the noise: no issue is filed for them, and each says what would settle it.'),
+          suspectsTable(d.suspects, { withRelease: true, id: 'suspects-table' })]),
     d.otherIssues.length ? h('section', null, h('h2', { text: 'Other regression issues' }),
       h('p', { class: 'muted', text: 'Issues whose release has no comparison in this store.' }),
       scrollTable('Regression issues without a stored verdict', [

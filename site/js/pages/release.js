@@ -13,7 +13,7 @@ import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmt
 import { bisectSection } from './release-bisect.js';
 import { functionsSection } from './release-functions.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
-import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams } from '../components.js';
+import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -32,6 +32,7 @@ export async function render(main) {
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.version }]),
     h('h1', { text: title }),
     verdictIntro(d, baseData),
+    suspectsSection(d),
     legend(),
     testsTable(d, baseData),
     moves.section,
@@ -71,6 +72,23 @@ function verdictIntro(d, baseData) {
       h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
     h('p', { class: 'muted' }, `Thresholds (relative change: warn / issue) per group: ${Object.entries(c.thresholds.groups ?? {}).map(([g, t]) => `${g} ${fmtPct(/** @type {any} */ (t).warn)} / ${fmtPct(/** @type {any} */ (t).issue)}`).join('; ')}. `,
       h('a', { href: c.file, text: 'Comparison (JSON)' })));
+}
+
+/**
+ * The comparison's suspects, right after the verdict counts: where to look first among the
+ * inconclusive verdicts.
+ * @param {any} d
+ */
+function suspectsSection(d) {
+  if (!d.comparison) return null;
+  const suspects = d.suspects ?? [];
+  if (suspects.length === 0) {
+    return h('p', { class: 'muted', id: 'suspects' }, 'Suspects: none. No inconclusive verdict leans the bad way (three quarters of its interval on the bad side of no change, or its estimate past the warn threshold).');
+  }
+  return h('section', { id: 'suspects' },
+    h('h2', { text: 'Suspects' }),
+    h('p', null, 'Inconclusive verdicts that lean the bad way: at least three quarters of the interval on the bad side of no change, or the estimate past the warn threshold. The other inconclusive verdicts are noise either way.'),
+    suspectsTable(suspects, { id: 'suspects-table' }));
 }
 
 /**
