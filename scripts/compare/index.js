@@ -7,7 +7,7 @@
  */
 export { compareRuns, chooseBase, estimateNoiseHistory } from './compare-runs.js';
 export { selectUndecided, isUndecided } from './select-undecided.js';
-export { findSuspects, SUSPECT_BAD_SHARE } from './suspects.js';
+export { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE, SUSPECT_METRICS } from './suspects.js';
 /** @typedef {import('./suspects.js').Suspect} Suspect */
 export { clopperPearson, upperBound } from './proportion.js';
 export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confirm-verdicts.js';

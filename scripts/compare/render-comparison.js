@@ -3,7 +3,7 @@
  * a summary, a table with the numbers of every gated metric (ratio, interval, noise, MDE),
  * and the reason of every verdict other than unchanged.
  */
-import { findSuspects, SUSPECT_BAD_SHARE } from './suspects.js';
+import { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE } from './suspects.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
 
@@ -105,7 +105,7 @@ export function renderComparison(cmp, options) {
 function renderSuspects(cmp, md) {
   const suspects = findSuspects(cmp);
   if (suspects.length === 0) return '';
-  const intro = `suspects: ${suspects.length} inconclusive verdict(s) lean the bad way (at least ${formatPercent(SUSPECT_BAD_SHARE)} of the interval on the bad side of no change, or the estimate past the warn threshold); the rest of the inconclusive verdicts are noise either way`;
+  const intro = `suspects: ${suspects.length} inconclusive throughput or instruction verdict(s) lean the bad way (at least ${formatPercent(SUSPECT_BAD_SHARE)} of the interval on the bad side of no change, or ${formatPercent(SUSPECT_PAST_ISSUE_SHARE)} with the estimate past the issue threshold); leads, not findings: about one noise verdict in ten leans this far by chance`;
   const settle = (/** @type {import('./suspects.js').Suspect} */ s) => {
     const unit = s.paired ? 'rounds' : 'instances';
     const lean = s.estimateInstances !== null && s.estimateInstances > s.instances && (s.settleInstances === null || s.estimateInstances < s.settleInstances)

@@ -1,8 +1,9 @@
 /**
- * Suspects: inconclusive verdicts that lean the bad way, apart from pure noise. An inconclusive
- * verdict whose interval straddles no change evenly (scan at 1.00 [0.44, 2.27]) says nothing;
- * one whose interval lies almost all on the bad side (l.i1 at 0.66 [0.42, 1.02]) or whose
- * estimate is already past the warn threshold is where a reader should look first, with what
+ * Suspects: inconclusive verdicts of a test's primary figure (throughput, instructions per
+ * operation) that lean the bad way, apart from pure noise. An inconclusive verdict whose
+ * interval straddles no change evenly (scan at 1.00 [0.44, 2.27]) says nothing; one whose
+ * interval lies almost all on the bad side (l.i1 at 0.66 [0.42, 1.02]), or three quarters of it
+ * with the estimate past the issue threshold, is where a reader should look first, with what
  * would settle it: the instances (rounds) per side at which, at the noise measured, the verdict
  * could detect a change of the issue threshold's size. Pure.
  */
@@ -12,10 +13,21 @@ import { computeMdeShift } from './noise.js';
 
 /**
  * Share of the interval that must lie on the bad side of no change for a verdict to be a suspect
- * on its interval alone: three quarters, so that an interval centred on no change (a half) is
- * never one, and one that barely crosses no change (l.i1: 98 %) is.
+ * on its interval alone. For a symmetric interval at 90 % this is an estimate at least 0.8 of
+ * the interval's half-width from no change (one-sided p about 0.06-0.1 by the degrees of
+ * freedom): an interval that barely crosses no change (l.i1: 0.66 [0.42, 1.02], 98 %) is one,
+ * one centred on it (a half) never is. Three quarters was tried first: with pure noise a
+ * fifth of all verdicts reach it (42 suspects on one release page of the site's test store).
  */
-export const SUSPECT_BAD_SHARE = 0.75;
+export const SUSPECT_BAD_SHARE = 0.9;
+/** The share that suffices when the estimate is also past the issue threshold. */
+export const SUSPECT_PAST_ISSUE_SHARE = 0.75;
+/**
+ * The metrics suspects are looked for in: each test's primary figure per meter. Every other
+ * gated metric (latencies, CPU and KB per operation, QoS) multiplies the verdicts several times
+ * over, and with them the noise that leans the bad way by chance.
+ */
+export const SUSPECT_METRICS = Object.freeze(['throughput', 'instructionsPerOp']);
 
 /** More instances per side than this are not offered as a way to settle a verdict. */
 const MAX_SETTLE_INSTANCES = 60;
@@ -29,7 +41,7 @@ const MAX_SETTLE_INSTANCES = 60;
  * @property {[number, number]} interval the verdict's interval (ratio or difference)
  * @property {number} badShare share of the interval on the bad side of no change (0..1; on a log
  *   scale for ratios)
- * @property {boolean} pastWarn the estimate is past the warn threshold in the bad direction
+ * @property {boolean} pastIssue the estimate is past the issue threshold in the bad direction
  * @property {string} why the reason in words, for the reader
  * @property {number} instances instances (rounds when paired) per side the verdict had
  * @property {number|null} settleInstances instances (rounds) per side at which, at this noise, a
@@ -52,7 +64,7 @@ export function findSuspects(comparison) {
   /** @type {Suspect[]} */
   const out = [];
   for (const t of comparison.tests) {
-    if (t.verdict !== 'inconclusive') continue;
+    if (t.verdict !== 'inconclusive' || !SUSPECT_METRICS.includes(t.metric)) continue;
     const log = t.scale !== 'linear';
     const interval = log ? t.ci : t.differenceCi ?? null;
     if (!interval) continue;
@@ -64,18 +76,14 @@ export function findSuspects(comparison) {
     const hi = Math.max(toShift(interval[0]), toShift(interval[1]));
     const estimate = log ? (t.ratio === null ? null : toShift(t.ratio)) : (t.difference === null ? null : toShift(t.difference));
     const badShare = hi <= 0 ? 1 : lo >= 0 ? 0 : -lo / (hi - lo);
-    const warnShift = log ? Math.abs(Math.log1p(t.higherIsBetter ? -t.threshold.warn : t.threshold.warn)) : t.threshold.warn;
-    const pastWarn = estimate !== null && estimate <= -warnShift;
-    if (badShare < SUSPECT_BAD_SHARE && !pastWarn) continue;
+    const pastIssue = estimate !== null && estimate <= -thresholdShift(t, log);
+    if (badShare < SUSPECT_BAD_SHARE && !(pastIssue && badShare >= SUSPECT_PAST_ISSUE_SHARE)) continue;
     const paired = Boolean(t.pairedRounds);
     const instances = paired ? /** @type {number} */ (t.pairedRounds) : Math.min(t.base?.n ?? 0, t.candidate?.n ?? 0);
-    const why = [
-      badShare >= SUSPECT_BAD_SHARE ? `${Math.round(badShare * 100)} % of its interval is on the bad side` : null,
-      pastWarn ? 'its estimate is past the warn threshold' : null,
-    ].filter(Boolean).join(' and ');
+    const why = `${Math.round(badShare * 100)} % of its interval is on the bad side${pastIssue ? ' and its estimate is past the issue threshold' : ''}`;
     out.push({
       test: t.test, metric: t.metric, ratio: log ? t.ratio : null, difference: log ? null : t.difference, interval,
-      badShare, pastWarn, why, instances, paired,
+      badShare, pastIssue, why, instances, paired,
       settleInstances: instancesFor(t, thresholdShift(t, log), confidence, power),
       estimateInstances: estimate !== null && estimate < 0 ? instancesFor(t, -estimate, confidence, power) : null,
     });

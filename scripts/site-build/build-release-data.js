@@ -18,10 +18,12 @@ const INSTRUCTIONS = 'instructionsPerOp';
 /**
  * @param {TableGroup} table
  * @param {ReleaseGroup} rel
+ * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
+ *   the host class's calibration: what it caught of known slowdowns (the page's "how sure")
  * @returns {{path: string, data: unknown, functions: {path: string, data: FunctionsData}|null}}
  *   functions: where the instructions went, when the release's comparison has it
  */
-export function buildReleaseData(table, rel) {
+export function buildReleaseData(table, rel, calibration = null) {
   const { key } = table;
   const comparison = rel.comparison?.comparison ?? null;
   const against = pickReference(table, rel);
@@ -83,6 +85,8 @@ export function buildReleaseData(table, rel) {
       candidate: comparison.candidate,
       thresholds: comparison.thresholds,
       summary: comparison.summary,
+      // How sure: what this host class's calibration caught of slowdowns of known size.
+      calibration: calibration ? { file: calibration.file, measuredAt: calibration.measuredAt, falseIssues: calibration.falseIssues, detection: calibration.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected })) } : null,
     } : null,
     reference: against && first ? {
       version: against.version,
@@ -226,6 +230,6 @@ function flattenSettings(r) {
  * @returns {import('../compare/index.js').Suspect}
  */
 export function slimSuspect(s) {
-  const { test, metric, ratio, difference, interval, badShare, pastWarn, why, instances, settleInstances, estimateInstances, paired } = s;
-  return { test, metric, ratio, difference, interval, badShare, pastWarn, why, instances, settleInstances, estimateInstances, paired };
+  const { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired } = s;
+  return { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired };
 }

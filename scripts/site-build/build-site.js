@@ -159,7 +159,7 @@ export async function buildSite(opts) {
       const reference = references[slice.hostClass];
       const referenceRuns = reference?.product === slice.product ? records.filter((r) => r.release.version === reference.version) : [];
       if (reference && thresholds && referenceRuns.length > 0) hostSuites.get(slice.hostClass)?.push(buildHostSuite(referenceRuns, thresholds));
-      const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl }, seriesPaths);
+      const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl, calibration: calibrations.get(slice.hostClass) ?? null }, seriesPaths);
       crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));
       const w0 = performance.now();
       fileCount += await writeAll(tmp, jsonAndText(files));

@@ -38,6 +38,9 @@ export {};
  *   apache-otava), one per product line × host class × suite; none = no marks
  * @property {(import('../store/index.js').BisectReport & {id: string})[]} [bisects] the bisect reports
  *   (tagbench bisect) of the slice; their bad and first bad releases' pages show them
+ * @property {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
+ *   the slice's host class's calibration (bench/calibration-<host>.json): the release pages say
+ *   how sure their verdicts are from it
  */
 
 /**

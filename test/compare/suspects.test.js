@@ -36,21 +36,21 @@ test('a verdict leaning the bad way is a suspect, one straddling no change is no
   assert.deepEqual(suspects.map((s) => s.test), ['leaning']);
   const [s] = suspects;
   assert.ok(s.badShare >= 0.9 && s.badShare < 1, `share on the bad side ${s.badShare}`);
-  assert.equal(s.pastWarn, true);
+  assert.equal(s.pastIssue, true);
   assert.equal(s.paired, true);
   assert.equal(s.instances, 5);
   assert.ok(s.settleInstances === null || s.settleInstances > 5, `settle at ${s.settleInstances}`);
   // A 30 % lean needs fewer rounds to confirm or dismiss than the 5 % threshold needs to settle.
   assert.ok(s.estimateInstances !== null && s.estimateInstances > 5 && (s.settleInstances === null || s.estimateInstances < s.settleInstances), `estimate at ${s.estimateInstances}, threshold at ${s.settleInstances}`);
   const md = renderComparison(cmp, { format: 'markdown' });
-  assert.match(md, /\*\*Suspects\.\*\* 1 inconclusive verdict\(s\) lean the bad way/);
-  assert.match(md, /\| leaning \| throughput \| 0\.\d{3} \[0\.\d{3}, 1\.\d{3}\] \| \d+ % of its interval is on the bad side and its estimate is past the warn threshold \| about \d+ rounds per side would show whether a change of the estimate's size is real; (the issue threshold is not settled by more rounds at this noise|about \d+ rounds per side would settle it at the issue threshold \(has 5)/);
+  assert.match(md, /\*\*Suspects\.\*\* 1 inconclusive throughput or instruction verdict\(s\) lean the bad way/);
+  assert.match(md, /\| leaning \| throughput \| 0\.\d{3} \[0\.\d{3}, 1\.\d{3}\] \| \d+ % of its interval is on the bad side and its estimate is past the issue threshold \| about \d+ rounds per side would show whether a change of the estimate's size is real; (the issue threshold is not settled by more rounds at this noise|about \d+ rounds per side would settle it at the issue threshold \(has 5)/);
   assert.doesNotMatch(md, /\| noise \| throughput \| [^|]+ \| \d+ % of its interval/);
   const term = renderComparison(cmp, { format: 'terminal' });
-  assert.match(term, /suspects: 1 inconclusive verdict\(s\) lean the bad way[^\n]*:\n {2}leaning throughput 0\.\d{3} \[/);
+  assert.match(term, /suspects: 1 inconclusive throughput or instruction verdict\(s\) lean the bad way[^\n]*:\n {2}leaning throughput 0\.\d{3} \[/);
 });
 
-test('how many rounds settle a suspect falls as its noise falls, and a lower-is-better metric leans the other way', () => {
+test('how many rounds settle a suspect falls as its noise falls; a lower-is-better metric leans the other way; secondary metrics are left out', () => {
   const settle = (/** @type {number} */ noiseCv) => findSuspects(/** @type {any} */ ({
     thresholds: { confidence: 0.9, power: 0.8 },
     tests: [{ test: 't', metric: 'throughput', verdict: 'inconclusive', scale: 'log', higherIsBetter: true, ratio: 0.93, ci: [0.8, 1.02], pairedRounds: 3, noiseCv, noiseDf: 2, threshold: { warn: 0.03, issue: 0.05 } }],
@@ -59,11 +59,13 @@ test('how many rounds settle a suspect falls as its noise falls, and a lower-is-
   const loud = settle(0.05);
   assert.ok(quiet !== null && loud !== null && quiet < loud, `${quiet} rounds at 2 % noise, ${loud} at 5 %`);
   assert.equal(settle(0.5), null, 'at 50 % noise no number of rounds up to 60 settles a 5 % threshold');
-  const latency = findSuspects(/** @type {any} */ ({
+  const counted = findSuspects(/** @type {any} */ ({
     tests: [
-      { test: 'up', metric: 'latencyP95Ms', verdict: 'inconclusive', scale: 'log', higherIsBetter: false, ratio: 1.2, ci: [0.98, 1.6], base: { n: 3 }, candidate: { n: 3 }, noiseCv: 0.1, noiseDf: 4, threshold: { warn: 0.05, issue: 0.1 } },
-      { test: 'down', metric: 'latencyP95Ms', verdict: 'inconclusive', scale: 'log', higherIsBetter: false, ratio: 0.85, ci: [0.6, 1.02], base: { n: 3 }, candidate: { n: 3 }, noiseCv: 0.1, noiseDf: 4, threshold: { warn: 0.05, issue: 0.1 } },
+      { test: 'up', metric: 'instructionsPerOp', verdict: 'inconclusive', scale: 'log', higherIsBetter: false, ratio: 1.004, ci: [0.9998, 1.008], pairedRounds: 3, noiseCv: 0.003, noiseDf: 2, threshold: { warn: 0.0025, issue: 0.005 } },
+      { test: 'down', metric: 'instructionsPerOp', verdict: 'inconclusive', scale: 'log', higherIsBetter: false, ratio: 0.996, ci: [0.992, 1.0002], pairedRounds: 3, noiseCv: 0.003, noiseDf: 2, threshold: { warn: 0.0025, issue: 0.005 } },
+      // Leaning as far, but a secondary metric: its many verdicts would bury the suspects in chance.
+      { test: 'slow', metric: 'latencyP95Ms', verdict: 'inconclusive', scale: 'log', higherIsBetter: false, ratio: 1.2, ci: [0.99, 1.4], base: { n: 3 }, candidate: { n: 3 }, noiseCv: 0.1, noiseDf: 4, threshold: { warn: 0.05, issue: 0.1 } },
     ],
   }));
-  assert.deepEqual(latency.map((s) => s.test), ['up'], 'a latency that rose is the suspect, one that fell is not');
+  assert.deepEqual(counted.map((s) => s.test), ['up'], 'instructions that rose are the suspect; fewer instructions, or a latency, are not');
 });

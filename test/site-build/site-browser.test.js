@@ -188,6 +188,16 @@ describe('the published site in Chromium', () => {
     const record = fx.records.find((r) => r.host.class === 'local' && r.release.version === '10.11.19');
     assert.ok((await page.textContent('main'))?.includes(/** @type {any} */ (record).release.binarySha256), 'provenance shows the binary checksum');
     assert.ok(await page.$('#release-efficiency'));
+    // How sure: the best and median detectable drop of this comparison's throughput verdicts,
+    // computed here from the stored verdicts.
+    const drops = c.tests.filter((/** @type {any} */ t) => t.metric === 'throughput' && typeof t.mde === 'number').map((/** @type {any} */ t) => t.mde).sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
+    const pct = (/** @type {number} */ x) => (x >= 1 ? 'not detectable at this noise' : `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(x * 100)} %`);
+    const sure = await page.textContent('#how-sure') ?? '';
+    assert.ok(sure.includes(`could detect drops of ${pct(drops[0])} at best, ${pct(drops[Math.floor((drops.length - 1) / 2)])} for the median test`), sure);
+    assert.match(sure, /^How sure: (on host class local, a \d|host class local has no calibration of detection)/);
+    // Suspects: compare's findSuspects on the stored comparison, the same tests on the page.
+    const suspects = await page.$$eval('#suspects-table tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.suspect));
+    assert.deepEqual(suspects, findSuspects(/** @type {any} */ (c)).map((x) => x.test));
     await shoot('release-light');
 
     // The oldest release has no comparison: ratios to the default base, no verdicts.

@@ -51,7 +51,7 @@ export async function render(main) {
     h('section', { id: 'suspects' }, h('h2', { text: 'Suspects' }),
       (d.suspects ?? []).length === 0
         ? h('p', { class: 'note', text: 'No suspects: no inconclusive verdict of a newest comparison leans the bad way.' })
-        : [h('p', null, 'Inconclusive verdicts of each release\'s newest comparison that lean the bad way (at least three quarters of the interval on the bad side of no change, or the estimate past the warn threshold), apart from the noise: no issue is filed for them, and each says what would settle it.'),
+        : [h('p', null, 'Inconclusive throughput and instruction verdicts of each release\'s newest comparison that lean the bad way (at least 90 % of the interval on the bad side of no change, or three quarters with the estimate past the issue threshold): leads, not findings (about one noise verdict in ten leans this far by chance), so no issue is filed for them; each says what would settle it.'),
           suspectsTable(d.suspects, { withRelease: true, id: 'suspects-table' })]),
     d.otherIssues.length ? h('section', null, h('h2', { text: 'Other regression issues' }),
       h('p', { class: 'muted', text: 'Issues whose release has no comparison in this store.' }),

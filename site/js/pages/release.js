@@ -70,8 +70,28 @@ function verdictIntro(d, baseData) {
       summaryBadges(throughputCounts(d)),
       Object.keys(counted).length ? [' Instructions per operation (query path): ', h('span', { dataset: { scope: 'instructions' } }, summaryBadges(counted))] : null,
       h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
+    howSure(d),
     h('p', { class: 'muted' }, `Thresholds (relative change: warn / issue) per group: ${Object.entries(c.thresholds.groups ?? {}).map(([g, t]) => `${g} ${fmtPct(/** @type {any} */ (t).warn)} / ${fmtPct(/** @type {any} */ (t).issue)}`).join('; ')}. `,
       h('a', { href: c.file, text: 'Comparison (JSON)' })));
+}
+
+/**
+ * How sure the verdicts are: what the host class's calibration caught of slowdowns of known
+ * size, and the smallest drop this comparison's throughput verdicts could detect.
+ * @param {any} d
+ */
+function howSure(d) {
+  const cal = d.comparison?.calibration;
+  const caught = (cal?.detection ?? []).filter((/** @type {any} */ x) => x.trials > 0);
+  const drops = d.tests.map((/** @type {any} */ t) => t.verdict?.mde).filter((/** @type {any} */ m) => typeof m === 'number').sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
+  return h('p', { id: 'how-sure' }, h('strong', { text: 'How sure: ' }),
+    caught.length > 0
+      ? `on host class ${d.host}, ${caught.map((/** @type {any} */ x) => `a ${fmtPct(x.slowdown)} slowdown was caught in ${x.detected} of ${x.trials} calibration trials (${fmtPct(x.detected / x.trials)})`).join(', ')}; `
+      : `host class ${d.host} has no calibration of detection (tagbench calibrate); `,
+    drops.length > 0
+      ? `these throughput verdicts could detect drops of ${fmtDetectable(drops[0])} at best, ${fmtDetectable(drops[Math.floor((drops.length - 1) / 2)])} for the median test.`
+      : 'no throughput verdict says what it could detect.',
+    cal ? h('span', { class: 'muted', text: ` (calibration measured ${fmtDate(cal.measuredAt)}: ${cal.falseIssues.withIssue} of ${cal.falseIssues.runs} A/A runs opened an issue; ${cal.file.replace(/\.json$/, '.md')} in the project; the host class's page has all of it)` }) : null);
 }
 
 /**
@@ -83,11 +103,11 @@ function suspectsSection(d) {
   if (!d.comparison) return null;
   const suspects = d.suspects ?? [];
   if (suspects.length === 0) {
-    return h('p', { class: 'muted', id: 'suspects' }, 'Suspects: none. No inconclusive verdict leans the bad way (three quarters of its interval on the bad side of no change, or its estimate past the warn threshold).');
+    return h('p', { class: 'muted', id: 'suspects' }, 'Suspects: none. No inconclusive throughput or instruction verdict leans the bad way (90 % of its interval on the bad side of no change, or three quarters with its estimate past the issue threshold).');
   }
   return h('section', { id: 'suspects' },
     h('h2', { text: 'Suspects' }),
-    h('p', null, 'Inconclusive verdicts that lean the bad way: at least three quarters of the interval on the bad side of no change, or the estimate past the warn threshold. The other inconclusive verdicts are noise either way.'),
+    h('p', null, 'Inconclusive throughput and instruction verdicts that lean the bad way: at least 90 % of the interval on the bad side of no change, or three quarters with the estimate past the issue threshold. Leads, not findings: about one noise verdict in ten leans this far by chance; each says what would settle it.'),
     suspectsTable(suspects, { id: 'suspects-table' }));
 }
 
