@@ -19,6 +19,8 @@ export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
 export { renderRelativeTable, READS_SHOWN_FROM } from './render-relative-table.js';
 export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';
 export { renderComparison } from './render-comparison.js';
+export { describeHowSure } from './how-sure.js';
+/** @typedef {import('./how-sure.js').HostCalibration} HostCalibration */
 export { detectChangePoints } from './run-change-points.js';
 export { renderChangePoints } from './render-change-points.js';
 export { findHostDrift, splitHostSegments, renderHostDrift, HOST_FACT_FIELDS } from './host-drift.js';

@@ -4,6 +4,7 @@
  * and the reason of every verdict other than unchanged.
  */
 import { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE } from './suspects.js';
+import { describeHowSure } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
 
@@ -11,15 +12,7 @@ import { renderFunctionDiff } from './function-diff.js';
 
 const ORDER = /** @type {const} */ (['regression', 'failed', 'inconclusive', 'improvement', 'unchanged']);
 
-/**
- * @typedef {object} MeasuredFalseIssues what the host class's calibration measured
- * @property {number} runs A/A runs through compare and confirm
- * @property {number} runsWithFalseIssue
- * @property {number} upper95 one-sided 95 % upper bound of the per-run rate
- * @property {string} file the report
- * @property {{slowdown: number, trials: number, detected: number}[]} [detection] injected
- *   slowdowns (wall meter) and how many of their trials opened a confirmed issue
- */
+/** @typedef {import('./how-sure.js').HostCalibration} MeasuredFalseIssues */
 
 /**
  * @param {FullComparison} cmp
@@ -39,7 +32,7 @@ export function renderComparison(cmp, options) {
   const paired = `paired by round (releases side by side): geometric mean of the rounds' ratios, paired t interval at ${formatPercent(th.confidence ?? 0.9)}`;
   const design = pairedCount === 0 ? independent : pairedCount === cmp.tests.length ? paired : `${paired} for ${pairedCount} of ${cmp.tests.length} verdicts, else ${independent}`;
   const method = `${design}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
-  const extra = [howSureLine(cmp, options.calibration ?? null), familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp)].filter(Boolean);
+  const extra = [`how sure: ${describeHowSure(cmp, options.calibration ?? null)}`, familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp)].filter(Boolean);
   if (md) {
     out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
@@ -134,35 +127,6 @@ function rocksdbCells(r) {
   const pair = (/** @type {(side: import('../types.js').RocksdbSide) => number|null} */ pick) =>
     `${r.base ? formatValue(pick(r.base)) : '–'} → ${r.candidate ? formatValue(pick(r.candidate)) : '–'}`;
   return [`${r.base?.repeats ?? 0} vs ${r.candidate?.repeats ?? 0}`, pair((s) => s.writeAmp), pair((s) => s.stallS), pair((s) => s.spaceAmp)];
-}
-
-/**
- * How sure the run's verdicts are, in one line: what the host class's calibration caught of
- * slowdowns of known size, and the smallest drop the run's throughput verdicts could detect
- * (their median and best), and how many counted verdicts decided.
- * @param {FullComparison} cmp
- * @param {MeasuredFalseIssues|null} calibration
- * @returns {string}
- */
-function howSureLine(cmp, calibration) {
-  const parts = [];
-  const caught = (calibration?.detection ?? []).filter((d) => d.trials > 0);
-  if (caught.length > 0) {
-    parts.push(`on this host class, ${caught.map((d) => `a ${formatPercent(d.slowdown)} slowdown was caught in ${d.detected} of ${d.trials} calibration trials (${formatPercent(d.detected / d.trials)})`).join(', ')} (${calibration?.file})`);
-  } else {
-    parts.push('this host class has no calibration of detection (tagbench calibrate)');
-  }
-  const drops = cmp.tests.filter((t) => t.metric === 'throughput' && typeof t.mde === 'number').map((t) => /** @type {number} */ (t.mde)).sort((a, b) => a - b);
-  if (drops.length > 0) {
-    const median = drops[Math.floor((drops.length - 1) / 2)];
-    parts.push(`this run's throughput verdicts could detect drops of ${formatDetectable(/** @type {any} */ ({ scale: 'log' }), drops[0])} at best, ${formatDetectable(/** @type {any} */ ({ scale: 'log' }), median)} for the median test`);
-  }
-  const counted = cmp.tests.filter((t) => t.metric === 'instructionsPerOp');
-  if (counted.length > 0) {
-    const decided = counted.filter((t) => t.verdict !== 'inconclusive' && t.verdict !== 'failed').length;
-    parts.push(`${decided} of ${counted.length} counted verdicts (instructions per operation) decided`);
-  }
-  return `how sure: ${parts.join('; ')}.`;
 }
 
 /**

@@ -29,6 +29,15 @@ export async function reportCommand(options) {
   });
   log(`${comparisons.length} comparison(s) to report`);
   const records = await readReferencedRecords(comparisons, storeDir);
+  // Each host class's calibration, for the "how sure" line of its issues and summary.
+  const { readCalibrationReport } = await import('../store/index.js');
+  const root = options.root ?? new URL('../..', import.meta.url).pathname;
+  /** @type {Map<string, import('../compare/index.js').HostCalibration>} */
+  const calibrations = new Map();
+  for (const host of new Set(comparisons.map((c) => c.hostClass))) {
+    const report = await readCalibrationReport(root, host);
+    if (report) calibrations.set(host, report);
+  }
   const token = options.dryRun ? null : env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
   const repo = options.repo ?? env.GITHUB_REPOSITORY ?? null;
   if (!options.dryRun && !token) log(`no token in $${options.tokenEnv ?? 'GITHUB_TOKEN'}: dry run`);
@@ -36,6 +45,7 @@ export async function reportCommand(options) {
   if (adHoc) log(`ad-hoc run (overrides given): ${options.adHocIssues === 'issue' ? 'an issue of its own' : 'job summary only'}`);
   const result = await reportComparisons(comparisons, records, {
     adHoc,
+    calibrations,
     adHocIssues: options.adHocIssues === 'issue' ? 'issue' : 'summary',
     botLogins: botLogins(options, env),
     timing: options.timing,

@@ -3,10 +3,10 @@
  * the baseline, links, provenance and the hidden marker. Pure: data in, Markdown out.
  */
 import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.js';
-import { formatChange, formatDetectable, formatEffect, formatInterval, formatRatio, formatStats } from '../format-number.js';
+import { formatChange, formatDetectable, formatEffect, formatInterval, formatPercent, formatRatio, formatStats } from '../format-number.js';
 import { renderProvenance } from './render-provenance.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
+import { describeHowSure, findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -73,8 +73,9 @@ export function issueKeyOf(comparison, adHoc = null) {
  * Render the issue for a comparison, or null when it has no confirmed regression.
  * @param {Comparison} comparison
  * @param {Map<string, RunRecord>} records run records by id, for provenance (missing ones are named)
- * @param {{siteUrl: string|null, runUrl: string|null, label: string, adHoc?: import('./types.js').AdHocOverrides|null}} context
- *   links, the index label, and the run's overrides (an ad-hoc run gets an issue of its own)
+ * @param {{siteUrl: string|null, runUrl: string|null, label: string, adHoc?: import('./types.js').AdHocOverrides|null, calibration?: import('../compare/index.js').HostCalibration|null}} context
+ *   links, the index label, the run's overrides (an ad-hoc run gets an issue of its own), and
+ *   the host class's calibration (the "how sure" line)
  * @returns {IssuePlan|null}
  */
 export function renderIssue(comparison, records, context) {
@@ -101,6 +102,8 @@ export function renderIssue(comparison, records, context) {
     '',
     ...(key.adHoc ? [`> Ad-hoc run with overrides (${describeOverrides(key.adHoc)}): this is not the official issue of ${code(`${key.product} ${key.version}`)}, which only default runs write.`, ''] : []),
     renderTable(regressed, comparison),
+    '',
+    `**How sure:** ${describeHowSure(comparison, context.calibration ?? null)}${context.calibration ? ` On this host class ${context.calibration.runsWithFalseIssue} of ${context.calibration.runs} A/A calibration runs opened an issue (at most ${formatPercent(context.calibration.upper95)} per run, 95 % bound).` : ''}`,
     '',
     ...(noted.length > 0 ? [`Also regressed, noted only (their policy in configs/thresholds.yml is \`note\`): ${noted.map((t) => code(testId(t))).join(', ')}.`, ''] : []),
     '### Why each verdict',

@@ -4,7 +4,7 @@
  */
 import { formatDetectable, formatInterval, formatRatio, formatStats } from '../format-number.js';
 import { describeOverrides } from './render-issue.js';
-import { findVerdictPolicy } from '../compare/index.js';
+import { describeHowSure, findVerdictPolicy } from '../compare/index.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -15,7 +15,8 @@ const MARK = Object.freeze({ regression: '🔴', improvement: '🟢', unchanged:
 /**
  * @param {Comparison[]} comparisons
  * @param {IssueOutcome[]} outcomes
- * @param {{dryRun: boolean, adHoc?: import('./types.js').AdHocOverrides|null}} mode
+ * @param {{dryRun: boolean, adHoc?: import('./types.js').AdHocOverrides|null, calibrations?: Map<string, import('../compare/index.js').HostCalibration>}} mode
+ *   calibrations: each host class's calibration, for the "how sure" line
  * @returns {string} Markdown
  */
 export function renderSummary(comparisons, outcomes, mode) {
@@ -24,6 +25,7 @@ export function renderSummary(comparisons, outcomes, mode) {
   for (const c of comparisons) {
     out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
     out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
+    out.push(`**How sure:** ${describeHowSure(c, mode.calibrations?.get(c.hostClass) ?? null)}`, '');
     out.push('| test | metric | verdict | ratio | CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) {
       const level = t.level ? `, ${t.level}` : '';

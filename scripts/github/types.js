@@ -93,6 +93,9 @@ export {};
  * @property {string[]} [botLogins] logins whose markers are trusted besides the token's own
  *   (default github-actions[bot])
  * @property {{retryAfterBaseMs?: number, recheckDelayMs?: number, throttle?: boolean}} [timing] tests only
+ * @property {Map<string, import('../compare/index.js').HostCalibration>} [calibrations] each host
+ *   class's calibration (bench/calibration-<host-class>.json), for the "how sure" line of its
+ *   issues and job summary; a host class without one says so
  */
 
 /**

@@ -83,3 +83,17 @@ test('the issue policy stamped on each verdict decides, over the comparison\'s t
   assert.equal(renderIssue(allOpen, records, context)?.body, renderIssue(c19, records, context)?.body);
   assert.equal(renderSummary([allOpen], [], { dryRun: true }), renderSummary([c19], [], { dryRun: true }));
 });
+
+test('the issue and the job summary say how sure: the host class\'s calibration, or that it has none, and the comparison\'s detectable drops', async () => {
+  const { c19, records } = await loadFixtures();
+  const calibration = { runs: 30, runsWithFalseIssue: 0, upper95: 0.095, file: 'bench/calibration-local.json', detection: [{ slowdown: 0.15, trials: 20, detected: 2 }] };
+  const plan = renderIssue(c19, records, { ...context, calibration });
+  assert.match(plan?.body ?? '', /\*\*How sure:\*\* on this host class, a 15\.0 % slowdown was caught in 2 of 20 calibration trials \(10\.0 %\) \(bench\/calibration-local\.json\); this run's throughput verdicts could detect drops of [\d.]+ % at best, [\d.]+ % for the median test\. On this host class 0 of 30 A\/A calibration runs opened an issue \(at most 9\.5 % per run, 95 % bound\)\./);
+  const without = renderIssue(c19, records, context);
+  assert.match(without?.body ?? '', /\*\*How sure:\*\* this host class has no calibration of detection \(tagbench calibrate\);/);
+  assert.doesNotMatch(without?.body ?? '', /A\/A calibration runs/);
+  const summary = renderSummary([c19], [], { dryRun: true, calibrations: new Map([['local', calibration]]) });
+  assert.equal(c19.hostClass, 'local');
+  assert.match(summary, /\*\*How sure:\*\* on this host class, a 15\.0 % slowdown was caught in 2 of 20/);
+  assert.match(renderSummary([c19], [], { dryRun: true }), /\*\*How sure:\*\* this host class has no calibration of detection/);
+});
