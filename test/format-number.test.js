@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatDetectable, UNDETECTABLE } from '../scripts/format-number.js';
-import { fmtDetectable } from '../site/js/format.js';
+import { fmtDetectable, fmtRatio, ratioClass } from '../site/js/format.js';
 
 test('a detectable change past 100 % is words in the reports and on the site; below it, a percentage; a difference metric keeps its unit', () => {
   const ratio = /** @type {any} */ ({ scale: 'log' });
@@ -18,4 +18,16 @@ test('a detectable change past 100 % is words in the reports and on the site; be
   assert.equal(fmtDetectable(950.69), UNDETECTABLE.long);
   assert.equal(fmtDetectable(0.2213), '22.1 %');
   assert.equal(fmtDetectable(null), '—');
+});
+
+test('a ratio is marked on the site by the value it prints: 1.0504 reads 1.05 and is not "above 1.05"; two cells reading 0.95 are marked alike', () => {
+  assert.equal(fmtRatio(1.0504), '1.05');
+  assert.equal(ratioClass(1.0504), '');
+  assert.equal(ratioClass(1.0551), 'hi');
+  assert.equal(fmtRatio(0.9496), '0.95');
+  assert.equal(ratioClass(0.9496), ratioClass(0.9504));
+  assert.equal(ratioClass(0.9449), 'lo');
+  // Printed with five decimals (counted instructions), 0.94996 is below 0.95 as shown.
+  assert.equal(ratioClass(0.94996, 5), 'lo');
+  assert.equal(ratioClass(null), '');
 });

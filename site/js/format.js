@@ -166,12 +166,16 @@ export function fmtDate(iso) {
 }
 
 /**
- * CSS class for a ratio: `lo` below 0.95, `hi` above 1.05.
+ * CSS class for a ratio: `lo` below 0.95, `hi` above 1.05, judged on the value as printed
+ * (rounded to `digits` decimals), so that a cell reading 1.05 is never marked above 1.05 and
+ * two cells reading 0.95 are marked alike.
  * @param {number|null|undefined} ratio
+ * @param {number} [digits] decimals it is printed with (fmtRatio's default 2)
  */
-export function ratioClass(ratio) {
+export function ratioClass(ratio, digits = 2) {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return '';
-  return ratio < LO ? 'lo' : ratio > HI ? 'hi' : '';
+  const printed = Number(ratio.toFixed(digits));
+  return printed < LO ? 'lo' : printed > HI ? 'hi' : '';
 }
 
 /** Short glyphs for verdicts in dense tables; the full word is in the title and legend. */
