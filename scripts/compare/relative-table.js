@@ -19,8 +19,12 @@ export const GROUPS = Object.freeze([
 export const MARKS = Object.freeze({ low: 0.95, high: 1.05 });
 
 /**
- * @param {{product: string, line: string, base: string, releases: import('./types.js').ReleaseRecords[]}} input
- *   releases in column order; `base` must be one of them
+ * @param {{product: string, line: string, base: string, releases: import('./types.js').ReleaseRecords[], verdictRatios?: Record<string, Record<string, number>>}} input
+ *   releases in column order; `base` must be one of them; verdictRatios: by version, then test,
+ *   the throughput verdict's ratio against this same base, which then is the table's ratio
+ *   (one ratio per test wherever a reader meets it: paired verdicts estimate it as the
+ *   geometric mean of the rounds' ratios, which can fall on the other side of 1 from median /
+ *   median)
  * @returns {import('./types.js').RelativeTable}
  * @throws {Error} when base is not among the releases (the command checks this for the user)
  */
@@ -53,7 +57,9 @@ export function computeRelativeTable(input) {
       const baseMedian = cells[input.base].stats?.median;
       for (const v of versions) {
         const s = cells[v].stats;
-        if (s && baseMedian) cells[v].ratio = s.median / baseMedian;
+        const fromVerdict = v === input.base ? undefined : input.verdictRatios?.[v]?.[t.name];
+        if (typeof fromVerdict === 'number' && s) Object.assign(cells[v], { ratio: fromVerdict, ratioFrom: /** @type {const} */ ('verdict') });
+        else if (s && baseMedian) cells[v].ratio = s.median / baseMedian;
       }
       rows.push({ test: t.name, group, metric, cells });
     }
@@ -66,5 +72,7 @@ export function computeRelativeTable(input) {
     }
     groups.push({ group, rows, geomean });
   }
-  return { product: input.product, line: input.line, base: input.base, versions, groups, marks: { ...MARKS } };
+  const kinds = new Set(groups.flatMap((g) => g.rows.flatMap((r) => versions.filter((v) => v !== input.base && r.cells[v].ratio !== null).map((v) => r.cells[v].ratioFrom ?? 'medians'))));
+  const ratiosFrom = kinds.has('verdict') ? (kinds.has('medians') ? 'mixed' : 'verdicts') : 'medians';
+  return { product: input.product, line: input.line, base: input.base, versions, groups, marks: { ...MARKS }, ratiosFrom };
 }

@@ -28,7 +28,12 @@ export function renderRelativeTable(table, options) {
   const title = options.title ?? `${table.product} ${table.line}: throughput and ratio to ${table.base}`;
   out.push(md ? `## ${title}\n` : `${title}\n`);
   if (options.note) out.push(options.note);
-  out.push(`Median of the repeats [min–max]; ratio = median / median of ${label(table.base)}; ▼ below ${table.marks.low}, ▲ above ${table.marks.high}.\n`);
+  const ratioIs = {
+    medians: `ratio = median / median of ${label(table.base)}`,
+    verdicts: `ratio = the throughput verdict's estimate against ${label(table.base)}, as in the verdicts below (paired by round: the geometric mean of the rounds' ratios)`,
+    mixed: `ratio = the throughput verdict's estimate against ${label(table.base)} where there is a verdict, as in the verdicts below (paired by round: the geometric mean of the rounds' ratios); median / median where there is none (marked *)`,
+  }[table.ratiosFrom ?? 'medians'];
+  out.push(`Median of the repeats [min–max]; ${ratioIs}; ▼ below ${table.marks.low}, ▲ above ${table.marks.high}.\n`);
   const showReads = table.groups.some((g) => g.rows.some((r) => Object.values(r.cells).some((c) => (c.readsPerOp ?? 0) >= READS_SHOWN_FROM)));
   if (showReads) out.push('reads/op = storage reads per operation (median of the repeats): the data does not fit the buffer pool.\n');
   for (const g of table.groups) {
@@ -50,7 +55,10 @@ export function renderRelativeTable(table, options) {
         const s = c.stats;
         line.push({ text: s ? (s.n > 1 ? `${formatQps(s.median)} [${formatQps(s.min)}–${formatQps(s.max)}]` : formatQps(s.median)) : c.status ?? 'n/a', mark: null });
         if (showReads) line.push({ text: c.readsPerOp === undefined ? 'n/a' : formatValue(c.readsPerOp), mark: null });
-        if (v !== table.base) line.push(ratioCell(c.ratio, table.marks));
+        if (v !== table.base) {
+          const cell = ratioCell(c.ratio, table.marks);
+          line.push(table.ratiosFrom === 'mixed' && c.ratio !== null && c.ratioFrom !== 'verdict' ? { ...cell, text: `${cell.text} *` } : cell);
+        }
       }
       body.push(line);
     }

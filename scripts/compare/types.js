@@ -159,7 +159,9 @@ export {};
 /**
  * @typedef {object} RelativeCell
  * @property {SideStats|null} stats median with min-max over repeats (null = no valid result)
- * @property {number|null} ratio to the base release's median
+ * @property {number|null} ratio to the base release: the throughput verdict's own estimate where
+ *   the table was given one (the same number as the verdict tables), else median / median
+ * @property {'verdict'|'medians'} [ratioFrom] which of the two `ratio` is (absent: medians)
  * @property {string} [status] `failed` / `missing` when stats is null
  * @property {number} [readsPerOp] median storage reads per operation of the repeats (absent when
  *   no repeat has efficiency figures)
@@ -182,6 +184,8 @@ export {};
  * @property {{group: string, rows: RelativeRow[], geomean: Record<string, number|null>}[]} groups
  *   geomean = geometric mean of the group's ratios per version (null when no ratio)
  * @property {{low: number, high: number}} marks ratios below low / above high are marked
+ * @property {'verdicts'|'medians'|'mixed'} [ratiosFrom] where the table's ratios come from: the
+ *   verdicts' estimates, medians, or both (verdicts where there was one)
  */
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A product-line table as CSV: one row per test, per release its median throughput and the
- * ratio to the table's default base release (RFC 4180 quoting); a test whose runs counted
+ * median ratio (median / median; a verdict's own ratio is in the comparison files) to the table's default base release (RFC 4180 quoting); a test whose runs counted
  * instructions gets a second row, metric `instructions/op`, with the median query-path count,
  * its ratio and the instruction verdict. Pure.
  */
@@ -18,7 +18,7 @@ const COUNTED_RATIO_DIGITS = 5;
 export function renderCsv(table) {
   const baseAt = table.releases.findIndex((r) => r.version === table.defaultBase);
   const header = ['test', 'group', 'metric'];
-  for (const r of table.releases) header.push(`${r.version} median`, `${r.version} ratio to ${table.defaultBase ?? 'base'}`, `${r.version} verdict`);
+  for (const r of table.releases) header.push(`${r.version} median`, `${r.version} median ratio to ${table.defaultBase ?? 'base'}`, `${r.version} verdict`);
   const rows = [header];
   for (const t of table.tests) {
     const base = baseAt >= 0 ? t.values[baseAt] : null;

@@ -63,7 +63,15 @@ export async function compareLine(options, ctx) {
   const createdAt = new Date().toISOString();
   const comparisons = await judgeColumns(options, ctx, scope, cols, createdAt);
   const calibration = await readCalibrationSummary(ctx.root, scope.hostClass);
-  const table = computeRelativeTable({ product: scope.product.name, line: cols.line, base: cols.base.version, releases: cols.releases });
+  // One ratio per test: the table shows the throughput verdicts' own estimates against its base.
+  /** @type {Record<string, Record<string, number>>} */
+  const verdictRatios = {};
+  for (const c of comparisons.filter((x) => x.base.version === cols.base.version)) {
+    for (const t of c.tests) {
+      if (t.metric === 'throughput' && typeof t.ratio === 'number') (verdictRatios[c.candidate.version] ??= {})[t.test] = t.ratio;
+    }
+  }
+  const table = computeRelativeTable({ product: scope.product.name, line: cols.line, base: cols.base.version, releases: cols.releases, verdictRatios });
   options.onTable?.(table);
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }

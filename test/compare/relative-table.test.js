@@ -98,3 +98,28 @@ test('groups follow DESIGN.md order; repeats show median [min–max]; failed cel
   assert.match(md, /\| point-query \| 100 \[90\.0–110\] \| 200 \[190–210\] \| \*\*2\.00 ▲\*\* \|/);
   assert.match(md, /\| scan \| 5\.00 \[5\.00–5\.00\] \| failed \| n\/a \|/);
 });
+
+test('one ratio per test: given the verdicts\' paired estimates, the table shows them (and says so), median / median only where there is no verdict', async () => {
+  const { compareRuns, resolveThresholds } = await import('../../scripts/compare/index.js');
+  const id = (/** @type {string} */ v) => `20261122T200823Z-local-mariadb-${v}-smoke-abc123`;
+  const instances = [0, 1, 2, 3, 4];
+  // Rounds that drift together: median / median says 1.04 (better), the rounds' ratios say 0.91 (worse).
+  const base = makeRecord({ id: id('1'), version: '1', steps: [{ name: 'a', throughput: [1000, 1200, 1400, 1600, 1800], instances }, { name: 'b', throughput: [500, 500, 500, 500, 500], instances }] });
+  const cand = makeRecord({ id: id('2'), version: '2', steps: [{ name: 'a', throughput: [600, 1190, 1450, 1590, 1790], instances }, { name: 'b', throughput: [490, 500, 495, 505, 500], instances }] });
+  const releases = [{ version: '1', records: [base] }, { version: '2', records: [cand] }];
+  const cmp = compareRuns({ base: releases[0], candidate: releases[1], thresholds: resolveThresholds({ groups: { point: { warn: 0.03, issue: 0.05 } } }), createdAt: 'x' });
+  const verdictA = /** @type {number} */ (cmp.tests.find((t) => t.test === 'a' && t.metric === 'throughput')?.ratio);
+  const plain = computeRelativeTable({ product: 'mariadb', line: '10.11', base: '1', releases });
+  const mediansA = /** @type {number} */ (plain.groups[0].rows.find((r) => r.test === 'a')?.cells['2'].ratio);
+  assert.ok(mediansA > 1 && verdictA < 1, `median ratio ${mediansA}, verdict ratio ${verdictA}: on opposite sides of 1, as the demo's were`);
+  assert.equal(plain.ratiosFrom, 'medians');
+  const one = computeRelativeTable({ product: 'mariadb', line: '10.11', base: '1', releases, verdictRatios: { 2: { a: verdictA } } });
+  const rowA = one.groups[0].rows.find((r) => r.test === 'a');
+  assert.equal(rowA?.cells['2'].ratio, verdictA);
+  assert.equal(rowA?.cells['2'].ratioFrom, 'verdict');
+  assert.equal(one.ratiosFrom, 'mixed');
+  const md = renderRelativeTable(one, { format: 'markdown' });
+  assert.match(md, /ratio = the throughput verdict's estimate against 1 where there is a verdict, as in the verdicts below/);
+  assert.match(md, /\| b \| [^|]+ \| [^|]+ \| [\d.]+ \* \|/, 'the median ratio without a verdict is marked');
+  assert.match(md, new RegExp(`\\| a \\| [^|]+ \\| [^|]+ \\| \\**${verdictA.toFixed(2).replace('.', '\\.')}[ ▼▲]*\\** \\|`));
+});

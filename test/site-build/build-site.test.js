@@ -73,7 +73,7 @@ describe('site data', () => {
     assert.equal(test.verdicts[3], 'regression', 'the injected 20 % drop');
 
     const csv = (await readFile(join(out, table.csv), 'utf8')).trim().split('\r\n');
-    assert.equal(csv[0], 'test,group,metric,10.11.16 median,10.11.16 ratio to 10.11.17,10.11.16 verdict,10.11.17 median,10.11.17 ratio to 10.11.17,10.11.17 verdict,10.11.18 median,10.11.18 ratio to 10.11.17,10.11.18 verdict,10.11.19 median,10.11.19 ratio to 10.11.17,10.11.19 verdict');
+    assert.equal(csv[0], 'test,group,metric,10.11.16 median,10.11.16 median ratio to 10.11.17,10.11.16 verdict,10.11.17 median,10.11.17 median ratio to 10.11.17,10.11.17 verdict,10.11.18 median,10.11.18 median ratio to 10.11.17,10.11.18 verdict,10.11.19 median,10.11.19 median ratio to 10.11.17,10.11.19 verdict');
     const row = /** @type {string} */ (csv.find((l) => l.startsWith('update-index,'))).split(',');
     assert.equal(Number(row[12]), Math.round(test.values[3] * 1000) / 1000);
     assert.equal(row[13], formatRatio(test.values[3] / test.values[1]));

@@ -41,13 +41,13 @@ export async function render(main) {
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(t) }]),
     h('h1', { text: tableTitle(t) }),
-    h('p', null, `${versions.length} releases, ${t.tests.length} tests. Each cell: median throughput of the repeats (QPS; rows/s for scans) and its ratio to the base release. `,
+    h('p', null, `${versions.length} releases, ${t.tests.length} tests. Each cell: median throughput of the repeats (QPS; rows/s for scans) and its median ratio (median ÷ the base release's median; a verdict's own ratio, on the release and test pages, is its estimate: paired by round, the geometric mean of the rounds' ratios). `,
       h('a', { href: t.csv, download: '', text: 'Download this table as CSV' }), '.'),
     h('div', { class: 'controls' },
-      h('label', { for: 'base-select' }, 'Base release (ratio = QPS ÷ base QPS)', baseSelect),
+      h('label', { for: 'base-select' }, 'Base release (median ratio = median ÷ base median)', baseSelect),
       h('label', { for: 'window-select' }, 'Releases in the tables', windowSelect)),
     legend(),
-    h('h2', { id: 'charts-h', text: 'Ratio to the base release, by test group' }),
+    h('h2', { id: 'charts-h', text: 'Median ratio to the base release, by test group' }),
     chartsBox,
     tablesBox,
     sequenceSection(t.sequences));
@@ -58,7 +58,7 @@ export async function render(main) {
   /** @type {{g: any, chart: {update: (option: any) => void}}[]} */
   const charts = [];
   for (const g of t.groups) {
-    const { figure, canvas } = chartFigure(`${g.label}: ratio to base by release`);
+    const { figure, canvas } = chartFigure(`${g.label}: median ratio to base by release`);
     canvas.dataset.group = g.name;
     chartsBox.append(figure);
     charts.push({ g, chart: await drawChart(canvas, groupChartOption(t, g, base)) });
@@ -147,10 +147,10 @@ function renderTables(t, base, size) {
 
   return /** @type {HTMLElement[]} */ ([
     h('h2', { text: 'Group summaries' }),
-    scrollTable(`Geometric mean of the ratios to ${base} per test group, as in tagbench compare (count of tests below 0.95 ▼ / above 1.05 ▲)`, [head('Group'), h('tbody', null, summaryRows)], { id: 'group-summary' }),
+    scrollTable(`Geometric mean of the median ratios to ${base} per test group (count of tests below 0.95 ▼ / above 1.05 ▲)`, [head('Group'), h('tbody', null, summaryRows)], { id: 'group-summary' }),
     h('h2', { text: 'Throughput by test' }),
     cols.length < t.releases.length ? h('p', { class: 'muted', text: `Showing ${cols.length} of ${t.releases.length} releases; pick "all" above to see every column.` }) : null,
-    scrollTable(`QPS and ratio to ${base}, each test a row, each release a column`, [head('Test'), ...bodies], { id: 'line-table' }),
+    scrollTable(`QPS and median ratio to ${base}, each test a row, each release a column`, [head('Test'), ...bodies], { id: 'line-table' }),
   ].filter((x) => x !== null));
 }
 
@@ -168,7 +168,7 @@ function groupChartOption(t, g, base) {
     legend: { type: 'scroll', top: 0 },
     grid: { left: 58, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
     xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
-    yAxis: { type: 'value', name: `ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true },
+    yAxis: { type: 'value', name: `median ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true },
     dataZoom: zoomFor(versions.length, 40),
     series: g.tests.map((/** @type {string} */ name, /** @type {number} */ j) => {
       const k = t.tests.findIndex((/** @type {any} */ x) => x.name === name);

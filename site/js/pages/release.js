@@ -154,7 +154,9 @@ function testsTable(d, baseData) {
       counted ? instructionCells(t, baseTest) : null,
       h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
   });
-  const throughputHeads = ['Median', 'Min – max', 'Repeats', 'Ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict'];
+  // One ratio per test: with a comparison it is the verdict's estimate (as on every page that
+  // shows the verdict); without one, median / median, named so.
+  const throughputHeads = ['Median', 'Min – max', 'Repeats', d.comparison ? 'Ratio' : 'Median ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict'];
   const col = (/** @type {string} */ c, /** @type {boolean} */ text, rowspan = 1) => h('th', { scope: 'col', class: text ? 'text' : null, rowspan: rowspan > 1 ? String(rowspan) : null, text: c });
   // With counted figures the columns come in two groups under a heading each, so the
   // instructions' median, ratio and verdict need not repeat the word in every header.

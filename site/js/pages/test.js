@@ -170,7 +170,7 @@ function changePointTable(d) {
 function historyTable(d, base, baseRel) {
   // Releases whose runs counted instructions (callgrind): their query-path count and verdict.
   const counted = d.releases.some((/** @type {any} */ r) => r.instructions || r.instructionVerdict);
-  const heads = ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Change point', 'Verdict', 'Verdict ratio [interval]', 'Min. detectable effect', 'Compared with',
+  const heads = ['Release', 'Median', 'Min – max', 'Repeats', `Median ratio to ${base}`, 'Change point', 'Verdict', 'Ratio of the verdict [interval]', 'Min. detectable effect', 'Compared with',
     ...(counted ? ['Instructions/op (query path)', 'Instructions verdict, ratio'] : [])];
   return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, change points, and the verdict of its comparison`, [
     h('thead', null, h('tr', null, heads.map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 6 || i === 9 || i === 11 ? 'text' : null, text: c })))),
