@@ -73,6 +73,6 @@ export function computeRelativeTable(input) {
     groups.push({ group, rows, geomean });
   }
   const kinds = new Set(groups.flatMap((g) => g.rows.flatMap((r) => versions.filter((v) => v !== input.base && r.cells[v].ratio !== null).map((v) => r.cells[v].ratioFrom ?? 'medians'))));
-  const ratiosFrom = kinds.has('verdict') ? (kinds.has('medians') ? 'mixed' : 'verdicts') : 'medians';
+  const ratiosFrom = kinds.has('verdict') ? (kinds.has('medians') ? 'mixed' : 'verdict') : 'medians';
   return { product: input.product, line: input.line, base: input.base, versions, groups, marks: { ...MARKS }, ratiosFrom };
 }

@@ -30,7 +30,7 @@ export function renderRelativeTable(table, options) {
   if (options.note) out.push(options.note);
   const ratioIs = {
     medians: `ratio = median / median of ${label(table.base)}`,
-    verdicts: `ratio = the throughput verdict's estimate against ${label(table.base)}, as in the verdicts below (paired by round: the geometric mean of the rounds' ratios)`,
+    verdict: `ratio = the throughput verdict's estimate against ${label(table.base)}, as in the verdicts below (paired by round: the geometric mean of the rounds' ratios)`,
     mixed: `ratio = the throughput verdict's estimate against ${label(table.base)} where there is a verdict, as in the verdicts below (paired by round: the geometric mean of the rounds' ratios); median / median where there is none (marked *)`,
   }[table.ratiosFrom ?? 'medians'];
   out.push(`Median of the repeats [min–max]; ${ratioIs}; ▼ below ${table.marks.low}, ▲ above ${table.marks.high}.\n`);

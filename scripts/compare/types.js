@@ -184,7 +184,7 @@ export {};
  * @property {{group: string, rows: RelativeRow[], geomean: Record<string, number|null>}[]} groups
  *   geomean = geometric mean of the group's ratios per version (null when no ratio)
  * @property {{low: number, high: number}} marks ratios below low / above high are marked
- * @property {'verdicts'|'medians'|'mixed'} [ratiosFrom] where the table's ratios come from: the
+ * @property {'verdict'|'medians'|'mixed'} [ratiosFrom] where the table's ratios come from: the
  *   verdicts' estimates, medians, or both (verdicts where there was one)
  */
 
