@@ -195,6 +195,16 @@ describe('the published site in Chromium', () => {
     const sure = await page.textContent('#how-sure') ?? '';
     assert.ok(sure.includes(`could detect drops of ${pct(drops[0])} at best, ${pct(drops[Math.floor((drops.length - 1) / 2)])} for the median test`), sure);
     assert.match(sure, /^How sure: (on host class local, a \d|host class local has no calibration of detection)/);
+    // The overview chart: every throughput verdict once, worst ratio first, its interval drawn.
+    const overview = (await chartsOnPage()).find((ch) => ch.name.startsWith(`Throughput ratio to ${c.base.version} with its interval`));
+    assert.ok(overview && overview.width > 0 && overview.height > 0, 'the overview chart is drawn');
+    const verdicts = c.tests.filter((/** @type {any} */ t) => t.metric === 'throughput' && typeof t.ratio === 'number');
+    const points = overview.series.filter((s) => !['below interval', 'interval'].includes(s.name)).flatMap((s) => s.data.map((/** @type {any} */ p) => p.value));
+    assert.equal(points.length, verdicts.length, 'one point per throughput verdict');
+    const ordered = /** @type {any[]} */ ([...verdicts]).sort((/** @type {any} */ a, /** @type {any} */ b) => a.ratio - b.ratio);
+    for (const [ratio, i] of points) assert.ok(Math.abs(ratio - ordered[i].ratio) < 1e-12, `row ${i}: ${ratio} vs ${ordered[i].test} ${ordered[i].ratio}`);
+    const spans = /** @type {any[]} */ (overview.series.find((s) => s.name === 'interval')?.data);
+    assert.ok(spans.every((/** @type {any} */ w, /** @type {number} */ i) => w === null || Math.abs(w - (ordered[i].ci[1] - ordered[i].ci[0])) < 1e-12), 'the interval bars span each verdict\'s interval');
     // Suspects: compare's findSuspects on the stored comparison, the same tests on the page.
     const suspects = await page.$$eval('#suspects-table tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.suspect));
     assert.deepEqual(suspects, findSuspects(/** @type {any} */ (c)).map((x) => x.test));

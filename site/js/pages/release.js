@@ -12,6 +12,7 @@ import { dataPaths } from '../paths.js';
 import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSmallPct, ratioDigits } from '../format.js';
 import { bisectSection } from './release-bisect.js';
 import { functionsSection } from './release-functions.js';
+import { overviewChart } from './release-overview.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable } from '../components.js';
 
@@ -28,10 +29,12 @@ export async function render(main) {
   }
   const title = `${d.productName} ${d.version} · ${d.host} · ${d.suite}`;
   const moves = functionsSection(d, d.functions ? await loadJsonOrNull(d.functions) : null);
+  const overview = overviewChart(d);
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.version }]),
     h('h1', { text: title }),
     verdictIntro(d, baseData),
+    overview.figure,
     suspectsSection(d),
     legend(),
     testsTable(d, baseData),
@@ -44,6 +47,7 @@ export async function render(main) {
     dbSizeTable(d),
     differences(d),
     provenance(d));
+  await overview.draw();
   await drawSequenceCharts(d.sequences, { highlight: d.version });
   await moves.draw();
 }
