@@ -209,6 +209,20 @@ describe('the published site in Chromium', () => {
     const suspects = await page.$$eval('#suspects-table tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.suspect));
     assert.deepEqual(suspects, findSuspects(/** @type {any} */ (c)).map((x) => x.test));
     await shoot('release-light');
+    // At 800 px the verdict stays in view: frozen at the right edge of the scrolled table.
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 800, height: 900 });
+    try {
+      const box = await page.$eval('#release-tests tr[data-test] td.sticky-verdict', (td) => {
+        const r = td.getBoundingClientRect();
+        return { left: r.left, right: r.right, text: td.textContent };
+      });
+      assert.ok(box.left >= 0 && box.right <= 800, `the verdict cell spans ${box.left}-${box.right} px at 800 px`);
+      assert.match(box.text ?? '', /regression|improvement|unchanged|inconclusive|failed/);
+      await page.screenshot({ path: join(ARTIFACTS, 'release-800.png'), fullPage: false });
+    } finally {
+      if (wide) await page.setViewportSize(wide);
+    }
 
     // The oldest release has no comparison: ratios to the default base, no verdicts.
     await open('release.html?product=mariadb&version=10.11.16&host=local&suite=smoke');

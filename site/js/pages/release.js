@@ -154,14 +154,15 @@ function testsTable(d, baseData) {
       h('td', { text: v?.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
       // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
       h('td', { text: v ? `${fmtDetectable(v.mdeDrop ?? v.mde)} / ${fmtDetectable(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
-      h('td', { class: 'text', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
+      // Frozen at the right edge while the columns before it scroll: in view at 800 px.
+      h('td', { class: 'text sticky-verdict', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
       counted ? instructionCells(t, baseTest) : null,
       h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
   });
   // One ratio per test: with a comparison it is the verdict's estimate (as on every page that
   // shows the verdict); without one, median / median, named so.
   const throughputHeads = ['Median', 'Min – max', 'Repeats', d.comparison ? 'Ratio' : 'Median ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict'];
-  const col = (/** @type {string} */ c, /** @type {boolean} */ text, rowspan = 1) => h('th', { scope: 'col', class: text ? 'text' : null, rowspan: rowspan > 1 ? String(rowspan) : null, text: c });
+  const col = (/** @type {string} */ c, /** @type {boolean} */ text, rowspan = 1, extra = '') => h('th', { scope: 'col', class: [text ? 'text' : '', extra].filter(Boolean).join(' ') || null, rowspan: rowspan > 1 ? String(rowspan) : null, text: c });
   // With counted figures the columns come in two groups under a heading each, so the
   // instructions' median, ratio and verdict need not repeat the word in every header.
   const thead = counted
@@ -170,9 +171,9 @@ function testsTable(d, baseData) {
         h('th', { scope: 'colgroup', colspan: String(throughputHeads.length), class: 'text', text: 'Throughput (timed)' }),
         h('th', { scope: 'colgroup', colspan: '3', class: 'text', text: 'Instructions per operation (query path, counted)' }),
         col('Why', true, 2)),
-      h('tr', null, throughputHeads.map((c) => col(c, c === 'Verdict')),
+      h('tr', null, throughputHeads.map((c) => col(c, c === 'Verdict', 1, c === 'Verdict' ? 'sticky-verdict' : '')),
         col('Median (spread)', false), col('Ratio [interval]', false), col('Verdict', true)))
-    : h('thead', null, h('tr', null, ['Test', 'Group', ...throughputHeads, 'Why'].map((c) => col(c, ['Test', 'Group', 'Verdict', 'Why'].includes(c)))));
+    : h('thead', null, h('tr', null, ['Test', 'Group', ...throughputHeads, 'Why'].map((c) => col(c, ['Test', 'Group', 'Verdict', 'Why'].includes(c), 1, c === 'Verdict' ? 'sticky-verdict' : ''))));
   return h('section', null, h('h2', { text: 'Tests' }),
     counted ? h('p', { class: 'muted', id: 'instructions-note', text: 'Instructions per operation: the query path (the dispatch function and everything it calls) counted under callgrind, '
       + 'the median of the counted repeats and their spread ((max − min) ÷ median; hover for the range). Counted, not timed: they move by hundredths of a percent, so the ratio has five decimals. Lower is better.' }) : null,
