@@ -31,3 +31,11 @@ test('a ratio is marked on the site by the value it prints: 1.0504 reads 1.05 an
   assert.equal(ratioClass(0.94996, 5), 'lo');
   assert.equal(ratioClass(null), '');
 });
+
+test('a measured length reads in seconds, two significant digits below one', async () => {
+  const { fmtSeconds } = await import('../site/js/format.js');
+  assert.equal(fmtSeconds(3.04), '3 s');
+  assert.equal(fmtSeconds(12.34), '12.3 s');
+  assert.equal(fmtSeconds(0.0712), '0.071 s');
+  assert.equal(fmtSeconds(null), '—');
+});

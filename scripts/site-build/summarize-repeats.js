@@ -30,6 +30,8 @@ export function median(values) {
  * @property {number|null} min
  * @property {number|null} max
  * @property {number} n ok repeats
+ * @property {number|null} durationS median measured length of the ok repeats (seconds): a step
+ *   too short to judge shows it beside its numbers
  * @property {{avg: number|null, p95: number|null, p99: number|null, max: number|null}} latencyMs medians of avg/p95/p99, max of max
  * @property {Record<keyof Efficiency, number|null>|null} efficiency medians per metric, null when no repeat has efficiency
  * @property {number|null} rssKb median mysqld RSS at the end of the repeats
@@ -68,6 +70,7 @@ export function summarizeRepeats(steps) {
     min: values.length ? Math.min(...values) : null,
     max: values.length ? Math.max(...values) : null,
     n: ok.length,
+    durationS: median(ok.map((r) => r.durationS)),
     latencyMs: {
       avg: median(ok.map((r) => r.latencyMs?.avg)),
       p95: median(ok.map((r) => r.latencyMs?.p95)),

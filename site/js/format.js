@@ -149,6 +149,15 @@ export function fmtDetectable(v) {
   return typeof v === 'number' && v >= 1 ? 'not detectable at this noise' : fmtPct(v);
 }
 
+/**
+ * A measured length: 3.0 s, 0.071 s (two significant digits below a second).
+ * @param {number|null|undefined} s seconds
+ */
+export function fmtSeconds(s) {
+  if (s === null || s === undefined || !Number.isFinite(s)) return '—';
+  return s >= 1 ? `${nf1.format(s)} s` : `${Number(s.toPrecision(2))} s`;
+}
+
 /** @param {number|null|undefined} bytes */
 export function fmtBytes(bytes) {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return '—';

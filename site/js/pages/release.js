@@ -9,7 +9,7 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSmallPct, ratioDigits } from '../format.js';
+import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds, fmtSmallPct, ratioDigits } from '../format.js';
 import { bisectSection } from './release-bisect.js';
 import { functionsSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
@@ -149,7 +149,8 @@ function testsTable(d, baseData) {
       h('td', { class: 'text', text: t.group }),
       h('td', { dataset: { median: t.median ?? '' } }, fmtQps(t.median), h('span', { class: 'muted', text: ` ${t.metric}` })),
       h('td', { text: t.min === null ? '—' : `${fmtQps(t.min)} – ${fmtQps(t.max)}` }),
-      h('td', { text: String(t.n) }),
+      // Repeats and their measured length: a step of a fraction of a second is shown, not judged.
+      h('td', { dataset: { durationS: t.durationS ?? '' }, text: t.durationS == null ? String(t.n) : `${t.n} × ${fmtSeconds(t.durationS)}` }),
       h('td', { dataset: { ratio: ratio ?? '' } }, ratioSpan(ratio)),
       h('td', { text: v?.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
       // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
@@ -161,7 +162,7 @@ function testsTable(d, baseData) {
   });
   // One ratio per test: with a comparison it is the verdict's estimate (as on every page that
   // shows the verdict); without one, median / median, named so.
-  const throughputHeads = ['Median', 'Min – max', 'Repeats', d.comparison ? 'Ratio' : 'Median ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict'];
+  const throughputHeads = ['Median', 'Min – max', 'Repeats × length', d.comparison ? 'Ratio' : 'Median ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict'];
   const col = (/** @type {string} */ c, /** @type {boolean} */ text, rowspan = 1, extra = '') => h('th', { scope: 'col', class: [text ? 'text' : '', extra].filter(Boolean).join(' ') || null, rowspan: rowspan > 1 ? String(rowspan) : null, text: c });
   // With counted figures the columns come in two groups under a heading each, so the
   // instructions' median, ratio and verdict need not repeat the word in every header.
