@@ -144,7 +144,7 @@ function instanceValues(side, metric, qosOptions) {
  * Why a gated metric is left unjudged, or null to judge it: a base below the metric's floor;
  * for a metric with a floor, a base within noise of zero (its median less than 2 sd of its
  * instances from zero: a ratio of such values says nothing); repeats shorter than the metric's
- * minimum window; a timed figure that reads the same in every instance of both sides (quantized).
+ * minimum window.
  * @param {import('./types.js').MetricDef} metric
  * @param {import('./types.js').LevelThreshold} threshold
  * @param {number[]} base instance values
@@ -164,13 +164,6 @@ function explainNotJudged(metric, threshold, base, candidate, repeats) {
   }
   if (threshold.floor !== undefined && mb < threshold.floor) {
     return `base median ${fmt(mb)} is below the floor ${fmt(threshold.floor)} (candidate ${fmt(mc)})`;
-  }
-  // A timed figure that reads the same in every instance of both sides is quantized (the insert
-  // benchmark's query p95 read 1.003 ms in every repeat: a histogram bucket), and "unchanged,
-  // MDE 0 %" would claim a precision it does not have: a change below one step cannot show.
-  // Counted figures are exact by design and keep their verdicts.
-  if ((metric.meter ?? 'wall') === 'wall' && base.length >= 2 && candidate.length >= 2 && [...base, ...candidate].every((v) => v === base[0])) {
-    return `every instance on both sides reads ${fmt(base[0])}: the figure is quantized (a histogram bucket or the tool's printed resolution), so a change smaller than one step cannot show`;
   }
   // Only metrics that can sit near zero (those with a floor: per-op figures) are checked; a
   // noisy throughput is inconclusive, not "near zero".

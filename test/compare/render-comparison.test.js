@@ -91,17 +91,3 @@ test('a detectable change past 100 % is printed as words, and the Holm column gi
   assert.equal(holm.split(' / ')[1], cited, `${holm} vs the reason's ${cited}`);
   assert.equal(holm.split(' / ')[1], faster.pAdjustedBetter < 0.001 ? faster.pAdjustedBetter.toExponential(1) : faster.pAdjustedBetter.toFixed(3));
 });
-
-test('a timed figure that reads the same in every instance of both sides is quantized: listed as not judged, not "unchanged, MDE 0 %"', () => {
-  // make-record.js gives every repeat the same p95 latency (2 ms), as a histogram bucket would.
-  const steps = (/** @type {number[]} */ tp) => [{ name: 'qr100', throughput: tp }];
-  const cmp = compareRuns({
-    base: { version: '1', records: [makeRecord({ id: 'b', version: '1', steps: steps([1000, 1010, 990]) })] },
-    candidate: { version: '2', records: [makeRecord({ id: 'c', version: '2', steps: steps([1000, 1005, 995]) })] },
-    thresholds: resolveThresholds({ groups: { point: { warn: 0.03, issue: 0.05 } }, metrics: { latencyP95Ms: { warn: 0.05, issue: 0.1 } } }), createdAt: 'x',
-  });
-  assert.equal(cmp.tests.find((t) => t.metric === 'latencyP95Ms'), undefined, 'no verdict on the quantized figure');
-  const skipped = cmp.notJudged?.find((n) => n.metric === 'latencyP95Ms');
-  assert.match(skipped?.reason ?? '', /every instance on both sides reads 2\.00 ms: the figure is quantized/);
-  assert.ok(cmp.tests.some((t) => t.metric === 'throughput'), 'the throughput is still judged');
-});
