@@ -19,7 +19,7 @@ const thresholds = resolveThresholds({
  * @param {number[]} onDiskBytes
  */
 function record(version, onDiskBytes) {
-  const r = makeRecord({ id: version, version, steps: [{ name: 'read-write.range10.loop3', group: 'write', throughput: onDiskBytes.map(() => 1000), instances: onDiskBytes.map((_, i) => i) }] });
+  const r = makeRecord({ id: version, version, steps: [{ name: 'read-write.range10.loop3', group: 'write', throughput: onDiskBytes.map((_, i) => 1000 + i), instances: onDiskBytes.map((_, i) => i) }] });
   for (const [i, rep] of r.steps[0].repeats.entries()) {
     rep.details = { loops: { test: 'read-write.range10', loop: 3, loops: 5, qps: 1000, dbSize: { logicalBytes: onDiskBytes[i] / 2, onDiskBytes: onDiskBytes[i] } } };
   }
