@@ -76,7 +76,10 @@ export function findSuspects(comparison) {
     const hi = Math.max(toShift(interval[0]), toShift(interval[1]));
     const estimate = log ? (t.ratio === null ? null : toShift(t.ratio)) : (t.difference === null ? null : toShift(t.difference));
     const badShare = hi <= 0 ? 1 : lo >= 0 ? 0 : -lo / (hi - lo);
-    const pastIssue = estimate !== null && estimate <= -thresholdShift(t, log);
+    // Stored comparisons from before verdicts carried their thresholds (and hand-written ones)
+    // still show their suspects, by the interval alone.
+    const threshold = t.threshold ?? null;
+    const pastIssue = threshold !== null && estimate !== null && estimate <= -thresholdShift(t, log);
     if (badShare < SUSPECT_BAD_SHARE && !(pastIssue && badShare >= SUSPECT_PAST_ISSUE_SHARE)) continue;
     const paired = Boolean(t.pairedRounds);
     const instances = paired ? /** @type {number} */ (t.pairedRounds) : Math.min(t.base?.n ?? 0, t.candidate?.n ?? 0);
@@ -84,7 +87,7 @@ export function findSuspects(comparison) {
     out.push({
       test: t.test, metric: t.metric, ratio: log ? t.ratio : null, difference: log ? null : t.difference, interval,
       badShare, pastIssue, why, instances, paired,
-      settleInstances: instancesFor(t, thresholdShift(t, log), confidence, power),
+      settleInstances: threshold === null ? null : instancesFor(t, thresholdShift(t, log), confidence, power),
       estimateInstances: estimate !== null && estimate < 0 ? instancesFor(t, -estimate, confidence, power) : null,
     });
   }

@@ -69,3 +69,13 @@ test('how many rounds settle a suspect falls as its noise falls; a lower-is-bett
   }));
   assert.deepEqual(counted.map((s) => s.test), ['up'], 'instructions that rose are the suspect; fewer instructions, or a latency, are not');
 });
+
+test('a stored verdict without its thresholds (older comparisons, hand-written ones) is judged a suspect by its interval alone, without failing', () => {
+  const suspects = findSuspects(/** @type {any} */ ({
+    tests: [
+      { test: 'old', metric: 'throughput', verdict: 'inconclusive', higherIsBetter: true, ratio: 0.9, ci: [0.8, 1.005], base: { n: 3 }, candidate: { n: 3 } },
+      { test: 'no-interval', metric: 'throughput', verdict: 'inconclusive', higherIsBetter: true, ratio: 0.8, ci: null },
+    ],
+  }));
+  assert.deepEqual(suspects.map((s) => [s.test, s.pastIssue, s.settleInstances]), [['old', false, null]]);
+});
