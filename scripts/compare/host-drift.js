@@ -100,6 +100,10 @@ export const RUN_SETTING_FIELDS = /** @type {const} */ (['mycnf', 'scale', 'engi
  * @property {HostSegment[]} segments
  * @property {{test: string, group: string, metric: string, warn: number, runs: HostDriftRun[]}[]} tests suite order
  * @property {HostDrift[]} drifts in time order
+ * @property {{fromRunId: string, toRunId: string, runs: number, moves: {test: string, change: number, warn: number}[]}|null} lastPair
+ *   the latest host series' last two runs and the tests whose median moved between them by more
+ *   than their warn threshold, largest first: what a series too short for the drift rule (fewer
+ *   than 3 runs) can still show; null when the latest series has one run
  */
 
 /**
@@ -263,13 +267,34 @@ export function findHostDrift(input) {
     return { test: name, group, metric, warn, runs: runs.map(({ instances, ...run }) => run) };
   });
   drifts.sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.test < b.test ? -1 : 1));
+  // The latest series' last two runs, test by test: the reference moving between two runs minutes
+  // apart (the demo: l.i1 -32 %, range-covered-si +38 %) is what a short series can say.
+  const latest = segments.at(-1);
+  const pairIds = latest ? latest.runIds.slice(-2) : [];
+  /** @type {HostDriftReport['lastPair']} */
+  let lastPair = null;
+  if (latest && pairIds.length === 2) {
+    const moves = [];
+    for (const t of tests) {
+      const from = t.runs.find((r) => r.runId === pairIds[0]);
+      const to = t.runs.find((r) => r.runId === pairIds[1]);
+      if (!from || !to || !(from.median > 0)) continue;
+      const change = to.median / from.median - 1;
+      if (Math.abs(Math.log1p(change)) > Math.abs(Math.log1p(-t.warn))) moves.push({ test: t.test, change, warn: t.warn });
+    }
+    moves.sort((a, b) => Math.abs(Math.log1p(b.change)) - Math.abs(Math.log1p(a.change)));
+    lastPair = { fromRunId: pairIds[0], toRunId: pairIds[1], runs: latest.runIds.length, moves };
+  }
   return {
     hostClass: first.host.class, suite: first.config.suite,
     reference: { product: first.release.product, version: first.release.version },
     method: { name: 'release-series', version: RELEASE_SERIES_VERSION, alpha, windowRuns: MAX_SHORT_SERIES },
-    segments, tests, drifts,
+    segments, tests, drifts, lastPair,
   };
 }
+
+/** Runs of a host series the drift rule needs before it can judge it (release-series.js: 3). */
+const MIN_DRIFT_RUNS = 3;
 
 /**
  * The report as text, for `tagbench compare` to print as a note: a drift is the host's, so it
@@ -284,8 +309,18 @@ export function renderHostDrift(report) {
   for (const s of report.segments) {
     if (s.change) lines.push(`  new host series ${s.index + 1}: ${s.change.label} (from run ${s.change.runId}); earlier runs are not compared across it`);
   }
-  if (report.drifts.length === 0) {
+  const latestRuns = report.segments.at(-1)?.runIds.length ?? 0;
+  if (report.drifts.length === 0 && latestRuns >= MIN_DRIFT_RUNS) {
     lines.push(`  no drift: no test of the reference moved by its warn threshold (release-series rule, at most ${formatPercent(report.method.alpha)} false events per test and host series)`);
+  } else if (report.drifts.length === 0) {
+    lines.push(`  not judged: the latest host series has ${latestRuns} run${latestRuns === 1 ? '' : 's'} of the reference, and the drift rule needs ${MIN_DRIFT_RUNS}: this says nothing about the host's steadiness yet`);
+  }
+  const pair = report.lastPair;
+  if (pair && pair.moves.length > 0) {
+    const shown = pair.moves.slice(0, 8).map((m) => `${m.test} ${formatPercent(m.change, { signed: true })}`).join(', ');
+    lines.push(`  REFERENCE MOVED between its last two runs (${pair.fromRunId} -> ${pair.toRunId}), beyond the warn threshold in ${pair.moves.length} test${pair.moves.length === 1 ? '' : 's'}: ${shown}${pair.moves.length > 8 ? ', …' : ''}.` +
+      ' The same binary on the same host: this is the host (or the run\'s state), and verdicts of this run may carry it' +
+      (pair.runs < MIN_DRIFT_RUNS ? '; one pair of runs is a lead, not a drift: more runs of the reference tell.' : '.'));
   }
   for (const d of report.drifts) {
     lines.push(`  HOST DRIFT: ${d.test} ${d.kind} ${formatPercent(d.change, { signed: true })} from ${d.startedAt.slice(0, 10)} (run ${d.runId}, after ${d.earlierRuns} run${d.earlierRuns === 1 ? '' : 's'} of host series ${d.segment + 1}):` +

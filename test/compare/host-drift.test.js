@@ -71,6 +71,30 @@ describe('findHostDrift', () => {
     assert.match(renderHostDrift(report), /no drift/);
   });
 
+  it('two real runs of the reference are too few to judge a drift, and say so; how far the reference moved between them is shown, largest first', () => {
+    const records = readRealRecords('10.11.18');
+    assert.equal(records.length, 2, 'the fixture holds two real runs of the reference');
+    const report = findHostDrift({ records, thresholds });
+    assert.deepEqual(report.drifts, []);
+    const pair = report.lastPair;
+    assert.ok(pair, 'the last two runs are compared');
+    // Independently: each test's median of its ok repeats in each run.
+    const med = (/** @type {number[]} */ xs) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
+    const ordered = [...records].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    const want = report.tests.map((t) => {
+      const [a, b] = ordered.map((r) => med(/** @type {number[]} */ (r.steps.find((st) => st.name === t.test)?.repeats.filter((rep) => rep.status === 'ok' && typeof rep.throughput === 'number').map((rep) => rep.throughput))));
+      return { test: t.test, change: b / a - 1, warn: t.warn };
+    }).filter((m) => Math.abs(Math.log1p(m.change)) > Math.abs(Math.log1p(-m.warn)));
+    assert.deepEqual(pair.moves.map((m) => m.test).sort(), want.map((m) => m.test).sort());
+    assert.ok(pair.moves.length > 0, 'the real runs moved (2.5x on update-index)');
+    for (const m of pair.moves) assert.ok(Math.abs(m.change - /** @type {any} */ (want.find((w) => w.test === m.test)).change) < 1e-12);
+    const text = renderHostDrift(report);
+    assert.doesNotMatch(text, /no drift/, 'two runs cannot show that the host is steady');
+    assert.match(text, /not judged: the latest host series has 2 runs of the reference, and the drift rule needs 3/);
+    assert.match(text, new RegExp(`REFERENCE MOVED between its last two runs \\(${ordered[0].id} -> ${ordered[1].id}\\), beyond the warn threshold in ${pair.moves.length} tests?: ${pair.moves[0].test} [+-]`));
+    assert.match(text, /one pair of runs is a lead, not a drift/);
+  });
+
   it('reports an injected drop of one test as a drift of the host: which test, from when, by how much', () => {
     // The VM's real run-to-run scatter is large (the two real runs' medians differ by 2.5x on
     // update-index), so only a large drop is detectable here: 70 % from run 5.
