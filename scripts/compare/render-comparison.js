@@ -36,6 +36,9 @@ export function renderComparison(cmp, options) {
   if (md) {
     out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
+    // The 30-second view first: one row per test, as the terminal prints it; every figure after.
+    out.push(renderGlance(cmp));
+    out.push('\n**Every gated metric**\n\n');
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
       out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
@@ -229,6 +232,32 @@ function renderFunctionSections(cmp, format, which) {
     title: `Where the instructions went: ${t.test} (${t.verdict}, ${cmp.candidate.version} vs ${cmp.base.version})`,
     baseLabel: cmp.base.version, candidateLabel: cmp.candidate.version,
   })}`).join('');
+}
+
+/**
+ * The Markdown report's first table: each test's throughput verdict (ratio, interval, smallest
+ * detectable drop, verdict) and, where counted, its instructions verdict, one row per test.
+ * @param {FullComparison} cmp
+ * @returns {string} Markdown, empty without throughput or counted verdicts
+ */
+function renderGlance(cmp) {
+  const timed = cmp.tests.filter((t) => t.metric === 'throughput');
+  const counted = new Map(cmp.tests.filter((t) => t.metric === 'instructionsPerOp').map((t) => [t.test, t]));
+  if (timed.length === 0 && counted.size === 0) return '';
+  const tests = [...new Set([...timed.map((t) => t.test), ...counted.keys()])];
+  const rows = tests.map((name) => {
+    const t = timed.find((x) => x.test === name);
+    const c = counted.get(name);
+    const timedCells = t ? [formatRatio(t.ratio), interval(t), formatDetectable(t, t.mde), `**${label(t)}**`] : ['–', '–', '–', 'not timed'];
+    const countedCells = counted.size === 0 ? [] : c
+      ? [formatRatio(c.ratio, { digits: 5 }), c.ci ? `${formatRatio(c.ci[0], { digits: 5 })}–${formatRatio(c.ci[1], { digits: 5 })}` : 'n/a', `**${label(c)}**`]
+      : ['–', '–', 'not counted'];
+    return `| ${name} | ${[...timedCells, ...countedCells].join(' | ')} |\n`;
+  });
+  const head = counted.size === 0
+    ? '| test | ratio | interval | smallest detectable drop | verdict |\n| --- | ---: | --- | ---: | --- |\n'
+    : '| test | ratio | interval | smallest detectable drop | verdict | instructions/op ratio | interval | instructions verdict |\n| --- | ---: | --- | ---: | --- | ---: | --- | --- |\n';
+  return `**At a glance**: throughput (timed)${counted.size ? ' and instructions per operation in the query path (counted)' : ''}, one row per test; the ratio is the verdict's own estimate.\n\n${head}${rows.join('')}`;
 }
 
 /**

@@ -278,7 +278,7 @@ async function printLineReport({ out, color, thresholds, config }, { hostClass, 
 async function writeLineFiles(options, { product, hostClass, suite }, cols, report) {
   const { table, comparisons, changePoints, calibration, sequenceTables, sequenceText, hostNote, createdAt } = report;
   if (options.markdown) {
-    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, renderRelativeTable(table, { format: 'markdown' }), ...comparisons.map((c) => `\n${renderComparison(c, { format: 'markdown', calibration, functions: options.functions ? 'all' : 'changed' })}`), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
+    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, ...comparisons.map((c) => `${renderComparison(c, { format: 'markdown', calibration, functions: options.functions ? 'all' : 'changed' })}\n`), renderRelativeTable(table, { format: 'markdown' }), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
     await replaceFileAtomic(resolve(options.markdown), md);
   }
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...cols.base }, table, comparisons, changePoints, sequences: sequenceTables }, null, 2)}\n`);

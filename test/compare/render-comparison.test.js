@@ -53,6 +53,10 @@ test('a comparison paired by round says so: method, the rounds instead of instan
   const md = renderComparison(cmp, { format: 'markdown' });
   assert.match(md, /Method: paired by round \(releases side by side\): geometric mean of the rounds' ratios, paired t interval at 90\.0 %, MDE at power 80\.0 %/);
   assert.match(md, /\| a \| throughput \| [^|]+ \| [^|]+ \| 3 rounds, paired \| 0\.900 \| 0\.889–0\.911 \|/);
+  // The 30-second view comes first: one row per test with the verdict, then every metric.
+  const glance = md.indexOf('**At a glance**');
+  assert.ok(glance > 0 && glance < md.indexOf('**Every gated metric**'), 'the per-test verdict table comes before the full table');
+  assert.match(md.slice(glance), /\n\| a \| 0\.900 \| 0\.889–0\.911 \| [\d.]+ % \| \*\*regression \(issue\)\*\* \|\n/);
   assert.doesNotMatch(md, /needs at least \d+ instances per side|needs \d/);
   const term = renderComparison(cmp, { format: 'terminal' });
   assert.match(term, /noise = CV between server instances, or per side of the rounds' ratio when paired by round/);
@@ -72,7 +76,7 @@ test('a detectable change past 100 % is printed as words, and the Holm column gi
   const wild = /** @type {any} */ (cmp.tests.find((t) => t.test === 'wild'));
   assert.ok(wild.mdeRise > 1, `the wild test's MDE rise ${wild.mdeRise}`);
   const md = renderComparison(cmp, { format: 'markdown' });
-  const wildRow = md.split('\n').find((l) => l.startsWith('| wild |')) ?? '';
+  const wildRow = md.split('\n').find((l) => l.startsWith('| wild | throughput |')) ?? '';
   assert.match(wildRow, /not detectable at this noise/);
   assert.doesNotMatch(md, /\d{1,3},\d{3}(\.\d)? %/, 'no detectable change in the thousands of per cent');
   const term = renderComparison(cmp, { format: 'terminal' });
@@ -81,7 +85,7 @@ test('a detectable change past 100 % is printed as words, and the Holm column gi
   assert.equal(faster.verdict, 'improvement');
   assert.equal(faster.level, 'warn');
   assert.equal(typeof faster.pAdjustedBetter, 'number');
-  const fasterRow = md.split('\n').find((l) => l.startsWith('| faster |')) ?? '';
+  const fasterRow = md.split('\n').find((l) => l.startsWith('| faster | throughput |')) ?? '';
   assert.match(md, /\| p worse \/ better \(Holm\) \|/);
   // The column's second figure is the one the reason cites when Holm holds the improvement back.
   const cited = /Holm-adjusted p (\S+) over/.exec(faster.reason)?.[1];
