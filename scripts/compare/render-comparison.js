@@ -102,21 +102,13 @@ function renderSuspects(cmp, md) {
   const suspects = findSuspects(cmp);
   if (suspects.length === 0) return '';
   const intro = `suspects: ${suspects.length} inconclusive throughput or instruction verdict(s) lean the bad way (at least ${formatPercent(SUSPECT_BAD_SHARE)} of the interval on the bad side of no change, or ${formatPercent(SUSPECT_PAST_ISSUE_SHARE)} with the estimate past the issue threshold); leads, not findings: about one noise verdict in ten leans this far by chance`;
-  const settle = (/** @type {import('./suspects.js').Suspect} */ s) => {
-    const unit = s.paired ? 'rounds' : 'instances';
-    const lean = s.estimateInstances !== null && s.estimateInstances > s.instances && (s.settleInstances === null || s.estimateInstances < s.settleInstances)
-      ? `about ${s.estimateInstances} ${unit} per side would show whether a change of the estimate's size is real; ` : '';
-    if (s.settleInstances === null) return `${lean}the issue threshold is not settled by more ${unit} at this noise (over 60 per side): a quieter host or a longer test`;
-    if (s.settleInstances <= s.instances) return 'its MDE is already at the issue threshold: a change about the threshold\'s size; rerun it (tagbench confirm)';
-    return `${lean}about ${s.settleInstances} ${unit} per side would settle it at the issue threshold (has ${s.instances}; tagbench compare --adaptive)`;
-  };
   const value = (/** @type {import('./suspects.js').Suspect} */ s) => (s.ratio !== null
     ? `${formatRatio(s.ratio)} [${formatRatio(s.interval[0])}, ${formatRatio(s.interval[1])}]`
     : `${formatValue(s.difference)} [${formatValue(s.interval[0])}, ${formatValue(s.interval[1])}]`);
   if (md) {
-    return `\n**Suspects.** ${intro.slice('suspects: '.length)}.\n\n| test | metric | ratio [interval] | why | what would settle it |\n| --- | --- | --- | --- | --- |\n${suspects.map((s) => `| ${s.test} | ${s.metric} | ${value(s)} | ${s.why} | ${settle(s)} |\n`).join('')}`;
+    return `\n**Suspects.** ${intro.slice('suspects: '.length)}.\n\n| test | metric | ratio [interval] | why | what would settle it |\n| --- | --- | --- | --- | --- |\n${suspects.map((s) => `| ${s.test} | ${s.metric} | ${value(s)} | ${s.why} | ${s.settle} |\n`).join('')}`;
   }
-  return `\n${intro}:\n${suspects.map((s) => `  ${s.test} ${s.metric} ${value(s)}: ${s.why}; ${settle(s)}\n`).join('')}`;
+  return `\n${intro}:\n${suspects.map((s) => `  ${s.test} ${s.metric} ${value(s)}: ${s.why}; ${s.settle}\n`).join('')}`;
 }
 
 const ROCKSDB_TITLE = 'RocksDB figures, base → candidate (informational, never judged: medians over the repeats of MyRocks servers; – = none, e.g. InnoDB)';

@@ -50,6 +50,7 @@ const MAX_SETTLE_INSTANCES = 60;
  * @property {number|null} estimateInstances instances (rounds) per side at which a change of the
  *   estimate's own size would be detected: whether the lean is real; null as above
  * @property {boolean} paired the instances are rounds side by side
+ * @property {string} settle what would settle it, in words (every view prints this sentence)
  */
 
 /**
@@ -84,11 +85,12 @@ export function findSuspects(comparison) {
     const paired = Boolean(t.pairedRounds);
     const instances = paired ? /** @type {number} */ (t.pairedRounds) : Math.min(t.base?.n ?? 0, t.candidate?.n ?? 0);
     const why = `${Math.round(badShare * 100)} % of its interval is on the bad side${pastIssue ? ' and its estimate is past the issue threshold' : ''}`;
+    const settleInstances = threshold === null ? null : instancesFor(t, thresholdShift(t, log), confidence, power);
+    const estimateInstances = estimate !== null && estimate < 0 ? instancesFor(t, -estimate, confidence, power) : null;
     out.push({
       test: t.test, metric: t.metric, ratio: log ? t.ratio : null, difference: log ? null : t.difference, interval,
-      badShare, pastIssue, why, instances, paired,
-      settleInstances: threshold === null ? null : instancesFor(t, thresholdShift(t, log), confidence, power),
-      estimateInstances: estimate !== null && estimate < 0 ? instancesFor(t, -estimate, confidence, power) : null,
+      badShare, pastIssue, why, instances, paired, settleInstances, estimateInstances,
+      settle: describeSettle({ paired, instances, settleInstances, estimateInstances }),
     });
   }
   return out.sort((a, b) => b.badShare - a.badShare || (a.ratio ?? 0) - (b.ratio ?? 0));
@@ -127,4 +129,19 @@ function instancesFor(t, target, confidence, power) {
     if (shift !== null && shift <= target) return n;
   }
   return null;
+}
+
+/**
+ * What would settle a suspect, in one sentence: the instances (rounds) per side that would test
+ * the lean, and those that would settle the issue threshold.
+ * @param {{paired: boolean, instances: number, settleInstances: number|null, estimateInstances: number|null}} s
+ * @returns {string}
+ */
+function describeSettle(s) {
+  const unit = s.paired ? 'rounds' : 'instances';
+  const lean = s.estimateInstances !== null && s.estimateInstances > s.instances && (s.settleInstances === null || s.estimateInstances < s.settleInstances)
+    ? `about ${s.estimateInstances} ${unit} per side would show whether a change of the estimate's size is real; ` : '';
+  if (s.settleInstances === null) return `${lean}the issue threshold is not settled by more ${unit} at this noise (over ${MAX_SETTLE_INSTANCES} per side, or no thresholds stored): a quieter host or a longer test`;
+  if (s.settleInstances <= s.instances) return 'its MDE is already at the issue threshold: a change about the threshold\'s size; rerun it (tagbench confirm)';
+  return `${lean}about ${s.settleInstances} ${unit} per side would settle it at the issue threshold (has ${s.instances}; tagbench compare --adaptive)`;
 }

@@ -230,6 +230,6 @@ function flattenSettings(r) {
  * @returns {import('../compare/index.js').Suspect}
  */
 export function slimSuspect(s) {
-  const { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired } = s;
-  return { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired };
+  const { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired, settle } = s;
+  return { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired, settle };
 }

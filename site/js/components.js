@@ -118,14 +118,6 @@ export function requireParams(q, names) {
  * @param {{withRelease?: boolean, id: string}} options withRelease: a column for the release
  */
 export function suspectsTable(rows, options) {
-  const settle = (/** @type {any} */ s) => {
-    const unit = s.paired ? 'rounds' : 'instances';
-    const lean = s.estimateInstances !== null && s.estimateInstances > s.instances && (s.settleInstances === null || s.estimateInstances < s.settleInstances)
-      ? `about ${s.estimateInstances} ${unit} per side would show whether the lean is real; ` : '';
-    if (s.settleInstances === null) return `${lean}the issue threshold is not settled by more ${unit} at this noise (a quieter host or longer tests)`;
-    if (s.settleInstances <= s.instances) return 'about the threshold\'s size: a confirmation rerun decides it';
-    return `${lean}about ${s.settleInstances} ${unit} per side settle the issue threshold (has ${s.instances})`;
-  };
   const digits = (/** @type {any} */ s) => (s.meter === 'instructions' || s.metric === 'instructionsPerOp' ? 5 : 3);
   const value = (/** @type {any} */ s) => (s.ratio !== null
     ? `${fmtRatio(s.ratio, digits(s))} [${fmtRatio(s.interval[0], digits(s))}, ${fmtRatio(s.interval[1], digits(s))}]`
@@ -144,6 +136,6 @@ export function suspectsTable(rows, options) {
       h('td', { class: 'text', text: s.metric }),
       h('td', { class: 'text' }, h('span', { class: 'ratio lo', text: value(s) })),
       h('td', { class: 'text', text: s.why }),
-      h('td', { class: 'text', text: settle(s) })))),
+      h('td', { class: 'text', text: s.settle ?? '' })))),
   ], { id: options.id });
 }
