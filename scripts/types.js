@@ -66,6 +66,11 @@ export {};
  * @property {{rounds?: number, repeats?: number, warmupShare?: number}} [counting] counted
  *   repeats of the instructions meter: server processes per release (default 3), repeats per
  *   process (default 1), the uncounted warm-up run as a share of a repeat's events (default 0.3)
+ * @property {number} [legBudgetH] hours a benchmark leg may take on a runner of this class;
+ *   plans estimated over it are refused before any server starts (scripts/run/estimate.js)
+ * @property {{loadRowsPerS?: number, countedInstructionsPerS?: number, countedRepeatOverheadS?: number,
+ *   countedServerStartS?: number, sourceBuildS?: number, debInstallS?: number}} [estimate] the rates
+ *   of the time estimate on this class's runners (defaults: estimate.js ESTIMATE_DEFAULTS)
  * @property {{serverCpus: string|null, clientCpus: string|null}} pinning taskset CPU lists, null = no pinning
  * @property {{smt?: 'on'|'off'|'any'}} [tuning] host tuning a runner of this class must have (doctor --strict)
  * @property {Record<string, string|number>} mycnf my.cnf overrides (e.g. innodb_buffer_pool_size)

@@ -96,22 +96,24 @@ export function renderIssue(comparison, records, context) {
   const adHocNote = key.adHoc ? ` [ad-hoc: ${describeOverrides(key.adHoc)}]` : '';
   const title = `Performance regression: ${key.product} ${key.version} vs ${comparison.base.version} on ${key.hostClass} (${key.suite}): ${n} test${n > 1 ? 's' : ''}${adHocNote}`;
 
-  const body = [
+  /** @param {ReportedVerdict[]} listed the regressions the table and the reasons show */
+  const compose = (listed) => [
     renderMarker(marker),
     `**${n} confirmed regression${n > 1 ? 's' : ''}** in ${code(`${key.product} ${key.version}`)} (line ${code(key.line)}) against the baseline ${code(`${key.product} ${comparison.base.version}`)}, host class ${code(key.hostClass)}, suite ${code(key.suite)}. Each was confirmed by a rerun of the regressed tests.`,
     '',
     ...(key.adHoc ? [`> Ad-hoc run with overrides (${describeOverrides(key.adHoc)}): this is not the official issue of ${code(`${key.product} ${key.version}`)}, which only default runs write.`, ''] : []),
-    renderTable(regressed, comparison),
+    renderTable(listed, comparison),
     '',
+    ...(listed.length < n ? [`**${n - listed.length} more confirmed regression${n - listed.length > 1 ? 's' : ''}** (the smallest changes) are not listed here: an issue body holds at most ${ISSUE_BODY_LIMIT.toLocaleString('en-US')} characters. Every one is in the comparison${context.siteUrl ? ` and on the site (${context.siteUrl})` : ''}, and in this issue's marker.`, ''] : []),
     `**How sure:** ${describeHowSure(comparison, context.calibration ?? null)}${context.calibration ? ` On this host class ${context.calibration.runsWithFalseIssue} of ${context.calibration.runs} A/A calibration runs opened an issue (at most ${formatPercent(context.calibration.upper95)} per run, 95 % bound).` : ''}`,
     '',
     ...(noted.length > 0 ? [`Also regressed, noted only (their policy in configs/thresholds.yml is \`note\`): ${noted.map((t) => code(testId(t))).join(', ')}.`, ''] : []),
     '### Why each verdict',
     '',
     // compare's reason already tells the confirmation rerun's outcome when there was one.
-    ...regressed.map((t) => `- ${code(testId(t))}: ${t.reason}`),
+    ...listed.map((t) => `- ${code(testId(t))}: ${t.reason}`),
     '',
-    ...renderWhereItWent(regressed, comparison),
+    ...renderWhereItWent(listed, comparison),
     '### Links',
     '',
     `- Results site: ${context.siteUrl ?? 'not published (no site URL given)'}`,
@@ -125,12 +127,46 @@ export function renderIssue(comparison, records, context) {
     `<sub>Opened by tagbench. A later report of the same release, host class and suite updates this issue instead of opening another; a later release of the line that recovers is noted here. The label ${code(context.label)} is how tagbench finds its issues: keep it.</sub>`,
     '',
   ].join('\n');
+  const body = fitBody(regressed, compose);
 
   const labels = [context.label, `product:${key.product}-${key.line}`, `host:${key.hostClass}`, ...(key.adHoc ? [AD_HOC_LABEL] : [])];
   const updateNote = [
     `Updated with new numbers${context.runUrl ? ` from ${context.runUrl}` : ''}: now ${n} confirmed regression${n > 1 ? 's' : ''} (${tests.map(code).join(', ')}), comparison created ${comparison.createdAt}.`,
   ].join('\n');
   return { key, marker, title, body, labels, updateNote };
+}
+
+/**
+ * GitHub refuses an issue body over 65,536 characters (422). What we write stays under this,
+ * with room for what GitHub counts differently from JavaScript (a character outside the Basic
+ * Multilingual Plane is one character there, two UTF-16 units here: the limit errs on the safe side).
+ */
+export const ISSUE_BODY_LIMIT = 60_000;
+
+/**
+ * The body with every regression, or, when that is over ISSUE_BODY_LIMIT, with the most that
+ * fit, the largest changes first (the rest named as a count; the marker keeps them all). Fewer
+ * rows always make a shorter body, so the largest that fits is found by bisection.
+ * @param {ReportedVerdict[]} regressed
+ * @param {(listed: ReportedVerdict[]) => string} compose
+ * @returns {string}
+ */
+function fitBody(regressed, compose) {
+  const all = compose(regressed);
+  if (all.length <= ISSUE_BODY_LIMIT) return all;
+  const size = (/** @type {ReportedVerdict} */ t) => Math.abs(Math.log(t.ratio ?? 1));
+  const bySize = [...regressed].sort((a, b) => size(b) - size(a));
+  let lo = 0;
+  let hi = regressed.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (compose(bySize.slice(0, mid)).length <= ISSUE_BODY_LIMIT) lo = mid;
+    else hi = mid - 1;
+  }
+  const body = compose(bySize.slice(0, lo));
+  // Left with no row, the rest of the body (the marker's test list, provenance) is too long on its own.
+  if (body.length > ISSUE_BODY_LIMIT) throw new Error(`the issue body is ${body.length} characters with no regression listed, over GitHub's limit: the marker or provenance grew`);
+  return body;
 }
 
 /** Instruction regressions whose functions an issue shows; the rest are on the site. */

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
 import { SERVER_RUN_OPTIONS, cacheDirFrom, workDirFrom } from '../run-options.js';
+import { InvalidArgumentError } from 'commander';
 import { parseList, parsePositiveInt } from '../command-spec.js';
 import { withInterrupt } from '../with-interrupt.js';
 import { providerNames } from '../install/index.js';
@@ -33,6 +34,7 @@ export async function runCommand(options) {
     repeats: options.repeats,
     instances: options.instances,
     ...(options.meter ? { meters: options.meter } : {}),
+    ...(options.budgetH !== undefined ? { budgetH: options.budgetH } : {}),
     only: options.only,
     storeDir: resolve(options.store),
     workDir: resolve(workDirFrom(options.workDir, host)),
@@ -58,6 +60,16 @@ function parseMeters(value) {
   return /** @type {import('../types.js').MeterName[]} */ (names);
 }
 
+/**
+ * @param {string} value
+ * @returns {number} hours, 0 or more
+ */
+function parseHours(value) {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected hours as a number >= 0 (0 = no limit), got ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
   {
@@ -80,6 +92,7 @@ export const commands = [
       { flags: '--instances <n>', description: 'server instances (restarts on the same datadir) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },
       { flags: '--meter <meters>', description: 'how to measure, comma-separated: wall (timed repeats: throughput, latency, CPU per op), counters (perf stat hardware counters over the timed repeats; needs a PMU), instructions (every sysbench test again, counted under callgrind: instructions per op); default: the suite\'s, else the host class\'s, else wall', parse: parseMeters },
       { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: parseList },
+      { flags: '--budget-h <hours>', description: 'hours this run may take: a run estimated over it is refused before anything starts (0 = no limit); default: the host class\'s legBudgetH, else no limit', parse: parseHours },
       { flags: '--provider <name>', description: `install provider for every release (${providerNames().join(', ')}); default: the install cache, else deb` },
       { flags: '--path <prefix>', description: 'install prefix for the path provider' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },

@@ -5,3 +5,4 @@
 export { runReleases } from './run-releases.js';
 export { runSuite } from './run-suite.js';
 export { parseReleaseList, lineOf, resolveRepeats } from './resolve-run.js';
+export { estimateRun, estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate } from './estimate.js';

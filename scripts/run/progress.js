@@ -40,10 +40,14 @@ function bucketAverages(values, width) {
 
 /**
  * @param {number} s seconds
- * @returns {string} e.g. `4m05s`
+ * @returns {string} e.g. `4m05s`, `7h05m` from an hour on
  */
 export function formatDuration(s) {
   const total = Math.max(0, Math.round(s));
+  if (total >= 3600) {
+    const minutes = Math.round(total / 60);
+    return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+  }
   const m = Math.floor(total / 60);
   const sec = total % 60;
   return m > 0 ? `${m}m${String(sec).padStart(2, '0')}s` : `${sec}s`;

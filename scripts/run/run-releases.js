@@ -15,6 +15,7 @@ import { planSuite, getBenchmark, suiteBenchmarks } from '../workload/index.js';
 import { measureDbSize, collectHostFacts, splitMeters } from '../metrics/index.js';
 import { writeRecord, writeRawLog } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
+import { estimateRun, checkBudget, renderEstimate } from './estimate.js';
 import { measureRepeat } from './measure-repeat.js';
 import { runCountPhase } from './count-phase.js';
 import { createRecord, markStep, skipRemaining, finishRecord } from './record-builder.js';
@@ -45,6 +46,8 @@ import { formatRecordId } from '../run-id.js';
  * @property {(text: string) => void} [write] progress output (default stderr)
  * @property {import('../types.js').MeterName[]} [meters] how the run measures (`run --meter`);
  *   default: the suite's meters, else the host class's, else wall
+ * @property {number} [budgetH] hours the run may take (`run --budget-h`; 0 = no limit); default:
+ *   the host class's legBudgetH
  */
 
 /**
@@ -82,6 +85,13 @@ export async function runReleases(config, options) {
       return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
     }),
   });
+  const steps = planSuite(plan.suite, { engine: plan.engine });
+  const meterNames = resolveMeters(options, plan);
+  // Before anything is installed or started: a run that cannot fit its host class's budget
+  // would be killed by its job's timeout with nothing published.
+  const estimate = estimateRun({ steps, releases: plan.releases.length, repeats: plan.repeats, instances: plan.instances, meters: meterNames, host: plan.host });
+  checkBudget(estimate, options.budgetH ?? plan.host.legBudgetH, 'This run');
+  write(`estimated time (before it starts; the progress lines correct it as the run goes):\n${renderEstimate(estimate)}\n`);
   const plugins = suiteBenchmarks(plan.suite).map(getBenchmark);
   const tools = await readToolVersions(plugins);
   // What a plug-in's steps need before any server starts (LinkBench's jar): outside every
@@ -90,7 +100,6 @@ export async function runReleases(config, options) {
     await plugin.prepareRun?.({ suite: plan.suite, cacheDir: options.cacheDir, log: (l) => write(`    ${l}
 `) });
   }
-  const steps = planSuite(plan.suite, { engine: plan.engine });
   const runStamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const runTag = randomBytes(3).toString('hex');
   const workRoot = join(options.workDir, `${runStamp}-${runTag}`);
@@ -111,7 +120,6 @@ export async function runReleases(config, options) {
   }
 
   const host = await collectHostFacts({ hostClass: plan.host.name, pinning: plan.host.pinning });
-  const meterNames = resolveMeters(options, plan);
   // Timed meters measure the schedule's repeats; counting meters run afterwards on their own servers.
   const { timed, counting } = splitMeters(meterNames);
   const meterSetup = await describeCounting(counting, plan.host, workRoot);
@@ -278,7 +286,7 @@ function withMeterWrapper(serverOptions, meter) {
  * @param {any} ctx
  */
 async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad }) {
-  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances);
+  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances, plan.host.estimate);
   const progress = createProgress(schedule, { write, now: Date.now });
   let loaded = false;
   for (const action of schedule) {

@@ -33,15 +33,22 @@
 const OVERHEAD_S = 0.5;
 /** Expected cost of a server restart (shutdown, start, ping). */
 const RESTART_S = 8;
+/**
+ * Rows a second a load step writes when the host class says nothing (its `estimate.loadRowsPerS`):
+ * about the slowest load rate of the demo on this project's 2-vCPU VM (the insert benchmark's
+ * l.i1, 22,000 rows/s with three secondary indexes); sysbench's load and l.i0 ran faster.
+ */
+export const DEFAULT_LOAD_ROWS_PER_S = 20_000;
 
 /**
  * @param {import('./types.js').StepPlanLike[]} steps suite steps in order
  * @param {string[]} releases release keys, in the order given by the user
  * @param {number} repeats repeats per reported step and release (>= 1)
  * @param {number} [instances] server instances (rounds) the repeats are spread over, 1..repeats
+ * @param {{loadRowsPerS?: number}} [rates] the host class's `estimate` (rows a second of a load step)
  * @returns {ScheduledAction[]}
  */
-export function buildSchedule(steps, releases, repeats, instances = 1) {
+export function buildSchedule(steps, releases, repeats, instances = 1, rates = {}) {
   if (releases.length === 0) throw new Error('buildSchedule: no releases');
   if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`buildSchedule: repeats must be a positive integer, got ${repeats}`);
   if (!Number.isInteger(instances) || instances < 1 || instances > repeats) {
@@ -58,7 +65,7 @@ export function buildSchedule(steps, releases, repeats, instances = 1) {
         const restart = restartPending.delete(release);
         actions.push({
           index: actions.length, step, stepIndex, release, repeat, repeats: of, instance,
-          estimatedS: estimateS(step) + (restart ? RESTART_S : 0), ...(restart ? { restart: true } : {}),
+          estimatedS: estimateS(step, rates) + (restart ? RESTART_S : 0), ...(restart ? { restart: true } : {}),
         });
       }
     };
@@ -104,10 +111,12 @@ function range(n) {
 
 /**
  * @param {import('./types.js').StepPlanLike} step
+ * @param {{loadRowsPerS?: number}} rates
  * @returns {number} seconds
  */
-function estimateS(step) {
-  return (step.durationS ?? 0) + (step.warmupS ?? 0) + OVERHEAD_S;
+function estimateS(step, rates) {
+  const work = (step.workRows ?? 0) / (rates.loadRowsPerS ?? DEFAULT_LOAD_ROWS_PER_S);
+  return (step.durationS ?? 0) + (step.warmupS ?? 0) + (step.restS ?? 0) + work + OVERHEAD_S;
 }
 
 /**

@@ -18,7 +18,7 @@ import { UserError, EXIT } from '../errors.js';
 export async function planCommand(options) {
   const { loadConfig } = await import('../config/index.js');
   const { readBaseline } = await import('../store/index.js');
-  const { applyAcceptedBaseline, renderPlanOutputs, resolveBenchmarkRequest } = await import('./resolve-benchmark-request.js');
+  const { applyAcceptedBaseline, needsReferenceRun, renderPlanOutputs, resolveBenchmarkRequest } = await import('./resolve-benchmark-request.js');
   /** @type {Record<string, string|undefined>} */
   const env = options.env ?? process.env;
   const root = options.root ?? process.cwd();
@@ -42,9 +42,22 @@ export async function planCommand(options) {
     : applyAcceptedBaseline(requested, await readBaseline(options.baselines ?? join(root, 'baselines'), {
       hostClass: requested.hostClass, product: requested.product, line: requested.line, suite: requested.suite,
     }));
-  const text = renderPlanOutputs(plan);
+  // Before any runner is taken: a leg that cannot fit its host class's budget would be killed
+  // by its job's timeout with nothing published, and tried again every cycle.
+  const { estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate } = await import('../run/index.js');
+  const leg = estimateLeg(config, {
+    suite: plan.suite, hostClass: plan.hostClass, provider: plan.provider, releases: plan.releases.split(',').length,
+    reference: needsReferenceRun(plan), ...(plan.repeats ? { repeats: Number(plan.repeats) } : {}),
+    ...(plan.instances ? { instances: Number(plan.instances) } : {}), ...(plan.only ? { only: plan.only.split(',') } : {}),
+  });
+  checkBudget(leg.budgeted, config.hosts[plan.hostClass].legBudgetH, `This leg (${plan.leg})`);
+  const timeouts = legTimeoutsMinutes(leg.steps);
+  process.stderr.write(`estimated time of the leg ${plan.leg}:\n${renderEstimate(leg.budgeted)}\n`
+    + `  and, when a regression needs confirming, up to ${Math.round(leg.steps.confirmS / 60)} min more (every test rerun)\n`
+    + `step timeouts (min): install ${timeouts.install}, run ${timeouts.run}, reference ${timeouts.reference}, confirm ${timeouts.confirm}; job ${timeouts.job}\n`);
+  const text = renderPlanOutputs(plan, { estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeouts });
   if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, text);
-  process.stdout.write(options.json ? `${JSON.stringify(plan, null, 2)}\n` : text);
+  process.stdout.write(options.json ? `${JSON.stringify({ ...plan, estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeoutsMinutes: timeouts }, null, 2)}\n` : text);
   return EXIT.ok;
 }
 

@@ -252,9 +252,11 @@ function releaseList(product, versions, provider) {
 /**
  * The plan as GitHub step outputs, the names later jobs of the benchmark workflow read.
  * @param {BenchmarkPlan} plan
+ * @param {{estimateMinutes: number, timeouts: {install: number, run: number, reference: number, confirm: number, job: number}}} time
+ *   the leg's estimate and step timeouts (run/estimate.js): the bench job's timeout-minutes
  * @returns {string} `key=value` lines
  */
-export function renderPlanOutputs(plan) {
+export function renderPlanOutputs(plan, time) {
   /** @type {Record<string, string>} */
   const outputs = {
     product: plan.product,
@@ -277,6 +279,12 @@ export function renderPlanOutputs(plan) {
     'reference-product': plan.reference?.product ?? '',
     'reference-version': plan.reference?.version ?? '',
     'reference-run': String(needsReferenceRun(plan)),
+    'estimate-minutes': String(time.estimateMinutes),
+    'install-timeout-minutes': String(time.timeouts.install),
+    'run-timeout-minutes': String(time.timeouts.run),
+    'reference-timeout-minutes': String(time.timeouts.reference),
+    'confirm-timeout-minutes': String(time.timeouts.confirm),
+    'job-timeout-minutes': String(time.timeouts.job),
   };
   return Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join('');
 }

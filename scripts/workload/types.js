@@ -60,6 +60,10 @@ export {};
  * @property {number} [countedEvents] a step that can run a fixed amount of work (a sysbench
  *   test): the events of one counted repeat (the instructions meter); absent = the step runs
  *   timed only
+ * @property {number} [countedInstructions] with countedEvents: the instructions one counted
+ *   repeat is expected to run, for the run's time estimate (scripts/run/estimate.js)
+ * @property {number} [workRows] a step whose time is its work, not a duration (a load, an index
+ *   build): the rows it writes, for the run's time estimate
  * @property {string} [sequence] set (to the plug-in's name) when the plug-in's steps form one
  *   sequence: each changes the data the next starts from, so they are contiguous in the plan and
  *   every pass runs all of them, in order, from a fresh state; absent for the sysbench suite's

@@ -19,6 +19,9 @@ import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { loadConfig } from '../../scripts/config/index.js';
 import { renderPlanOutputs, resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
+
+/** The leg's time outputs do not name artifacts: any values do here. */
+const PLAN_TIME = { estimateMinutes: 60, timeouts: { install: 20, run: 100, reference: 60, confirm: 100, job: 300 } };
 import { interpolate } from './expressions.js';
 
 const run = promisify(execFile);
@@ -149,7 +152,7 @@ async function expandWatch(overrides, legs, attempt) {
           only: String(inputs.only ?? ''), baseline: '', dryRun: String(inputs.dry_run ?? 'false'),
         }, { selfHosted: true, hostLabels: HOST_LABELS });
         assert.ok(plan, `leg ${legName}: the plan refuses it: ${errors.join('; ')}`);
-        known.plan = Object.fromEntries(renderPlanOutputs(plan).trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+        known.plan = Object.fromEntries(renderPlanOutputs(plan, PLAN_TIME).trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
       }
       const expanded = await expandJobs(called, { inputs, vars, github, matrix: {} }, known);
       uploads.push(...expanded.uploads.map((u) => ({ leg: legName, ...u })));

@@ -44,10 +44,12 @@ test('a failed, timed-out or cancelled confirmation is never reported or publish
   // job that hits its own timeout or is cancelled ends cancelled.
   const confirm = jobs.bench.steps.find((/** @type {any} */ s) => s.id === 'confirm');
   assert.ok(confirm, 'benchmark.yml bench job has a step with id confirm');
-  // Its own timeout (a timed-out step fails): 300 minutes unless a test installation's
-  // repository variable says otherwise (benchmark-act.test.js times a confirmation out with it).
-  const timeout = (/** @type {Record<string, string>} */ vars) => interpolate(confirm['timeout-minutes'], { vars, needs: {}, github: {}, inputs: {} }, {});
-  assert.equal(timeout({}), 300, 'the confirm step has its own timeout of 300 minutes');
+  // Its own timeout (a timed-out step fails): the plan's estimate of rerunning every test, unless
+  // a test installation's repository variable says otherwise (benchmark-act.test.js times a
+  // confirmation out with it).
+  const needs = { plan: { outputs: { 'confirm-timeout-minutes': '395' } } };
+  const timeout = (/** @type {Record<string, string>} */ vars) => interpolate(confirm['timeout-minutes'], { vars, needs, github: {}, inputs: {} }, {});
+  assert.equal(timeout({}), 395, 'the confirm step has the timeout the plan gives it');
   assert.equal(timeout({ TAGBENCH_CONFIRM_TIMEOUT_MINUTES: '1' }), 1);
   assert.ok(!confirm['continue-on-error'], 'a failed confirm step must fail the bench job');
   for (const bench of ['failure', 'cancelled', 'skipped']) {

@@ -64,7 +64,8 @@ test('the reference runs only when the plan asks, after the run and before compa
     const context = (/** @type {string} */ value) => ({ needs: { plan: { outputs: { 'reference-run': value } } }, github: {}, inputs: {}, vars: {} });
     assert.equal(evaluateCondition(s.if, context('true')), true);
     assert.equal(evaluateCondition(s.if, context('false')), false);
-    assert.ok(Number(s['timeout-minutes']) > 0, `${s.name} has its own timeout`);
+    // From the plan's estimate of the leg (test/run/estimate.test.js).
+    assert.match(String(s['timeout-minutes']), /^\$\{\{ fromJSON\(needs\.plan\.outputs\.(install|reference)-timeout-minutes\) \}\}$/, `${s.name} has its own timeout`);
   }
   const at = (/** @type {(s: any) => boolean} */ f) => steps.findIndex(f);
   const mainRun = at((s) => s.name === 'tagbench run');

@@ -97,3 +97,37 @@ test('the issue and the job summary say how sure: the host class\'s calibration,
   assert.match(summary, /\*\*How sure:\*\* on this host class, a 15\.0 % slowdown was caught in 2 of 20/);
   assert.match(renderSummary([c19], [], { dryRun: true }), /\*\*How sure:\*\* this host class has no calibration of detection/);
 });
+
+test('300 confirmed regressions: the body stays under GitHub\'s 65,536 characters, the largest listed first, the rest counted, every one in the marker', async () => {
+  const { c19, records } = await loadFixtures();
+  const template = /** @type {any} */ (c19.tests.find((t) => t.test === 'point-query' && t.verdict === 'regression'));
+  assert.ok(template, 'the fixture has a confirmed point-query regression to copy');
+  const many = structuredClone(c19);
+  // Ratios from 0.70 to 0.999: test-299 changed least, test-000 most. Long reasons, as real
+  // ones are (the confirmation rerun, the interval, the threshold).
+  many.tests = Array.from({ length: 300 }, (_, i) => ({
+    ...structuredClone(template), test: `test-${String(i).padStart(3, '0')}`, ratio: 0.7 + (0.299 * i) / 299,
+    reason: `${template.reason} `.repeat(3),
+  }));
+  const { ISSUE_BODY_LIMIT } = await import('../../scripts/github/render-issue.js');
+  const plan = renderIssue(many, records, context);
+  assert.ok(plan);
+  assert.ok(ISSUE_BODY_LIMIT < 65_536);
+  // Uncapped, these rows are far over the limit: the cap is what keeps the body in.
+  assert.ok(plan.body.length <= ISSUE_BODY_LIMIT, `${plan.body.length} characters`);
+  assert.equal(plan.marker.tests.length, 300, 'the marker names every regression');
+  assert.deepEqual(parseMarker(plan.body)?.tests, plan.marker.tests);
+  const listed = [...plan.body.matchAll(/^\| (test-\d{3}) \|/gm)].map((m) => m[1]);
+  assert.ok(listed.length > 20 && listed.length < 300, `${listed.length} rows listed`);
+  assert.deepEqual(listed, Array.from({ length: listed.length }, (_, i) => `test-${String(i).padStart(3, '0')}`), 'the largest changes first');
+  assert.match(plan.body, new RegExp(`\\*\\*${300 - listed.length} more confirmed regressions\\*\\* \\(the smallest changes\\) are not listed here`));
+  assert.ok(plan.body.includes(context.siteUrl));
+  // The reasons follow the table: one per listed row, none for the rest.
+  assert.equal([...plan.body.matchAll(/^- `test-\d{3}:/gm)].length, listed.length);
+  // A handful fit whole, as before.
+  const few = structuredClone(many);
+  few.tests = few.tests.slice(0, 5);
+  const small = renderIssue(few, records, context);
+  assert.equal([...(small?.body ?? '').matchAll(/^\| (test-\d{3}) \|/gm)].length, 5);
+  assert.doesNotMatch(small?.body ?? '', /more confirmed regression/);
+});

@@ -30,7 +30,11 @@ test('standard-smoke runs sysbench, then the insert benchmark, then LinkBench, a
 test('standard (runner sizes) plans the same three benchmarks in the same order', () => {
   const plans = planSuite(config.suites.standard);
   assert.deepEqual([...new Set(plans.map((p) => p.sequence ?? 'sysbench'))], ['sysbench', 'ibench', 'linkbench']);
-  assert.equal(config.suites.standard.tableSize, config.suites.small.tableSize);
+  // A cycle preset: every sysbench test counted as well as timed (the instructions meter carries
+  // the CPU cost), scans timed only at its size (test/run/estimate.test.js: it fits a leg).
+  assert.deepEqual(config.suites.standard.meters, ['wall', 'instructions']);
+  const sysbench = plans.filter((p) => !p.sequence && p.reported);
+  assert.deepEqual(sysbench.filter((p) => !p.countedEvents).map((p) => p.name), ['scan']);
 });
 
 test('the demo suite: the three benchmarks in order, two sysbench tests per group, each benchmark at its smoke size', () => {

@@ -215,8 +215,60 @@ function toPlan(e, suite, engine) {
     rowsPerEvent: isScan ? suite.tableSize : 0,
     postwriteAfter: false,
     restS: e.kind === 'postwrite' ? suite.restS : 0,
-    ...(isTest ? { countedEvents: countedEvents(e) } : {}),
+    ...(isTest && countable(e, suite) ? { countedEvents: countedEvents(e), countedInstructions: countedInstructions(e, suite) } : {}),
+    ...(e.kind === 'load' ? { workRows: suite.tables * suite.tableSize } : {}),
   };
+}
+
+/**
+ * Whether a step runs counted at this suite's size. A counted scan reads the whole table under
+ * valgrind three times plus its warm-up (about 1,900 instructions a row on MariaDB 10.11): at
+ * 50M rows that is hours per server process, so past COUNTED_SCAN_MAX_ROWS rows the scans run
+ * timed only, and the counted phase's other tests start from a colder buffer pool.
+ * @param {SuiteEntry} e
+ * @param {import('../../types.js').SuiteConfig} suite
+ */
+function countable(e, suite) {
+  return e.script !== 'scan.lua' || suite.tables * suite.tableSize <= COUNTED_SCAN_MAX_ROWS;
+}
+
+/** Rows past which scans are not counted (countable); 1M rows: about 2 min a counted scan repeat. */
+export const COUNTED_SCAN_MAX_ROWS = 1_000_000;
+
+/**
+ * Instructions of the whole server process per event, measured under callgrind on MariaDB
+ * 10.11.18 at 1 table x 20,000 rows (the run of bench/instructions-releases.md: instructions of
+ * the process over a counted repeat / its events, first server process). Used only to estimate
+ * how long the counted phase takes (scripts/run/estimate.js), never as a result. Scans: per row.
+ * Warm-ups take their test's figure.
+ */
+const INSTRUCTIONS_PER_EVENT = Object.freeze({
+  'point-query': 64_767, 'range-notcovered-si': 1_151_098, 'update-inlist': 421_473, 'update-index': 120_052,
+  'update-nonindex': 114_824, 'update-one': 114_501, 'update-zipf': 114_907, 'write-only': 434_247,
+  'read-write.range10': 1_702_170, 'read-write.range100': 3_075_556, 'scan': 1_920, 'read-only.range10': 1_200_477,
+  'read-only.range100': 2_602_574, 'read-only.range10000': 94_546_053, 'read-only-simple': 2_691_349,
+  'read-only-sum': 2_198_457, 'read-only-order': 4_188_337, 'read-only-distinct': 6_823_291, 'read-only-count': 1_921_575,
+  'random-points.range10': 251_024, 'random-points.range100': 1_892_982, 'random-points.range1000': 17_083_868,
+  'hot-points': 1_886_086, 'points-covered-pk': 1_712_053, 'points-notcovered-pk': 1_787_040, 'range-covered-pk': 301_191,
+  'range-notcovered-pk': 385_701, 'points-covered-si': 3_634_903, 'points-notcovered-si': 4_466_869,
+  'range-covered-si': 344_494, 'delete': 123_362, 'insert': 133_243,
+});
+
+/**
+ * Instructions one counted repeat of the step is expected to run (its warm-up run excluded):
+ * its events times the measured figure per event, 1.5 times that on tables larger than the
+ * 20,000 rows it was measured at (deeper trees, page reads from a cold buffer pool: a margin, not
+ * a measurement). An estimate for planning (scripts/run/estimate.js), never a result.
+ * @param {SuiteEntry} e
+ * @param {import('../../types.js').SuiteConfig} suite
+ * @returns {number}
+ */
+function countedInstructions(e, suite) {
+  const base = e.name.replace(/\.(pre|warm|warmpre)$/, '');
+  const perEvent = /** @type {Record<string, number>} */ (INSTRUCTIONS_PER_EVENT)[base] ?? INSTRUCTIONS_PER_EVENT['read-only.range10000'];
+  const rows = e.script === 'scan.lua' ? suite.tableSize : 1;
+  const margin = suite.tableSize > 20_000 ? 1.5 : 1;
+  return Math.round(countedEvents(e) * perEvent * rows * margin);
 }
 
 /**

@@ -1,0 +1,206 @@
+/**
+ * How long a run will take, known before any server starts: the timed schedule (loads by their
+ * rows, tests by their durations, restarts), and the counted phase of the instructions meter
+ * (its instructions at the rate callgrind runs them on the host). A host class with a
+ * `legBudgetH` refuses a run that cannot fit it (`checkBudget`), naming what takes the time and
+ * what to change, so that a benchmark leg on a runner ends inside its job's timeout instead of
+ * being killed after hours with nothing published. `estimateLeg` does the same for a workflow
+ * leg (installs, the run, the reference run) and gives its steps' timeouts. Pure: no I/O, no clock.
+ *
+ * The rates are estimates with a stated basis (ESTIMATE_DEFAULTS), and a host class whose runner
+ * measures otherwise says so in its `estimate` block. A run's progress line corrects for the
+ * real pace as it goes (schedule.js estimateRemainingS); this is the figure before the start.
+ */
+import { UserError } from '../errors.js';
+import { buildSchedule, DEFAULT_LOAD_ROWS_PER_S } from './schedule.js';
+import { formatDuration } from './progress.js';
+import { resolveRepeats } from './resolve-run.js';
+import { planSuite } from '../workload/index.js';
+
+/**
+ * The rates of the host class's `estimate` block when it gives none. Measured on this project's
+ * 2-vCPU VM (MariaDB 10.11.18, 1 x 20,000 rows; the counted run of bench/instructions-releases.md):
+ * callgrind ran a counted repeat's server instructions at 117 million a second over its 102
+ * repeats, about 1.1 s a repeat went to starting sysbench, connecting and reading the counts
+ * (median; 2.8 s at most), and a server started under callgrind in about 10 s. The defaults
+ * are rounder and slower than that, since a bare-metal runner's tables are larger.
+ */
+/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number}} EstimateRates */
+/** @type {Readonly<EstimateRates>} */
+export const ESTIMATE_DEFAULTS = Object.freeze({
+  loadRowsPerS: DEFAULT_LOAD_ROWS_PER_S,
+  countedInstructionsPerS: 100e6,
+  countedRepeatOverheadS: 2,
+  countedServerStartS: 30,
+  // Installs: bench/source-build-local.md's build of record took 21 min on 2 vCPUs with a cold
+  // ccache (1,274 s); a Debian install is minutes. For the leg estimate (workflow/leg-plan.js).
+  sourceBuildS: 1800,
+  debInstallS: 300,
+});
+
+/**
+ * @typedef {object} EstimatePart one line of an estimate
+ * @property {string} name what takes the time (`timed repeats`, `counted phase`, ...)
+ * @property {number} seconds
+ * @property {string} detail how it was reckoned, for the user who wants to change it
+ */
+
+/**
+ * @typedef {object} RunEstimate
+ * @property {EstimatePart[]} parts in the order they run
+ * @property {number} totalS
+ */
+
+/**
+ * @param {object} run
+ * @param {import('./types.js').StepPlanLike[]} run.steps planSuite's steps
+ * @param {number} run.releases how many releases the run benchmarks
+ * @param {number} run.repeats
+ * @param {number} run.instances
+ * @param {import('../types.js').MeterName[]} run.meters
+ * @param {import('../types.js').HostClass} run.host
+ * @returns {RunEstimate}
+ */
+export function estimateRun({ steps, releases, repeats, instances, meters, host }) {
+  const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
+  const keys = Array.from({ length: releases }, (_, i) => `r${i}`);
+  const schedule = buildSchedule(steps, keys, repeats, instances, rates);
+  const sum = (/** @type {(a: typeof schedule[number]) => boolean} */ keep) => schedule.filter(keep).reduce((s, a) => s + a.estimatedS, 0);
+  const loadS = sum((a) => Boolean(a.step.workRows));
+  const testS = sum((a) => !a.step.workRows && a.step.measured && a.step.reported);
+  const setupS = sum((a) => !a.step.workRows && !(a.step.measured && a.step.reported));
+  const rows = steps.reduce((s, st) => s + (st.workRows ?? 0), 0);
+  const tests = steps.filter((s) => s.measured && s.reported);
+  /** @type {EstimatePart[]} */
+  const parts = [
+    { name: 'loads', seconds: loadS, detail: `${rows.toLocaleString('en-US')} rows per release (every pass of a sequence benchmark loads again) at ${rates.loadRowsPerS.toLocaleString('en-US')} rows/s` },
+    { name: 'timed repeats', seconds: testS, detail: `${tests.length} tests x ${repeats} repeats x ${releases} release${releases > 1 ? 's' : ''} at their durations` },
+    { name: 'warm-ups, flushes, restarts', seconds: setupS, detail: `the not-reported steps, rests and ${instances - 1} restart${instances === 2 ? '' : 's'} per release` },
+  ];
+  if (meters.includes('instructions')) parts.push(estimateCounting(steps, releases, host, rates));
+  return { parts: parts.filter((p) => p.seconds > 0), totalS: parts.reduce((s, p) => s + p.seconds, 0) };
+}
+
+/**
+ * The instructions meter's phase (count-phase.js): per release and round, a server start under
+ * callgrind, the counted warm-ups, then every countable test's repeats, each with its uncounted
+ * warm-up run; before it, each release's rows made the same (a rewrite of its tables).
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @param {number} releases
+ * @param {import('../types.js').HostClass} host
+ * @param {EstimateRates} rates
+ * @returns {EstimatePart}
+ */
+function estimateCounting(steps, releases, host, rates) {
+  const rounds = host.counting?.rounds ?? 3;
+  const repeats = host.counting?.repeats ?? 1;
+  const warmupShare = host.counting?.warmupShare ?? 0.3;
+  const counted = steps.filter((s) => s.measured && s.reported && !s.sequence && s.countedEvents);
+  const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
+  const instructionsS = (/** @type {number|undefined} */ n) => (n ?? 0) / rates.countedInstructionsPerS;
+  const perRound = rates.countedServerStartS
+    + warmups.reduce((s, w) => s + rates.countedRepeatOverheadS + instructionsS(w.countedInstructions), 0)
+    + counted.reduce((s, t) => s + repeats * (rates.countedRepeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions)), 0);
+  const sameRowsS = counted.some((s) => s.benchmark === 'sysbench')
+    ? steps.filter((s) => s.loadsData).reduce((s, l) => s + (l.workRows ?? 0), 0) / rates.loadRowsPerS : 0;
+  const total = counted.reduce((s, t) => s + (t.countedInstructions ?? 0), 0);
+  return {
+    name: 'counted phase',
+    seconds: counted.length === 0 ? 0 : releases * (rounds * perRound + sameRowsS),
+    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} under callgrind, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(rates.countedInstructionsPerS / 1e6).toFixed(0)} million/s`,
+  };
+}
+
+/**
+ * One line per part and the total, for `run`, `plan` and error messages.
+ * @param {RunEstimate} estimate
+ * @returns {string}
+ */
+export function renderEstimate(estimate) {
+  const lines = estimate.parts.map((p) => `  ${formatDuration(p.seconds).padStart(9)}  ${p.name}: ${p.detail}`);
+  return [...lines, `  ${formatDuration(estimate.totalS).padStart(9)}  in all`].join('\n');
+}
+
+/**
+ * Refuse what cannot fit the host class's budget, before anything starts.
+ * @param {RunEstimate} estimate
+ * @param {number|undefined} budgetH the host class's `legBudgetH` (or `--budget-h`); absent or 0 = no limit
+ * @param {string} what the thing estimated (`this run`, `this leg`), for the message
+ * @throws {UserError} over budget: the parts, largest first, and what would shorten each
+ */
+export function checkBudget(estimate, budgetH, what) {
+  if (!budgetH || estimate.totalS <= budgetH * 3600) return;
+  const advice = {
+    'timed repeats': 'fewer tests (--only), fewer --repeats, or a suite with shorter readDurationS/writeDurationS',
+    'counted phase': 'fewer counting.rounds on the host class, or fewer tests (--only)',
+    loads: 'a suite with smaller tables (tableSize, loadRows, maxid1)',
+    'warm-ups, flushes, restarts': 'fewer --instances, or a suite with a shorter restS or scanWarmDurationS',
+  };
+  const largest = [...estimate.parts].sort((a, b) => b.seconds - a.seconds)
+    .map((p) => `  - ${p.name}, ${formatDuration(p.seconds)}: ${/** @type {Record<string, string>} */ (advice)[p.name] ?? p.detail}`);
+  throw new UserError([
+    `${what} is estimated at ${formatDuration(estimate.totalS)}, over the host class's budget of ${budgetH} h (legBudgetH): it would be killed by its job's timeout with nothing published.`,
+    renderEstimate(estimate),
+    'What takes the time, and what would shorten it:',
+    ...largest,
+    'Or raise the budget (legBudgetH on the host class, --budget-h for one run) if the runner can really give it.',
+  ].join('\n'));
+}
+
+/**
+ * @typedef {object} LegEstimate a benchmark leg of the workflow (benchmark.yml's bench job)
+ * @property {RunEstimate} budgeted installs, the run of the release and its base, the
+ *   reference run: what every leg does, held against the host class's legBudgetH
+ * @property {{installS: number, runS: number, referenceS: number, confirmS: number}} steps each
+ *   step's own estimate; confirmS: the rerun of every test, the most a confirmation can take
+ */
+
+/**
+ * The leg a benchmark request plans (scripts/workflow's plan): parts of the run and of the
+ * reference run added up by name, so the advice of checkBudget applies to the whole leg.
+ * @param {import('../types.js').Config} config
+ * @param {{suite: string, hostClass: string, provider: string, releases: number, reference: boolean,
+ *   repeats?: number, instances?: number, only?: string[]}} leg
+ * @returns {LegEstimate}
+ * @throws {UserError} unknown test in `only`, bad repeats or instances
+ */
+export function estimateLeg(config, leg) {
+  const host = config.hosts[leg.hostClass];
+  const base = config.suites[leg.suite];
+  const suite = leg.only?.length ? { ...base, only: leg.only } : base;
+  const steps = planSuite(suite, { engine: suite.engine ?? 'innodb' });
+  const { repeats, instances } = resolveRepeats(host, { repeats: leg.repeats, instances: leg.instances });
+  const meters = suite.meters ?? host.meters ?? ['wall'];
+  const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
+  const run = estimateRun({ steps, releases: leg.releases, repeats, instances, meters, host });
+  const reference = leg.reference ? estimateRun({ steps, releases: 1, repeats, instances, meters, host }) : { parts: [], totalS: 0 };
+  // The confirmation reruns only the regressed tests; at most every one, base and candidate.
+  const confirm = estimateRun({ steps, releases: 2, repeats, instances, meters, host });
+  const installS = leg.releases * (leg.provider === 'deb' ? rates.debInstallS : rates.sourceBuildS) + (leg.reference ? rates.debInstallS : 0);
+  /** @type {Map<string, EstimatePart>} */
+  const byName = new Map();
+  for (const p of [...run.parts, ...reference.parts]) {
+    const seen = byName.get(p.name);
+    byName.set(p.name, seen ? { ...seen, seconds: seen.seconds + p.seconds } : { ...p });
+  }
+  const installs = { name: 'installs', seconds: installS, detail: `${leg.releases} release${leg.releases > 1 ? 's' : ''} from ${leg.provider === 'deb' ? 'Debian packages' : `${leg.provider} (a build each)`}${leg.reference ? ' and the reference from Debian packages' : ''}` };
+  const parts = [installs, ...byName.values()];
+  return {
+    budgeted: { parts, totalS: parts.reduce((s, p) => s + p.seconds, 0) },
+    steps: { installS, runS: run.totalS, referenceS: reference.totalS, confirmS: confirm.totalS },
+  };
+}
+
+/**
+ * Step timeouts of a leg in minutes: each step's estimate with half again as much and ten
+ * minutes more (a slower runner, a longer load), so a timeout means something went wrong, not
+ * that the estimate was tight; the job's is their sum plus twenty minutes for what is not
+ * estimated (checkout, doctor, compare, upload).
+ * @param {LegEstimate['steps']} steps
+ * @returns {{install: number, run: number, reference: number, confirm: number, job: number}}
+ */
+export function legTimeoutsMinutes(steps) {
+  const t = (/** @type {number} */ s) => Math.ceil((1.5 * s) / 60) + 10;
+  const out = { install: t(steps.installS), run: t(steps.runS), reference: t(steps.referenceS), confirm: t(steps.confirmS) };
+  return { ...out, job: out.install + out.run + out.reference + out.confirm + 20 };
+}

@@ -1,0 +1,158 @@
+/**
+ * Issue 21, "a cycle has a time budget": every shipped cycle preset fits its host class's
+ * budget as a whole leg (computed from the project's real configs/, as `tagbench plan` does), a
+ * plan or a run over budget is refused before anything is installed or started, and the workflow
+ * gets its step timeouts from the estimate.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../scripts/config/index.js';
+import { planSuite } from '../../scripts/workload/index.js';
+import { estimateRun, estimateLeg, legTimeoutsMinutes, checkBudget, ESTIMATE_DEFAULTS } from '../../scripts/run/estimate.js';
+import { runReleases } from '../../scripts/run/index.js';
+import { planCommand } from '../../scripts/workflow/commands.js';
+import { formatDuration } from '../../scripts/run/progress.js';
+import { COUNTED_SCAN_MAX_ROWS } from '../../scripts/workload/sysbench/plan.js';
+import { UserError } from '../../scripts/errors.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const config = await loadConfig(root);
+
+/** The presets a benchmark cycle runs on each budgeted host class: its scale, and standard on small-server. */
+const CYCLE_PRESETS = [
+  ...Object.values(config.hosts).filter((h) => h.legBudgetH).map((h) => ({ host: h.name, suite: h.scale })),
+  { host: 'small-server', suite: 'standard' },
+];
+
+test('every bare-metal host class has a budget, and each cycle preset fits it as a whole leg (deb and source builds)', () => {
+  const budgeted = Object.values(config.hosts).filter((h) => h.legBudgetH);
+  assert.deepEqual(budgeted.map((h) => h.name).sort(), ['large-server', 'medium-server', 'small-server']);
+  for (const { host, suite } of CYCLE_PRESETS) {
+    const budgetS = /** @type {number} */ (config.hosts[host].legBudgetH) * 3600;
+    for (const provider of ['deb', 'source']) {
+      // The heaviest leg a cycle plans: the release and its base, and the reference on its own.
+      const leg = estimateLeg(config, { suite, hostClass: host, provider, releases: 2, reference: true });
+      assert.ok(leg.budgeted.totalS <= budgetS, `${suite} on ${host} (${provider}): ${formatDuration(leg.budgeted.totalS)} > ${formatDuration(budgetS)}`);
+      const names = leg.budgeted.parts.map((p) => p.name);
+      // The instructions meter carries the CPU cost; a wall-clock check stays beside it.
+      for (const part of ['installs', 'loads', 'timed repeats', 'counted phase']) assert.ok(names.includes(part), `${suite} on ${host}: no ${part} in ${names.join(', ')}`);
+      assert.equal(leg.budgeted.totalS, leg.budgeted.parts.reduce((s, p) => s + p.seconds, 0));
+      assert.ok(leg.steps.referenceS > 0 && leg.steps.runS > leg.steps.referenceS, `${suite} on ${host}: two releases take longer than one`);
+    }
+  }
+});
+
+test('the seed posts\' own sizes do not fit a cycle, and say so before anything starts', () => {
+  for (const suite of ['insert-in-memory', 'linkbench-cached']) {
+    const leg = estimateLeg(config, { suite, hostClass: 'small-server', provider: 'deb', releases: 2, reference: false });
+    assert.throws(() => checkBudget(leg.budgeted, 8, `This leg (${suite})`), (err) => err instanceof UserError
+      && /over the host class's budget of 8 h/.test(err.message)
+      // What takes the time, largest first, with what would shorten it.
+      && /What takes the time[^]*\n {2}- timed repeats, \d+h\d\dm: fewer tests/.test(err.message));
+  }
+});
+
+test('the counted phase: instructions at the host class\'s rate, server starts per round, scans counted only at small sizes', () => {
+  const host = { ...config.hosts.local, counting: { rounds: 3, repeats: 1, warmupShare: 0.5 } };
+  const suite = { ...config.suites.smoke, only: ['point-query'] };
+  const steps = planSuite(suite, { engine: 'innodb' });
+  const counted = steps.filter((s) => s.countedInstructions);
+  const e = estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall', 'instructions'], host });
+  const part = /** @type {import('../../scripts/run/estimate.js').EstimatePart} */ (e.parts.find((p) => p.name === 'counted phase'));
+  const r = ESTIMATE_DEFAULTS;
+  const test = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (steps.find((s) => s.name === 'point-query'));
+  const warmups = counted.filter((s) => !s.reported);
+  const perRound = r.countedServerStartS
+    + warmups.reduce((s, w) => s + r.countedRepeatOverheadS + /** @type {number} */ (w.countedInstructions) / r.countedInstructionsPerS, 0)
+    + r.countedRepeatOverheadS + 1.5 * /** @type {number} */ (test.countedInstructions) / r.countedInstructionsPerS;
+  const sameRows = (suite.tables * suite.tableSize) / r.loadRowsPerS;
+  assert.ok(Math.abs(part.seconds - 2 * (3 * perRound + sameRows)) < 1e-6, `${part.seconds} vs ${2 * (3 * perRound + sameRows)}`);
+  // 1,000 point selects at about 65,000 instructions each at 20,000 rows.
+  assert.ok(/** @type {number} */ (test.countedInstructions) > 50e6 && /** @type {number} */ (test.countedInstructions) < 80e6);
+  // Wall only: no counted phase.
+  assert.equal(estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall'], host }).parts.some((p) => p.name === 'counted phase'), false);
+  // A scan of every row under callgrind is hours at runner sizes: timed only there.
+  const small = planSuite({ ...config.suites.smoke, only: ['scan'] }, { engine: 'innodb' });
+  const big = planSuite({ ...config.suites.smoke, only: ['scan'], tableSize: COUNTED_SCAN_MAX_ROWS + 1 }, { engine: 'innodb' });
+  assert.ok(small.find((s) => s.name === 'scan')?.countedEvents);
+  assert.equal(big.find((s) => s.name === 'scan')?.countedEvents, undefined);
+  assert.equal(big.find((s) => s.name === 'scan.warmpre')?.countedEvents, undefined);
+});
+
+test('loads are estimated by their rows, every pass of a sequence benchmark again', () => {
+  const host = { ...config.hosts.local, estimate: { loadRowsPerS: 1000 } };
+  const suite = { ...config.suites['insert-smoke'] };
+  const steps = planSuite(suite, { engine: 'innodb' });
+  const rows = steps.reduce((s, st) => s + (st.workRows ?? 0), 0);
+  assert.ok(rows > 0);
+  const one = estimateRun({ steps, releases: 1, repeats: 1, instances: 1, meters: ['wall'], host });
+  const three = estimateRun({ steps, releases: 1, repeats: 3, instances: 1, meters: ['wall'], host });
+  const loads = (/** @type {typeof one} */ e) => /** @type {number} */ (e.parts.find((p) => p.name === 'loads')?.seconds);
+  assert.ok(Math.abs(loads(one) - (rows / 1000 + 0.5 * steps.filter((s) => s.workRows).length)) < 1e-6);
+  assert.ok(Math.abs(loads(three) - 3 * loads(one)) < 1e-6);
+});
+
+test('a run over its budget is refused before anything is installed or started', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-budget-'));
+  const tight = { ...config, hosts: { ...config.hosts, local: { ...config.hosts.local, legBudgetH: 0.01 } } };
+  /** @type {string[]} */
+  const written = [];
+  await assert.rejects(runReleases(tight, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }, { product: 'mariadb', version: '10.11.19' }],
+    suite: 'smoke', hostClass: 'local', storeDir: join(dir, 'results'), workDir: join(dir, 'work'), cacheDir: join(dir, 'cache'),
+    write: (t) => { written.push(t); },
+  }), (err) => err instanceof UserError && /This run is estimated at \d+m\d\ds, over the host class's budget of 0\.01 h/.test(err.message));
+  // Nothing installed, no datadir, no record.
+  for (const d of ['work', 'cache', 'results']) await assert.rejects(stat(join(dir, d)), { code: 'ENOENT' }, `${d} was created`);
+  assert.ok(!written.some((t) => /^install /m.test(t)), written.join(''));
+  // --budget-h 0 lifts the limit: the same run gets past the check (and stops at the install,
+  // which the empty cache and the missing provider here cannot do: not this test's business).
+  await assert.rejects(runReleases(tight, {
+    releases: [{ product: 'mariadb', version: '10.11.18', provider: 'no-such-provider' }],
+    suite: 'smoke', hostClass: 'local', storeDir: join(dir, 'results'), workDir: join(dir, 'work'), cacheDir: join(dir, 'cache'), budgetH: 0,
+    write: () => {},
+  }), (err) => err instanceof Error && !/budget/.test(err.message));
+});
+
+test('plan refuses a leg over budget and gives the workflow its timeouts from the estimate', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-plan-budget-'));
+  const out = join(dir, 'github_output');
+  await writeFile(out, '');
+  const quiet = { stdout: process.stdout.write, stderr: process.stderr.write };
+  process.stdout.write = () => true;
+  process.stderr.write = () => true;
+  try {
+    await assert.rejects(planCommand({ root, env: { GITHUB_OUTPUT: out }, baselines: join(dir, 'none'), product: 'mariadb', version: '10.11.19', hostClass: 'small-server', suite: 'linkbench-cached' }),
+      (err) => err instanceof UserError && /This leg \(small-server_mariadb_10\.11\.19_linkbench-cached\) is estimated at \d+h\d\dm, over the host class's budget of 8 h/.test(err.message));
+    assert.equal(await readFile(out, 'utf8'), '', 'a refused plan writes no outputs');
+    await planCommand({ root, env: { GITHUB_OUTPUT: out }, baselines: join(dir, 'none'), product: 'mariadb', version: '10.11.19', hostClass: 'small-server' });
+  } finally {
+    process.stdout.write = quiet.stdout;
+    process.stderr.write = quiet.stderr;
+  }
+  const o = Object.fromEntries((await readFile(out, 'utf8')).trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const leg = estimateLeg(config, { suite: 'small', hostClass: 'small-server', provider: 'deb', releases: 2, reference: false });
+  const t = legTimeoutsMinutes(leg.steps);
+  assert.equal(o['estimate-minutes'], String(Math.ceil(leg.budgeted.totalS / 60)));
+  assert.equal(o['run-timeout-minutes'], String(t.run));
+  assert.ok(t.run * 60 > 1.5 * leg.steps.runS && t.run < 8 * 60, `run timeout ${t.run} min for a ${formatDuration(leg.steps.runS)} run`);
+  assert.equal(o['job-timeout-minutes'], String(t.install + t.run + t.reference + t.confirm + 20));
+  for (const k of ['install', 'reference', 'confirm']) assert.match(o[`${k}-timeout-minutes`], /^\d+$/);
+});
+
+test('benchmark.yml takes every bench timeout from the plan (the test variable still shortens the confirmation)', async () => {
+  const text = await readFile(join(root, '.github/workflows/benchmark.yml'), 'utf8');
+  const timeouts = [...text.matchAll(/timeout-minutes: (.*)/g)].map((m) => m[1]);
+  const bench = text.slice(text.indexOf('\n  bench:'), text.indexOf('\n  report:'));
+  for (const m of bench.matchAll(/timeout-minutes: (.*)/g)) assert.match(m[1], /needs\.plan\.outputs\.[a-z-]+-timeout-minutes/, `a constant timeout in the bench job: ${m[1]}`);
+  assert.ok(timeouts.length >= 6);
+});
+
+test('durations past an hour read in hours', () => {
+  assert.equal(formatDuration(245), '4m05s');
+  assert.equal(formatDuration(3600 * 7 + 5 * 60 + 10), '7h05m');
+  assert.equal(formatDuration(3600 * 2 - 10), '2h00m');
+});
