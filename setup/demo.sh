@@ -19,7 +19,8 @@ node scripts/cli.js run --releases mariadb@10.11.18:deb,mariadb@10.11.19:deb --s
 if [ "$run_status" -ne 0 ] && [ "$run_status" -ne 1 ]; then exit "$run_status"; fi
 # The counted verdicts decide without more instances; --adaptive shows what two and a half
 # minutes more of wall-clock instances buy the undecided timed ones (the host class's 300 s made
-# the whole demo 1,199 s here, 2026-11-26, at the edge of its 20 minutes).
+# the whole demo 1,199 s here, 2026-11-26, at the edge of its 20 minutes; with 150 s it took
+# 1,023 s on 2026-11-27).
 node scripts/cli.js compare --store results --host-class local --suite demo --product mariadb \
   --releases 10.11.18,10.11.19 --base 10.11.18 --adaptive --adaptive-budget 150 --functions --markdown results/demo-comparison.md || [ $? -eq 2 ]
 node scripts/cli.js site --store results --out out/site

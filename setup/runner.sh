@@ -13,7 +13,10 @@
 # is safe. --dry-run prints what would be done, and changes nothing (no root needed).
 # Usage (as root):
 #   setup/runner.sh --host-class medium-server --host-label tagbench-medium-01 \
-#     --repo acme/tagbench --runner-tarball actions-runner-linux-x64-<version>.tar.gz --tune [--dry-run]
+#     --org acme --runner-group tagbench-benchmarks \
+#     --runner-tarball actions-runner-linux-x64-<version>.tar.gz --tune [--dry-run]
+#   (--repo acme/tagbench instead of --org registers a repository runner: any workflow of the
+#   repository can reach it; docs/github-service.md "Setting up the service in a company")
 #   setup/runner.sh --host-class medium-server --untune [--dry-run]
 set -euo pipefail
 
@@ -27,11 +30,11 @@ unit_name=tagbench-tuning.service
 unit_file="$sys_root/etc/systemd/system/$unit_name"
 sysctl_file="$sys_root/etc/sysctl.d/90-tagbench.conf"
 
-host_class='' host_label='' repo='' runner_tarball='' dry_run=0 tune=0 untune=0 tune_now=0
+host_class='' host_label='' repo='' org='' runner_group='' runner_tarball='' dry_run=0 tune=0 untune=0 tune_now=0
 runner_user=tagbench runner_dir=/opt/tagbench-runner cache_dir=/var/cache/tagbench/installs
 skip_packages=0 skip_runner=0
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 say() { printf 'setup/runner.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
@@ -40,6 +43,8 @@ while (($#)); do
     --host-class) host_class=${2:?}; shift 2 ;;
     --host-label) host_label=${2:?}; shift 2 ;;
     --repo) repo=${2:?}; shift 2 ;;
+    --org) org=${2:?}; shift 2 ;;
+    --runner-group) runner_group=${2:?}; shift 2 ;;
     --runner-tarball) runner_tarball=${2:?}; shift 2 ;;
     --runner-dir) runner_dir=${2:?}; shift 2 ;;
     --user) runner_user=${2:?}; shift 2 ;;
@@ -61,6 +66,10 @@ known_classes() { local f; for f in "$project"/configs/hosts/*.yml; do f=${f##*/
 [[ $runner_user =~ ^[a-z_][a-z0-9_-]{0,30}$ ]] || die "--user '$runner_user' is not a valid user name"
 [[ -z $host_label || $host_label =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$ ]] || die "--host-label '$host_label' must be letters, digits, '.', '_' or '-'"
 [[ -z $repo || $repo =~ ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ ]] || die "--repo '$repo' must be owner/name"
+[[ -z $org || $org =~ ^[A-Za-z0-9][A-Za-z0-9-]{0,38}$ ]] || die "--org '$org' must be an organization name (letters, digits and -)"
+[[ -z $runner_group || $runner_group =~ ^[A-Za-z0-9][A-Za-z0-9\ ._-]{0,99}$ ]] || die "--runner-group '$runner_group' must be letters, digits, spaces, '.', '_' or '-'"
+[[ -n $repo && -n $org ]] && die "--repo and --org exclude each other: a runner is registered on a repository or on an organization"
+[[ -n $runner_group && -z $org ]] && die "--runner-group needs --org: runner groups are an organization's (a repository runner has none)"
 
 # The host class's labels and SMT setting, from the project's own config loader (validated).
 # shellcheck disable=SC2016 # the $ and backquotes belong to the JavaScript
@@ -242,7 +251,17 @@ runner_labels() {
 }
 register_runner() {
   [[ -n $host_label ]] || die "--host-label is required to register a runner (one label per machine, e.g. tagbench-medium-01)"
-  [[ -n $repo ]] || die "--repo owner/name is required to register a runner"
+  [[ -n $repo || -n $org ]] || die "--org (an organization runner, in a runner group) or --repo owner/name is required to register a runner"
+  local url token_api
+  if [[ -n $org ]]; then
+    url="https://github.com/$org" token_api="orgs/$org/actions/runners/registration-token"
+    [[ -n $runner_group ]] || say "no --runner-group: the runner joins the organization's Default group, which every repository of the organization can use; give it a group restricted to this repository (docs/github-service.md)"
+  else
+    url="https://github.com/$repo" token_api="repos/$repo/actions/runners/registration-token"
+    say "a repository runner: every workflow of $repo can reach it, a pull request's included where pull-request workflows may run; an organization runner group restricted to this repository (--org, --runner-group) is safer where the plan allows (docs/github-service.md)"
+  fi
+  local group_args=()
+  [[ -n $runner_group ]] && group_args=(--runnergroup "$runner_group")
   if [[ -z $class_labels ]]; then
     say "host class $host_class has no runner labels: the workflows reach this runner only when TAGBENCH_HOST_LABELS names it, e.g. {\"$host_class\": [\"$host_label\"]} (docs/github-service.md)"
   fi
@@ -258,11 +277,11 @@ register_runner() {
     run chown -R "$runner_user:$runner_user" "$runner_dir"
   fi
   if ((dry_run)); then
-    printf 'would run (as %s, RUNNER_TOKEN from the environment): %s/config.sh --unattended --url https://github.com/%s --name %s --labels %s --work _work --replace\n' \
-      "$runner_user" "$runner_dir" "$repo" "$host_label" "$labels"
+    printf 'would run (as %s, RUNNER_TOKEN from the environment): %s/config.sh --unattended --url %s%s --name %s --labels %s --work _work --replace\n' \
+      "$runner_user" "$runner_dir" "$url" "${runner_group:+ --runnergroup $runner_group}" "$host_label" "$labels"
   else
-    [[ -n ${RUNNER_TOKEN:-} ]] || die "RUNNER_TOKEN is not set: a registration token (gh api -X POST repos/$repo/actions/runners/registration-token --jq .token), valid one hour"
-    (cd "$runner_dir" && runuser -u "$runner_user" -- ./config.sh --unattended --url "https://github.com/$repo" \
+    [[ -n ${RUNNER_TOKEN:-} ]] || die "RUNNER_TOKEN is not set: a registration token (gh api -X POST $token_api --jq .token), valid one hour"
+    (cd "$runner_dir" && runuser -u "$runner_user" -- ./config.sh --unattended --url "$url" "${group_args[@]}" \
       --token "$RUNNER_TOKEN" --name "$host_label" --labels "$labels" --work _work --replace)
   fi
   # The job's environment: the host class the workflow passes to doctor --strict, the cache.

@@ -59,10 +59,12 @@ export function manifestEntry(group, data, issues) {
 }
 
 /**
- * @param {{title: string, generatedAt: string, tools: Record<string, string>, counts: Record<string, number>, entries: any[]}} o
+ * @param {{title: string, generatedAt: string, tools: Record<string, string>, counts: Record<string, number>, entries: any[],
+ *   failedLegs?: import('../store/index.js').LegAttempts[]}} o failedLegs: benchmark legs that
+ *   failed and were not benchmarked since (the home page lists them: watch backs off from them)
  * @returns {unknown} data/manifest.json
  */
-export function buildManifest({ title, generatedAt, tools, counts, entries }) {
+export function buildManifest({ title, generatedAt, tools, counts, entries, failedLegs = [] }) {
   const tables = [...entries].sort((a, b) => a.product.localeCompare(b.product) || compareVersions(a.line, b.line) ||
     a.host.localeCompare(b.host) || a.suite.localeCompare(b.suite));
   return {
@@ -72,6 +74,7 @@ export function buildManifest({ title, generatedAt, tools, counts, entries }) {
     tools,
     counts,
     tables,
+    failedLegs,
     files: { regressions: dataPaths.regressions(), feed: dataPaths.feed() },
   };
 }

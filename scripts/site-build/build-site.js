@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
 import { loadConfig } from '../config/index.js';
-import { readRecords, readComparisons, readChangePoints, readBaselines, readIssueList, listPartitions, readBisectReports, readNoiseSummary, readCalibrationReport } from '../store/index.js';
+import { readRecords, readComparisons, readChangePoints, readBaselines, readIssueList, listPartitions, readBisectReports, readNoiseSummary, readCalibrationReport, readLegAttempts, summarizeLegAttempts } from '../store/index.js';
 import { computePartition, finishSite, recordFiles, comparisonDownload } from './compute-site.js';
 import { slimVerdict } from './build-release-data.js';
 import { slimRecord } from './build-series.js';
@@ -113,6 +113,8 @@ export async function buildSite(opts) {
     const crossSlices = [];
     /** @type {import('./build-views-data.js').TableViews[]} loops, timings, reads per operation, matrix cells */
     const views = [];
+    /** @type {Set<string>} legs with a run record that watch counts as benchmarked */
+    const benchmarked = new Set();
     for (const [i, slice] of partitions.entries()) {
       // A release at a time: write its records' downloads and per-second series, keep the
       // records without their samples (see build-series.js).
@@ -167,6 +169,7 @@ export async function buildSite(opts) {
       fileCount += await writeAll(tmp, sliceViews.map((v) => /** @type {[string, string]} */ ([viewPaths.table(v), JSON.stringify(v)])));
       views.push(...sliceViews);
       parts.push(summary);
+      for (const r of records) if (r.status !== 'partial') benchmarked.add([slice.hostClass, slice.product, r.release.version, slice.suite].join('/'));
       timings.readMs += c0 - r0;
       timings.computeMs += w0 - c0;
       timings.writeMs += performance.now() - w0;
@@ -180,7 +183,10 @@ export async function buildSite(opts) {
     fileCount += await writeAll(tmp, [...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
       [dataPaths.crossIndex(), JSON.stringify(cross.index)]]);
     fileCount += await writeAll(tmp, [[viewPaths.index(), JSON.stringify(buildViewsIndex(views, parts.flatMap((p) => p.entries)))]]);
-    const last = finishSite({ issues, title, generatedAt, siteUrl }, parts, tools);
+    // Legs whose bench job failed and that nothing has benchmarked since (watch's back-off list).
+    const failedLegs = summarizeLegAttempts(await readLegAttempts(opts.store))
+      .filter((a) => !benchmarked.has([a.hostClass, a.product, a.version, a.suite].join('/')));
+    const last = finishSite({ issues, title, generatedAt, siteUrl, failedLegs }, parts, tools);
     fileCount += await writeAll(tmp, [...jsonAndText(last),
       [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);
     const counts = { runs: 0, comparisons: 0, tables: 0 };

@@ -104,7 +104,8 @@ export function comparisonDownload(s) {
 }
 
 /**
- * @param {{issues: IssueRef[], title: string, generatedAt: string, siteUrl: string|null}} input
+ * @param {{issues: IssueRef[], title: string, generatedAt: string, siteUrl: string|null, failedLegs?: import('../store/index.js').LegAttempts[]}} input
+ *   failedLegs: legs whose bench job failed and that nothing has benchmarked since
  * @param {PartitionSummary[]} parts
  * @param {Record<string, string>} tools versions for the footer
  * @returns {{json: Map<string, unknown>, text: Map<string, string>}} manifest, regressions, feed
@@ -120,7 +121,7 @@ export function finishSite(input, parts, tools) {
   const used = new Set(parts.flatMap((p) => [...p.usedIssues]));
   return {
     json: new Map(/** @type {[string, unknown][]} */ ([
-      [dataPaths.manifest(), buildManifest({ title: input.title, generatedAt: input.generatedAt, tools, counts, entries })],
+      [dataPaths.manifest(), buildManifest({ title: input.title, generatedAt: input.generatedAt, tools, counts, entries, failedLegs: input.failedLegs ?? [] })],
       [dataPaths.regressions(), buildRegressions(parts.flatMap((p) => p.regressions), input.issues.filter((i) => !used.has(i)), parts.flatMap((p) => p.suspects))],
     ])),
     text: new Map([[dataPaths.feed(), renderFeed({ comparisons: parts.flatMap((p) => p.feed), title: input.title, siteUrl: input.siteUrl, generatedAt: input.generatedAt })]]),

@@ -5,13 +5,12 @@
  * this module is their only reader and writer. Schema: schemas/bisect-report.schema.json.
  */
 import { createRequire } from 'node:module';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readdir, readFile } from 'node:fs/promises';
 import { registerSchema, validateAgainst } from '../config/index.js';
 import { UserError } from '../errors.js';
 import { writeFileOnce } from './write-file-once.js';
-import { renderJson } from './store-paths.js';
+import { renderJson, contentId } from './store-paths.js';
 
 const require = createRequire(import.meta.url);
 const SCHEMA = /** @type {{$id: string, properties: {schemaVersion: {const: number}}}} */ (require('./schemas/bisect-report.schema.json'));
@@ -81,8 +80,7 @@ export function validateBisectReport(report) {
 export async function writeBisectReport(storeDir, report) {
   const problems = validateBisectReport(report);
   if (problems.length > 0) throw new UserError(`bisect report ${report?.good?.name ?? '?'}..${report?.bad?.name ?? '?'} is invalid, not stored:\n  - ${problems.join('\n  - ')}`);
-  const stamp = report.createdAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
-  const id = `bisect-${stamp}-${createHash('sha256').update(JSON.stringify(report)).digest('hex').slice(0, 8)}`;
+  const id = contentId('bisect', report.createdAt, report);
   const path = join(storeDir, bisectReportPath({ ...report, id }));
   await writeFileOnce(path, renderJson(report), { json: true, what: 'bisect report' });
   return { id, path };

@@ -13,6 +13,7 @@ import { registerSchema, validateAgainst } from '../config/index.js';
 import { readStoreFiles, listStoreFiles } from './read-records.js';
 import { INDEX_FILE, renderJson } from './store-paths.js';
 import { replaceFileAtomic } from './write-file-once.js';
+import { readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
 
 const require = createRequire(import.meta.url);
 const INDEX_SCHEMA = require('./schemas/index.schema.json');
@@ -66,6 +67,8 @@ registerSchema(INDEX_SCHEMA);
  * @property {IndexRun[]} runs sorted by path
  * @property {IndexComparison[]} comparisons sorted by path
  * @property {IndexChangePoints[]} [changePoints] sorted by path (absent in older index.json files)
+ * @property {import('./leg-attempts.js').LegAttempts[]} [attempts] legs whose bench job failed,
+ *   timed out or was cancelled, one entry per leg (absent in older index.json files)
  */
 
 /**
@@ -112,8 +115,9 @@ export async function buildIndex(storeDir, options = {}) {
     path: relPath,
   }));
   const changePoints = await indexChangePoints(storeDir);
+  const attempts = summarizeLegAttempts(await readLegAttempts(storeDir));
   /** @type {StoreIndex} */
-  const index = { schemaVersion: 1, runs, comparisons, changePoints };
+  const index = { schemaVersion: 1, runs, comparisons, changePoints, ...(attempts.length > 0 ? { attempts } : {}) };
   if (options.write !== false) {
     const text = renderJson(index);
     const path = join(storeDir, INDEX_FILE);
@@ -156,8 +160,12 @@ export async function readIndex(storeDir) {
   const same = (/** @type {string[]} */ a, /** @type {{path: string}[]} */ b) => a.length === b.length && b.every((e, i) => e.path === a[i]);
   if (!same(runPaths, index.runs) || !same(cmpPaths, index.comparisons)) return buildIndex(storeDir, { write: false });
   // Change-point files are replaced in place, so the same paths may hold newer content: their
-  // entries are always read again (cheap: one small file per series).
-  return cpPaths.length === 0 && !index.changePoints?.length ? index : { ...index, changePoints: await indexChangePoints(storeDir) };
+  // entries are always read again (cheap: one small file per series), and so are the failed
+  // attempts (a few small files; a local store's index.json does not know of new ones).
+  const attempts = summarizeLegAttempts(await readLegAttempts(storeDir));
+  const withAttempts = { ...index, ...(attempts.length > 0 ? { attempts } : {}) };
+  if (attempts.length === 0) delete withAttempts.attempts;
+  return cpPaths.length === 0 && !index.changePoints?.length ? withAttempts : { ...withAttempts, changePoints: await indexChangePoints(storeDir) };
 }
 
 /**

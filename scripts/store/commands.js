@@ -1,5 +1,5 @@
 /**
- * CLI commands of the store stage: publish, store index, store migrate, baseline promote.
+ * CLI commands of the store stage: publish, store index, store attempt, store migrate, baseline promote.
  * Each handler imports the module it drives only when it runs, so `--help` stays light.
  */
 import { resolve, join } from 'node:path';
@@ -45,6 +45,30 @@ export async function indexCommand(options) {
   const { buildIndex } = await import('./build-index.js');
   const index = await buildIndex(dir);
   process.stdout.write(`${join(dir, 'index.json')}: ${index.runs.length} run(s), ${index.comparisons.length} comparison(s)\n`);
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench store attempt`: remember a benchmark leg whose bench job failed, timed out or was
+ * cancelled (benchmark.yml's remember-failure job), so that watch backs off instead of proposing
+ * it again every cycle. Writes one file into the store; `tagbench publish` takes it to the branch.
+ * @param {Record<string, any>} options {store, hostClass, product, version, suite, outcome, reason, runUrl?, env?}
+ * @returns {Promise<number>}
+ * @throws {UserError} a missing or invalid field, named
+ */
+export async function attemptCommand(options) {
+  for (const name of ['hostClass', 'product', 'version', 'suite', 'reason']) {
+    if (!options[name]) throw new UserError(`tagbench store attempt needs --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  }
+  /** @type {Record<string, string|undefined>} */
+  const env = options.env ?? process.env;
+  const runUrl = options.runUrl || (env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null);
+  const { writeLegAttempt } = await import('./leg-attempts.js');
+  const { path } = await writeLegAttempt(resolve(options.store), {
+    schemaVersion: 1, at: options.at ?? new Date().toISOString(), hostClass: options.hostClass, product: options.product,
+    version: options.version, suite: options.suite, outcome: options.outcome, reason: options.reason, runUrl,
+  });
+  process.stdout.write(`${path}\n`);
   return EXIT.ok;
 }
 
@@ -127,6 +151,27 @@ export const commands = [
         summary: 'regenerate index.json of a results store from its files',
         options: [{ flags: '--store <dir>', description: 'results store directory', default: 'results' }],
         run: indexCommand,
+      },
+      {
+        name: 'attempt',
+        summary: 'remember a benchmark leg that failed, timed out or was cancelled (watch backs off from it)',
+        help: [
+          'Writes attempts/<host-class>/<product>/<version>/<suite>/<id>.json into --store; publish takes it to the',
+          'results branch, whose index.json then lists the leg\'s failed attempts. tagbench watch proposes the leg',
+          'again only after its back-off, and not at all after --max-attempts (see tagbench watch --help).',
+          'Example: tagbench store attempt --store results --host-class small-server --product mariadb --version 10.11.19 --suite small --outcome failure --reason "bench job failed"',
+        ].join('\n'),
+        options: [
+          { flags: '--store <dir>', description: 'results store directory (created when missing)', default: 'results' },
+          { flags: '--host-class <name>', description: 'the leg\'s host class' },
+          { flags: '--product <name>', description: 'the leg\'s product' },
+          { flags: '--version <version>', description: 'the release the leg benchmarked' },
+          { flags: '--suite <name>', description: 'the leg\'s suite' },
+          { flags: '--outcome <outcome>', description: 'how its bench job ended (a timeout ends a job cancelled)', choices: ['failure', 'cancelled'], default: 'failure' },
+          { flags: '--reason <text>', description: 'what went wrong, as far as is known' },
+          { flags: '--run-url <url>', description: 'the workflow run (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
+        ],
+        run: attemptCommand,
       },
       {
         name: 'migrate',

@@ -13,6 +13,7 @@ export { readIssueList, writeIssueList, renderIssueList, validateIssueRef } from
 export { buildIndex, readIndex } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
 export { writeBisectReport, readBisectReports, validateBisectReport } from './bisect-report.js';
+export { writeLegAttempt, readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
 
 /** @typedef {import('../types.js').ChangePoints} ChangePoints */
 /** @typedef {import('../types.js').ChangePointSeries} ChangePointSeries */
@@ -20,6 +21,8 @@ export { writeBisectReport, readBisectReports, validateBisectReport } from './bi
 /** @typedef {import('../types.js').Baseline} Baseline */
 /** @typedef {import('../types.js').IssueRef} IssueRef */
 /** @typedef {import('./bisect-report.js').BisectReport} BisectReport */
+/** @typedef {import('./leg-attempts.js').LegAttempts} LegAttempts */
+/** @typedef {import('./leg-attempts.js').LegAttempt} LegAttempt */
 export { readNoiseSummary, writeNoiseSummary, validateNoiseSummary, NOISE_SUMMARY_SCHEMA_VERSION } from './noise-summary.js';
 export { readCalibrationReport, CALIBRATION_FORMAT } from './calibration-report.js';
 /** @typedef {import('./calibration-report.js').CalibrationReport} CalibrationReport */

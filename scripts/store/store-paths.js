@@ -24,9 +24,21 @@ export function recordRelPath(record) {
  * @returns {string} e.g. `vs-10.11.18-20250301T101500Z-1a2b3c4d`
  */
 export function comparisonId(comparison) {
-  const stamp = comparison.createdAt.replace(/\.\d+/, '').replace(/[-:]/g, '');
-  const hash = createHash('sha256').update(JSON.stringify(comparison)).digest('hex').slice(0, 8);
-  return `vs-${comparison.base.version}-${stamp}-${hash}`;
+  return contentId(`vs-${comparison.base.version}`, comparison.createdAt, comparison);
+}
+
+/**
+ * Id of a file written once (a comparison, a bisect report, a leg attempt): a prefix, its time
+ * and a hash of its content, so the same content always lands on the same path and other
+ * content on another.
+ * @param {string} prefix
+ * @param {string} isoTime ISO 8601
+ * @param {unknown} data
+ * @returns {string} e.g. `attempt-20261127T040000Z-1a2b3c4d`
+ */
+export function contentId(prefix, isoTime, data) {
+  const stamp = isoTime.replace(/\.\d+/, '').replace(/[-:]/g, '');
+  return `${prefix}-${stamp}-${createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 8)}`;
 }
 
 /**

@@ -26,7 +26,7 @@ const collect = (value, previous) => [...(previous ?? []), value];
 export async function watchCommand(options) {
   const { loadConfig } = await import('../config/index.js');
   const { readIndex } = await import('../store/index.js');
-  const { discoverTags } = await import('./discover-tags.js');
+  const { discoverTags, DEFAULT_BACK_OFF } = await import('./discover-tags.js');
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
   const config = await loadConfig(root);
   /** @type {Record<string, string>} */
@@ -45,6 +45,7 @@ export async function watchCommand(options) {
     index: await readIndex(resolve(options.store ?? 'results')),
     max: options.max ?? 10,
     retryFailed: Boolean(options.retryFailed),
+    backOff: { hours: options.backOffHours ?? DEFAULT_BACK_OFF.hours, maxAttempts: options.maxAttempts ?? DEFAULT_BACK_OFF.maxAttempts },
   });
   const matrix = JSON.stringify(result.matrix);
   // In GitHub Actions the step outputs file is the natural destination; the flag overrides it.
@@ -56,6 +57,7 @@ export async function watchCommand(options) {
     for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}\n`);
     if (result.matrix.include.length === 0) process.stdout.write('nothing new to benchmark\n');
     if (result.pending > result.matrix.include.length) process.stdout.write(`(${result.pending - result.matrix.include.length} more left for later runs: --max ${options.max ?? 10})\n`);
+    for (const s of result.skipped.filter((x) => x.attempts)) process.stdout.write(`failed leg: ${s.hostClass}\t${s.product}\t${s.version}\t${s.reason}\n`);
   }
   return EXIT.ok;
 }
@@ -79,6 +81,8 @@ export const commands = [
       { flags: '--suite <name>', description: 'suite to plan and look for (default: each host class\'s scale)' },
       { flags: '--max <n>', description: 'most matrix entries', default: 10, parse: wholeNumberAtLeast(0) },
       { flags: '--retry-failed', description: 'propose again versions whose runs failed (partial runs are always proposed again)' },
+      { flags: '--back-off-hours <n>', description: 'a leg whose bench job failed, timed out or was cancelled (the index\'s attempts: tagbench store attempt) is proposed again after this many hours, doubled after each further failure', default: 6, parse: wholeNumberAtLeast(0) },
+      { flags: '--max-attempts <n>', description: 'after this many failed attempts a leg is not proposed again until someone dispatches it by hand', default: 3, parse: wholeNumberAtLeast(1) },
       { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
       { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },

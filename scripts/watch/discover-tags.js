@@ -15,15 +15,33 @@ import { fetchRemoteTags, matchTags } from './tags.js';
  * @property {string} commit
  * @property {string} hostClass
  * @property {string} suite the host class's suite (its `scale`) unless overridden
+ * @property {number} [attempt] set when earlier attempts of this leg failed: which attempt this is
  */
 
 /**
  * @typedef {object} DiscoverResult
  * @property {{include: MatrixEntry[]}} matrix newest versions first, lines interleaved, at most `max` entries
  * @property {number} pending entries not yet benchmarked (before the `max` cut)
- * @property {{product: string, line: string, version: string, hostClass: string, reason: string}[]} skipped
- *   versions left out, with why (already benchmarked, below the floor)
+ * @property {{product: string, line: string, version: string, hostClass: string, reason: string, attempts?: LegAttempts}[]} skipped
+ *   versions left out, with why (already benchmarked, below the floor, backing off after failed attempts)
  */
+
+/** @typedef {import('../store/index.js').LegAttempts} LegAttempts */
+
+/**
+ * @typedef {object} BackOff how watch treats a leg whose bench job failed, timed out or was cancelled
+ * @property {number} hours wait after the first failed attempt; doubled after each further one
+ * @property {number} maxAttempts after this many failed attempts the leg is not proposed again
+ *   (a person looks at the failures, then dispatches benchmark.yml by hand)
+ */
+
+/**
+ * One cycle (watch runs every 6 hours) before the first retry, then 12 and 24 hours; stopped
+ * after 3 attempts: a leg that failed three times needs a person, and retrying it forever would
+ * take a runner from every newer release.
+ * @type {Readonly<BackOff>}
+ */
+export const DEFAULT_BACK_OFF = Object.freeze({ hours: 6, maxAttempts: 3 });
 
 /**
  * @typedef {object} DiscoverOptions
@@ -31,8 +49,10 @@ import { fetchRemoteTags, matchTags } from './tags.js';
  * @property {string[]} [hostClasses] host classes (default: every host class with runner labels)
  * @property {string} [suite] suite of the runs to look for and to plan (default: each host class's `scale`)
  * @property {Record<string, string>} [remoteOverrides] product -> git URL or path used instead of its gitUrl
- * @property {{runs: {id: string, hostClass: string, product: string, version: string, suite: string, status: string}[]}} index
- *   what is already benchmarked (the results index; readIndex() of scripts/store/)
+ * @property {{runs: {id: string, hostClass: string, product: string, version: string, suite: string, status: string}[], attempts?: LegAttempts[]}} index
+ *   what is already benchmarked, and the legs that failed (the results index; readIndex() of scripts/store/)
+ * @property {BackOff} [backOff] when a leg that failed is proposed again (default DEFAULT_BACK_OFF)
+ * @property {number} [now] the time to judge back-offs at, ms since the epoch (default: the clock)
  * @property {number} [max] most matrix entries (default 10)
  * @property {boolean} [retryFailed] propose again versions whose runs failed
  * @property {(line: string) => void} [progress] progress lines (default: stderr)
@@ -68,7 +88,11 @@ export async function discoverTags(config, options) {
     }
   }
   const max = options.max ?? 10;
-  const result = planMatrix({ candidates, hostClasses, runs: options.index.runs, max, retryFailed: options.retryFailed });
+  const result = planMatrix({
+    candidates, hostClasses, runs: options.index.runs, max, retryFailed: options.retryFailed,
+    attempts: options.index.attempts ?? [], backOff: options.backOff ?? DEFAULT_BACK_OFF, now: options.now ?? Date.now(),
+  });
+  for (const s of result.skipped.filter((x) => x.attempts)) progress(`watch: ${s.product} ${s.version} on ${s.hostClass}: ${s.reason}`);
   progress(`watch: ${result.pending} job${result.pending === 1 ? '' : 's'} not benchmarked yet; proposing ${result.matrix.include.length} (--max ${max})`);
   return { ...result, skipped: [...result.skipped, ...belowFloorSkips] };
 }
@@ -113,9 +137,14 @@ function selectHostClasses(config, options) {
  * @param {number} input.max most entries to return
  * @param {boolean} [input.retryFailed] propose versions whose runs all failed again (default:
  *   a failed run counts as benchmarked; a partial, i.e. interrupted, run never does)
+ * @param {LegAttempts[]} [input.attempts] legs whose bench job failed (the index's attempts)
+ * @param {BackOff} [input.backOff]
+ * @param {number} [input.now] ms since the epoch
  * @returns {DiscoverResult}
  */
-export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = false }) {
+export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = false, attempts = [], backOff = DEFAULT_BACK_OFF, now = Date.now() }) {
+  /** @type {Map<string, LegAttempts>} */
+  const failedLegs = new Map(attempts.map((a) => [[a.hostClass, a.product, a.version, a.suite].join('\0'), a]));
   /** @type {Map<string, {id: string, status: string}>} */
   const done = new Map();
   for (const r of runs) {
@@ -132,8 +161,11 @@ export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = f
     const entries = [];
     for (const h of hostClasses) {
       const run = done.get([h.name, c.product, c.version, h.suite].join('\0'));
+      const failed = failedLegs.get([h.name, c.product, c.version, h.suite].join('\0'));
+      const wait = run || !failed ? null : backOffReason(failed, backOff, now);
       if (run) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: `already benchmarked: run ${run.id} (${run.status}), suite ${h.suite}` });
-      else entries.push({ product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite });
+      else if (wait) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: wait, attempts: /** @type {LegAttempts} */ (failed) });
+      else entries.push({ product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite, ...(failed ? { attempt: failed.count + 1 } : {}) });
     }
     if (entries.length === 0) continue;
     const key = `${c.product}\0${c.line}`;
@@ -155,4 +187,21 @@ export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = f
     }
   }
   return { matrix: { include }, pending, skipped };
+}
+
+/**
+ * Why a leg that failed is not proposed now, or null when its back-off is over. Pure.
+ * @param {LegAttempts} failed
+ * @param {BackOff} backOff
+ * @param {number} now ms since the epoch
+ * @returns {string|null}
+ */
+export function backOffReason(failed, backOff, now) {
+  const last = `last: ${failed.lastOutcome} at ${failed.lastAt}: ${failed.lastReason}${failed.lastRunUrl ? ` (${failed.lastRunUrl})` : ''}`;
+  if (failed.count >= backOff.maxAttempts) {
+    return `stopped after ${failed.count} failed attempt${failed.count > 1 ? 's' : ''} (at most ${backOff.maxAttempts}); ${last}. Dispatch benchmark.yml by hand once it is fixed`;
+  }
+  const until = Date.parse(failed.lastAt) + backOff.hours * 3600_000 * 2 ** (failed.count - 1);
+  if (now >= until) return null;
+  return `backing off after ${failed.count} failed attempt${failed.count > 1 ? 's' : ''}: not before ${new Date(until).toISOString()}; ${last}`;
 }

@@ -183,3 +183,27 @@ test('runner.sh refuses bad input with a message naming it', async () => {
   assert.match(local.stdout, /--labels tagbench-laptop --work _work/);
   assert.match(local.stderr, /host tuning not changed \(add --tune\)/);
 });
+
+test('runner.sh registers an organization runner in a runner group, and says what a repository runner or the Default group exposes', async () => {
+  const common = ['--host-class', 'medium-server', '--host-label', 'tagbench-medium-01', '--skip-packages', '--runner-tarball', '/srv/r.tgz', '--runner-dir', '/nonexistent/r', '--dry-run'];
+  const grouped = await runner([...common, '--org', 'acme', '--runner-group', 'tagbench-benchmarks'], hosts.tuned);
+  assert.equal(grouped.code, 0, grouped.stderr);
+  assert.match(grouped.stdout, /config\.sh --unattended --url https:\/\/github\.com\/acme --runnergroup tagbench-benchmarks --name tagbench-medium-01 --labels tagbench-medium,tagbench-medium-01 --work _work --replace$/m);
+  assert.doesNotMatch(grouped.stderr, /Default group|a repository runner/);
+  const ungrouped = await runner([...common, '--org', 'acme'], hosts.tuned);
+  assert.equal(ungrouped.code, 0, ungrouped.stderr);
+  assert.match(ungrouped.stderr, /no --runner-group: the runner joins the organization's Default group, which every repository of the organization can use/);
+  assert.match(ungrouped.stdout, /--url https:\/\/github\.com\/acme --name tagbench-medium-01/);
+  const repo = await runner([...common, '--repo', 'acme/tagbench'], hosts.tuned);
+  assert.equal(repo.code, 0, repo.stderr);
+  assert.match(repo.stderr, /a repository runner: every workflow of acme\/tagbench can reach it/);
+  const both = await runner([...common, '--repo', 'acme/tagbench', '--org', 'acme'], hosts.tuned);
+  assert.equal(both.code, 1);
+  assert.match(both.stderr, /--repo and --org exclude each other/);
+  const groupAlone = await runner([...common, '--repo', 'acme/tagbench', '--runner-group', 'g'], hosts.tuned);
+  assert.equal(groupAlone.code, 1);
+  assert.match(groupAlone.stderr, /--runner-group needs --org/);
+  const neither = await runner(common, hosts.tuned);
+  assert.equal(neither.code, 1);
+  assert.match(neither.stderr, /--org \(an organization runner, in a runner group\) or --repo owner\/name is required to register a runner/);
+});

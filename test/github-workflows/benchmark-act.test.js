@@ -143,7 +143,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   passed = true;
 });
 
-test('act: a confirmation that exceeds its timeout fails the bench job; nothing is reported or published', { timeout: 20 * 60_000 }, async (t) => {
+test('act: a confirmation that exceeds its timeout fails the bench job; nothing is reported or published but the failed attempt, from which watch backs off', { timeout: 20 * 60_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-timeout-'));
   let passed = false;
   t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
@@ -164,9 +164,26 @@ test('act: a confirmation that exceeds its timeout fails the bench job; nothing 
   assert.match(result.log, /Job failed/);
   // Report and publish never ran on the unconfirmed verdicts.
   assert.doesNotMatch(result.log, /Main tagbench report/);
-  assert.doesNotMatch(result.log, /Main tagbench publish/);
-  const branches = (await git('git', ['--git-dir', resultsRepo, 'branch', '--list'])).stdout;
-  assert.equal(branches.trim(), '', 'nothing was published');
+  assert.doesNotMatch(result.log, /publish to the results branch\s*\].*Main tagbench publish/, 'the publish job of results never ran');
+  // What reached the results branch is the failed attempt alone (remember-failure), no record
+  // or comparison: watch backs off from this leg instead of proposing it again next cycle.
+  assert.match(result.log, /✅ {2}Success - Main tagbench store attempt/);
+  const onBranch = (await git('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.trim().split('\n');
+  assert.ok(onBranch.every((f) => f === 'index.json' || f.startsWith(`attempts/local/mariadb/${CANDIDATE}/smoke/attempt-`)), `only the attempt was published:\n${onBranch.join('\n')}`);
+  assert.equal(onBranch.length, 2);
+  const index = JSON.parse((await git('git', ['--git-dir', resultsRepo, 'show', 'bench-data:index.json'])).stdout);
+  assert.deepEqual(index.runs, []);
+  assert.equal(index.attempts.length, 1);
+  assert.equal(index.attempts[0].count, 1);
+  assert.equal(index.attempts[0].lastOutcome, 'failure');
+  assert.match(index.attempts[0].lastReason, /the bench job ended failure/);
+  const { planMatrix } = await import('../../scripts/watch/discover-tags.js');
+  const candidate = { product: 'mariadb', line: '10.11', version: CANDIDATE, tag: `mariadb-${CANDIDATE}`, commit: 'a'.repeat(40) };
+  const watchNow = planMatrix({ candidates: [candidate], hostClasses: [{ name: 'local', suite: 'smoke' }], runs: index.runs, attempts: index.attempts, max: 10 });
+  assert.deepEqual(watchNow.matrix.include, [], 'watch does not propose the failed leg again at once');
+  assert.match(watchNow.skipped[0].reason, /^backing off after 1 failed attempt: not before /);
+  const sixHoursOn = Date.parse(index.attempts[0].lastAt) + 6 * 3600_000;
+  assert.equal(planMatrix({ candidates: [candidate], hostClasses: [{ name: 'local', suite: 'smoke' }], runs: index.runs, attempts: index.attempts, max: 10, now: sixHoursOn }).matrix.include[0]?.attempt, 2);
 
   // The measurements are kept for diagnosis (upload runs always()), with no confirmed comparison.
   const runDir = join(result.artifacts, (await readdir(result.artifacts))[0]);

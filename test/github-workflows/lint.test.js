@@ -103,7 +103,7 @@ test('write permissions only where they are used', async () => {
   const allowed = {
     issues: ['benchmark.yml:report', 'watch.yml:benchmark', 'triage.yml:triage'],
     actions: ['triage.yml:triage'],
-    contents: ['benchmark.yml:publish', 'watch.yml:benchmark', 'promote-baseline.yml:promote'],
+    contents: ['benchmark.yml:publish', 'benchmark.yml:remember-failure', 'watch.yml:benchmark', 'promote-baseline.yml:promote'],
     pages: ['pages.yml:deploy', 'watch.yml:pages'],
     'id-token': ['pages.yml:deploy', 'watch.yml:pages'],
     'pull-requests': ['promote-baseline.yml:promote'],

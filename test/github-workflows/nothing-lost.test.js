@@ -138,3 +138,22 @@ test('watch fails loudly when it cannot read the results branch; a branch not th
   assert.equal(read.code, 0, read.out);
   assert.equal(await readFile(join(good, 'data', 'index.json'), 'utf8'), '{"runs":[]}');
 });
+
+test('a leg whose bench job failed, timed out or was cancelled is remembered on the results branch; a good leg, a dry run or a refused plan is not', async () => {
+  const { jobs } = await loadWorkflow('.github/workflows/benchmark.yml');
+  const job = jobs['remember-failure'];
+  assert.ok(job, 'benchmark.yml has a remember-failure job');
+  assert.deepEqual(job.needs, ['plan', 'bench']);
+  for (const bench of ['failure', 'cancelled']) {
+    assert.equal(runs(job, { plan: 'success', bench }), true, `remembered after a bench job that ended ${bench}`);
+    // Even when the whole run was cancelled (a timeout or a person): the attempt still counts.
+    assert.equal(runs(job, { plan: 'success', bench }, { runCancelled: true }), true, `remembered in a cancelled run (${bench})`);
+    assert.equal(runs(job, { plan: 'success', bench }, { dryRun: true }), false, 'a dry run leaves nothing');
+  }
+  for (const bench of ['success', 'skipped']) assert.equal(runs(job, { plan: 'success', bench }), false, `not after a bench job that ended ${bench}`);
+  assert.equal(runs(job, { plan: 'failure', bench: 'skipped' }), false, 'a refused plan is not a failed leg');
+  const steps = job.steps.map((/** @type {any} */ s) => String(s.run ?? ''));
+  assert.ok(steps.some((/** @type {string} */ r) => /scripts\/cli\.js store attempt .*--outcome "\$BENCH_RESULT"/s.test(r)), 'it writes the attempt');
+  assert.ok(steps.some((/** @type {string} */ r) => /scripts\/cli\.js publish --store "\$STORE_DIR" --branch bench-data/.test(r)), 'and publishes it');
+  assert.deepEqual(job.permissions, { contents: 'write' });
+});

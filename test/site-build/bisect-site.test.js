@@ -9,7 +9,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeBisectReport, writeRecord } from '../../scripts/store/index.js';
+import { writeBisectReport, writeRecord, writeLegAttempt } from '../../scripts/store/index.js';
 import { gotoReady } from '../support/browser.js';
 import { startSite } from './fixture-store.js';
 import { generateHistory } from '../support/generate-history.js';
@@ -39,6 +39,12 @@ before(async () => {
   site = await startSite('tagbench-bisect-site-', async (store) => {
     for (const r of records) await writeRecord(store, r);
     ({ id: bisectId } = await writeBisectReport(store, makeBisectReport()));
+    // Failed legs (issue 21): one of a release nothing has benchmarked since, one of a release
+    // benchmarked after its failure (not listed).
+    const attempt = { schemaVersion: /** @type {const} */ (1), hostClass: 'local', product: 'mariadb', suite: 'smoke', runUrl: 'https://github.example/acme/bench/actions/runs/5' };
+    await writeLegAttempt(store, { ...attempt, version: '10.11.23', at: '2026-11-22T06:00:00.000Z', outcome: 'cancelled', reason: 'the bench job ended cancelled' });
+    await writeLegAttempt(store, { ...attempt, version: '10.11.23', at: '2026-11-22T18:00:00.000Z', outcome: 'failure', reason: 'the bench job ended failure' });
+    await writeLegAttempt(store, { ...attempt, version: '10.11.18', at: '2026-11-01T06:00:00.000Z', outcome: 'failure', reason: 'since benchmarked' });
   }, { now: new Date('2026-11-23T00:00:00Z') });
   ({ out, server, page, problems } = site);
 });
@@ -91,6 +97,22 @@ describe('bisect on the site', () => {
       ['1', '10.11.20', 'good', 'point-query throughput', '= unchanged unchanged', '1.00', '0.97 – 1.02', '5 / 5', '4 %', 'run-good-1, run-10.11.20'],
       ['2', '10.11.21', 'bad', 'point-query throughput', '▼ regression regression (issue)', '0.71', '0.66 – 0.77', '5 / 5', '4 %', 'run-good-2, run-10.11.21'],
     ]);
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the home page lists the failed leg nothing has benchmarked since, with its attempts and run, and not the one benchmarked after', async () => {
+    assert.equal(await gotoReady(page, `${server.url}site/index.html`), 'true');
+    const rows = await page.evaluate(() => [...document.querySelectorAll('#failed-legs tbody tr')].map((tr) => ({
+      leg: /** @type {HTMLElement} */ (tr).dataset.leg, cells: [...tr.children].map((c) => c.textContent?.trim()),
+      link: tr.querySelector('a')?.getAttribute('href'),
+    })));
+    assert.equal(rows.length, 1, JSON.stringify(rows));
+    assert.equal(rows[0].leg, 'local/mariadb/10.11.23/smoke');
+    assert.deepEqual(rows[0].cells.slice(0, 4), ['local', 'mariadb 10.11.23', 'smoke', '2']);
+    assert.match(rows[0].cells[4] ?? '', /^failure, /);
+    assert.equal(rows[0].cells[5], 'the bench job ended failure');
+    assert.equal(rows[0].link, 'https://github.example/acme/bench/actions/runs/5');
+    assert.match(await page.locator('#failed-legs h2').innerText(), /^Failed benchmark legs \(1\)$/);
     assert.deepEqual(problems, [], 'no console error');
   });
 

@@ -18,8 +18,9 @@ export async function render(main) {
       h('a', { href: pageUrl('host', { host: x.host }), dataset: { host: x.host }, text: `${x.host}` }),
       ` (reference ${x.reference.product} ${x.reference.version}: ${x.drifts} drift${x.drifts === 1 ? '' : 's'})`]),
     '. A drift of a host class\'s reference release is a change of the host, not of a release: verdicts measured there since may carry it.');
+  const failed = failedLegs(m.failedLegs ?? []);
   if (m.tables.length === 0) {
-    fill(main, h('h1', { text: m.title }), intro,
+    fill(main, h('h1', { text: m.title }), intro, failed,
       h('p', { class: 'note', text: 'No run records yet. Run `tagbench run` (or the demo) and build the site again.' }));
     return;
   }
@@ -47,5 +48,30 @@ export async function render(main) {
         h('tbody', null, rows),
       ]));
   });
-  fill(main, h('h1', { text: m.title }), intro, hostNote, ...sections);
+  fill(main, h('h1', { text: m.title }), intro, hostNote, failed, ...sections);
+}
+
+/**
+ * Benchmark legs whose bench job failed (or timed out, or was cancelled) and that nothing has
+ * benchmarked since: watch backs off from them and stops after its limit, so a person should look.
+ * @param {any[]} legs the manifest's failedLegs
+ * @returns {HTMLElement|null}
+ */
+function failedLegs(legs) {
+  if (legs.length === 0) return null;
+  return h('section', { id: 'failed-legs', 'aria-labelledby': 'failed-legs-h' },
+    h('h2', { id: 'failed-legs-h', text: `Failed benchmark legs (${legs.length})` }),
+    h('p', { class: 'note', text: 'Legs whose benchmark job failed, timed out or was cancelled, and that nothing has benchmarked since. The service proposes each again after a back-off (6, 12, 24 hours) and stops after three attempts: then fix the cause and dispatch the benchmark workflow by hand.' }),
+    scrollTable('Failed benchmark legs', [
+      h('thead', null, h('tr', null, ['Host class', 'Release', 'Suite', 'Failed attempts', 'Last', 'Why', 'Run']
+        .map((c, i) => h('th', { scope: 'col', class: i === 3 ? null : 'text', text: c })))),
+      h('tbody', null, legs.map((l) => h('tr', { dataset: { leg: `${l.hostClass}/${l.product}/${l.version}/${l.suite}` } },
+        h('td', { class: 'text', text: l.hostClass }),
+        h('th', { scope: 'row', class: 'text', text: `${l.product} ${l.version}` }),
+        h('td', { class: 'text', text: l.suite }),
+        h('td', { text: String(l.count) }),
+        h('td', { class: 'text', text: `${l.lastOutcome}, ${fmtDate(l.lastAt)}` }),
+        h('td', { class: 'text wrap-cell', text: l.lastReason }),
+        h('td', { class: 'text' }, l.lastRunUrl ? h('a', { href: l.lastRunUrl, text: 'run' }) : h('span', { class: 'muted', text: '—' }))))),
+    ]));
 }
