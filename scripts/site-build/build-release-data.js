@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
-import { METRICS } from '../compare/index.js';
+import { METRICS, describeHowSure } from '../compare/index.js';
 
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -85,7 +85,12 @@ export function buildReleaseData(table, rel, calibration = null) {
       candidate: comparison.candidate,
       thresholds: comparison.thresholds,
       summary: comparison.summary,
-      // How sure: what this host class's calibration caught of slowdowns of known size.
+      // How sure, worded once (compare/how-sure.js) for the report, the issue and this page.
+      howSure: describeHowSure(comparison, calibration ? {
+        runs: calibration.falseIssues.runs, runsWithFalseIssue: calibration.falseIssues.withIssue, upper95: calibration.falseIssues.upper95,
+        file: calibration.file, detection: calibration.detection,
+      } : null),
+      // What this host class's calibration caught of slowdowns of known size (the page's note).
       calibration: calibration ? { file: calibration.file, measuredAt: calibration.measuredAt, falseIssues: calibration.falseIssues, detection: calibration.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected })) } : null,
     } : null,
     reference: against && first ? {

@@ -200,7 +200,11 @@ describe('the published site in Chromium', () => {
     const pct = (/** @type {number} */ x) => (x >= 1 ? 'not detectable at this noise' : `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(x * 100)} %`);
     const sure = await page.textContent('#how-sure') ?? '';
     assert.ok(sure.includes(`could detect drops of ${pct(drops[0])} at best, ${pct(drops[Math.floor((drops.length - 1) / 2)])} for the median test`), sure);
-    assert.match(sure, /^How sure: (on host class local, a \d|host class local has no calibration of detection)/);
+    assert.match(sure, /^How sure: (on this host class, a \d|this host class has no calibration of detection)/);
+    // The same sentence as the report's and the issue's (compare/how-sure.js), not a copy of it.
+    const { describeHowSure } = await import('../../scripts/compare/how-sure.js');
+    const shared = describeHowSure(c, null).split('; ').slice(1).join('; ');
+    assert.ok(shared.length > 0 && sure.includes(shared), `the page's sentence after its calibration clause is compare's:\n${sure}\n${shared}`);
     // The overview chart: every throughput verdict once, worst ratio first, its interval drawn.
     const overview = (await chartsOnPage()).find((ch) => ch.name.startsWith(`Throughput ratio to ${c.base.version} with its interval`));
     assert.ok(overview && overview.width > 0 && overview.height > 0, 'the overview chart is drawn');

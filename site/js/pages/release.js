@@ -80,21 +80,14 @@ function verdictIntro(d, baseData) {
 }
 
 /**
- * How sure the verdicts are: what the host class's calibration caught of slowdowns of known
- * size, and the smallest drop this comparison's throughput verdicts could detect.
+ * How sure the verdicts are: the sentence compare/how-sure.js words for every place a verdict
+ * reaches a reader (the site build stores it with the comparison), and where the calibration is.
  * @param {any} d
  */
 function howSure(d) {
-  const cal = d.comparison?.calibration;
-  const caught = (cal?.detection ?? []).filter((/** @type {any} */ x) => x.trials > 0);
-  const drops = d.tests.map((/** @type {any} */ t) => t.verdict?.mde).filter((/** @type {any} */ m) => typeof m === 'number').sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
-  return h('p', { id: 'how-sure' }, h('strong', { text: 'How sure: ' }),
-    caught.length > 0
-      ? `on host class ${d.host}, ${caught.map((/** @type {any} */ x) => `a ${fmtPct(x.slowdown)} slowdown was caught in ${x.detected} of ${x.trials} calibration trials (${fmtPct(x.detected / x.trials)})`).join(', ')}; `
-      : `host class ${d.host} has no calibration of detection (tagbench calibrate); `,
-    drops.length > 0
-      ? `these throughput verdicts could detect drops of ${fmtDetectable(drops[0])} at best, ${fmtDetectable(drops[Math.floor((drops.length - 1) / 2)])} for the median test.`
-      : 'no throughput verdict says what it could detect.',
+  if (!d.comparison?.howSure) return null;
+  const cal = d.comparison.calibration;
+  return h('p', { id: 'how-sure' }, h('strong', { text: 'How sure: ' }), d.comparison.howSure,
     cal ? h('span', { class: 'muted', text: ` (calibration measured ${fmtDate(cal.measuredAt)}: ${cal.falseIssues.withIssue} of ${cal.falseIssues.runs} A/A runs opened an issue; ${cal.file.replace(/\.json$/, '.md')} in the project; the host class's page has all of it)` }) : null);
 }
 
