@@ -48,6 +48,10 @@ export async function watchCommand(options) {
     backOff: { hours: options.backOffHours ?? DEFAULT_BACK_OFF.hours, maxAttempts: options.maxAttempts ?? DEFAULT_BACK_OFF.maxAttempts },
   });
   const matrix = JSON.stringify(result.matrix);
+  // The run's page lists the legs watch is backing off from, so nobody has to read the log.
+  const stepSummary = options.stepSummary ?? process.env.GITHUB_STEP_SUMMARY;
+  const failed = result.skipped.filter((x) => x.attempts);
+  if (stepSummary && failed.length > 0) await appendFile(stepSummary, renderFailedLegs(failed));
   // In GitHub Actions the step outputs file is the natural destination; the flag overrides it.
   const githubOutput = options.githubOutput ?? process.env.GITHUB_OUTPUT;
   if (githubOutput) await appendFile(githubOutput, `matrix=${matrix}\ncount=${result.matrix.include.length}\n`);
@@ -60,6 +64,22 @@ export async function watchCommand(options) {
     for (const s of result.skipped.filter((x) => x.attempts)) process.stdout.write(`failed leg: ${s.hostClass}\t${s.product}\t${s.version}\t${s.reason}\n`);
   }
   return EXIT.ok;
+}
+
+/**
+ * The job summary's table of failed legs (Markdown). Pure.
+ * @param {{product: string, version: string, hostClass: string, reason: string, attempts?: import('../store/index.js').LegAttempts}[]} failed
+ * @returns {string}
+ */
+export function renderFailedLegs(failed) {
+  const cell = (/** @type {string} */ t) => t.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [
+    `### Failed benchmark legs (${failed.length})`, '',
+    'Not proposed this cycle: their bench job failed, timed out or was cancelled (`tagbench watch --back-off-hours`, `--max-attempts`).', '',
+    '| host class | release | suite | failed attempts | why not now |', '|---|---|---|---:|---|',
+    ...failed.map((f) => `| ${cell(f.hostClass)} | ${cell(`${f.product} ${f.version}`)} | ${cell(f.attempts?.suite ?? '')} | ${f.attempts?.count ?? ''} | ${cell(f.reason)} |`),
+    '', '',
+  ].join('\n');
 }
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
@@ -86,6 +106,7 @@ export const commands = [
       { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
       { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },
+      { flags: '--step-summary <file>', description: 'append a table of the failed legs backed off from to this file (default: $GITHUB_STEP_SUMMARY when set)' },
     ],
     run: watchCommand,
   },

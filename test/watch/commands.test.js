@@ -52,3 +52,26 @@ test('in GitHub Actions (GITHUB_OUTPUT set) the matrix goes to the step outputs 
   assert.match(text, /^matrix=\{"include":\[\{"product":"mariadb","line":"10\.11","version":"10\.11\.20"/);
   assert.match(text, /\ncount=2\n$/);
 });
+
+test('the failed legs watch backs off from go to the job summary, one row each with why', async () => {
+  const { writeLegAttempt } = await import('../../scripts/store/index.js');
+  const store = await tempDir('store');
+  const recent = new Date(Date.now() - 3600_000).toISOString();
+  await writeLegAttempt(store, { schemaVersion: 1, at: recent, hostClass: 'bench-b', product: 'mysql', version: '8.4.4', suite: 'small', outcome: 'failure', reason: 'the bench job ended failure', runUrl: null });
+  const dir = await tempDir('gh');
+  const summary = join(dir, 'summary.md');
+  const out = process.stdout.write;
+  process.stdout.write = () => true;
+  try {
+    await watchCommand({ root, store, products: 'mysql', hostClass: ['bench-b'], max: 10, remoteOverride: [`mysql=${up.mysql.bare}`], githubOutput: join(dir, 'output'), stepSummary: summary });
+  } finally {
+    process.stdout.write = out;
+  }
+  const text = await readFile(summary, 'utf8');
+  assert.match(text, /^### Failed benchmark legs \(1\)$/m);
+  assert.match(text, /^\| bench-b \| mysql 8\.4\.4 \| small \| 1 \| backing off after 1 failed attempt: not before \S+; last: failure at \S+: the bench job ended failure \|$/m);
+  // The matrix leaves that leg out and keeps the other.
+  const matrix = JSON.parse((await readFile(join(dir, 'output'), 'utf8')).split('\n')[0].replace(/^matrix=/, ''));
+  const versions = matrix.include.map((/** @type {any} */ e) => e.version);
+  assert.ok(!versions.includes('8.4.4') && versions.includes('8.4.3'), versions.join(', '));
+});
