@@ -17,23 +17,25 @@ import { formatDuration } from './progress.js';
 import { resolveRepeats } from './resolve-run.js';
 import { planSuite } from '../workload/index.js';
 
+/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number}} EstimateRates */
+
 /**
  * The rates of the host class's `estimate` block when it gives none. Measured on this project's
  * 2-vCPU VM (MariaDB 10.11.18, 1 x 20,000 rows; the counted run of bench/instructions-releases.md):
  * callgrind ran a counted repeat's server instructions at 117 million a second over its 102
  * repeats, about 1.1 s a repeat went to starting sysbench, connecting and reading the counts
- * (median; 2.8 s at most), and a server started under callgrind in about 10 s. The defaults
- * are rounder and slower than that, since a bare-metal runner's tables are larger.
+ * (median; 2.8 s at most), and stopping one server and starting the next under callgrind took
+ * 11 s. The defaults are rounder and slower than that, since a bare-metal runner's tables are
+ * larger; bench/estimate-at-size.md holds them against two measured runs (a third too slow here).
+ * @type {Readonly<EstimateRates>}
  */
-/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number}} EstimateRates */
-/** @type {Readonly<EstimateRates>} */
 export const ESTIMATE_DEFAULTS = Object.freeze({
   loadRowsPerS: DEFAULT_LOAD_ROWS_PER_S,
   countedInstructionsPerS: 100e6,
   countedRepeatOverheadS: 2,
   countedServerStartS: 30,
   // Installs: bench/source-build-local.md's build of record took 21 min on 2 vCPUs with a cold
-  // ccache (1,274 s); a Debian install is minutes. For the leg estimate (workflow/leg-plan.js).
+  // ccache (1,274 s); a Debian install is minutes. For the leg estimate (estimateLeg).
   sourceBuildS: 1800,
   debInstallS: 300,
 });

@@ -35,8 +35,9 @@ const OVERHEAD_S = 0.5;
 const RESTART_S = 8;
 /**
  * Rows a second a load step writes when the host class says nothing (its `estimate.loadRowsPerS`):
- * about the slowest load rate of the demo on this project's 2-vCPU VM (the insert benchmark's
- * l.i1, 22,000 rows/s with three secondary indexes); sysbench's load and l.i0 ran faster.
+ * below every load rate measured on this project's 2-vCPU VM (the demo's insert benchmark: l.i1
+ * inserted 22,000 rows/s and deleted as many, l.i0 inserted 80,000; sysbench loaded 2M rows and
+ * rewrote them at 40,000 rows/s or more, bench/estimate-at-size.md), for larger tables on runners.
  */
 export const DEFAULT_LOAD_ROWS_PER_S = 20_000;
 

@@ -61,7 +61,6 @@ export async function watchCommand(options) {
     for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}\n`);
     if (result.matrix.include.length === 0) process.stdout.write('nothing new to benchmark\n');
     if (result.pending > result.matrix.include.length) process.stdout.write(`(${result.pending - result.matrix.include.length} more left for later runs: --max ${options.max ?? 10})\n`);
-    for (const s of result.skipped.filter((x) => x.attempts)) process.stdout.write(`failed leg: ${s.hostClass}\t${s.product}\t${s.version}\t${s.reason}\n`);
   }
   return EXIT.ok;
 }
