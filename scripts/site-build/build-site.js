@@ -142,7 +142,8 @@ export async function buildSite(opts) {
       const withSeries = seriesVersions(slice.versions, seriesReleases, Object.values(products[slice.product]?.baseVersions ?? {}));
       for (const version of slice.versions) {
         const r0 = performance.now();
-        const full = await readRecords(opts.store, { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version });
+        // Samples only where the site shows them (the rest of the build works from summaries).
+        const full = await readRecords(opts.store, { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version, samples: withSeries.has(version) || !linker });
         const w0 = performance.now();
         /** @type {[string, string][]} */
         const writes = [];
