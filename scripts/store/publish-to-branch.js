@@ -45,6 +45,12 @@ const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to upd
  * @property {boolean} [logs] also publish raw logs of the published runs (default false)
  * @property {number} [maxLogBytes] logs larger than this are not published, and listed in
  *   `skippedLogs` (default 1 MiB)
+ * @property {number} [logRetentionDays] raw logs (`logs/<run-id>/`) of runs that started more
+ *   than this many days ago are removed from the branch's tip on each publish; the branch's
+ *   history keeps them (default 90; 0 = keep every log on the tip). Logs are the one part of the
+ *   branch that grows without bound (every tool output of every run), and the tip is what every
+ *   clone and site build fetches.
+ * @property {Date} [now] the time the retention counts from (tests pin it)
  * @property {number} [attempts] push attempts before giving up (default 12)
  * @property {number} [baseDelayMs] first backoff delay (default 250 ms), doubled per attempt
  * @property {number} [maxDelayMs] backoff cap (default 8000 ms); each delay is scaled by a random 0.5–1.5
@@ -66,6 +72,7 @@ const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to upd
  * @property {string[]} keptNewer change-point files left on the branch because the branch's is
  *   newer (createdAt) than the local one
  * @property {{path: string, bytes: number}[]} skippedLogs logs over maxLogBytes
+ * @property {string[]} prunedLogs run ids whose logs left the tip (older than logRetentionDays)
  */
 
 /** @typedef {{relPath: string, bytes: Buffer, kind: 'run-record'|'samples'|'comparison'|'change-points'|'bisect-report'|'leg-attempt'|'log'}} LocalFile */
@@ -106,21 +113,25 @@ export async function publishToBranch(storeDir, options) {
       const previous = await checkoutTip(work, branch, tip, files.map((f) => f.relPath), env, progress);
       const applied = await applyFiles(work, files, branch);
       for (const p of applied.keptNewer) progress(`publish: keeping ${p} of ${branch}: it was computed after the local one`);
-      if (previous) await extendIndex(work, previous, [...applied.added, ...applied.upgraded, ...applied.replaced]);
-      else await buildIndex(work);
+      const index = previous ? await extendIndex(work, previous, [...applied.added, ...applied.upgraded, ...applied.replaced]) : await buildIndex(work);
+      const prunedLogs = await pruneLogs(work, index, options.logRetentionDays ?? 90, options.now ?? new Date());
+      if (prunedLogs.length > 0) {
+        progress(`publish: the logs of ${prunedLogs.length} run${prunedLogs.length === 1 ? '' : 's'} older than ${options.logRetentionDays ?? 90} days leave the tip (the branch's history keeps them)`);
+        applied.added = applied.added.filter((p) => !prunedLogs.some((id) => p.startsWith(`logs/${id}/`)));
+      }
       await runGit(['add', '-A', '.'], { cwd: work, env });
       const staged = await runGit(['diff', '--cached', '--quiet'], { cwd: work, check: false });
       if (staged.code === 0) {
         progress(`publish: ${branch} already holds every file; nothing to push`);
-        return { status: 'unchanged', repo: redactUrls(repo), branch, commit: tip, attempts: attempt, added: [], upgraded: [], replaced: [], keptNewer: applied.keptNewer, skippedLogs };
+        return { status: 'unchanged', repo: redactUrls(repo), branch, commit: tip, attempts: attempt, added: [], upgraded: [], replaced: [], keptNewer: applied.keptNewer, skippedLogs, prunedLogs };
       }
-      await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added, applied.replaced)], { cwd: work, env });
+      await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added, applied.replaced, prunedLogs)], { cwd: work, env });
       const commit = (await runGit(['rev-parse', 'HEAD'], { cwd: work })).stdout.trim();
       progress(`publish: pushing ${commit.slice(0, 12)} (${applied.added.length} new file${applied.added.length === 1 ? '' : 's'}${applied.replaced.length > 0 ? `, ${applied.replaced.length} change-point file${applied.replaced.length === 1 ? '' : 's'} replaced` : ''})`);
       const push = await runGit(['push', '--quiet', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`], { cwd: work, check: false, env });
       if (push.code === 0) {
         progress(`publish: ${branch} is now at ${commit.slice(0, 12)}`);
-        return { status: 'published', repo: redactUrls(repo), branch, commit, attempts: attempt, ...applied, skippedLogs };
+        return { status: 'published', repo: redactUrls(repo), branch, commit, attempts: attempt, ...applied, skippedLogs, prunedLogs };
       }
       // A failed push is a lost race if the branch moved, or if git says the ref update lost to
       // another one still in flight (its lock held, the tip not yet moved). Anything else
@@ -360,8 +371,30 @@ async function collectLocalFiles(storeDir, options) {
   return { files, skippedLogs };
 }
 
-/** @param {string[]} added @param {string[]} replaced */
-function commitMessage(added, replaced) {
+/**
+ * Remove from the tip the logs of runs older than the retention (their files leave the index of
+ * the work tree; nothing is fetched for it: the trees say which logs exist).
+ * @param {string} work
+ * @param {import('./build-index.js').StoreIndex} index the branch's index after this publish
+ * @param {number} days 0 = keep every log
+ * @param {Date} now
+ * @returns {Promise<string[]>} run ids whose logs were removed
+ */
+async function pruneLogs(work, index, days, now) {
+  if (days === 0) return [];
+  const cutoff = now.getTime() - days * 86_400_000;
+  const old = new Set(index.runs.filter((r) => Date.parse(r.startedAt) < cutoff).map((r) => r.id));
+  const withLogs = (await runGit(['ls-files', '--', 'logs/'], { cwd: work })).stdout.split('\n').filter(Boolean);
+  const ids = [...new Set(withLogs.map((p) => p.split('/')[1]).filter((id) => old.has(id)))].sort();
+  for (const id of ids) {
+    await runGit(['rm', '-r', '-q', '--cached', '--sparse', '--ignore-unmatch', '--', `logs/${id}`], { cwd: work });
+    await rm(join(work, 'logs', id), { recursive: true, force: true });
+  }
+  return ids;
+}
+
+/** @param {string[]} added @param {string[]} replaced @param {string[]} [prunedLogs] run ids */
+function commitMessage(added, replaced, prunedLogs = []) {
   const samples = added.filter((p) => p.endsWith('.samples.json.gz')).length;
   const runs = added.filter((p) => p.startsWith('runs/') && p.endsWith('.json'));
   const cmps = added.filter((p) => p.startsWith('verdicts/'));
@@ -374,7 +407,8 @@ function commitMessage(added, replaced) {
   if (bisects > 0) parts.push(`${bisects} bisect report${bisects === 1 ? '' : 's'}`);
   if (attempts > 0) parts.push(`${attempts} failed leg attempt${attempts === 1 ? '' : 's'}`);
   if (logs > 0) parts.push(`${logs} log${logs === 1 ? '' : 's'}`);
+  if (prunedLogs.length > 0) parts.push(`logs of ${prunedLogs.length} old run${prunedLogs.length === 1 ? '' : 's'} pruned`);
   const lines = runs.slice(0, 20).map((p) => `- ${p.replace(/^runs\//, '').replace(/\.json$/, '')}`);
   if (runs.length > 20) lines.push(`- ... and ${runs.length - 20} more`);
-  return `tagbench publish: ${added.length + replaced.length === 0 ? 'regenerate index.json' : parts.join(', ')}\n\n${lines.join('\n')}`.trim();
+  return `tagbench publish: ${added.length + replaced.length + prunedLogs.length === 0 ? 'regenerate index.json' : parts.join(', ')}\n\n${lines.join('\n')}`.trim();
 }

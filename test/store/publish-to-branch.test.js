@@ -131,3 +131,31 @@ test('a branch whose index.json does not list its files is fetched whole and ind
   const { index } = await checkBranch(bare);
   assert.deepEqual(index.runs.map((/** @type {any} */ r) => r.id).sort(), ['run-1', 'run-2', 'run-9'], 'the record the old index missed is indexed');
 });
+
+test('logs of runs older than the retention leave the tip on the next publish; the history keeps them', async () => {
+  const bare = await bareRepo();
+  const a = await tempDir('store-a');
+  const old = makeRecord('run-old');
+  await writeRecord(a, old);
+  await writeRawLog(a, 'run-old', 'point-query.r0.txt', 'old output\n');
+  const now = new Date(Date.parse(old.startedAt) + 10 * 86_400_000);
+  const first = await publishToBranch(a, { repo: bare, logs: true, now, logRetentionDays: 30, ...quiet });
+  assert.deepEqual(first.prunedLogs, [], 'ten days old: kept');
+  const withLog = first.commit;
+
+  const b = await tempDir('store-b');
+  await writeRecord(b, makeRecord('run-new', { version: '10.11.19' }));
+  const later = new Date(Date.parse(old.startedAt) + 40 * 86_400_000);
+  const second = await publishToBranch(b, { repo: bare, logs: true, now: later, logRetentionDays: 30, ...quiet });
+  assert.deepEqual(second.prunedLogs, ['run-old']);
+  assert.equal(git(['ls-tree', '-r', '--name-only', 'bench-data', '--', 'logs/'], bare).trim(), '', 'no log on the tip');
+  assert.equal(git(['show', `${withLog}:logs/run-old/point-query.r0.txt`], bare), 'old output\n', 'the history keeps it');
+  assert.match(git(['log', '-1', '--format=%s', 'bench-data'], bare), /logs of 1 old run pruned/);
+  const { index } = await checkBranch(bare);
+  assert.deepEqual(index.runs.map((/** @type {any} */ r) => r.id).sort(), ['run-new', 'run-old'], 'the record itself stays');
+
+  const c = await tempDir('store-c');
+  await writeRecord(c, makeRecord('run-c', { version: '10.11.20' }));
+  const third = await publishToBranch(c, { repo: bare, logs: true, now: later, logRetentionDays: 0, ...quiet });
+  assert.deepEqual(third.prunedLogs, [], '0 keeps every log');
+});
