@@ -26,7 +26,7 @@ import { formatPercent, formatValue } from '../format-number.js';
 import { collectSide, listTests } from './compare-runs.js';
 import { findReleaseSeriesEvents, MAX_SHORT_SERIES, RELEASE_SERIES_DEFAULTS, RELEASE_SERIES_VERSION } from './release-series.js';
 import { findThreshold } from './thresholds.js';
-import { runIdLabel } from '../run-id.js';
+import { runIdLabel, REFERENCE_LABEL } from '../run-id.js';
 
 /** @typedef {import('../types.js').RunRecord} RunRecord */
 /** @typedef {import('../types.js').RecordHost} RecordHost */
@@ -48,9 +48,6 @@ export function referenceRecords(records, reference) {
     return label === null || label === REFERENCE_LABEL;
   });
 }
-
-/** The run label of the reference's runs when a source build of its version runs in the same leg. */
-export const REFERENCE_LABEL = 'reference';
 
 /**
  * The run record's host facts whose change starts a new series. The host name is not one of

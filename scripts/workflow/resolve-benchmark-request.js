@@ -8,6 +8,7 @@
  */
 import { lineOf } from '../run/index.js';
 import { parseList } from '../command-spec.js';
+import { REFERENCE_LABEL } from '../run-id.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('../config/index.js').loadConfig>>} Config */
 
@@ -238,6 +239,20 @@ export function needsReferenceRun(plan) {
 }
 
 /**
+ * The label of the reference's run (`tagbench run --releases P@V#reference:deb`): `#reference`
+ * when the leg also measures another build of the reference's version (our source build of the
+ * line's base), so the two builds' records stay apart in the one folder of that version (compare
+ * refuses a column of two builds; the host series reads the labelled run), else none.
+ * @param {BenchmarkPlan} plan
+ * @returns {string} `#reference` or ''
+ */
+export function referenceLabel(plan) {
+  if (!plan.reference || !needsReferenceRun(plan)) return '';
+  const ofVersion = `${plan.reference.product}@${plan.reference.version}:`;
+  return plan.releases.split(',').some((r) => r.startsWith(ofVersion)) ? `#${REFERENCE_LABEL}` : '';
+}
+
+/**
  * `tagbench run --releases` of a plan: base first, each from the plan's provider (our build
  * against our build, Debian's against Debian's), named per release so that another build of a
  * version in the install cache (a source build beside the Debian package) is never taken.
@@ -279,6 +294,7 @@ export function renderPlanOutputs(plan, time) {
     'reference-product': plan.reference?.product ?? '',
     'reference-version': plan.reference?.version ?? '',
     'reference-run': String(needsReferenceRun(plan)),
+    'reference-label': referenceLabel(plan),
     'estimate-minutes': String(time.estimateMinutes),
     'install-timeout-minutes': String(time.timeouts.install),
     'run-timeout-minutes': String(time.timeouts.run),
