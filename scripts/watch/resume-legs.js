@@ -33,7 +33,9 @@ import { runGroupKey } from '../run-id.js';
  * - Finished legs have a comparison of their release: nothing to resume.
  * - The newest `ok` record of the release started before the leg's last failed attempt, in a run
  *   that also measured another release (its base), is the leg's run: it and that run's other
- *   `ok` records are resumed. A `partial` or `failed` one is not: its release runs again.
+ *   `ok` records are resumed. A `partial` or `failed` one is not: its release runs again, unless
+ *   an earlier resumed attempt ran it again and finished it (its newest `ok` record started after
+ *   the leg's run and before the failure).
  * - A run of the release alone (a line's first release has no base) is the leg's whole result:
  *   nothing to resume, the leg is benchmarked (as it was before checkpoints).
  * - The host class's reference release, when the leg runs it on its own: its newest `ok` record
@@ -57,13 +59,20 @@ export function findResume(leg, index, attempts, reference) {
   if (!own || !group) return null;
   const others = index.runs.filter((r) => r.id !== own.id && runGroupKey(r) === group && r.hostClass === leg.hostClass && r.suite === leg.suite);
   if (others.length === 0) return null;
-  const ids = [own.id, ...others.filter((r) => r.status === 'ok').map((r) => r.id)];
+  // A release of the leg that has no finished record in the leg's run, finished later (a resumed
+  // attempt's run of it, the reference's own run): its newest such record.
+  const finishedLater = (/** @type {{product: string, version: string}} */ rel) => index.runs
+    .filter((r) => r.hostClass === leg.hostClass && r.suite === leg.suite && r.product === rel.product && r.version === rel.version
+      && r.status === 'ok' && r.startedAt > own.startedAt && before(r))
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id))[0];
+  const ids = [own.id];
+  for (const r of others) {
+    const done = r.status === 'ok' ? r : finishedLater(r);
+    if (done && !ids.includes(done.id)) ids.push(done.id);
+  }
   const measured = new Set([own, ...others].map((r) => `${r.product}@${r.version}`));
   if (reference && !measured.has(`${reference.product}@${reference.version}`)) {
-    const ref = index.runs
-      .filter((r) => r.hostClass === leg.hostClass && r.suite === leg.suite && r.product === reference.product && r.version === reference.version
-        && r.status === 'ok' && r.startedAt > own.startedAt && before(r))
-      .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id))[0];
+    const ref = finishedLater(reference);
     if (ref) ids.push(ref.id);
   }
   return ids;

@@ -80,6 +80,16 @@ test('the reference\'s own run of the leg is resumed from too; one from before t
   assert.deepEqual(findResume(leg, index, attempts[0], { product: 'mariadb', version: '10.11.18' }), [own.id, base.id]);
 });
 
+test('a base that a resumed attempt ran again and finished is resumed from that later run', () => {
+  const first = [run('10.11.18', 'partial'), run('10.11.19', 'ok')];
+  // Attempt 2 resumed the candidate, ran the base again (its own run), then failed in compare.
+  const rerun = run('10.11.18', 'ok', { stamp: '20261126T230000Z', tag: 'b0b0b0', startedAt: '2026-11-26T23:00:00.000Z' });
+  assert.equal(plan([...first, rerun]).matrix.include[0].resume, `${first[1].id},${rerun.id}`);
+  // A base record from after the failure is another leg's business.
+  const late = run('10.11.18', 'ok', { stamp: '20261127T010000Z', tag: 'c0c0c0', startedAt: '2026-11-27T01:00:00.000Z' });
+  assert.equal(plan([...first, late]).matrix.include[0].resume, first[1].id);
+});
+
 test('the newest finished run of the release before the failure is the one resumed', () => {
   const old = [run('10.11.18', 'ok', { stamp: '20261101T000000Z', tag: '111111', startedAt: '2026-11-01T00:00:00.000Z' }), run('10.11.19', 'failed', { stamp: '20261101T000000Z', tag: '111111', startedAt: '2026-11-01T00:00:00.000Z' })];
   const recent = [run('10.11.18', 'ok'), run('10.11.19', 'ok')];
