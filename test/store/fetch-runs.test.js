@@ -11,10 +11,13 @@ import { existsSync } from 'node:fs';
 import { fetchRuns } from '../../scripts/store/fetch-runs.js';
 import { publishToBranch, writeRecord, readRecords } from '../../scripts/store/index.js';
 import { recordRelPath } from '../../scripts/store/store-paths.js';
+import { execFileSync } from 'node:child_process';
 import { makeRecord, tempDir, bareRepo, cleanupTempDirs, snapshot, git } from './store-testkit.js';
 
 after(cleanupTempDirs);
 const quiet = () => {};
+/** @param {import('../../scripts/types.js').RunRecord} r */
+const r0HasSamples = (r) => r.steps.some((st) => st.repeats.some((rep) => rep.intervals.length > 0));
 
 /**
  * A results branch holding three records: base and candidate of one run, and a partial one.
@@ -43,7 +46,12 @@ test('the named records arrive in the local store byte for byte as published; th
   for (const r of records.slice(0, 2)) {
     const rel = recordRelPath(r);
     assert.equal(await readFile(join(store, rel), 'utf8'), git(['--git-dir', repo, 'show', `bench-data:${rel}`]), `${rel} as on the branch`);
+    // Its per-second samples file came with it, byte for byte: readers join the record back whole.
+    const samples = rel.replace(/\.json$/, '.samples.json.gz');
+    assert.ok((await readFile(join(store, samples))).equals(execFileSync('git', ['--git-dir', repo, 'show', `bench-data:${samples}`])), `${samples} as on the branch`);
+    assert.deepEqual(local.find((x) => x.id === r.id)?.steps.map((st) => st.repeats.map((rep) => rep.intervals.length)), r.steps.map((st) => st.repeats.map((rep) => rep.intervals.length)));
   }
+  assert.ok(r0HasSamples(records[0]), 'the fixture has per-second samples, so the branch holds samples files');
   assert.ok(!existsSync(join(store, 'index.json')), 'the store gets records, not the branch index');
   // Fetching again is a no-op (append-only store, same content).
   const before = await snapshot(store);
