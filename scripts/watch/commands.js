@@ -58,7 +58,7 @@ export async function watchCommand(options) {
   if (options.json) {
     process.stdout.write(`${matrix}\n`);
   } else {
-    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}\n`);
+    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}${e.resume ? `\tresume ${e.resume}` : ''}\n`);
     if (result.matrix.include.length === 0) process.stdout.write('nothing new to benchmark\n');
     if (result.pending > result.matrix.include.length) process.stdout.write(`(${result.pending - result.matrix.include.length} more left for later runs: --max ${options.max ?? 10})\n`);
   }
@@ -106,6 +106,9 @@ export const commands = [
       'above the line\'s floor (minVersion, else baseVersion), drops (host class, version, suite) combinations',
       'the results index already holds with status ok or failed, and prints {"include": [...]} entries',
       '{product, line, version, tag, commit, hostClass, suite}, newest first, lines interleaved, at most --max.',
+      'A leg whose bench job failed is proposed again after its back-off with attempt: <n>; when that attempt',
+      'published finished run records but no comparison, also with resume: <run ids> (benchmark.yml fetches them',
+      'and runs only the releases without a finished record).',
       'Example: tagbench watch --store bench-data --host-class small-server --json',
     ].join('\n'),
     options: [

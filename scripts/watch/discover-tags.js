@@ -5,6 +5,7 @@
 import { UserError } from '../errors.js';
 import { findProduct } from '../config/index.js';
 import { fetchRemoteTags, matchTags } from './tags.js';
+import { findResume } from './resume-legs.js';
 
 /**
  * @typedef {object} MatrixEntry one job of the benchmark workflow's matrix
@@ -16,6 +17,9 @@ import { fetchRemoteTags, matchTags } from './tags.js';
  * @property {string} hostClass
  * @property {string} suite the host class's suite (its `scale`) unless overridden
  * @property {number} [attempt] set when earlier attempts of this leg failed: which attempt this is
+ * @property {string} [resume] set when an earlier attempt published finished run records and no
+ *   comparison: their run ids, comma-separated (benchmark.yml's `resume` input fetches them and
+ *   runs only the releases without one)
  */
 
 /**
@@ -49,7 +53,7 @@ export const DEFAULT_BACK_OFF = Object.freeze({ hours: 6, maxAttempts: 3 });
  * @property {string[]} [hostClasses] host classes (default: every host class with runner labels)
  * @property {string} [suite] suite of the runs to look for and to plan (default: each host class's `scale`)
  * @property {Record<string, string>} [remoteOverrides] product -> git URL or path used instead of its gitUrl
- * @property {{runs: {id: string, hostClass: string, product: string, version: string, suite: string, status: string}[], attempts?: LegAttempts[]}} index
+ * @property {{runs: import('./resume-legs.js').IndexRunLike[], comparisons?: import('./resume-legs.js').IndexComparisonLike[], attempts?: LegAttempts[]}} index
  *   what is already benchmarked, and the legs that failed (the results index; readIndex() of scripts/store/)
  * @property {BackOff} [backOff] when a leg that failed is proposed again (default DEFAULT_BACK_OFF)
  * @property {number} [now] the time to judge back-offs at, ms since the epoch (default: the clock)
@@ -89,10 +93,11 @@ export async function discoverTags(config, options) {
   }
   const max = options.max ?? 10;
   const result = planMatrix({
-    candidates, hostClasses, runs: options.index.runs, max, retryFailed: options.retryFailed,
+    candidates, hostClasses, runs: options.index.runs, comparisons: options.index.comparisons ?? [], max, retryFailed: options.retryFailed,
     attempts: options.index.attempts ?? [], backOff: options.backOff ?? DEFAULT_BACK_OFF, now: options.now ?? Date.now(),
   });
   for (const s of result.skipped.filter((x) => x.attempts)) progress(`watch: ${s.product} ${s.version} on ${s.hostClass}: ${s.reason}`);
+  for (const e of result.matrix.include.filter((x) => x.resume)) progress(`watch: ${e.product} ${e.version} on ${e.hostClass}: attempt ${e.attempt}, resuming from the published runs ${e.resume}`);
   progress(`watch: ${result.pending} job${result.pending === 1 ? '' : 's'} not benchmarked yet; proposing ${result.matrix.include.length} (--max ${max})`);
   return { ...result, skipped: [...result.skipped, ...belowFloorSkips] };
 }
@@ -112,7 +117,7 @@ function selectProducts(config, options) {
 /**
  * @param {Pick<import('../types.js').Config, 'hosts'>} config
  * @param {DiscoverOptions} options
- * @returns {{name: string, suite: string}[]}
+ * @returns {{name: string, suite: string, reference?: {product: string, version: string}}[]}
  */
 function selectHostClasses(config, options) {
   const known = Object.keys(config.hosts);
@@ -121,7 +126,10 @@ function selectHostClasses(config, options) {
   }
   const names = options.hostClasses?.length ? options.hostClasses : known.filter((n) => config.hosts[n].labels.length > 0);
   if (names.length === 0) throw new UserError(`no host class has runner labels (configs/hosts/*.yml 'labels'); pass --host-class, one of: ${known.join(', ')}`);
-  return names.map((n) => ({ name: n, suite: options.suite ?? config.hosts[n].scale }));
+  return names.map((n) => {
+    const ref = config.hosts[n].reference;
+    return { name: n, suite: options.suite ?? config.hosts[n].scale, ...(ref ? { reference: { product: ref.product, version: ref.version } } : {}) };
+  });
 }
 
 /**
@@ -131,9 +139,11 @@ function selectHostClasses(config, options) {
  * @param {object} input
  * @param {import('./tags.js').TagCandidate[]} input.candidates every product and line, newest
  *   version first within each line (lines are taken in the order they first appear)
- * @param {{name: string, suite: string}[]} input.hostClasses
- * @param {{id: string, hostClass: string, product: string, version: string, suite: string, status: string}[]} input.runs
- *   the results index's runs
+ * @param {{name: string, suite: string, reference?: {product: string, version: string}}[]} input.hostClasses
+ *   reference: the host class's reference release (a resumed leg skips its published run too)
+ * @param {import('./resume-legs.js').IndexRunLike[]} input.runs the results index's runs
+ * @param {import('./resume-legs.js').IndexComparisonLike[]} [input.comparisons] the results index's
+ *   comparisons: a failed leg without one is resumed from its finished run records
  * @param {number} input.max most entries to return
  * @param {boolean} [input.retryFailed] propose versions whose runs all failed again (default:
  *   a failed run counts as benchmarked; a partial, i.e. interrupted, run never does)
@@ -142,7 +152,7 @@ function selectHostClasses(config, options) {
  * @param {number} [input.now] ms since the epoch
  * @returns {DiscoverResult}
  */
-export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = false, attempts = [], backOff = DEFAULT_BACK_OFF, now = Date.now() }) {
+export function planMatrix({ candidates, hostClasses, runs, comparisons = [], max, retryFailed = false, attempts = [], backOff = DEFAULT_BACK_OFF, now = Date.now() }) {
   /** @type {Map<string, LegAttempts>} */
   const failedLegs = new Map(attempts.map((a) => [[a.hostClass, a.product, a.version, a.suite].join('\0'), a]));
   /** @type {Map<string, {id: string, status: string}>} */
@@ -160,12 +170,14 @@ export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = f
     /** @type {MatrixEntry[]} */
     const entries = [];
     for (const h of hostClasses) {
-      const run = done.get([h.name, c.product, c.version, h.suite].join('\0'));
       const failed = failedLegs.get([h.name, c.product, c.version, h.suite].join('\0'));
+      const resume = findResume({ hostClass: h.name, product: c.product, version: c.version, suite: h.suite }, { runs, comparisons }, failed, h.reference);
+      // A resumable leg's finished records are not "benchmarked": its comparison is missing.
+      const run = resume ? undefined : done.get([h.name, c.product, c.version, h.suite].join('\0'));
       const wait = run || !failed ? null : backOffReason(failed, backOff, now);
       if (run) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: `already benchmarked: run ${run.id} (${run.status}), suite ${h.suite}` });
       else if (wait) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: wait, attempts: /** @type {LegAttempts} */ (failed) });
-      else entries.push({ product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite, ...(failed ? { attempt: failed.count + 1 } : {}) });
+      else entries.push({ product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite, ...(failed ? { attempt: failed.count + 1 } : {}), ...(resume ? { resume: resume.join(',') } : {}) });
     }
     if (entries.length === 0) continue;
     const key = `${c.product}\0${c.line}`;

@@ -34,6 +34,7 @@ export async function planCommand(options) {
     instances: options.instances ?? '',
     only: options.only ?? '',
     baseline: options.baseline ?? '',
+    resume: options.resume ?? '',
     dryRun: options.dryRun ?? '',
   }, { hostLabels: options.hostLabels ?? env.TAGBENCH_HOST_LABELS ?? '', selfHosted: Boolean(options.selfHosted) });
   if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
@@ -117,6 +118,7 @@ export const commands = [
       { flags: '--only <tests>', description: 'comma-separated test names' },
       { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion' },
       { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
+      { flags: '--resume <run ids>', description: 'comma-separated run ids on the results branch this leg resumes from (watch\'s resume; the bench job fetches them and runs only the releases without a finished record); default: none' },
       { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
       { flags: '--self-hosted', description: 'the jobs run on self-hosted runners: refuse a host class without runner labels' },
       { flags: '--host-labels <json>', description: 'extra runner labels per host class, {"<class>": ["<label>"]} (default: $TAGBENCH_HOST_LABELS)' },

@@ -25,6 +25,8 @@ import { REFERENCE_LABEL } from '../run-id.js';
  * @property {string} [only] comma-separated test names
  * @property {string} [baseline] base release override
  * @property {string} [dryRun] 'true' | 'false'
+ * @property {string} [resume] comma-separated run ids on the results branch this leg resumes
+ *   from (watch sets it for a leg that died after some releases finished)
  */
 
 /**
@@ -45,6 +47,7 @@ import { REFERENCE_LABEL } from '../run-id.js';
  * @property {string} repeats '' = the host class's
  * @property {string} instances '' = the host class's
  * @property {string} only '' = every test
+ * @property {string} resume comma-separated run ids to fetch and resume from, '' = none
  * @property {boolean} dryRun
  * @property {{product: string, version: string}|null} reference the host class's reference
  *   release (configs/hosts/<class>.yml `reference`), rerun every benchmark cycle so the host
@@ -54,6 +57,7 @@ import { REFERENCE_LABEL } from '../run-id.js';
 /** Versions and refs become path components and CLI arguments: keep them plain. */
 const VERSION_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 const TEST_RE = /^[a-z0-9][a-z0-9.-]{0,63}$/;
+const RUN_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_REPEATS = 100;
 /** GitHub runner labels: no spaces or commas; kept to what an artifact name may hold too. */
 const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -143,6 +147,9 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   }
   const only = parseList(input.only ?? '');
   for (const t of only) if (!TEST_RE.test(t)) errors.push(`input only names test '${t}'; test names are lower-case letters, digits, . and - (e.g. point-query,update-index)`);
+  const resume = parseList(input.resume ?? '');
+  // Run ids become file names and git paths: the form `tagbench run` writes, nothing else.
+  for (const id of resume) if (!RUN_ID_RE.test(id)) errors.push(`input resume names run '${id}'; run ids are letters, digits, '.', '_' and '-' (at most 128), as index.json lists them`);
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
   else if (input.baseline && product && line) {
     // Verdicts against a baseline stay within a line (compare refuses a comparison that spans
@@ -199,6 +206,7 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
       repeats: input.repeats ?? '',
       instances: input.instances ?? '',
       only: only.join(','),
+      resume: resume.join(','),
       dryRun: input.dryRun === 'true',
       reference: host.reference ? { product: host.reference.product, version: host.reference.version } : null,
     },
@@ -288,6 +296,7 @@ export function renderPlanOutputs(plan, time) {
     repeats: plan.repeats,
     instances: plan.instances,
     only: plan.only,
+    resume: plan.resume,
     'dry-run': String(plan.dryRun),
     // The bench job installs and runs the reference beside the candidate when reference-run is
     // true; reference-product/-version are '' when the host class names no reference.

@@ -44,3 +44,12 @@ test('an accepted baseline wins over baseVersion; an explicit input wins over bo
   const explicit = await plan({ baselines: dir, baseline: '10.11.18' });
   assert.equal(explicit.base, '10.11.18');
 });
+
+test('a resume input passes on as the plan\'s resume (watch\'s run ids, validated); none gives an empty one', async () => {
+  const empty = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
+  assert.equal((await plan({ baselines: empty })).resume, '');
+  const ids = '20261126T180000Z-local-mariadb-10.11.19-smoke-a1b2c3, 20261126T180000Z-local-mariadb-10.11.18-smoke-a1b2c3';
+  assert.equal((await plan({ baselines: empty, resume: ids })).resume, ids.replace(' ', ''));
+  // Run ids become git paths and file names in the bench job.
+  await assert.rejects(plan({ baselines: empty, resume: 'ok-1,../../etc/passwd' }), /input resume names run '\.\.\/\.\.\/etc\/passwd'; run ids are letters, digits/);
+});
