@@ -41,6 +41,8 @@ export {};
  * @property {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
  *   the slice's host class's calibration (bench/calibration-<host>.json): the release pages say
  *   how sure their verdicts are from it
+ * @property {Set<string>} [detailVersions] the versions whose "where the instructions went"
+ *   tables get a file of their own (tagbench site --detail-releases); absent = every version
  */
 
 /**

@@ -29,6 +29,11 @@ export async function render(main) {
   }
   const title = `${d.productName} ${d.version} · ${d.host} · ${d.suite}`;
   const moves = functionsSection(d, d.functions ? await loadJsonOrNull(d.functions) : null);
+  // An older release of a long history: its function tables are in its comparison only.
+  if (!moves.section && d.functionsInComparison && d.comparison) {
+    moves.section = h('section', { id: 'where-instructions-went', dataset: { inComparison: 'true' } }, h('h2', { text: 'Where the instructions went' }),
+      h('p', { class: 'muted' }, 'This site draws the function tables of its newest releases only; this release\'s are in its ', h('a', { href: d.comparison.file, text: 'comparison (JSON)' }), ', each instructions verdict\'s ', h('code', { text: 'functions' }), ' field.'));
+  }
   const overview = overviewChart(d);
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.version }]),

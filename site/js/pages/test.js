@@ -116,7 +116,7 @@ function changePointNote(d) {
 
 /**
  * A site of a long history carries the per-second series of its newest releases only (tagbench
- * site --series-releases): say which releases have none here, and where their samples are.
+ * site --detail-releases): say which releases have none here, and where their samples are.
  * @param {any} d
  * @returns {HTMLElement|null}
  */
