@@ -65,6 +65,13 @@ export function testChangePoints(table, test) {
 }
 
 /**
+ * Seconds a repeat must run for the test page to chart it per second: with fewer one-second
+ * samples a dip has no seconds around it to be a dip, and the line says nothing about stalls
+ * (the demo's 3 s sysbench tests give 2 or 3 samples, its sub-second insert steps none).
+ */
+export const MIN_PER_SECOND_S = 5;
+
+/**
  * @param {TableGroup} table
  * @param {Set<string>} seriesPaths per-second series files that exist (see buildSeries)
  * @returns {{table: TableData, files: Map<string, unknown>}} the table data and the test
@@ -140,7 +147,10 @@ export function buildTableData(table, seriesPaths) {
           return [{
             id: r.id,
             startedAt: r.startedAt,
-            repeats: step.repeats.map((rep) => ({ index: rep.index, status: rep.status, throughput: rep.throughput })),
+            repeats: step.repeats.map((rep) => ({
+              index: rep.index, status: rep.status, throughput: rep.throughput, durationS: rep.durationS,
+              tooShortForPerSecond: rep.durationS < MIN_PER_SECOND_S,
+            })),
             series: hasSeries ? seriesPath : null,
           }];
         }),

@@ -5,7 +5,8 @@
  * page has a row per step and release with the medians `tagbench compare` prints, a per-second
  * insert-rate chart per l.i* step whose lines are the samples of each release's repeat of median
  * rate, and LinkBench's seed 000 table; the release page shows the same, its release marked,
- * and each operation's recorded response times beside the base's.
+ * and each operation's recorded response times beside the base's; the test page's per-second
+ * charts of steps too short for them say so.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -157,6 +158,31 @@ describe('insert benchmark and LinkBench on the site', () => {
     assert.ok(charts.every((c) => c.width > 100 && c.series.length === 2));
     assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.18&host=local&suite=linkbench-smoke`), 'true');
     assert.deepEqual(await page.$$eval('#linkbench-table tbody tr.current', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.version)), ['10.11.18']);
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the test page: per-second charts of a step too short for them say so instead of drawing bare axes', async () => {
+    /** @returns {Promise<{note: string, series: number, xAxisShown: boolean}[]>} the two per-second charts */
+    const readPerSecond = () => page.$$eval('[data-per-second-note]', (els) => els.map((node) => {
+      const el = /** @type {HTMLElement} */ (node);
+      const option = /** @type {any} */ (window).echarts.getInstanceByDom(el).getOption();
+      return { note: /** @type {string} */ (el.dataset.perSecondNote), series: option.series.length, xAxisShown: option.xAxis[0].show !== false };
+    }));
+    const testPage = (/** @type {string} */ test) => `${server.url}site/test.html?product=mariadb&line=10.11&host=local&suite=insert-smoke&test=${test}`;
+    // l.x is one ALTER TABLE of under a second: no per-second sample at all, on this site or in the records.
+    assert.equal(await gotoReady(page, testPage('l.x')), 'true');
+    const longest = Math.max(...VERSIONS.flatMap((v) => okRepeats('insert-smoke', v, 'l.x').map((rep) => rep.durationS)));
+    assert.ok(longest < 1);
+    assert.deepEqual(await readPerSecond(), Array(2).fill({ note: `this step ran ${Number(longest.toPrecision(2))} s: too short for a per-second picture`, series: 0, xAxisShown: false }));
+    // l.i0 ran 2 to 3 s: its one to three samples are on the site, still too few for a picture.
+    assert.equal(await gotoReady(page, testPage('l.i0')), 'true');
+    for (const chart of await readPerSecond()) {
+      assert.match(chart.note, /^this step ran \d(\.\d)? s: too short for a per-second picture$/);
+      assert.equal(chart.series, 0);
+    }
+    // qr100 ran 5 s: drawn, no note.
+    assert.equal(await gotoReady(page, testPage('qr100')), 'true');
+    assert.deepEqual(await readPerSecond(), Array(2).fill({ note: '', series: 2, xAxisShown: true }));
     assert.deepEqual(problems, [], 'no console error');
   });
 
