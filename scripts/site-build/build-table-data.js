@@ -107,6 +107,8 @@ export function buildTableData(table, seriesPaths) {
     const n = [];
     /** @type {(import('./types.js').VerdictClass|null)[]} */
     const verdicts = [];
+    /** @type {import('./types.js').TableTest['intervals']} */
+    const intervals = [];
     /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
     const counted = { values: [], n: [], verdicts: [] };
     const history = [];
@@ -120,6 +122,7 @@ export function buildTableData(table, seriesPaths) {
       values.push(steps.length ? sum.median : null);
       n.push(sum.n);
       verdicts.push(verdict?.verdict ?? null);
+      intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? { ratio: verdict.ratio, ci: verdict.ci } : null);
       counted.values.push(instructions?.median ?? null);
       counted.n.push(instructions?.n ?? 0);
       counted.verdicts.push(instructionVerdict?.verdict ?? null);
@@ -168,7 +171,7 @@ export function buildTableData(table, seriesPaths) {
       hostSeries: hostSeries.segments.map((seg) => ({ index: seg.index, facts: seg.facts, firstAt: seg.firstAt, lastAt: seg.lastAt, change: seg.change })),
     });
     const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
-    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, ...(anyCounted ? { instructions: counted } : {}) };
+    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, ...(anyCounted ? { instructions: counted } : {}) };
   });
 
   /** @type {{name: string, label: string, tests: string[]}[]} */
