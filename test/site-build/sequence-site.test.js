@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRecord } from '../../scripts/store/index.js';
-import { gotoReady } from '../support/browser.js';
+import { gotoReady, unlabelledAxes } from '../support/browser.js';
 import { startSite } from './fixture-store.js';
 
 const FIXTURES = new URL('../fixtures/sequence/', import.meta.url).pathname;
@@ -128,6 +128,7 @@ describe('insert benchmark and LinkBench on the site', () => {
       }
     }
     assert.equal(await page.$('#linkbench-table'), null, 'no LinkBench table for a suite without it');
+    assert.deepEqual(await unlabelledAxes(page), []);
     assert.deepEqual(problems, [], 'no console error');
   });
 
@@ -156,6 +157,7 @@ describe('insert benchmark and LinkBench on the site', () => {
     const charts = await readCharts();
     assert.deepEqual(charts.map((c) => c.step), ['l.i0', 'l.i1', 'l.i2']);
     assert.ok(charts.every((c) => c.width > 100 && c.series.length === 2));
+    assert.deepEqual(await unlabelledAxes(page), []);
     assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.18&host=local&suite=linkbench-smoke`), 'true');
     assert.deepEqual(await page.$$eval('#linkbench-table tbody tr.current', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.version)), ['10.11.18']);
     assert.deepEqual(problems, [], 'no console error');
@@ -183,6 +185,7 @@ describe('insert benchmark and LinkBench on the site', () => {
     // qr100 ran 5 s: drawn, no note.
     assert.equal(await gotoReady(page, testPage('qr100')), 'true');
     assert.deepEqual(await readPerSecond(), Array(2).fill({ note: '', series: 2, xAxisShown: true }));
+    assert.deepEqual(await unlabelledAxes(page), []);
     assert.deepEqual(problems, [], 'no console error');
   });
 

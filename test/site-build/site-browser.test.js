@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSite } from '../../scripts/site-build/build-site.js';
 import { serveSite } from '../../scripts/site-build/serve-site.js';
-import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { launchBrowser, openPage, gotoReady, unlabelledAxes } from '../support/browser.js';
 import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
 import { computeRelativeTable, findSuspects } from '../../scripts/compare/index.js';
 
@@ -40,28 +40,7 @@ let root;
 async function open(path) {
   const state = await gotoReady(page, root + path);
   assert.equal(state, 'true', `${path} did not render: ${await page.textContent('main')}`);
-  assert.deepEqual(await unlabelledAxes(), [], `${path}: every chart with data says what its axes are`);
-}
-
-/**
- * The axes a reader cannot read, on every chart of the page that draws data points: a value axis
- * needs a name (what the numbers are) and its numbers; a category axis its labels (the
- * categories name themselves). A chart with no point (a note instead) has no axis to read.
- * @returns {Promise<string[]>} `<chart>: <axis> ...`, one per unreadable axis
- */
-function unlabelledAxes() {
-  return page.evaluate(() => [...document.querySelectorAll('[data-chart]')].flatMap((el) => {
-    const option = /** @type {any} */ (window).echarts?.getInstanceByDom(el)?.getOption();
-    const points = (option?.series ?? []).some((/** @type {any} */ s) => (s.data ?? []).some((/** @type {any} */ d) => d !== null && d !== undefined));
-    if (!points) return [];
-    const chart = /** @type {HTMLElement} */ (el).dataset.chart;
-    return /** @type {const} */ (['xAxis', 'yAxis']).flatMap((dim) => (option[dim] ?? []).flatMap((/** @type {any} */ axis, /** @type {number} */ i) => {
-      const what = `${chart}: ${dim}[${i}]`;
-      if (axis.show === false) return [`${what} hidden`];
-      if (axis.axisLabel?.show === false) return [`${what} without labels`];
-      return axis.type === 'value' && !axis.name ? [`${what} without a name`] : [];
-    }));
-  }));
+  assert.deepEqual(await unlabelledAxes(page), [], `${path}: every chart with data says what its axes are`);
 }
 
 /** @param {string} name */
