@@ -32,6 +32,7 @@ import { median } from './summarize-repeats.js';
 /**
  * @typedef {object} LatencyRow
  * @property {string} step
+ * @property {string|null} engine the runs' engine when the release or its base ran several; else null
  * @property {string} op
  * @property {LatencyFigures|null} release null: the release's runs did not time it
  * @property {LatencyFigures|null} base null without a base, or when the base's runs did not time it
@@ -118,8 +119,11 @@ function latencyBase(table, rel) {
  */
 export function latencyTable(benchmark, records, baseRecords) {
   const { columns, read } = BENCHMARKS[benchmark];
-  const mine = timesByOperation(records, benchmark, read);
-  const theirs = timesByOperation(baseRecords, benchmark, read);
+  // Runs of several engines (`tagbench run --engine innodb,rocksdb`) are told apart, as the
+  // sequence tables tell them apart (build-sequence-data.js splitEngines).
+  const byEngine = new Set([...records, ...baseRecords].map((r) => r.config.engine)).size > 1;
+  const mine = timesByOperation(records, benchmark, read, byEngine);
+  const theirs = timesByOperation(baseRecords, benchmark, read, byEngine);
   const keys = [...new Set([...mine.keys(), ...theirs.keys()])];
   if (keys.length === 0) return null;
   const formats = new Set([...mine.values(), ...theirs.values()].flatMap((times) => times.map((t) => t.format)));
@@ -127,8 +131,8 @@ export function latencyTable(benchmark, records, baseRecords) {
     columns,
     formats: [...formats].sort(),
     rows: keys.map((key) => {
-      const [step, op] = JSON.parse(key);
-      return { step, op, release: summarize(mine.get(key), columns), base: summarize(theirs.get(key), columns) };
+      const [step, engine, op] = JSON.parse(key);
+      return { step, engine, op, release: summarize(mine.get(key), columns), base: summarize(theirs.get(key), columns) };
     }),
   };
 }
@@ -139,16 +143,19 @@ export function latencyTable(benchmark, records, baseRecords) {
  * @param {RunRecord[]} records
  * @param {string} kind the steps' kind
  * @param {(rep: Repeat) => OperationTimes[]} read
- * @returns {Map<string, OperationTimes[]>} keyed by JSON [step, op]
+ * @param {boolean} byEngine key by the run's engine too
+ * @returns {Map<string, OperationTimes[]>} keyed by JSON [step, engine or null, op]
  */
-function timesByOperation(records, kind, read) {
+function timesByOperation(records, kind, read, byEngine) {
   /** @type {Map<string, OperationTimes[]>} */
   const out = new Map();
-  for (const step of records.flatMap((r) => r.steps.filter((s) => s.kind === kind))) {
-    for (const rep of step.repeats) {
-      for (const times of read(rep)) {
-        const key = JSON.stringify([step.name, times.op]);
-        out.set(key, [...(out.get(key) ?? []), times]);
+  for (const record of records) {
+    for (const step of record.steps.filter((s) => s.kind === kind)) {
+      for (const times of step.repeats.flatMap(read)) {
+        const key = JSON.stringify([step.name, byEngine ? record.config.engine : null, times.op]);
+        const list = out.get(key);
+        if (list) list.push(times);
+        else out.set(key, [times]);
       }
     }
   }

@@ -103,6 +103,17 @@ describe('buildLatencyData', () => {
     assert.deepEqual(buildLatencyData(table, compared)?.base, { version: '10.11.19', source: 'comparison' });
   });
 
+  it('runs of two engines are told apart, not mixed into one median', () => {
+    // A stand-in for a MyRocks run of 10.11.19: its real record relabelled (only config.engine is read for this).
+    const real = /** @type {import('../../scripts/types.js').RunRecord} */ (linkbench.find((r) => r.release.version === '10.11.19'));
+    const rocks = { ...real, id: `${real.id}-rocks`, config: { ...real.config, engine: /** @type {const} */ ('rocksdb') } };
+    const table = tableOf([...linkbench, rocks], '10.11.18');
+    const rows = /** @type {any} */ (buildLatencyData(table, table.releases[1])).linkbench.rows.filter((/** @type {any} */ r) => r.step === 'linkbench.request.1' && r.op === 'ADD_LINK');
+    assert.deepEqual(rows.map((/** @type {any} */ r) => [r.engine, r.release?.repeats ?? 0, r.base?.repeats ?? 0]), [['innodb', 2, 2], ['rocksdb', 2, 0]]);
+    const one = /** @type {any} */ (buildLatencyData(tableOf(linkbench, '10.11.18'), tableOf(linkbench, '10.11.18').releases[1])).linkbench.rows;
+    assert.ok(one.every((/** @type {any} */ r) => r.engine === null), 'one engine: not named');
+  });
+
   it('the demo\'s record of all three benchmarks: both tables, in the release file; a sysbench-only release has none', () => {
     const table = tableOf([DEMO], null);
     const rel = table.releases[0];

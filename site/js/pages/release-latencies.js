@@ -41,9 +41,9 @@ function latencyTable(d, base, table, labels) {
   const rows = table.rows.flatMap((row) => sides.map((side, i) => {
     const figures = row[side.field];
     const isRelease = side.field === 'release';
-    return h('tr', { class: isRelease && base ? 'current' : null, dataset: { step: row.step, op: row.op, version: side.version } },
+    return h('tr', { class: isRelease && base ? 'current' : null, dataset: { step: row.step, engine: row.engine ?? '', op: row.op, version: side.version } },
       i === 0 ? [
-        h('th', { scope: 'rowgroup', class: 'text', rowspan: String(sides.length), text: row.step }),
+        h('th', { scope: 'rowgroup', class: 'text', rowspan: String(sides.length), text: row.engine ? `${row.step} (${row.engine})` : row.step }),
         h('th', { scope: 'rowgroup', class: 'text', rowspan: String(sides.length), text: row.op }),
       ] : null,
       h('td', { class: 'text' }, isRelease ? h('strong', { text: side.version }) : h('span', { class: 'muted', text: side.version })),
