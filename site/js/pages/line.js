@@ -184,7 +184,9 @@ function groupChartOption(t, g, base) {
     legend: { type: 'scroll', top: 0 },
     grid: { left: 58, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
     xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
-    yAxis: { type: 'value', name: `median ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true, min: range?.[0] ?? null, max: range?.[1] ?? null },
+    // The range's ends are no round numbers: their labels would crowd the nearest tick's.
+    yAxis: { type: 'value', name: `median ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true, min: range?.[0] ?? null, max: range?.[1] ?? null,
+      axisLabel: { showMinLabel: false, showMaxLabel: false } },
     dataZoom: zoomFor(versions.length, 40),
     series: rows.map((k, j) => {
       const bars = intervals[k].flatMap((iv, i) => (iv ? [{ version: versions[i], ...iv }] : []));
