@@ -175,6 +175,7 @@ describe('insert benchmark and LinkBench on the site', () => {
     assert.equal(await gotoReady(page, testPage('l.x')), 'true');
     const longest = Math.max(...VERSIONS.flatMap((v) => okRepeats('insert-smoke', v, 'l.x').map((rep) => rep.durationS)));
     assert.ok(longest < 1);
+    assert.equal(await page.$('.run-picker'), null, 'no run to pick');
     assert.deepEqual(await readPerSecond(), Array(2).fill({ note: `this step ran ${Number(longest.toPrecision(2))} s: too short for a per-second picture`, series: 0, xAxisShown: false }));
     // l.i0 ran 2 to 3 s: its one to three samples are on the site, still too few for a picture.
     assert.equal(await gotoReady(page, testPage('l.i0')), 'true');

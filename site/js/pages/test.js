@@ -56,7 +56,8 @@ export async function render(main) {
     h('h2', { text: 'Per second' }),
     h('p', { class: 'muted', text: 'Pick runs to overlay; dips are stalls. Latency is the per-second p95 sysbench reports, or the per-second maximum where the benchmark gives it.' }),
     seriesLeftOutNote(d),
-    picker,
+    // nothing to pick when no run of the test has per-second samples here (the charts say why)
+    choices.length > 0 ? picker : null,
     h('div', { class: 'charts' }, qpsFig.figure, latFig.figure));
 
   await drawChart(history.canvas, historyOption(d));
