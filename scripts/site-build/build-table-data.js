@@ -65,6 +65,16 @@ export function testChangePoints(table, test) {
 }
 
 /**
+ * A throughput ratio as the table file keeps it beside every cell: four decimals, below what
+ * the line page draws or prints (two), where full doubles would triple a long line's file
+ * (about 300 KiB for 200 releases x 40 tests, bench/site-scale.md).
+ * @param {number} ratio
+ */
+function toRatioPrecision(ratio) {
+  return Number(ratio.toFixed(4));
+}
+
+/**
  * Seconds a repeat must run for the test page to chart it per second: with fewer one-second
  * samples a dip has no seconds around it to be a dip, and the line says nothing about stalls
  * (the demo's 3 s sysbench tests give 2 or 3 samples, its sub-second insert steps none).
@@ -122,7 +132,7 @@ export function buildTableData(table, seriesPaths) {
       values.push(steps.length ? sum.median : null);
       n.push(sum.n);
       verdicts.push(verdict?.verdict ?? null);
-      intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? { ratio: verdict.ratio, ci: verdict.ci } : null);
+      intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? /** @type {[number, number, number]} */ ([verdict.ratio, ...verdict.ci].map(toRatioPrecision)) : null);
       counted.values.push(instructions?.median ?? null);
       counted.n.push(instructions?.n ?? 0);
       counted.verdicts.push(instructionVerdict?.verdict ?? null);

@@ -59,7 +59,8 @@ export function groupSummary(t, group, ratios, i) {
  * The verdicts' intervals a chart of ratios to `base` can draw: a comparison's interval is of
  * the ratio to the release it compared with, so only releases compared with that very base
  * have one; the others are listed with the base they were compared with.
- * @param {{releases: {version: string, comparison: {baseVersion: string}|null}[], tests: {intervals?: ({ratio: number, ci: [number, number]}|null)[]}[]}} t table data
+ * @param {{releases: {version: string, comparison: {baseVersion: string}|null}[], tests: {intervals?: ([number, number, number]|null)[]}[]}} t table data
+ *   (intervals: `[ratio, low, high]`)
  * @param {string} base
  * @returns {{intervals: ({ratio: number, ci: [number, number]}|null)[][], comparedElsewhere: {version: string, baseVersion: string}[]}}
  *   intervals: per test, per release (null where none is drawn)
@@ -67,7 +68,10 @@ export function groupSummary(t, group, ratios, i) {
 export function intervalsAgainst(t, base) {
   const against = t.releases.map((r) => r.comparison?.baseVersion === base);
   return {
-    intervals: t.tests.map((test) => t.releases.map((_r, i) => (against[i] ? test.intervals?.[i] ?? null : null))),
+    intervals: t.tests.map((test) => t.releases.map((_r, i) => {
+      const interval = against[i] ? test.intervals?.[i] ?? null : null;
+      return interval ? { ratio: interval[0], ci: /** @type {[number, number]} */ ([interval[1], interval[2]]) } : null;
+    })),
     comparedElsewhere: t.releases.flatMap((r) => (r.comparison && r.comparison.baseVersion !== base ? [{ version: r.version, baseVersion: r.comparison.baseVersion }] : [])),
   };
 }

@@ -20,11 +20,15 @@ const [group] = groupTables(/** @type {any} */ ({ records, comparisons, baseline
 const { table } = buildTableData(group, new Set());
 
 describe('the line page\'s intervals', () => {
-  it('the table carries each release\'s throughput verdicts, ratio and interval, from its newest comparison', () => {
+  it('the table carries each release\'s throughput verdicts, ratio and interval, from its newest comparison, to four decimals', () => {
     assert.deepEqual(table.releases.map((r) => [r.version, r.comparison?.baseVersion ?? null]), [['10.11.18', null], ['10.11.19', '10.11.18']]);
     for (const test of table.tests) {
       const verdict = newest.tests.find((/** @type {any} */ v) => v.test === test.name && v.metric === 'throughput');
-      assert.deepEqual(test.intervals, [null, { ratio: verdict.ratio, ci: verdict.ci }], test.name);
+      const [ratio, low, high] = /** @type {[number, number, number]} */ (test.intervals[1]);
+      assert.equal(test.intervals[0], null, `${test.name}: 10.11.18 was not compared`);
+      for (const [kept, stored] of [[ratio, verdict.ratio], [low, verdict.ci[0]], [high, verdict.ci[1]]]) {
+        assert.ok(Math.abs(kept - stored) <= 0.00005 && String(kept).length <= 6, `${test.name}: ${kept} for ${stored}`);
+      }
     }
   });
 

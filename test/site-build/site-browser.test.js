@@ -189,7 +189,7 @@ describe('the published site in Chromium', () => {
       const want = ['10.11.17', '10.11.18', '10.11.19'].flatMap((version) => {
         const c = fx.comparisons.filter((x) => x.hostClass === 'local' && x.product === 'mariadb' && x.candidate.version === version).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
         const v = c?.tests.find((x) => x.test === test && x.metric === 'throughput');
-        const clamp = (/** @type {number} */ y) => Math.min(axis[1], Math.max(axis[0], y));
+        const clamp = (/** @type {number} */ y) => Math.min(axis[1], Math.max(axis[0], Number(y.toFixed(4))));
         return v?.ci && typeof v.ratio === 'number' ? [{ version, lo: clamp(v.ci[0]), hi: clamp(v.ci[1]), ratio: clamp(v.ratio) }] : [];
       });
       assert.deepEqual(drawn, want, `${test}: the verdicts' intervals and ratios against 10.11.16`);
