@@ -2,7 +2,8 @@
  * Release: every test's verdict with its numbers and interval, the minimum detectable effect,
  * the instructions per operation counted under callgrind and their verdict (where the runs
  * counted them) with where the instructions went (release-functions.js), efficiency, latency,
- * hardware counters, database size, provenance (build, my.cnf, host, tools), and the my.cnf
+ * hardware counters, the sequence benchmarks' response times per operation
+ * (release-latencies.js), database size, provenance (build, my.cnf, host, tools), and the my.cnf
  * and settings diff against the release it was compared with; and any bisect whose bad or first
  * bad release this is (release-bisect.js).
  */
@@ -14,6 +15,7 @@ import { bisectSection } from './release-bisect.js';
 import { functionsSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
+import { latencySection } from './release-latencies.js';
 import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable } from '../components.js';
 
 /** @param {HTMLElement} main */
@@ -46,6 +48,7 @@ export async function render(main) {
     moves.section,
     bisectSection(d),
     sequenceSection(d.sequences, { highlight: d.version }),
+    latencySection(d),
     otherVerdicts(d),
     efficiencyTable(d),
     countersTable(d),
