@@ -130,8 +130,10 @@ export async function buildSite(opts) {
     const crossSlices = [];
     /** @type {import('./build-views-data.js').TableViews[]} loops, timings, reads per operation, matrix cells */
     const views = [];
-    /** @type {Set<string>} legs with a run record that watch counts as benchmarked */
-    const benchmarked = new Set();
+    /** @type {Set<string>} legs whose release has a comparison: finished legs */
+    const compared = new Set();
+    /** @type {Map<string, string>} leg -> start of its newest finished (not partial) run */
+    const lastFinishedRun = new Map();
     for (const [i, slice] of partitions.entries()) {
       // A release at a time: write its records' downloads and per-second series, keep the
       // records without their samples (see build-series.js).
@@ -189,7 +191,11 @@ export async function buildSite(opts) {
       fileCount += await write(sliceViews.map((v) => /** @type {[string, string]} */ ([viewPaths.table(v), JSON.stringify(v)])));
       views.push(...sliceViews);
       parts.push(summary);
-      for (const r of records) if (r.status !== 'partial') benchmarked.add([slice.hostClass, slice.product, r.release.version, slice.suite].join('/'));
+      for (const r of records) {
+        const leg = [slice.hostClass, slice.product, r.release.version, slice.suite].join('/');
+        if (r.status !== 'partial' && (lastFinishedRun.get(leg) ?? '') < r.startedAt) lastFinishedRun.set(leg, r.startedAt);
+      }
+      for (const c of comparisons) compared.add([slice.hostClass, slice.product, c.comparison.candidate.version, slice.suite].join('/'));
       timings.readMs += c0 - r0;
       timings.computeMs += w0 - c0;
       timings.writeMs += performance.now() - w0;
@@ -203,9 +209,12 @@ export async function buildSite(opts) {
     fileCount += await write([...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
       [dataPaths.crossIndex(), JSON.stringify(cross.index)]]);
     fileCount += await write([[viewPaths.index(), JSON.stringify(buildViewsIndex(views, parts.flatMap((p) => p.entries)))]]);
-    // Legs whose bench job failed and that nothing has benchmarked since (watch's back-off list).
+    // Legs whose bench job failed and that nothing has benchmarked since (watch's back-off
+    // list): a leg is done when its release has a comparison, or a run finished after its last
+    // failure. The records a failed attempt published before it died (checkpoints) do not end
+    // it: watch resumes from them.
     const failedLegs = summarizeLegAttempts(await readLegAttempts(opts.store))
-      .filter((a) => !benchmarked.has([a.hostClass, a.product, a.version, a.suite].join('/')));
+      .filter((a) => { const leg = [a.hostClass, a.product, a.version, a.suite].join('/'); return !compared.has(leg) && !((lastFinishedRun.get(leg) ?? '') > a.lastAt); });
     const last = finishSite({ issues, title, generatedAt, siteUrl, recordsUrl: opts.recordsUrl ?? null, failedLegs }, parts, tools);
     fileCount += await write([...jsonAndText(last),
       [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);

@@ -44,7 +44,7 @@ before(async () => {
     const attempt = { schemaVersion: /** @type {const} */ (1), hostClass: 'local', product: 'mariadb', suite: 'smoke', runUrl: 'https://github.example/acme/bench/actions/runs/5' };
     await writeLegAttempt(store, { ...attempt, version: '10.11.23', at: '2026-11-22T06:00:00.000Z', outcome: 'cancelled', reason: 'the bench job ended cancelled' });
     await writeLegAttempt(store, { ...attempt, version: '10.11.23', at: '2026-11-22T18:00:00.000Z', outcome: 'failure', reason: 'the bench job ended failure' });
-    await writeLegAttempt(store, { ...attempt, version: '10.11.18', at: '2026-11-01T06:00:00.000Z', outcome: 'failure', reason: 'since benchmarked' });
+    await writeLegAttempt(store, { ...attempt, version: '10.11.18', at: '2024-12-01T06:00:00.000Z', outcome: 'failure', reason: 'since benchmarked' });
   }, { now: new Date('2026-11-23T00:00:00Z') });
   ({ out, server, page, problems } = site);
 });
