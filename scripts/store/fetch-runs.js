@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UserError } from '../errors.js';
-import { runGit, remoteTip, redactUrls } from './run-git.js';
+import { runGit, remoteTip, redactUrls, originEnv } from './run-git.js';
 import { validateRecord } from './validate-record.js';
 import { joinSamples, sameSamples } from './record-samples.js';
 import { writeFileOnce } from './write-file-once.js';
@@ -114,23 +114,4 @@ function parseJson(text, what) {
   } catch (err) {
     throw new UserError(`${what} is not valid JSON (${/** @type {Error} */ (err).message})`, { cause: err });
   }
-}
-
-/**
- * Git's remote "origin" for this process only, through the environment: a token in the URL never
- * reaches .git/config. A local repository is asked to serve the partial clone (a plain one does
- * not allow filters by default, and would send every file).
- * @param {string} repo
- * @returns {Record<string, string>}
- */
-function originEnv(repo) {
-  /** @type {[string, string][]} */
-  const add = [['remote.origin.url', repo]];
-  if (existsSync(repo)) add.push(['remote.origin.uploadpack', 'git -c uploadpack.allowFilter=true -c uploadpack.allowAnySHA1InWant=true upload-pack']);
-  // Numbered after the entries the caller passes this way already (the workflow's auth header).
-  const from = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
-  return Object.fromEntries([
-    ['GIT_CONFIG_COUNT', String(from + add.length)],
-    ...add.flatMap(([key, value], i) => [[`GIT_CONFIG_KEY_${from + i}`, key], [`GIT_CONFIG_VALUE_${from + i}`, value]]),
-  ]);
 }

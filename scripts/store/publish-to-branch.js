@@ -31,7 +31,7 @@ import { buildIndex, extendIndex, readIndexFile } from './build-index.js';
 import { sameSamples } from './record-samples.js';
 import { migrateData } from './migrate-data.js';
 import { RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
-import { runGit, remoteTip, redactUrls } from './run-git.js';
+import { runGit, remoteTip, redactUrls, originEnv } from './run-git.js';
 import { readBisectReports, bisectReportPath } from './bisect-report.js';
 import { readLegAttempts } from './leg-attempts.js';
 
@@ -95,7 +95,7 @@ export async function publishToBranch(storeDir, options) {
   const { files, skippedLogs } = await collectLocalFiles(storeDir, options);
   for (const s of skippedLogs) progress(`publish: not publishing ${s.path} (${s.bytes} bytes > ${options.maxLogBytes ?? 1 << 20})`);
   const work = await mkdtemp(join(tmpdir(), 'tagbench-publish-'));
-  const env = remoteEnv(repo);
+  const env = originEnv(repo);
   try {
     await runGit(['init', '-q', `--initial-branch=${branch}`, work]);
     const email = await runGit(['config', 'user.email'], { cwd: work, check: false });
@@ -103,7 +103,7 @@ export async function publishToBranch(storeDir, options) {
       await runGit(['config', 'user.name', 'tagbench'], { cwd: work });
       await runGit(['config', 'user.email', 'tagbench@localhost'], { cwd: work });
     }
-    // A partial clone of "origin", whose URL reaches git only through the environment (remoteEnv).
+    // A partial clone of "origin", whose URL reaches git only through the environment (originEnv).
     for (const [key, value] of [['core.repositoryformatversion', '1'], ['extensions.partialClone', 'origin'], ['remote.origin.promisor', 'true'], ['remote.origin.partialclonefilter', 'blob:none']]) {
       await runGit(['config', key, value], { cwd: work });
     }
@@ -158,7 +158,7 @@ export async function publishToBranch(storeDir, options) {
  * @param {string} branch
  * @param {string|null} tip
  * @param {string[]} paths the local files' paths (checked out where the branch has them, to compare)
- * @param {Record<string, string>} env remoteEnv()
+ * @param {Record<string, string>} env originEnv()
  * @param {(line: string) => void} progress
  * @returns {Promise<import('./build-index.js').StoreIndex|null>} the tip's index when it lists
  *   exactly the branch's files (then only the added files need indexing); null = index every
@@ -211,27 +211,6 @@ async function writeSparse(work, patterns) {
   await writeFile(join(work, '.git', 'info', 'sparse-checkout'), `${patterns.join('\n')}\n`);
 }
 
-/**
- * The environment that gives git the remote's URL for this process only: a token in the URL is
- * then never written to .git/config, where a killed publisher would leave it on disk. A local
- * repository is served with partial-clone filters allowed (GitHub allows them; a plain local
- * repository does not by default, and would then send every file).
- * @param {string} repo
- * @returns {Record<string, string>}
- */
-function remoteEnv(repo) {
-  const pairs = [['remote.origin.url', repo]];
-  if (existsSync(repo)) pairs.push(['remote.origin.uploadpack', 'git -c uploadpack.allowFilter=true -c uploadpack.allowAnySHA1InWant=true upload-pack']);
-  // After any entries the caller's environment already passes this way (a workflow's auth header).
-  const first = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
-  /** @type {Record<string, string>} */
-  const env = { GIT_CONFIG_COUNT: String(first + pairs.length) };
-  pairs.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${first + i}`] = key;
-    env[`GIT_CONFIG_VALUE_${first + i}`] = value;
-  });
-  return env;
-}
 
 /**
  * Copy the local files into the work tree, append-only except for change-point files.

@@ -4,6 +4,7 @@
  * every runner already has.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { UserError } from '../errors.js';
 
 /**
@@ -72,4 +73,24 @@ export async function remoteTip(repo, branch) {
  */
 export function redactUrls(text) {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+}
+
+/**
+ * Git's remote "origin" for this process only, through the environment (`GIT_CONFIG_*`, numbered
+ * after any entries the caller's environment passes this way already, such as a workflow's auth
+ * header): a token in the URL never reaches .git/config, where a killed process would leave it on
+ * disk. A local repository is asked to serve partial clones (GitHub allows filters; a plain local
+ * repository does not by default, and would then send every file).
+ * @param {string} repo git URL or local path
+ * @returns {Record<string, string>}
+ */
+export function originEnv(repo) {
+  /** @type {[string, string][]} */
+  const add = [['remote.origin.url', repo]];
+  if (existsSync(repo)) add.push(['remote.origin.uploadpack', 'git -c uploadpack.allowFilter=true -c uploadpack.allowAnySHA1InWant=true upload-pack']);
+  const from = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
+  return Object.fromEntries([
+    ['GIT_CONFIG_COUNT', String(from + add.length)],
+    ...add.flatMap(([key, value], i) => [[`GIT_CONFIG_KEY_${from + i}`, key], [`GIT_CONFIG_VALUE_${from + i}`, value]]),
+  ]);
 }
