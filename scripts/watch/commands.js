@@ -52,13 +52,16 @@ export async function watchCommand(options) {
   const stepSummary = options.stepSummary ?? process.env.GITHUB_STEP_SUMMARY;
   const failed = result.skipped.filter((x) => x.attempts);
   if (stepSummary && failed.length > 0) await appendFile(stepSummary, renderFailedLegs(failed));
+  const moved = result.matrix.include.filter((e) => e.movedFrom);
+  if (stepSummary && (moved.length > 0 || result.deleted.length > 0)) await appendFile(stepSummary, renderTagChanges(moved, result.deleted));
   // In GitHub Actions the step outputs file is the natural destination; the flag overrides it.
   const githubOutput = options.githubOutput ?? process.env.GITHUB_OUTPUT;
   if (githubOutput) await appendFile(githubOutput, `matrix=${matrix}\ncount=${result.matrix.include.length}\n`);
   if (options.json) {
     process.stdout.write(`${matrix}\n`);
   } else {
-    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}\n`);
+    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}${e.movedFrom ? `\tmoved from ${e.movedFrom} to ${e.commit}` : ''}\n`);
+    for (const d of result.deleted) process.stdout.write(`tag deleted upstream: ${d.product} ${d.tag} (${d.runs.length} run${d.runs.length === 1 ? '' : 's'} in the index: ${d.runs.map((r) => r.id).join(', ')})\n`);
     if (result.matrix.include.length === 0) process.stdout.write('nothing new to benchmark\n');
     if (result.pending > result.matrix.include.length) process.stdout.write(`(${result.pending - result.matrix.include.length} more left for later runs: --max ${options.max ?? 10})\n`);
   }
@@ -81,6 +84,25 @@ export function renderFailedLegs(failed) {
   ].join('\n');
 }
 
+/**
+ * The job summary's tables of moved and deleted tags (Markdown). Pure.
+ * @param {import('./discover-tags.js').MatrixEntry[]} moved proposed again because their tag moved
+ * @param {import('./discover-tags.js').DeletedTag[]} deleted
+ * @returns {string}
+ */
+export function renderTagChanges(moved, deleted) {
+  const lines = [];
+  if (moved.length > 0) {
+    lines.push(`### Moved tags benchmarked again (${moved.length})`, '', '| host class | release | tag | moved from | to |', '|---|---|---|---|---|',
+      ...moved.map((e) => `| ${e.hostClass} | ${e.product} ${e.version} | ${e.tag} | \`${e.movedFrom}\` | \`${e.commit}\` |`), '');
+  }
+  if (deleted.length > 0) {
+    lines.push(`### Tags deleted upstream (${deleted.length})`, '', 'Their runs stay in the results store; the site marks the releases "tag deleted".', '',
+      '| product | tag | runs |', '|---|---|---|', ...deleted.map((d) => `| ${d.product} | ${d.tag} | ${d.runs.map((r) => r.id).join(', ')} |`), '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
   {
@@ -91,6 +113,8 @@ export const commands = [
       'above the line\'s floor (minVersion, else baseVersion), drops (host class, version, suite) combinations',
       'the results index already holds with status ok or failed, and prints {"include": [...]} entries',
       '{product, line, version, tag, commit, hostClass, suite}, newest first, lines interleaved, at most --max.',
+      'A tag that now points at another commit than the index\'s runs of it (where they record one) is proposed',
+      'again with movedFrom: <the last run\'s commit>; tags the index has runs of that upstream deleted are listed.',
       'Example: tagbench watch --store bench-data --host-class small-server --json',
     ].join('\n'),
     options: [

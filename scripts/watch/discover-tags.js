@@ -16,6 +16,30 @@ import { fetchRemoteTags, matchTags } from './tags.js';
  * @property {string} hostClass
  * @property {string} suite the host class's suite (its `scale`) unless overridden
  * @property {number} [attempt] set when earlier attempts of this leg failed: which attempt this is
+ * @property {string} [movedFrom] set when the tag was benchmarked before at another commit (the
+ *   upstream tag was moved): the commit of the latest earlier run; `commit` is where it points now
+ */
+
+/**
+ * @typedef {object} IndexedRun what watch reads of the results index's runs
+ * @property {string} id
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} version
+ * @property {string} suite
+ * @property {string} status
+ * @property {string|null} [tag]
+ * @property {string|null} [commit] the commit the run's release was built from; null or absent
+ *   where unknown (Debian packages, indexes written before commits were indexed)
+ * @property {string} [startedAt]
+ */
+
+/**
+ * @typedef {object} DeletedTag a tag the results index has runs of that upstream no longer has
+ * @property {string} product
+ * @property {string} tag
+ * @property {string[]} versions the versions its runs hold (one, unless records disagree)
+ * @property {{id: string, hostClass: string, suite: string, commit: string|null}[]} runs
  */
 
 /**
@@ -24,6 +48,7 @@ import { fetchRemoteTags, matchTags } from './tags.js';
  * @property {number} pending entries not yet benchmarked (before the `max` cut)
  * @property {{product: string, line: string, version: string, hostClass: string, reason: string, attempts?: LegAttempts}[]} skipped
  *   versions left out, with why (already benchmarked, below the floor, backing off after failed attempts)
+ * @property {DeletedTag[]} deleted tags benchmarked before that upstream has deleted, by product and tag
  */
 
 /** @typedef {import('../store/index.js').LegAttempts} LegAttempts */
@@ -49,7 +74,7 @@ export const DEFAULT_BACK_OFF = Object.freeze({ hours: 6, maxAttempts: 3 });
  * @property {string[]} [hostClasses] host classes (default: every host class with runner labels)
  * @property {string} [suite] suite of the runs to look for and to plan (default: each host class's `scale`)
  * @property {Record<string, string>} [remoteOverrides] product -> git URL or path used instead of its gitUrl
- * @property {{runs: {id: string, hostClass: string, product: string, version: string, suite: string, status: string}[], attempts?: LegAttempts[]}} index
+ * @property {{runs: IndexedRun[], attempts?: LegAttempts[]}} index
  *   what is already benchmarked, and the legs that failed (the results index; readIndex() of scripts/store/)
  * @property {BackOff} [backOff] when a leg that failed is proposed again (default DEFAULT_BACK_OFF)
  * @property {number} [now] the time to judge back-offs at, ms since the epoch (default: the clock)
@@ -75,6 +100,8 @@ export async function discoverTags(config, options) {
   const candidates = [];
   /** @type {DiscoverResult['skipped']} */
   const belowFloorSkips = [];
+  /** @type {DeletedTag[]} */
+  const deleted = [];
   for (const product of products) {
     const url = options.remoteOverrides?.[product.name] ?? product.gitUrl;
     if (!url) throw new UserError(`configs/products/${product.name}.yml has no gitUrl: add one, or pass --remote-override ${product.name}=<url>`);
@@ -83,6 +110,7 @@ export async function discoverTags(config, options) {
     const { candidates: matched, belowFloor } = matchTags(product, tags);
     progress(`watch: ${product.name}: ${tags.length} tags, ${matched.length} release${matched.length === 1 ? '' : 's'} of its lines, ${belowFloor.length} below a line floor`);
     candidates.push(...matched);
+    deleted.push(...findDeletedTags(product.name, tags, options.index.runs));
     for (const c of belowFloor) {
       for (const h of hostClasses) belowFloorSkips.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: 'older than the line\'s floor (minVersion or baseVersion)' });
     }
@@ -93,8 +121,10 @@ export async function discoverTags(config, options) {
     attempts: options.index.attempts ?? [], backOff: options.backOff ?? DEFAULT_BACK_OFF, now: options.now ?? Date.now(),
   });
   for (const s of result.skipped.filter((x) => x.attempts)) progress(`watch: ${s.product} ${s.version} on ${s.hostClass}: ${s.reason}`);
+  for (const e of result.matrix.include.filter((x) => x.movedFrom)) progress(`watch: ${e.product} ${e.version} on ${e.hostClass}: tag ${e.tag} moved from ${e.movedFrom} to ${e.commit}: benchmarking it again`);
+  for (const d of deleted) progress(`watch: ${d.product}: tag ${d.tag} was deleted upstream; the index holds ${d.runs.length} run${d.runs.length === 1 ? '' : 's'} of it (${d.runs.map((r) => r.id).join(', ')})`);
   progress(`watch: ${result.pending} job${result.pending === 1 ? '' : 's'} not benchmarked yet; proposing ${result.matrix.include.length} (--max ${max})`);
-  return { ...result, skipped: [...result.skipped, ...belowFloorSkips] };
+  return { ...result, skipped: [...result.skipped, ...belowFloorSkips], deleted };
 }
 
 /**
@@ -132,25 +162,24 @@ function selectHostClasses(config, options) {
  * @param {import('./tags.js').TagCandidate[]} input.candidates every product and line, newest
  *   version first within each line (lines are taken in the order they first appear)
  * @param {{name: string, suite: string}[]} input.hostClasses
- * @param {{id: string, hostClass: string, product: string, version: string, suite: string, status: string}[]} input.runs
- *   the results index's runs
+ * @param {IndexedRun[]} input.runs the results index's runs
  * @param {number} input.max most entries to return
  * @param {boolean} [input.retryFailed] propose versions whose runs all failed again (default:
  *   a failed run counts as benchmarked; a partial, i.e. interrupted, run never does)
  * @param {LegAttempts[]} [input.attempts] legs whose bench job failed (the index's attempts)
  * @param {BackOff} [input.backOff]
  * @param {number} [input.now] ms since the epoch
- * @returns {DiscoverResult}
+ * @returns {Omit<DiscoverResult, 'deleted'>}
  */
 export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = false, attempts = [], backOff = DEFAULT_BACK_OFF, now = Date.now() }) {
   /** @type {Map<string, LegAttempts>} */
   const failedLegs = new Map(attempts.map((a) => [[a.hostClass, a.product, a.version, a.suite].join('\0'), a]));
-  /** @type {Map<string, {id: string, status: string}>} */
+  /** @type {Map<string, IndexedRun[]>} leg -> its runs that count as benchmarked */
   const done = new Map();
   for (const r of runs) {
     if (r.status === 'partial' || (retryFailed && r.status === 'failed')) continue;
     const key = [r.hostClass, r.product, r.version, r.suite].join('\0');
-    if (!done.has(key) || r.status === 'ok') done.set(key, r);
+    done.set(key, [...(done.get(key) ?? []), r]);
   }
   /** @type {DiscoverResult['skipped']} */
   const skipped = [];
@@ -160,12 +189,19 @@ export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = f
     /** @type {MatrixEntry[]} */
     const entries = [];
     for (const h of hostClasses) {
-      const run = done.get([h.name, c.product, c.version, h.suite].join('\0'));
-      const failed = failedLegs.get([h.name, c.product, c.version, h.suite].join('\0'));
+      const { run, movedFrom } = judgeLeg(done.get([h.name, c.product, c.version, h.suite].join('\0')) ?? [], c.commit);
+      const allFailed = failedLegs.get([h.name, c.product, c.version, h.suite].join('\0'));
+      // A moved tag's leg backs off only from failures after its last run (those of the new commit).
+      const failed = movedFrom && allFailed && movedFrom.startedAt && allFailed.lastAt <= movedFrom.startedAt ? undefined : allFailed;
       const wait = run || !failed ? null : backOffReason(failed, backOff, now);
       if (run) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: `already benchmarked: run ${run.id} (${run.status}), suite ${h.suite}` });
       else if (wait) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: wait, attempts: /** @type {LegAttempts} */ (failed) });
-      else entries.push({ product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite, ...(failed ? { attempt: failed.count + 1 } : {}) });
+      else {
+        entries.push({
+          product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite,
+          ...(failed ? { attempt: failed.count + 1 } : {}), ...(movedFrom ? { movedFrom: /** @type {string} */ (movedFrom.commit) } : {}),
+        });
+      }
     }
     if (entries.length === 0) continue;
     const key = `${c.product}\0${c.line}`;
@@ -187,6 +223,46 @@ export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = f
     }
   }
   return { matrix: { include }, pending, skipped };
+}
+
+/**
+ * Whether a leg is benchmarked at the commit its tag points at now. A run at that commit, or
+ * runs that know no commit (Debian packages, older indexes: a move cannot be told), make it
+ * benchmarked; runs only at other commits mean the tag was moved since. Pure.
+ * @param {IndexedRun[]} runs the leg's runs that count as benchmarked
+ * @param {string} commit where the upstream tag points now
+ * @returns {{run: IndexedRun|null, movedFrom: IndexedRun|null}} run: the one that makes it
+ *   benchmarked (an ok one first); movedFrom: the latest run at another commit when none does
+ */
+export function judgeLeg(runs, commit) {
+  const okFirst = (/** @type {IndexedRun[]} */ list) => list.find((r) => r.status === 'ok') ?? list[0] ?? null;
+  const atCommit = runs.filter((r) => r.commit === commit);
+  if (atCommit.length > 0) return { run: okFirst(atCommit), movedFrom: null };
+  const withCommit = runs.filter((r) => r.commit);
+  if (withCommit.length === 0 || withCommit.length < runs.length) return { run: okFirst(runs), movedFrom: null };
+  const latest = withCommit.reduce((a, b) => ((b.startedAt ?? '') > (a.startedAt ?? '') ? b : a));
+  return { run: null, movedFrom: latest };
+}
+
+/**
+ * Tags the index has runs of that upstream no longer has (deleted, or renamed). Pure.
+ * @param {string} product
+ * @param {import('./tags.js').RemoteTag[]} tags upstream's tags now
+ * @param {IndexedRun[]} runs the results index's runs
+ * @returns {DeletedTag[]} sorted by tag
+ */
+export function findDeletedTags(product, tags, runs) {
+  const upstream = new Set(tags.map((t) => t.name));
+  /** @type {Map<string, DeletedTag>} */
+  const byTag = new Map();
+  for (const r of runs) {
+    if (r.product !== product || !r.tag || upstream.has(r.tag)) continue;
+    const entry = byTag.get(r.tag) ?? { product, tag: r.tag, versions: [], runs: [] };
+    if (!entry.versions.includes(r.version)) entry.versions.push(r.version);
+    entry.runs.push({ id: r.id, hostClass: r.hostClass, suite: r.suite, commit: r.commit ?? null });
+    byTag.set(r.tag, entry);
+  }
+  return [...byTag.values()].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
 
 /**

@@ -5,9 +5,9 @@
  * what would run. Nothing is fetched, built or written.
  */
 import { resolve, join } from 'node:path';
-import { makeCacheKey, prefixPathFor } from '../install-cache.js';
+import { prefixPathFor } from '../install-cache.js';
 import { productConfig } from '../products.js';
-import { resolveBuildSettings } from './build-settings.js';
+import { resolveBuildSettings, sourceCacheKey } from './build-settings.js';
 import { ccacheDirOf, ccacheEnv, cmakeCommands, downloadDirOf, fetchCommands, findCompilerLauncher } from './cmake-build.js';
 import { chooseDebianSource, debianSourceSteps } from './debian-source.js';
 
@@ -50,14 +50,13 @@ export function planSourceBuild(config, spec, where) {
   const product = productConfig(config, spec.product);
   const local = spec.path !== undefined && !/^[\w+.-]+:\/\//.test(spec.path) && !/^[^/]+@[^/]+:/.test(spec.path);
   const settings = resolveBuildSettings(product, local ? { ...spec, path: resolve(/** @type {string} */ (spec.path)) } : spec);
-  const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref });
-  const prefix = prefixPathFor(where.cacheDir, key);
+  const prefix = prefixPathFor(where.cacheDir, sourceCacheKey(product.name, spec.version, settings));
   const workDir = join(where.cacheDir, `.work-${product.name}-${spec.version}-${WORK_SUFFIX}`);
   const srcDir = join(workDir, 'src');
   const downloadDir = downloadDirOf(where.cacheDir);
   const launcher = where.launcher === undefined ? findCompilerLauncher() : where.launcher;
   const debian = spec.suite === undefined ? null : chooseDebianSource(product, spec.version, spec.suite);
-  const git = fetchCommands(settings.gitUrl, settings.ref, srcDir);
+  const git = fetchCommands(settings.gitUrl, settings.commit ?? settings.ref, srcDir);
   const fetchSteps = debian ? debianSourceSteps({ cacheDir: where.cacheDir, workDir, choice: debian }).steps : [
     ...git.fetch.map((argv) => ({ step: 'fetch', argv })),
     { step: 'fetch', argv: git.submodules, when: 'the tree has a .gitmodules' },
@@ -115,7 +114,7 @@ function originProvenance(settings, debian) {
         + 'suite, source package, version, sha256 of the .dsc, orig tarball name and sha256, upstream signature check (checked, or why not)',
     ]
     : [
-      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit (the fetched commit's sha)`,
+      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit ${settings.commit ?? '(the fetched commit\'s sha)'}`,
       `gitUrl ${settings.gitUrl}`,
     ];
 }
