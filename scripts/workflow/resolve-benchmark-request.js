@@ -6,7 +6,7 @@
  * interpolated into scripts). Collects every problem before failing. Also decides the base
  * once the accepted baseline is known, and renders the plan as step outputs.
  */
-import { lineOf } from '../run/index.js';
+import { lineOf, COMMIT_RE } from '../run/index.js';
 import { parseList } from '../command-spec.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('../config/index.js').loadConfig>>} Config */
@@ -24,6 +24,10 @@ import { parseList } from '../command-spec.js';
  * @property {string} [only] comma-separated test names
  * @property {string} [baseline] base release override
  * @property {string} [dryRun] 'true' | 'false'
+ * @property {string} [commit] full commit id the version's tag pointed at when watch saw it: a
+ *   source build builds exactly that commit ('' = the tag's commit when the build fetches it)
+ * @property {string} [movedFrom] full commit id the tag pointed at when it was benchmarked before
+ *   (watch found the tag moved); needs commit
  */
 
 /**
@@ -45,6 +49,9 @@ import { parseList } from '../command-spec.js';
  * @property {string} instances '' = the host class's
  * @property {string} only '' = every test
  * @property {boolean} dryRun
+ * @property {string} commit the candidate's commit for a source build ('' = none given, or a
+ *   provider that builds no commit: the deb package is Debian's build)
+ * @property {string} movedFrom the commit the candidate's tag pointed at before it moved ('' = not moved)
  * @property {{product: string, version: string}|null} reference the host class's reference
  *   release (configs/hosts/<class>.yml `reference`), rerun every benchmark cycle so the host
  *   series gets a point per cycle; null when the class names none
@@ -161,6 +168,11 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
     }
   }
   if (input.dryRun && !['true', 'false'].includes(input.dryRun)) errors.push(`input dry_run is '${input.dryRun}'; expected true or false`);
+  for (const [name, value] of /** @type {const} */ ([['commit', input.commit], ['moved_from', input.movedFrom]])) {
+    if (value && !COMMIT_RE.test(value)) errors.push(`input ${name} is '${value}'; expected a full commit id (40 or 64 lower-case hex digits, as git ls-remote prints it)`);
+  }
+  if (input.movedFrom && !input.commit) errors.push(`input moved_from is '${input.movedFrom}' but commit is empty; give the commit the tag points at now, where it moved to`);
+  if (input.movedFrom && input.movedFrom === input.commit) errors.push(`input moved_from and commit are both '${input.commit}'; a tag that moved points at another commit than before`);
   if (host?.reference) {
     // Installed by the deb provider beside the candidate every cycle: refuse what it cannot install.
     const where = `configs/hosts/${host.name}.yml reference`;
@@ -179,7 +191,10 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   if (errors.length > 0 || !product || !host) return { plan: null, errors };
 
   const base = input.baseline || product.lines.find((l) => l.name === line)?.baseVersion || '';
-  const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider);
+  // Only a source build is of a commit tagbench chooses; a Debian package or a tarball is what it is.
+  const commit = provider === 'source' ? input.commit ?? '' : '';
+  const movedFrom = commit ? input.movedFrom ?? '' : '';
+  const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider, { [input.version]: commit });
   return {
     plan: {
       product: product.name,
@@ -199,6 +214,8 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
       instances: input.instances ?? '',
       only: only.join(','),
       dryRun: input.dryRun === 'true',
+      commit,
+      movedFrom,
       reference: host.reference ? { product: host.reference.product, version: host.reference.version } : null,
     },
     errors,
@@ -219,7 +236,7 @@ export function applyAcceptedBaseline(plan, accepted) {
   return {
     ...plan,
     base: accepted.version,
-    releases: releaseList(plan.product, [accepted.version, plan.version], plan.provider),
+    releases: releaseList(plan.product, [accepted.version, plan.version], plan.provider, { [plan.version]: plan.commit }),
   };
 }
 
@@ -241,12 +258,14 @@ export function needsReferenceRun(plan) {
  * `tagbench run --releases` of a plan: base first, each from the plan's provider (our build
  * against our build, Debian's against Debian's), named per release so that another build of a
  * version in the install cache (a source build beside the Debian package) is never taken.
+ * A version with a commit is the source build of exactly that commit (`:source@<commit>`).
  * @param {string} product
  * @param {string[]} versions
  * @param {string} provider
+ * @param {Record<string, string>} [commits] version -> full commit id ('' = none)
  */
-function releaseList(product, versions, provider) {
-  return [...new Set(versions)].map((v) => `${product}@${v}:${provider}`).join(',');
+function releaseList(product, versions, provider, commits = {}) {
+  return [...new Set(versions)].map((v) => `${product}@${v}:${provider}${commits[v] ? `@${commits[v]}` : ''}`).join(',');
 }
 
 /**
@@ -274,6 +293,9 @@ export function renderPlanOutputs(plan, time) {
     instances: plan.instances,
     only: plan.only,
     'dry-run': String(plan.dryRun),
+    // '' when the source build is of the tag's commit at fetch time, or the provider builds none.
+    commit: plan.commit,
+    'moved-from': plan.movedFrom,
     // The bench job installs and runs the reference beside the candidate when reference-run is
     // true; reference-product/-version are '' when the host class names no reference.
     'reference-product': plan.reference?.product ?? '',
