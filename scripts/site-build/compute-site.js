@@ -56,7 +56,7 @@ export function computePartition(input, seriesPaths) {
     files.json.set(dataPaths.table(group.key), sequences ? { ...table, sequences } : table);
     for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
-      const { path, data, functions } = buildReleaseData(group, rel, input.calibration ?? null);
+      const { path, data, functions } = buildReleaseData(group, rel, input.calibration ?? null, input.deletedTags ?? null);
       files.json.set(path, { .../** @type {object} */ (data), bisects: bisectsForRelease(input.bisects ?? [], rel.version), ...(sequences ? { sequences } : {}) });
       if (functions) files.json.set(functions.path, functions.data);
     }

@@ -2,8 +2,8 @@
  * CLI commands of the watch stage: watch. The handler imports the stage only when it runs, so
  * `--help` stays light.
  */
-import { resolve } from 'node:path';
-import { appendFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { UserError, EXIT } from '../errors.js';
 import { wholeNumberAtLeast, parseList } from '../command-spec.js';
 
@@ -48,6 +48,11 @@ export async function watchCommand(options) {
     backOff: { hours: options.backOffHours ?? DEFAULT_BACK_OFF.hours, maxAttempts: options.maxAttempts ?? DEFAULT_BACK_OFF.maxAttempts },
   });
   const matrix = JSON.stringify(result.matrix);
+  // For the site (tagbench site --deleted-tags): it reads no upstream itself.
+  if (options.deletedTagsOut) {
+    await mkdir(dirname(resolve(options.deletedTagsOut)), { recursive: true });
+    await writeFile(options.deletedTagsOut, `${JSON.stringify(deletedTagsFile(result.deleted, new Date()), null, 2)}\n`);
+  }
   // The run's page lists the legs watch is backing off from, so nobody has to read the log.
   const stepSummary = options.stepSummary ?? process.env.GITHUB_STEP_SUMMARY;
   const failed = result.skipped.filter((x) => x.attempts);
@@ -82,6 +87,22 @@ export function renderFailedLegs(failed) {
     ...failed.map((f) => `| ${cell(f.hostClass)} | ${cell(`${f.product} ${f.version}`)} | ${cell(f.attempts?.suite ?? '')} | ${f.attempts?.count ?? ''} | ${cell(f.reason)} |`),
     '', '',
   ].join('\n');
+}
+
+/**
+ * @typedef {object} DeletedTagsFile what `watch --deleted-tags-out` writes and `site --deleted-tags` reads
+ * @property {1} schemaVersion
+ * @property {string} checkedAt when upstream's tags were read (ISO 8601)
+ * @property {import('./discover-tags.js').DeletedTag[]} deleted
+ */
+
+/**
+ * @param {import('./discover-tags.js').DeletedTag[]} deleted
+ * @param {Date} checkedAt
+ * @returns {DeletedTagsFile}
+ */
+export function deletedTagsFile(deleted, checkedAt) {
+  return { schemaVersion: 1, checkedAt: checkedAt.toISOString(), deleted };
 }
 
 /**
@@ -129,6 +150,7 @@ export const commands = [
       { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
       { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },
+      { flags: '--deleted-tags-out <file>', description: 'write the tags the index has runs of that upstream deleted to this JSON file ({schemaVersion, checkedAt, deleted: [{product, tag, versions, runs}]}), for tagbench site --deleted-tags' },
       { flags: '--step-summary <file>', description: 'append a table of the failed legs backed off from to this file (default: $GITHUB_STEP_SUMMARY when set)' },
     ],
     run: watchCommand,

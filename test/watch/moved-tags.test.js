@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../scripts/config/index.js';
 import { writeRecord, readIndex, buildIndex } from '../../scripts/store/index.js';
@@ -94,7 +94,7 @@ test('a moved tag is proposed again with movedFrom, an unmoved one is not, a del
     git(['commit', '-q', '--allow-empty', '-m', 'another fix'], up.work);
     git(['tag', '-f', '-a', 'mariadb-10.11.18', '-m', 'Release 10.11.18, again'], up.work);
     git(['push', '-q', '--force', 'origin', 'refs/tags/mariadb-10.11.18'], up.work);
-    await watchCommand({ root, store, products: 'mariadb', hostClass: ['bench-a'], remoteOverride: [`mariadb=${up.bare}`], max: 10, stepSummary: summary, githubOutput: join(await tempDir('moved-out'), 'out') });
+    await watchCommand({ root, store, products: 'mariadb', hostClass: ['bench-a'], remoteOverride: [`mariadb=${up.bare}`], max: 10, stepSummary: summary, githubOutput: join(await tempDir('moved-out'), 'out'), deletedTagsOut: join(dirname(summary), 'for-the-site', 'deleted-tags.json') });
   } finally {
     process.stdout.write = write;
   }
@@ -104,6 +104,11 @@ test('a moved tag is proposed again with movedFrom, an unmoved one is not, a del
   const md = await readFile(summary, 'utf8');
   assert.match(md, /### Moved tags benchmarked again \(1\)/);
   assert.match(md, /### Tags deleted upstream \(1\)\n[\s\S]*\| mariadb \| mariadb-10\.11\.20 \| run-10\.11\.20 \|/);
+  // For the site (tagbench site --deleted-tags reads it: test/site-build/tag-status.test.js).
+  const forSite = JSON.parse(await readFile(join(dirname(summary), 'for-the-site', 'deleted-tags.json'), 'utf8'));
+  assert.equal(forSite.schemaVersion, 1);
+  assert.deepEqual(forSite.deleted.map((/** @type {any} */ d) => [d.product, d.tag]), [['mariadb', 'mariadb-10.11.20']]);
+  assert.ok(!Number.isNaN(Date.parse(forSite.checkedAt)));
 });
 
 test('an index written before commits were indexed is read, and a move is not claimed without a commit', async () => {
