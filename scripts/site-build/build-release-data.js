@@ -65,8 +65,9 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     productName: table.productName,
     version: rel.version,
     defaultBase: table.defaultBase,
-    runs: rel.records.map((r) => ({
-      id: r.id, status: r.status, reason: r.reason ?? null, startedAt: r.startedAt, finishedAt: r.finishedAt,
+    // The runs its numbers come from, then any of a commit its tag pointed at before it moved.
+    runs: [...rel.records, ...rel.superseded].map((r) => ({
+      id: r.id, status: r.status, superseded: rel.superseded.includes(r), reason: r.reason ?? null, startedAt: r.startedAt, finishedAt: r.finishedAt,
       record: dataPaths.runRecord({ host: key.host, product: key.product, version: rel.version, suite: key.suite, id: r.id }),
       release: r.release,
       host: r.host,
@@ -104,7 +105,7 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
       settings: diffSettings(against.record, first),
     } : null,
     functions: functions?.path ?? null,
-    tag: releaseTagStatus(key.product, rel.records, deletedTags),
+    tag: releaseTagStatus(key.product, [...rel.superseded, ...rel.records], deletedTags),
     // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
     suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
     tests,

@@ -12,7 +12,10 @@ import { tableId } from '../../site/js/paths.js';
 /**
  * @typedef {object} ReleaseGroup
  * @property {string} version
- * @property {RunRecord[]} records oldest run first
+ * @property {RunRecord[]} records oldest run first: the runs its numbers come from
+ * @property {RunRecord[]} superseded runs of a commit the release's tag no longer points at:
+ *   before the newest run that was made because the tag moved (release.movedFrom), at another
+ *   commit. Listed on the release page, never in its numbers
  * @property {StoredComparison|null} comparison newest comparison whose candidate is this release
  */
 
@@ -47,7 +50,7 @@ export function groupTables(input) {
     const key = { product: record.release.product, line: record.release.line, host: record.host.class, suite: record.config.suite };
     const t = tableFor(key);
     let rel = t.byVersion.get(record.release.version);
-    if (!rel) t.byVersion.set(record.release.version, (rel = { version: record.release.version, records: [], comparison: null }));
+    if (!rel) t.byVersion.set(record.release.version, (rel = { version: record.release.version, records: [], superseded: [], comparison: null }));
     rel.records.push(record);
   }
   for (const stored of input.comparisons) {
@@ -63,7 +66,10 @@ export function groupTables(input) {
   const out = [];
   for (const [id, t] of tables) {
     const releases = [...t.byVersion.values()].sort((a, b) => compareVersions(a.version, b.version));
-    for (const r of releases) r.records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    for (const r of releases) {
+      r.records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+      Object.assign(r, splitSuperseded(r.records));
+    }
     const versions = new Set(releases.map((r) => r.version));
     const baseline = findBaseline(input.baselines, t.key);
     const configured = input.products[t.key.product]?.baseVersions?.[t.key.line];
@@ -92,6 +98,20 @@ export function groupTables(input) {
   return out.sort((a, b) =>
     a.key.product.localeCompare(b.key.product) || compareVersions(a.key.line, b.key.line) ||
     a.key.host.localeCompare(b.key.host) || a.key.suite.localeCompare(b.key.suite));
+}
+
+/**
+ * A release's runs apart: those of the commit its tag points at now, and those of a commit it
+ * pointed at before it was moved. Only a run made because the tag moved (release.movedFrom)
+ * supersedes: runs of other commits for other reasons (a bisect's probes) stay. Pure.
+ * @param {RunRecord[]} records oldest first
+ * @returns {{records: RunRecord[], superseded: RunRecord[]}}
+ */
+export function splitSuperseded(records) {
+  const mover = [...records].reverse().find((r) => r.release.movedFrom && r.release.commit);
+  if (!mover) return { records, superseded: [] };
+  const old = (/** @type {RunRecord} */ r) => r.startedAt < mover.startedAt && r.release.commit !== null && r.release.commit !== mover.release.commit;
+  return { records: records.filter((r) => !old(r)), superseded: records.filter(old) };
 }
 
 /**

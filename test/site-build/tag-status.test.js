@@ -39,7 +39,9 @@ async function sourceRun(id, version, o) {
 
 test('a moved tag\'s run says from which commit to which; a deleted tag marks its release; others say nothing', async () => {
   const store = join(tmp, 'store');
-  await writeRecord(store, await sourceRun('run-19-old', '10.11.19', { commit: OLD, startedAt: '2026-11-20T10:00:00.000Z' }));
+  const before = await sourceRun('run-19-old', '10.11.19', { commit: OLD, startedAt: '2026-11-20T10:00:00.000Z' });
+  for (const step of before.steps) for (const rep of step.repeats) if (rep.throughput !== null) rep.throughput *= 1e6;
+  await writeRecord(store, before);
   await writeRecord(store, await sourceRun('run-19-new', '10.11.19', { commit: NEW, movedFrom: OLD, startedAt: '2026-11-27T10:00:00.000Z' }));
   await writeRecord(store, await sourceRun('run-20', '10.11.20', { commit: 'c'.repeat(40), startedAt: '2026-11-21T10:00:00.000Z' }));
   await writeRecord(store, await sourceRun('run-18', '10.11.18', { commit: 'd'.repeat(40), startedAt: '2026-11-19T10:00:00.000Z' }));
@@ -53,6 +55,15 @@ test('a moved tag\'s run says from which commit to which; a deleted tag marks it
   const moved = await page('10.11.19');
   assert.deepEqual(moved.tag, { moved: [{ runId: 'run-19-new', tag: 'mariadb-10.11.19', from: OLD, to: NEW }], deleted: null });
   assert.equal(moved.runs.find((/** @type {any} */ r) => r.id === 'run-19-new').release.movedFrom, OLD, 'the provenance shows it per run');
+  assert.deepEqual(moved.runs.map((/** @type {any} */ r) => [r.id, r.superseded]), [['run-19-new', false], ['run-19-old', true]],
+    'the old commit\'s run is listed, marked superseded');
+  // Its numbers are the new commit's only: the old run's throughput is made far off to tell.
+  const table = JSON.parse(await readFile(join(out, dataPaths.table({ product: 'mariadb', line: '10.11', host: 'local', suite: 'smoke' })), 'utf8'));
+  const column = table.releases.findIndex((/** @type {any} */ r) => r.version === '10.11.19');
+  assert.deepEqual(table.releases[column].runs.map((/** @type {any} */ r) => r.id), ['run-19-new']);
+  const test = moved.tests.find((/** @type {any} */ t) => t.present && t.median !== null);
+  assert.ok(test, 'a test with numbers');
+  assert.ok(test.median < 1000 * 1000, `median ${test.median} from the new commit's run, not the old run's inflated ones`);
 
   const deleted = await page('10.11.20');
   assert.deepEqual(deleted.tag, { moved: [], deleted: { tags: ['mariadb-10.11.20'], checkedAt: '2026-11-27T06:17:00.000Z' } });
@@ -68,7 +79,7 @@ test('a moved tag\'s run says from which commit to which; a deleted tag marks it
       assert.equal(await gotoReady(tab, `${server.url}release.html?product=mariadb&version=${version}&host=local&suite=smoke`), 'true');
       return (await tab.$('#tag-notes')) ? tab.textContent('#tag-notes') : null;
     };
-    assert.equal(await notes('10.11.19'), `Tag moved: mariadb-10.11.19 moved from ${OLD} to ${NEW}; run run-19-new benchmarked the new commit (runs before it, the old one).`);
+    assert.equal(await notes('10.11.19'), `Tag moved: mariadb-10.11.19 moved from ${OLD} to ${NEW}; run run-19-new benchmarked the new commit. Runs of the old commit are listed below, not counted.`);
     assert.ok((await tab.textContent('main'))?.includes(`Moved from${OLD} (the tag's commit when it was benchmarked before)`), 'the run\'s provenance names the old commit');
     assert.match(await notes('10.11.20') ?? '', /^Tag deleted: upstream no longer has mariadb-10\.11\.20 \(checked .*2026.*\)\. Its runs stay here as they were measured\.$/);
     assert.equal(await notes('10.11.18'), null, 'nothing to say about a tag that stayed');

@@ -65,7 +65,7 @@ function tagNotes(d) {
   return h('div', { id: 'tag-notes' },
     moved.map((/** @type {any} */ m) => h('p', { class: 'note', dataset: { tagMoved: m.runId } },
       h('strong', { text: 'Tag moved: ' }), `${m.tag ?? 'the tag'} moved from `, h('code', { text: m.from }), ' to ', h('code', { text: m.to ?? 'an unrecorded commit' }),
-      `; run ${m.runId} benchmarked the new commit (runs before it, the old one).`)),
+      `; run ${m.runId} benchmarked the new commit.`, d.runs.some((/** @type {any} */ r) => r.superseded) ? ' Runs of the old commit are listed below, not counted.' : '')),
     deleted ? h('p', { class: 'note', id: 'tag-deleted' }, h('strong', { text: 'Tag deleted: ' }),
       `upstream no longer has ${deleted.tags.join(', ')} (checked ${fmtDate(deleted.checkedAt)}). Its runs stay here as they were measured.`) : null);
 }
@@ -337,7 +337,7 @@ function diffBlock(text) {
 /** @param {any} d */
 function provenance(d) {
   return h('section', null, h('h2', { text: 'Provenance' }), d.runs.map((/** @type {any} */ r) => h('article', { class: 'card' },
-    h('h3', null, `Run ${r.id} `, h('span', { class: 'muted', text: `(${r.status}${r.reason ? `: ${r.reason}` : ''})` })),
+    h('h3', null, `Run ${r.id} `, h('span', { class: 'muted', text: `(${r.status}${r.reason ? `: ${r.reason}` : ''}${r.superseded ? '; of the commit the tag pointed at before it moved: not counted' : ''})` })),
     h('p', null, h('a', { href: r.record, text: 'Run record (JSON)' }), ` · started ${fmtDate(r.startedAt)}, finished ${fmtDate(r.finishedAt)}`),
     facts('Build', [
       ['Server version', r.release.serverVersionString], ['Tag', r.release.tag], ['Commit', r.release.commit],
