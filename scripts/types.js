@@ -185,6 +185,16 @@ export {};
  * @property {RecordConfig} config
  * @property {Step[]} steps in suite order
  * @property {{afterLoad: DbSize|null, atEnd: DbSize|null}} dbSize
+ * @property {RecordSamples} [samples] where the per-second samples are stored: on disk the
+ *   repeats then have no intervals, and the store's readers put them back from this file; absent
+ *   = intervals inline (records written before samples files)
+ */
+
+/**
+ * @typedef {object} RecordSamples where a record's per-second samples are stored (scripts/store/record-samples.js)
+ * @property {string} file the samples file's name, in the record's folder (`<run-id>.samples.json.gz`)
+ * @property {number} intervals how many per-second samples it holds, over every step and repeat
+ * @property {string} sha256 hex digest of the file's bytes: a reader refuses a file that is not this one
  */
 
 /**

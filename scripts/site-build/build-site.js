@@ -21,6 +21,7 @@ import { buildSliceViews, buildViewsIndex } from './build-views-data.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
 import { resolveThresholds, findSuspects } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
+import { storeLinker, seriesVersions } from './store-links.js';
 
 /** Marker file: only a folder holding it may be replaced by a new build. */
 const MARKER = '.tagbench-site';
@@ -40,6 +41,11 @@ const WRITE_CONCURRENCY = 64;
  *   (calibration reports); default the project
  * @property {string} [title] site title
  * @property {string|null} [siteUrl] absolute URL the site is published at, for the feed's links
+ * @property {string|null} [recordsUrl] base URL of the results branch's files: run records and
+ *   comparisons are linked there instead of copied into the site (store-links.js); null = copies
+ * @property {number|null} [seriesReleases] per-second series files for the newest this many
+ *   releases of each (host class, product, suite) and the lines' base releases; null = every
+ *   release (default)
  * @property {string|null} [charts] github-action-benchmark's chart folder (its `dev/bench` on the
  *   bench-charts branch: index.html + data.js), copied to benchmarks/ and linked from the menu
  * @property {Date} [now] build time (tests pin it)
@@ -90,6 +96,17 @@ export async function buildSite(opts) {
   const generatedAt = (opts.now ?? new Date()).toISOString();
   const siteUrl = opts.siteUrl ?? null;
 
+  const linker = storeLinker(opts.recordsUrl);
+  const seriesReleases = opts.seriesReleases ?? null;
+  if (seriesReleases !== null && !(Number.isInteger(seriesReleases) && seriesReleases >= 1)) {
+    throw new UserError(`--series-releases ${seriesReleases}: expected a whole number of at least 1`);
+  }
+  /**
+   * Write files into the site being built; data files get their download links rewritten
+   * when the records are linked, not copied.
+   * @param {[string, string][]} writes
+   */
+  const write = (writes) => writeAll(tmp, linker ? writes.map(([p, text]) => /** @type {[string, string]} */ ([p, p.endsWith('.json') ? linker(text) : text])) : writes);
   const tmp = `${outDir}.building-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
@@ -107,7 +124,7 @@ export async function buildSite(opts) {
     await cp(join(echartsDir, 'LICENSE'), join(tmp, 'vendor', 'echarts.LICENSE.txt'));
     const template = await readFile(join(SITE_SRC, 'templates', 'page.html'), 'utf8');
     if (opts.charts) fileCount += await copyCharts(opts.charts, join(tmp, 'benchmarks'));
-    fileCount += await writeAll(tmp, renderPages(template, title, { charts: Boolean(opts.charts) }));
+    fileCount += await write(renderPages(template, title, { charts: Boolean(opts.charts) }));
 
     /** @type {import('./compute-site.js').PartitionSummary[]} */
     const parts = [];
@@ -124,22 +141,25 @@ export async function buildSite(opts) {
       const records = [];
       /** @type {Set<string>} */
       const seriesPaths = new Set();
+      const withSeries = seriesVersions(slice.versions, seriesReleases, Object.values(products[slice.product]?.baseVersions ?? {}));
       for (const version of slice.versions) {
         const r0 = performance.now();
-        const full = await readRecords(opts.store, { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version });
+        // Samples only where the site shows them (the rest of the build works from summaries).
+        const full = await readRecords(opts.store, { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version, samples: withSeries.has(version) || !linker });
         const w0 = performance.now();
         /** @type {[string, string][]} */
         const writes = [];
         for (const record of full) {
           const own = recordFiles(record);
-          writes.push([own.download, JSON.stringify(record)]);
-          for (const [path, data] of own.series) {
+          // The copy is self-contained: its samples inline, no samples file to look for.
+          if (!linker) writes.push([own.download, JSON.stringify({ ...record, samples: undefined })]);
+          if (withSeries.has(version)) for (const [path, data] of own.series) {
             writes.push([path, JSON.stringify(data)]);
             seriesPaths.add(path);
           }
           records.push(slimRecord(record));
         }
-        fileCount += await writeAll(tmp, writes);
+        fileCount += await write(writes);
         timings.readMs += w0 - r0;
         timings.writeMs += performance.now() - w0;
       }
@@ -147,7 +167,7 @@ export async function buildSite(opts) {
       const sliceFilter = { hostClass: slice.hostClass, product: slice.product, suite: slice.suite };
       /** @type {import('./types.js').StoredComparison[]} */
       const fullComparisons = (await readComparisons(opts.store, sliceFilter)).map(({ id, ...comparison }) => ({ id, comparison }));
-      fileCount += await writeAll(tmp, fullComparisons.map((c) => [comparisonDownload(c), JSON.stringify(c.comparison)]));
+      if (!linker) fileCount += await write(fullComparisons.map((c) => [comparisonDownload(c), JSON.stringify(c.comparison)]));
       // The pages show a few fields of each verdict; the compare stage's evidence stays in the
       // download.
       // Suspects need the evidence (intervals' scale, noise, thresholds): found here, before.
@@ -166,9 +186,9 @@ export async function buildSite(opts) {
       const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl, calibration: calibrations.get(slice.hostClass) ?? null, deletedTags }, seriesPaths);
       crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));
       const w0 = performance.now();
-      fileCount += await writeAll(tmp, jsonAndText(files));
+      fileCount += await write(jsonAndText(files));
       const sliceViews = buildSliceViews({ records, comparisons, changePoints, baselines, issues, products, title, generatedAt, siteUrl });
-      fileCount += await writeAll(tmp, sliceViews.map((v) => /** @type {[string, string]} */ ([viewPaths.table(v), JSON.stringify(v)])));
+      fileCount += await write(sliceViews.map((v) => /** @type {[string, string]} */ ([viewPaths.table(v), JSON.stringify(v)])));
       views.push(...sliceViews);
       parts.push(summary);
       for (const r of records) if (r.status !== 'partial') benchmarked.add([slice.hostClass, slice.product, r.release.version, slice.suite].join('/'));
@@ -179,17 +199,17 @@ export async function buildSite(opts) {
     }
     const hosts = [...hostSuites].map(([host, suites]) => buildHostData(host, references[host], suites,
       { calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host) }));
-    fileCount += await writeAll(tmp, [...hosts.map((d) => /** @type {[string, string]} */ ([dataPaths.host(d.host), JSON.stringify(d)])),
+    fileCount += await write([...hosts.map((d) => /** @type {[string, string]} */ ([dataPaths.host(d.host), JSON.stringify(d)])),
       [dataPaths.hosts(), JSON.stringify(buildHostIndex(hosts, noiseOverview(noise)))]]);
     const cross = buildCrossFiles(crossSlices);
-    fileCount += await writeAll(tmp, [...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
+    fileCount += await write([...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
       [dataPaths.crossIndex(), JSON.stringify(cross.index)]]);
-    fileCount += await writeAll(tmp, [[viewPaths.index(), JSON.stringify(buildViewsIndex(views, parts.flatMap((p) => p.entries)))]]);
+    fileCount += await write([[viewPaths.index(), JSON.stringify(buildViewsIndex(views, parts.flatMap((p) => p.entries)))]]);
     // Legs whose bench job failed and that nothing has benchmarked since (watch's back-off list).
     const failedLegs = summarizeLegAttempts(await readLegAttempts(opts.store))
       .filter((a) => !benchmarked.has([a.hostClass, a.product, a.version, a.suite].join('/')));
-    const last = finishSite({ issues, title, generatedAt, siteUrl, failedLegs }, parts, tools);
-    fileCount += await writeAll(tmp, [...jsonAndText(last),
+    const last = finishSite({ issues, title, generatedAt, siteUrl, recordsUrl: opts.recordsUrl ?? null, failedLegs }, parts, tools);
+    fileCount += await write([...jsonAndText(last),
       [MARKER, `built by tagbench site ${tools.tagbench}; this folder is replaced whole by the next build\n`]]);
     const counts = { runs: 0, comparisons: 0, tables: 0 };
     for (const p of parts) {

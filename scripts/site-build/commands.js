@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { EXIT, UserError } from '../errors.js';
 import { withInterrupt } from '../with-interrupt.js';
+import { wholeNumberAtLeast } from '../command-spec.js';
 
 /** Port of `--serve` when none is given. */
 const DEFAULT_PORT = 8080;
@@ -33,6 +34,7 @@ export async function siteCommand(options) {
       noiseSummary: options.noiseSummary ?? null,
       deletedTags: options.deletedTags ?? null,
       title: options.title, siteUrl: options.siteUrl ?? null, charts: options.charts ?? null, progress,
+      recordsUrl: options.recordsUrl ?? null, seriesReleases: options.seriesReleases ?? null,
     });
   }
   if (!options.serve) return EXIT.ok;
@@ -76,6 +78,8 @@ export const commands = [
       { flags: '--noise-summary <file>', description: 'false alarms per metric, as `tagbench triage --out FILE` writes it: shown on the Hosts page beside each host class\'s calibration' },
       { flags: '--title <text>', description: 'site title', default: 'tagbench results' },
       { flags: '--site-url <url>', description: 'absolute URL the site is published at (makes the Atom feed\'s links absolute)' },
+      { flags: '--records-url <url>', description: 'link run records and comparisons to the results branch\'s files at this URL (e.g. https://github.com/<owner>/<repo>/blob/bench-data) instead of copying them into the site: a store of years does not fit GitHub Pages\' 1 GB' },
+      { flags: '--series-releases <n>', description: 'per-second series files for the newest n releases of each host class, product and suite (and the lines\' base releases) only; older runs\' samples stay in their samples files on the results branch (default: every release)', parse: wholeNumberAtLeast(1) },
       { flags: '--charts <dir>', description: 'github-action-benchmark\'s chart folder (dev/bench of the bench-charts branch): copied to benchmarks/ and linked from the menu' },
       { flags: '--serve', description: 'after building, serve the site on 127.0.0.1 until interrupted' },
       { flags: '--no-build', description: 'with --serve: serve the existing --out folder without rebuilding' },

@@ -104,7 +104,7 @@ export function comparisonDownload(s) {
 }
 
 /**
- * @param {{issues: IssueRef[], title: string, generatedAt: string, siteUrl: string|null, failedLegs?: import('../store/index.js').LegAttempts[]}} input
+ * @param {{issues: IssueRef[], title: string, generatedAt: string, siteUrl: string|null, recordsUrl?: string|null, failedLegs?: import('../store/index.js').LegAttempts[]}} input
  *   failedLegs: legs whose bench job failed and that nothing has benchmarked since
  * @param {PartitionSummary[]} parts
  * @param {Record<string, string>} tools versions for the footer
@@ -124,6 +124,6 @@ export function finishSite(input, parts, tools) {
       [dataPaths.manifest(), buildManifest({ title: input.title, generatedAt: input.generatedAt, tools, counts, entries, failedLegs: input.failedLegs ?? [] })],
       [dataPaths.regressions(), buildRegressions(parts.flatMap((p) => p.regressions), input.issues.filter((i) => !used.has(i)), parts.flatMap((p) => p.suspects))],
     ])),
-    text: new Map([[dataPaths.feed(), renderFeed({ comparisons: parts.flatMap((p) => p.feed), title: input.title, siteUrl: input.siteUrl, generatedAt: input.generatedAt })]]),
+    text: new Map([[dataPaths.feed(), renderFeed({ comparisons: parts.flatMap((p) => p.feed), title: input.title, siteUrl: input.siteUrl, recordsUrl: input.recordsUrl ?? null, generatedAt: input.generatedAt })]]),
   };
 }

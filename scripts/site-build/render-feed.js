@@ -14,12 +14,14 @@ import { meterOf } from './build-release-data.js';
 const MAX_ENTRIES = 100;
 
 /**
- * @param {{comparisons: StoredComparison[], title: string, siteUrl: string|null, generatedAt: string}} opts
- *   siteUrl: absolute URL of the site root, or null to keep links relative to the feed
+ * @param {{comparisons: StoredComparison[], title: string, siteUrl: string|null, recordsUrl?: string|null, generatedAt: string}} opts
+ *   siteUrl: absolute URL of the site root, or null to keep links relative to the feed;
+ *   recordsUrl: the comparisons are on the results branch there, not copied into the site
  * @returns {string} Atom XML
  */
-export function renderFeed({ comparisons, title, siteUrl, generatedAt }) {
+export function renderFeed({ comparisons, title, siteUrl, recordsUrl = null, generatedAt }) {
   const base = siteUrl ? siteUrl.replace(/\/?$/, '/') : '';
+  const fileUrl = (/** @type {string} */ path) => (recordsUrl ? `${recordsUrl.replace(/\/+$/, '')}/${path.replace(/^downloads\//, '')}` : base + path);
   const newest = [...comparisons].sort((a, b) => b.comparison.createdAt.localeCompare(a.comparison.createdAt)).slice(0, MAX_ENTRIES);
   const updated = newest[0]?.comparison.createdAt ?? generatedAt;
   const entries = newest.map(({ id, comparison: c }) => {
@@ -33,7 +35,7 @@ export function renderFeed({ comparisons, title, siteUrl, generatedAt }) {
       `    <title>${esc(`${c.product} ${c.candidate.version} (${c.hostClass}, ${c.suite}): ${summary}`)}</title>`,
       `    <updated>${esc(c.createdAt)}</updated>`,
       `    <link rel="alternate" type="text/html" href="${esc(link)}"/>`,
-      `    <link rel="related" type="application/json" href="${esc(base + dataPaths.comparison({ host: c.hostClass, product: c.product, version: c.candidate.version, suite: c.suite, id }))}"/>`,
+      `    <link rel="related" type="application/json" href="${esc(fileUrl(dataPaths.comparison({ host: c.hostClass, product: c.product, version: c.candidate.version, suite: c.suite, id })))}"/>`,
       `    <summary>${esc(summary)}</summary>`,
       `    <content type="text">${esc(content)}</content>`,
       '  </entry>',

@@ -6,11 +6,11 @@
  * nothing new changes nothing.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { UserError } from '../errors.js';
 import { registerSchema, validateAgainst } from '../config/index.js';
-import { readStoreFiles, listStoreFiles } from './read-records.js';
+import { readStoreFiles, readStoreFile, listStoreFiles } from './read-records.js';
 import { INDEX_FILE, renderJson } from './store-paths.js';
 import { replaceFileAtomic } from './write-file-once.js';
 import { readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
@@ -84,7 +84,61 @@ registerSchema(INDEX_SCHEMA);
  *   share one run id
  */
 export async function buildIndex(storeDir, options = {}) {
-  const runs = (await readStoreFiles(storeDir, 'run-record')).map(({ relPath, data }) => ({
+  const runs = (await readStoreFiles(storeDir, 'run-record', { samples: false })).map(({ relPath, data }) => runEntry(relPath, data));
+  const comparisons = (await readStoreFiles(storeDir, 'comparison')).map(({ relPath, data }) => comparisonEntry(relPath, data));
+  const changePoints = await indexChangePoints(storeDir);
+  const attempts = summarizeLegAttempts(await readLegAttempts(storeDir));
+  /** @type {StoreIndex} */
+  const index = { schemaVersion: 1, runs, comparisons, changePoints, ...(attempts.length > 0 ? { attempts } : {}) };
+  checkRunIds(storeDir, index.runs);
+  if (options.write !== false) await writeIndex(storeDir, index);
+  return index;
+}
+
+/**
+ * The index of a store after files were added to it (or change-point files replaced), from its
+ * previous index and the changed files alone: what publish does on a branch of thousands of
+ * records, where reading every record again would cost minutes and gigabytes. The failed leg
+ * attempts are summarised from their folder again (a few small files).
+ * @param {string} storeDir results store root, holding at least the changed files and attempts/
+ * @param {StoreIndex} previous the index before the change, listing exactly the files then present
+ * @param {string[]} changed relative paths of the files added or replaced (other folders ignored)
+ * @param {{write?: boolean}} [options] write: false = only compute (default true)
+ * @returns {Promise<StoreIndex>}
+ * @throws {UserError} when a changed file is unreadable or a run id is used twice
+ */
+export async function extendIndex(storeDir, previous, changed, options = {}) {
+  const runs = new Map(previous.runs.map((e) => [e.path, e]));
+  const comparisons = new Map(previous.comparisons.map((e) => [e.path, e]));
+  const changePoints = new Map((previous.changePoints ?? []).map((e) => [e.path, e]));
+  for (const relPath of changed) {
+    if (!relPath.endsWith('.json')) continue;
+    if (relPath.startsWith('runs/')) runs.set(relPath, runEntry(relPath, await readStoreFile(storeDir, relPath, 'run-record', { samples: false })));
+    else if (relPath.startsWith('verdicts/')) comparisons.set(relPath, comparisonEntry(relPath, await readStoreFile(storeDir, relPath, 'comparison')));
+    else if (relPath.startsWith('changepoints/')) changePoints.set(relPath, changePointsEntry(relPath, await readStoreFile(storeDir, relPath, 'change-points')));
+  }
+  const byPath = (/** @type {{path: string}} */ a, /** @type {{path: string}} */ b) => a.path.localeCompare(b.path);
+  const attempts = summarizeLegAttempts(await readLegAttempts(storeDir));
+  /** @type {StoreIndex} */
+  const index = {
+    schemaVersion: 1,
+    runs: [...runs.values()].sort(byPath),
+    comparisons: [...comparisons.values()].sort(byPath),
+    changePoints: [...changePoints.values()].sort(byPath),
+    ...(attempts.length > 0 ? { attempts } : {}),
+  };
+  checkRunIds(storeDir, index.runs);
+  if (options.write !== false) await writeIndex(storeDir, index);
+  return index;
+}
+
+/**
+ * @param {string} relPath
+ * @param {import('../types.js').RunRecord} data
+ * @returns {IndexRun}
+ */
+function runEntry(relPath, data) {
+  return {
     id: data.id,
     hostClass: data.host.class,
     product: data.release.product,
@@ -98,15 +152,16 @@ export async function buildIndex(storeDir, options = {}) {
     startedAt: data.startedAt,
     finishedAt: data.finishedAt,
     path: relPath,
-  }));
-  /** @type {Map<string, string>} */
-  const seen = new Map();
-  for (const r of runs) {
-    const other = seen.get(r.id);
-    if (other) throw new UserError(`results store ${storeDir}: run id '${r.id}' is used by two records (${other} and ${r.path}); run ids must be unique`);
-    seen.set(r.id, r.path);
-  }
-  const comparisons = (await readStoreFiles(storeDir, 'comparison')).map(({ relPath, data }) => ({
+  };
+}
+
+/**
+ * @param {string} relPath
+ * @param {import('../types.js').Comparison} data
+ * @returns {IndexComparison}
+ */
+function comparisonEntry(relPath, data) {
+  return {
     id: relPath.split('/').at(-1)?.replace(/\.json$/, '') ?? '',
     hostClass: data.hostClass,
     product: data.product,
@@ -117,18 +172,34 @@ export async function buildIndex(storeDir, options = {}) {
     createdAt: data.createdAt,
     summary: data.summary,
     path: relPath,
-  }));
-  const changePoints = await indexChangePoints(storeDir);
-  const attempts = summarizeLegAttempts(await readLegAttempts(storeDir));
-  /** @type {StoreIndex} */
-  const index = { schemaVersion: 1, runs, comparisons, changePoints, ...(attempts.length > 0 ? { attempts } : {}) };
-  if (options.write !== false) {
-    const text = renderJson(index);
-    const path = join(storeDir, INDEX_FILE);
-    const old = await readFile(path, 'utf8').catch(() => null);
-    if (old !== text) await replaceFileAtomic(path, text);
+  };
+}
+
+/**
+ * @param {string} storeDir for the message
+ * @param {IndexRun[]} runs
+ * @throws {UserError} when two records share one run id
+ */
+function checkRunIds(storeDir, runs) {
+  /** @type {Map<string, string>} */
+  const seen = new Map();
+  for (const r of runs) {
+    const other = seen.get(r.id);
+    if (other) throw new UserError(`results store ${storeDir}: run id '${r.id}' is used by two records (${other} and ${r.path}); run ids must be unique`);
+    seen.set(r.id, r.path);
   }
-  return index;
+}
+
+/**
+ * Write index.json unless it already holds exactly this text.
+ * @param {string} storeDir
+ * @param {StoreIndex} index
+ */
+async function writeIndex(storeDir, index) {
+  const text = renderJson(index);
+  const path = join(storeDir, INDEX_FILE);
+  const old = await readFile(path, 'utf8').catch(() => null);
+  if (old !== text) await replaceFileAtomic(path, text);
 }
 
 /**
@@ -142,24 +213,8 @@ export async function buildIndex(storeDir, options = {}) {
  */
 export async function readIndex(storeDir) {
   const path = join(storeDir, INDEX_FILE);
-  const text = await readFile(path, 'utf8').catch((err) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
-  if (text === null) return buildIndex(storeDir, { write: false });
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${path}: not valid JSON (${/** @type {Error} */ (err).message}); regenerate it with \`tagbench store index --store ${storeDir}\``);
-  }
-  if (typeof data?.schemaVersion === 'number' && data.schemaVersion > 1) {
-    throw new UserError(`${path}: schemaVersion ${data.schemaVersion} is newer than this tagbench understands (1): upgrade tagbench`);
-  }
-  const problems = validateAgainst('store-index', data);
-  if (problems.length > 0) throw new UserError(`${path}: not a valid store index: ${problems.join('; ')}; regenerate it with \`tagbench store index --store ${storeDir}\``);
-  /** @type {StoreIndex} */
-  const index = data;
+  const index = await readIndexFile(path, { storeDir });
+  if (index === null) return buildIndex(storeDir, { write: false });
   const [runPaths, cmpPaths, cpPaths] = await Promise.all([listStoreFiles(storeDir, 'runs'), listStoreFiles(storeDir, 'verdicts'), listStoreFiles(storeDir, 'changepoints')]);
   const same = (/** @type {string[]} */ a, /** @type {{path: string}[]} */ b) => a.length === b.length && b.every((e, i) => e.path === a[i]);
   if (!same(runPaths, index.runs) || !same(cmpPaths, index.comparisons)) return buildIndex(storeDir, { write: false });
@@ -173,19 +228,57 @@ export async function readIndex(storeDir) {
 }
 
 /**
+ * One index.json as it is, parsed and validated, without looking at any other file: what watch
+ * reads from the results branch (it fetches that one file, not the records).
+ * @param {string} path
+ * @param {{storeDir?: string}} [options] storeDir: named in the hint to regenerate it
+ * @returns {Promise<StoreIndex|null>} null when the file does not exist
+ * @throws {UserError} when it is not valid JSON, not an index, or newer than this tagbench
+ */
+export async function readIndexFile(path, options = {}) {
+  const text = await readFile(path, 'utf8').catch((err) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (text === null) return null;
+  const hint = `regenerate it with \`tagbench store index --store ${options.storeDir ?? dirname(path)}\``;
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${path}: not valid JSON (${/** @type {Error} */ (err).message}); ${hint}`);
+  }
+  if (typeof data?.schemaVersion === 'number' && data.schemaVersion > 1) {
+    throw new UserError(`${path}: schemaVersion ${data.schemaVersion} is newer than this tagbench understands (1): upgrade tagbench`);
+  }
+  const problems = validateAgainst('store-index', data);
+  if (problems.length > 0) throw new UserError(`${path}: not a valid store index: ${problems.join('; ')}; ${hint}`);
+  return data;
+}
+
+/**
  * @param {string} storeDir
  * @returns {Promise<IndexChangePoints[]>} sorted by path
  * @throws {UserError} when a change-point file is unreadable
  */
 async function indexChangePoints(storeDir) {
-  return (await readStoreFiles(storeDir, 'change-points')).map(({ relPath, data }) => ({
+  return (await readStoreFiles(storeDir, 'change-points')).map(({ relPath, data }) => changePointsEntry(relPath, data));
+}
+
+/**
+ * @param {string} relPath
+ * @param {import('../types.js').ChangePoints} data
+ * @returns {IndexChangePoints}
+ */
+function changePointsEntry(relPath, data) {
+  return {
     hostClass: data.hostClass,
     product: data.product,
     line: data.line,
     suite: data.suite,
     createdAt: data.createdAt,
-    releases: data.releases.map((/** @type {{version: string}} */ r) => r.version),
-    changePoints: data.tests.reduce((/** @type {number} */ n, /** @type {{changePoints: unknown[]}} */ t) => n + t.changePoints.length, 0),
+    releases: data.releases.map((r) => r.version),
+    changePoints: data.tests.reduce((n, t) => n + t.changePoints.length, 0),
     path: relPath,
-  }));
+  };
 }

@@ -16,7 +16,7 @@ function existingStore(store) {
 
 /**
  * `tagbench publish`: commit the store's new files to the results branch.
- * @param {Record<string, any>} options {store, repo?, branch, logs?, maxLogKb, attempts, json?}
+ * @param {Record<string, any>} options {store, repo?, branch, logs?, maxLogKb, logRetentionDays, attempts, json?}
  * @returns {Promise<number>}
  * @throws {UserError} see publishToBranch
  */
@@ -28,6 +28,7 @@ export async function publishCommand(options) {
     branch: options.branch,
     logs: Boolean(options.logs),
     maxLogBytes: options.maxLogKb * 1024,
+    logRetentionDays: options.logRetentionDays,
     attempts: options.attempts,
   });
   if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -137,6 +138,7 @@ export const commands = [
       { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
       { flags: '--logs', description: 'also publish raw logs (logs/<run-id>/) of the published runs' },
       { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: parsePositiveInt },
+      { flags: '--log-retention-days <n>', description: 'raw logs of runs that started more than this many days ago leave the branch\'s tip (its history keeps them); 0 = keep every log', default: 90, parse: (/** @type {string} */ v) => (v === '0' ? 0 : parsePositiveInt(v)) },
       { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: parsePositiveInt },
       { flags: '--json', description: 'print the result as JSON on stdout' },
     ],

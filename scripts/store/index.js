@@ -10,7 +10,7 @@ export { listPartitions, readRawLog } from './read-records.js';
 export { readBaseline, readBaselines, writeBaseline, baselinePath, promoteBaseline } from './baselines.js';
 export { replaceFileAtomic, writeFileOnce } from './write-file-once.js';
 export { readIssueList, writeIssueList, renderIssueList, validateIssueRef } from './issue-list.js';
-export { buildIndex, readIndex } from './build-index.js';
+export { buildIndex, readIndex, readIndexFile } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
 export { writeBisectReport, readBisectReports, validateBisectReport } from './bisect-report.js';
 export { writeLegAttempt, readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
@@ -22,6 +22,7 @@ export { writeLegAttempt, readLegAttempts, summarizeLegAttempts } from './leg-at
 /** @typedef {import('../types.js').IssueRef} IssueRef */
 /** @typedef {import('./bisect-report.js').BisectReport} BisectReport */
 /** @typedef {import('./leg-attempts.js').LegAttempts} LegAttempts */
+/** @typedef {import('./build-index.js').StoreIndex} StoreIndex */
 /** @typedef {import('./leg-attempts.js').LegAttempt} LegAttempt */
 export { readNoiseSummary, writeNoiseSummary, validateNoiseSummary, NOISE_SUMMARY_SCHEMA_VERSION } from './noise-summary.js';
 export { readCalibrationReport, CALIBRATION_FORMAT } from './calibration-report.js';

@@ -3,11 +3,17 @@
  * repository, safely against concurrent publishers on other runners.
  *
  * Each attempt starts from the branch's current tip in a private temporary repository: copy in
- * the local files (run records, comparisons, bisect reports, change points, logs; append-only:
- * identical = no-op, different = refused; the one exception is
- * a change-point file, derived data that a newer one replaces), regenerate index.json
- * from every file (index.json is never merged: it is rebuilt on top of whatever tip we got),
- * commit, and push without force. A rejected push means the branch moved: start over on the new
+ * the local files (run records and their samples files, comparisons, bisect reports, change
+ * points, logs; append-only: identical = no-op, different = refused; the one exception is
+ * a change-point file, derived data that a newer one replaces), bring index.json up to date
+ * (index.json is never merged: it is recomputed on top of whatever tip we got), commit, and
+ * push without force.
+ *
+ * The branch holds years of records, so an attempt fetches the tip's trees but only the few
+ * files it needs (a partial clone, `--filter=blob:none`, with a sparse work tree: index.json,
+ * the failed attempts, the change points and the paths it writes) and indexes only the files
+ * it adds (extendIndex). Only a branch whose index.json is missing or does not list exactly its
+ * files is fetched whole and indexed from every file. A rejected push means the branch moved: start over on the new
  * tip after a randomized exponential backoff. The push is a single atomic ref update, so a
  * publisher killed at any moment leaves the branch at a valid commit, and the local store is
  * only ever read.
@@ -20,7 +26,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../errors.js';
 import { readStoreFiles } from './read-records.js';
-import { buildIndex } from './build-index.js';
+import { INDEX_FILE } from './store-paths.js';
+import { buildIndex, extendIndex, readIndexFile } from './build-index.js';
+import { sameSamples } from './record-samples.js';
 import { migrateData } from './migrate-data.js';
 import { RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-record.js';
 import { runGit, remoteTip, redactUrls } from './run-git.js';
@@ -37,6 +45,12 @@ const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to upd
  * @property {boolean} [logs] also publish raw logs of the published runs (default false)
  * @property {number} [maxLogBytes] logs larger than this are not published, and listed in
  *   `skippedLogs` (default 1 MiB)
+ * @property {number} [logRetentionDays] raw logs (`logs/<run-id>/`) of runs that started more
+ *   than this many days ago are removed from the branch's tip on each publish; the branch's
+ *   history keeps them (default 90; 0 = keep every log on the tip). Logs are the one part of the
+ *   branch that grows without bound (every tool output of every run), and the tip is what every
+ *   clone and site build fetches.
+ * @property {Date} [now] the time the retention counts from (tests pin it)
  * @property {number} [attempts] push attempts before giving up (default 12)
  * @property {number} [baseDelayMs] first backoff delay (default 250 ms), doubled per attempt
  * @property {number} [maxDelayMs] backoff cap (default 8000 ms); each delay is scaled by a random 0.5–1.5
@@ -58,9 +72,10 @@ const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to upd
  * @property {string[]} keptNewer change-point files left on the branch because the branch's is
  *   newer (createdAt) than the local one
  * @property {{path: string, bytes: number}[]} skippedLogs logs over maxLogBytes
+ * @property {string[]} prunedLogs run ids whose logs left the tip (older than logRetentionDays)
  */
 
-/** @typedef {{relPath: string, bytes: Buffer, kind: 'run-record'|'comparison'|'change-points'|'bisect-report'|'leg-attempt'|'log'}} LocalFile */
+/** @typedef {{relPath: string, bytes: Buffer, kind: 'run-record'|'samples'|'comparison'|'change-points'|'bisect-report'|'leg-attempt'|'log'}} LocalFile */
 
 /**
  * @param {string} storeDir local results store (read only)
@@ -80,6 +95,7 @@ export async function publishToBranch(storeDir, options) {
   const { files, skippedLogs } = await collectLocalFiles(storeDir, options);
   for (const s of skippedLogs) progress(`publish: not publishing ${s.path} (${s.bytes} bytes > ${options.maxLogBytes ?? 1 << 20})`);
   const work = await mkdtemp(join(tmpdir(), 'tagbench-publish-'));
+  const env = remoteEnv(repo);
   try {
     await runGit(['init', '-q', `--initial-branch=${branch}`, work]);
     const email = await runGit(['config', 'user.email'], { cwd: work, check: false });
@@ -87,26 +103,35 @@ export async function publishToBranch(storeDir, options) {
       await runGit(['config', 'user.name', 'tagbench'], { cwd: work });
       await runGit(['config', 'user.email', 'tagbench@localhost'], { cwd: work });
     }
+    // A partial clone of "origin", whose URL reaches git only through the environment (remoteEnv).
+    for (const [key, value] of [['core.repositoryformatversion', '1'], ['extensions.partialClone', 'origin'], ['remote.origin.promisor', 'true'], ['remote.origin.partialclonefilter', 'blob:none']]) {
+      await runGit(['config', key, value], { cwd: work });
+    }
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const tip = await remoteTip(repo, branch);
       progress(`publish: attempt ${attempt}/${attempts}: ${tip ? `${branch} is at ${tip.slice(0, 12)}` : `${branch} does not exist yet, creating it`}`);
-      await checkoutTip(work, repo, branch, tip);
+      const previous = await checkoutTip(work, branch, tip, files.map((f) => f.relPath), env, progress);
       const applied = await applyFiles(work, files, branch);
       for (const p of applied.keptNewer) progress(`publish: keeping ${p} of ${branch}: it was computed after the local one`);
-      await buildIndex(work);
-      await runGit(['add', '-A', '.'], { cwd: work });
+      const index = previous ? await extendIndex(work, previous, [...applied.added, ...applied.upgraded, ...applied.replaced]) : await buildIndex(work);
+      const prunedLogs = await pruneLogs(work, index, options.logRetentionDays ?? 90, options.now ?? new Date());
+      if (prunedLogs.length > 0) {
+        progress(`publish: the logs of ${prunedLogs.length} run${prunedLogs.length === 1 ? '' : 's'} older than ${options.logRetentionDays ?? 90} days leave the tip (the branch's history keeps them)`);
+        applied.added = applied.added.filter((p) => !prunedLogs.some((id) => p.startsWith(`logs/${id}/`)));
+      }
+      await runGit(['add', '-A', '.'], { cwd: work, env });
       const staged = await runGit(['diff', '--cached', '--quiet'], { cwd: work, check: false });
       if (staged.code === 0) {
         progress(`publish: ${branch} already holds every file; nothing to push`);
-        return { status: 'unchanged', repo: redactUrls(repo), branch, commit: tip, attempts: attempt, added: [], upgraded: [], replaced: [], keptNewer: applied.keptNewer, skippedLogs };
+        return { status: 'unchanged', repo: redactUrls(repo), branch, commit: tip, attempts: attempt, added: [], upgraded: [], replaced: [], keptNewer: applied.keptNewer, skippedLogs, prunedLogs };
       }
-      await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added, applied.replaced)], { cwd: work });
+      await runGit(['commit', '-q', '--no-verify', '-m', options.message ?? commitMessage(applied.added, applied.replaced, prunedLogs)], { cwd: work, env });
       const commit = (await runGit(['rev-parse', 'HEAD'], { cwd: work })).stdout.trim();
       progress(`publish: pushing ${commit.slice(0, 12)} (${applied.added.length} new file${applied.added.length === 1 ? '' : 's'}${applied.replaced.length > 0 ? `, ${applied.replaced.length} change-point file${applied.replaced.length === 1 ? '' : 's'} replaced` : ''})`);
-      const push = await runGit(['push', '--quiet', '--no-verify', repo, `HEAD:refs/heads/${branch}`], { cwd: work, check: false });
+      const push = await runGit(['push', '--quiet', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`], { cwd: work, check: false, env });
       if (push.code === 0) {
         progress(`publish: ${branch} is now at ${commit.slice(0, 12)}`);
-        return { status: 'published', repo: redactUrls(repo), branch, commit, attempts: attempt, ...applied, skippedLogs };
+        return { status: 'published', repo: redactUrls(repo), branch, commit, attempts: attempt, ...applied, skippedLogs, prunedLogs };
       }
       // A failed push is a lost race if the branch moved, or if git says the ref update lost to
       // another one still in flight (its lock held, the tip not yet moved). Anything else
@@ -127,28 +152,85 @@ export async function publishToBranch(storeDir, options) {
 }
 
 /**
- * Point the private work tree at the remote tip (or at an empty orphan branch).
+ * Point the private work tree at the remote tip (or at an empty orphan branch), with only the
+ * files this publish needs in it, and say whether the tip's index.json can be extended.
  * @param {string} work
- * @param {string} repo URL used as is, never saved as a remote: a token in it must not be left
- *   in .git/config if the process is killed
  * @param {string} branch
  * @param {string|null} tip
+ * @param {string[]} paths the local files' paths (checked out where the branch has them, to compare)
+ * @param {Record<string, string>} env remoteEnv()
+ * @param {(line: string) => void} progress
+ * @returns {Promise<import('./build-index.js').StoreIndex|null>} the tip's index when it lists
+ *   exactly the branch's files (then only the added files need indexing); null = index every
+ *   file (the work tree then holds the whole branch)
  */
-async function checkoutTip(work, repo, branch, tip) {
-  if (tip) {
-    // Depth 1: building the next commit needs only the tip's tree; the remote has the history.
-    await runGit(['fetch', '-q', '--depth', '1', repo, `+refs/heads/${branch}:refs/remotes/origin/${branch}`], { cwd: work });
-    await runGit(['checkout', '-q', '-f', '-B', branch, `refs/remotes/origin/${branch}`], { cwd: work });
-  } else {
+async function checkoutTip(work, branch, tip, paths, env, progress) {
+  if (!tip) {
     await runGit(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: work });
     const head = await runGit(['rev-parse', '--verify', '-q', 'HEAD'], { cwd: work, check: false });
     if (head.code === 0) {
       // An earlier attempt committed an orphan here; start the orphan again from nothing.
       await runGit(['update-ref', '-d', `refs/heads/${branch}`], { cwd: work });
     }
+    await runGit(['config', 'core.sparseCheckout', 'false'], { cwd: work });
     await runGit(['read-tree', '--empty'], { cwd: work });
+    await runGit(['clean', '-q', '-f', '-d', '-x'], { cwd: work });
+    return null;
   }
+  // Depth 1 and no file contents: building the next commit needs the tip's trees; the remote
+  // has the history, and the files this publish reads are fetched when checked out.
+  await runGit(['fetch', '-q', '--depth', '1', '--filter=blob:none', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`], { cwd: work, env });
+  // Non-cone patterns, one per file: store paths are made of [A-Za-z0-9._-] only (no pattern syntax).
+  const patterns = [`/${INDEX_FILE}`, '/attempts/', '/changepoints/', ...paths.map((p) => `/${p}`)];
+  await writeSparse(work, patterns);
+  await runGit(['checkout', '-q', '-f', '-B', branch, `refs/remotes/origin/${branch}`], { cwd: work, env });
   await runGit(['clean', '-q', '-f', '-d', '-x'], { cwd: work });
+  const index = await readIndexFile(join(work, INDEX_FILE)).catch(() => null);
+  const listed = (await runGit(['ls-tree', '-r', '--name-only', 'HEAD', '--', 'runs', 'verdicts', 'changepoints'], { cwd: work })).stdout
+    .split('\n').filter((p) => p.endsWith('.json') && !p.split('/').some((part) => part.startsWith('.')));
+  const indexed = new Set(index ? [...index.runs, ...index.comparisons, ...(index.changePoints ?? [])].map((e) => e.path) : []);
+  if (index && listed.length === indexed.size && listed.every((p) => indexed.has(p))) {
+    const adding = paths.filter((p) => p.endsWith('.json') && !indexed.has(p)).length;
+    progress(`publish: indexing ${adding} new file${adding === 1 ? '' : 's'} on top of ${INDEX_FILE} (${index.runs.length} run${index.runs.length === 1 ? '' : 's'}, ${index.comparisons.length} comparison${index.comparisons.length === 1 ? '' : 's'})`);
+    return index;
+  }
+  progress(`publish: ${branch}'s ${INDEX_FILE} ${index ? 'does not list exactly its files' : 'is missing or unreadable'}: fetching the whole branch to index every file`);
+  await writeSparse(work, ['/*']);
+  await runGit(['read-tree', '-mu', 'HEAD'], { cwd: work, env });
+  return null;
+}
+
+/**
+ * Turn the sparse work tree on with these patterns (the files git checks out).
+ * @param {string} work
+ * @param {string[]} patterns
+ */
+async function writeSparse(work, patterns) {
+  await runGit(['config', 'core.sparseCheckout', 'true'], { cwd: work });
+  await mkdir(join(work, '.git', 'info'), { recursive: true });
+  await writeFile(join(work, '.git', 'info', 'sparse-checkout'), `${patterns.join('\n')}\n`);
+}
+
+/**
+ * The environment that gives git the remote's URL for this process only: a token in the URL is
+ * then never written to .git/config, where a killed publisher would leave it on disk. A local
+ * repository is served with partial-clone filters allowed (GitHub allows them; a plain local
+ * repository does not by default, and would then send every file).
+ * @param {string} repo
+ * @returns {Record<string, string>}
+ */
+function remoteEnv(repo) {
+  const pairs = [['remote.origin.url', repo]];
+  if (existsSync(repo)) pairs.push(['remote.origin.uploadpack', 'git -c uploadpack.allowFilter=true -c uploadpack.allowAnySHA1InWant=true upload-pack']);
+  // After any entries the caller's environment already passes this way (a workflow's auth header).
+  const first = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
+  /** @type {Record<string, string>} */
+  const env = { GIT_CONFIG_COUNT: String(first + pairs.length) };
+  pairs.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${first + i}`] = key;
+    env[`GIT_CONFIG_VALUE_${first + i}`] = value;
+  });
+  return env;
 }
 
 /**
@@ -180,6 +262,7 @@ async function applyFiles(work, files, branch) {
       continue;
     }
     if (existing.equals(file.bytes)) continue;
+    if (file.kind === 'samples' && sameSamples(existing, file.bytes)) continue;
     const verdict = compareJson(existing.toString('utf8'), file);
     if (verdict === 'same') continue;
     if (verdict === 'upgrade') {
@@ -212,6 +295,7 @@ async function applyFiles(work, files, branch) {
  */
 function compareJson(existing, file) {
   if (file.kind === 'log') return 'different';
+  if (file.kind === 'samples') return 'different';
   let old;
   let mine;
   try {
@@ -257,6 +341,9 @@ async function collectLocalFiles(storeDir, options) {
   for (const [kind, list] of /** @type {const} */ ([['run-record', runs], ['comparison', comparisons], ['change-points', changePoints]])) {
     for (const f of list) files.push({ relPath: f.relPath, bytes: await readFile(join(storeDir, f.relPath)), kind });
   }
+  // Each record's samples file, first: on the branch a record never names a file that is not there.
+  const samples = runs.filter((r) => r.data.samples).map((r) => join(dirname(r.relPath), r.data.samples.file));
+  for (const relPath of samples.reverse()) files.unshift({ relPath, bytes: await readFile(join(storeDir, relPath)), kind: 'samples' });
   // Append-only like comparisons; readBisectReports refuses an invalid one before anything is pushed.
   for (const report of await readBisectReports(storeDir)) {
     const relPath = bisectReportPath(report);
@@ -284,20 +371,44 @@ async function collectLocalFiles(storeDir, options) {
   return { files, skippedLogs };
 }
 
-/** @param {string[]} added @param {string[]} replaced */
-function commitMessage(added, replaced) {
-  const runs = added.filter((p) => p.startsWith('runs/'));
+/**
+ * Remove from the tip the logs of runs older than the retention (their files leave the index of
+ * the work tree; nothing is fetched for it: the trees say which logs exist).
+ * @param {string} work
+ * @param {import('./build-index.js').StoreIndex} index the branch's index after this publish
+ * @param {number} days 0 = keep every log
+ * @param {Date} now
+ * @returns {Promise<string[]>} run ids whose logs were removed
+ */
+async function pruneLogs(work, index, days, now) {
+  if (days === 0) return [];
+  const cutoff = now.getTime() - days * 86_400_000;
+  const old = new Set(index.runs.filter((r) => Date.parse(r.startedAt) < cutoff).map((r) => r.id));
+  const withLogs = (await runGit(['ls-files', '--', 'logs/'], { cwd: work })).stdout.split('\n').filter(Boolean);
+  const ids = [...new Set(withLogs.map((p) => p.split('/')[1]).filter((id) => old.has(id)))].sort();
+  for (const id of ids) {
+    await runGit(['rm', '-r', '-q', '--cached', '--sparse', '--ignore-unmatch', '--', `logs/${id}`], { cwd: work });
+    await rm(join(work, 'logs', id), { recursive: true, force: true });
+  }
+  return ids;
+}
+
+/** @param {string[]} added @param {string[]} replaced @param {string[]} [prunedLogs] run ids */
+function commitMessage(added, replaced, prunedLogs = []) {
+  const samples = added.filter((p) => p.endsWith('.samples.json.gz')).length;
+  const runs = added.filter((p) => p.startsWith('runs/') && p.endsWith('.json'));
   const cmps = added.filter((p) => p.startsWith('verdicts/'));
   const cps = added.filter((p) => p.startsWith('changepoints/')).length + replaced.length;
   const bisects = added.filter((p) => p.startsWith('bisects/')).length;
   const attempts = added.filter((p) => p.startsWith('attempts/')).length;
-  const logs = added.length - runs.length - cmps.length - (cps - replaced.length) - bisects - attempts;
+  const logs = added.length - runs.length - samples - cmps.length - (cps - replaced.length) - bisects - attempts;
   const parts = [`${runs.length} run${runs.length === 1 ? '' : 's'}`, `${cmps.length} comparison${cmps.length === 1 ? '' : 's'}`];
   if (cps > 0) parts.push(`${cps} change-point file${cps === 1 ? '' : 's'}`);
   if (bisects > 0) parts.push(`${bisects} bisect report${bisects === 1 ? '' : 's'}`);
   if (attempts > 0) parts.push(`${attempts} failed leg attempt${attempts === 1 ? '' : 's'}`);
   if (logs > 0) parts.push(`${logs} log${logs === 1 ? '' : 's'}`);
+  if (prunedLogs.length > 0) parts.push(`logs of ${prunedLogs.length} old run${prunedLogs.length === 1 ? '' : 's'} pruned`);
   const lines = runs.slice(0, 20).map((p) => `- ${p.replace(/^runs\//, '').replace(/\.json$/, '')}`);
   if (runs.length > 20) lines.push(`- ... and ${runs.length - 20} more`);
-  return `tagbench publish: ${added.length + replaced.length === 0 ? 'regenerate index.json' : parts.join(', ')}\n\n${lines.join('\n')}`.trim();
+  return `tagbench publish: ${added.length + replaced.length + prunedLogs.length === 0 ? 'regenerate index.json' : parts.join(', ')}\n\n${lines.join('\n')}`.trim();
 }

@@ -10,6 +10,7 @@ import { UserError } from '../errors.js';
 import { validateRecord, validateComparison, validateChangePoints, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION, CHANGE_POINTS_SCHEMA_VERSION } from './validate-record.js';
 import { migrateData } from './migrate-data.js';
 import { recordRelPath, comparisonRelPath, changePointsRelPath } from './store-paths.js';
+import { joinSamples } from './record-samples.js';
 
 /**
  * @typedef {object} StoreFilter narrows the files read; every given field must match
@@ -21,6 +22,9 @@ import { recordRelPath, comparisonRelPath, changePointsRelPath } from './store-p
  *   not stored by line)
  * @property {string} [suite]
  * @property {string[]} [ids] run ids (comparison ids for comparisons)
+ * @property {boolean} [samples] run records: read each record's per-second samples file
+ *   (default true); false = every repeat's `intervals` is [] (for readers of summaries only:
+ *   the index, the site's tables)
  */
 
 /**
@@ -137,7 +141,7 @@ export async function readStoreFiles(storeDir, kind, filter = {}) {
   /** @type {StoredFile[]} */
   const out = [];
   await Promise.all(relPaths.map(async (relPath) => {
-    const data = await readOne(storeDir, relPath, kind, errors);
+    const data = await readOne(storeDir, relPath, kind, errors, filter.samples !== false);
     if (data !== undefined) out.push({ relPath, data });
   }));
   if (errors.length > 0) {
@@ -147,13 +151,32 @@ export async function readStoreFiles(storeDir, kind, filter = {}) {
 }
 
 /**
+ * Read, upgrade and validate one file of the store by its path (publish indexes only the files
+ * it adds, not the whole branch).
+ * @param {string} storeDir
+ * @param {string} relPath
+ * @param {StoreKind} kind
+ * @param {{samples?: boolean}} [options] as StoreFilter's
+ * @returns {Promise<any>}
+ * @throws {UserError} naming the file when it is bad
+ */
+export async function readStoreFile(storeDir, relPath, kind, options = {}) {
+  /** @type {string[]} */
+  const errors = [];
+  const data = await readOne(storeDir, relPath, kind, errors, options.samples !== false);
+  if (errors.length > 0) throw new UserError(`results store ${storeDir}: ${errors.join('; ')}`);
+  return data;
+}
+
+/**
  * @param {string} storeDir
  * @param {string} relPath
  * @param {StoreKind} kind
  * @param {string[]} errors collects problems
+ * @param {boolean} samples run records: join the per-second samples file (else intervals [])
  * @returns {Promise<any>} undefined when bad
  */
-async function readOne(storeDir, relPath, kind, errors) {
+async function readOne(storeDir, relPath, kind, errors, samples) {
   const spec = KINDS[kind];
   const text = await readFile(join(storeDir, relPath), 'utf8');
   let parsed;
@@ -172,6 +195,17 @@ async function readOne(storeDir, relPath, kind, errors) {
     if (!(err instanceof UserError)) throw err;
     errors.push(err.message);
     return undefined;
+  }
+  if (kind === 'run-record' && data.samples) {
+    try {
+      data = samples
+        ? joinSamples(data, await readFile(join(storeDir, relPath, '..', data.samples.file)).catch(() => null), relPath)
+        : { ...data, steps: data.steps.map((/** @type {any} */ step) => ({ ...step, repeats: step.repeats.map((/** @type {any} */ rep) => ({ ...rep, intervals: [] })) })) };
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      errors.push(err.message);
+      return undefined;
+    }
   }
   const problems = spec.validate(data);
   if (problems.length > 0) {

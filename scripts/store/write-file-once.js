@@ -9,12 +9,19 @@ import { isDeepStrictEqual } from 'node:util';
 import { UserError } from '../errors.js';
 
 /**
+ * @typedef {object} WriteOnceOptions
+ * @property {boolean} [json] equal parsed JSON counts as identical (same record, other key order)
+ * @property {(existing: Buffer, mine: Buffer) => boolean} [same] other content that counts as
+ *   identical (a samples file compressed by another zlib)
+ * @property {string} [what] how to name the file in errors ("run record")
+ */
+
+/**
  * Create `path` with `text` atomically (temp file in the same directory, fsync, then link into
  * place) unless it exists.
  * @param {string} path absolute or cwd-relative file path
- * @param {string} text full content
- * @param {{json?: boolean, what?: string}} [options] json: equal parsed JSON counts as identical
- *   (same record, other key order); what: how to name the file in errors ("run record")
+ * @param {string|Buffer} text full content
+ * @param {WriteOnceOptions} [options]
  * @returns {Promise<'written'|'unchanged'>}
  * @throws {UserError} when the file exists with different content
  */
@@ -32,7 +39,7 @@ export async function writeFileOnce(path, text, options = {}) {
     const code = /** @type {NodeJS.ErrnoException} */ (err).code;
     if (code === 'EEXIST') {
       await unlink(tmp);
-      return sameOrRefuse(path, await readFile(path, 'utf8'), text, options);
+      return sameOrRefuse(path, await readFile(path), text, options);
     }
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') { await unlink(tmp).catch(() => {}); throw err; }
     // File systems without hard links: rename is still atomic, only the race check is weaker.
@@ -60,10 +67,10 @@ export async function replaceFileAtomic(path, text) {
   await syncDir(dir);
 }
 
-/** @param {string} path @returns {Promise<string|null>} */
+/** @param {string} path @returns {Promise<Buffer|null>} */
 async function readExisting(path) {
   try {
-    return await readFile(path, 'utf8');
+    return await readFile(path);
   } catch (err) {
     if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return null;
     throw err;
@@ -72,14 +79,16 @@ async function readExisting(path) {
 
 /**
  * @param {string} path
- * @param {string} existing
- * @param {string} text
- * @param {{json?: boolean, what?: string}} options
+ * @param {Buffer} existing
+ * @param {string|Buffer} text
+ * @param {WriteOnceOptions} options
  * @returns {'unchanged'}
  */
 function sameOrRefuse(path, existing, text, options) {
-  if (existing === text) return 'unchanged';
-  if (options.json && jsonEqual(existing, text)) return 'unchanged';
+  const mine = Buffer.isBuffer(text) ? text : Buffer.from(text);
+  if (existing.equals(mine)) return 'unchanged';
+  if (options.json && jsonEqual(existing.toString('utf8'), mine.toString('utf8'))) return 'unchanged';
+  if (options.same?.(existing, mine)) return 'unchanged';
   throw new UserError(
     `${path}: a different ${options.what ?? 'file'} already exists at this path; the results store is append-only and ` +
     'never rewrites a file. If this is a new run, give it a new run id; if the stored file is wrong, remove it by hand and say why in the commit.',
@@ -110,7 +119,7 @@ async function syncDir(dir) {
 /**
  * Write `text` to a new hidden temp file beside `path` and fsync it; readers ignore such files.
  * @param {string} path the file the temp file will become
- * @param {string} text
+ * @param {string|Buffer} text
  * @returns {Promise<string>} the temp file's path
  */
 async function writeTempFile(path, text) {

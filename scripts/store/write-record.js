@@ -3,18 +3,21 @@
  * atomically and never rewritten (scripts/store/write-file-once.js); and change-point files,
  * the one kind of derived data in the store, validated and replaced atomically.
  */
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors.js';
 import { validateRecord, validateComparison, validateChangePoints } from './validate-record.js';
 import { recordRelPath, comparisonRelPath, comparisonId, changePointsRelPath, renderJson } from './store-paths.js';
 import { writeFileOnce, replaceFileAtomic } from './write-file-once.js';
+import { splitSamples, sameSamples } from './record-samples.js';
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /**
- * Store one run record at `runs/<host-class>/<product>/<version>/<suite>/<run-id>.json`.
- * Records of any status (`partial` too) are stored; writing the same record again is a no-op.
+ * Store one run record at `runs/<host-class>/<product>/<version>/<suite>/<run-id>.json`, its
+ * per-second samples beside it in `<run-id>.samples.json.gz` (record-samples.js; written first,
+ * so a record never names a file that is not there). Records of any status (`partial` too) are
+ * stored; writing the same record again is a no-op.
  * @param {string} storeDir results store root (created when missing)
  * @param {import('../types.js').RunRecord} record
  * @returns {Promise<string>} path of the stored file (storeDir joined with the relative path)
@@ -27,7 +30,11 @@ export async function writeRecord(storeDir, record) {
     throw new UserError(`run record ${describeId(record)} is invalid, not stored (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n  - ${problems.join('\n  - ')}`);
   }
   const path = join(storeDir, recordRelPath(record));
-  await writeFileOnce(path, renderJson(record), { json: true, what: 'run record' });
+  const split = splitSamples(record);
+  if (split.samples && split.record.samples) {
+    await writeFileOnce(join(dirname(path), split.record.samples.file), split.samples, { same: sameSamples, what: 'samples file' });
+  }
+  await writeFileOnce(path, renderJson(split.record), { json: true, what: 'run record' });
   return path;
 }
 

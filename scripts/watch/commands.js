@@ -16,7 +16,7 @@ const collect = (value, previous) => [...(previous ?? []), value];
 
 /**
  * `tagbench watch`: the CLI face of discoverTags.
- * @param {Record<string, any>} options commander options: {store: string, products?: string,
+ * @param {Record<string, any>} options commander options: {store: string, index?: string (an index.json read alone, instead of store), products?: string,
  *   hostClass?: string[], suite?: string, max: number, retryFailed?: boolean,
  *   remoteOverride?: string[], json?: boolean, githubOutput?: string (default: $GITHUB_OUTPUT)};
  *   root: project root holding configs/ (default: this checkout; tests pass a fixture)
@@ -25,7 +25,7 @@ const collect = (value, previous) => [...(previous ?? []), value];
  */
 export async function watchCommand(options) {
   const { loadConfig } = await import('../config/index.js');
-  const { readIndex } = await import('../store/index.js');
+  const { readIndex, readIndexFile } = await import('../store/index.js');
   const { discoverTags, DEFAULT_BACK_OFF } = await import('./discover-tags.js');
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
   const config = await loadConfig(root);
@@ -42,7 +42,7 @@ export async function watchCommand(options) {
     hostClasses: options.hostClass,
     suite: options.suite,
     remoteOverrides,
-    index: await readIndex(resolve(options.store ?? 'results')),
+    index: options.index ? await readIndexOnly(resolve(options.index), readIndexFile) : await readIndex(resolve(options.store ?? 'results')),
     max: options.max ?? 10,
     retryFailed: Boolean(options.retryFailed),
     backOff: { hours: options.backOffHours ?? DEFAULT_BACK_OFF.hours, maxAttempts: options.maxAttempts ?? DEFAULT_BACK_OFF.maxAttempts },
@@ -125,6 +125,21 @@ export function renderTagChanges(moved, deleted) {
 }
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
+/**
+ * The results branch's index.json as it is (watch.yml fetches that one file, not the records,
+ * so there are no files to check it against).
+ * @param {string} path
+ * @param {typeof import('../store/index.js').readIndexFile} readIndexFile
+ * @returns {Promise<import('../store/index.js').StoreIndex>}
+ * @throws {UserError} when the file is missing: an empty store is --store of an empty folder,
+ *   never a missing index (every release would look new)
+ */
+async function readIndexOnly(path, readIndexFile) {
+  const index = await readIndexFile(path);
+  if (!index) throw new UserError(`--index ${path}: no such file; for a results branch that does not exist yet pass --store <empty folder>`);
+  return index;
+}
+
 export const commands = [
   {
     name: 'watch',
@@ -139,7 +154,8 @@ export const commands = [
       'Example: tagbench watch --store bench-data --host-class small-server --json',
     ].join('\n'),
     options: [
-      { flags: '--store <dir>', description: 'results store or checkout of the results branch (its index.json)', default: 'results' },
+      { flags: '--store <dir>', description: 'results store or checkout of the results branch (its index.json, checked against its files)', default: 'results' },
+      { flags: '--index <file>', description: 'read this index.json alone (the results branch\'s, fetched without its records: watch.yml) instead of --store' },
       { flags: '--products <names>', description: 'comma-separated products (default: every product with a gitUrl)' },
       { flags: '--host-class <name>', description: 'host class to plan for (repeatable; default: every host class with runner labels)', parse: collect },
       { flags: '--suite <name>', description: 'suite to plan and look for (default: each host class\'s scale)' },

@@ -136,7 +136,8 @@ test('watch fails loudly when it cannot read the results branch; a branch not th
   const good = await job('good');
   const read = await readResultsBranch(good, await resultsRepo(join(dir, 'r3'), { 'index.json': '{"runs":[]}' }));
   assert.equal(read.code, 0, read.out);
-  assert.equal(await readFile(join(good, 'data', 'index.json'), 'utf8'), '{"runs":[]}');
+  assert.equal(await readFile(join(good, 'results-index.json'), 'utf8'), '{"runs":[]}', 'index.json alone, for tagbench watch --index');
+  assert.deepEqual(await readdir(join(good, 'data')), ['.git'], 'no file of the branch is checked out: the records are not needed to plan');
 });
 
 test('a leg whose bench job failed, timed out or was cancelled is remembered on the results branch; a good leg, a dry run or a refused plan is not', async () => {

@@ -38,7 +38,7 @@ test('publish creates the branch as an orphan, re-publish is a no-op, new record
   await writeRawLog(store, 'run-1', 'server-error.log', 'ready for connections\n');
   const first = await publishToBranch(store, { repo: bare, ...quiet });
   assert.equal(first.status, 'published');
-  assert.deepEqual(first.added, ['runs/local/mariadb/10.11.18/smoke/run-1.json']);
+  assert.deepEqual(first.added, ['runs/local/mariadb/10.11.18/smoke/run-1.samples.json.gz', 'runs/local/mariadb/10.11.18/smoke/run-1.json'], 'the samples file first, then the record that names it');
   assert.equal(git(['rev-list', '--count', 'bench-data'], bare).trim(), '1');
   assert.equal(git(['rev-list', '--max-parents=0', 'bench-data'], bare).trim(), first.commit, 'root commit: an orphan branch');
 
@@ -47,8 +47,11 @@ test('publish creates the branch as an orphan, re-publish is a no-op, new record
   assert.equal(git(['rev-parse', 'bench-data'], bare).trim(), first.commit, 'no new commit');
 
   await writeRecord(store, makeRecord('run-2', { version: '10.11.19' }));
-  const second = await publishToBranch(store, { repo: bare, logs: true, ...quiet });
-  assert.deepEqual(second.added.sort(), ['logs/run-1/server-error.log', 'runs/local/mariadb/10.11.19/smoke/run-2.json']);
+  /** @type {string[]} */
+  const lines = [];
+  const second = await publishToBranch(store, { repo: bare, logs: true, progress: (l) => lines.push(l) });
+  assert.deepEqual(second.added.sort(), ['logs/run-1/server-error.log', 'runs/local/mariadb/10.11.19/smoke/run-2.json', 'runs/local/mariadb/10.11.19/smoke/run-2.samples.json.gz']);
+  assert.ok(lines.some((l) => /indexing 1 new file on top of index.json \(1 run, 0 comparisons\)/.test(l)), `the branch's index is extended, not rebuilt: ${lines.join(' | ')}`);
   const { records, index } = await checkBranch(bare);
   assert.deepEqual(records.map((r) => r.id).sort(), ['run-1', 'run-2']);
   assert.deepEqual(index.runs.map((/** @type {any} */ r) => r.version), ['10.11.18', '10.11.19']);
@@ -97,4 +100,62 @@ test('credentials in the repository URL never appear in errors', async () => {
   // Port 9 (discard) on the loopback: nothing listens, the connection is refused at once.
   await assert.rejects(publishToBranch(store, { repo: 'http://x-access-token:s3cr3t-t0ken@127.0.0.1:9/org/repo.git', ...quiet }),
     (err) => err instanceof UserError && !err.message.includes('s3cr3t-t0ken') && err.message.includes('http://***@127.0.0.1:9/org/repo.git'));
+});
+
+test('a branch whose index.json does not list its files is fetched whole and indexed from every file', async () => {
+  const bare = await bareRepo();
+  const a = await tempDir('store-a');
+  await writeRecord(a, makeRecord('run-1'));
+  await publishToBranch(a, { repo: bare, ...quiet });
+  // Someone pushed a record without regenerating index.json (an older tagbench, a hand edit).
+  const hand = await tempDir('hand');
+  git(['clone', '-q', '--branch', 'bench-data', bare, hand]);
+  const other = await tempDir('store-other');
+  await writeRecord(other, makeRecord('run-9', { version: '10.11.17' }));
+  git(['-C', hand, 'config', 'user.email', 't@localhost']);
+  git(['-C', hand, 'config', 'user.name', 't']);
+  await rm(join(hand, 'runs'), { recursive: true });
+  git(['-C', hand, 'checkout', '-q', '--', '.']);
+  const { cp } = await import('node:fs/promises');
+  await cp(join(other, 'runs'), join(hand, 'runs'), { recursive: true });
+  git(['-C', hand, 'add', '-A']);
+  git(['-C', hand, 'commit', '-q', '-m', 'a record without its index entry']);
+  git(['-C', hand, 'push', '-q', 'origin', 'bench-data']);
+
+  const b = await tempDir('store-b');
+  await writeRecord(b, makeRecord('run-2', { version: '10.11.19' }));
+  /** @type {string[]} */
+  const lines = [];
+  await publishToBranch(b, { repo: bare, progress: (l) => lines.push(l) });
+  assert.ok(lines.some((l) => /index\.json does not list exactly its files: fetching the whole branch/.test(l)), lines.join(' | '));
+  const { index } = await checkBranch(bare);
+  assert.deepEqual(index.runs.map((/** @type {any} */ r) => r.id).sort(), ['run-1', 'run-2', 'run-9'], 'the record the old index missed is indexed');
+});
+
+test('logs of runs older than the retention leave the tip on the next publish; the history keeps them', async () => {
+  const bare = await bareRepo();
+  const a = await tempDir('store-a');
+  const old = makeRecord('run-old');
+  await writeRecord(a, old);
+  await writeRawLog(a, 'run-old', 'point-query.r0.txt', 'old output\n');
+  const now = new Date(Date.parse(old.startedAt) + 10 * 86_400_000);
+  const first = await publishToBranch(a, { repo: bare, logs: true, now, logRetentionDays: 30, ...quiet });
+  assert.deepEqual(first.prunedLogs, [], 'ten days old: kept');
+  const withLog = first.commit;
+
+  const b = await tempDir('store-b');
+  await writeRecord(b, makeRecord('run-new', { version: '10.11.19' }));
+  const later = new Date(Date.parse(old.startedAt) + 40 * 86_400_000);
+  const second = await publishToBranch(b, { repo: bare, logs: true, now: later, logRetentionDays: 30, ...quiet });
+  assert.deepEqual(second.prunedLogs, ['run-old']);
+  assert.equal(git(['ls-tree', '-r', '--name-only', 'bench-data', '--', 'logs/'], bare).trim(), '', 'no log on the tip');
+  assert.equal(git(['show', `${withLog}:logs/run-old/point-query.r0.txt`], bare), 'old output\n', 'the history keeps it');
+  assert.match(git(['log', '-1', '--format=%s', 'bench-data'], bare), /logs of 1 old run pruned/);
+  const { index } = await checkBranch(bare);
+  assert.deepEqual(index.runs.map((/** @type {any} */ r) => r.id).sort(), ['run-new', 'run-old'], 'the record itself stays');
+
+  const c = await tempDir('store-c');
+  await writeRecord(c, makeRecord('run-c', { version: '10.11.20' }));
+  const third = await publishToBranch(c, { repo: bare, logs: true, now: later, logRetentionDays: 0, ...quiet });
+  assert.deepEqual(third.prunedLogs, [], '0 keeps every log');
 });

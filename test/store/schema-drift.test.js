@@ -25,6 +25,7 @@ const MAPPING = {
   CounterPerOp: ['run-record', ['$defs', 'CounterPerOp']],
   CounterEvent: ['run-record', ['$defs', 'CounterEvent']],
   Interval: ['run-record', ['$defs', 'Interval']],
+  RecordSamples: ['run-record', ['$defs', 'RecordSamples']],
   Efficiency: ['run-record', ['$defs', 'Efficiency']],
   DbSize: ['run-record', ['$defs', 'DbSize']],
   RocksdbFigures: ['run-record', ['$defs', 'RocksdbFigures']],

@@ -98,7 +98,7 @@ test('publish carries change points to the branch: a newer file replaces the bra
   await writeRecord(a, makeRecord('run-1'));
   await writeChangePoints(a, cp);
   const first = await publishToBranch(a, { repo: bare, ...quiet });
-  assert.deepEqual(first.added.sort(), ['changepoints/local/mariadb/10.11/smoke.json', 'runs/local/mariadb/10.11.18/smoke/run-1.json']);
+  assert.deepEqual(first.added.sort(), ['changepoints/local/mariadb/10.11/smoke.json', 'runs/local/mariadb/10.11.18/smoke/run-1.json', 'runs/local/mariadb/10.11.18/smoke/run-1.samples.json.gz']);
 
   const b = await tempDir('store-b');
   const newer = { ...structuredClone(cp), createdAt: '2025-03-02T00:00:00.000Z', tests: cp.tests.slice(0, 1) };

@@ -48,14 +48,20 @@ test('writeRecord stores at the identity path, is idempotent, refuses a differen
   const record = await loadFixture();
   const path = await writeRecord(store, record);
   assert.equal(path, join(store, 'runs/local/mariadb/10.11.18/smoke', `${record.id}.json`));
-  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), record);
+  const stored = JSON.parse(await readFile(path, 'utf8'));
+  assert.equal(stored.samples.file, `${record.id}.samples.json.gz`, 'the per-second samples are in a file beside the record');
+  assert.ok(stored.steps.every((/** @type {any} */ s) => s.repeats.every((/** @type {any} */ r) => !('intervals' in r))), 'the stored record holds no intervals');
+  const [back] = await readRecords(store);
+  const { samples, ...rest } = back;
+  assert.deepEqual(rest, record, 'read back, the record is the one written, samples included');
+  assert.deepEqual(samples, stored.samples);
   assert.equal(await writeRecord(store, structuredClone(record)), path);
   const changed = structuredClone(record);
   changed.steps[1].repeats[0].throughput = 14124.51;
   await assert.rejects(writeRecord(store, changed), (err) => err instanceof UserError && /append-only/.test(err.message));
-  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), record, 'the stored record is untouched');
+  assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), stored, 'the stored record is untouched');
   const dirFiles = await readdir(join(store, 'runs/local/mariadb/10.11.18/smoke'));
-  assert.deepEqual(dirFiles, [`${record.id}.json`], 'no temp file is left behind');
+  assert.deepEqual(dirFiles.sort(), [`${record.id}.json`, `${record.id}.samples.json.gz`], 'no temp file is left behind');
   await rm(store, { recursive: true });
 });
 

@@ -38,6 +38,20 @@ test('`tagbench watch` writes the matrix to GITHUB_OUTPUT and as JSON; the resul
   await assert.rejects(watchCommand({ root, store, remoteOverride: ['mysql'] }), /expected <product>=<git URL or path>/);
 });
 
+test('--index reads the results branch\'s index.json alone (no records beside it); a missing one is refused, never "nothing benchmarked"', async () => {
+  const store = await tempDir('store');
+  await writeRecord(store, await record('done', { product: 'mysql', version: '9.7.4', hostClass: 'bench-b', suite: 'small', status: 'ok' }));
+  await writeRecord(store, await record('done-843', { product: 'mysql', version: '8.4.3', hostClass: 'bench-b', suite: 'small', status: 'ok' }));
+  await buildIndex(store);
+  const alone = join(await tempDir('index-only'), 'results-index.json');
+  await writeFile(alone, await readFile(join(store, 'index.json'), 'utf8'));
+  const out = join(await tempDir('gh'), 'output');
+  await watchCommand({ root, index: alone, products: 'mysql', hostClass: ['bench-b'], max: 10, remoteOverride: [`mysql=${up.mysql.bare}`], githubOutput: out });
+  const matrix = JSON.parse((await readFile(out, 'utf8')).split('\n')[0].replace(/^matrix=/, ''));
+  assert.deepEqual(matrix.include.map((/** @type {any} */ e) => e.tag), ['mysql-8.4.4'], 'the index alone says 9.7.4 and 8.4.3 are benchmarked');
+  await assert.rejects(watchCommand({ root, index: join(alone, '..', 'missing.json'), githubOutput: out }), /--index .*missing\.json: no such file; for a results branch that does not exist yet pass --store/);
+});
+
 test('in GitHub Actions (GITHUB_OUTPUT set) the matrix goes to the step outputs without a flag', async () => {
   const out = join(await tempDir('gh'), 'output');
   const saved = process.env.GITHUB_OUTPUT;

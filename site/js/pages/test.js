@@ -55,6 +55,7 @@ export async function render(main) {
     changePointTable(d),
     h('h2', { text: 'Per second' }),
     h('p', { class: 'muted', text: 'Pick runs to overlay; dips are stalls. Latency is the per-second p95 sysbench reports, or the per-second maximum where the benchmark gives it.' }),
+    seriesLeftOutNote(d),
     picker,
     h('div', { class: 'charts' }, qpsFig.figure, latFig.figure));
 
@@ -111,6 +112,21 @@ function changePointNote(d) {
     cp.analysed ? `${cp.points.length} found, marked ▼ / ▲ in the chart and the table (◆: between repeats of one release, noise). ` : 'this test was not part of that series. ',
     newer.length > 0 ? `Not in that series: ${newer.join(', ')}. ` : '',
     h('a', { href: cp.file, download: '', text: 'Change-point file' }), '. Verdicts compare each release with a base; they are not change points.');
+}
+
+/**
+ * A site of a long history carries the per-second series of its newest releases only (tagbench
+ * site --series-releases): say which releases have none here, and where their samples are.
+ * @param {any} d
+ * @returns {HTMLElement|null}
+ */
+function seriesLeftOutNote(d) {
+  const drawn = d.releases.some((/** @type {any} */ r) => r.runs.some((/** @type {any} */ run) => run.series));
+  const without = d.releases.filter((/** @type {any} */ r) => r.runs.length > 0 && r.runs.every((/** @type {any} */ run) => !run.series));
+  if (!drawn || without.length === 0) return null;
+  return h('p', { id: 'series-left-out', class: 'note', dataset: { releases: String(without.length) } },
+    `${without.length} older release${without.length === 1 ? ' has' : 's have'} no per-second chart on this site (${without.slice(0, 3).map((/** @type {any} */ r) => r.version).join(', ')}${without.length > 3 ? ', …' : ''}): `,
+    'their samples are in each run record\'s samples file on the results branch (', h('code', { text: 'runs/…/<run-id>.samples.json.gz' }), ').');
 }
 
 /** @param {any} d @returns {any[]} host series of the table's runs (one when the host never changed) */
