@@ -5,6 +5,7 @@
  */
 import { compareVersions } from '../version-order.js';
 import { tableId } from '../../site/js/paths.js';
+import { splitSuperseded } from '../compare/index.js';
 
 /** @import { RunRecord, StoredComparison, Baseline, SiteInput, ChangePoints } from './types.js' */
 /** @typedef {import('../../site/js/paths.js').TableKey} TableKey */
@@ -13,9 +14,8 @@ import { tableId } from '../../site/js/paths.js';
  * @typedef {object} ReleaseGroup
  * @property {string} version
  * @property {RunRecord[]} records oldest run first: the runs its numbers come from
- * @property {RunRecord[]} superseded runs of a commit the release's tag no longer points at:
- *   before the newest run that was made because the tag moved (release.movedFrom), at another
- *   commit. Listed on the release page, never in its numbers
+ * @property {RunRecord[]} superseded runs of a commit the release's tag no longer points at
+ *   (compare's splitSuperseded): listed on the release page, never in its numbers
  * @property {StoredComparison|null} comparison newest comparison whose candidate is this release
  */
 
@@ -98,20 +98,6 @@ export function groupTables(input) {
   return out.sort((a, b) =>
     a.key.product.localeCompare(b.key.product) || compareVersions(a.key.line, b.key.line) ||
     a.key.host.localeCompare(b.key.host) || a.key.suite.localeCompare(b.key.suite));
-}
-
-/**
- * A release's runs apart: those of the commit its tag points at now, and those of a commit it
- * pointed at before it was moved. Only a run made because the tag moved (release.movedFrom)
- * supersedes: runs of other commits for other reasons (a bisect's probes) stay. Pure.
- * @param {RunRecord[]} records oldest first
- * @returns {{records: RunRecord[], superseded: RunRecord[]}}
- */
-export function splitSuperseded(records) {
-  const mover = [...records].reverse().find((r) => r.release.movedFrom && r.release.commit);
-  if (!mover) return { records, superseded: [] };
-  const old = (/** @type {RunRecord} */ r) => r.startedAt < mover.startedAt && r.release.commit !== null && r.release.commit !== mover.release.commit;
-  return { records: records.filter((r) => !old(r)), superseded: records.filter(old) };
 }
 
 /**
