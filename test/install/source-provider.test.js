@@ -170,6 +170,10 @@ test('source: a moved tag built by its commit: each commit its own build and fol
   assert.equal(moved.provenance.commit, after);
   assert.notEqual(moved.prefix, old.prefix);
   assert.equal((await install({ ...spec, commit: after }, ctx)).status, 'skipped', 'the same commit again is the cached build');
+  // The dry run names the same folder and fetches the commit, not the tag.
+  const plan = planSourceBuild(ctx.config, { ...spec, commit: after }, { cacheDir: ctx.cacheDir, jobs: 1 });
+  assert.equal(plan.prefix, moved.prefix);
+  assert.deepEqual(plan.steps.find((st) => st.argv.includes('fetch'))?.argv.slice(-2), ['origin', after]);
 
   await assert.rejects(install({ ...spec, commit: before.slice(0, 10) }, ctx), /commit '[0-9a-f]{10}' is not a full git commit id/);
   await assert.rejects(install({ ...spec, provider: 'deb', commit: after, gitUrl: undefined, jobs: undefined }, ctx), /--commit is for the source provider/);

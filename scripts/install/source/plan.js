@@ -24,6 +24,7 @@ const WORK_SUFFIX = 'XXXXXX';
  * @property {import('./debian-source.js').DebianSourceChoice|null} debianSource which source package, for the Debian origin
  * @property {string} gitUrl
  * @property {string} ref
+ * @property {string|null} commit the commit asked for (fetched instead of the ref), null = the ref's when fetched
  * @property {string|null} tag
  * @property {string[]} profileFlags flags of the profile as configured
  * @property {string[]} lineFlags flags `build.lines.<line>` adds or replaces
@@ -73,6 +74,7 @@ export function planSourceBuild(config, spec, where) {
     debianSource: debian,
     gitUrl: settings.gitUrl,
     ref: settings.ref,
+    commit: settings.commit,
     tag: settings.tag,
     profileFlags: settings.profileFlags,
     lineFlags: settings.lineFlags,
@@ -142,7 +144,7 @@ export function renderSourcePlan(plan) {
     plan.debianSource
       ? `  source     the orig tarball (upstream's release tarball) of Debian ${plan.debianSource.suite}'s source package of ${plan.debianSource.packageName}, `
         + `version ${plan.debianSource.packageVersion ?? '(the highest of this upstream version)'}; release tag ${plan.tag ?? plan.ref}`
-      : `  source     ${plan.gitUrl} ${plan.tag ? `tag ${plan.tag}` : `ref ${plan.ref}`} (shallow fetch, submodules included)`,
+      : `  source     ${plan.gitUrl} ${plan.tag ? `tag ${plan.tag}` : `ref ${plan.ref}`}${plan.commit ? ` at commit ${plan.commit}` : ''} (shallow fetch, submodules included)`,
     `  ccache     ${plan.launcher ?? '(none: ccache is not on PATH, or TAGBENCH_CCACHE=0)'}`,
     `  downloads  {downloadDir} = ${plan.downloadDir}`,
     `  jobs       ${plan.jobs}`,
