@@ -33,6 +33,12 @@ export function runIdLabel(r) {
 }
 
 /**
+ * The run label of a host class's reference release when the leg also measures another build of
+ * its version (our source build of the line's base): `tagbench run --releases P@V#reference:deb`.
+ */
+export const REFERENCE_LABEL = 'reference';
+
+/**
  * What every record of one `tagbench run` shares in its id: the run's time stamp (first part)
  * and its random tag (last part), `<stamp>-<host>-<release>-<suite>-<tag>` as
  * scripts/run/run-releases.js writes ids. Records with the same key ran side by side, round by

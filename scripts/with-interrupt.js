@@ -21,7 +21,9 @@ export async function withInterrupt(body, onInterrupt) {
   const controller = new AbortController();
   const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
     if (!controller.signal.aborted) onInterrupt?.(sig);
-    controller.abort();
+    // An AbortError like abort()'s own, whose message names the signal: a partial run record
+    // says what stopped it (SIGTERM: a cancelled job or a timeout; SIGINT: Ctrl-C).
+    controller.abort(new DOMException(`interrupted by ${sig}`, 'AbortError'));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -26,9 +26,28 @@ import { formatPercent, formatValue } from '../format-number.js';
 import { collectSide, listTests } from './compare-runs.js';
 import { findReleaseSeriesEvents, MAX_SHORT_SERIES, RELEASE_SERIES_DEFAULTS, RELEASE_SERIES_VERSION } from './release-series.js';
 import { findThreshold } from './thresholds.js';
+import { runIdLabel, REFERENCE_LABEL } from '../run-id.js';
 
 /** @typedef {import('../types.js').RunRecord} RunRecord */
 /** @typedef {import('../types.js').RecordHost} RecordHost */
+
+/**
+ * The records of a host class's reference release: the Debian package's runs (the workflow runs
+ * the reference from Debian's package), unlabelled or labelled `reference` (the label the
+ * workflow gives the reference's run when the leg benchmarks the same version from source, so
+ * the two builds stay apart). A source build of that version, or any other labelled server of
+ * it, is not the reference: its numbers are not the host's series.
+ * @param {RunRecord[]} records
+ * @param {{product: string, version: string}} reference
+ * @returns {RunRecord[]}
+ */
+export function referenceRecords(records, reference) {
+  return records.filter((r) => {
+    if (r.release.product !== reference.product || r.release.version !== reference.version || r.release.provider !== 'deb') return false;
+    const label = runIdLabel(r);
+    return label === null || label === REFERENCE_LABEL;
+  });
+}
 
 /**
  * The run record's host facts whose change starts a new series. The host name is not one of

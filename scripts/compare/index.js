@@ -24,7 +24,7 @@ export { describeHowSure } from './how-sure.js';
 /** @typedef {import('./how-sure.js').HostCalibration} HostCalibration */
 export { detectChangePoints } from './run-change-points.js';
 export { renderChangePoints } from './render-change-points.js';
-export { findHostDrift, splitHostSegments, renderHostDrift, HOST_FACT_FIELDS } from './host-drift.js';
+export { findHostDrift, splitHostSegments, renderHostDrift, referenceRecords, HOST_FACT_FIELDS } from './host-drift.js';
 
 /** @typedef {import('./types.js').CompareThresholds} CompareThresholds */
 /** @typedef {import('./types.js').FullComparison} FullComparison */

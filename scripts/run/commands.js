@@ -1,6 +1,6 @@
 /**
  * CLI commands of the run stage: run. Ctrl-C / SIGTERM abort a run cleanly: servers stop, the
- * records so far are stored as `partial`, exit code 130.
+ * records not stored yet are stored as `partial`, exit code 130.
  */
 import { resolve } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
@@ -35,6 +35,7 @@ export async function runCommand(options) {
     instances: options.instances,
     ...(options.meter ? { meters: options.meter } : {}),
     ...(options.budgetH !== undefined ? { budgetH: options.budgetH } : {}),
+    ...(options.resumeFrom?.length ? { resumeFrom: options.resumeFrom } : {}),
     only: options.only,
     storeDir: resolve(options.store),
     workDir: resolve(workDirFrom(options.workDir, host)),
@@ -108,7 +109,8 @@ export const commands = [
       'and are spread over several server instances (a restart on the same datadir between rounds).',
       'Example: tagbench run --releases mariadb@10.11.18,mariadb@10.11.19 --suite smoke --host-class local',
       'InnoDB against MyRocks on one release: tagbench run --releases mariadb@10.11.18 --engine innodb,rocksdb',
-      'Ctrl-C stops every server and stores the records so far as status "partial".',
+      'Each release\'s record is stored as soon as that release is done. Ctrl-C or SIGTERM (a cancelled job, a',
+      'timeout) stops every server, stores the records not stored yet as status "partial" and exits 130.',
     ].join('\n'),
     options: [
       { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19); product@version#label:provider or #label=PREFIX runs another install of a version beside it (mariadb@10.11.18,mariadb@10.11.18#ours:source); :source@<full commit> the source build of exactly that commit (a moved tag)' },
@@ -122,6 +124,7 @@ export const commands = [
       { flags: '--meter <meters>', description: 'how to measure, comma-separated: wall (timed repeats: throughput, latency, CPU per op), counters (perf stat hardware counters over the timed repeats; needs a PMU), instructions (every sysbench test again, counted under callgrind: instructions per op); default: the suite\'s, else the host class\'s, else wall', parse: parseMeters },
       { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: parseList },
       { flags: '--budget-h <hours>', description: 'hours this run may take: a run estimated over it is refused before anything starts (0 = no limit); default: the host class\'s legBudgetH, else no limit', parse: parseHours },
+      { flags: '--resume-from <run ids>', description: 'comma-separated run ids in --store (a leg resumed after it died: tagbench store fetch puts them there): a release with a finished (ok) record among them is not run again; a partial or failed one is history and its release runs again; a finished one measured with other repeats, instances, tests, my.cnf or meters is refused', parse: parseList },
       { flags: '--provider <name>', description: `install provider for every release (${providerNames().join(', ')}); default: the install cache, else deb` },
       { flags: '--path <prefix>', description: 'install prefix for the path provider' },
       { flags: '--store <dir>', description: 'results store directory', default: 'results' },

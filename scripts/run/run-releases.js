@@ -2,8 +2,11 @@
  * `tagbench run`: benchmark one or more releases with a suite on a host class and write one
  * run record per release. All servers start first and stay up; each reported step's repeats
  * alternate between the releases. A crashed server fails its step (with an excerpt of the
- * error log) and skips the rest of that release; the other releases go on. Interrupted runs
- * (Ctrl-C, SIGTERM) stop every server and store their records as `partial`.
+ * error log) and skips the rest of that release; the other releases go on. Each release's record
+ * is stored as soon as that release is done (its last scheduled action, or its server dead), so
+ * a run killed later keeps it. Interrupted runs (Ctrl-C, SIGTERM) stop every server and store the
+ * records not stored yet as `partial`. `resumeFrom` names finished records of an earlier run of
+ * the same releases: those releases are not run again (resume.js).
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +16,7 @@ import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../server/index.js';
 import { planSuite, getBenchmark, suiteBenchmarks } from '../workload/index.js';
 import { measureDbSize, collectHostFacts, splitMeters } from '../metrics/index.js';
-import { writeRecord, writeRawLog } from '../store/index.js';
+import { writeRecord, writeRawLog, readRecords } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
 import { estimateRun, checkBudget, renderEstimate } from './estimate.js';
 import { measureRepeat } from './measure-repeat.js';
@@ -22,6 +25,7 @@ import { createRecord, markStep, skipRemaining, finishRecord } from './record-bu
 import { createProgress } from './progress.js';
 import { resolveRun, releaseKey } from './resolve-run.js';
 import { readToolVersions } from './tool-versions.js';
+import { chooseResumed } from './resume.js';
 import { formatRecordId } from '../run-id.js';
 
 /**
@@ -51,6 +55,9 @@ import { formatRecordId } from '../run-id.js';
  *   default: the suite's meters, else the host class's, else wall
  * @property {number} [budgetH] hours the run may take (`run --budget-h`; 0 = no limit); default:
  *   the host class's legBudgetH
+ * @property {string[]} [resumeFrom] run ids in the store (`run --resume-from`): a release with a
+ *   finished (`ok`) record among them, measured as this run would, is not run again; ids of
+ *   other releases are left to the run they belong to (the reference's, a matrix suite's cells)
  */
 
 /**
@@ -58,6 +65,8 @@ import { formatRecordId } from '../run-id.js';
  * @property {import('../types.js').RunRecord[]} records
  * @property {string[]} paths where the records were written
  * @property {boolean} interrupted
+ * @property {import('../types.js').RunRecord[]} [resumed] finished records of `resumeFrom` that
+ *   stand for their releases in this run (not run again)
  */
 
 /**
@@ -90,6 +99,7 @@ export async function runReleases(config, options) {
   });
   const steps = planSuite(plan.suite, { engine: plan.engine });
   const meterNames = resolveMeters(options, plan);
+  if (options.resumeFrom?.length) return resumeRun(config, options, plan, meterNames, write);
   // Before anything is installed or started: a run that cannot fit its host class's budget
   // would be killed by its job's timeout with nothing published.
   const estimate = estimateRun({ steps, releases: plan.releases.length, repeats: plan.repeats, instances: plan.instances, meters: meterNames, host: plan.host });
@@ -130,6 +140,16 @@ export async function runReleases(config, options) {
   const meterSetup = await describeCounting(counting, plan.host, workRoot);
   /** @type {Map<string, RunState>} */
   const states = new Map();
+  /** @type {Map<string, {record: import('../types.js').RunRecord, path: string}>} */
+  const stored = new Map();
+  // A release that is done is closed and stored at once: a run killed later (a job's timeout, a
+  // runner that dies) keeps its record. Not once interrupted: storeRecords marks what is left.
+  const storeDone = async (/** @type {string} */ key) => {
+    const state = states.get(key);
+    if (!state || stored.has(key) || options.signal?.aborted) return;
+    await closeRelease(state, options);
+    stored.set(key, await storeRecord(state, options.storeDir, false, '', write));
+  };
   try {
     for (const [i, rel] of releases.entries()) {
       states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter: timed, meterNames, meterSetup }));
@@ -146,14 +166,46 @@ export async function runReleases(config, options) {
         });
       }
     };
-    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll });
-    await closeReleases(states, options);
+    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll, onReleaseDone: storeDone });
+    for (const [key, state] of states) if (!stored.has(key)) await closeRelease(state, options);
   } finally {
     await stopAllServers();
     // Only this run's own folder: other runs may share workDir (a calibration beside a demo).
     if (!options.keepWork) await rm(workRoot, { recursive: true, force: true }).catch(() => {});
   }
-  return storeRecords(states, options, write);
+  return storeRecords(states, stored, options, write);
+}
+
+/**
+ * The part of a run its resumed records do not stand for: runReleases again with only the
+ * releases still to run (its own estimate, schedule and alternation), or nothing at all.
+ * @param {import('../types.js').Config} config
+ * @param {RunOptions} options with resumeFrom
+ * @param {import('./resolve-run.js').ResolvedRun} plan resolved with every release
+ * @param {import('../types.js').MeterName[]} meterNames
+ * @param {(t: string) => void} write
+ * @returns {Promise<RunOutcome>}
+ */
+async function resumeRun(config, options, plan, meterNames, write) {
+  const ids = options.resumeFrom ?? [];
+  const stored = await readRecords(options.storeDir, { ids });
+  const keys = plan.releases.map(releaseKey);
+  const choice = chooseResumed(
+    plan.releases.map((r, i) => ({ key: keys[i], product: r.product, version: r.version, ...(r.label ? { label: r.label } : {}), ...(options.releases[i]?.provider ? { provider: options.releases[i].provider } : {}) })),
+    ids, stored, {
+      hostClass: plan.host.name, suite: plan.suite.name, repeats: plan.repeats, instances: plan.instances, only: options.only ?? [], meters: meterNames,
+      mycnfOf: (key) => plan.releases[keys.indexOf(key)].mycnfName,
+    },
+  );
+  for (const note of choice.notes) write(`resume: ${note}\n`);
+  for (const { key, record } of choice.resumed) write(`resume: ${key} has the finished run record ${record.id}: not run again\n`);
+  const resumed = choice.resumed.map((x) => x.record);
+  if (choice.toRun.length === 0) {
+    write('resume: every release has a finished run record; nothing to run\n');
+    return { records: [], paths: [], interrupted: false, resumed };
+  }
+  const releases = options.releases.filter((_, i) => choice.toRun.includes(keys[i]));
+  return { ...(await runReleases(config, { ...options, releases, resumeFrom: undefined })), resumed };
 }
 
 /**
@@ -290,12 +342,22 @@ function withMeterWrapper(serverOptions, meter) {
  * @param {Map<string, RunState>} states
  * @param {any} ctx
  */
-async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad }) {
+async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad, onReleaseDone }) {
   const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances, plan.host.estimate);
   const progress = createProgress(schedule, { write, now: Date.now });
+  const lastAction = new Map(schedule.map((a) => [a.release, a.index]));
   let loaded = false;
   for (const action of schedule) {
     if (options.signal?.aborted) return;
+    await runScheduled(action);
+    const state = /** @type {RunState} */ (states.get(action.release));
+    // Only after the counting meters ran (right after the load): they add to every record.
+    if (loaded && (state.deadReason || action.index === lastAction.get(action.release))) await onReleaseDone(action.release);
+  }
+  if (!loaded) await afterLoad();
+
+  /** @param {import('./schedule.js').ScheduledAction} action */
+  async function runScheduled(action) {
     // The loads come first in the schedule: the first other action is where they are all done.
     if (!loaded && !action.step.loadsData) {
       loaded = true;
@@ -303,24 +365,24 @@ async function executeSchedule(steps, releases, states, { plan, options, write, 
       if (options.signal?.aborted) return;
     }
     const state = /** @type {RunState} */ (states.get(action.release));
-    if (state.deadReason) continue;
+    if (state.deadReason) return;
     if (action.restart) {
       const restarted = await restartServer(state, action, write);
       if (!restarted) {
         progress.end(action, { status: 'failed', reason: state.deadReason ?? undefined });
-        continue;
+        return;
       }
     }
     const health = await state.server.checkHealth();
     if (!health.ok) {
       killRelease(state, action.stepIndex, `server not running before ${action.step.name}: ${health.reason}`, health.logExcerpt);
       progress.end(action, { status: 'failed', reason: state.deadReason ?? undefined });
-      continue;
+      return;
     }
     if (!state.meter && action.step.measured) {
       // Only counted repeats in this run: the timed tests (and sequences) are left out.
       state.record.steps[action.stepIndex].reason = `not timed: this run's meters are ${state.record.config.meters?.join(', ')}`;
-      continue;
+      return;
     }
     progress.begin(action);
     const result = await runAction(action, state, plan, options, steps);
@@ -333,7 +395,6 @@ async function executeSchedule(steps, releases, states, { plan, options, write, 
       else if (result.stateValid !== true) killRelease(state, action.stepIndex, `${action.step.sequence ? 'sequence' : 'setup'} step ${action.step.name} failed: ${result.reason}`);
     }
   }
-  if (!loaded) await afterLoad();
 }
 
 /**
@@ -442,40 +503,68 @@ async function runSetupStep(action, state, options, run) {
 function quiet() {}
 
 /**
- * Before the servers stop: the database size at the end (live servers only) and a copy of each
- * server's error log next to the raw benchmark logs.
- * @param {Map<string, RunState>} states
+ * Before its server stops: a release's database size at the end (a live server only) and a copy
+ * of its server's error log next to the raw benchmark logs.
+ * @param {RunState} state
  * @param {RunOptions} options
  */
-async function closeReleases(states, options) {
-  for (const state of states.values()) {
-    const { server, record } = state;
-    if (!state.deadReason && (await server.checkHealth()).ok) {
-      record.dbSize.atEnd = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database }).catch(() => null);
-    }
-    const log = await readFile(server.errorLog, 'utf8').catch(() => '');
-    await writeRawLog(options.storeDir, record.id, 'server-error.log', log);
+async function closeRelease(state, options) {
+  const { server, record } = state;
+  if (!state.deadReason && (await server.checkHealth()).ok) {
+    record.dbSize.atEnd = await measureDbSize({ datadir: server.datadir, query: server.query, database: server.database }).catch(() => null);
   }
+  const log = await readFile(server.errorLog, 'utf8').catch(() => '');
+  await writeRawLog(options.storeDir, record.id, 'server-error.log', log);
 }
 
 /**
- * Close and store every record: `partial` when interrupted, else `ok` or `failed`.
+ * Close and store one release's record (`ok` or `failed`, or `partial` when interrupted).
+ * @param {RunState} state
+ * @param {string} storeDir
+ * @param {boolean} interrupted
+ * @param {string} reason why interrupted
+ * @param {(t: string) => void} write
+ * @returns {Promise<{record: import('../types.js').RunRecord, path: string}>}
+ */
+async function storeRecord(state, storeDir, interrupted, reason, write) {
+  const record = finishRecord(state.record, new Date().toISOString(), interrupted ? { interrupted: true, reason } : {});
+  const path = await writeRecord(storeDir, record);
+  write(`record ${record.status}: ${path}\n`);
+  return { record, path };
+}
+
+/**
+ * Store every record not stored yet (`partial` when interrupted, else `ok` or `failed`); the
+ * outcome lists all of them in release order.
  * @param {Map<string, RunState>} states
+ * @param {Map<string, {record: import('../types.js').RunRecord, path: string}>} stored records stored already
  * @param {RunOptions} options
  * @param {(t: string) => void} write
  * @returns {Promise<RunOutcome>}
  */
-async function storeRecords(states, options, write) {
+async function storeRecords(states, stored, options, write) {
   const interrupted = Boolean(options.signal?.aborted);
   const records = [];
   const paths = [];
-  for (const state of states.values()) {
-    const record = finishRecord(state.record, new Date().toISOString(), interrupted ? { interrupted: true, reason: 'interrupted by a signal (Ctrl-C or SIGTERM)' } : {});
-    const path = await writeRecord(options.storeDir, record);
-    write(`record ${record.status}: ${path}\n`);
-    records.push(record);
-    paths.push(path);
+  for (const [key, state] of states) {
+    const done = stored.get(key) ?? await storeRecord(state, options.storeDir, interrupted, interruptReason(state.record, options.signal), write);
+    records.push(done.record);
+    paths.push(done.path);
   }
   return { records, paths, interrupted };
+}
+
+/**
+ * A partial record says what stopped it and how far it got: the steps that finished are in it
+ * as measured, the rest are skipped with this reason.
+ * @param {import('../types.js').RunRecord} record
+ * @param {AbortSignal} [signal]
+ * @returns {string}
+ */
+function interruptReason(record, signal) {
+  // withInterrupt aborts with the signal's name; another caller's abort says less.
+  const by = signal?.reason instanceof Error && /^interrupted by /.test(signal.reason.message) ? signal.reason.message : 'interrupted by a signal (Ctrl-C or SIGTERM)';
+  const finished = record.steps.filter((s) => s.status !== 'skipped').length;
+  return `${by} after ${finished} of ${record.steps.length} steps had run; the others are skipped, and a repeat cut short is left out`;
 }
 

@@ -19,7 +19,7 @@ import { hostCalibration, hostFalseAlarms, noiseOverview } from './build-calibra
 import { crossSlice, buildCrossFiles } from './build-cross-data.js';
 import { buildSliceViews, buildViewsIndex } from './build-views-data.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
-import { resolveThresholds, findSuspects } from '../compare/index.js';
+import { resolveThresholds, findSuspects, referenceRecords } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { storeLinker, seriesVersions } from './store-links.js';
 
@@ -181,7 +181,7 @@ export async function buildSite(opts) {
       const c0 = performance.now();
       // The host class's reference release: its own series, watched for drift (a host change).
       const reference = references[slice.hostClass];
-      const referenceRuns = reference?.product === slice.product ? records.filter((r) => r.release.version === reference.version) : [];
+      const referenceRuns = reference?.product === slice.product ? referenceRecords(records, reference) : [];
       if (reference && thresholds && referenceRuns.length > 0) hostSuites.get(slice.hostClass)?.push(buildHostSuite(referenceRuns, thresholds));
       const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl, calibration: calibrations.get(slice.hostClass) ?? null, deletedTags }, seriesPaths);
       crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));

@@ -1,5 +1,6 @@
 /**
- * CLI commands of the store stage: publish, store index, store attempt, store migrate, baseline promote.
+ * CLI commands of the store stage: publish, store index, store attempt, store fetch, store migrate,
+ * baseline promote.
  * Each handler imports the module it drives only when it runs, so `--help` stays light.
  */
 import { resolve, join } from 'node:path';
@@ -70,6 +71,22 @@ export async function attemptCommand(options) {
     version: options.version, suite: options.suite, outcome: options.outcome, reason: options.reason, runUrl,
   });
   process.stdout.write(`${path}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * `tagbench store fetch`: copy named run records from the results branch into a local store
+ * (benchmark.yml's bench job, resuming a leg from the records it published before it died).
+ * @param {Record<string, any>} options {store, repo, branch, runs}
+ * @returns {Promise<number>}
+ * @throws {UserError} see fetchRuns
+ */
+export async function fetchCommand(options) {
+  if (!options.repo) throw new UserError('tagbench store fetch needs --repo <git URL or path> (the repository holding the results branch)');
+  if (!options.runs?.length) throw new UserError('tagbench store fetch needs --runs <id,id...> (the run ids to fetch)');
+  const { fetchRuns } = await import('./fetch-runs.js');
+  const fetched = await fetchRuns(resolve(options.store), { repo: options.repo, branch: options.branch, ids: options.runs });
+  for (const f of fetched) process.stdout.write(`${f.status}\t${f.path}\n`);
   return EXIT.ok;
 }
 
@@ -174,6 +191,22 @@ export const commands = [
           { flags: '--run-url <url>', description: 'the workflow run (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
         ],
         run: attemptCommand,
+      },
+      {
+        name: 'fetch',
+        summary: 'copy named run records from the results branch into a local store (a leg resumed after it died)',
+        help: [
+          'Reads the branch\'s index.json for the records\' paths and writes only those records into --store',
+          '(validated, append-only: an identical local file is a no-op, a different one is refused). Logs are not fetched.',
+          'Example: tagbench store fetch --store results --repo https://github.com/org/tagbench.git --runs <id>,<id>',
+        ].join('\n'),
+        options: [
+          { flags: '--store <dir>', description: 'results store directory (created when missing)', default: 'results' },
+          { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
+          { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
+          { flags: '--runs <ids>', description: 'comma-separated run ids, as the branch\'s index.json lists them', parse: parseList },
+        ],
+        run: fetchCommand,
       },
       {
         name: 'migrate',

@@ -12,6 +12,7 @@ export { replaceFileAtomic, writeFileOnce } from './write-file-once.js';
 export { readIssueList, writeIssueList, renderIssueList, validateIssueRef } from './issue-list.js';
 export { buildIndex, readIndex, readIndexFile } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
+export { fetchRuns } from './fetch-runs.js';
 export { writeBisectReport, readBisectReports, validateBisectReport } from './bisect-report.js';
 export { writeLegAttempt, readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
 

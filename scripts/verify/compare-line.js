@@ -9,7 +9,7 @@ import { UserError, EXIT } from '../errors.js';
 import { readRecords, readBaseline, replaceFileAtomic } from '../store/index.js';
 import {
   compareRuns, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints, renderRelativeTable,
-  renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift, computeSequenceTables,
+  renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift, referenceRecords, computeSequenceTables,
   renderSequenceTables,
 } from '../compare/index.js';
 import { extendUndecided, resolveAdaptiveLimits } from './adaptive-repeats.js';
@@ -260,8 +260,8 @@ async function printLineReport({ out, color, thresholds, config }, { hostClass, 
   out(`\n${renderChangePoints(changePoints, { format: 'terminal' })}`);
   // The host class's reference release watches the host: its drift is a note, never a verdict.
   const reference = config.hosts[hostClass]?.reference;
-  const referenceRecords = reference ? await readRecords(storeDir, { hostClass, product: reference.product, suite, version: reference.version, status: ['ok'] }) : [];
-  const hostNote = referenceRecords.length > 0 ? renderHostDrift(findHostDrift({ records: referenceRecords, thresholds })) : '';
+  const referenceRuns = reference ? referenceRecords(await readRecords(storeDir, { hostClass, product: reference.product, suite, version: reference.version, status: ['ok'] }), reference) : [];
+  const hostNote = referenceRuns.length > 0 ? renderHostDrift(findHostDrift({ records: referenceRuns, thresholds })) : '';
   if (hostNote) out(`\n${hostNote}`);
   return { sequenceTables, sequenceText, hostNote };
 }

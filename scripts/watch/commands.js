@@ -65,7 +65,7 @@ export async function watchCommand(options) {
   if (options.json) {
     process.stdout.write(`${matrix}\n`);
   } else {
-    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}${e.movedFrom ? `\tmoved from ${e.movedFrom} to ${e.commit}` : ''}\n`);
+    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}${e.resume ? `\tresume ${e.resume}` : ''}${e.movedFrom ? `\tmoved from ${e.movedFrom} to ${e.commit}` : ''}\n`);
     for (const d of result.deleted) process.stdout.write(`tag deleted upstream: ${d.product} ${d.tag} (${d.runs.length} run${d.runs.length === 1 ? '' : 's'} in the index: ${d.runs.map((r) => r.id).join(', ')})\n`);
     if (result.matrix.include.length === 0) process.stdout.write('nothing new to benchmark\n');
     if (result.pending > result.matrix.include.length) process.stdout.write(`(${result.pending - result.matrix.include.length} more left for later runs: --max ${options.max ?? 10})\n`);
@@ -149,6 +149,9 @@ export const commands = [
       'above the line\'s floor (minVersion, else baseVersion), drops (host class, version, suite) combinations',
       'the results index already holds with status ok or failed, and prints {"include": [...]} entries',
       '{product, line, version, tag, commit, hostClass, suite}, newest first, lines interleaved, at most --max.',
+      'A leg whose bench job failed is proposed again after its back-off with attempt: <n>; when that attempt',
+      'published finished run records but no comparison, also with resume: <run ids> (benchmark.yml fetches them',
+      'and runs only the releases without a finished record).',
       'A tag that now points at another commit than the index\'s runs of it (where they record one) is proposed',
       'again with movedFrom: <the last run\'s commit>; tags the index has runs of that upstream deleted are listed.',
       'Example: tagbench watch --store bench-data --host-class small-server --json',

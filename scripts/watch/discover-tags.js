@@ -5,6 +5,7 @@
 import { UserError } from '../errors.js';
 import { findProduct } from '../config/index.js';
 import { fetchRemoteTags, matchTags } from './tags.js';
+import { findResume } from './resume-legs.js';
 
 /**
  * @typedef {object} MatrixEntry one job of the benchmark workflow's matrix
@@ -16,22 +17,17 @@ import { fetchRemoteTags, matchTags } from './tags.js';
  * @property {string} hostClass
  * @property {string} suite the host class's suite (its `scale`) unless overridden
  * @property {number} [attempt] set when earlier attempts of this leg failed: which attempt this is
+ * @property {string} [resume] set when an earlier attempt published finished run records and no
+ *   comparison: their run ids, comma-separated (benchmark.yml's `resume` input fetches them and
+ *   runs only the releases without one)
  * @property {string} [movedFrom] set when the tag was benchmarked before at another commit (the
  *   upstream tag was moved): the commit of the latest earlier run; `commit` is where it points now
  */
 
 /**
- * @typedef {object} IndexedRun what watch reads of the results index's runs
- * @property {string} id
- * @property {string} hostClass
- * @property {string} product
- * @property {string} version
- * @property {string} suite
- * @property {string} status
- * @property {string|null} [tag]
- * @property {string|null} [commit] the commit the run's release was built from; null or absent
- *   where unknown (Debian packages, indexes written before commits were indexed)
- * @property {string} [startedAt]
+ * @typedef {import('./resume-legs.js').IndexRunLike & {tag?: string|null, commit?: string|null}} IndexedRun
+ *   what watch reads of the results index's runs; commit: the commit the run's release was built
+ *   from, null or absent where unknown (Debian packages, indexes written before commits were indexed)
  */
 
 /**
@@ -74,7 +70,7 @@ export const DEFAULT_BACK_OFF = Object.freeze({ hours: 6, maxAttempts: 3 });
  * @property {string[]} [hostClasses] host classes (default: every host class with runner labels)
  * @property {string} [suite] suite of the runs to look for and to plan (default: each host class's `scale`)
  * @property {Record<string, string>} [remoteOverrides] product -> git URL or path used instead of its gitUrl
- * @property {{runs: IndexedRun[], attempts?: LegAttempts[]}} index
+ * @property {{runs: IndexedRun[], comparisons?: import('./resume-legs.js').IndexComparisonLike[], attempts?: LegAttempts[]}} index
  *   what is already benchmarked, and the legs that failed (the results index; readIndex() of scripts/store/)
  * @property {BackOff} [backOff] when a leg that failed is proposed again (default DEFAULT_BACK_OFF)
  * @property {number} [now] the time to judge back-offs at, ms since the epoch (default: the clock)
@@ -117,12 +113,13 @@ export async function discoverTags(config, options) {
   }
   const max = options.max ?? 10;
   const result = planMatrix({
-    candidates, hostClasses, runs: options.index.runs, max, retryFailed: options.retryFailed,
+    candidates, hostClasses, runs: options.index.runs, comparisons: options.index.comparisons ?? [], max, retryFailed: options.retryFailed,
     attempts: options.index.attempts ?? [], backOff: options.backOff ?? DEFAULT_BACK_OFF, now: options.now ?? Date.now(),
   });
   for (const s of result.skipped.filter((x) => x.attempts)) progress(`watch: ${s.product} ${s.version} on ${s.hostClass}: ${s.reason}`);
   for (const e of result.matrix.include.filter((x) => x.movedFrom)) progress(`watch: ${e.product} ${e.version} on ${e.hostClass}: tag ${e.tag} moved from ${e.movedFrom} to ${e.commit}: benchmarking it again`);
   for (const d of deleted) progress(`watch: ${d.product}: tag ${d.tag} was deleted upstream; the index holds ${d.runs.length} run${d.runs.length === 1 ? '' : 's'} of it (${d.runs.map((r) => r.id).join(', ')})`);
+  for (const e of result.matrix.include.filter((x) => x.resume)) progress(`watch: ${e.product} ${e.version} on ${e.hostClass}: attempt ${e.attempt}, resuming from the published runs ${e.resume}`);
   progress(`watch: ${result.pending} job${result.pending === 1 ? '' : 's'} not benchmarked yet; proposing ${result.matrix.include.length} (--max ${max})`);
   return { ...result, skipped: [...result.skipped, ...belowFloorSkips], deleted };
 }
@@ -142,7 +139,7 @@ function selectProducts(config, options) {
 /**
  * @param {Pick<import('../types.js').Config, 'hosts'>} config
  * @param {DiscoverOptions} options
- * @returns {{name: string, suite: string}[]}
+ * @returns {{name: string, suite: string, reference?: {product: string, version: string}}[]}
  */
 function selectHostClasses(config, options) {
   const known = Object.keys(config.hosts);
@@ -151,7 +148,10 @@ function selectHostClasses(config, options) {
   }
   const names = options.hostClasses?.length ? options.hostClasses : known.filter((n) => config.hosts[n].labels.length > 0);
   if (names.length === 0) throw new UserError(`no host class has runner labels (configs/hosts/*.yml 'labels'); pass --host-class, one of: ${known.join(', ')}`);
-  return names.map((n) => ({ name: n, suite: options.suite ?? config.hosts[n].scale }));
+  return names.map((n) => {
+    const ref = config.hosts[n].reference;
+    return { name: n, suite: options.suite ?? config.hosts[n].scale, ...(ref ? { reference: { product: ref.product, version: ref.version } } : {}) };
+  });
 }
 
 /**
@@ -161,8 +161,11 @@ function selectHostClasses(config, options) {
  * @param {object} input
  * @param {import('./tags.js').TagCandidate[]} input.candidates every product and line, newest
  *   version first within each line (lines are taken in the order they first appear)
- * @param {{name: string, suite: string}[]} input.hostClasses
+ * @param {{name: string, suite: string, reference?: {product: string, version: string}}[]} input.hostClasses
+ *   reference: the host class's reference release (a resumed leg skips its published run too)
  * @param {IndexedRun[]} input.runs the results index's runs
+ * @param {import('./resume-legs.js').IndexComparisonLike[]} [input.comparisons] the results index's
+ *   comparisons: a failed leg without one is resumed from its finished run records
  * @param {number} input.max most entries to return
  * @param {boolean} [input.retryFailed] propose versions whose runs all failed again (default:
  *   a failed run counts as benchmarked; a partial, i.e. interrupted, run never does)
@@ -171,7 +174,7 @@ function selectHostClasses(config, options) {
  * @param {number} [input.now] ms since the epoch
  * @returns {Omit<DiscoverResult, 'deleted'>}
  */
-export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = false, attempts = [], backOff = DEFAULT_BACK_OFF, now = Date.now() }) {
+export function planMatrix({ candidates, hostClasses, runs, comparisons = [], max, retryFailed = false, attempts = [], backOff = DEFAULT_BACK_OFF, now = Date.now() }) {
   /** @type {Map<string, LegAttempts>} */
   const failedLegs = new Map(attempts.map((a) => [[a.hostClass, a.product, a.version, a.suite].join('\0'), a]));
   /** @type {Map<string, IndexedRun[]>} leg -> its runs that count as benchmarked */
@@ -189,17 +192,23 @@ export function planMatrix({ candidates, hostClasses, runs, max, retryFailed = f
     /** @type {MatrixEntry[]} */
     const entries = [];
     for (const h of hostClasses) {
-      const { run, movedFrom } = judgeLeg(done.get([h.name, c.product, c.version, h.suite].join('\0')) ?? [], c.commit);
-      const allFailed = failedLegs.get([h.name, c.product, c.version, h.suite].join('\0'));
+      const legKey = [h.name, c.product, c.version, h.suite].join('\0');
+      const judged = judgeLeg(done.get(legKey) ?? [], c.commit);
+      const { movedFrom } = judged;
+      const allFailed = failedLegs.get(legKey);
       // A moved tag's leg backs off only from failures after its last run (those of the new commit).
-      const failed = movedFrom && allFailed && movedFrom.startedAt && allFailed.lastAt <= movedFrom.startedAt ? undefined : allFailed;
+      const failed = movedFrom && allFailed && allFailed.lastAt <= movedFrom.startedAt ? undefined : allFailed;
+      const resume = findResume({ hostClass: h.name, product: c.product, version: c.version, suite: h.suite }, { runs, comparisons }, failed, h.reference);
+      // A resumable leg's finished records are not "benchmarked": its comparison is missing.
+      const run = resume ? null : judged.run;
       const wait = run || !failed ? null : backOffReason(failed, backOff, now);
       if (run) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: `already benchmarked: run ${run.id} (${run.status}), suite ${h.suite}` });
       else if (wait) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: wait, attempts: /** @type {LegAttempts} */ (failed) });
       else {
         entries.push({
           product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite,
-          ...(failed ? { attempt: failed.count + 1 } : {}), ...(movedFrom ? { movedFrom: /** @type {string} */ (movedFrom.commit) } : {}),
+          ...(failed ? { attempt: failed.count + 1 } : {}), ...(resume ? { resume: resume.join(',') } : {}),
+          ...(movedFrom ? { movedFrom: /** @type {string} */ (movedFrom.commit) } : {}),
         });
       }
     }
@@ -240,7 +249,7 @@ export function judgeLeg(runs, commit) {
   if (atCommit.length > 0) return { run: okFirst(atCommit), movedFrom: null };
   const withCommit = runs.filter((r) => r.commit);
   if (withCommit.length === 0 || withCommit.length < runs.length) return { run: okFirst(runs), movedFrom: null };
-  const latest = withCommit.reduce((a, b) => ((b.startedAt ?? '') > (a.startedAt ?? '') ? b : a));
+  const latest = withCommit.reduce((a, b) => (b.startedAt > a.startedAt ? b : a));
   return { run: null, movedFrom: latest };
 }
 

@@ -8,6 +8,7 @@
  */
 import { lineOf, COMMIT_RE } from '../run/index.js';
 import { parseList } from '../command-spec.js';
+import { REFERENCE_LABEL } from '../run-id.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('../config/index.js').loadConfig>>} Config */
 
@@ -28,6 +29,8 @@ import { parseList } from '../command-spec.js';
  *   source build builds exactly that commit ('' = the tag's commit when the build fetches it)
  * @property {string} [movedFrom] full commit id the tag pointed at when it was benchmarked before
  *   (watch found the tag moved); needs commit
+ * @property {string} [resume] comma-separated run ids on the results branch this leg resumes
+ *   from (watch sets it for a leg that died after some releases finished)
  */
 
 /**
@@ -48,6 +51,7 @@ import { parseList } from '../command-spec.js';
  * @property {string} repeats '' = the host class's
  * @property {string} instances '' = the host class's
  * @property {string} only '' = every test
+ * @property {string} resume comma-separated run ids to fetch and resume from, '' = none
  * @property {boolean} dryRun
  * @property {string} commit the candidate's commit for a source build ('' = none given, or a
  *   provider that builds no commit: the deb package is Debian's build)
@@ -60,6 +64,7 @@ import { parseList } from '../command-spec.js';
 /** Versions and refs become path components and CLI arguments: keep them plain. */
 const VERSION_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 const TEST_RE = /^[a-z0-9][a-z0-9.-]{0,63}$/;
+const RUN_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_REPEATS = 100;
 /** GitHub runner labels: no spaces or commas; kept to what an artifact name may hold too. */
 const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -149,6 +154,9 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   }
   const only = parseList(input.only ?? '');
   for (const t of only) if (!TEST_RE.test(t)) errors.push(`input only names test '${t}'; test names are lower-case letters, digits, . and - (e.g. point-query,update-index)`);
+  const resume = parseList(input.resume ?? '');
+  // Run ids become file names and git paths: the form `tagbench run` writes, nothing else.
+  for (const id of resume) if (!RUN_ID_RE.test(id)) errors.push(`input resume names run '${id}'; run ids are letters, digits, '.', '_' and '-' (at most 128), as index.json lists them`);
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
   else if (input.baseline && product && line) {
     // Verdicts against a baseline stay within a line (compare refuses a comparison that spans
@@ -213,6 +221,7 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
       repeats: input.repeats ?? '',
       instances: input.instances ?? '',
       only: only.join(','),
+      resume: resume.join(','),
       dryRun: input.dryRun === 'true',
       commit,
       movedFrom,
@@ -255,6 +264,20 @@ export function needsReferenceRun(plan) {
 }
 
 /**
+ * The label of the reference's run (`tagbench run --releases P@V#reference:deb`): `#reference`
+ * when the leg also measures another build of the reference's version (our source build of the
+ * line's base), so the two builds' records stay apart in the one folder of that version (compare
+ * refuses a column of two builds; the host series reads the labelled run), else none.
+ * @param {BenchmarkPlan} plan
+ * @returns {string} `#reference` or ''
+ */
+export function referenceLabel(plan) {
+  if (!plan.reference || !needsReferenceRun(plan)) return '';
+  const ofVersion = `${plan.reference.product}@${plan.reference.version}:`;
+  return plan.releases.split(',').some((r) => r.startsWith(ofVersion)) ? `#${REFERENCE_LABEL}` : '';
+}
+
+/**
  * `tagbench run --releases` of a plan: base first, each from the plan's provider (our build
  * against our build, Debian's against Debian's), named per release so that another build of a
  * version in the install cache (a source build beside the Debian package) is never taken.
@@ -292,6 +315,7 @@ export function renderPlanOutputs(plan, time) {
     repeats: plan.repeats,
     instances: plan.instances,
     only: plan.only,
+    resume: plan.resume,
     'dry-run': String(plan.dryRun),
     // '' when the source build is of the tag's commit at fetch time, or the provider builds none.
     commit: plan.commit,
@@ -301,6 +325,7 @@ export function renderPlanOutputs(plan, time) {
     'reference-product': plan.reference?.product ?? '',
     'reference-version': plan.reference?.version ?? '',
     'reference-run': String(needsReferenceRun(plan)),
+    'reference-label': referenceLabel(plan),
     'estimate-minutes': String(time.estimateMinutes),
     'install-timeout-minutes': String(time.timeouts.install),
     'run-timeout-minutes': String(time.timeouts.run),

@@ -7,7 +7,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { findHostDrift, splitHostSegments, renderHostDrift, HOST_FACT_FIELDS, resolveThresholds } from '../../scripts/compare/index.js';
+import { findHostDrift, splitHostSegments, renderHostDrift, referenceRecords, HOST_FACT_FIELDS, resolveThresholds } from '../../scripts/compare/index.js';
 import { windowsOf } from '../../scripts/compare/host-drift.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { UserError } from '../../scripts/errors.js';
@@ -163,5 +163,22 @@ describe('findHostDrift', () => {
     assert.throws(() => findHostDrift({ records: [...records, other], thresholds }),
       (err) => err instanceof UserError && err.message.includes(other.id) && err.message.includes("version '10.11.19'"));
     assert.throws(() => findHostDrift({ records: [], thresholds }), (err) => err instanceof UserError && /reference/.test(err.message));
+  });
+});
+
+describe('the reference\'s records', () => {
+  it('are its Debian package\'s runs, unlabelled or labelled reference: a source build of that version in the same folder is not the host\'s series', () => {
+    const [real] = readRealRecords('10.11.18');
+    const make = (/** @type {string} */ id, /** @type {Partial<import('../../scripts/types.js').RecordRelease>} */ release = {}) =>
+      ({ ...real, id, release: { ...real.release, ...release } });
+    const stamp = '20261127T080000Z-local-mariadb-10.11.18';
+    const records = [
+      make(`${stamp}-smoke-aaaaaa`, { provider: 'deb' }),
+      make(`${stamp}-reference-smoke-bbbbbb`, { provider: 'deb' }),
+      make(`${stamp}-smoke-cccccc`, { provider: 'source' }),
+      make(`${stamp}-ours-smoke-dddddd`, { provider: 'deb' }),
+      make('20261127T080000Z-local-mariadb-10.11.19-smoke-eeeeee', { provider: 'deb', version: '10.11.19' }),
+    ];
+    assert.deepEqual(referenceRecords(/** @type {any} */ (records), { product: 'mariadb', version: '10.11.18' }).map((r) => r.id.slice(-6)), ['aaaaaa', 'bbbbbb']);
   });
 });

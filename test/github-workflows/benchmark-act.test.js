@@ -18,6 +18,10 @@
  * The second run times the confirmation out: act enforces a step's timeout-minutes (whole
  * minutes, expressions evaluated; checked with act 0.2.89), so the repository variable
  * TAGBENCH_CONFIRM_TIMEOUT_MINUTES=1 cuts the throttled rerun short, as GitHub would at 300.
+ * What finished before the kill (the run's records, uploaded as the run's checkpoint) is
+ * published by remember-failure with the failed attempt, and watch proposes the leg again as a
+ * resume of those records; the resumed bench job's fetch and run are then checked against the
+ * published branch (no servers: every release has its finished record).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -116,7 +120,9 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
 
   // What the bench job uploaded, as the report and publish jobs downloaded it.
   const artifactNames = (await listFiles(result.artifacts)).filter((f) => f.endsWith('artifact-meta.json')).map((f) => f.split('/').at(-2));
-  assert.deepEqual(artifactNames.sort(), [`issues-${LEG}-a1`, `results-${LEG}-a1`]);
+  // The run's checkpoint, then the whole store at the end (the reference is the base here: no
+  // reference run, no checkpoint of it).
+  assert.deepEqual(artifactNames.sort(), [`issues-${LEG}-a1`, `results-${LEG}-a1`, `results-${LEG}-a1-run`]);
   const runDir = join(result.artifacts, (await readdir(result.artifacts))[0]);
   const store = join(runDir, `results-${LEG}-a1`, 'files');
   const out = join(runDir, `issues-${LEG}-a1`, 'files');
@@ -143,7 +149,7 @@ test('act runs benchmark.yml by dispatch: run records, a confirmed regression, a
   passed = true;
 });
 
-test('act: a confirmation that exceeds its timeout fails the bench job; nothing is reported or published but the failed attempt, from which watch backs off', { timeout: 20 * 60_000 }, async (t) => {
+test('act: a confirmation that exceeds its timeout fails the bench job; nothing is reported, the run records that finished and the failed attempt are published, and watch backs off, then resumes the leg from them', { timeout: 20 * 60_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-timeout-'));
   let passed = false;
   t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
@@ -165,25 +171,50 @@ test('act: a confirmation that exceeds its timeout fails the bench job; nothing 
   // Report and publish never ran on the unconfirmed verdicts.
   assert.doesNotMatch(result.log, /Main tagbench report/);
   assert.doesNotMatch(result.log, /publish to the results branch\s*\].*Main tagbench publish/, 'the publish job of results never ran');
-  // What reached the results branch is the failed attempt alone (remember-failure), no record
-  // or comparison: watch backs off from this leg instead of proposing it again next cycle.
+  // What reached the results branch (remember-failure): the run's checkpoint, i.e. the records of
+  // both releases that finished before confirm was killed, with their logs, and the failed
+  // attempt; never the unconfirmed comparison.
   assert.match(result.log, /✅ {2}Success - Main tagbench store attempt/);
   const onBranch = (await git('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.trim().split('\n');
-  assert.ok(onBranch.every((f) => f === 'index.json' || f.startsWith(`attempts/local/mariadb/${CANDIDATE}/smoke/attempt-`)), `only the attempt was published:\n${onBranch.join('\n')}`);
-  assert.equal(onBranch.length, 2);
+  assert.deepEqual(onBranch.filter((f) => !/^(index\.json|attempts\/|runs\/|logs\/)/.test(f)), [], 'no comparison (nor anything else) was published');
+  assert.equal(onBranch.filter((f) => f.startsWith(`attempts/local/mariadb/${CANDIDATE}/smoke/attempt-`)).length, 1);
   const index = JSON.parse((await git('git', ['--git-dir', resultsRepo, 'show', 'bench-data:index.json'])).stdout);
-  assert.deepEqual(index.runs, []);
+  assert.deepEqual(index.comparisons, []);
+  assert.deepEqual(index.runs.map((/** @type {any} */ r) => [r.version, r.status]).sort(), [['10.11.18', 'ok'], [CANDIDATE, 'ok']], 'both releases\' finished records');
+  const [baseRun, candidateRun] = [...index.runs].sort((/** @type {any} */ a, /** @type {any} */ b) => a.version.localeCompare(b.version));
+  assert.ok(onBranch.some((f) => f.startsWith(`logs/${candidateRun.id}/`)), 'with the logs of the finished run');
   assert.equal(index.attempts.length, 1);
   assert.equal(index.attempts[0].count, 1);
   assert.equal(index.attempts[0].lastOutcome, 'failure');
   assert.match(index.attempts[0].lastReason, /the bench job ended failure/);
   const { planMatrix } = await import('../../scripts/watch/discover-tags.js');
   const candidate = { product: 'mariadb', line: '10.11', version: CANDIDATE, tag: `mariadb-${CANDIDATE}`, commit: 'a'.repeat(40) };
-  const watchNow = planMatrix({ candidates: [candidate], hostClasses: [{ name: 'local', suite: 'smoke' }], runs: index.runs, attempts: index.attempts, max: 10 });
+  const hostClasses = [{ name: 'local', suite: 'smoke', reference: { product: 'mariadb', version: '10.11.18' } }];
+  const watchAt = (/** @type {number|undefined} */ now) => planMatrix({ candidates: [candidate], hostClasses, runs: index.runs, comparisons: index.comparisons, attempts: index.attempts, max: 10, now });
+  const watchNow = watchAt(undefined);
   assert.deepEqual(watchNow.matrix.include, [], 'watch does not propose the failed leg again at once');
   assert.match(watchNow.skipped[0].reason, /^backing off after 1 failed attempt: not before /);
-  const sixHoursOn = Date.parse(index.attempts[0].lastAt) + 6 * 3600_000;
-  assert.equal(planMatrix({ candidates: [candidate], hostClasses: [{ name: 'local', suite: 'smoke' }], runs: index.runs, attempts: index.attempts, max: 10, now: sixHoursOn }).matrix.include[0]?.attempt, 2);
+  // After the back-off: proposed again as a resume of the published run, not a restart.
+  const [again] = watchAt(Date.parse(index.attempts[0].lastAt) + 6 * 3600_000).matrix.include;
+  assert.equal(again?.attempt, 2);
+  assert.equal(again?.resume, `${candidateRun.id},${baseRun.id}`);
+
+  // What the resumed leg's bench job then does with it, without servers: it fetches those records
+  // from the branch and its run finds nothing left to run (act's plan outputs: the same releases,
+  // tests, repeats and instances).
+  const { fetchRuns } = await import('../../scripts/store/fetch-runs.js');
+  const { runReleases } = await import('../../scripts/run/index.js');
+  const { loadConfig } = await import('../../scripts/config/index.js');
+  const resumedStore = join(dir, 'resumed-store');
+  const fetched = await fetchRuns(resumedStore, { repo: resultsRepo, ids: again.resume.split(','), progress: () => {} });
+  assert.deepEqual(fetched.map((f) => f.status), ['ok', 'ok']);
+  const resumed = await runReleases(await loadConfig(ROOT), {
+    releases: [{ product: 'mariadb', version: '10.11.18', provider: 'deb' }, { product: 'mariadb', version: CANDIDATE, provider: 'deb' }],
+    suite: 'smoke', hostClass: 'local', repeats: 5, instances: 5, only: ['point-query'], resumeFrom: again.resume.split(','),
+    storeDir: resumedStore, workDir: join(dir, 'w'), cacheDir: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'), write: () => {},
+  });
+  assert.deepEqual(resumed.records, [], 'nothing runs again');
+  assert.deepEqual(resumed.resumed?.map((r) => r.id).sort(), [baseRun.id, candidateRun.id].sort());
 
   // The measurements are kept for diagnosis (upload runs always()), with no confirmed comparison.
   const runDir = join(result.artifacts, (await readdir(result.artifacts))[0]);

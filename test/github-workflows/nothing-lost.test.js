@@ -155,6 +155,32 @@ test('a leg whose bench job failed, timed out or was cancelled is remembered on 
   assert.equal(runs(job, { plan: 'failure', bench: 'skipped' }), false, 'a refused plan is not a failed leg');
   const steps = job.steps.map((/** @type {any} */ s) => String(s.run ?? ''));
   assert.ok(steps.some((/** @type {string} */ r) => /scripts\/cli\.js store attempt .*--outcome "\$BENCH_RESULT"/s.test(r)), 'it writes the attempt');
-  assert.ok(steps.some((/** @type {string} */ r) => /scripts\/cli\.js publish --store "\$STORE_DIR" --branch bench-data/.test(r)), 'and publishes it');
+  assert.ok(steps.some((/** @type {string} */ r) => /scripts\/cli\.js publish --store "\$STORE_DIR" --logs --branch bench-data/.test(r)), 'and publishes it, with the records it got');
   assert.deepEqual(job.permissions, { contents: 'write' });
+  // What it publishes besides the attempt: the bench job's checkpoints of this attempt, never
+  // the final artifact (an unconfirmed comparison) and never another attempt's.
+  const download = job.steps.findIndex((/** @type {any} */ s) => /^actions\/download-artifact@/.test(s.uses ?? ''));
+  assert.ok(download >= 0 && download < job.steps.findIndex((/** @type {any} */ s) => /cli\.js publish/.test(String(s.run ?? ''))), 'it downloads the checkpoints before publishing');
+  const context = { needs: { plan: { outputs: { leg: 'local_mariadb_10.11.19_smoke' } } }, github: { run_attempt: '2' }, inputs: {}, vars: {} };
+  assert.equal(interpolate(job.steps[download].with.pattern, context, {}), 'results-local_mariadb_10.11.19_smoke-a2-*');
+  assert.equal(job.steps[download].with['merge-multiple'], true);
+});
+
+test('the bench job uploads a checkpoint after each step that adds run records, whatever happened', async () => {
+  const { jobs } = await loadWorkflow('.github/workflows/benchmark.yml');
+  const steps = jobs.bench.steps;
+  const at = (/** @type {(s: any) => boolean} */ f) => steps.findIndex(f);
+  for (const [run, suffix] of [['tagbench run', '-run'], ["tagbench run (the host class's reference release)", '-reference']]) {
+    const i = at((s) => s.name === run);
+    const upload = steps[i + 1];
+    assert.match(String(upload?.uses), /^actions\/upload-artifact@[0-9a-f]{40}$/, `right after ${run}`);
+    assert.match(String(upload.if), /always\(\)/, `the checkpoint after ${run} is uploaded after a failure, a timeout or a cancel too`);
+    assert.equal(upload.with.name, `\${{ steps.name.outputs.artifact }}${suffix}`);
+    assert.equal(upload.with['if-no-files-found'], 'ignore', 'a job that died before its run has nothing to upload');
+  }
+  // A resumed leg fetches its finished records before it runs.
+  const fetch = at((s) => /store fetch/.test(String(s.run ?? '')));
+  assert.ok(fetch >= 0 && fetch < at((s) => s.name === 'tagbench run'));
+  assert.equal(evaluateCondition(steps[fetch].if, { needs: { plan: { outputs: { resume: '' } } }, github: {}, inputs: {}, vars: {} }), false);
+  assert.equal(evaluateCondition(steps[fetch].if, { needs: { plan: { outputs: { resume: 'a-1' } } }, github: {}, inputs: {}, vars: {} }), true);
 });

@@ -59,11 +59,12 @@ test('the reference runs only when the plan asks, after the run and before compa
   const { steps, plan } = await benchSteps();
   assert.equal(plan.outputs['reference-run'], '${{ steps.plan.outputs.reference-run }}');
   const reference = steps.filter((s) => /reference-run/.test(String(s.if ?? '')));
-  assert.deepEqual(reference.map((s) => s.name), ["install the host class's reference release", "tagbench run (the host class's reference release)"]);
+  assert.deepEqual(reference.map((s) => s.name), ["install the host class's reference release", "tagbench run (the host class's reference release)", "upload the reference's record (checkpoint)"]);
   for (const s of reference) {
-    const context = (/** @type {string} */ value) => ({ needs: { plan: { outputs: { 'reference-run': value } } }, github: {}, inputs: {}, vars: {} });
+    const context = (/** @type {string} */ value) => ({ needs: { plan: { outputs: { 'reference-run': value } } }, github: {}, inputs: {}, vars: {}, steps: { name: { outputs: { artifact: 'results-x-a1' } } } });
     assert.equal(evaluateCondition(s.if, context('true')), true);
     assert.equal(evaluateCondition(s.if, context('false')), false);
+    if (s.uses) continue;
     // From the plan's estimate of the leg (test/run/estimate.test.js).
     assert.match(String(s['timeout-minutes']), /^\$\{\{ fromJSON\(needs\.plan\.outputs\.(install|reference)-timeout-minutes\) \}\}$/, `${s.name} has its own timeout`);
   }
@@ -99,4 +100,11 @@ test('the reference steps install and run the reference with the request\'s trim
   assert.equal(value('--port-base'), '23700');
   assert.ok(!runArgs.includes('--mycnf'), 'the host class\'s my.cnf: a request\'s template would start a new host series');
   assert.ok(!runArgs.includes('--repeats'), 'an empty input gives no option');
+  assert.ok(!runArgs.includes('--resume-from'), 'no resume given, none passed on');
+  // A resumed leg: the reference's run skips a reference record it fetched.
+  const resumed = await recordNodeCall(steps.find((s) => s.name === "tagbench run (the host class's reference release)").run, { ...env, RESUME: 'a-1,b-2' }, dir);
+  assert.equal(resumed[resumed.indexOf('--resume-from') + 1], 'a-1,b-2');
+  const main = await recordNodeCall(steps.find((s) => s.name === 'tagbench run').run, { ...env, RELEASES: 'mariadb@10.11.18:deb,mariadb@10.11.19:deb', RESUME: 'a-1,b-2' }, dir);
+  assertDeclaredOptions(main);
+  assert.equal(main[main.indexOf('--resume-from') + 1], 'a-1,b-2');
 });

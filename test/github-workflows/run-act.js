@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
@@ -96,6 +96,12 @@ async function readWithCalledWorkflows(workflow) {
  *   artifacts: the stand-in's folder for this run's artifacts (`<artifacts>/<run id>/<name>/`)
  */
 export async function runAct({ workflow, dir, event, vars = {}, env = {}, secrets = {}, job, actions = {} }) {
+  // Host mode runs the workflows' `npm ci --omit=dev` in this work tree: npm empties a
+  // node_modules that is a link (a git worktree sharing another checkout's) at its target first.
+  const modules = join(ROOT, 'node_modules');
+  if ((await lstat(modules).catch(() => null))?.isSymbolicLink()) {
+    throw new Error(`${modules} is a symbolic link (to ${await readlink(modules)}): act's host mode runs the workflows' npm ci here, which would empty that folder. Give this work tree a node_modules of its own (npm ci) before running act tests`);
+  }
   const stub = join(dir, 'stub-action');
   await mkdir(stub, { recursive: true });
   await writeFile(join(stub, 'action.yml'), [

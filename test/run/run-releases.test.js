@@ -137,11 +137,58 @@ test('Ctrl-C stores a partial record, stops the server and exits 130', { timeout
   const records = await readRecords(storeDir, {});
   assert.equal(records.length, 1);
   assert.equal(records[0].status, 'partial');
-  assert.match(records[0].reason ?? '', /interrupted/);
+  assert.match(records[0].reason ?? '', /^interrupted by SIGINT after \d+ of \d+ steps had run/, 'the partial record says what stopped it');
   assert.deepEqual(validateRecord(records[0]), []);
   assert.deepEqual(pidsMatching(workDir), [], 'server stopped');
   const text = await readFile(join(storeDir, 'logs', records[0].id, 'server-error.log'), 'utf8');
   assert.ok(text.length > 0);
+});
+
+test('a release that is done is stored at once; an interrupt then stores the other as partial, naming the signal and how far it got', { timeout: 600_000 }, async () => {
+  const { storeDir, workDir } = await dirs();
+  const controller = new AbortController();
+  /** @type {string[]} */
+  const lines = [];
+  /** @type {NodeJS.Timeout|undefined} */
+  let killer;
+  /** @type {boolean|undefined} the dead release's record was on disk when the run printed it */
+  let onDiskWhenPrinted;
+  const outcome = await runReleases(config, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }, { product: 'mariadb', version: '10.11.19' }],
+    suite: 'test-tiny', hostClass: 'local', repeats: 2, only: ['point-query', 'update-index'],
+    storeDir, workDir, cacheDir, portBase: 23770, signal: controller.signal,
+    write: (t) => {
+      lines.push(t);
+      // The first release's server dies in its first test: that release is done.
+      if (/\] mariadb@10\.11\.18 update-index/.test(t) && !killer) {
+        killer = setTimeout(() => {
+          for (const pid of pidsMatching(`--datadir=${workDir}/[^ ]*mariadb-10\\.11\\.18`)) process.kill(pid, 'SIGKILL');
+        }, 1000);
+      }
+      const stored = t.match(/^record failed: (.*)\n$/);
+      if (stored && onDiskWhenPrinted === undefined) {
+        onDiskWhenPrinted = existsSync(stored[1]);
+        // As a cancelled job's SIGTERM does through withInterrupt, while the other still runs.
+        controller.abort(new DOMException('interrupted by SIGTERM', 'AbortError'));
+      }
+    },
+  });
+  assert.equal(onDiskWhenPrinted, true, `the dead release's record is stored before the run ends:\n${lines.join('')}`);
+  assert.equal(outcome.interrupted, true);
+  const [dead, cut] = outcome.records;
+  assert.equal(dead.release.version, '10.11.18');
+  assert.equal(dead.status, 'failed', 'stored when it was done, before the interrupt: not partial');
+  assert.equal(cut.release.version, '10.11.19');
+  assert.equal(cut.status, 'partial');
+  assert.match(cut.reason ?? '', /^interrupted by SIGTERM after \d+ of \d+ steps had run; the others are skipped/);
+  const ran = cut.steps.filter((s) => s.status !== 'skipped').length;
+  assert.ok(ran >= 1 && ran < cut.steps.length, `some steps ran and some did not (${ran} of ${cut.steps.length})`);
+  assert.equal(cut.reason?.match(/after (\d+) of/)?.[1], String(ran), 'the reason counts the steps in the record');
+  for (const s of cut.steps.filter((x) => x.status === 'skipped')) assert.equal(s.reason, cut.reason);
+  const stored = await readRecords(storeDir, {});
+  assert.deepEqual(stored.map((r) => [r.release.version, r.status]).sort(), [['10.11.18', 'failed'], ['10.11.19', 'partial']]);
+  for (const r of stored) assert.deepEqual(validateRecord(r), []);
+  assert.deepEqual(pidsMatching(workDir), [], 'no server left running');
 });
 
 test('Oracle MySQL 9.7.4 and MariaDB 11.8.9 run side by side', { timeout: 600_000 }, async () => {

@@ -89,3 +89,31 @@ test('the failed legs watch backs off from go to the job summary, one row each w
   const versions = matrix.include.map((/** @type {any} */ e) => e.version);
   assert.ok(!versions.includes('8.4.4') && versions.includes('8.4.3'), versions.join(', '));
 });
+
+test('a failed leg whose finished run records were published is proposed as a resume, in the matrix and on stdout', async () => {
+  const { writeLegAttempt } = await import('../../scripts/store/index.js');
+  const store = await tempDir('store');
+  // One `tagbench run` of 8.4.4 beside its base (one stamp and tag), published before the bench job died.
+  const ids = ['20250301T101500Z-bench-b-mysql-8.4.4-small-a1b2c3', '20250301T101500Z-bench-b-mysql-8.4.3-small-a1b2c3'];
+  await writeRecord(store, await record(ids[0], { product: 'mysql', version: '8.4.4', hostClass: 'bench-b', suite: 'small', status: 'ok' }));
+  await writeRecord(store, await record(ids[1], { product: 'mysql', version: '8.4.3', hostClass: 'bench-b', suite: 'small', status: 'ok' }));
+  await writeLegAttempt(store, { schemaVersion: 1, at: new Date(Date.now() - 3600_000).toISOString(), hostClass: 'bench-b', product: 'mysql', version: '8.4.4', suite: 'small', outcome: 'cancelled', reason: 'the bench job ended cancelled', runUrl: null });
+  await buildIndex(store);
+  const alone = join(await tempDir('index-only'), 'results-index.json');
+  await writeFile(alone, await readFile(join(store, 'index.json'), 'utf8'));
+  const dir = await tempDir('gh');
+  /** @type {string[]} */
+  const stdout = [];
+  const write = process.stdout.write;
+  process.stdout.write = (/** @type {any} */ chunk) => { stdout.push(String(chunk)); return true; };
+  try {
+    await watchCommand({ root, index: alone, products: 'mysql', hostClass: ['bench-b'], max: 10, backOffHours: 0, remoteOverride: [`mysql=${up.mysql.bare}`], githubOutput: join(dir, 'output') });
+  } finally {
+    process.stdout.write = write;
+  }
+  const matrix = JSON.parse((await readFile(join(dir, 'output'), 'utf8')).split('\n')[0].replace(/^matrix=/, ''));
+  const leg = matrix.include.find((/** @type {any} */ e) => e.version === '8.4.4');
+  assert.deepEqual({ attempt: leg?.attempt, resume: leg?.resume }, { attempt: 2, resume: ids.join(',') });
+  assert.ok(!matrix.include.some((/** @type {any} */ e) => e.version === '8.4.3'), 'the base\'s finished record counts it as benchmarked');
+  assert.match(stdout.join(''), new RegExp(`^bench-b\\tmysql\\t8\\.4\\t8\\.4\\.4\\tmysql-8\\.4\\.4\\tsmall\\tresume ${ids.join(',')}$`, 'm'));
+});

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../scripts/config/index.js';
 import { planCommand } from '../../scripts/workflow/commands.js';
-import { applyAcceptedBaseline, needsReferenceRun, resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
+import { applyAcceptedBaseline, needsReferenceRun, referenceLabel, resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const request = { product: 'mariadb', version: '10.11.19', hostClass: 'local', suite: 'smoke' };
@@ -41,6 +41,7 @@ test('another base (an override or an accepted baseline): the reference gets a r
   const override = await planOutputs({ baseline: '10.11.17', provider: 'source' });
   assert.equal(override.releases, 'mariadb@10.11.17:source,mariadb@10.11.19:source');
   assert.equal(override['reference-run'], 'true');
+  assert.equal(override['reference-label'], '', 'no other build of 10.11.18 in this leg: the reference run keeps its plain name');
   assert.equal(override['reference-version'], '10.11.18');
 
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
@@ -65,6 +66,8 @@ test('benchmarking the reference itself, or a class without reference: no extra 
   assert.ok(built.plan, built.errors.join('\n'));
   assert.equal(built.plan.releases, 'mariadb@10.11.18:source');
   assert.equal(needsReferenceRun(built.plan), true);
+  assert.equal(referenceLabel(built.plan), '#reference', 'its run is labelled: two builds of 10.11.18 land in one folder');
+  assert.equal(referenceLabel(itself.plan), '', 'no run of its own, no label');
 
   const other = resolveBenchmarkRequest(config, { ...request, product: 'mysql', version: '9.7.4' });
   assert.ok(other.plan, other.errors.join('\n'));

@@ -65,3 +65,12 @@ test('a moved tag\'s leg: the source build of the commit watch saw, and the old 
   await assert.rejects(plan({ baselines: empty, provider: 'source', movedFrom: before }), /input moved_from is 'a{40}' but commit is empty/);
   await assert.rejects(plan({ baselines: empty, provider: 'source', commit: now, movedFrom: now }), /moved_from and commit are both/);
 });
+
+test('a resume input passes on as the plan\'s resume (watch\'s run ids, validated); none gives an empty one', async () => {
+  const empty = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
+  assert.equal((await plan({ baselines: empty })).resume, '');
+  const ids = '20261126T180000Z-local-mariadb-10.11.19-smoke-a1b2c3, 20261126T180000Z-local-mariadb-10.11.18-smoke-a1b2c3';
+  assert.equal((await plan({ baselines: empty, resume: ids })).resume, ids.replace(' ', ''));
+  // Run ids become git paths and file names in the bench job.
+  await assert.rejects(plan({ baselines: empty, resume: 'ok-1,../../etc/passwd' }), /input resume names run '\.\.\/\.\.\/etc\/passwd'; run ids are letters, digits/);
+});
