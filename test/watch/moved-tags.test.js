@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../scripts/config/index.js';
 import { writeRecord, readIndex, buildIndex } from '../../scripts/store/index.js';
-import { discoverTags } from '../../scripts/watch/discover-tags.js';
+import { discoverTags, planMatrix, DEFAULT_BACK_OFF } from '../../scripts/watch/discover-tags.js';
 import { watchCommand } from '../../scripts/watch/commands.js';
 import { git, record, tempDir, cleanupTempDirs } from './watch-testkit.js';
 
@@ -128,4 +128,26 @@ test('an index written before commits were indexed is read, and a move is not cl
   git(['push', '-q', '--force', 'origin', 'refs/tags/mariadb-10.11.19'], up.work);
   const result = await discoverTags(config, { products: ['mariadb'], hostClasses: ['bench-a'], remoteOverrides: { mariadb: up.bare }, max: 10, progress: quiet, index: read });
   assert.deepEqual(result.matrix.include, [], 'runs without a commit stay benchmarked: a move cannot be told');
+});
+
+test('a moved tag\'s leg backs off only from failures after its last run, and is never a resume of the old commit\'s runs', () => {
+  const OLD = 'a'.repeat(40);
+  const NEW = 'b'.repeat(40);
+  const candidates = [{ product: 'mariadb', line: '10.11', version: '10.11.19', tag: 'mariadb-10.11.19', commit: NEW }];
+  const hostClasses = [{ name: 'bench-a', suite: 'smoke' }];
+  // The old commit's leg: base and candidate in one run (run ids of one group), compared.
+  const runs = [
+    { id: '20261120T100000Z-bench-a-mariadb-10.11.18-smoke-abc123', hostClass: 'bench-a', product: 'mariadb', version: '10.11.18', suite: 'smoke', status: 'ok', startedAt: '2026-11-20T10:00:00Z', commit: 'c'.repeat(40) },
+    { id: '20261120T100000Z-bench-a-mariadb-10.11.19-smoke-abc123', hostClass: 'bench-a', product: 'mariadb', version: '10.11.19', suite: 'smoke', status: 'ok', startedAt: '2026-11-20T10:00:00Z', commit: OLD },
+  ];
+  const comparisons = [{ hostClass: 'bench-a', product: 'mariadb', suite: 'smoke', candidateVersion: '10.11.19' }];
+  const attempts = (/** @type {string} */ lastAt) => [{ hostClass: 'bench-a', product: 'mariadb', version: '10.11.19', suite: 'smoke', count: 3, firstAt: '2026-11-01T00:00:00Z', lastAt, lastOutcome: /** @type {const} */ ('failure'), lastReason: 'x', lastRunUrl: null }];
+  const now = Date.parse('2026-11-27T12:00:00Z');
+  // Three failures before the old commit's run (they were that run's own history): not this leg's.
+  const fresh = planMatrix({ candidates, hostClasses, runs, comparisons, max: 10, attempts: attempts('2026-11-19T00:00:00Z'), backOff: DEFAULT_BACK_OFF, now });
+  assert.deepEqual(fresh.matrix.include.map((e) => [e.movedFrom, e.attempt, e.resume]), [[OLD, undefined, undefined]]);
+  // Three failures of the new commit since: stopped, as any leg.
+  const stopped = planMatrix({ candidates, hostClasses, runs, comparisons, max: 10, attempts: attempts('2026-11-26T00:00:00Z'), backOff: DEFAULT_BACK_OFF, now });
+  assert.deepEqual(stopped.matrix.include, []);
+  assert.match(stopped.skipped[0].reason, /stopped after 3 failed attempts/);
 });
