@@ -108,3 +108,32 @@ test('the reference steps install and run the reference with the request\'s trim
   assertDeclaredOptions(main);
   assert.equal(main[main.indexOf('--resume-from') + 1], 'a-1,b-2');
 });
+
+test('our source build of the reference\'s version: the reference runs labelled, and the candidate\'s run is the unlabelled record beside it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-reference-label-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const { steps, plan } = await benchSteps();
+  assert.equal(plan.outputs['reference-label'], '${{ steps.plan.outputs.reference-label }}');
+  const env = { REF_PRODUCT: 'mariadb', REF_VERSION: '10.11.18', REF_LABEL: '#reference', SUITE: 'smoke', HOST_CLASS: 'local', STORE_DIR: join(dir, 'results') };
+  const runArgs = await recordNodeCall(steps.find((s) => s.name === "tagbench run (the host class's reference release)").run, env, dir);
+  assert.equal(runArgs[runArgs.indexOf('--releases') + 1], 'mariadb@10.11.18#reference:deb');
+
+  // The folder of 10.11.18 holds both builds' records; the step picks the candidate's.
+  const folder = join(dir, 'results/runs/local/mariadb/10.11.18/smoke');
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(folder, { recursive: true });
+  for (const id of ['20261127T080000Z-local-mariadb-10.11.18-smoke-aaaaaa', '20261127T090000Z-local-mariadb-10.11.18-reference-smoke-bbbbbb']) {
+    await writeFile(join(folder, `${id}.json`), '{}');
+    await writeFile(join(folder, `${id}.samples.json.gz`), '');
+  }
+  const note = steps.find((s) => s.id === 'candidate').run;
+  const output = join(dir, 'github_output');
+  await writeFile(output, '');
+  const noteEnv = { PATH: process.env.PATH ?? '', STORE_DIR: join(dir, 'results'), HOST_CLASS: 'local', PRODUCT: 'mariadb', VERSION: '10.11.18', SUITE: 'smoke', GITHUB_OUTPUT: output };
+  await run('bash', ['-e', '-c', note], { env: noteEnv });
+  assert.equal(await readFile(output, 'utf8'), 'run-id=20261127T080000Z-local-mariadb-10.11.18-smoke-aaaaaa\n');
+
+  // Two unlabelled records (two runs of one build) are still refused, by name.
+  await writeFile(join(folder, '20261127T100000Z-local-mariadb-10.11.18-smoke-cccccc.json'), '{}');
+  await assert.rejects(run('bash', ['-e', '-c', note], { env: noteEnv }), (err) => /expected one run record of mariadb 10\.11\.18/.test(String(/** @type {any} */ (err).stdout)));
+});
