@@ -12,13 +12,15 @@
  * rotate over three host classes and eight product lines; each leg stores the candidate, a rerun
  * of its line's base and the host class's reference release (3 records) and one comparison.
  *
- * Usage: node bench/store-scale.js [--records 10000] [--keep DIR] [--skip-site]
+ * Usage: node bench/store-scale.js [--records 10000] [--keep DIR] [--skip-site] [--measure-only]
+ *   --measure-only: DIR (--keep) holds a store and results branch this script made with the same
+ *   --records; measure again (watch, publish of a new leg, clone, site) without generating
  */
 import { parseArgs } from 'node:util';
 import { mkdtemp, rm, readFile, writeFile, mkdir, readdir, stat } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeRecord, writeComparison, buildIndex } from '../scripts/store/index.js';
 import { loadConfig } from '../scripts/config/index.js';
@@ -30,11 +32,12 @@ const { values: args } = parseArgs({
     records: { type: 'string', default: '10000' },
     keep: { type: 'string' },
     'skip-site': { type: 'boolean', default: false },
+    'measure-only': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
 if (args.help) {
-  process.stdout.write('Usage: node bench/store-scale.js [--records 10000] [--keep DIR] [--skip-site]\n');
+  process.stdout.write('Usage: node bench/store-scale.js [--records 10000] [--keep DIR] [--skip-site] [--measure-only]\n');
   process.exit(0);
 }
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -136,12 +139,17 @@ function measure(what, cmd, opts = {}) {
   return { row, stdout: res.stdout, stderr: res.stderr };
 }
 
-/** @param {string} path @returns {Promise<{bytes: number, files: number}>} */
+/**
+ * Bytes and files under a folder, its git repository left out (measured apart).
+ * @param {string} path
+ * @returns {Promise<{bytes: number, files: number}>}
+ */
 async function du(path) {
   let bytes = 0;
   let files = 0;
   for (const e of await readdir(path, { withFileTypes: true, recursive: true })) {
-    if (!e.isFile()) continue;
+    const rel = relative(path, e.parentPath ?? /** @type {any} */ (e).path);
+    if (!e.isFile() || rel === '.git' || rel.startsWith(`.git${sep}`)) continue;
     files++;
     bytes += (await stat(join(e.parentPath ?? /** @type {any} */ (e).path, e.name))).size;
   }
@@ -188,22 +196,31 @@ async function writeLeg(leg, i, dest) {
   await writeComparison(dest, /** @type {any} */ (makeComparison({ ...leg, createdAt: new Date(Date.parse(leg.startedAt) + 4 * 3600_000).toISOString(), candidateId: ids[0], baseId: ids[1] })));
   comparisons++;
 }
+const measureOnly = args['measure-only'];
+if (measureOnly && !args.keep) throw new Error('--measure-only needs --keep DIR (the folder of an earlier run)');
 for (let i = 0; i < legs; i++) {
+  if (measureOnly) {
+    legOf(i);
+    continue;
+  }
   await writeLeg(legOf(i), i, store);
   if ((i + 1) % 250 === 0 || i === legs - 1) {
     const s = (performance.now() - g0) / 1000;
     log(`generated ${records}/${wanted} records, ${comparisons} comparisons (${s.toFixed(0)} s, about ${((legs - i - 1) * s / (i + 1)).toFixed(0)} s left)`);
   }
 }
-const recordCount = records;
+const recordCount = measureOnly ? wanted : records;
+if (measureOnly) comparisons = legs;
 const i0 = performance.now();
-await buildIndex(store);
+if (!measureOnly) await buildIndex(store);
 const indexS = (performance.now() - i0) / 1000;
 const storeSize = await du(store);
 log(`store: ${recordCount} records, ${comparisons} comparisons, ${storeSize.files} files, ${mib(storeSize.bytes)} MiB; index built from every file in ${indexS.toFixed(0)} s`);
 
 // 2. The results branch in a repository that serves partial clones, as GitHub does.
 const bare = join(dir, 'results.git');
+let repackS = 0;
+if (!measureOnly) {
 const c0 = performance.now();
 git(['init', '-q', '-b', 'bench-data'], store);
 git(['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'add', '-A'], store);
@@ -214,7 +231,8 @@ git(['config', 'uploadpack.allowAnySHA1InWant', 'true'], bare);
 log(`results branch committed in ${((performance.now() - c0) / 1000).toFixed(0)} s; packing it (deltas, as a hosted repository keeps it)`);
 const p0 = performance.now();
 git(['repack', '-a', '-d', '-q'], bare);
-const repackS = (performance.now() - p0) / 1000;
+repackS = (performance.now() - p0) / 1000;
+}
 const packSize = await du(join(bare, 'objects'));
 log(`results branch: packed ${mib(packSize.bytes)} MiB in ${repackS.toFixed(0)} s`);
 const url = `file://${bare}`;
@@ -223,6 +241,7 @@ const url = `file://${bare}`;
 const rows = [];
 // 3. watch, as watch.yml runs it: the branch without contents, index.json alone, then watch.
 const watchDir = join(dir, 'watch');
+for (const d of ['watch', 'upstream', 'upstream.git', 'new-leg', 'checkout', 'site']) await rm(join(dir, d), { recursive: true, force: true });
 await mkdir(watchDir);
 rows.push(measure('watch.yml: clone without contents, index.json alone', ['bash', '-c', `git clone --quiet --depth 1 --single-branch --branch bench-data --filter=blob:none --no-checkout ${url} data && git -C data show HEAD:index.json > results-index.json`], { cwd: watchDir }).row);
 const indexBytes = (await stat(join(watchDir, 'results-index.json'))).size;
@@ -243,7 +262,9 @@ const proposed = JSON.parse(watch.stdout).include.length;
 // 4. publish of one more leg onto the branch.
 const leg = join(dir, 'new-leg');
 records = 0;
-await writeLeg(legOf(legs), legs, leg);
+// A leg the branch does not hold yet (a rerun of --measure-only publishes another one).
+const newLeg = legs + Number(git(['rev-list', '--count', 'bench-data'], bare).trim());
+await writeLeg(legOf(newLeg), newLeg, leg);
 rows.push(measure('tagbench publish of one leg (3 records, 1 comparison)', ['node', CLI, 'publish', '--store', leg, '--repo', bare, '--branch', 'bench-data']).row);
 
 // 5. A fresh clone of the results branch (what pages.yml's site build starts from).
@@ -254,8 +275,8 @@ const checkoutGit = await du(join(dir, 'checkout', '.git'));
 // 6. The site, as pages.yml builds it.
 let site = null;
 if (!args['skip-site']) {
-  rows.push(measure('tagbench site --records-url --series-releases 30', ['node', CLI, 'site', '--store', join(dir, 'checkout'), '--out', join(dir, 'site'),
-    '--records-url', 'https://github.com/example/results/blob/bench-data', '--series-releases', '30']).row);
+  rows.push(measure('tagbench site --records-url --detail-releases 30', ['node', CLI, 'site', '--store', join(dir, 'checkout'), '--out', join(dir, 'site'),
+    '--records-url', 'https://github.com/example/results/blob/bench-data', '--detail-releases', '30']).row);
   site = await du(join(dir, 'site'));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The release page's data: every test's numbers and verdict, efficiency, latency, database
- * size, provenance, and the my.cnf / settings diff against the release it was compared with.
+ * size, the sequence benchmarks' per-operation response times (build-latency-data.js), provenance, and the my.cnf / settings diff against the release it was compared with.
  * Pure.
  */
 import { createTwoFilesPatch } from 'diff';
@@ -8,6 +8,7 @@ import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 import { METRICS, describeHowSure } from '../compare/index.js';
+import { buildLatencyData } from './build-latency-data.js';
 
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -109,6 +110,7 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
     suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
     tests,
+    latencies: buildLatencyData(table, rel),
   };
   return { path: dataPaths.release(where), data, functions };
 }

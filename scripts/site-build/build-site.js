@@ -21,7 +21,7 @@ import { buildSliceViews, buildViewsIndex } from './build-views-data.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
 import { resolveThresholds, findSuspects, referenceRecords } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
-import { storeLinker, seriesVersions } from './store-links.js';
+import { storeLinker, detailVersions } from './store-links.js';
 
 /** Marker file: only a folder holding it may be replaced by a new build. */
 const MARKER = '.tagbench-site';
@@ -43,9 +43,9 @@ const WRITE_CONCURRENCY = 64;
  * @property {string|null} [siteUrl] absolute URL the site is published at, for the feed's links
  * @property {string|null} [recordsUrl] base URL of the results branch's files: run records and
  *   comparisons are linked there instead of copied into the site (store-links.js); null = copies
- * @property {number|null} [seriesReleases] per-second series files for the newest this many
- *   releases of each (host class, product, suite) and the lines' base releases; null = every
- *   release (default)
+ * @property {number|null} [detailReleases] per-second series and "where the instructions went"
+ *   files for the newest this many releases of each (host class, product, suite) and the lines'
+ *   base releases; null = every release (default)
  * @property {string|null} [charts] github-action-benchmark's chart folder (its `dev/bench` on the
  *   bench-charts branch: index.html + data.js), copied to benchmarks/ and linked from the menu
  * @property {Date} [now] build time (tests pin it)
@@ -97,9 +97,9 @@ export async function buildSite(opts) {
   const siteUrl = opts.siteUrl ?? null;
 
   const linker = storeLinker(opts.recordsUrl);
-  const seriesReleases = opts.seriesReleases ?? null;
-  if (seriesReleases !== null && !(Number.isInteger(seriesReleases) && seriesReleases >= 1)) {
-    throw new UserError(`--series-releases ${seriesReleases}: expected a whole number of at least 1`);
+  const detailReleases = opts.detailReleases ?? null;
+  if (detailReleases !== null && !(Number.isInteger(detailReleases) && detailReleases >= 1)) {
+    throw new UserError(`--detail-releases ${detailReleases}: expected a whole number of at least 1`);
   }
   /**
    * Write files into the site being built; data files get their download links rewritten
@@ -141,11 +141,11 @@ export async function buildSite(opts) {
       const records = [];
       /** @type {Set<string>} */
       const seriesPaths = new Set();
-      const withSeries = seriesVersions(slice.versions, seriesReleases, Object.values(products[slice.product]?.baseVersions ?? {}));
+      const withDetail = detailVersions(slice.versions, detailReleases, Object.values(products[slice.product]?.baseVersions ?? {}));
       for (const version of slice.versions) {
         const r0 = performance.now();
         // Samples only where the site shows them (the rest of the build works from summaries).
-        const full = await readRecords(opts.store, { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version, samples: withSeries.has(version) || !linker });
+        const full = await readRecords(opts.store, { hostClass: slice.hostClass, product: slice.product, suite: slice.suite, version, samples: withDetail.has(version) || !linker });
         const w0 = performance.now();
         /** @type {[string, string][]} */
         const writes = [];
@@ -153,7 +153,7 @@ export async function buildSite(opts) {
           const own = recordFiles(record);
           // The copy is self-contained: its samples inline, no samples file to look for.
           if (!linker) writes.push([own.download, JSON.stringify({ ...record, samples: undefined })]);
-          if (withSeries.has(version)) for (const [path, data] of own.series) {
+          if (withDetail.has(version)) for (const [path, data] of own.series) {
             writes.push([path, JSON.stringify(data)]);
             seriesPaths.add(path);
           }
@@ -183,7 +183,7 @@ export async function buildSite(opts) {
       const reference = references[slice.hostClass];
       const referenceRuns = reference?.product === slice.product ? referenceRecords(records, reference) : [];
       if (reference && thresholds && referenceRuns.length > 0) hostSuites.get(slice.hostClass)?.push(buildHostSuite(referenceRuns, thresholds));
-      const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl, calibration: calibrations.get(slice.hostClass) ?? null, deletedTags }, seriesPaths);
+      const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl, calibration: calibrations.get(slice.hostClass) ?? null, detailVersions: withDetail, deletedTags }, seriesPaths);
       crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));
       const w0 = performance.now();
       fileCount += await write(jsonAndText(files));

@@ -65,6 +65,23 @@ export function testChangePoints(table, test) {
 }
 
 /**
+ * A throughput ratio as the table file keeps it beside every cell: four decimals, below what
+ * the line page draws or prints (two), where full doubles would triple a long line's file
+ * (about 300 KiB for 200 releases x 40 tests, bench/site-scale.md).
+ * @param {number} ratio
+ */
+function toRatioPrecision(ratio) {
+  return Number(ratio.toFixed(4));
+}
+
+/**
+ * Seconds a repeat must run for the test page to chart it per second: with fewer one-second
+ * samples a dip has no seconds around it to be a dip, and the line says nothing about stalls
+ * (the demo's 3 s sysbench tests give 2 or 3 samples, its sub-second insert steps none).
+ */
+export const MIN_PER_SECOND_S = 5;
+
+/**
  * @param {TableGroup} table
  * @param {Set<string>} seriesPaths per-second series files that exist (see buildSeries)
  * @returns {{table: TableData, files: Map<string, unknown>}} the table data and the test
@@ -100,6 +117,8 @@ export function buildTableData(table, seriesPaths) {
     const n = [];
     /** @type {(import('./types.js').VerdictClass|null)[]} */
     const verdicts = [];
+    /** @type {import('./types.js').TableTest['intervals']} */
+    const intervals = [];
     /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
     const counted = { values: [], n: [], verdicts: [] };
     const history = [];
@@ -113,6 +132,7 @@ export function buildTableData(table, seriesPaths) {
       values.push(steps.length ? sum.median : null);
       n.push(sum.n);
       verdicts.push(verdict?.verdict ?? null);
+      intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? /** @type {[number, number, number]} */ ([verdict.ratio, ...verdict.ci].map(toRatioPrecision)) : null);
       counted.values.push(instructions?.median ?? null);
       counted.n.push(instructions?.n ?? 0);
       counted.verdicts.push(instructionVerdict?.verdict ?? null);
@@ -140,7 +160,10 @@ export function buildTableData(table, seriesPaths) {
           return [{
             id: r.id,
             startedAt: r.startedAt,
-            repeats: step.repeats.map((rep) => ({ index: rep.index, status: rep.status, throughput: rep.throughput })),
+            repeats: step.repeats.map((rep) => ({
+              index: rep.index, status: rep.status, throughput: rep.throughput, durationS: rep.durationS,
+              tooShortForPerSecond: rep.durationS < MIN_PER_SECOND_S,
+            })),
             series: hasSeries ? seriesPath : null,
           }];
         }),
@@ -158,7 +181,7 @@ export function buildTableData(table, seriesPaths) {
       hostSeries: hostSeries.segments.map((seg) => ({ index: seg.index, facts: seg.facts, firstAt: seg.firstAt, lastAt: seg.lastAt, change: seg.change })),
     });
     const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
-    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, ...(anyCounted ? { instructions: counted } : {}) };
+    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, ...(anyCounted ? { instructions: counted } : {}) };
   });
 
   /** @type {{name: string, label: string, tests: string[]}[]} */

@@ -34,7 +34,7 @@ export async function siteCommand(options) {
       noiseSummary: options.noiseSummary ?? null,
       deletedTags: options.deletedTags ?? null,
       title: options.title, siteUrl: options.siteUrl ?? null, charts: options.charts ?? null, progress,
-      recordsUrl: options.recordsUrl ?? null, seriesReleases: options.seriesReleases ?? null,
+      recordsUrl: options.recordsUrl ?? null, detailReleases: options.detailReleases ?? null,
     });
   }
   if (!options.serve) return EXIT.ok;
@@ -79,7 +79,7 @@ export const commands = [
       { flags: '--title <text>', description: 'site title', default: 'tagbench results' },
       { flags: '--site-url <url>', description: 'absolute URL the site is published at (makes the Atom feed\'s links absolute)' },
       { flags: '--records-url <url>', description: 'link run records and comparisons to the results branch\'s files at this URL (e.g. https://github.com/<owner>/<repo>/blob/bench-data) instead of copying them into the site: a store of years does not fit GitHub Pages\' 1 GB' },
-      { flags: '--series-releases <n>', description: 'per-second series files for the newest n releases of each host class, product and suite (and the lines\' base releases) only; older runs\' samples stay in their samples files on the results branch (default: every release)', parse: wholeNumberAtLeast(1) },
+      { flags: '--detail-releases <n>', description: 'per-second series and "where the instructions went" files for the newest n releases of each host class, product and suite (and the lines\' base releases) only; older runs\' samples and function tables stay on the results branch (samples files, comparisons) (default: every release)', parse: wholeNumberAtLeast(1) },
       { flags: '--charts <dir>', description: 'github-action-benchmark\'s chart folder (dev/bench of the bench-charts branch): copied to benchmarks/ and linked from the menu' },
       { flags: '--serve', description: 'after building, serve the site on 127.0.0.1 until interrupted' },
       { flags: '--no-build', description: 'with --serve: serve the existing --out folder without rebuilding' },

@@ -57,8 +57,11 @@ export function computePartition(input, seriesPaths) {
     for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
       const { path, data, functions } = buildReleaseData(group, rel, input.calibration ?? null, input.deletedTags ?? null);
-      files.json.set(path, { .../** @type {object} */ (data), bisects: bisectsForRelease(input.bisects ?? [], rel.version), ...(sequences ? { sequences } : {}) });
-      if (functions) files.json.set(functions.path, functions.data);
+      // An older release of a long history keeps its function tables in its comparison only.
+      const detailed = !input.detailVersions || input.detailVersions.has(rel.version);
+      const elsewhere = functions && !detailed ? { functions: null, functionsInComparison: true } : {};
+      files.json.set(path, { .../** @type {object} */ (data), ...elsewhere, bisects: bisectsForRelease(input.bisects ?? [], rel.version), ...(sequences ? { sequences } : {}) });
+      if (functions && detailed) files.json.set(functions.path, functions.data);
     }
     files.text.set(table.csv, renderCsv(table));
     if (group.changePoints) files.json.set(dataPaths.changePoints(group.key), group.changePoints);

@@ -4,8 +4,9 @@
  * of every run; a store of years cannot (10,000 records are gigabytes). With a records URL the
  * download links point at the same files on the results branch instead of copies (the site's
  * download paths mirror the store's layout: store names are already file-safe), and per-second
- * series are written for the newest releases of each series only; older runs' samples stay in
- * their samples files on the results branch.
+ * series and "where the instructions went" tables are written for the newest releases of each
+ * series only; older runs' samples stay in their samples files, and older function tables in
+ * their comparisons, on the results branch.
  */
 import { UserError } from '../errors.js';
 import { compareVersions } from '../version-order.js';
@@ -34,13 +35,14 @@ export function storeLinker(recordsUrl) {
 }
 
 /**
- * The versions of one (host class, product, suite) slice whose runs get per-second series files.
+ * The versions of one (host class, product, suite) slice that get per-second series and function
+ * table files.
  * @param {string[]} versions the slice's versions
  * @param {number|null} newest how many of the newest releases (null = all)
  * @param {string[]} keep versions kept whatever their age (the lines' base releases)
  * @returns {Set<string>}
  */
-export function seriesVersions(versions, newest, keep) {
+export function detailVersions(versions, newest, keep) {
   if (newest === null) return new Set(versions);
   const sorted = [...versions].sort((a, b) => compareVersions(b, a));
   return new Set([...sorted.slice(0, newest), ...keep.filter((v) => versions.includes(v))]);

@@ -43,6 +43,8 @@ export {};
  *   how sure their verdicts are from it
  * @property {DeletedTags|null} [deletedTags] tags upstream deleted (`tagbench watch
  *   --deleted-tags-out`): the pages of releases whose runs name one say "tag deleted"
+ * @property {Set<string>} [detailVersions] the versions whose "where the instructions went"
+ *   tables get a file of their own (tagbench site --detail-releases); absent = every version
  */
 
 /**
@@ -77,6 +79,9 @@ export {};
  * @property {(number|null)[]} values median throughput per release (aligned with releases), null = no ok repeat
  * @property {number[]} n ok repeats behind each value
  * @property {(VerdictClass|null)[]} verdicts throughput verdict per release from its comparison, null = none
+ * @property {([number, number, number]|null)[]} intervals that verdict's own ratio (paired by
+ *   round) and interval, `[ratio, low, high]` to four decimals, against the comparison's base
+ *   (releases[i].comparison); null = no verdict or no interval
  * @property {{values: (number|null)[], n: number[], verdicts: (VerdictClass|null)[]}} [instructions]
  *   the instructions meter's figures per release (aligned with releases): median query-path
  *   instructions per operation of the counted repeats, how many, and the instructionsPerOp

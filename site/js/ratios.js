@@ -54,3 +54,42 @@ export function groupSummary(t, group, ratios, i) {
     hi: present.filter((x) => ratioClass(x) === 'hi').length,
   };
 }
+
+/**
+ * The verdicts' intervals a chart of ratios to `base` can draw: a comparison's interval is of
+ * the ratio to the release it compared with, so only releases compared with that very base
+ * have one; the others are listed with the base they were compared with.
+ * @param {{releases: {version: string, comparison: {baseVersion: string}|null}[], tests: {intervals?: ([number, number, number]|null)[]}[]}} t table data
+ *   (intervals: `[ratio, low, high]`)
+ * @param {string} base
+ * @returns {{intervals: ({ratio: number, ci: [number, number]}|null)[][], comparedElsewhere: {version: string, baseVersion: string}[]}}
+ *   intervals: per test, per release (null where none is drawn)
+ */
+export function intervalsAgainst(t, base) {
+  const against = t.releases.map((r) => r.comparison?.baseVersion === base);
+  return {
+    intervals: t.tests.map((test) => t.releases.map((_r, i) => {
+      const interval = against[i] ? test.intervals?.[i] ?? null : null;
+      return interval ? { ratio: interval[0], ci: /** @type {[number, number]} */ ([interval[1], interval[2]]) } : null;
+    })),
+    comparedElsewhere: t.releases.flatMap((r) => (r.comparison && r.comparison.baseVersion !== base ? [{ version: r.version, baseVersion: r.comparison.baseVersion }] : [])),
+  };
+}
+
+/**
+ * A ratio axis's range: every ratio and every other value to keep in view (interval ends, a
+ * threshold band), except that a very wide interval is clipped at 0.5–1.5 unless the ratios
+ * themselves go further, so that one noisy test does not flatten every other line.
+ * @param {(number|null)[]} ratios
+ * @param {(number|null)[]} ends
+ * @returns {[number, number]|null} null when there is no ratio
+ */
+export function ratioAxisRange(ratios, ends) {
+  const finite = (/** @type {(number|null)[]} */ xs) => /** @type {number[]} */ (xs.filter((x) => typeof x === 'number' && Number.isFinite(x)));
+  const rs = finite(ratios);
+  if (rs.length === 0) return null;
+  const all = [...rs, ...finite(ends)];
+  const min = Math.max(Math.min(...all) - 0.02, Math.min(0.5, Math.min(...rs) - 0.05));
+  const max = Math.min(Math.max(...all) + 0.02, Math.max(1.5, Math.max(...rs) + 0.05));
+  return [Number(min.toFixed(2)), Number(max.toFixed(2))];
+}

@@ -106,7 +106,7 @@ describe('site data', () => {
     const out = join(tmp, 'site-linked');
     const url = 'https://github.com/example/results/blob/bench-data';
     await assert.rejects(buildSite({ store: fx.store, out, baselines: fx.baselines, configRoot: PROJECT_ROOT, recordsUrl: 'bench-data/' }), /--records-url "bench-data\/": expected an http\(s\) URL/);
-    await buildSite({ store: fx.store, out, baselines: fx.baselines, configRoot: PROJECT_ROOT, recordsUrl: `${url}/`, seriesReleases: 1, siteUrl: 'https://example.github.io/results/' });
+    await buildSite({ store: fx.store, out, baselines: fx.baselines, configRoot: PROJECT_ROOT, recordsUrl: `${url}/`, detailReleases: 1, siteUrl: 'https://example.github.io/results/' });
     await assert.rejects(readdir(join(out, 'downloads', 'runs')), { code: 'ENOENT' }, 'no copy of any record');
     await assert.rejects(readdir(join(out, 'downloads', 'verdicts')), { code: 'ENOENT' }, 'no copy of any comparison');
     const key = { host: 'local', product: 'mariadb', version: '10.11.19', suite: 'smoke' };
@@ -117,10 +117,10 @@ describe('site data', () => {
     assert.ok(text.includes(`"${url}/runs/local/mariadb/10.11.19/smoke/${record?.id}.json"`), 'the run record is linked at its path on the results branch');
     assert.match(await readFile(join(out, dataPaths.feed()), 'utf8'), new RegExp(`href="${url}/verdicts/`), 'the feed links comparisons there too');
     const history = await readJson(out, dataPaths.test({ product: 'mariadb', line: '10.11', host: 'local', suite: 'smoke', test: 'update-index' }));
-    const withSeries = history.releases.filter((/** @type {any} */ r) => r.runs.some((/** @type {any} */ run) => run.series)).map((/** @type {any} */ r) => r.version);
+    const withDetail = history.releases.filter((/** @type {any} */ r) => r.runs.some((/** @type {any} */ run) => run.series)).map((/** @type {any} */ r) => r.version);
     // The newest release, and the line's configured base release (configs/products/mariadb.yml).
-    assert.deepEqual(withSeries, ['10.11.18', '10.11.19']);
-    assert.ok(history.releases.length > withSeries.length, 'older releases have no per-second file on the site');
+    assert.deepEqual(withDetail, ['10.11.18', '10.11.19']);
+    assert.ok(history.releases.length > withDetail.length, 'older releases have no per-second file on the site');
   });
 
   it('test histories carry the stored change points of their series, and a copy of the file', async () => {

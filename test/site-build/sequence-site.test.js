@@ -4,7 +4,9 @@
  * 10.11.19): the store, the site built from it, served and read in headless Chromium. The line
  * page has a row per step and release with the medians `tagbench compare` prints, a per-second
  * insert-rate chart per l.i* step whose lines are the samples of each release's repeat of median
- * rate, and LinkBench's seed 000 table; the release page shows the same, its release marked.
+ * rate, and LinkBench's seed 000 table; the release page shows the same, its release marked,
+ * and each operation's recorded response times beside the base's; the test page's per-second
+ * charts of steps too short for them say so.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRecord } from '../../scripts/store/index.js';
-import { gotoReady } from '../support/browser.js';
+import { gotoReady, unlabelledAxes } from '../support/browser.js';
 import { startSite } from './fixture-store.js';
 
 const FIXTURES = new URL('../fixtures/sequence/', import.meta.url).pathname;
@@ -126,6 +128,7 @@ describe('insert benchmark and LinkBench on the site', () => {
       }
     }
     assert.equal(await page.$('#linkbench-table'), null, 'no LinkBench table for a suite without it');
+    assert.deepEqual(await unlabelledAxes(page), []);
     assert.deepEqual(problems, [], 'no console error');
   });
 
@@ -154,8 +157,66 @@ describe('insert benchmark and LinkBench on the site', () => {
     const charts = await readCharts();
     assert.deepEqual(charts.map((c) => c.step), ['l.i0', 'l.i1', 'l.i2']);
     assert.ok(charts.every((c) => c.width > 100 && c.series.length === 2));
+    assert.deepEqual(await unlabelledAxes(page), []);
     assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.18&host=local&suite=linkbench-smoke`), 'true');
     assert.deepEqual(await page.$$eval('#linkbench-table tbody tr.current', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.version)), ['10.11.18']);
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the test page: per-second charts of a step too short for them say so instead of drawing bare axes', async () => {
+    /** @returns {Promise<{note: string, series: number, xAxisShown: boolean}[]>} the two per-second charts */
+    const readPerSecond = () => page.$$eval('[data-per-second-note]', (els) => els.map((node) => {
+      const el = /** @type {HTMLElement} */ (node);
+      const option = /** @type {any} */ (window).echarts.getInstanceByDom(el).getOption();
+      return { note: /** @type {string} */ (el.dataset.perSecondNote), series: option.series.length, xAxisShown: option.xAxis[0].show !== false };
+    }));
+    const testPage = (/** @type {string} */ test) => `${server.url}site/test.html?product=mariadb&line=10.11&host=local&suite=insert-smoke&test=${test}`;
+    // l.x is one ALTER TABLE of under a second: no per-second sample at all, on this site or in the records.
+    assert.equal(await gotoReady(page, testPage('l.x')), 'true');
+    const longest = Math.max(...VERSIONS.flatMap((v) => okRepeats('insert-smoke', v, 'l.x').map((rep) => rep.durationS)));
+    assert.ok(longest < 1);
+    assert.equal(await page.$('.run-picker'), null, 'no run to pick');
+    assert.deepEqual(await readPerSecond(), Array(2).fill({ note: `this step ran ${Number(longest.toPrecision(2))} s: too short for a per-second picture`, series: 0, xAxisShown: false }));
+    // l.i0 ran 2 to 3 s: its one to three samples are on the site, still too few for a picture.
+    assert.equal(await gotoReady(page, testPage('l.i0')), 'true');
+    for (const chart of await readPerSecond()) {
+      assert.match(chart.note, /^this step ran \d(\.\d)? s: too short for a per-second picture$/);
+      assert.equal(chart.series, 0);
+    }
+    // qr100 ran 5 s: drawn, no note.
+    assert.equal(await gotoReady(page, testPage('qr100')), 'true');
+    assert.deepEqual(await readPerSecond(), Array(2).fill({ note: '', series: 2, xAxisShown: true }));
+    assert.deepEqual(await unlabelledAxes(page), []);
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('the release page shows what was recorded of each operation\'s response time, beside its base', async () => {
+    /** @returns {Promise<{step: string, op: string, version: string, repeats: string, ms: Record<string, string>}[]>} */
+    const readLatencies = (/** @type {string} */ id) => page.$$eval(`#${id} tbody tr`, (trs) => trs.map((tr) => {
+      const el = /** @type {HTMLElement} */ (tr);
+      return {
+        step: /** @type {string} */ (el.dataset.step), op: /** @type {string} */ (el.dataset.op), version: /** @type {string} */ (el.dataset.version),
+        repeats: /** @type {string} */ (el.querySelector('[data-failed-repeats]')?.textContent),
+        ms: Object.fromEntries([...el.querySelectorAll('[data-column]')].map((td) => [/** @type {HTMLElement} */ (td).dataset.column, /** @type {string} */ (td.textContent)])),
+      };
+    }));
+    const ms = (/** @type {number} */ v) => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+    assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=linkbench-smoke`), 'true');
+    const lb = await readLatencies('linkbench-latency');
+    for (const version of VERSIONS) {
+      const row = lb.find((r) => r.step === 'linkbench.request.1' && r.op === 'ADD_LINK' && r.version === version);
+      const p99 = okRepeats('linkbench-smoke', version, 'linkbench.request.1')
+        .map((rep) => /** @type {any} */ (rep.details).linkbench.operations.find((/** @type {any} */ o) => o.op === 'ADD_LINK').percentiles.p99.ms);
+      assert.equal(row?.ms.p99, ms(median(p99)), `ADD_LINK p99 of ${version}`);
+    }
+    assert.ok(lb.some((r) => r.step === 'linkbench.load' && r.op === 'LOAD_LINKS_BULK'), 'the load phase\'s operations too');
+    assert.equal(await page.$('#ibench-latency'), null);
+    assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=insert-smoke`), 'true');
+    const ib = await readLatencies('ibench-latency');
+    assert.deepEqual(Object.keys(ib[0].ms), ['avg', 'p50', 'p95', 'p99', 'max']);
+    // Writers missed their target at 1000 inserts/s: failed repeats, their times shown and marked.
+    assert.equal(ib.find((r) => r.step === 'qr1000' && r.op === 'query' && r.version === '10.11.19')?.repeats, '22 failed');
+    assert.equal(ib.find((r) => r.step === 'qr100' && r.op === 'query' && r.version === '10.11.18')?.repeats, '2');
     assert.deepEqual(problems, [], 'no console error');
   });
 });

@@ -2,7 +2,8 @@
  * End-to-end: build the site from a store the test produces (records through the store stage,
  * verdicts from the compare stage), serve it under a sub-path, and check every page in headless
  * Chromium: numbers against an independent computation from the records, charts drawn with
- * their series, the base selector, keyboard use, navigation, and no console error. Screenshots
+ * their series and readable axes (every page it opens), the line page's intervals, the base
+ * selector, keyboard use, navigation, and no console error. Screenshots
  * (light, dark, phone) go to test-artifacts/site/ for CI to keep.
  */
 import { describe, it, before, after } from 'node:test';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSite } from '../../scripts/site-build/build-site.js';
 import { serveSite } from '../../scripts/site-build/serve-site.js';
-import { launchBrowser, openPage, gotoReady } from '../support/browser.js';
+import { launchBrowser, openPage, gotoReady, unlabelledAxes } from '../support/browser.js';
 import { makeFixtureStore, expectedQps, PROJECT_ROOT } from './fixture-store.js';
 import { computeRelativeTable, findSuspects } from '../../scripts/compare/index.js';
 
@@ -39,11 +40,32 @@ let root;
 async function open(path) {
   const state = await gotoReady(page, root + path);
   assert.equal(state, 'true', `${path} did not render: ${await page.textContent('main')}`);
+  assert.deepEqual(await unlabelledAxes(page), [], `${path}: every chart with data says what its axes are`);
 }
 
 /** @param {string} name */
 async function shoot(name) {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The line page's interval bars as drawn: per test series, each vertical segment of its
+ * markLine (the verdict's interval) with the tick of its markPoint (the verdict's ratio), and the
+ * chart's y range.
+ * @returns {Promise<{test: string, axis: [number, number], bars: {version: string, lo: number, hi: number, ratio: number}[]}[]>}
+ */
+function intervalBars() {
+  return page.evaluate(() => [...document.querySelectorAll('[data-chart][data-group]')].flatMap((el) => {
+    const option = /** @type {any} */ (window).echarts.getInstanceByDom(el).getOption();
+    return option.series.map((/** @type {any} */ s) => {
+      const segments = (s.markLine?.data ?? []).filter((/** @type {any} */ d) => Array.isArray(d));
+      const ticks = s.markPoint?.data ?? [];
+      return {
+        test: s.name, axis: [option.yAxis[0].min, option.yAxis[0].max],
+        bars: segments.map((/** @type {any} */ [from, to], /** @type {number} */ i) => ({ version: from.coord[0], lo: from.coord[1], hi: to.coord[1], ratio: ticks[i].coord[1] })),
+      };
+    });
+  }));
 }
 
 /** Charts on the page: canvas size and the series ECharts reports. */
@@ -156,7 +178,22 @@ describe('the published site in Chromium', () => {
     assert.ok(reached, 'the base selector is reachable with Tab');
     const outline = await page.evaluate(() => getComputedStyle(/** @type {Element} */ (document.activeElement)).outlineStyle);
     assert.notEqual(outline, 'none', 'focus is visible');
+    // Every release was compared with 10.11.16: against the default base no interval is drawn, and the note says where they are.
+    assert.equal(await page.textContent('#interval-note'), 'No release was compared with 10.11.17, so no interval is drawn. Intervals exist only against the compared base: 10.11.17 against 10.11.16, 10.11.18 against 10.11.16, 10.11.19 against 10.11.16; pick that base to see them.');
+    assert.deepEqual((await intervalBars()).filter((b) => b.bars.length > 0), []);
     await page.selectOption('#base-select', '10.11.16');
+    assert.match(await page.textContent('#interval-note') ?? '', /^Bars: the verdict's interval of each test of 10\.11\.17, 10\.11\.18, 10\.11\.19 \(compared with 10\.11\.16\)/);
+    const bars = await intervalBars();
+    assert.equal(bars.length, 34, 'a series per test');
+    for (const { test, bars: drawn, axis } of bars) {
+      const want = ['10.11.17', '10.11.18', '10.11.19'].flatMap((version) => {
+        const c = fx.comparisons.filter((x) => x.hostClass === 'local' && x.product === 'mariadb' && x.candidate.version === version).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+        const v = c?.tests.find((x) => x.test === test && x.metric === 'throughput');
+        const clamp = (/** @type {number} */ y) => Math.min(axis[1], Math.max(axis[0], Number(y.toFixed(4))));
+        return v?.ci && typeof v.ratio === 'number' ? [{ version, lo: clamp(v.ci[0]), hi: clamp(v.ci[1]), ratio: clamp(v.ratio) }] : [];
+      });
+      assert.deepEqual(drawn, want, `${test}: the verdicts' intervals and ratios against 10.11.16`);
+    }
     const cell = await page.$eval('#line-table tr[data-test="update-index"] td[data-version="10.11.19"]', (td) => Number(/** @type {HTMLElement} */ (td).dataset.ratio));
     const want = expectedQps(fx.records, { host: 'local', version: '10.11.19', test: 'update-index' }) / expectedQps(fx.records, { host: 'local', version: '10.11.16', test: 'update-index' });
     assert.ok(Math.abs(cell - want) < 1e-9);

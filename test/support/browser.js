@@ -1,7 +1,8 @@
 /**
  * Headless Chromium for the site's browser tests and bench/site-scale.js: Debian's chromium
  * (setup/site.sh) driven by playwright-core, with a fresh profile per launch and no network
- * chatter. Every page opened through openPage() records console errors and failed requests.
+ * chatter. Every page opened through openPage() records console errors and failed requests;
+ * unlabelledAxes() lists the axes of a page's charts that a reader could not read.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -64,4 +65,26 @@ export async function gotoReady(page, url) {
   // loaded host). Preloads delay the load event: wait for it too.
   await page.waitForLoadState('load', { timeout: 30_000 });
   return /** @type {string} */ (await page.getAttribute('body', 'data-ready'));
+}
+
+/**
+ * The axes a reader cannot read, on every chart of the page that draws data points: a value axis
+ * needs a name (what the numbers are) and its numbers; a category axis its labels (the
+ * categories name themselves). A chart with no point (a note instead) has no axis to read.
+ * @param {import('playwright-core').Page} page
+ * @returns {Promise<string[]>} `<chart>: <axis> ...`, one per unreadable axis
+ */
+export function unlabelledAxes(page) {
+  return page.evaluate(() => [...document.querySelectorAll('[data-chart]')].flatMap((el) => {
+    const option = /** @type {any} */ (window).echarts?.getInstanceByDom(el)?.getOption();
+    const points = (option?.series ?? []).some((/** @type {any} */ s) => (s.data ?? []).some((/** @type {any} */ d) => d !== null && d !== undefined));
+    if (!points) return [];
+    const chart = /** @type {HTMLElement} */ (el).dataset.chart;
+    return /** @type {const} */ (['xAxis', 'yAxis']).flatMap((dim) => (option[dim] ?? []).flatMap((/** @type {any} */ axis, /** @type {number} */ i) => {
+      const what = `${chart}: ${dim}[${i}]`;
+      if (axis.show === false) return [`${what} hidden`];
+      if (axis.axisLabel?.show === false) return [`${what} without labels`];
+      return axis.type === 'value' && !axis.name ? [`${what} without a name`] : [];
+    }));
+  }));
 }

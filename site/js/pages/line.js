@@ -8,7 +8,7 @@ import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtQps, fmtRatio, fmtDate, ratioClass } from '../format.js';
-import { tableRatios, groupSummary } from '../ratios.js';
+import { tableRatios, groupSummary, intervalsAgainst, ratioAxisRange } from '../ratios.js';
 import { breadcrumb, verdictBadge, ratioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
@@ -37,6 +37,7 @@ export async function render(main) {
     h('option', { value: 'all', selected: windowSize >= versions.length, text: `all ${versions.length}` }));
   const tablesBox = h('div', { id: 'line-tables' });
   const chartsBox = h('div', { class: 'charts' });
+  const intervalsBox = h('p', { class: 'muted', id: 'interval-note', text: intervalNote(t, base) });
 
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(t) }]),
@@ -48,6 +49,7 @@ export async function render(main) {
       h('label', { for: 'window-select' }, 'Releases in the tables', windowSelect)),
     legend(),
     h('h2', { id: 'charts-h', text: 'Median ratio to the base release, by test group' }),
+    intervalsBox,
     chartsBox,
     tablesBox,
     sequenceSection(t.sequences));
@@ -79,6 +81,7 @@ export async function render(main) {
     base = /** @type {HTMLSelectElement} */ (baseSelect).value;
     setParam('base', base === t.defaultBase ? null : base);
     draw();
+    intervalsBox.textContent = intervalNote(t, base);
     for (const { g, chart } of charts) chart.update(groupChartOption(t, g, base));
   });
   windowSelect.addEventListener('change', () => {
@@ -162,23 +165,61 @@ function renderTables(t, base, size) {
  */
 function groupChartOption(t, g, base) {
   const r = tableRatios(t, base);
+  const { intervals } = intervalsAgainst(t, base);
   const versions = t.releases.map((/** @type {any} */ x) => x.version);
+  /** @type {number[]} the group's tests' indexes in the table */
+  const rows = g.tests.map((/** @type {string} */ name) => t.tests.findIndex((/** @type {any} */ x) => x.name === name));
+  const drawn = rows.flatMap((k) => intervals[k].flatMap((x) => (x ? [x] : [])));
+  const range = ratioAxisRange([...rows.flatMap((k) => r[k]), ...drawn.map((x) => x.ratio)], [...drawn.flatMap((x) => x.ci), 0.95, 1.05]);
+  // An interval wider than the axis is drawn to its edge (the tooltip has the whole of it).
+  const clamp = (/** @type {number} */ v) => (range ? Math.min(range[1], Math.max(range[0], v)) : v);
   return {
-    tooltip: { trigger: 'axis', valueFormatter: (/** @type {number} */ v) => (v == null ? '—' : v.toFixed(3)) },
+    tooltip: {
+      trigger: 'axis',
+      formatter: (/** @type {any[]} */ items) => [items[0]?.axisValue, ...items.map((it) => {
+        const iv = intervals[rows[it.seriesIndex]]?.[it.dataIndex];
+        return `${it.marker}${it.seriesName}: ${it.value == null ? '—' : Number(it.value).toFixed(3)}${iv ? `; verdict ${fmtRatio(iv.ratio)} [${fmtRatio(iv.ci[0])}, ${fmtRatio(iv.ci[1])}]` : ''}`;
+      })].join('<br>'),
+    },
     legend: { type: 'scroll', top: 0 },
     grid: { left: 58, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
     xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
-    yAxis: { type: 'value', name: `median ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true },
+    // The range's ends are no round numbers: their labels would crowd the nearest tick's.
+    yAxis: { type: 'value', name: `median ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true, min: range?.[0] ?? null, max: range?.[1] ?? null,
+      axisLabel: { showMinLabel: false, showMaxLabel: false } },
     dataZoom: zoomFor(versions.length, 40),
-    series: g.tests.map((/** @type {string} */ name, /** @type {number} */ j) => {
-      const k = t.tests.findIndex((/** @type {any} */ x) => x.name === name);
+    series: rows.map((k, j) => {
+      const bars = intervals[k].flatMap((iv, i) => (iv ? [{ version: versions[i], ...iv }] : []));
       return {
-        name, type: 'line', data: r[k], connectNulls: false, showSymbol: versions.length <= 60,
-        markLine: j === 0 ? { silent: true, symbol: 'none', label: { show: false }, lineStyle: { type: 'dashed' },
-          data: [{ yAxis: 1 }, { yAxis: 0.95 }, { yAxis: 1.05 }] } : undefined,
+        name: t.tests[k].name, type: 'line', data: r[k], connectNulls: false, showSymbol: versions.length <= 60,
+        // Markers take the series' colour and hide with it from the legend: the verdict's
+        // interval as a vertical bar, its own ratio as a tick across it.
+        markLine: { silent: true, symbol: 'none', label: { show: false }, lineStyle: { type: 'dashed' },
+          data: [
+            ...(j === 0 ? [{ yAxis: 1 }, { yAxis: 0.95 }, { yAxis: 1.05 }] : []),
+            ...bars.map((b) => [{ coord: [b.version, clamp(b.ci[0])], lineStyle: { type: 'solid', width: 2, opacity: 0.7 } }, { coord: [b.version, clamp(b.ci[1])] }]),
+          ] },
+        markPoint: bars.length === 0 ? undefined : { silent: true, symbol: 'rect', symbolSize: [12, 2], label: { show: false },
+          data: bars.map((b) => ({ coord: [b.version, clamp(b.ratio)] })) },
       };
     }),
   };
+}
+
+/**
+ * What the charts' bars are, and for which releases there are none against this base.
+ * @param {any} t
+ * @param {string} base
+ */
+function intervalNote(t, base) {
+  const { intervals, comparedElsewhere } = intervalsAgainst(t, base);
+  const withBars = t.releases.filter((/** @type {any} */ _r, /** @type {number} */ i) => intervals.some((row) => row[i] !== null)).map((/** @type {any} */ r) => r.version);
+  const elsewhere = comparedElsewhere.map((c) => `${c.version} against ${c.baseVersion}`);
+  return [
+    withBars.length > 0 ? `Bars: the verdict's interval of each test of ${withBars.join(', ')} (compared with ${base}), the tick across a bar its own ratio (paired by round), which can differ from the median ratio the line draws. `
+      : `No release was compared with ${base}, so no interval is drawn. `,
+    elsewhere.length > 0 ? `Intervals exist only against the compared base: ${elsewhere.join(', ')}; pick that base to see them.` : '',
+  ].join('').trim();
 }
 
 /** Releases drawn in a chart by clients: more lines than this are unreadable. */

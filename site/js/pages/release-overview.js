@@ -6,6 +6,7 @@
  */
 import { drawChart, chartFigure } from '../charts.js';
 import { fmtRatio } from '../format.js';
+import { ratioAxisRange } from '../ratios.js';
 
 /** Point colours by verdict (the legend's words are the series names). */
 const COLOURS = Object.freeze({ regression: '#c62828', improvement: '#2e7d32', unchanged: '#78909c', inconclusive: '#f9a825', failed: '#6a1b9a' });
@@ -32,12 +33,7 @@ export function overviewChart(d) {
     const tests = rows.map((/** @type {any} */ r) => r.test);
     const lows = rows.map((/** @type {any} */ r) => r.ci?.[0] ?? null);
     const spans = rows.map((/** @type {any} */ r) => (r.ci ? r.ci[1] - r.ci[0] : null));
-    const all = rows.flatMap((/** @type {any} */ r) => [r.ratio, ...(r.ci ?? [])]).filter((/** @type {any} */ x) => Number.isFinite(x));
-    // The axis stays readable when one interval is very wide: clipped at 0.5-1.5 unless the
-    // ratios themselves go further.
-    const ratios = rows.map((/** @type {any} */ r) => r.ratio);
-    const min = Math.max(Math.min(...all, issueBand[0]) - 0.02, Math.min(0.5, Math.min(...ratios) - 0.05));
-    const max = Math.min(Math.max(...all, issueBand[1]) + 0.02, Math.max(1.5, Math.max(...ratios) + 0.05));
+    const [min, max] = /** @type {[number, number]} */ (ratioAxisRange(rows.map((/** @type {any} */ r) => r.ratio), [...rows.flatMap((/** @type {any} */ r) => r.ci ?? []), ...issueBand]));
     const point = (/** @type {string} */ verdict) => ({
       name: verdict, type: 'scatter', symbolSize: 9, z: 3,
       itemStyle: { color: COLOURS[/** @type {keyof typeof COLOURS} */ (verdict)] ?? '#999' },
@@ -53,7 +49,7 @@ export function overviewChart(d) {
       },
       legend: { top: 0, data: Object.keys(COLOURS).filter((v) => rows.some((/** @type {any} */ r) => r.verdict === v)) },
       grid: { left: 10, right: 24, top: 34, bottom: 44, containLabel: true },
-      xAxis: { type: 'value', name: `ratio to ${d.comparison.base.version} (the verdict's estimate)`, nameLocation: 'middle', nameGap: 28, min: Number(min.toFixed(2)), max: Number(max.toFixed(2)) },
+      xAxis: { type: 'value', name: `ratio to ${d.comparison.base.version} (the verdict's estimate)`, nameLocation: 'middle', nameGap: 28, min, max },
       yAxis: { type: 'category', data: tests, inverse: true, axisLabel: { interval: 0, fontSize: 11 } },
       series: [
         // The interval as a bar from its low end to its high end: an invisible bar up to the

@@ -2,7 +2,8 @@
  * Release: every test's verdict with its numbers and interval, the minimum detectable effect,
  * the instructions per operation counted under callgrind and their verdict (where the runs
  * counted them) with where the instructions went (release-functions.js), efficiency, latency,
- * hardware counters, database size, provenance (build, my.cnf, host, tools), and the my.cnf
+ * hardware counters, the sequence benchmarks' response times per operation
+ * (release-latencies.js), database size, provenance (build, my.cnf, host, tools), and the my.cnf
  * and settings diff against the release it was compared with; and any bisect whose bad or first
  * bad release this is (release-bisect.js).
  */
@@ -14,6 +15,7 @@ import { bisectSection } from './release-bisect.js';
 import { functionsSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
+import { latencySection } from './release-latencies.js';
 import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable } from '../components.js';
 
 /** @param {HTMLElement} main */
@@ -29,6 +31,11 @@ export async function render(main) {
   }
   const title = `${d.productName} ${d.version} · ${d.host} · ${d.suite}`;
   const moves = functionsSection(d, d.functions ? await loadJsonOrNull(d.functions) : null);
+  // An older release of a long history: its function tables are in its comparison only.
+  if (!moves.section && d.functionsInComparison && d.comparison) {
+    moves.section = h('section', { id: 'where-instructions-went', dataset: { inComparison: 'true' } }, h('h2', { text: 'Where the instructions went' }),
+      h('p', { class: 'muted' }, 'This site draws the function tables of its newest releases only; this release\'s are in its ', h('a', { href: d.comparison.file, text: 'comparison (JSON)' }), ', each instructions verdict\'s ', h('code', { text: 'functions' }), ' field.'));
+  }
   const overview = overviewChart(d);
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.version }]),
@@ -42,6 +49,7 @@ export async function render(main) {
     moves.section,
     bisectSection(d),
     sequenceSection(d.sequences, { highlight: d.version }),
+    latencySection(d),
     otherVerdicts(d),
     efficiencyTable(d),
     countersTable(d),

@@ -7,7 +7,7 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, ratioDigits } from '../format.js';
+import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds, ratioDigits } from '../format.js';
 import { breadcrumb, verdictBadge, ratioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 
@@ -56,17 +56,25 @@ export async function render(main) {
     h('h2', { text: 'Per second' }),
     h('p', { class: 'muted', text: 'Pick runs to overlay; dips are stalls. Latency is the per-second p95 sysbench reports, or the per-second maximum where the benchmark gives it.' }),
     seriesLeftOutNote(d),
-    picker,
+    // nothing to pick when no run of the test has per-second samples here (the charts say why)
+    choices.length > 0 ? picker : null,
     h('div', { class: 'charts' }, qpsFig.figure, latFig.figure));
 
   await drawChart(history.canvas, historyOption(d));
-  const qpsChart = await drawChart(qpsFig.canvas, await perSecondOption(d, choices, wanted, 'qps'));
-  const latChart = await drawChart(latFig.canvas, await perSecondOption(d, choices, wanted, 'latency'));
+  const perSecondCharts = await Promise.all(/** @type {const} */ (['qps', 'latency']).map(async (what) => {
+    const canvas = what === 'qps' ? qpsFig.canvas : latFig.canvas;
+    const option = await perSecondOption(d, choices, wanted, what);
+    canvas.dataset.perSecondNote = option.title.text;
+    return { what, canvas, chart: await drawChart(canvas, option) };
+  }));
   picker.addEventListener('change', async () => {
     const ids = [...picker.querySelectorAll('input:checked')].map((el) => /** @type {HTMLInputElement} */ (el).value);
     setParam('runs', ids.join(',') || null);
-    qpsChart.update(await perSecondOption(d, choices, ids, 'qps'));
-    latChart.update(await perSecondOption(d, choices, ids, 'latency'));
+    for (const { what, canvas, chart } of perSecondCharts) {
+      const option = await perSecondOption(d, choices, ids, what);
+      canvas.dataset.perSecondNote = option.title.text;
+      chart.update(option);
+    }
   });
 }
 
@@ -116,7 +124,7 @@ function changePointNote(d) {
 
 /**
  * A site of a long history carries the per-second series of its newest releases only (tagbench
- * site --series-releases): say which releases have none here, and where their samples are.
+ * site --detail-releases): say which releases have none here, and where their samples are.
  * @param {any} d
  * @returns {HTMLElement|null}
  */
@@ -287,6 +295,27 @@ function hostMarkLine(d) {
 }
 
 /**
+ * What a per-second chart says instead of bare axes: that the repeats it would draw (the picked
+ * ones, or every repeat when none has samples on this site) ran too short for a per-second
+ * picture, that none is picked, or that no samples of the test are here.
+ * @param {any} d
+ * @param {any[]} choices repeats with a per-second series file
+ * @param {any[]} chosen the picked ones
+ * @returns {string|null} null: draw the chart
+ */
+function perSecondNote(d, choices, chosen) {
+  /** @type {any[]} */
+  const repeats = chosen.length > 0
+    ? chosen.map((c) => c.run.repeats.find((/** @type {any} */ r) => r.index === c.repeat))
+    : choices.length > 0 ? [] : d.releases.flatMap((/** @type {any} */ r) => r.runs.flatMap((/** @type {any} */ run) => run.repeats));
+  if (repeats.length > 0 && repeats.every((r) => r.tooShortForPerSecond)) {
+    return `this step ran ${fmtSeconds(Math.max(...repeats.map((r) => r.durationS)))}: too short for a per-second picture`;
+  }
+  if (chosen.length > 0) return null;
+  return choices.length > 0 ? 'no run picked: pick runs above to overlay' : 'no per-second samples of this test on this site';
+}
+
+/**
  * @param {any} d
  * @param {any[]} choices
  * @param {string[]} ids chosen `<run-id>:<repeat>`
@@ -294,6 +323,13 @@ function hostMarkLine(d) {
  */
 async function perSecondOption(d, choices, ids, what) {
   const chosen = choices.filter((c) => ids.includes(c.id));
+  const note = perSecondNote(d, choices, chosen);
+  if (note) {
+    return {
+      title: { show: true, text: note, left: 'center', top: 'middle', textStyle: { fontSize: 14, fontWeight: 'normal' } },
+      tooltip: { show: false }, legend: { show: false }, xAxis: { show: false }, yAxis: { show: false }, series: [],
+    };
+  }
   const files = await Promise.all(chosen.map((c) => loadJson(c.run.series)));
   let longest = 0;
   const series = chosen.map((c, i) => {
@@ -303,12 +339,14 @@ async function perSecondOption(d, choices, ids, what) {
     return { name: c.short, type: 'line', showSymbol: false, sampling: 'lttb',
       data: rep.t.map((/** @type {number} */ t, /** @type {number} */ j) => [t, ys[j]]) };
   });
+  // show: true and an empty title undo a note drawn before (chart updates merge options)
   return {
-    tooltip: { trigger: 'axis' },
-    legend: { type: 'scroll', top: 0 },
+    title: { show: false, text: '' },
+    tooltip: { show: true, trigger: 'axis' },
+    legend: { show: true, type: 'scroll', top: 0 },
     grid: { left: 70, right: 16, top: 36, bottom: longest > 300 ? 64 : 40 },
-    xAxis: { type: 'value', name: 's', min: 0 },
-    yAxis: { type: 'value', name: what === 'qps' ? d.metric : 'ms', scale: what === 'qps' ? false : true },
+    xAxis: { show: true, type: 'value', name: 's', min: 0 },
+    yAxis: { show: true, type: 'value', name: what === 'qps' ? d.metric : 'ms', scale: what === 'qps' ? false : true },
     dataZoom: longest > 300 ? [{ type: 'slider', bottom: 6, height: 18 }, { type: 'inside' }] : [],
     series,
   };
