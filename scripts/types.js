@@ -204,6 +204,8 @@ export {};
  * @property {string} version
  * @property {string|null} tag
  * @property {string|null} commit
+ * @property {string} [movedFrom] the commit the release's tag pointed at when it was benchmarked
+ *   before: watch saw the tag moved and proposed it again (`run --moved-from`); absent otherwise
  * @property {string} provider
  * @property {string|null} buildProfile
  * @property {string[]|null} buildFlags

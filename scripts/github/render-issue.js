@@ -70,6 +70,19 @@ export function issueKeyOf(comparison, adHoc = null) {
 }
 
 /**
+ * A note when the candidate's tag was moved since it was first benchmarked: its run is of the
+ * new commit, and the regressions are about that commit (the record's release.movedFrom).
+ * @param {{version: string, runIds: string[]}} candidate
+ * @param {Map<string, RunRecord>} records
+ * @returns {string[]} Markdown lines, none when the tag did not move
+ */
+function renderTagMoved(candidate, records) {
+  const moved = candidate.runIds.map((id) => records.get(id)).find((r) => r?.release.movedFrom);
+  if (!moved) return [];
+  return [`> The tag ${code(moved.release.tag ?? candidate.version)} was moved upstream: moved from ${code(/** @type {string} */ (moved.release.movedFrom))} to ${code(moved.release.commit ?? 'an unrecorded commit')}. This run is of the new commit.`, ''];
+}
+
+/**
  * Render the issue for a comparison, or null when it has no confirmed regression.
  * @param {Comparison} comparison
  * @param {Map<string, RunRecord>} records run records by id, for provenance (missing ones are named)
@@ -101,6 +114,7 @@ export function renderIssue(comparison, records, context) {
     renderMarker(marker),
     `**${n} confirmed regression${n > 1 ? 's' : ''}** in ${code(`${key.product} ${key.version}`)} (line ${code(key.line)}) against the baseline ${code(`${key.product} ${comparison.base.version}`)}, host class ${code(key.hostClass)}, suite ${code(key.suite)}. Each was confirmed by a rerun of the regressed tests.`,
     '',
+    ...renderTagMoved(comparison.candidate, records),
     ...(key.adHoc ? [`> Ad-hoc run with overrides (${describeOverrides(key.adHoc)}): this is not the official issue of ${code(`${key.product} ${key.version}`)}, which only default runs write.`, ''] : []),
     renderTable(listed, comparison),
     '',

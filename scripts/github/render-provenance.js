@@ -22,7 +22,7 @@ export function renderProvenance(base, candidate, records) {
   /** @type {[string, (r: RunRecord) => string][]} */
   const rows = [
     ['run records', (r) => runIdsOf(r, base, candidate)],
-    ['tag / commit', (r) => `${code(r.release.tag ?? 'n/a')} / ${code(r.release.commit ?? 'n/a')}`],
+    ['tag / commit', (r) => `${code(r.release.tag ?? 'n/a')} / ${code(r.release.commit ?? 'n/a')}${r.release.movedFrom ? ` (tag moved from ${code(r.release.movedFrom)})` : ''}`],
     ['provider', (r) => code(r.release.provider)],
     ['build profile', (r) => code(r.release.buildProfile ?? 'n/a')],
     ['build flags', (r) => (r.release.buildFlags && r.release.buildFlags.length > 0 ? r.release.buildFlags.map(code).join(' ') : 'n/a')],

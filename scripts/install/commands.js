@@ -13,7 +13,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * `tagbench install`: install one release, or list what can be installed.
- * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, dryRun?: boolean, root?: string}} options
+ * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, commit?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, dryRun?: boolean, root?: string}} options
  * @returns {Promise<number>} 0 installed or cached (or the dry run printed), 1 failed
  * @throws {UserError} for bad arguments, unknown product / version / provider
  */
@@ -48,7 +48,7 @@ export async function installCommand(options) {
   const result = await installRelease(
     {
       product, version, provider: options.provider ?? 'deb', path: options.path, suite: options.suite,
-      ref: options.ref, profile: options.profile, jobs: options.jobs === undefined ? undefined : Number(options.jobs),
+      ref: options.ref, commit: options.commit, profile: options.profile, jobs: options.jobs === undefined ? undefined : Number(options.jobs),
       url: options.url, sha256: options.sha256,
     },
     { config, cacheDir, log: (msg) => process.stderr.write(`[install ${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}\n`) },
@@ -62,7 +62,7 @@ export async function installCommand(options) {
  * a dry run: registry.js).
  * @param {import('../types.js').Config} config
  * @param {string} cacheDir
- * @param {{product: string, version: string, provider?: string, path?: string, suite?: string, ref?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, json?: boolean}} options
+ * @param {{product: string, version: string, provider?: string, path?: string, suite?: string, ref?: string, commit?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, json?: boolean}} options
  * @returns {Promise<number>} 0
  * @throws {UserError} a provider without a dry run, or what the provider refuses
  */
@@ -75,7 +75,7 @@ async function printDryRun(config, cacheDir, options) {
   }
   /** @type {import('./types.js').InstallSpec} */
   const spec = {
-    product: options.product, version: options.version, provider: name, path: options.path, suite: options.suite, ref: options.ref,
+    product: options.product, version: options.version, provider: name, path: options.path, suite: options.suite, ref: options.ref, commit: options.commit,
     profile: options.profile, jobs: options.jobs === undefined ? undefined : Number(options.jobs), url: options.url, sha256: options.sha256,
   };
   const problems = provider.validateOptions(spec);
@@ -140,7 +140,7 @@ export const commands = [
       '  tagbench install --list mariadb',
       '  tagbench install --list mariadb --suite trixie   (what Debian trixie offers, to add under deb:)',
       'The cache folder defaults to $TAGBENCH_CACHE, else .tagbench/installs in the project. Each install has',
-      'its own folder, <product>-<version>@<provider>[-<profile>][+ref-<ref>], reused only for that key and only',
+      'its own folder, <product>-<version>@<provider>[-<profile>][+ref-<ref>][+commit-<12 hex>], reused only for that key and only',
       'while its server binary has the sha256 recorded at install time (otherwise: an error saying what to delete).',
       'Folders of older tagbench versions (<product>-<version>) are reused in place for the provider that made them.',
       'Source builds use the product\'s build.defaultProfile (configs/products/<product>.yml) and',
@@ -156,6 +156,7 @@ export const commands = [
       { flags: '--path <path>', description: 'where the release is on disk: install prefix (path provider), tarball file (tarball), git repository or mirror to build from (source)' },
       { flags: '--suite <suite>', description: 'Debian suite: the deb provider takes its packages from it (overriding the product config); the source provider builds the upstream release tarball (orig) of its Debian source package' },
       { flags: '--ref <ref>', description: 'git tag, branch or commit to build (source provider; default: the tag of <version> from build.tagTemplate)' },
+      { flags: '--commit <sha>', description: 'full commit id to build (source provider): exactly this commit is fetched, even when the ref (the version\'s tag) points elsewhere by now, and it is part of the cache key (a moved tag is built again); benchmark.yml passes the commit watch saw. Default: the commit the ref points at when fetched, keyed by the version' },
       { flags: '--profile <name>', description: 'build profile from the product config build.profiles (source provider; default: build.defaultProfile)' },
       { flags: '--jobs <n>', description: 'parallel compile jobs (source provider; default: $TAGBENCH_BUILD_JOBS, else the CPU count)' },
       { flags: '--url <url>', description: 'tarball to download (tarball provider; default: tarball.urlTemplate)' },

@@ -23,6 +23,7 @@ export const deb = {
     /** @type {string[]} */
     const problems = [];
     if (spec.path) problems.push(`--path is for the path provider; the deb provider downloads ${spec.product} ${spec.version} itself`);
+    if (spec.commit !== undefined) problems.push(`--commit is for the source provider; the deb provider installs Debian's package of ${spec.product} ${spec.version}, built from no commit tagbench can choose`);
     if (spec.suite !== undefined && !/^[a-z]+(-[a-z]+)?$/.test(spec.suite)) problems.push(`suite '${spec.suite}' is not a Debian suite name (e.g. bookworm, bookworm-security, trixie, sid)`);
     return problems;
   },

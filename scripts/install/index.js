@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { getProvider } from './registry.js';
 
 export { listAvailable } from './products.js';
-export { auditInstallCache, findCachedInstall } from './install-cache.js';
+export { auditInstallCache, findCachedInstall, COMMIT_RE } from './install-cache.js';
 export { providerNames } from './registry.js';
 
 /**

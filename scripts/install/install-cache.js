@@ -1,7 +1,10 @@
 /**
- * The install cache: one prefix per cache key (product, version, provider, build profile, and
- * the git ref when a source build is not of the version's tag), at
- * `<cacheDir>/<product>-<version>@<provider>[-<profile>][+ref-<ref>]/`. A prefix is built in a
+ * The install cache: one prefix per cache key (product, version, provider, build profile, the
+ * git ref when a source build is not of the version's tag, and the commit a source build from
+ * git was built from), at
+ * `<cacheDir>/<product>-<version>@<provider>[-<profile>][+ref-<ref>][+commit-<first 12 hex>]/`.
+ * The commit is in the key because an upstream tag can be moved: a build of the tag's old commit
+ * must never be served for its new one. A prefix is built in a
  * private work folder and moved into place with one rename; its marker file, written before the
  * rename, records the key and the sha256 of the server binary. Every reuse checks both: another
  * key, a missing binary or another checksum is an error naming the folder, never a silent reuse.
@@ -26,27 +29,33 @@ const MARKER_SCHEMA = 2;
 const LEGACY_MARKER_SCHEMA = 1;
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
+/** A full git object id (SHA-1 or SHA-256): an abbreviated one could name two commits. */
+export const COMMIT_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** How much of the commit names the folder; the marker keeps it whole and tells two apart. */
+const COMMIT_IN_NAME = 12;
 
 /**
  * A cache key with every field present (null where it does not apply).
- * @param {{product: string, version: string, provider: string, profile?: string|null, ref?: string|null}} fields
+ * @param {{product: string, version: string, provider: string, profile?: string|null, ref?: string|null, commit?: string|null}} fields
  * @returns {CacheKey}
- * @throws {UserError} for names that would escape the cache folder
+ * @throws {UserError} for names that would escape the cache folder, or a commit that is not a full object id
  */
-export function makeCacheKey({ product, version, provider, profile = null, ref = null }) {
+export function makeCacheKey({ product, version, provider, profile = null, ref = null, commit = null }) {
   for (const [what, v] of [['product', product], ['version', version], ['provider', provider], ['build profile', profile ?? 'x']]) {
     if (!NAME_RE.test(v)) throw new UserError(`${what} '${v}' cannot name an install folder: use letters, digits, '.', '_', '+', '-' only`);
   }
   if (ref !== null && (ref === '' || ref.length > 200)) throw new UserError(`git ref '${ref}' cannot name an install folder`);
-  return { product, version, provider, profile, ref };
+  if (commit !== null && !COMMIT_RE.test(commit)) throw new UserError(`commit '${commit}' is not a full git commit id (40 or 64 lower-case hex digits)`);
+  return { product, version, provider, profile, ref, commit };
 }
 
 /**
  * @param {CacheKey} key
- * @returns {string} for messages: `mariadb 10.11.19 (source, profile release, ref 1a2b3c)`
+ * @returns {string} for messages: `mariadb 10.11.19 (source, profile release, ref bb-10.11, commit 1a2b3c4d5e6f)`
  */
 export function describeKey(key) {
-  const parts = [key.provider, ...(key.profile ? [`profile ${key.profile}`] : []), ...(key.ref ? [`ref ${key.ref}`] : [])];
+  const parts = [key.provider, ...(key.profile ? [`profile ${key.profile}`] : []), ...(key.ref ? [`ref ${key.ref}`] : []),
+    ...(key.commit ? [`commit ${key.commit.slice(0, COMMIT_IN_NAME)}`] : [])];
   return `${key.product} ${key.version} (${parts.join(', ')})`;
 }
 
@@ -57,7 +66,7 @@ export function describeKey(key) {
  */
 function sameKey(a, b) {
   return a.product === b.product && a.version === b.version && a.provider === b.provider
-    && (a.profile ?? null) === (b.profile ?? null) && (a.ref ?? null) === (b.ref ?? null);
+    && (a.profile ?? null) === (b.profile ?? null) && (a.ref ?? null) === (b.ref ?? null) && (a.commit ?? null) === (b.commit ?? null);
 }
 
 /**
@@ -71,7 +80,8 @@ export function prefixPathFor(cacheDir, key) {
   const checked = makeCacheKey(key);
   const profile = checked.profile ? `-${checked.profile}` : '';
   const ref = checked.ref ? `+ref-${checked.ref.replace(/[^A-Za-z0-9._+-]/g, '_')}` : '';
-  return join(cacheDir, `${checked.product}-${checked.version}@${checked.provider}${profile}${ref}`);
+  const commit = checked.commit ? `+commit-${checked.commit.slice(0, COMMIT_IN_NAME)}` : '';
+  return join(cacheDir, `${checked.product}-${checked.version}@${checked.provider}${profile}${ref}${commit}`);
 }
 
 /**
@@ -119,7 +129,9 @@ async function readMarker(prefix) {
   if (!result?.bin?.server || typeof result.provider !== 'string') throw new UserError(`${file} records no server binary or provider; ${fix}`);
   if (data.schemaVersion === MARKER_SCHEMA) {
     if (!/^[0-9a-f]{64}$/.test(data.serverSha256 ?? '') || !data.key) throw new UserError(`${file} records no sha256 of the server binary or no cache key; ${fix}`);
-    return { key: data.key, serverSha256: data.serverSha256, result, legacy: false };
+    // Markers written before the commit was part of the key have none: commit null, so they
+    // name the folder they are in, and a lookup that asks for a commit never takes them.
+    return { key: { ...data.key, commit: data.key.commit ?? null }, serverSha256: data.serverSha256, result, legacy: false };
   }
   if (data.schemaVersion === LEGACY_MARKER_SCHEMA) {
     const p = result.provenance ?? {};
@@ -132,6 +144,7 @@ async function readMarker(prefix) {
       provider: result.provider,
       profile: p.buildProfile ?? null,
       ref: result.provider === 'source' && !p.tag ? p.build?.ref ?? p.commit ?? null : null,
+      commit: null,
     };
     return { key, serverSha256: p.serverSha256, result, legacy: true };
   }
@@ -230,13 +243,14 @@ export async function listCachedInstalls(cacheDir, product, version) {
 
 /**
  * Look a release up in the install cache for `tagbench run`, which may be given no provider.
- * With `want`, only an install of that provider (and profile and ref, when given) counts. Without
+ * With `want`, only an install of that provider (and profile, ref and commit, when given) counts. Without
  * it, an install counts only when it is the release's one install in the cache: two (a deb
  * package and a source build of one version) are an error asking for the provider.
  * @param {string} cacheDir install cache
  * @param {string} product
  * @param {string} version
- * @param {{provider: string, profile?: string|null, ref?: string|null}} [want]
+ * @param {{provider: string, profile?: string|null, ref?: string|null, commit?: string|null}} [want]
+ *   commit: the build of exactly that commit (a moved tag's cache holds a build of each commit)
  * @returns {Promise<InstallResult|null>} the verified install (status 'skipped'), or null
  * @throws {UserError} when the release is cached several times and `want` does not say which,
  *   or an install fails its check (another key, a changed server binary)
@@ -245,11 +259,12 @@ export async function findCachedInstall(cacheDir, product, version, want) {
   const all = await listCachedInstalls(cacheDir, product, version);
   const matching = all.filter(({ key }) => !want || (key.provider === want.provider
     && (want.profile === undefined || (key.profile ?? null) === want.profile)
-    && (want.ref === undefined || (key.ref ?? null) === want.ref)));
+    && (want.ref === undefined || (key.ref ?? null) === want.ref)
+    && (want.commit === undefined || (key.commit ?? null) === want.commit)));
   if (matching.length === 0) return null;
   if (matching.length > 1) {
     throw new UserError(`${product} ${version} is in the install cache ${matching.length} times: ${matching.map((m) => `${describeKey(m.key)} in ${m.prefix}`).join('; ')}. `
-      + 'Say which to use with --provider (and the source provider\'s --profile or --ref)');
+      + 'Say which to use with --provider (and the source provider\'s --profile, --ref or --commit; in --releases product@version:source@<commit>)');
   }
   return { ...matching[0].result, status: 'skipped' };
 }

@@ -20,6 +20,9 @@ export {};
  * @property {string|null} profile build profile of a source build, else null
  * @property {string|null} ref git ref of a source build that is not the version's release tag
  *   (a branch or commit), else null: a release tag is keyed by its version
+ * @property {string|null} commit full commit id a source build from git was built from (the tag's
+ *   commit, so that a moved tag is built again), else null (other providers, the Debian origin,
+ *   and installs cached before the commit was part of the key)
  */
 
 /**
@@ -48,6 +51,9 @@ export {};
  * @typedef {object} SourceOptions spec fields of the `source` provider (all optional)
  * @property {string} [ref] git tag, branch or commit to build; default: the product's
  *   `build.tagTemplate` filled with the version
+ * @property {string} [commit] the full commit id the ref must be built at (what `tagbench watch`
+ *   saw the tag point at): exactly this commit is fetched and built, whatever the ref points at
+ *   by then; default: the commit the ref points at now (git ls-remote)
  * @property {string} [gitUrl] repository to fetch from instead of the product's `gitUrl` (a mirror,
  *   a local repository); `path` means the same for the CLI's `--path`
  * @property {string} [profile] build profile (`build.profiles.<name>`); default `build.defaultProfile`, else `release`

@@ -24,7 +24,7 @@ export async function runCommand(options) {
   // --provider / --path apply to the releases that name no provider of their own.
   const given = parseReleaseList(options.releases).map((r) => (r.provider ? r : { ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
   // Several engines: one server per engine of each release, labelled by it, alternating.
-  const releases = expandEngines(given, options.engine ?? []);
+  const releases = applyMovedFrom(expandEngines(given, options.engine ?? []), options.movedFrom ?? []);
   // A suite with a config matrix runs each cell in turn (each its own series).
   const outcome = await withInterrupt((signal) => runSuite(config, {
     releases,
@@ -47,6 +47,34 @@ export async function runCommand(options) {
   if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths }, null, 2)}\n`);
   if (outcome.interrupted) return EXIT.interrupted;
   return outcome.records.every((r) => r.status === 'ok') ? EXIT.ok : EXIT.userError;
+}
+
+/**
+ * Mark the releases whose tag moved (`--moved-from product@version=<old commit>`): their records
+ * say "moved from <old> to <commit>".
+ * @template {{product: string, version: string, commit?: string}} R
+ * @param {R[]} releases
+ * @param {string[]} given the option's values
+ * @returns {(R & {movedFrom?: string})[]}
+ * @throws {UserError} a value that is not product@version=<full commit>, names no release of
+ *   --releases, or names one without @<commit> (the new commit must be known to say it moved)
+ */
+export function applyMovedFrom(releases, given) {
+  /** @type {Map<string, string>} */
+  const moved = new Map();
+  for (const item of given) {
+    const m = /^([a-z][a-z0-9-]*@[^=]+)=([0-9a-f]{40}|[0-9a-f]{64})$/.exec(item);
+    if (!m) throw new UserError(`--moved-from '${item}': expected product@version=<the old full commit id>, e.g. mariadb@10.11.19=${'0'.repeat(40)}`);
+    const target = releases.filter((r) => `${r.product}@${r.version}` === m[1]);
+    if (target.length === 0) throw new UserError(`--moved-from '${item}': ${m[1]} is not one of --releases (${releases.map((r) => `${r.product}@${r.version}`).join(', ')})`);
+    if (target.some((r) => !r.commit)) throw new UserError(`--moved-from '${item}': give ${m[1]}'s new commit in --releases (${m[1]}:source@<commit>), so that the record can say where the tag moved to`);
+    if (target.some((r) => r.commit === m[2])) throw new UserError(`--moved-from '${item}': that is the commit ${m[1]} is built from; the tag moved from another one`);
+    moved.set(m[1], m[2]);
+  }
+  return releases.map((r) => {
+    const from = moved.get(`${r.product}@${r.version}`);
+    return from ? { ...r, movedFrom: from } : r;
+  });
 }
 
 /**
@@ -85,7 +113,8 @@ export const commands = [
       'timeout) stops every server, stores the records not stored yet as status "partial" and exits 130.',
     ].join('\n'),
     options: [
-      { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19); product@version#label:provider or #label=PREFIX runs another install of a version beside it (mariadb@10.11.18,mariadb@10.11.18#ours:source)' },
+      { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19); product@version#label:provider or #label=PREFIX runs another install of a version beside it (mariadb@10.11.18,mariadb@10.11.18#ours:source); :source@<full commit> the source build of exactly that commit (a moved tag)' },
+      { flags: '--moved-from <release=commit>', description: 'product@version=<old full commit>: that release\'s tag was moved since it was benchmarked at the old commit (benchmark.yml passes what watch found); its record says "moved from <old> to <new>" (release.movedFrom). Repeatable', parse: (/** @type {string} */ v, /** @type {string[]|undefined} */ prev) => [...(prev ?? []), v] },
       { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)', default: 'local' },
       { flags: '--engine <engines>', description: 'storage engine (innodb, rocksdb; default: the suite\'s engine, else innodb); several, comma-separated, run one server per engine of each release, labelled by it (mariadb@10.11.18#innodb, mariadb@10.11.18#rocksdb), alternating like releases', parse: parseList },

@@ -5,4 +5,6 @@
 export { runReleases } from './run-releases.js';
 export { runSuite } from './run-suite.js';
 export { parseReleaseList, lineOf, resolveRepeats } from './resolve-run.js';
+/** A full git commit id, as `--releases product@version:source@<commit>` takes it. */
+export { COMMIT_RE } from '../install/index.js';
 export { estimateRun, estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate } from './estimate.js';

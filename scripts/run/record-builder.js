@@ -30,6 +30,7 @@ export function createRecord({ id, startedAt, release, host, config, steps }) {
       version: release.version,
       tag: prov.tag ?? null,
       commit: prov.commit ?? null,
+      ...(release.movedFrom ? { movedFrom: release.movedFrom } : {}),
       provider: install.provider,
       buildProfile: prov.buildProfile ?? null,
       buildFlags: prov.buildFlags ?? null,

@@ -5,6 +5,7 @@
 import { resolve as resolvePath } from 'node:path';
 import { UserError } from '../errors.js';
 import { parseList } from '../command-spec.js';
+import { COMMIT_RE } from '../install/index.js';
 import { findCellSuite } from '../workload/index.js';
 
 /** Host classes that do not say: two instances is the least that shows a per-instance offset. */
@@ -215,19 +216,23 @@ export function lineOf(product, version) {
 const RELEASE_PROVIDERS = ['deb', 'path', 'source', 'tarball'];
 
 /**
- * Parse `product@version[#label][:provider|=prefix][,...]`. A label tells apart two servers of
- * one version (our source build beside Debian's: `mariadb@10.11.18,mariadb@10.11.18#ours:source`);
+ * Parse `product@version[#label][:provider[@commit]|=prefix][,...]`. A label tells apart two
+ * servers of one version (our source build beside Debian's: `mariadb@10.11.18,mariadb@10.11.18#ours:source`);
  * `:provider` takes that release from that provider, `=prefix` from an installed prefix (the path
- * provider). A release that names neither gets --provider / --path.
+ * provider); `:source@<commit>` the source build of exactly that commit (a moved tag's install
+ * cache holds a build of each). A release that names neither gets --provider / --path.
  * @param {string} text
- * @returns {{product: string, version: string, label?: string, provider?: string, path?: string}[]}
+ * @returns {{product: string, version: string, label?: string, provider?: string, commit?: string, path?: string}[]}
  * @throws {UserError}
  */
 export function parseReleaseList(text) {
   return parseList(text).map((item) => {
-    const m = /^([a-z][a-z0-9-]*)@([0-9][0-9A-Za-z.+~-]*)(?:#([^:=]*))?(?::([^=]*)|=(.+))?$/.exec(item);
+    const m = /^([a-z][a-z0-9-]*)@([0-9][0-9A-Za-z.+~-]*)(?:#([^:=]*))?(?::([^=@]*)(?:@([^=]*))?|=(.+))?$/.exec(item);
     if (!m) throw new UserError(`bad release '${item}' in --releases: expected product@version, e.g. mariadb@10.11.18 (optionally #label, then :provider or =prefix: mariadb@10.11.18#ours:source)`);
-    const [, product, version, label, provider, path] = m;
+    const [, product, version, label, provider, commit, path] = m;
+    if (commit !== undefined && (provider !== 'source' || !COMMIT_RE.test(commit))) {
+      throw new UserError(`bad release '${item}' in --releases: @<commit> follows :source and is a full commit id (40 or 64 hex digits), e.g. mariadb@10.11.19:source@${'0'.repeat(40)}`);
+    }
     if (label !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/.test(label)) {
       throw new UserError(`bad label '${label}' in --releases '${item}': use up to 32 letters, digits, '_' or '-'`);
     }
@@ -238,6 +243,7 @@ export function parseReleaseList(text) {
       product, version,
       ...(label !== undefined ? { label } : {}),
       ...(provider !== undefined ? { provider } : {}),
+      ...(commit !== undefined ? { commit } : {}),
       ...(path !== undefined ? { provider: 'path', path: resolvePath(path) } : {}),
     };
   });

@@ -30,9 +30,12 @@ import { formatRecordId } from '../run-id.js';
 
 /**
  * @typedef {object} RunOptions
- * @property {{product: string, version: string, provider?: string, path?: string, label?: string, serverEnv?: Record<string, string>}[]} releases
+ * @property {{product: string, version: string, provider?: string, commit?: string, path?: string, label?: string, serverEnv?: Record<string, string>, movedFrom?: string}[]} releases
  *   label: tells apart two servers of the same release (A/A calibration); in keys, folders and ids.
- *   serverEnv: extra environment of that release's servers (a calibration's injected cost)
+ *   commit: the source build of exactly this commit (from the cache, else built).
+ *   serverEnv: extra environment of that release's servers (a calibration's injected cost).
+ *   movedFrom: the commit its tag pointed at when it was benchmarked before (the record says
+ *   "moved from <movedFrom> to <commit>")
  * @property {string} suite suite name (configs/suites)
  * @property {string} hostClass host class name (configs/hosts)
  * @property {'innodb'|'rocksdb'} [engine] default innodb
@@ -81,7 +84,7 @@ export async function runReleases(config, options) {
   for (const r of options.releases) {
     if (r.path) continue;
     // With a provider named, only that provider's install counts (the cache keys installs by it).
-    const hit = await findCachedInstall(options.cacheDir, r.product, r.version, r.provider ? { provider: r.provider } : undefined);
+    const hit = await findCachedInstall(options.cacheDir, r.product, r.version, r.provider ? { provider: r.provider, ...(r.commit ? { commit: r.commit } : {}) } : undefined);
     // Keyed like the run's releases: a labelled second server of the release has its own install.
     if (hit) preinstalled.set(releaseKey(r), hit);
   }
@@ -120,13 +123,15 @@ export async function runReleases(config, options) {
   for (const r of plan.releases) {
     const cached = preinstalled.get(releaseKey(r));
     write(`install ${r.product} ${r.version} (${r.provider}${cached ? ', already in the cache' : ''})\n`);
+    const given = options.releases.find((o) => releaseKey(o) === releaseKey(r));
     const install = cached ?? await installRelease(
-      { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}) },
+      { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}), ...(given?.commit ? { commit: given.commit } : {}) },
       { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
     );
     if (install.status === 'failed') throw new UserError(`cannot install ${r.product} ${r.version}: ${install.reason}`);
-    const serverEnv = options.releases.find((o) => releaseKey(o) === releaseKey(r))?.serverEnv;
-    releases.push({ key: releaseKey(r), product: r.product, version: r.version, line: r.line, install, ...(r.label ? { label: r.label } : {}), ...(serverEnv ? { serverEnv } : {}) });
+    const serverEnv = given?.serverEnv;
+    const movedFrom = given?.movedFrom;
+    releases.push({ key: releaseKey(r), product: r.product, version: r.version, line: r.line, install, ...(r.label ? { label: r.label } : {}), ...(serverEnv ? { serverEnv } : {}), ...(movedFrom ? { movedFrom } : {}) });
   }
 
   const host = await collectHostFacts({ hostClass: plan.host.name, pinning: plan.host.pinning });

@@ -15,5 +15,7 @@ export {};
  * @property {string} line product line the version belongs to
  * @property {string} [label] tells apart two servers of one release in a run
  * @property {Record<string, string>} [serverEnv] extra environment of its servers (a calibration's injected cost)
+ * @property {string} [movedFrom] the commit its tag pointed at when it was benchmarked before
+ *   (the record's release.movedFrom)
  * @property {import('../types.js').InstallResult} install
  */

@@ -21,10 +21,11 @@ const INSTRUCTIONS = 'instructionsPerOp';
  * @param {ReleaseGroup} rel
  * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
  *   the host class's calibration: what it caught of known slowdowns (the page's "how sure")
+ * @param {import('./types.js').DeletedTags|null} [deletedTags] tags upstream deleted (watch)
  * @returns {{path: string, data: unknown, functions: {path: string, data: FunctionsData}|null}}
  *   functions: where the instructions went, when the release's comparison has it
  */
-export function buildReleaseData(table, rel, calibration = null) {
+export function buildReleaseData(table, rel, calibration = null, deletedTags = null) {
   const { key } = table;
   const comparison = rel.comparison?.comparison ?? null;
   const against = pickReference(table, rel);
@@ -65,8 +66,9 @@ export function buildReleaseData(table, rel, calibration = null) {
     productName: table.productName,
     version: rel.version,
     defaultBase: table.defaultBase,
-    runs: rel.records.map((r) => ({
-      id: r.id, status: r.status, reason: r.reason ?? null, startedAt: r.startedAt, finishedAt: r.finishedAt,
+    // The runs its numbers come from, then any of a commit its tag pointed at before it moved.
+    runs: [...rel.records, ...rel.superseded].map((r) => ({
+      id: r.id, status: r.status, superseded: rel.superseded.includes(r), reason: r.reason ?? null, startedAt: r.startedAt, finishedAt: r.finishedAt,
       record: dataPaths.runRecord({ host: key.host, product: key.product, version: rel.version, suite: key.suite, id: r.id }),
       release: r.release,
       host: r.host,
@@ -104,12 +106,29 @@ export function buildReleaseData(table, rel, calibration = null) {
       settings: diffSettings(against.record, first),
     } : null,
     functions: functions?.path ?? null,
+    tag: releaseTagStatus(key.product, [...rel.superseded, ...rel.records], deletedTags),
     // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
     suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
     tests,
     latencies: buildLatencyData(table, rel),
   };
   return { path: dataPaths.release(where), data, functions };
+}
+
+/**
+ * A release's tag upstream: runs made because it moved (their records say from which commit to
+ * which), and whether watch found it deleted. Pure.
+ * @param {string} product
+ * @param {import('./types.js').RunRecord[]} records the release's runs
+ * @param {import('./types.js').DeletedTags|null} deletedTags
+ * @returns {import('./types.js').ReleaseTagStatus}
+ */
+export function releaseTagStatus(product, records, deletedTags) {
+  const moved = records.filter((r) => r.release.movedFrom)
+    .map((r) => ({ runId: r.id, tag: r.release.tag, from: /** @type {string} */ (r.release.movedFrom), to: r.release.commit }));
+  const tags = new Set(records.map((r) => r.release.tag).filter(Boolean));
+  const gone = (deletedTags?.deleted ?? []).filter((d) => d.product === product && tags.has(d.tag)).map((d) => d.tag);
+  return { moved, deleted: gone.length > 0 && deletedTags ? { tags: [...new Set(gone)].sort(), checkedAt: deletedTags.checkedAt } : null };
 }
 
 /**

@@ -36,6 +36,7 @@ const WRITE_CONCURRENCY = 64;
  * @property {string} [baselines] baselines folder (<host-class>/<product>/<line>/<suite>.yml); default <project>/baselines
  * @property {string|null} [issues] issue list file, as `tagbench issues --out FILE` writes it
  * @property {string|null} [noiseSummary] noise summary file, as `tagbench triage --out FILE` writes it
+ * @property {string|null} [deletedTags] deleted-tags file, as `tagbench watch --deleted-tags-out FILE` writes it
  * @property {string} [configRoot] folder holding configs/ (display names, base versions) and bench/
  *   (calibration reports); default the project
  * @property {string} [title] site title
@@ -70,12 +71,13 @@ export async function buildSite(opts) {
   const outDir = resolve(opts.out);
   await checkReplaceable(outDir);
   const t0 = performance.now();
-  const [baselines, issues, { products, references, thresholds }, partitions, noise] = await Promise.all([
+  const [baselines, issues, { products, references, thresholds }, partitions, noise, deletedTags] = await Promise.all([
     readBaselines(opts.baselines ?? join(PROJECT_ROOT, 'baselines')),
     opts.issues ? readIssueList(opts.issues) : Promise.resolve([]),
     readProductInfo(opts.configRoot ?? PROJECT_ROOT),
     listPartitions(opts.store),
     opts.noiseSummary ? readNoiseSummary(opts.noiseSummary) : Promise.resolve(null),
+    opts.deletedTags ? readDeletedTags(opts.deletedTags) : Promise.resolve(null),
   ]);
   const calibrations = new Map(await Promise.all(Object.keys(references).map(async (host) =>
     /** @type {const} */ ([host, hostCalibration(await readCalibrationReport(opts.configRoot ?? PROJECT_ROOT, host))]))));
@@ -183,7 +185,7 @@ export async function buildSite(opts) {
       const reference = references[slice.hostClass];
       const referenceRuns = reference?.product === slice.product ? referenceRecords(records, reference) : [];
       if (reference && thresholds && referenceRuns.length > 0) hostSuites.get(slice.hostClass)?.push(buildHostSuite(referenceRuns, thresholds));
-      const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl, calibration: calibrations.get(slice.hostClass) ?? null, detailVersions: withDetail }, seriesPaths);
+      const { files, summary } = computePartition({ records, comparisons, changePoints, bisects, baselines, issues, products, title, generatedAt, siteUrl, calibration: calibrations.get(slice.hostClass) ?? null, detailVersions: withDetail, deletedTags }, seriesPaths);
       crossSlices.push(crossSlice(records, { ...sliceFilter, host: slice.hostClass, productName: products[slice.product]?.displayName ?? slice.product }));
       const w0 = performance.now();
       fileCount += await write(jsonAndText(files));
@@ -329,4 +331,27 @@ async function swapIn(tmp, outDir) {
   if (hadOld) await rename(outDir, old);
   await rename(tmp, outDir);
   if (hadOld) await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * Read the file `tagbench watch --deleted-tags-out` wrote.
+ * @param {string} file
+ * @returns {Promise<import('./types.js').DeletedTags>}
+ * @throws {UserError} naming the file and what is wrong with it
+ */
+export async function readDeletedTags(file) {
+  const fix = 'write it again with tagbench watch --deleted-tags-out FILE';
+  let data;
+  try {
+    data = JSON.parse(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new UserError(`--deleted-tags ${file}: ${/** @type {Error} */ (err).message}; ${fix}`);
+  }
+  if (data?.schemaVersion !== 1) throw new UserError(`--deleted-tags ${file}: schemaVersion is ${JSON.stringify(data?.schemaVersion)}, this tagbench reads 1; ${fix}`);
+  if (typeof data.checkedAt !== 'string' || Number.isNaN(Date.parse(data.checkedAt))) throw new UserError(`--deleted-tags ${file}: field 'checkedAt' is ${JSON.stringify(data.checkedAt)}, not a time; ${fix}`);
+  if (!Array.isArray(data.deleted)) throw new UserError(`--deleted-tags ${file}: field 'deleted' is ${JSON.stringify(data.deleted)}, not a list; ${fix}`);
+  data.deleted.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    if (typeof d?.product !== 'string' || typeof d?.tag !== 'string') throw new UserError(`--deleted-tags ${file}: field 'deleted.${i}' is ${JSON.stringify(d)}; expected {product, tag, ...}; ${fix}`);
+  });
+  return { checkedAt: data.checkedAt, deleted: data.deleted.map((/** @type {any} */ d) => ({ product: d.product, tag: d.tag })) };
 }

@@ -19,7 +19,7 @@ function parsePort(v) {
 
 /**
  * `tagbench site`: build the site, then with --serve serve it until interrupted.
- * @param {Record<string, any>} options commander options: store, out, baselines, issues, noiseSummary, title, siteUrl,
+ * @param {Record<string, any>} options commander options: store, out, baselines, issues, noiseSummary, deletedTags, title, siteUrl,
  *   serve, build (false with --no-build), port
  * @returns {Promise<number>} exit code
  * @throws {UserError} on bad input or a busy port
@@ -32,6 +32,7 @@ export async function siteCommand(options) {
     await buildSite({
       store: options.store, out: options.out, baselines: options.baselines, issues: options.issues ?? null,
       noiseSummary: options.noiseSummary ?? null,
+      deletedTags: options.deletedTags ?? null,
       title: options.title, siteUrl: options.siteUrl ?? null, charts: options.charts ?? null, progress,
       recordsUrl: options.recordsUrl ?? null, detailReleases: options.detailReleases ?? null,
     });
@@ -73,6 +74,7 @@ export const commands = [
       { flags: '--out <dir>', description: 'output folder for the site', default: 'out/site' },
       { flags: '--baselines <dir>', description: 'baselines folder (default: the project\'s baselines/)' },
       { flags: '--issues <file>', description: 'JSON list of regression issues, as `tagbench issues --out FILE` writes it' },
+      { flags: '--deleted-tags <file>', description: 'tags upstream deleted, as `tagbench watch --deleted-tags-out FILE` writes it: the pages of releases whose runs name one say "tag deleted"' },
       { flags: '--noise-summary <file>', description: 'false alarms per metric, as `tagbench triage --out FILE` writes it: shown on the Hosts page beside each host class\'s calibration' },
       { flags: '--title <text>', description: 'site title', default: 'tagbench results' },
       { flags: '--site-url <url>', description: 'absolute URL the site is published at (makes the Atom feed\'s links absolute)' },

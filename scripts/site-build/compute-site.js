@@ -56,7 +56,7 @@ export function computePartition(input, seriesPaths) {
     files.json.set(dataPaths.table(group.key), sequences ? { ...table, sequences } : table);
     for (const [path, data] of extra) files.json.set(path, data);
     for (const rel of group.releases) {
-      const { path, data, functions } = buildReleaseData(group, rel, input.calibration ?? null);
+      const { path, data, functions } = buildReleaseData(group, rel, input.calibration ?? null, input.deletedTags ?? null);
       // An older release of a long history keeps its function tables in its comparison only.
       const detailed = !input.detailVersions || input.detailVersions.has(rel.version);
       const elsewhere = functions && !detailed ? { functions: null, functionsInComparison: true } : {};

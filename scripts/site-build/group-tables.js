@@ -5,6 +5,7 @@
  */
 import { compareVersions } from '../version-order.js';
 import { tableId } from '../../site/js/paths.js';
+import { splitSuperseded } from '../compare/index.js';
 
 /** @import { RunRecord, StoredComparison, Baseline, SiteInput, ChangePoints } from './types.js' */
 /** @typedef {import('../../site/js/paths.js').TableKey} TableKey */
@@ -12,7 +13,9 @@ import { tableId } from '../../site/js/paths.js';
 /**
  * @typedef {object} ReleaseGroup
  * @property {string} version
- * @property {RunRecord[]} records oldest run first
+ * @property {RunRecord[]} records oldest run first: the runs its numbers come from
+ * @property {RunRecord[]} superseded runs of a commit the release's tag no longer points at
+ *   (compare's splitSuperseded): listed on the release page, never in its numbers
  * @property {StoredComparison|null} comparison newest comparison whose candidate is this release
  */
 
@@ -47,7 +50,7 @@ export function groupTables(input) {
     const key = { product: record.release.product, line: record.release.line, host: record.host.class, suite: record.config.suite };
     const t = tableFor(key);
     let rel = t.byVersion.get(record.release.version);
-    if (!rel) t.byVersion.set(record.release.version, (rel = { version: record.release.version, records: [], comparison: null }));
+    if (!rel) t.byVersion.set(record.release.version, (rel = { version: record.release.version, records: [], superseded: [], comparison: null }));
     rel.records.push(record);
   }
   for (const stored of input.comparisons) {
@@ -63,7 +66,10 @@ export function groupTables(input) {
   const out = [];
   for (const [id, t] of tables) {
     const releases = [...t.byVersion.values()].sort((a, b) => compareVersions(a.version, b.version));
-    for (const r of releases) r.records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    for (const r of releases) {
+      r.records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+      Object.assign(r, splitSuperseded(r.records));
+    }
     const versions = new Set(releases.map((r) => r.version));
     const baseline = findBaseline(input.baselines, t.key);
     const configured = input.products[t.key.product]?.baseVersions?.[t.key.line];

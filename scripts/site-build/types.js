@@ -41,8 +41,25 @@ export {};
  * @property {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
  *   the slice's host class's calibration (bench/calibration-<host>.json): the release pages say
  *   how sure their verdicts are from it
+ * @property {DeletedTags|null} [deletedTags] tags upstream deleted (`tagbench watch
+ *   --deleted-tags-out`): the pages of releases whose runs name one say "tag deleted"
  * @property {Set<string>} [detailVersions] the versions whose "where the instructions went"
  *   tables get a file of their own (tagbench site --detail-releases); absent = every version
+ */
+
+/**
+ * @typedef {object} DeletedTags the file `tagbench watch --deleted-tags-out` writes (the site reads
+ *   no upstream itself)
+ * @property {string} checkedAt when watch read upstream's tags (ISO 8601)
+ * @property {{product: string, tag: string}[]} deleted
+ */
+
+/**
+ * @typedef {object} ReleaseTagStatus what happened to a release's tag upstream (release data `tag`)
+ * @property {{runId: string, tag: string|null, from: string, to: string|null}[]} moved runs made
+ *   because the tag had moved: "moved from <from> to <to>" (the record's release.movedFrom, release.commit)
+ * @property {{tags: string[], checkedAt: string}|null} deleted the release's tags upstream no
+ *   longer has, when watch last looked; null when none (or not known)
  */
 
 /**

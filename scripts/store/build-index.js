@@ -27,6 +27,9 @@ registerSchema(INDEX_SCHEMA);
  * @property {string} line
  * @property {string} version
  * @property {string|null} tag
+ * @property {string|null} [commit] the commit the run's release was built from (record
+ *   release.commit: source builds; null where unknown, e.g. Debian packages; absent in index.json
+ *   files written before it was indexed)
  * @property {string} suite
  * @property {string} engine
  * @property {'ok'|'failed'|'partial'} status
@@ -142,6 +145,7 @@ function runEntry(relPath, data) {
     line: data.release.line,
     version: data.release.version,
     tag: data.release.tag,
+    commit: data.release.commit ?? null,
     suite: data.config.suite,
     engine: data.config.engine,
     status: data.status,

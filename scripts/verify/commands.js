@@ -100,6 +100,7 @@ export const commands = [
       { flags: '--version <version>', description: 'candidate version of the comparison' },
       { flags: '--comparison <id>', description: 'comparison id (file name in the store); default: the newest unconfirmed one' },
       { flags: '--provider <name>', description: 'install provider of both releases in the rerun (deb, source, tarball); default: the install cache, else deb' },
+      { flags: '--commit <sha>', description: 'with --provider source: the candidate\'s build of exactly this full commit id (a moved tag\'s install cache holds a build of each commit); benchmark.yml passes the commit the run was built from' },
       { flags: '--host-class <name>', description: 'host class', default: 'local' },
       { flags: '--suite <name>', description: 'suite (default: any)' },
       { flags: '--repeats <n>', description: 'repeats per test in the rerun; default: the host class\'s' },

@@ -10,6 +10,7 @@ import { readComparisons, writeComparison } from '../store/index.js';
 import { runReleases } from '../run/index.js';
 import { compareRuns, confirmVerdicts, listRegressedTests, hasIssueRegression, renderComparison } from '../compare/index.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
+import { COMMIT_RE } from '../install/index.js';
 import { loadVerifyContext } from './load-verify-context.js';
 import { withInterrupt } from '../with-interrupt.js';
 
@@ -19,7 +20,8 @@ import { withInterrupt } from '../with-interrupt.js';
  * decides); given, they apply to the rerun only.
  * @param {{product: string, suite: string, hostClass: string, base: {version: string}, candidate: {version: string}}} original the comparison
  * @param {string[]} tests regressed tests
- * @param {{storeDir: string, workDir: string, cacheDir?: string, provider?: string, repeats?: number|string, instances?: number|string, portBase?: number|string}} options
+ * @param {{storeDir: string, workDir: string, cacheDir?: string, provider?: string, commit?: string, repeats?: number|string, instances?: number|string, portBase?: number|string}} options
+ *   commit: the candidate's source build of exactly that commit
  * @returns {Parameters<typeof runReleases>[1]}
  */
 export function buildRerunRequest(original, tests, options) {
@@ -27,9 +29,15 @@ export function buildRerunRequest(original, tests, options) {
     const value = options[name];
     if (value !== undefined && !/^[1-9]\d*$/.test(String(value).trim())) throw new UserError(`--${name} is '${value}': expected a whole number of 1 or more`);
   }
+  if (options.commit !== undefined && (options.provider !== 'source' || !COMMIT_RE.test(options.commit))) {
+    throw new UserError(`--commit '${options.commit}': a full commit id (40 or 64 hex digits) of the candidate's source build, with --provider source`);
+  }
   return {
     // --provider: the build both releases ran from (the cache may hold several builds of a version).
-    releases: [original.base.version, original.candidate.version].map((version) => ({ product: original.product, version, ...(options.provider ? { provider: options.provider } : {}) })),
+    releases: [original.base.version, original.candidate.version].map((version) => ({
+      product: original.product, version, ...(options.provider ? { provider: options.provider } : {}),
+      ...(options.commit && version === original.candidate.version ? { commit: options.commit } : {}),
+    })),
     suite: original.suite,
     hostClass: original.hostClass,
     only: tests,

@@ -7,6 +7,7 @@
  */
 import { UserError } from '../errors.js';
 import { runIdLabel } from '../run-id.js';
+import { splitSuperseded } from '../compare/index.js';
 
 /** Engines a label may name (a run on one of them is selected by its config, not by its id). */
 const ENGINES = /** @type {const} */ (['innodb', 'rocksdb']);
@@ -55,7 +56,8 @@ export function releaseEntryKey(entry) {
  * @throws nothing
  */
 export function selectEntryRecords(records, entry) {
-  const ofVersion = records.filter((r) => r.release.version === entry.version);
+  // A moved tag's release is its new commit: runs of the commit it named before do not count.
+  const ofVersion = splitSuperseded(records.filter((r) => r.release.version === entry.version)).records;
   const { label } = entry;
   // A plain version is the release's own server: the runs of another labelled server of that
   // version beside it (our source build `#ours` next to Debian's) are a column of their own.

@@ -2,8 +2,8 @@
  * CLI commands of the watch stage: watch. The handler imports the stage only when it runs, so
  * `--help` stays light.
  */
-import { resolve } from 'node:path';
-import { appendFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { UserError, EXIT } from '../errors.js';
 import { wholeNumberAtLeast, parseList } from '../command-spec.js';
 
@@ -48,17 +48,25 @@ export async function watchCommand(options) {
     backOff: { hours: options.backOffHours ?? DEFAULT_BACK_OFF.hours, maxAttempts: options.maxAttempts ?? DEFAULT_BACK_OFF.maxAttempts },
   });
   const matrix = JSON.stringify(result.matrix);
+  // For the site (tagbench site --deleted-tags): it reads no upstream itself.
+  if (options.deletedTagsOut) {
+    await mkdir(dirname(resolve(options.deletedTagsOut)), { recursive: true });
+    await writeFile(options.deletedTagsOut, `${JSON.stringify(deletedTagsFile(result.deleted, new Date()), null, 2)}\n`);
+  }
   // The run's page lists the legs watch is backing off from, so nobody has to read the log.
   const stepSummary = options.stepSummary ?? process.env.GITHUB_STEP_SUMMARY;
   const failed = result.skipped.filter((x) => x.attempts);
   if (stepSummary && failed.length > 0) await appendFile(stepSummary, renderFailedLegs(failed));
+  const moved = result.matrix.include.filter((e) => e.movedFrom);
+  if (stepSummary && (moved.length > 0 || result.deleted.length > 0)) await appendFile(stepSummary, renderTagChanges(moved, result.deleted));
   // In GitHub Actions the step outputs file is the natural destination; the flag overrides it.
   const githubOutput = options.githubOutput ?? process.env.GITHUB_OUTPUT;
   if (githubOutput) await appendFile(githubOutput, `matrix=${matrix}\ncount=${result.matrix.include.length}\n`);
   if (options.json) {
     process.stdout.write(`${matrix}\n`);
   } else {
-    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}${e.resume ? `\tresume ${e.resume}` : ''}\n`);
+    for (const e of result.matrix.include) process.stdout.write(`${e.hostClass}\t${e.product}\t${e.line}\t${e.version}\t${e.tag}\t${e.suite}${e.resume ? `\tresume ${e.resume}` : ''}${e.movedFrom ? `\tmoved from ${e.movedFrom} to ${e.commit}` : ''}\n`);
+    for (const d of result.deleted) process.stdout.write(`tag deleted upstream: ${d.product} ${d.tag} (${d.runs.length} run${d.runs.length === 1 ? '' : 's'} in the index: ${d.runs.map((r) => r.id).join(', ')})\n`);
     if (result.matrix.include.length === 0) process.stdout.write('nothing new to benchmark\n');
     if (result.pending > result.matrix.include.length) process.stdout.write(`(${result.pending - result.matrix.include.length} more left for later runs: --max ${options.max ?? 10})\n`);
   }
@@ -79,6 +87,41 @@ export function renderFailedLegs(failed) {
     ...failed.map((f) => `| ${cell(f.hostClass)} | ${cell(`${f.product} ${f.version}`)} | ${cell(f.attempts?.suite ?? '')} | ${f.attempts?.count ?? ''} | ${cell(f.reason)} |`),
     '', '',
   ].join('\n');
+}
+
+/**
+ * @typedef {object} DeletedTagsFile what `watch --deleted-tags-out` writes and `site --deleted-tags` reads
+ * @property {1} schemaVersion
+ * @property {string} checkedAt when upstream's tags were read (ISO 8601)
+ * @property {import('./discover-tags.js').DeletedTag[]} deleted
+ */
+
+/**
+ * @param {import('./discover-tags.js').DeletedTag[]} deleted
+ * @param {Date} checkedAt
+ * @returns {DeletedTagsFile}
+ */
+export function deletedTagsFile(deleted, checkedAt) {
+  return { schemaVersion: 1, checkedAt: checkedAt.toISOString(), deleted };
+}
+
+/**
+ * The job summary's tables of moved and deleted tags (Markdown). Pure.
+ * @param {import('./discover-tags.js').MatrixEntry[]} moved proposed again because their tag moved
+ * @param {import('./discover-tags.js').DeletedTag[]} deleted
+ * @returns {string}
+ */
+export function renderTagChanges(moved, deleted) {
+  const lines = [];
+  if (moved.length > 0) {
+    lines.push(`### Moved tags benchmarked again (${moved.length})`, '', '| host class | release | tag | moved from | to |', '|---|---|---|---|---|',
+      ...moved.map((e) => `| ${e.hostClass} | ${e.product} ${e.version} | ${e.tag} | \`${e.movedFrom}\` | \`${e.commit}\` |`), '');
+  }
+  if (deleted.length > 0) {
+    lines.push(`### Tags deleted upstream (${deleted.length})`, '', 'Their runs stay in the results store; the site marks the releases "tag deleted".', '',
+      '| product | tag | runs |', '|---|---|---|', ...deleted.map((d) => `| ${d.product} | ${d.tag} | ${d.runs.map((r) => r.id).join(', ')} |`), '');
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
@@ -109,6 +152,8 @@ export const commands = [
       'A leg whose bench job failed is proposed again after its back-off with attempt: <n>; when that attempt',
       'published finished run records but no comparison, also with resume: <run ids> (benchmark.yml fetches them',
       'and runs only the releases without a finished record).',
+      'A tag that now points at another commit than the index\'s runs of it (where they record one) is proposed',
+      'again with movedFrom: <the last run\'s commit>; tags the index has runs of that upstream deleted are listed.',
       'Example: tagbench watch --store bench-data --host-class small-server --json',
     ].join('\n'),
     options: [
@@ -124,6 +169,7 @@ export const commands = [
       { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
       { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },
+      { flags: '--deleted-tags-out <file>', description: 'write the tags the index has runs of that upstream deleted to this JSON file ({schemaVersion, checkedAt, deleted: [{product, tag, versions, runs}]}), for tagbench site --deleted-tags' },
       { flags: '--step-summary <file>', description: 'append a table of the failed legs backed off from to this file (default: $GITHUB_STEP_SUMMARY when set)' },
     ],
     run: watchCommand,

@@ -20,6 +20,22 @@ import { findResume } from './resume-legs.js';
  * @property {string} [resume] set when an earlier attempt published finished run records and no
  *   comparison: their run ids, comma-separated (benchmark.yml's `resume` input fetches them and
  *   runs only the releases without one)
+ * @property {string} [movedFrom] set when the tag was benchmarked before at another commit (the
+ *   upstream tag was moved): the commit of the latest earlier run; `commit` is where it points now
+ */
+
+/**
+ * @typedef {import('./resume-legs.js').IndexRunLike & {tag?: string|null, commit?: string|null}} IndexedRun
+ *   what watch reads of the results index's runs; commit: the commit the run's release was built
+ *   from, null or absent where unknown (Debian packages, indexes written before commits were indexed)
+ */
+
+/**
+ * @typedef {object} DeletedTag a tag the results index has runs of that upstream no longer has
+ * @property {string} product
+ * @property {string} tag
+ * @property {string[]} versions the versions its runs hold (one, unless records disagree)
+ * @property {{id: string, hostClass: string, suite: string, commit: string|null}[]} runs
  */
 
 /**
@@ -28,6 +44,7 @@ import { findResume } from './resume-legs.js';
  * @property {number} pending entries not yet benchmarked (before the `max` cut)
  * @property {{product: string, line: string, version: string, hostClass: string, reason: string, attempts?: LegAttempts}[]} skipped
  *   versions left out, with why (already benchmarked, below the floor, backing off after failed attempts)
+ * @property {DeletedTag[]} deleted tags benchmarked before that upstream has deleted, by product and tag
  */
 
 /** @typedef {import('../store/index.js').LegAttempts} LegAttempts */
@@ -53,7 +70,7 @@ export const DEFAULT_BACK_OFF = Object.freeze({ hours: 6, maxAttempts: 3 });
  * @property {string[]} [hostClasses] host classes (default: every host class with runner labels)
  * @property {string} [suite] suite of the runs to look for and to plan (default: each host class's `scale`)
  * @property {Record<string, string>} [remoteOverrides] product -> git URL or path used instead of its gitUrl
- * @property {{runs: import('./resume-legs.js').IndexRunLike[], comparisons?: import('./resume-legs.js').IndexComparisonLike[], attempts?: LegAttempts[]}} index
+ * @property {{runs: IndexedRun[], comparisons?: import('./resume-legs.js').IndexComparisonLike[], attempts?: LegAttempts[]}} index
  *   what is already benchmarked, and the legs that failed (the results index; readIndex() of scripts/store/)
  * @property {BackOff} [backOff] when a leg that failed is proposed again (default DEFAULT_BACK_OFF)
  * @property {number} [now] the time to judge back-offs at, ms since the epoch (default: the clock)
@@ -79,6 +96,8 @@ export async function discoverTags(config, options) {
   const candidates = [];
   /** @type {DiscoverResult['skipped']} */
   const belowFloorSkips = [];
+  /** @type {DeletedTag[]} */
+  const deleted = [];
   for (const product of products) {
     const url = options.remoteOverrides?.[product.name] ?? product.gitUrl;
     if (!url) throw new UserError(`configs/products/${product.name}.yml has no gitUrl: add one, or pass --remote-override ${product.name}=<url>`);
@@ -87,6 +106,7 @@ export async function discoverTags(config, options) {
     const { candidates: matched, belowFloor } = matchTags(product, tags);
     progress(`watch: ${product.name}: ${tags.length} tags, ${matched.length} release${matched.length === 1 ? '' : 's'} of its lines, ${belowFloor.length} below a line floor`);
     candidates.push(...matched);
+    deleted.push(...findDeletedTags(product.name, tags, options.index.runs));
     for (const c of belowFloor) {
       for (const h of hostClasses) belowFloorSkips.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: 'older than the line\'s floor (minVersion or baseVersion)' });
     }
@@ -97,9 +117,11 @@ export async function discoverTags(config, options) {
     attempts: options.index.attempts ?? [], backOff: options.backOff ?? DEFAULT_BACK_OFF, now: options.now ?? Date.now(),
   });
   for (const s of result.skipped.filter((x) => x.attempts)) progress(`watch: ${s.product} ${s.version} on ${s.hostClass}: ${s.reason}`);
+  for (const e of result.matrix.include.filter((x) => x.movedFrom)) progress(`watch: ${e.product} ${e.version} on ${e.hostClass}: tag ${e.tag} moved from ${e.movedFrom} to ${e.commit}: benchmarking it again`);
+  for (const d of deleted) progress(`watch: ${d.product}: tag ${d.tag} was deleted upstream; the index holds ${d.runs.length} run${d.runs.length === 1 ? '' : 's'} of it (${d.runs.map((r) => r.id).join(', ')})`);
   for (const e of result.matrix.include.filter((x) => x.resume)) progress(`watch: ${e.product} ${e.version} on ${e.hostClass}: attempt ${e.attempt}, resuming from the published runs ${e.resume}`);
   progress(`watch: ${result.pending} job${result.pending === 1 ? '' : 's'} not benchmarked yet; proposing ${result.matrix.include.length} (--max ${max})`);
-  return { ...result, skipped: [...result.skipped, ...belowFloorSkips] };
+  return { ...result, skipped: [...result.skipped, ...belowFloorSkips], deleted };
 }
 
 /**
@@ -141,7 +163,7 @@ function selectHostClasses(config, options) {
  *   version first within each line (lines are taken in the order they first appear)
  * @param {{name: string, suite: string, reference?: {product: string, version: string}}[]} input.hostClasses
  *   reference: the host class's reference release (a resumed leg skips its published run too)
- * @param {import('./resume-legs.js').IndexRunLike[]} input.runs the results index's runs
+ * @param {IndexedRun[]} input.runs the results index's runs
  * @param {import('./resume-legs.js').IndexComparisonLike[]} [input.comparisons] the results index's
  *   comparisons: a failed leg without one is resumed from its finished run records
  * @param {number} input.max most entries to return
@@ -150,17 +172,17 @@ function selectHostClasses(config, options) {
  * @param {LegAttempts[]} [input.attempts] legs whose bench job failed (the index's attempts)
  * @param {BackOff} [input.backOff]
  * @param {number} [input.now] ms since the epoch
- * @returns {DiscoverResult}
+ * @returns {Omit<DiscoverResult, 'deleted'>}
  */
 export function planMatrix({ candidates, hostClasses, runs, comparisons = [], max, retryFailed = false, attempts = [], backOff = DEFAULT_BACK_OFF, now = Date.now() }) {
   /** @type {Map<string, LegAttempts>} */
   const failedLegs = new Map(attempts.map((a) => [[a.hostClass, a.product, a.version, a.suite].join('\0'), a]));
-  /** @type {Map<string, {id: string, status: string}>} */
+  /** @type {Map<string, IndexedRun[]>} leg -> its runs that count as benchmarked */
   const done = new Map();
   for (const r of runs) {
     if (r.status === 'partial' || (retryFailed && r.status === 'failed')) continue;
     const key = [r.hostClass, r.product, r.version, r.suite].join('\0');
-    if (!done.has(key) || r.status === 'ok') done.set(key, r);
+    done.set(key, [...(done.get(key) ?? []), r]);
   }
   /** @type {DiscoverResult['skipped']} */
   const skipped = [];
@@ -170,14 +192,25 @@ export function planMatrix({ candidates, hostClasses, runs, comparisons = [], ma
     /** @type {MatrixEntry[]} */
     const entries = [];
     for (const h of hostClasses) {
-      const failed = failedLegs.get([h.name, c.product, c.version, h.suite].join('\0'));
+      const legKey = [h.name, c.product, c.version, h.suite].join('\0');
+      const judged = judgeLeg(done.get(legKey) ?? [], c.commit);
+      const { movedFrom } = judged;
+      const allFailed = failedLegs.get(legKey);
+      // A moved tag's leg backs off only from failures after its last run (those of the new commit).
+      const failed = movedFrom && allFailed && allFailed.lastAt <= movedFrom.startedAt ? undefined : allFailed;
       const resume = findResume({ hostClass: h.name, product: c.product, version: c.version, suite: h.suite }, { runs, comparisons }, failed, h.reference);
       // A resumable leg's finished records are not "benchmarked": its comparison is missing.
-      const run = resume ? undefined : done.get([h.name, c.product, c.version, h.suite].join('\0'));
+      const run = resume ? null : judged.run;
       const wait = run || !failed ? null : backOffReason(failed, backOff, now);
       if (run) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: `already benchmarked: run ${run.id} (${run.status}), suite ${h.suite}` });
       else if (wait) skipped.push({ product: c.product, line: c.line, version: c.version, hostClass: h.name, reason: wait, attempts: /** @type {LegAttempts} */ (failed) });
-      else entries.push({ product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite, ...(failed ? { attempt: failed.count + 1 } : {}), ...(resume ? { resume: resume.join(',') } : {}) });
+      else {
+        entries.push({
+          product: c.product, line: c.line, version: c.version, tag: c.tag, commit: c.commit, hostClass: h.name, suite: h.suite,
+          ...(failed ? { attempt: failed.count + 1 } : {}), ...(resume ? { resume: resume.join(',') } : {}),
+          ...(movedFrom ? { movedFrom: /** @type {string} */ (movedFrom.commit) } : {}),
+        });
+      }
     }
     if (entries.length === 0) continue;
     const key = `${c.product}\0${c.line}`;
@@ -199,6 +232,46 @@ export function planMatrix({ candidates, hostClasses, runs, comparisons = [], ma
     }
   }
   return { matrix: { include }, pending, skipped };
+}
+
+/**
+ * Whether a leg is benchmarked at the commit its tag points at now. A run at that commit, or
+ * runs that know no commit (Debian packages, older indexes: a move cannot be told), make it
+ * benchmarked; runs only at other commits mean the tag was moved since. Pure.
+ * @param {IndexedRun[]} runs the leg's runs that count as benchmarked
+ * @param {string} commit where the upstream tag points now
+ * @returns {{run: IndexedRun|null, movedFrom: IndexedRun|null}} run: the one that makes it
+ *   benchmarked (an ok one first); movedFrom: the latest run at another commit when none does
+ */
+export function judgeLeg(runs, commit) {
+  const okFirst = (/** @type {IndexedRun[]} */ list) => list.find((r) => r.status === 'ok') ?? list[0] ?? null;
+  const atCommit = runs.filter((r) => r.commit === commit);
+  if (atCommit.length > 0) return { run: okFirst(atCommit), movedFrom: null };
+  const withCommit = runs.filter((r) => r.commit);
+  if (withCommit.length === 0 || withCommit.length < runs.length) return { run: okFirst(runs), movedFrom: null };
+  const latest = withCommit.reduce((a, b) => (b.startedAt > a.startedAt ? b : a));
+  return { run: null, movedFrom: latest };
+}
+
+/**
+ * Tags the index has runs of that upstream no longer has (deleted, or renamed). Pure.
+ * @param {string} product
+ * @param {import('./tags.js').RemoteTag[]} tags upstream's tags now
+ * @param {IndexedRun[]} runs the results index's runs
+ * @returns {DeletedTag[]} sorted by tag
+ */
+export function findDeletedTags(product, tags, runs) {
+  const upstream = new Set(tags.map((t) => t.name));
+  /** @type {Map<string, DeletedTag>} */
+  const byTag = new Map();
+  for (const r of runs) {
+    if (r.product !== product || !r.tag || upstream.has(r.tag)) continue;
+    const entry = byTag.get(r.tag) ?? { product, tag: r.tag, versions: [], runs: [] };
+    if (!entry.versions.includes(r.version)) entry.versions.push(r.version);
+    entry.runs.push({ id: r.id, hostClass: r.hostClass, suite: r.suite, commit: r.commit ?? null });
+    byTag.set(r.tag, entry);
+  }
+  return [...byTag.values()].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
 
 /**

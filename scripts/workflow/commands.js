@@ -36,8 +36,11 @@ export async function planCommand(options) {
     baseline: options.baseline ?? '',
     resume: options.resume ?? '',
     dryRun: options.dryRun ?? '',
+    commit: options.commit ?? '',
+    movedFrom: options.movedFrom ?? '',
   }, { hostLabels: options.hostLabels ?? env.TAGBENCH_HOST_LABELS ?? '', selfHosted: Boolean(options.selfHosted) });
   if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
+  if (options.commit && !requested.commit) process.stderr.write(`plan: commit ${options.commit} is not used: the ${requested.provider} provider installs a build that is not made from a commit here (only --provider source builds one)\n`);
   const plan = options.baseline
     ? requested
     : applyAcceptedBaseline(requested, await readBaseline(options.baselines ?? join(root, 'baselines'), {
@@ -120,6 +123,8 @@ export const commands = [
       { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
       { flags: '--resume <run ids>', description: 'comma-separated run ids on the results branch this leg resumes from (watch\'s resume; the bench job fetches them and runs only the releases without a finished record); default: none' },
       { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
+      { flags: '--commit <sha>', description: 'full commit id of the version\'s tag when watch saw it: the source provider builds exactly it (releases output product@version:source@<commit>); not used by other providers' },
+      { flags: '--moved-from <sha>', description: 'full commit id the tag pointed at when it was benchmarked before (watch found it moved): the run\'s record says "moved from <it> to <commit>"; needs --commit' },
       { flags: '--self-hosted', description: 'the jobs run on self-hosted runners: refuse a host class without runner labels' },
       { flags: '--host-labels <json>', description: 'extra runner labels per host class, {"<class>": ["<label>"]} (default: $TAGBENCH_HOST_LABELS)' },
       { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },

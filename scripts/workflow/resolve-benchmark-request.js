@@ -6,7 +6,7 @@
  * interpolated into scripts). Collects every problem before failing. Also decides the base
  * once the accepted baseline is known, and renders the plan as step outputs.
  */
-import { lineOf } from '../run/index.js';
+import { lineOf, COMMIT_RE } from '../run/index.js';
 import { parseList } from '../command-spec.js';
 import { REFERENCE_LABEL } from '../run-id.js';
 
@@ -25,6 +25,10 @@ import { REFERENCE_LABEL } from '../run-id.js';
  * @property {string} [only] comma-separated test names
  * @property {string} [baseline] base release override
  * @property {string} [dryRun] 'true' | 'false'
+ * @property {string} [commit] full commit id the version's tag pointed at when watch saw it: a
+ *   source build builds exactly that commit ('' = the tag's commit when the build fetches it)
+ * @property {string} [movedFrom] full commit id the tag pointed at when it was benchmarked before
+ *   (watch found the tag moved); needs commit
  * @property {string} [resume] comma-separated run ids on the results branch this leg resumes
  *   from (watch sets it for a leg that died after some releases finished)
  */
@@ -49,6 +53,9 @@ import { REFERENCE_LABEL } from '../run-id.js';
  * @property {string} only '' = every test
  * @property {string} resume comma-separated run ids to fetch and resume from, '' = none
  * @property {boolean} dryRun
+ * @property {string} commit the candidate's commit for a source build ('' = none given, or a
+ *   provider that builds no commit: the deb package is Debian's build)
+ * @property {string} movedFrom the commit the candidate's tag pointed at before it moved ('' = not moved)
  * @property {{product: string, version: string}|null} reference the host class's reference
  *   release (configs/hosts/<class>.yml `reference`), rerun every benchmark cycle so the host
  *   series gets a point per cycle; null when the class names none
@@ -169,6 +176,11 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
     }
   }
   if (input.dryRun && !['true', 'false'].includes(input.dryRun)) errors.push(`input dry_run is '${input.dryRun}'; expected true or false`);
+  for (const [name, value] of /** @type {const} */ ([['commit', input.commit], ['moved_from', input.movedFrom]])) {
+    if (value && !COMMIT_RE.test(value)) errors.push(`input ${name} is '${value}'; expected a full commit id (40 or 64 lower-case hex digits, as git ls-remote prints it)`);
+  }
+  if (input.movedFrom && !input.commit) errors.push(`input moved_from is '${input.movedFrom}' but commit is empty; give the commit the tag points at now, where it moved to`);
+  if (input.movedFrom && input.movedFrom === input.commit) errors.push(`input moved_from and commit are both '${input.commit}'; a tag that moved points at another commit than before`);
   if (host?.reference) {
     // Installed by the deb provider beside the candidate every cycle: refuse what it cannot install.
     const where = `configs/hosts/${host.name}.yml reference`;
@@ -187,7 +199,10 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   if (errors.length > 0 || !product || !host) return { plan: null, errors };
 
   const base = input.baseline || product.lines.find((l) => l.name === line)?.baseVersion || '';
-  const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider);
+  // Only a source build is of a commit tagbench chooses; a Debian package or a tarball is what it is.
+  const commit = provider === 'source' ? input.commit ?? '' : '';
+  const movedFrom = commit ? input.movedFrom ?? '' : '';
+  const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider, { [input.version]: commit });
   return {
     plan: {
       product: product.name,
@@ -208,6 +223,8 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
       only: only.join(','),
       resume: resume.join(','),
       dryRun: input.dryRun === 'true',
+      commit,
+      movedFrom,
       reference: host.reference ? { product: host.reference.product, version: host.reference.version } : null,
     },
     errors,
@@ -228,7 +245,7 @@ export function applyAcceptedBaseline(plan, accepted) {
   return {
     ...plan,
     base: accepted.version,
-    releases: releaseList(plan.product, [accepted.version, plan.version], plan.provider),
+    releases: releaseList(plan.product, [accepted.version, plan.version], plan.provider, { [plan.version]: plan.commit }),
   };
 }
 
@@ -264,12 +281,14 @@ export function referenceLabel(plan) {
  * `tagbench run --releases` of a plan: base first, each from the plan's provider (our build
  * against our build, Debian's against Debian's), named per release so that another build of a
  * version in the install cache (a source build beside the Debian package) is never taken.
+ * A version with a commit is the source build of exactly that commit (`:source@<commit>`).
  * @param {string} product
  * @param {string[]} versions
  * @param {string} provider
+ * @param {Record<string, string>} [commits] version -> full commit id ('' = none)
  */
-function releaseList(product, versions, provider) {
-  return [...new Set(versions)].map((v) => `${product}@${v}:${provider}`).join(',');
+function releaseList(product, versions, provider, commits = {}) {
+  return [...new Set(versions)].map((v) => `${product}@${v}:${provider}${commits[v] ? `@${commits[v]}` : ''}`).join(',');
 }
 
 /**
@@ -298,6 +317,9 @@ export function renderPlanOutputs(plan, time) {
     only: plan.only,
     resume: plan.resume,
     'dry-run': String(plan.dryRun),
+    // '' when the source build is of the tag's commit at fetch time, or the provider builds none.
+    commit: plan.commit,
+    'moved-from': plan.movedFrom,
     // The bench job installs and runs the reference beside the candidate when reference-run is
     // true; reference-product/-version are '' when the host class names no reference.
     'reference-product': plan.reference?.product ?? '',

@@ -131,3 +131,18 @@ test('300 confirmed regressions: the body stays under GitHub\'s 65,536 character
   assert.equal([...(small?.body ?? '').matchAll(/^\| (test-\d{3}) \|/gm)].length, 5);
   assert.doesNotMatch(small?.body ?? '', /more confirmed regression/);
 });
+
+test('a moved tag\'s issue says from which commit to which; an unmoved one says nothing of it', async () => {
+  const { c19, records } = await loadFixtures();
+  const plain = renderIssue(c19, records, context);
+  assert.ok(plain);
+  assert.doesNotMatch(plain.body, /moved/);
+  const old = 'a'.repeat(40);
+  const now = 'b'.repeat(40);
+  const moved = new Map([...records].map(([id, r]) => [id, c19.candidate.runIds.includes(id)
+    ? { ...r, release: { ...r.release, tag: 'mariadb-10.11.19', commit: now, movedFrom: old } } : r]));
+  const plan = renderIssue(c19, moved, context);
+  assert.ok(plan);
+  assert.ok(plan.body.includes(`> The tag \`mariadb-10.11.19\` was moved upstream: moved from \`${old}\` to \`${now}\`. This run is of the new commit.`), plan.body);
+  assert.match(plan.body, new RegExp(`\\| tag / commit \\| .* \\| \`mariadb-10\\.11\\.19\` / \`${now}\` \\(tag moved from \`${old}\`\\) \\|`));
+});

@@ -222,6 +222,40 @@ test('findCachedInstall (tagbench run without --provider): the one install, or a
   assert.equal(await findCachedInstall(cache, 'mariadb', '10.11.1'), null, 'a version that is a prefix of another is another release');
 });
 
+test('a source build is keyed by its commit: a moved tag\'s new commit gets its own folder, never the old build', async (t) => {
+  const cache = await tempCache(t);
+  const oldCommit = 'a1'.repeat(20);
+  const newCommit = 'b2'.repeat(20);
+  const atOld = makeCacheKey({ ...SOURCE, commit: oldCommit });
+  const atNew = makeCacheKey({ ...SOURCE, commit: newCommit });
+  assert.equal(prefixPathFor('/c', atOld), '/c/mariadb-10.11.18@source-release+commit-a1a1a1a1a1a1');
+  assert.notEqual(prefixPathFor('/c', atNew), prefixPathFor('/c', atOld));
+  assert.throws(() => makeCacheKey({ ...SOURCE, commit: 'a1a1a1a' }), /commit 'a1a1a1a' is not a full git commit id/);
+
+  await install(cache, atOld, 'built at the old commit');
+  assert.equal(await lookupInstall(cache, atNew), null, 'the new commit is not served the old commit\'s build');
+  assert.equal(await lookupInstall(cache, SOURCE), null, 'nor is a lookup that names no commit');
+  await install(cache, atNew, 'built at the new commit');
+  const hit = await lookupInstall(cache, atNew);
+  assert.equal(hit?.prefix, prefixPathFor(cache, atNew));
+
+  // tagbench run names the commit when the cache holds a build of each (product@version:source@<commit>).
+  await assert.rejects(findCachedInstall(cache, 'mariadb', '10.11.18', { provider: 'source' }), /in the install cache 2 times: .*commit a1a1a1a1a1a1.*commit b2b2b2b2b2b2.*source@<commit>/);
+  assert.equal((await findCachedInstall(cache, 'mariadb', '10.11.18', { provider: 'source', commit: newCommit }))?.prefix, prefixPathFor(cache, atNew));
+  assert.equal((await findCachedInstall(cache, 'mariadb', '10.11.18', { provider: 'source', commit: oldCommit }))?.prefix, prefixPathFor(cache, atOld));
+  assert.equal(await findCachedInstall(cache, 'mariadb', '10.11.18', { provider: 'source', commit: 'c3'.repeat(20) }), null);
+
+  // A marker written before the commit was part of the key has none: it names its own folder
+  // (no error) and is never taken for a named commit.
+  const before = await install(cache, SOURCE, 'built before commits were keyed');
+  const markerPath = join(before.final, MARKER);
+  const marker = JSON.parse(await readFile(markerPath, 'utf8'));
+  delete marker.key.commit;
+  await writeFile(markerPath, JSON.stringify(marker));
+  assert.equal((await lookupInstall(cache, SOURCE))?.prefix, before.final);
+  assert.equal((await findCachedInstall(cache, 'mariadb', '10.11.18', { provider: 'source', commit: newCommit }))?.prefix, prefixPathFor(cache, atNew));
+});
+
 test('work folders of killed installs are removed once they are old', async (t) => {
   const cache = await tempCache(t);
   const old = await makeWorkDir(cache, 'mariadb-10.11.18');

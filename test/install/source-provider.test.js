@@ -142,6 +142,43 @@ test('source: another profile\'s flags reach the compiler; a commit can be built
   );
 });
 
+test('source: a moved tag built by its commit: each commit its own build and folder, the old one never served for the new', async () => {
+  const ctx = ctxWith('cache-moved');
+  await commitRelease('mariadb-10.11.95', '10.11.95');
+  const before = commits['mariadb-10.11.95'];
+  // Upstream moves the tag to a new commit (git tag -f), as a re-tagged release does.
+  await cp(FIXTURE, repo, { recursive: true });
+  await writeFile(join(repo, 'VERSION'), '10.11.95\n');
+  await writeFile(join(repo, 'RETAGGED'), 'a fix added before the release was re-tagged\n');
+  const git = (/** @type {string[]} */ ...args) => runToolChecked('git', ['-C', repo, '-c', 'user.name=tagbench test', '-c', 'user.email=test@tagbench.invalid', ...args]);
+  await git('add', '-A');
+  await git('commit', '-q', '-m', 're-tag 10.11.95');
+  await git('tag', '-f', '-a', 'mariadb-10.11.95', '-m', 'mariadb-10.11.95 again');
+  const after = (await git('rev-parse', 'mariadb-10.11.95^{commit}')).stdout.trim();
+  assert.notEqual(after, before);
+
+  const spec = { product: 'mariadb', version: '10.11.95', provider: 'source', gitUrl: repo, jobs: 1 };
+  // The commit watch saw before the move: built exactly, although the tag points elsewhere now.
+  const old = await install({ ...spec, commit: before }, ctx);
+  assert.equal(old.status, 'installed', old.reason ?? '');
+  assert.equal(old.provenance.commit, before);
+  assert.equal(old.provenance.tag, 'mariadb-10.11.95');
+  assert.equal(old.prefix, join(ctx.cacheDir, `mariadb-10.11.95@source-release+commit-${before.slice(0, 12)}`));
+
+  const moved = await install({ ...spec, commit: after }, ctx);
+  assert.equal(moved.status, 'installed', `built again, not served from the cache: ${moved.reason ?? ''}`);
+  assert.equal(moved.provenance.commit, after);
+  assert.notEqual(moved.prefix, old.prefix);
+  assert.equal((await install({ ...spec, commit: after }, ctx)).status, 'skipped', 'the same commit again is the cached build');
+  // The dry run names the same folder and fetches the commit, not the tag.
+  const plan = planSourceBuild(ctx.config, { ...spec, commit: after }, { cacheDir: ctx.cacheDir, jobs: 1 });
+  assert.equal(plan.prefix, moved.prefix);
+  assert.deepEqual(plan.steps.find((st) => st.argv.includes('fetch'))?.argv.slice(-2), ['origin', after]);
+
+  await assert.rejects(install({ ...spec, commit: before.slice(0, 10) }, ctx), /commit '[0-9a-f]{10}' is not a full git commit id/);
+  await assert.rejects(install({ ...spec, provider: 'deb', commit: after, gitUrl: undefined, jobs: undefined }, ctx), /--commit is for the source provider/);
+});
+
 test('source: a tag that does not compile is failed with the compiler error, and leaves no prefix', async () => {
   const ctx = ctxWith('cache-broken');
   const r = await install({ product: 'mariadb', version: '10.11.98', provider: 'source', gitUrl: repo }, ctx);

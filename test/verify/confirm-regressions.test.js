@@ -33,6 +33,12 @@ test('the rerun takes --instances and --repeats as given, and leaves both to the
   // --provider: both releases from that build (the cache may hold Debian's and ours of one version).
   const source = buildRerunRequest(original, ['point-query'], { storeDir: '/s', workDir: '/w', provider: 'source' });
   assert.deepEqual(source.releases.map((r) => [r.version, r.provider]), [['10.11.18', 'source'], ['10.11.19', 'source']]);
+  // --commit: the candidate's build of that commit (a moved tag's cache holds one per commit); the base as before.
+  const commit = 'c'.repeat(40);
+  const pinned = buildRerunRequest(original, ['point-query'], { storeDir: '/s', workDir: '/w', provider: 'source', commit });
+  assert.deepEqual(pinned.releases.map((r) => [r.version, r.commit]), [['10.11.18', undefined], ['10.11.19', commit]]);
+  assert.throws(() => buildRerunRequest(original, ['point-query'], { storeDir: '/s', workDir: '/w', provider: 'deb', commit }), /--commit '.*': a full commit id .* with --provider source/);
+  assert.throws(() => buildRerunRequest(original, ['point-query'], { storeDir: '/s', workDir: '/w', provider: 'source', commit: 'abc' }), /--commit 'abc'/);
 });
 
 /**

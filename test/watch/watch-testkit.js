@@ -79,14 +79,16 @@ const recordFixture = new URL('../fixtures/store/run-record-v1.json', import.met
 /**
  * A stored run of one release.
  * @param {string} id
- * @param {{product: string, version: string, hostClass: string, suite: string, status: 'ok'|'failed'|'partial'}} o
+ * @param {{product: string, version: string, hostClass: string, suite: string, status: 'ok'|'failed'|'partial', tag?: string, commit?: string|null, startedAt?: string}} o
+ *   tag: default `<product>-<version>`; commit: default null (unknown, as for a Debian package)
  */
 export async function record(id, o) {
   const r = JSON.parse(await readFile(recordFixture, 'utf8'));
   Object.assign(r, { id, status: o.status });
   // The fixture has a failed step; an ok record has none.
   if (o.status === 'ok') r.steps = r.steps.filter((/** @type {any} */ s) => s.status !== 'failed');
-  Object.assign(r.release, { product: o.product, version: o.version });
+  Object.assign(r.release, { product: o.product, version: o.version, tag: o.tag ?? `${o.product}-${o.version}`, commit: o.commit ?? null });
+  if (o.startedAt) r.startedAt = o.startedAt;
   r.host.class = o.hostClass;
   r.config.suite = o.suite;
   return r;

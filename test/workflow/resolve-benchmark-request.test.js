@@ -45,6 +45,27 @@ test('an accepted baseline wins over baseVersion; an explicit input wins over bo
   assert.equal(explicit.base, '10.11.18');
 });
 
+test('a moved tag\'s leg: the source build of the commit watch saw, and the old commit for the record', async () => {
+  const empty = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
+  const now = 'b'.repeat(40);
+  const before = 'a'.repeat(40);
+  const o = await plan({ baselines: empty, provider: 'source', commit: now, movedFrom: before });
+  assert.equal(o.releases, `mariadb@10.11.18:source,mariadb@10.11.19:source@${now}`, 'only the candidate is pinned to the commit');
+  assert.equal(o.commit, now);
+  assert.equal(o['moved-from'], before);
+
+  // A Debian package is not built from a commit tagbench chooses: neither is passed on.
+  const deb = await plan({ baselines: empty, commit: now, movedFrom: before });
+  assert.equal(deb.releases, 'mariadb@10.11.18:deb,mariadb@10.11.19:deb');
+  assert.equal(deb.commit, '');
+  assert.equal(deb['moved-from'], '');
+
+  await assert.rejects(plan({ baselines: empty, provider: 'source', commit: 'abc1234', movedFrom: now }),
+    /input commit is 'abc1234'; expected a full commit id[\s\S]*/);
+  await assert.rejects(plan({ baselines: empty, provider: 'source', movedFrom: before }), /input moved_from is 'a{40}' but commit is empty/);
+  await assert.rejects(plan({ baselines: empty, provider: 'source', commit: now, movedFrom: now }), /moved_from and commit are both/);
+});
+
 test('a resume input passes on as the plan\'s resume (watch\'s run ids, validated); none gives an empty one', async () => {
   const empty = await mkdtemp(join(tmpdir(), 'tagbench-baselines-'));
   assert.equal((await plan({ baselines: empty })).resume, '');

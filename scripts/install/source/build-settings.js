@@ -3,6 +3,7 @@
  * flags, from the spec and the product's `build:` section. Pure: config and spec in, settings out.
  */
 import { UserError } from '../../errors.js';
+import { makeCacheKey } from '../install-cache.js';
 
 /** Profile name used when neither the spec nor `build.defaultProfile` names one. */
 export const DEFAULT_PROFILE_NAME = 'release';
@@ -38,7 +39,10 @@ export const FLAG_PLACEHOLDERS = Object.freeze(['downloadDir']);
 /**
  * @typedef {object} BuildSettings
  * @property {string} gitUrl repository to fetch from
- * @property {string} ref tag, branch or commit to fetch
+ * @property {string} ref tag, branch or commit to build
+ * @property {string|null} commit the full commit id asked for (spec.commit): fetched instead of
+ *   the ref, so that the build is of that commit even when the ref has moved since; null = the
+ *   commit the ref points at when it is fetched
  * @property {string|null} tag upstream tag when `ref` is one of the product's release tags, else null
  * @property {string} profileName
  * @property {string|null} line release line of the version (product `lines[].name`), null when the
@@ -104,11 +108,25 @@ export function resolveBuildSettings(product, spec) {
   checkFlags(lineFlags, `${file}: build.lines.${releaseLine?.name}.cmakeFlags`);
   return {
     gitUrl, ref, tag, profileName,
+    commit: spec.commit ?? null,
     line: releaseLine?.name ?? null,
     profileFlags: [...profile.cmakeFlags],
     lineFlags,
     cmakeFlags: mergeCmakeFlags(profile.cmakeFlags, lineFlags),
   };
+}
+
+/**
+ * The install-cache key of a source build: a release tag is keyed by its version, any other ref
+ * (a branch, a commit) by the ref, and a build asked for a commit (what watch saw the tag point
+ * at) by that commit too, so that a moved tag is built again instead of served from the cache.
+ * @param {string} product
+ * @param {string} version
+ * @param {BuildSettings} settings
+ * @returns {import('../types.js').CacheKey}
+ */
+export function sourceCacheKey(product, version, settings) {
+  return makeCacheKey({ product, version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref, commit: settings.commit });
 }
 
 /**

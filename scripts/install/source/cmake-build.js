@@ -42,15 +42,19 @@ export async function fetchSource(c) {
   const { settings, workDir, label, log } = c;
   const src = join(workDir, 'src');
   const step = stepRunner({ ...c, env: buildEnv() });
-  const git = fetchCommands(settings.gitUrl, settings.ref, src);
+  const git = fetchCommands(settings.gitUrl, settings.commit ?? settings.ref, src);
   await mkdir(src, { recursive: true });
   for (const [i, argv] of git.fetch.entries()) {
-    await step('fetch', argv[0], argv.slice(1), i === 2 ? `fetching ${settings.ref} from ${settings.gitUrl}` : undefined);
+    await step('fetch', argv[0], argv.slice(1), i === 2 ? `fetching ${settings.ref}${settings.commit ? ` at commit ${settings.commit}` : ''} from ${settings.gitUrl}` : undefined);
   }
   if (await stat(join(src, '.gitmodules')).then(() => true, () => false)) {
     await step('fetch', git.submodules[0], git.submodules.slice(1), 'fetching submodules');
   }
   const commit = (await runTool('git', ['-C', src, 'rev-parse', 'HEAD'])).stdout.trim();
+  // The cache keys the build by the commit asked for: a tree of another commit must not land there.
+  if (settings.commit && commit !== settings.commit) {
+    throw new UserError(`${label}: asked to build commit ${settings.commit} of ${settings.ref}, but ${settings.gitUrl} gave ${commit}`);
+  }
   log(`${label}: ${settings.ref} is commit ${commit}`);
   return { srcDir: src, commit };
 }
@@ -59,7 +63,7 @@ export async function fetchSource(c) {
  * The git commands that fetch a ref into srcDir, as fetchSource runs them (the submodule step
  * only when the tree has a .gitmodules). Shared with the dry run so that it prints what runs.
  * @param {string} gitUrl
- * @param {string} ref
+ * @param {string} ref ref name, or the full commit id to build
  * @param {string} srcDir
  * @returns {{fetch: string[][], submodules: string[]}}
  */

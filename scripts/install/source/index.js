@@ -12,12 +12,12 @@ import { availableParallelism } from 'node:os';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
-import { makeCacheKey } from '../install-cache.js';
+import { COMMIT_RE } from '../install-cache.js';
 import { installWithCache } from '../install-with-cache.js';
 import { productConfig } from '../products.js';
 import { describePrefix } from '../install-result.js';
 import { runTool } from '../run-tool.js';
-import { resolveBuildSettings } from './build-settings.js';
+import { resolveBuildSettings, sourceCacheKey } from './build-settings.js';
 import { buildAndInstall, ccacheDirOf, downloadDirOf, fetchSource, findCompilerLauncher } from './cmake-build.js';
 import { planSourceBuild, renderSourcePlan } from './plan.js';
 import { chooseDebianSource, fetchDebianSource, SUITE_RE } from './debian-source.js';
@@ -47,6 +47,8 @@ export const source = {
     if (spec.path !== undefined && spec.gitUrl !== undefined) problems.push('give the repository once: --path or gitUrl, not both');
     const repo = spec.gitUrl ?? spec.path;
     if (repo !== undefined && (repo === '' || repo.startsWith('-'))) problems.push(`repository '${repo}' (--path / gitUrl) is not a repository URL or folder`);
+    if (spec.commit !== undefined && !COMMIT_RE.test(spec.commit)) problems.push(`commit '${spec.commit}' is not a full git commit id (40 or 64 lower-case hex digits, as git ls-remote prints it)`);
+    if (spec.commit !== undefined && spec.suite !== undefined) problems.push('--commit is a commit of the git repository; --suite builds Debian\'s source package: give one origin');
     if (spec.ref !== undefined && !REF_RE.test(spec.ref)) problems.push(`ref '${spec.ref}' is not a git tag, branch or commit name (letters, digits, . _ / + -; not starting with -)`);
     if (spec.profile !== undefined && !PROFILE_RE.test(spec.profile)) problems.push(`profile '${spec.profile}' is not a profile name (letters, digits, _ and -)`);
     if (spec.jobs !== undefined && !(Number.isInteger(spec.jobs) && spec.jobs >= 1 && spec.jobs <= 1024)) problems.push(`jobs ${spec.jobs} must be a whole number from 1 to 1024`);
@@ -70,8 +72,7 @@ export const source = {
     return installWithCache(spec, ctx, {
       provider: 'source',
       product,
-      // A release tag is keyed by its version; any other ref (a branch, a commit) by the ref.
-      key: makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref }),
+      key: sourceCacheKey(product.name, spec.version, settings),
       checkCached: (hit) => {
         checkCachedBuild(hit.result, settings, spec, hit.prefix);
         return ` (${settings.ref}, profile ${settings.profileName})`;

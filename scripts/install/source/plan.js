@@ -5,9 +5,9 @@
  * what would run. Nothing is fetched, built or written.
  */
 import { resolve, join } from 'node:path';
-import { makeCacheKey, prefixPathFor } from '../install-cache.js';
+import { prefixPathFor } from '../install-cache.js';
 import { productConfig } from '../products.js';
-import { resolveBuildSettings } from './build-settings.js';
+import { resolveBuildSettings, sourceCacheKey } from './build-settings.js';
 import { ccacheDirOf, ccacheEnv, cmakeCommands, downloadDirOf, fetchCommands, findCompilerLauncher } from './cmake-build.js';
 import { chooseDebianSource, debianSourceSteps } from './debian-source.js';
 
@@ -24,6 +24,7 @@ const WORK_SUFFIX = 'XXXXXX';
  * @property {import('./debian-source.js').DebianSourceChoice|null} debianSource which source package, for the Debian origin
  * @property {string} gitUrl
  * @property {string} ref
+ * @property {string|null} commit the commit asked for (fetched instead of the ref), null = the ref's when fetched
  * @property {string|null} tag
  * @property {string[]} profileFlags flags of the profile as configured
  * @property {string[]} lineFlags flags `build.lines.<line>` adds or replaces
@@ -50,14 +51,13 @@ export function planSourceBuild(config, spec, where) {
   const product = productConfig(config, spec.product);
   const local = spec.path !== undefined && !/^[\w+.-]+:\/\//.test(spec.path) && !/^[^/]+@[^/]+:/.test(spec.path);
   const settings = resolveBuildSettings(product, local ? { ...spec, path: resolve(/** @type {string} */ (spec.path)) } : spec);
-  const key = makeCacheKey({ product: product.name, version: spec.version, provider: 'source', profile: settings.profileName, ref: settings.tag ? null : settings.ref });
-  const prefix = prefixPathFor(where.cacheDir, key);
+  const prefix = prefixPathFor(where.cacheDir, sourceCacheKey(product.name, spec.version, settings));
   const workDir = join(where.cacheDir, `.work-${product.name}-${spec.version}-${WORK_SUFFIX}`);
   const srcDir = join(workDir, 'src');
   const downloadDir = downloadDirOf(where.cacheDir);
   const launcher = where.launcher === undefined ? findCompilerLauncher() : where.launcher;
   const debian = spec.suite === undefined ? null : chooseDebianSource(product, spec.version, spec.suite);
-  const git = fetchCommands(settings.gitUrl, settings.ref, srcDir);
+  const git = fetchCommands(settings.gitUrl, settings.commit ?? settings.ref, srcDir);
   const fetchSteps = debian ? debianSourceSteps({ cacheDir: where.cacheDir, workDir, choice: debian }).steps : [
     ...git.fetch.map((argv) => ({ step: 'fetch', argv })),
     { step: 'fetch', argv: git.submodules, when: 'the tree has a .gitmodules' },
@@ -74,6 +74,7 @@ export function planSourceBuild(config, spec, where) {
     debianSource: debian,
     gitUrl: settings.gitUrl,
     ref: settings.ref,
+    commit: settings.commit,
     tag: settings.tag,
     profileFlags: settings.profileFlags,
     lineFlags: settings.lineFlags,
@@ -115,7 +116,7 @@ function originProvenance(settings, debian) {
         + 'suite, source package, version, sha256 of the .dsc, orig tarball name and sha256, upstream signature check (checked, or why not)',
     ]
     : [
-      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit (the fetched commit's sha)`,
+      `tag ${settings.tag ?? '(none: not a release tag)'}, ref ${settings.ref}, commit ${settings.commit ?? '(the fetched commit\'s sha)'}`,
       `gitUrl ${settings.gitUrl}`,
     ];
 }
@@ -143,7 +144,7 @@ export function renderSourcePlan(plan) {
     plan.debianSource
       ? `  source     the orig tarball (upstream's release tarball) of Debian ${plan.debianSource.suite}'s source package of ${plan.debianSource.packageName}, `
         + `version ${plan.debianSource.packageVersion ?? '(the highest of this upstream version)'}; release tag ${plan.tag ?? plan.ref}`
-      : `  source     ${plan.gitUrl} ${plan.tag ? `tag ${plan.tag}` : `ref ${plan.ref}`} (shallow fetch, submodules included)`,
+      : `  source     ${plan.gitUrl} ${plan.tag ? `tag ${plan.tag}` : `ref ${plan.ref}`}${plan.commit ? ` at commit ${plan.commit}` : ''} (shallow fetch, submodules included)`,
     `  ccache     ${plan.launcher ?? '(none: ccache is not on PATH, or TAGBENCH_CCACHE=0)'}`,
     `  downloads  {downloadDir} = ${plan.downloadDir}`,
     `  jobs       ${plan.jobs}`,

@@ -24,7 +24,7 @@ export const tarball = {
     /** @type {string[]} */
     const problems = [];
     if (spec.suite !== undefined) problems.push('--suite is for the deb provider; the tarball provider unpacks an upstream tarball');
-    if (spec.ref !== undefined || spec.gitUrl !== undefined || spec.profile !== undefined || spec.jobs !== undefined) problems.push('ref, gitUrl, profile and jobs are for the source provider');
+    if (spec.ref !== undefined || spec.commit !== undefined || spec.gitUrl !== undefined || spec.profile !== undefined || spec.jobs !== undefined) problems.push('ref, commit, gitUrl, profile and jobs are for the source provider');
     if (spec.path !== undefined && spec.url !== undefined) problems.push('give the tarball once: --path <file> or a URL, not both');
     if (spec.path === '') problems.push('--path is empty; give the tarball file');
     if (spec.sha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(spec.sha256)) problems.push(`sha256 '${spec.sha256}' is not 64 hex digits (sha256sum output)`);

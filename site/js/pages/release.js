@@ -40,6 +40,7 @@ export async function render(main) {
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.version }]),
     h('h1', { text: title }),
+    tagNotes(d),
     verdictIntro(d, baseData),
     overview.figure,
     suspectsSection(d),
@@ -58,6 +59,23 @@ export async function render(main) {
   await overview.draw();
   await drawSequenceCharts(d.sequences, { highlight: d.version });
   await moves.draw();
+}
+
+/**
+ * What happened to the release's tag upstream: moved (a run of the new commit says from which)
+ * or deleted (watch no longer finds it). Absent in data built before tags were tracked.
+ * @param {any} d
+ */
+function tagNotes(d) {
+  const moved = d.tag?.moved ?? [];
+  const deleted = d.tag?.deleted ?? null;
+  if (moved.length === 0 && !deleted) return null;
+  return h('div', { id: 'tag-notes' },
+    moved.map((/** @type {any} */ m) => h('p', { class: 'note', dataset: { tagMoved: m.runId } },
+      h('strong', { text: 'Tag moved: ' }), `${m.tag ?? 'the tag'} moved from `, h('code', { text: m.from }), ' to ', h('code', { text: m.to ?? 'an unrecorded commit' }),
+      `; run ${m.runId} benchmarked the new commit.`, d.runs.some((/** @type {any} */ r) => r.superseded) ? ' Runs of the old commit are listed below, not counted.' : '')),
+    deleted ? h('p', { class: 'note', id: 'tag-deleted' }, h('strong', { text: 'Tag deleted: ' }),
+      `upstream no longer has ${deleted.tags.join(', ')} (checked ${fmtDate(deleted.checkedAt)}). Its runs stay here as they were measured.`) : null);
 }
 
 /**
@@ -327,10 +345,11 @@ function diffBlock(text) {
 /** @param {any} d */
 function provenance(d) {
   return h('section', null, h('h2', { text: 'Provenance' }), d.runs.map((/** @type {any} */ r) => h('article', { class: 'card' },
-    h('h3', null, `Run ${r.id} `, h('span', { class: 'muted', text: `(${r.status}${r.reason ? `: ${r.reason}` : ''})` })),
+    h('h3', null, `Run ${r.id} `, h('span', { class: 'muted', text: `(${r.status}${r.reason ? `: ${r.reason}` : ''}${r.superseded ? '; of the commit the tag pointed at before it moved: not counted' : ''})` })),
     h('p', null, h('a', { href: r.record, text: 'Run record (JSON)' }), ` · started ${fmtDate(r.startedAt)}, finished ${fmtDate(r.finishedAt)}`),
     facts('Build', [
-      ['Server version', r.release.serverVersionString], ['Tag', r.release.tag], ['Commit', r.release.commit], ['Provider', r.release.provider],
+      ['Server version', r.release.serverVersionString], ['Tag', r.release.tag], ['Commit', r.release.commit],
+      ...(r.release.movedFrom ? [/** @type {[string, any]} */ (['Moved from', `${r.release.movedFrom} (the tag's commit when it was benchmarked before)`])] : []), ['Provider', r.release.provider],
       ['Build profile', r.release.buildProfile], ['Build flags', r.release.buildFlags?.join(' ')], ['Server binary sha256', r.release.binarySha256],
       ['Packages', r.release.packages.map((/** @type {any} */ p) => `${p.name} ${p.version}`).join(', ')],
     ]),
