@@ -38,11 +38,11 @@ test('real git sends the header to the upstream\'s host (a server that demands i
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   t.after(() => server.close());
   const port = /** @type {import('node:net').AddressInfo} */ (server.address()).port;
-  const gitEnv = (/** @type {string} */ url) => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', ...upstreamAuthEnv(url, { TAGBENCH_UPSTREAM_TOKEN: 's3cret' }) });
+  const header = upstreamAuthEnv('https://127.0.0.1/', { TAGBENCH_UPSTREAM_TOKEN: 's3cret' }).GIT_CONFIG_VALUE_0;
   // git only sends http.<url>.extraheader over https or to the URL it is scoped to; the scope
   // is checked here by the key itself, and the sending by a plain-http upstream on localhost.
   const url = `http://127.0.0.1:${port}/db/server.git`;
-  const scoped = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.http://127.0.0.1:${port}/.extraheader`, GIT_CONFIG_VALUE_0: gitEnv('https://127.0.0.1/').GIT_CONFIG_VALUE_0 };
+  const scoped = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.http://127.0.0.1:${port}/.extraheader`, GIT_CONFIG_VALUE_0: header };
   await assert.rejects(run('git', ['ls-remote', '--tags', url], { env: scoped }));
   assert.ok(seen.includes(`basic ${Buffer.from('x-access-token:s3cret').toString('base64')}`), `git sent the token: ${JSON.stringify(seen)}`);
   seen.length = 0;

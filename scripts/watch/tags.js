@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { UserError } from '../errors.js';
 import { compareVersions } from '../version-order.js';
+import { upstreamAuthEnv } from '../upstream-auth.js';
 
 /**
  * @typedef {object} RemoteTag one tag of an upstream repository
@@ -30,7 +31,8 @@ import { compareVersions } from '../version-order.js';
 export function fetchRemoteTags(url) {
   return new Promise((resolve, reject) => {
     execFile('git', ['ls-remote', '--tags', url], {
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      // A private upstream's token (TAGBENCH_UPSTREAM_TOKEN) as a header for its host alone.
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...upstreamAuthEnv(url) },
       maxBuffer: 256 * 1024 * 1024,
     }, (err, stdout, stderr) => {
       if (err) {

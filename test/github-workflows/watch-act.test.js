@@ -96,7 +96,9 @@ test('act runs watch.yml: a two-leg matrix through benchmark (confirm exactly wh
   // Both legs ran every job in the one workflow run.
   const legs = [CANDIDATE, BASE].map((v) => `local_mariadb_${v}_smoke`);
   const artifacts = (await listFiles(result.artifacts)).filter((f) => f.endsWith('artifact-meta.json')).map((f) => f.split('/').at(-2)).sort();
-  assert.deepEqual(artifacts, legs.flatMap((leg) => [`issues-${leg}-a1`, `results-${leg}-a1`]).sort());
+  // Each leg: its results, the run step's checkpoint (-run; no -reference: the reference is the
+  // base here, measured by the run itself), and the issue drafts.
+  assert.deepEqual(artifacts, legs.flatMap((leg) => [`issues-${leg}-a1`, `results-${leg}-a1`, `results-${leg}-a1-run`]).sort());
   for (const job of ['install, run, compare, confirm', 'report \\(issues, job summary\\)', 'publish to the results branch']) {
     // act names a called workflow's job <caller job>-<leg>/<called workflow>/<job name>.
     /** @type {string[]} */

@@ -14,6 +14,7 @@ import { runTool } from '../run-tool.js';
 import { runLogged } from './run-logged.js';
 import { describeProgress, excerptBuildLog, formatDuration, parseBuildProgress } from './build-log.js';
 import { expandFlag } from './build-settings.js';
+import { upstreamAuthEnv, UPSTREAM_TOKEN_VAR } from '../../upstream-auth.js';
 
 /** Step time limits: generous, they only stop a hung tool (a cold MySQL build takes about 1 h on 2 cores). */
 const LIMIT_MS = { fetch: 3600_000, configure: 1800_000, build: 8 * 3600_000, install: 1800_000 };
@@ -30,7 +31,12 @@ const PROGRESS_EVERY_MS = 60_000;
  */
 
 /** English messages for the error excerpt; never wait for a password on a wrong URL. */
-const buildEnv = () => ({ ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' });
+// Without the upstream's token: the configure and build commands (the fork's own CMake code)
+// never see it.
+const buildEnv = () => {
+  const { [UPSTREAM_TOKEN_VAR]: _token, ...env } = process.env;
+  return { ...env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' };
+};
 
 /**
  * Fetch the ref (shallow, with submodules) into `<workDir>/src`.
@@ -41,7 +47,9 @@ const buildEnv = () => ({ ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' 
 export async function fetchSource(c) {
   const { settings, workDir, label, log } = c;
   const src = join(workDir, 'src');
-  const step = stepRunner({ ...c, env: buildEnv() });
+  // A private upstream's token (TAGBENCH_UPSTREAM_TOKEN) reaches these fetches alone, as a
+  // header for the upstream's host: never the build's commands.
+  const step = stepRunner({ ...c, env: { ...buildEnv(), ...upstreamAuthEnv(settings.gitUrl) } });
   const git = fetchCommands(settings.gitUrl, settings.commit ?? settings.ref, src);
   await mkdir(src, { recursive: true });
   for (const [i, argv] of git.fetch.entries()) {
