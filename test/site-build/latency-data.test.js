@@ -23,7 +23,7 @@ function tableOf(records, defaultBase) {
   const versions = [...new Set(records.map((r) => r.release.version))].sort();
   return /** @type {any} */ ({
     defaultBase,
-    releases: versions.map((version) => ({ version, records: records.filter((r) => r.release.version === version), comparison: null })),
+    releases: versions.map((version) => ({ version, records: records.filter((r) => r.release.version === version), superseded: [], comparison: null })),
   });
 }
 
