@@ -128,6 +128,7 @@ function makeComparison(/** @type {any} */ o) {
  * @param {{cwd?: string}} [opts]
  */
 function measure(what, cmd, opts = {}) {
+  waitQuiet(what);
   const before = load();
   const t0 = performance.now();
   const res = spawnSync('/usr/bin/time', ['-f', '%M', ...cmd], { cwd: opts.cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -137,6 +138,18 @@ function measure(what, cmd, opts = {}) {
   const row = { what, seconds: Number(seconds.toFixed(1)), maxRssMiB: Number(maxRssMiB.toFixed(0)), loadBefore: before, loadAfter: load() };
   log(`${what}: ${row.seconds} s, peak ${row.maxRssMiB} MiB (load ${before} -> ${row.loadAfter})`);
   return { row, stdout: res.stdout, stderr: res.stderr };
+}
+
+/**
+ * Wait until the 1-minute load average is at most 1.5 (the previous step's own threads, a clone's
+ * or the site build's, decay out of it), so each timed step starts on a quiet machine; after
+ * 5 minutes go on and say so (the load is recorded beside every figure either way).
+ * @param {string} what
+ */
+function waitQuiet(what) {
+  const until = Date.now() + 5 * 60_000;
+  while (loadavg()[0] > 1.5 && Date.now() < until) spawnSync('sleep', ['5']);
+  if (loadavg()[0] > 1.5) log(`${what}: the load is still ${load()} after 5 minutes; measuring anyway`);
 }
 
 /**

@@ -6,7 +6,7 @@
 import { resolve, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError, EXIT } from '../errors.js';
-import { parseList, parsePositiveInt } from '../command-spec.js';
+import { parseList, parsePositiveInt, wholeNumberAtLeast } from '../command-spec.js';
 
 /** @param {string} store --store @returns {string} the existing store directory */
 function existingStore(store) {
@@ -143,8 +143,9 @@ export const commands = [
     name: 'publish',
     summary: 'commit the run records and comparisons of a results store to the results branch (race-safe)',
     help: [
-      'Adds every record and comparison of --store that the branch lacks, regenerates index.json and pushes',
-      '(never forced). When another publisher pushed first, it starts again on the new tip after a random',
+      'Adds every record (with its samples file) and comparison of --store that the branch lacks, adds them to',
+      'index.json (fetching the branch without its other files) and pushes (never forced); raw logs of runs older',
+      'than --log-retention-days leave the tip. When another publisher pushed first, it starts again on the new tip after a random',
       'backoff. Files are append-only: an identical file is a no-op, a different file at the same path is',
       'refused. The branch is created (orphan) when missing. The local store is only read.',
       'Example: tagbench publish --store results --repo git@github.com:org/tagbench.git',
@@ -155,7 +156,7 @@ export const commands = [
       { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
       { flags: '--logs', description: 'also publish raw logs (logs/<run-id>/) of the published runs' },
       { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: parsePositiveInt },
-      { flags: '--log-retention-days <n>', description: 'raw logs of runs that started more than this many days ago leave the branch\'s tip (its history keeps them); 0 = keep every log', default: 90, parse: (/** @type {string} */ v) => (v === '0' ? 0 : parsePositiveInt(v)) },
+      { flags: '--log-retention-days <n>', description: 'raw logs of runs that started more than this many days ago leave the branch\'s tip (its history keeps them); 0 = keep every log', default: 90, parse: wholeNumberAtLeast(0) },
       { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: parsePositiveInt },
       { flags: '--json', description: 'print the result as JSON on stdout' },
     ],
@@ -196,7 +197,7 @@ export const commands = [
         name: 'fetch',
         summary: 'copy named run records from the results branch into a local store (a leg resumed after it died)',
         help: [
-          'Reads the branch\'s index.json for the records\' paths and writes only those records into --store',
+          'Reads the branch\'s index.json for the records\' paths and writes only those records and their samples files into --store',
           '(validated, append-only: an identical local file is a no-op, a different one is refused). Logs are not fetched.',
           'Example: tagbench store fetch --store results --repo https://github.com/org/tagbench.git --runs <id>,<id>',
         ].join('\n'),

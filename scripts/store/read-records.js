@@ -199,7 +199,10 @@ async function readOne(storeDir, relPath, kind, errors, samples) {
   if (kind === 'run-record' && data.samples) {
     try {
       data = samples
-        ? joinSamples(data, await readFile(join(storeDir, relPath, '..', data.samples.file)).catch(() => null), relPath)
+        ? joinSamples(data, await readFile(join(storeDir, relPath, '..', data.samples.file)).catch((err) => {
+          if (err.code === 'ENOENT') return null;
+          throw err;
+        }), relPath)
         : { ...data, steps: data.steps.map((/** @type {any} */ step) => ({ ...step, repeats: step.repeats.map((/** @type {any} */ rep) => ({ ...rep, intervals: [] })) })) };
     } catch (err) {
       if (!(err instanceof UserError)) throw err;

@@ -72,7 +72,8 @@ test('a missing, replaced or damaged samples file is an error naming the files; 
 
   await rm(samplesPath);
   await assert.rejects(readRecords(store), (err) => err instanceof Error && err.message.includes(`${rel}: its per-second samples file`) && err.message.includes('is missing'));
-  await assert.rejects(buildIndex(store, { write: false }).then(() => { throw new Error('index built'); }), /index built/, 'the index needs no samples: a missing file does not stop it');
+  const index = await buildIndex(store, { write: false });
+  assert.deepEqual(index.runs.map((r) => r.id), [record.id], 'the index needs no samples: a missing file does not stop it');
 
   await writeFile(samplesPath, good);
   assert.equal((await readRecords(store)).length, 1);
