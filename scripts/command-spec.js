@@ -28,6 +28,14 @@ export function wholeNumberAtLeast(min) {
   };
 }
 
+/**
+ * A repeatable option (`--x a --x b`): each value appended to the ones before.
+ * @param {string} value
+ * @param {string[]|undefined} previous
+ * @returns {string[]}
+ */
+export const collect = (value, previous) => [...(previous ?? []), value];
+
 /** A count option (repeats, attempts, sizes): 1 or more. */
 export const parsePositiveInt = wholeNumberAtLeast(1);
 

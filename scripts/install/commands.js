@@ -7,13 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { UserError, EXIT } from '../errors.js';
 import { dryRunProviderNames, getProvider, providerNames } from './registry.js';
 import { cacheDirFrom } from '../run-options.js';
+import { collect } from '../command-spec.js';
+import { parseRemoteOverrides } from '../upstream-remote.js';
 
 /** Project root: configs/ and the default .tagbench/ live there. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * `tagbench install`: install one release, or list what can be installed.
- * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, commit?: string, profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, dryRun?: boolean, root?: string}} options
+ * @param {{args?: string[], provider?: string, path?: string, suite?: string, ref?: string, commit?: string, remoteOverride?: string[], profile?: string, jobs?: string|number, url?: string, sha256?: string, cacheDir?: string, list?: boolean, json?: boolean, dryRun?: boolean, root?: string}} options
  * @returns {Promise<number>} 0 installed or cached (or the dry run printed), 1 failed
  * @throws {UserError} for bad arguments, unknown product / version / provider
  */
@@ -43,6 +45,10 @@ export async function installCommand(options) {
     return EXIT.ok;
   }
   if (!product || !version) throw new UserError('install needs <product> <version>, e.g. `tagbench install mariadb 10.11.18` (or --list <product>)');
+  // A mirror named for this product is where a source build fetches from (watch read the tag
+  // there); an explicit --path wins, and other providers have nothing to fetch.
+  const mirror = (options.provider ?? 'deb') === 'source' && options.path === undefined ? parseRemoteOverrides(options.remoteOverride ?? [])[product] : undefined;
+  if (mirror !== undefined) options = { ...options, path: mirror };
   if (options.dryRun) return printDryRun(config, cacheDir, { ...options, product, version });
   const started = Date.now();
   const result = await installRelease(
@@ -157,6 +163,7 @@ export const commands = [
       { flags: '--suite <suite>', description: 'Debian suite: the deb provider takes its packages from it (overriding the product config); the source provider builds the upstream release tarball (orig) of its Debian source package' },
       { flags: '--ref <ref>', description: 'git tag, branch or commit to build (source provider; default: the tag of <version> from build.tagTemplate)' },
       { flags: '--commit <sha>', description: 'full commit id to build (source provider): exactly this commit is fetched, even when the ref (the version\'s tag) points elsewhere by now, and it is part of the cache key (a moved tag is built again); benchmark.yml passes the commit watch saw. Default: the commit the ref points at when fetched, keyed by the version' },
+      { flags: '--remote-override <product=url>', description: 'source provider: fetch <product> from this mirror or fork (URL or path) instead of its gitUrl, unless --path is given; repeatable or comma-separated, entries for other products are ignored (benchmark.yml passes TAGBENCH_WATCH_REMOTE_OVERRIDES, where watch read the tag)', parse: collect },
       { flags: '--profile <name>', description: 'build profile from the product config build.profiles (source provider; default: build.defaultProfile)' },
       { flags: '--jobs <n>', description: 'parallel compile jobs (source provider; default: $TAGBENCH_BUILD_JOBS, else the CPU count)' },
       { flags: '--url <url>', description: 'tarball to download (tarball provider; default: tarball.urlTemplate)' },

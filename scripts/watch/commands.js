@@ -5,14 +5,8 @@
 import { dirname, resolve } from 'node:path';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { UserError, EXIT } from '../errors.js';
-import { wholeNumberAtLeast, parseList } from '../command-spec.js';
-
-/**
- * Collect a repeatable option.
- * @param {string} value
- * @param {string[]|undefined} previous
- */
-const collect = (value, previous) => [...(previous ?? []), value];
+import { collect, wholeNumberAtLeast, parseList } from '../command-spec.js';
+import { parseRemoteOverrides } from '../upstream-remote.js';
 
 /**
  * `tagbench watch`: the CLI face of discoverTags.
@@ -29,14 +23,7 @@ export async function watchCommand(options) {
   const { discoverTags, DEFAULT_BACK_OFF } = await import('./discover-tags.js');
   const root = options.root ?? resolve(new URL('../..', import.meta.url).pathname);
   const config = await loadConfig(root);
-  /** @type {Record<string, string>} */
-  const remoteOverrides = {};
-  for (const item of options.remoteOverride ?? []) {
-    const at = item.indexOf('=');
-    if (at <= 0 || at === item.length - 1) throw new UserError(`--remote-override ${JSON.stringify(item)}: expected <product>=<git URL or path>, e.g. mariadb=/srv/mirrors/server.git`);
-    const url = item.slice(at + 1);
-    remoteOverrides[item.slice(0, at)] = /^[a-z+]+:\/\/|^[^/]+@[^:]+:/.test(url) ? url : resolve(url);
-  }
+  const remoteOverrides = parseRemoteOverrides(options.remoteOverride ?? []);
   const result = await discoverTags(config, {
     products: options.products ? parseList(String(options.products)) : undefined,
     hostClasses: options.hostClass,
@@ -166,7 +153,7 @@ export const commands = [
       { flags: '--retry-failed', description: 'propose again versions whose runs failed (partial runs are always proposed again)' },
       { flags: '--back-off-hours <n>', description: 'a leg whose bench job failed, timed out or was cancelled (the index\'s attempts: tagbench store attempt) is proposed again after this many hours, doubled after each further failure', default: 6, parse: wholeNumberAtLeast(0) },
       { flags: '--max-attempts <n>', description: 'after this many failed attempts a leg is not proposed again until someone dispatches it by hand', default: 3, parse: wholeNumberAtLeast(1) },
-      { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable)', parse: collect },
+      { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable, or comma-separated)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
       { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },
       { flags: '--deleted-tags-out <file>', description: 'write the tags the index has runs of that upstream deleted to this JSON file ({schemaVersion, checkedAt, deleted: [{product, tag, versions, runs}]}), for tagbench site --deleted-tags' },

@@ -165,3 +165,40 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, secret
 export function describeFailure(result) {
   return `act exited ${result.code} (log: ${result.logFile}):\n${result.log.split('\n').slice(-50).join('\n')}`;
 }
+
+/**
+ * watch.yml as a small test installation runs it under act: host class local on this machine,
+ * mariadb read from a local mirror, point-query only with 2 repeats on 2 instances per release,
+ * one leg at a time (on one machine legs would share ports and CPU 1), the results pushed to a
+ * local bare repository, and pages.yml reading the fixture store instead of bench-data.
+ * @param {{dir: string, resultsRepo: string, mirror: string, provider: 'deb'|'source', portBase: number, pagesStore: string}} o
+ * @returns {{workflow: string, dir: string, event: Record<string, unknown>, vars: Record<string, string>, env: Record<string, string>}}
+ *   runAct's options
+ */
+export function watchInstallation({ dir, resultsRepo, mirror, provider, portBase, pagesStore }) {
+  return {
+    workflow: '.github/workflows/watch.yml',
+    dir,
+    event: { inputs: { max: '2', dry_run: false } },
+    vars: {
+      TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }),
+      TAGBENCH_RESULTS_REPO: resultsRepo,
+      TAGBENCH_WATCH_HOST_CLASSES: 'local',
+      TAGBENCH_WATCH_PRODUCTS: 'mariadb',
+      TAGBENCH_WATCH_REMOTE_OVERRIDES: `mariadb=${mirror}`,
+      TAGBENCH_WATCH_PROVIDER: provider,
+      TAGBENCH_WATCH_ONLY: 'point-query',
+      TAGBENCH_WATCH_REPEATS: '2',
+      TAGBENCH_WATCH_INSTANCES: '2',
+      TAGBENCH_WATCH_MAX_PARALLEL: '1',
+      TAGBENCH_OUT_DIR: join(dir, 'pages-out'),
+    },
+    env: {
+      TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
+      TAGBENCH_PORT_BASE: String(portBase),
+      TAGBENCH_WORK_DIR: join(dir, 'w'),
+      // pages.yml under act reads a store from here instead of checking out bench-data.
+      TAGBENCH_STORE_DIR: pagesStore,
+    },
+  };
+}

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describeFailure, ROOT, runAct, STUB_MARK } from './run-act.js';
+import { describeFailure, runAct, STUB_MARK, watchInstallation } from './run-act.js';
 
 const git = promisify(execFile);
 /** Servers of this test listen from here on (this area's port range, next to benchmark-act's). */
@@ -64,31 +64,7 @@ test('act runs watch.yml: a two-leg matrix through benchmark (confirm exactly wh
   const resultsRepo = join(dir, 'results.git');
   await git('git', ['init', '--quiet', '--bare', resultsRepo]);
 
-  const result = await runAct({
-    workflow: '.github/workflows/watch.yml',
-    dir,
-    event: { inputs: { max: '2', dry_run: false } },
-    vars: {
-      TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }),
-      TAGBENCH_RESULTS_REPO: resultsRepo,
-      TAGBENCH_WATCH_HOST_CLASSES: 'local',
-      TAGBENCH_WATCH_PRODUCTS: 'mariadb',
-      TAGBENCH_WATCH_REMOTE_OVERRIDES: `mariadb=${mirror}`,
-      TAGBENCH_WATCH_PROVIDER: 'deb',
-      TAGBENCH_WATCH_ONLY: 'point-query',
-      TAGBENCH_WATCH_REPEATS: '2',
-      TAGBENCH_WATCH_INSTANCES: '2',
-      TAGBENCH_WATCH_MAX_PARALLEL: '1',
-      TAGBENCH_OUT_DIR: join(dir, 'pages-out'),
-    },
-    env: {
-      TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
-      TAGBENCH_PORT_BASE: String(PORT_BASE),
-      TAGBENCH_WORK_DIR: join(dir, 'w'),
-      // pages.yml under act reads a store from here instead of checking out bench-data.
-      TAGBENCH_STORE_DIR: FIXTURE_STORE,
-    },
-  });
+  const result = await runAct(watchInstallation({ dir, resultsRepo, mirror, provider: 'deb', portBase: PORT_BASE, pagesStore: FIXTURE_STORE }));
   assert.equal(result.code, 0, describeFailure(result));
   assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
   assert.match(result.log, /no bench-data branch yet/);

@@ -45,6 +45,19 @@ test('every bare-metal host class has a budget, and each cycle preset fits it as
   }
 });
 
+test('the preset for a change under review counts every sysbench test and benchmarks a change and its base in under an hour on small-server', () => {
+  // Issue 23 item 3: the pull-request workflow runs it with 2 repeats and no reference run (a
+  // change never enters the host's series); builds are warm-ccache rebuilds, so installs are left out here.
+  const leg = estimateLeg(config, { suite: 'ref-quick', hostClass: 'small-server', provider: 'source', releases: 2, reference: false, repeats: 2 });
+  const benchmarkingS = leg.budgeted.parts.filter((p) => p.name !== 'installs').reduce((s, p) => s + p.seconds, 0);
+  assert.ok(benchmarkingS <= 3600, `ref-quick: ${formatDuration(benchmarkingS)} of benchmarking`);
+  const steps = planSuite(config.suites['ref-quick'], { engine: 'innodb' });
+  const tests = steps.filter((st) => st.measured && st.reported && st.benchmark === 'sysbench');
+  assert.ok(tests.length >= 30, `${tests.length} sysbench tests`);
+  assert.deepEqual(tests.filter((st) => !st.countedEvents).map((st) => st.name), [], 'every sysbench test is counted');
+  assert.deepEqual(config.suites['ref-quick'].meters, ['instructions', 'wall']);
+});
+
 test('the seed posts\' own sizes do not fit a cycle, and say so before anything starts', () => {
   for (const suite of ['insert-in-memory', 'linkbench-cached']) {
     const leg = estimateLeg(config, { suite, hostClass: 'small-server', provider: 'deb', releases: 2, reference: false });
