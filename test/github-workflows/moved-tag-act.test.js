@@ -16,7 +16,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,7 +95,13 @@ test('act runs watch.yml after upstream moved a tag: the moved release is built 
   const newCommit = await release(upstream, CANDIDATE, 'fix after the tag');
   assert.notEqual(newCommit, oldCommit);
 
-  const result = await runAct(watchInstallation({ dir, resultsRepo, mirror: upstream, provider: 'source', portBase: PORT_BASE, pagesStore: FIXTURE_STORE }));
+  // The shim's builds go to a cache of this test's own: in the shared one, they would stand for
+  // MariaDB's source builds of 10.11.18 and 10.11.19 (same keys). The Debian installs they
+  // wrap, and the reference run's, come from the shared cache.
+  const cache = join(dir, 'installs');
+  await mkdir(cache);
+  for (const version of [BASE, CANDIDATE]) await symlink(join(CACHE, `mariadb-${version}@deb`), join(cache, `mariadb-${version}@deb`));
+  const result = await runAct(watchInstallation({ dir, resultsRepo, mirror: upstream, provider: 'source', portBase: PORT_BASE, pagesStore: FIXTURE_STORE, cache }));
   assert.equal(result.code, 0, describeFailure(result));
   assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
 

@@ -171,11 +171,12 @@ export function describeFailure(result) {
  * mariadb read from a local mirror, point-query only with 2 repeats on 2 instances per release,
  * one leg at a time (on one machine legs would share ports and CPU 1), the results pushed to a
  * local bare repository, and pages.yml reading the fixture store instead of bench-data.
- * @param {{dir: string, resultsRepo: string, mirror: string, provider: 'deb'|'source', portBase: number, pagesStore: string}} o
+ * @param {{dir: string, resultsRepo: string, mirror: string, provider: 'deb'|'source', portBase: number, pagesStore: string, cache?: string}} o
+ *   cache: the install cache (default $TAGBENCH_CACHE, else the project's)
  * @returns {{workflow: string, dir: string, event: Record<string, unknown>, vars: Record<string, string>, env: Record<string, string>}}
  *   runAct's options
  */
-export function watchInstallation({ dir, resultsRepo, mirror, provider, portBase, pagesStore }) {
+export function watchInstallation({ dir, resultsRepo, mirror, provider, portBase, pagesStore, cache }) {
   return {
     workflow: '.github/workflows/watch.yml',
     dir,
@@ -194,7 +195,7 @@ export function watchInstallation({ dir, resultsRepo, mirror, provider, portBase
       TAGBENCH_OUT_DIR: join(dir, 'pages-out'),
     },
     env: {
-      TAGBENCH_CACHE: process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
+      TAGBENCH_CACHE: cache ?? process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs'),
       TAGBENCH_PORT_BASE: String(portBase),
       TAGBENCH_WORK_DIR: join(dir, 'w'),
       // pages.yml under act reads a store from here instead of checking out bench-data.
