@@ -573,6 +573,9 @@ export {};
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation] the rerun's own verdict (tagbench confirm)
  * @property {FunctionMoves} [functions] instructionsPerOp verdicts: where the instructions went,
  *   from the per-function profiles of the counted repeats judged (scripts/compare/function-diff.js)
+ * @property {number} [resolutionMs] a quantized latency's step (the coarsest of its repeats, ms):
+ *   its interval was widened by one step each way and its MDE is at least one step
+ *   (scripts/compare/latency-resolution.js); absent for figures without a known coarse step
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { summarizeRocksdb } from './rocksdb-summary.js';
 import { pairByRound } from './paired-shift.js';
 import { runGroupKey } from '../run-id.js';
 import { withoutWarmup } from './warm-up.js';
+import { coarsestResolution, explainQuantized } from './latency-resolution.js';
 
 /** @typedef {import('./types.js').FullVerdict} FullVerdict */
 /** @typedef {import('../types.js').Step} Step */
@@ -73,6 +74,15 @@ export function compareRuns(input) {
           continue;
         }
       }
+      // A figure the driver reports in coarse steps is judged at its resolution, or not at all.
+      const resolution = !failure && metric.resolution ? coarsestResolution([...b.repeats, ...c.repeats], stepKind([...candidate.records, ...base.records], name), metric.resolution) : null;
+      if (resolution) {
+        const quantized = explainQuantized(resolution, threshold.issue);
+        if (quantized) {
+          notJudged.push({ test: name, metric: metric.name, reason: quantized });
+          continue;
+        }
+      }
       // Releases that ran side by side, round by round, are compared round by round.
       const pairs = failure || !bi || !ci || thresholds.pairedMinRounds === 0 ? null : pairByRound(bi, ci);
       const paired = pairs !== null && pairs.length >= thresholds.pairedMinRounds ? pairs : null;
@@ -80,6 +90,7 @@ export function compareRuns(input) {
         metric, threshold, base: bv ?? [], candidate: cv ?? [], confidence: thresholds.confidence, power: thresholds.power, failure,
         history: input.noiseHistory?.[`${name}|${metric.name}${paired ? '|paired' : ''}`] ?? null,
         pairs: paired,
+        resolution,
       });
       tests.push({
         test: name,
@@ -92,6 +103,7 @@ export function compareRuns(input) {
         // Saved with the verdict, like its thresholds: the report acts on what produced it.
         policy: findPolicy(thresholds, name),
         ...classified,
+        ...(resolution ? { resolutionMs: resolution.stepMs } : {}),
       });
     }
     }
@@ -337,6 +349,20 @@ export function chooseBase(c) {
  */
 function metersOf(metrics) {
   return [...new Set(['wall', ...metrics.map((m) => m.meter ?? 'wall')])];
+}
+
+/**
+ * The kind of a test's step (sysbench, ibench, ...), from the first record that ran it.
+ * @param {import('../types.js').RunRecord[]} records
+ * @param {string} test
+ * @returns {string}
+ */
+function stepKind(records, test) {
+  for (const r of records) {
+    const step = r.steps.find((s) => s.name === test);
+    if (step) return step.kind;
+  }
+  return '';
 }
 
 /**

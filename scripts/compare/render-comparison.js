@@ -8,6 +8,7 @@ import { describeHowSure } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
+import { formatMs } from './latency-resolution.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 
@@ -42,7 +43,8 @@ export function renderComparison(cmp, options) {
     out.push('\n**Every gated metric**\n\n');
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
+      const metric = t.resolutionMs ? `${t.metric} (in steps of ${formatMs(t.resolutionMs)})` : t.metric;
+      out.push(`| ${t.test} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     out.push(renderSuspects(cmp, true));
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
