@@ -495,8 +495,20 @@ export {};
  * @property {{test: string, metric: string, reason: string}[]} [notJudged] gated metrics left
  *   unjudged: below their floor, within noise of zero, or measured over too short a window
  * @property {AdaptiveSummary} [adaptive] what the adaptive repeats did, when they ran
+ * @property {WarmupExclusion[]} [warmups] tests whose repeats had a warm-up left out of what
+ *   was judged (scripts/compare/warm-up.js; absent when none had)
  * @property {RocksdbComparison[]} [rocksdb] RocksDB's own figures per test and side (MyRocks
  *   servers): informational, never a verdict
+ */
+
+/**
+ * @typedef {object} WarmupExclusion the first seconds of a test's repeats left out of its
+ *   judged figures because the per-second rate was still climbing (docs/method.md, "Warm-up")
+ * @property {string} test
+ * @property {number[]} base seconds left out of each valid repeat of the base, in repeat order (0 = none)
+ * @property {number[]} candidate the same for the candidate
+ * @property {number} stillRamping repeats (both sides) whose rate had not reached its steady
+ *   level by half-time: their second half was judged
  */
 
 /**
@@ -561,6 +573,9 @@ export {};
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation] the rerun's own verdict (tagbench confirm)
  * @property {FunctionMoves} [functions] instructionsPerOp verdicts: where the instructions went,
  *   from the per-function profiles of the counted repeats judged (scripts/compare/function-diff.js)
+ * @property {number} [resolutionMs] a quantized latency's step (the coarsest of its repeats, ms):
+ *   its interval was widened by one step each way and its MDE is at least one step
+ *   (scripts/compare/latency-resolution.js); absent for figures without a known coarse step
  */
 
 // ---------------------------------------------------------------------------------------------

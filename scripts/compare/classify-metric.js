@@ -40,6 +40,9 @@ import { computePairedShift } from './paired-shift.js';
  *   paired verdict, the paired history (per side: sd of the round's difference / √2)
  * @property {[number, number][]|null} [pairs] [base, candidate] per round when the releases ran
  *   side by side: the verdict is then paired by round
+ * @property {{relative: number, stepMs: number}|null} [resolution] a quantized figure's step
+ *   (./latency-resolution.js): the interval is widened by one step each way and the detectable
+ *   change is at least one step, so nothing is judged finer than the figure can show
  */
 
 /**
@@ -84,6 +87,12 @@ export function classifyMetric(s) {
     // The detectable change in the bad direction: a drop for throughput, a rise for latency.
     out.mde = metric.higherIsBetter ? out.mdeDrop : out.mdeRise;
   }
+  const step = s.resolution && log ? s.resolution.relative : 0;
+  if (step > 0) {
+    out.mdeDrop = Math.max(out.mdeDrop ?? 0, step);
+    out.mdeRise = Math.max(out.mdeRise ?? 0, step);
+    out.mde = metric.higherIsBetter ? out.mdeDrop : out.mdeRise;
+  }
   if (paired) {
     out.pWorse = metric.higherIsBetter ? paired.pLess : paired.pGreater;
     out.pBetter = metric.higherIsBetter ? paired.pGreater : paired.pLess;
@@ -92,10 +101,12 @@ export function classifyMetric(s) {
     out.pBetter = computeRankSumP(tx, ty, metric.higherIsBetter ? 'greater' : 'less');
   }
   const fmt = formatter(metric);
+  const stepText = step > 0 && s.resolution ? `; values in steps of ${formatValue(s.resolution.stepMs)} ${metric.unit} (${formatPercent(step)}): interval widened by a step each way, MDE at least a step` : '';
   const sizes = paired ? `paired over ${paired.rounds} rounds side by side` : `${base.n} vs ${candidate.n} instances`;
   const spread = paired ? `, per round ${fmt.spread(paired.sdDiff)} of the difference` : '';
-  const noiseText = `noise ${noise === null ? 'unknown' : `${fmt.spread(noise.sd)} (${noise.df} df${s.history ? ', pooled with this host\'s history' : ''})${spread}`}, MDE ${out.mde === null ? 'unknown' : `${fmt.change(out.mde)} ${metric.higherIsBetter ? 'drop' : 'rise'}`}`;
-  const iv = paired ?? computeShiftInterval(s.base, s.candidate, s.confidence, log ? 'ratio' : 'difference');
+  const noiseText = `noise ${noise === null ? 'unknown' : `${fmt.spread(noise.sd)} (${noise.df} df${s.history ? ', pooled with this host\'s history' : ''})${spread}`}, MDE ${out.mde === null ? 'unknown' : `${fmt.change(out.mde)} ${metric.higherIsBetter ? 'drop' : 'rise'}`}${stepText}`;
+  const exact = paired ?? computeShiftInterval(s.base, s.candidate, s.confidence, log ? 'ratio' : 'difference');
+  const iv = exact && step > 0 ? { ...exact, lo: exact.lo / (1 + step), hi: exact.hi * (1 + step) } : exact;
   if (!iv) {
     out.verdict = 'inconclusive';
     out.reason = `${fmt.point(ratio, difference)}; ${sizes} is too few instances for a ${formatPercent(s.confidence)} interval; ${noiseText}`;

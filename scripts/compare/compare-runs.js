@@ -16,6 +16,8 @@ import { classifyMetric } from './classify-metric.js';
 import { summarizeRocksdb } from './rocksdb-summary.js';
 import { pairByRound } from './paired-shift.js';
 import { runGroupKey } from '../run-id.js';
+import { withoutWarmup } from './warm-up.js';
+import { coarsestResolution, explainQuantized } from './latency-resolution.js';
 
 /** @typedef {import('./types.js').FullVerdict} FullVerdict */
 /** @typedef {import('../types.js').Step} Step */
@@ -41,10 +43,15 @@ export function compareRuns(input) {
   const tests = [];
   /** @type {{test: string, metric: string, reason: string}[]} */
   const notJudged = [];
+  /** @type {import('../types.js').WarmupExclusion[]} */
+  const warmups = [];
   for (const { name, group } of listTests(candidate.records, base.records)) {
     for (const meter of metersOf(METRICS)) {
     const b = collectSide(base.records, name, meter);
     const c = collectSide(candidate.records, name, meter);
+    // Once per test: the counters meter reads the same timed repeats.
+    const warmup = meter === 'wall' ? summarizeWarmups(name, b.warmups, c.warmups) : null;
+    if (warmup) warmups.push(warmup);
     // A meter neither side measured this test with: no verdicts of its metrics, not a failure.
     if ((b.missing && c.missing) || (meter !== 'wall' && (b.missing || c.missing))) continue;
     const firstMetric = METRICS.find((m) => (m.meter ?? 'wall') === meter)?.name;
@@ -67,6 +74,15 @@ export function compareRuns(input) {
           continue;
         }
       }
+      // A figure the driver reports in coarse steps is judged at its resolution, or not at all.
+      const resolution = !failure && metric.resolution ? coarsestResolution([...b.repeats, ...c.repeats], stepKind([...candidate.records, ...base.records], name), metric.resolution) : null;
+      if (resolution) {
+        const quantized = explainQuantized(resolution, threshold.issue);
+        if (quantized) {
+          notJudged.push({ test: name, metric: metric.name, reason: quantized });
+          continue;
+        }
+      }
       // Releases that ran side by side, round by round, are compared round by round.
       const pairs = failure || !bi || !ci || thresholds.pairedMinRounds === 0 ? null : pairByRound(bi, ci);
       const paired = pairs !== null && pairs.length >= thresholds.pairedMinRounds ? pairs : null;
@@ -74,6 +90,7 @@ export function compareRuns(input) {
         metric, threshold, base: bv ?? [], candidate: cv ?? [], confidence: thresholds.confidence, power: thresholds.power, failure,
         history: input.noiseHistory?.[`${name}|${metric.name}${paired ? '|paired' : ''}`] ?? null,
         pairs: paired,
+        resolution,
       });
       tests.push({
         test: name,
@@ -86,6 +103,7 @@ export function compareRuns(input) {
         // Saved with the verdict, like its thresholds: the report acts on what produced it.
         policy: findPolicy(thresholds, name),
         ...classified,
+        ...(resolution ? { resolutionMs: resolution.stepMs } : {}),
       });
     }
     }
@@ -111,6 +129,7 @@ export function compareRuns(input) {
     summary,
     ...(family ? { family } : {}),
     notJudged,
+    ...(warmups.length > 0 ? { warmups } : {}),
     // Beside the verdicts, outside their family: MyRocks servers' write amplification and stalls.
     ...(rocksdb.length > 0 ? { rocksdb } : {}),
   };
@@ -172,6 +191,20 @@ function explainNotJudged(metric, threshold, base, candidate, repeats) {
     if (mb < 2 * sd) return `base median ${fmt(mb)} is within 2 sd (${fmt(sd)}) of zero: too noisy for a ratio (candidate ${fmt(mc)})`;
   }
   return null;
+}
+
+/**
+ * What the warm-up rule left out of one test's repeats, or null when it left out nothing.
+ * @param {string} test
+ * @param {(import('./warm-up.js').Warmup|null)[]} base per valid repeat of the base
+ * @param {(import('./warm-up.js').Warmup|null)[]} candidate
+ * @returns {import('../types.js').WarmupExclusion|null}
+ */
+function summarizeWarmups(test, base, candidate) {
+  const all = [...base, ...candidate];
+  if (!all.some((w) => w !== null)) return null;
+  const seconds = (/** @type {(import('./warm-up.js').Warmup|null)[]} */ list) => list.map((w) => w?.excludedS ?? 0);
+  return { test, base: seconds(base), candidate: seconds(candidate), stillRamping: all.filter((w) => w?.stillRamping).length };
 }
 
 /**
@@ -319,6 +352,20 @@ function metersOf(metrics) {
 }
 
 /**
+ * The kind of a test's step (sysbench, ibench, ...), from the first record that ran it.
+ * @param {import('../types.js').RunRecord[]} records
+ * @param {string} test
+ * @returns {string}
+ */
+function stepKind(records, test) {
+  for (const r of records) {
+    const step = r.steps.find((s) => s.name === test);
+    if (step) return step.kind;
+  }
+  return '';
+}
+
+/**
  * Reported tests in suite order (candidate's order first, then tests only the base ran).
  * @param {import('../types.js').RunRecord[]} a
  * @param {import('../types.js').RunRecord[]} b
@@ -335,16 +382,20 @@ export function listTests(a, b) {
 
 /**
  * Valid repeats of one test over the records of one release: the timed repeats (wall and
- * counters figures), or a counting meter's counted repeats (`step.meters.<meter>`).
+ * counters figures) as compare judges them, without their warm-up (./warm-up.js), or a
+ * counting meter's counted repeats (`step.meters.<meter>`).
  * @param {import('../types.js').RunRecord[]} records
  * @param {string} test
  * @param {string} [meter] the meter whose figures are wanted (default wall)
- * @returns {{repeats: import('../types.js').Repeat[], instanceKeys: string[], roundKeys: (string|null)[], failedIn: string[], reason: string, missing: boolean}}
+ * @returns {{repeats: import('../types.js').Repeat[], warmups: (import('./warm-up.js').Warmup|null)[], instanceKeys: string[], roundKeys: (string|null)[], failedIn: string[], reason: string, missing: boolean}}
+ *   warmups: what was left out of each repeat (null: nothing)
  */
 export function collectSide(records, test, meter = 'wall') {
   if (meter !== 'wall' && meter !== 'counters') return collectCounted(records, test, meter);
   /** @type {import('../types.js').Repeat[]} */
   const repeats = [];
+  /** @type {(import('./warm-up.js').Warmup|null)[]} */
+  const warmups = [];
   /** @type {string[]} which server instance produced each repeat: `<run id>#<instance>` */
   const instanceKeys = [];
   /** @type {(string|null)[]} the round of each repeat, `<run>#<instance>` (shared by the releases of that run), null when unknown */
@@ -366,14 +417,16 @@ export function collectSide(records, test, meter = 'wall') {
     if (step.status !== 'ok') continue;
     for (const rep of step.repeats) {
       if (rep.status !== 'ok') continue;
-      repeats.push(rep);
+      const judged = withoutWarmup(rep);
+      repeats.push(judged.repeat);
+      warmups.push(judged.warmup);
       // Records made before instances existed: each repeat stands for itself, as it was judged then.
       instanceKeys.push(`${r.id}#${rep.instance ?? `repeat-${rep.index}`}`);
       const run = runGroupKey(r);
       roundKeys.push(run === null || rep.instance === undefined ? null : `${run}#${rep.instance}`);
     }
   }
-  return { repeats, instanceKeys, roundKeys, failedIn, reason, missing };
+  return { repeats, warmups, instanceKeys, roundKeys, failedIn, reason, missing };
 }
 
 /**
@@ -414,5 +467,5 @@ function collectCounted(records, test, meter) {
     }
   }
   // Counted repeats stand where timed ones do; their metrics read only their own fields.
-  return { repeats: /** @type {any[]} */ (repeats), instanceKeys, roundKeys, failedIn, reason, missing };
+  return { repeats: /** @type {any[]} */ (repeats), warmups: repeats.map(() => null), instanceKeys, roundKeys, failedIn, reason, missing };
 }

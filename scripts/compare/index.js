@@ -37,6 +37,8 @@ export { computeSweepTables, renderSweepTables, parseSweepName } from './sweep-t
 export { renderMatrixTables } from './matrix-table.js';
 export { renderBisectReport } from './render-bisect.js';
 /** @typedef {import('./render-bisect.js').BisectReportView} BisectReportView */
+export { latencyTable, renderLatencyTables, medianOfFinite } from './latency-tables.js';
+/** @typedef {import('./latency-tables.js').LatencyTable} LatencyTable */
 export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';

@@ -6,12 +6,14 @@
  * latencyP95Ms judges it lower-is-better beside its rate.
  */
 
+import { latencyResolution } from './latency-resolution.js';
+
 /** @typedef {import('./types.js').MetricDef} MetricDef */
 
 /** @type {readonly MetricDef[]} */
 export const METRICS = Object.freeze([
   { name: 'throughput', unit: 'op/s', higherIsBetter: true, scale: 'log', qos: false, value: (r) => positive(r.throughput) },
-  { name: 'latencyP95Ms', unit: 'ms', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.latencyMs?.p95) },
+  { name: 'latencyP95Ms', unit: 'ms', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.latencyMs?.p95), resolution: latencyResolution },
   {
     name: 'cpuUsPerOp', unit: 'µs/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.cpuUsPerOp),
     // Records without cpuScope counted the whole machine's CPU: several-fold the step's own on a busy host.

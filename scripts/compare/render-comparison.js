@@ -7,6 +7,8 @@ import { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE } from './sus
 import { describeHowSure } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
+import { WARMUP_STEADY_SHARE } from './warm-up.js';
+import { formatMs } from './latency-resolution.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 
@@ -41,7 +43,8 @@ export function renderComparison(cmp, options) {
     out.push('\n**Every gated metric**\n\n');
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      out.push(`| ${t.test} | ${t.metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
+      const metric = t.resolutionMs ? `${t.metric} (in steps of ${formatMs(t.resolutionMs)})` : t.metric;
+      out.push(`| ${t.test} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     out.push(renderSuspects(cmp, true));
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
@@ -54,6 +57,7 @@ export function renderComparison(cmp, options) {
       out.push('\nNot judged:\n\n');
       for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason}\n`);
     }
+    if (cmp.warmups?.length) out.push(`\n${warmupLines(cmp.warmups, true)}`);
     if (cmp.rocksdb?.length) {
       out.push(`\n${ROCKSDB_TITLE}:\n\n| test | repeats | write amp | stalls (s) | SST bytes / raw |\n| --- | ---: | ---: | ---: | ---: |\n`);
       for (const r of cmp.rocksdb) out.push(`| ${r.test} | ${rocksdbCells(r).join(' | ')} |\n`);
@@ -82,6 +86,7 @@ export function renderComparison(cmp, options) {
     for (const n of cmp.notJudged) byMetric.set(n.metric, [...(byMetric.get(n.metric) ?? []), n]);
     out.push(`\nnot judged (below a floor, within noise of zero, or too short a window): ${[...byMetric].map(([m, list]) => `${m} of ${list.length} test(s), e.g. ${list[0].test}: ${list[0].reason}`).join('; ')}\n`);
   }
+  if (cmp.warmups?.length) out.push(`\n${warmupLines(cmp.warmups, false)}`);
   if (cmp.rocksdb?.length) {
     const rows = [['test', 'repeats', 'write amp', 'stalls (s)', 'SST bytes / raw'], ...cmp.rocksdb.map((r) => [r.test, ...rocksdbCells(r)])];
     const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
@@ -89,6 +94,29 @@ export function renderComparison(cmp, options) {
     for (const row of rows) out.push(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')}\n`);
   }
   return out.join('');
+}
+
+/**
+ * What the warm-up rule left out (scripts/compare/warm-up.js): a heading, then one line per test.
+ * @param {import('../types.js').WarmupExclusion[]} warmups
+ * @param {boolean} md a Markdown list, else indented lines
+ * @returns {string}
+ */
+function warmupLines(warmups, md) {
+  const seconds = (/** @type {number[]} */ list) => {
+    if (list.length === 0) return 'none';
+    const lo = Math.min(...list);
+    const hi = Math.max(...list);
+    const s = (/** @type {number} */ v) => String(Number(v.toFixed(1)));
+    return lo === hi ? `${s(lo)} s` : `${s(lo)}–${s(hi)} s`;
+  };
+  const lines = warmups.map((w) => {
+    const ramping = w.stillRamping > 0
+      ? `; ${w.stillRamping} of ${w.base.length + w.candidate.length} repeats were still climbing at half-time (their second half was judged: a longer step would reach its steady rate)`
+      : '';
+    return `${md ? '- ' : '  '}${w.test}: the first ${seconds(w.base)} of the base's repeats, ${seconds(w.candidate)} of the candidate's${ramping}\n`;
+  });
+  return `warm-up left out of the judged throughput and per-second figures (a repeat's first seconds below ${Math.round(WARMUP_STEADY_SHARE * 100)} % of its steady per-second rate, at most half of them; docs/method.md):\n${md ? '\n' : ''}${lines.join('')}`;
 }
 
 /**

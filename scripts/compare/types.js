@@ -80,6 +80,9 @@ export {};
  * @property {'wall'|'counters'|'instructions'} [meter] the meter that produces the figure (default
  *   wall): wall and counters figures are on the timed repeats, a counting meter's (instructions)
  *   on its own counted repeats (Step.meters)
+ * @property {(repeat: Repeat, kind: string) => import('./latency-resolution.js').LatencyResolution|null} [resolution]
+ *   the step a repeat's figure moves in where the driver reports it coarsely (kind: its step's
+ *   kind); such a figure is judged at that resolution or not at all (./latency-resolution.js)
  * @property {(repeat: Repeat) => string} [scope] how the repeat's figure was counted, where
  *   tagbench has counted it in more than one way over time (cpuUsPerOp: the step's own processes,
  *   or the whole machine in older records); figures of different scopes are never judged together

@@ -10,17 +10,10 @@
 /** @typedef {import('../types.js').Efficiency} Efficiency */
 /** @typedef {import('../types.js').RunRecord} RunRecord */
 
-/**
- * Median of a list of numbers (mean of the two middle values when the count is even).
- * @param {(number|null|undefined)[]} values non-numbers are left out
- * @returns {number|null} null when no number is left
- */
-export function median(values) {
-  const xs = /** @type {number[]} */ (values.filter((v) => typeof v === 'number' && Number.isFinite(v))).sort((a, b) => a - b);
-  if (xs.length === 0) return null;
-  const mid = Math.floor(xs.length / 2);
-  return xs.length % 2 === 1 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
-}
+import { medianOfFinite as median } from '../compare/index.js';
+
+// The one median of the site's displays and of compare's response-time tables.
+export { median };
 
 /**
  * @typedef {object} StepSummary

@@ -69,7 +69,12 @@ export function classifyProbe(comparison, targets) {
   /** @type {TargetEvidence[]} */
   const evidence = targets.map(({ test, metric }) => {
     const v = comparison.tests.find((t) => t.test === test && t.metric === metric);
-    if (!v) return { test, metric, call: 'undecided', verdict: null, level: null, ratio: null, ci: null, mde: null, instances: [0, 0], reason: 'the probe has no result for this test and metric' };
+    if (!v) {
+      // Left unjudged by compare's rules (too short, quantized coarser than the threshold, ...): say why.
+      const unjudged = comparison.notJudged?.find((n) => n.test === test && n.metric === metric);
+      const reason = unjudged ? `not judged: ${unjudged.reason}` : 'the probe has no result for this test and metric';
+      return { test, metric, call: 'undecided', verdict: null, level: null, ratio: null, ci: null, mde: null, instances: [0, 0], reason };
+    }
     /** @type {'good'|'bad'|'undecided'} */
     const call = v.verdict === 'regression' ? (v.level === 'issue' ? 'bad' : 'undecided')
       : v.verdict === 'unchanged' || v.verdict === 'improvement' ? 'good' : 'undecided';

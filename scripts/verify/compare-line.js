@@ -10,7 +10,7 @@ import { readRecords, readBaseline, replaceFileAtomic } from '../store/index.js'
 import {
   compareRuns, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints, renderRelativeTable,
   renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift, referenceRecords, computeSequenceTables,
-  renderSequenceTables,
+  renderSequenceTables, renderLatencyTables,
 } from '../compare/index.js';
 import { extendUndecided, resolveAdaptiveLimits } from './adaptive-repeats.js';
 import { readCalibrationSummary } from './calibration-summary.js';
@@ -267,6 +267,17 @@ async function printLineReport({ out, color, thresholds, config }, { hostClass, 
 }
 
 /**
+ * The Markdown report's response times per operation (the release page's tables): LinkBench's
+ * per-operation latencies and the insert benchmark's per statement, each release beside the base.
+ * @param {Columns} cols
+ * @returns {string} '' when no release timed an operation
+ */
+function latencyText(cols) {
+  const text = renderLatencyTables(cols.releases, cols.base.version);
+  return text ? `\n## Response times per operation\n\n${text}` : '';
+}
+
+/**
  * --markdown and --json: the report as a file.
  * @param {Record<string, any>} options markdown, json (paths)
  * @param {LineScope} scope
@@ -278,7 +289,7 @@ async function printLineReport({ out, color, thresholds, config }, { hostClass, 
 async function writeLineFiles(options, { product, hostClass, suite }, cols, report) {
   const { table, comparisons, changePoints, calibration, sequenceTables, sequenceText, hostNote, createdAt } = report;
   if (options.markdown) {
-    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, ...comparisons.map((c) => `${renderComparison(c, { format: 'markdown', calibration, functions: options.functions ? 'all' : 'changed' })}\n`), renderRelativeTable(table, { format: 'markdown' }), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
+    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, ...comparisons.map((c) => `${renderComparison(c, { format: 'markdown', calibration, functions: options.functions ? 'all' : 'changed' })}\n`), renderRelativeTable(table, { format: 'markdown' }), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', latencyText(cols), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
     await replaceFileAtomic(resolve(options.markdown), md);
   }
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...cols.base }, table, comparisons, changePoints, sequences: sequenceTables }, null, 2)}\n`);

@@ -32,6 +32,7 @@ const MAPPING = {
   Comparison: ['comparison', []],
   TestVerdict: ['comparison', ['$defs', 'TestVerdict']],
   RocksdbComparison: ['comparison', ['$defs', 'RocksdbComparison']],
+  WarmupExclusion: ['comparison', ['$defs', 'WarmupExclusion']],
   RocksdbSide: ['comparison', ['$defs', 'RocksdbSide']],
   ChangePoints: ['change-points', []],
   ChangePointMethod: ['change-points', ['$defs', 'ChangePointMethod']],

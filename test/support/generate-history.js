@@ -135,10 +135,13 @@ function makeRecord(o) {
     repeats: Array.from({ length: o.repeats }, (_, index) => {
       t += o.intervalsS * 1000;
       const level = o.level[test.name] * (1 + (rand() - 0.5) * 0.02);
-      // A short stall in some repeats, so the per-second charts have something to show.
-      const stallAt = rand() < 0.3 ? Math.floor(rand() * o.intervalsS) : -1;
+      // A short stall in some repeats, so the per-second charts have something to show; never in
+      // the first two seconds, where compare would read it as the warm-up of a cold start
+      // (scripts/compare/warm-up.js) and a real driver's figure would include it, not this level.
+      const stallAt = rand() < 0.3 ? 2 + Math.floor(rand() * (o.intervalsS - 2)) : -1;
       const intervals = Array.from({ length: o.intervalsS }, (_, s) => {
-        const q = level * (Math.abs(s - stallAt) <= 1 ? 0.15 : 1 + (rand() - 0.5) * 0.06);
+        // (stallAt -1 is no stall: without the check its second 0 was one, in every such repeat)
+        const q = level * (stallAt >= 0 && Math.abs(s - stallAt) <= 1 ? 0.15 : 1 + (rand() - 0.5) * 0.06);
         return { t: s + 1, qps: round(q), tps: round(q / 10), latencyMs: round(1000 / Math.max(q, 1) * 1.8), errors: 0 };
       });
       return {

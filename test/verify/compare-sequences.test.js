@@ -60,3 +60,30 @@ test('LinkBench: seed 000\'s table per release', async () => {
   assert.deepEqual(json.sequences.linkbench.rows.map((/** @type {any} */ r) => r.version), ['10.11.18', '10.11.19']);
   assert.ok(json.sequences.linkbench.rows.every((/** @type {any} */ r) => r.loadIps > 0 && r.requests[0].qps > 0));
 });
+
+test('the Markdown report has the release page\'s response times per operation: each release beside its base, no row of n/a', async () => {
+  const { latencyTable } = await import('../../scripts/compare/index.js');
+  for (const [suite, benchmark, title] of [['linkbench-smoke', 'linkbench', 'LinkBench: response time per operation'], ['insert-smoke', 'ibench', 'Insert benchmark: response time per statement']]) {
+    const { md } = await run(suite);
+    const at = md.indexOf('\n## Response times per operation\n');
+    assert.ok(at > md.indexOf('## Sequence benchmarks'), `${suite}: after the sequence tables`);
+    const section = md.slice(at, md.indexOf('\n## ', at + 5) > 0 ? md.indexOf('\n## ', at + 5) : undefined);
+    assert.match(section, new RegExp(`### ${title}\\n`));
+    const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| step') && !l.startsWith('| ---')).map((l) => l.slice(2, -2).split(' | '));
+    assert.ok(rows.length > 0);
+    assert.ok(rows.every((r) => !r.includes('n/a')), 'no cell of n/a');
+    // The same figures as the release page's (latencyTable over the same records), base row first.
+    const records = readdirSync(join(FIXTURES, suite)).map((f) => JSON.parse(readFileSync(join(FIXTURES, suite, f), 'utf8')));
+    const table = /** @type {NonNullable<ReturnType<typeof latencyTable>>} */ (latencyTable(/** @type {any} */ (benchmark), records.filter((r) => r.release.version === '10.11.19'), records.filter((r) => r.release.version === '10.11.18')));
+    const shown = table.rows.filter((r) => r.base && r.release);
+    assert.ok(shown.length > 0);
+    for (const row of shown) {
+      const i = rows.findIndex((r) => r[0] === row.step && r[1] === row.op && r[2] === '10.11.18');
+      assert.ok(i >= 0, `${row.step} ${row.op}: no base row`);
+      assert.equal(rows[i + 1][2], '**10.11.19**', `${row.step} ${row.op}: the release right after its base`);
+      const p95 = table.columns.indexOf('p95') + 5;
+      assert.equal(Number(rows[i + 1][p95]).toPrecision(2), Number(row.release?.ms.p95).toPrecision(2));
+    }
+    if (benchmark === 'ibench') assert.match(section, /whole milliseconds/, 'the insert benchmark\'s resolution is said');
+  }
+});

@@ -7,13 +7,6 @@
 import { h, scrollTable } from '../dom.js';
 import { fmtNum, fmtQps } from '../format.js';
 
-/** How each way of measuring limits what a value can say. */
-const FORMAT_NOTES = /** @type {Record<string, string>} */ ({
-  hdr: 'an HDR histogram: to the microsecond',
-  bucketed: 'ms ranges: each value is the upper bound of its range, so equal values can hide a change within the range',
-  'fine-2pct': 'percentiles from buckets 2 % wide, so they are within 2 % and a change below that does not show; avg and max are exact',
-});
-
 /**
  * @param {any} d the release file
  * @returns {HTMLElement|null}
@@ -32,12 +25,13 @@ export function latencySection(d) {
 /**
  * @param {any} d
  * @param {{version: string}|null} base
- * @param {{columns: string[], formats: string[], rows: any[]}} table
+ * @param {{columns: string[], formats: string[], notes: string[], rows: any[]}} table notes: what
+ *   each way of measuring can say (scripts/compare/latency-tables.js FORMAT_NOTES)
  * @param {{id: string, title: string, operation: string}} labels
  */
 function latencyTable(d, base, table, labels) {
   const sides = [{ version: d.version, field: 'release' }, ...(base ? [{ version: base.version, field: 'base' }] : [])];
-  const measured = table.formats.map((f) => FORMAT_NOTES[f] ?? f).join('; ');
+  const measured = table.notes.join('; ');
   const rows = table.rows.flatMap((row) => sides.map((side, i) => {
     const figures = row[side.field];
     const isRelease = side.field === 'release';

@@ -1,0 +1,93 @@
+/**
+ * The resolution of a repeat's latency figure: the step its value moves in, where the driver
+ * reports it from a clock or a histogram coarser than the figure's digits. The insert benchmark
+ * times each operation in whole milliseconds, so a query p95 of 1.003 ms is "1 ms" in every
+ * repeat and can only move by 100 %: judged as it stands it gave "unchanged [1.00, 1.00], MDE
+ * 0 %". One rule for every verdict (compare, and bisect through it; docs/method.md "Quantized
+ * latencies"): a latency whose step is at least the issue threshold is not judged; a finer one
+ * is judged with its interval widened by one step each way and a detectable change of at least
+ * one step. Pure.
+ */
+
+/**
+ * @typedef {object} LatencyResolution
+ * @property {number} stepMs the step the figure moves in, ms
+ * @property {string} source why, in a few words (the clock or histogram)
+ */
+
+/** sysbench's latency histogram: 1024 cells from 0.001 ms to 100 s on a log scale (1.8 % each). */
+const SYSBENCH_CELL_GROWTH = Math.exp(Math.log(100000 / 0.001) / 1023) - 1;
+/** The insert benchmark's percentile buckets (scripts/workload/ibench/ibench-stats.js): 2 % wide. */
+const IBENCH_BUCKET_GROWTH = 0.02;
+/** LinkBench's HDR histograms keep 3 significant digits. */
+const HDR_GROWTH = 0.001;
+
+/**
+ * @param {import('../types.js').Repeat} repeat a valid timed repeat
+ * @param {string} kind its step's kind (`sysbench`, `ibench`, `linkbench`, ...)
+ * @returns {LatencyResolution|null} null when the figure has no p95 or no known coarse step
+ *   (a duration timed by a high-resolution clock: DDL, reload)
+ */
+export function latencyResolution(repeat, kind) {
+  const p95 = repeat.latencyMs?.p95;
+  if (typeof p95 !== 'number' || !(p95 > 0)) return null;
+  const details = /** @type {Record<string, any>} */ (repeat.details ?? {});
+  if (details.ibench) {
+    // Percentiles are the upper edges of 2 % buckets over whole milliseconds; a step without
+    // response times (l.x: its figure is its duration) was timed by the same clock.
+    const bucket = details.ibench.responseMs ? IBENCH_BUCKET_GROWTH * p95 : 0;
+    return { stepMs: Math.max(1, bucket), source: 'the insert benchmark times each operation in whole milliseconds' };
+  }
+  if (details.linkbench) {
+    /** @type {{percentiles?: {p95?: {ms: number, bucketMs: [number, number]|null}}}[]} */
+    const ops = details.linkbench.operations ?? [];
+    const worst = ops.map((o) => o.percentiles?.p95).find((p) => p?.ms === p95);
+    if (worst?.bucketMs) return { stepMs: worst.bucketMs[1] - worst.bucketMs[0], source: 'LinkBench\'s bucketed latency histogram' };
+    return details.linkbench.latencyFormat === 'hdr' ? { stepMs: HDR_GROWTH * p95, source: 'LinkBench\'s HDR histogram (3 significant digits)' } : null;
+  }
+  if (kind === 'sysbench') {
+    return { stepMs: Math.max(0.01, SYSBENCH_CELL_GROWTH * p95), source: 'sysbench prints percentiles to 0.01 ms from histogram cells 1.8 % wide' };
+  }
+  return null;
+}
+
+/**
+ * The coarsest step of a figure over the repeats of both sides, relative to each repeat's value.
+ * @param {import('../types.js').Repeat[]} repeats
+ * @param {string} kind the step's kind
+ * @param {(repeat: import('../types.js').Repeat, kind: string) => LatencyResolution|null} resolve
+ *   the metric's own (MetricDef.resolution: latencyResolution for the p95 latency)
+ * @returns {(LatencyResolution & {relative: number, valueMs: number})|null} valueMs: the
+ *   figure of the repeat whose step is the coarsest
+ */
+export function coarsestResolution(repeats, kind, resolve) {
+  /** @type {(LatencyResolution & {relative: number, valueMs: number})|null} */
+  let coarsest = null;
+  for (const r of repeats) {
+    const res = resolve(r, kind);
+    if (!res) continue;
+    const valueMs = /** @type {number} */ (r.latencyMs?.p95);
+    const relative = res.stepMs / valueMs;
+    if (!coarsest || relative > coarsest.relative) coarsest = { ...res, relative, valueMs };
+  }
+  return coarsest;
+}
+
+/**
+ * Why a quantized latency is not judged, or null to judge it (at its resolution).
+ * @param {LatencyResolution & {relative: number, valueMs: number}} res
+ * @param {number} issue the metric's issue threshold (relative)
+ * @returns {string|null}
+ */
+export function explainQuantized(res, issue) {
+  if (res.relative < issue) return null;
+  return `quantized: ${res.source}, so a p95 of ${formatMs(res.valueMs)} moves in steps of ${formatMs(res.stepMs)} (${Math.round(res.relative * 100)} %), coarser than the ${Math.round(issue * 100)} % an issue needs: shown, not judged`;
+}
+
+/**
+ * @param {number} ms
+ * @returns {string}
+ */
+export function formatMs(ms) {
+  return `${Number(ms.toPrecision(3))} ms`;
+}
