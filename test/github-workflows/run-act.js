@@ -95,7 +95,7 @@ async function readWithCalledWorkflows(workflow) {
  * @returns {Promise<{code: number|null, log: string, logFile: string, artifacts: string}>}
  *   artifacts: the stand-in's folder for this run's artifacts (`<artifacts>/<run id>/<name>/`)
  */
-export async function runAct({ workflow, dir, event, vars = {}, env = {}, secrets = {}, job, actions = {} }) {
+export async function runAct({ workflow, dir, event, eventName = 'workflow_dispatch', vars = {}, env = {}, secrets = {}, job, actions = {} }) {
   // Host mode runs the workflows' `npm ci --omit=dev` in this work tree: npm empties a
   // node_modules that is a link (a git worktree sharing another checkout's) at its target first.
   const modules = join(ROOT, 'node_modules');
@@ -130,7 +130,7 @@ export async function runAct({ workflow, dir, event, vars = {}, env = {}, secret
     return stub;
   };
   const args = [
-    'workflow_dispatch', '-W', workflow, '-e', eventFile, ...(job ? ['-j', job] : []),
+    eventName, '-W', workflow, '-e', eventFile, ...(job ? ['-j', job] : []),
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     // `-s NAME` without a value: act reads the secret from its own environment.
