@@ -153,16 +153,27 @@ const MARK = Object.freeze({ failure: '❌', neutral: '⚪', success: '✅' });
  * @returns {string} one line
  */
 function renderTitle(comparison, decision) {
-  /** @param {ReportedVerdict[]} list */
-  const named = (list) => {
-    const shown = list.slice(0, TITLE_TESTS).map((t) => `${t.test} ${formatChange(t)} (${t.metric})`);
-    return shown.join(', ') + (list.length > TITLE_TESTS ? `, and ${list.length - TITLE_TESTS} more` : '');
+  /**
+   * The first tests of the list, as many as fit the title (at least one), and how many more.
+   * @param {ReportedVerdict[]} list
+   * @param {string} before the rest of the title
+   */
+  const named = (list, before = '') => {
+    const say = (/** @type {number} */ n) => list.slice(0, n).map((t) => `${t.test} ${formatChange(t)} (${t.metric})`).join(', ') + (list.length > n ? `, and ${list.length - n} more` : '');
+    const n = largestFitting(Math.min(TITLE_TESTS, list.length), (k) => k <= 1 || before.length + say(k).length <= TITLE_CHARS);
+    return say(Math.max(1, n));
   };
   const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (decision.conclusion === 'failure') return oneLine(`${plural(decision.regressions.length, 'regression')}: ${named(decision.regressions)}`, TITLE_CHARS);
+  if (decision.conclusion === 'failure') {
+    const head = `${plural(decision.regressions.length, 'regression')}: `;
+    return oneLine(head + named(decision.regressions, head), TITLE_CHARS);
+  }
   if (decision.conclusion === 'neutral') {
     const parts = [];
-    if (decision.unconfirmed.length > 0) parts.push(`${plural(decision.unconfirmed.length, 'regression')} not confirmed by a rerun yet: ${named(decision.unconfirmed)}`);
+    if (decision.unconfirmed.length > 0) {
+      const head = `${plural(decision.unconfirmed.length, 'regression')} not confirmed by a rerun yet: `;
+      parts.push(head + named(decision.unconfirmed, head));
+    }
     if (decision.undecided.length > 0) parts.push(`${plural(decision.undecided.length, 'test')} undecided (${decision.undecided.slice(0, TITLE_TESTS).map((t) => `${t.test} ${t.verdict}`).join(', ')}${decision.undecided.length > TITLE_TESTS ? ', …' : ''})`);
     return oneLine(parts.join('; '), TITLE_CHARS);
   }
@@ -201,10 +212,10 @@ function bySize(tests) {
 function renderSummaryPart(comparison, decision, context, rows, shown) {
   const c = comparison;
   const why = {
-    failure: `**${decision.regressions.length} confirmed regression${decision.regressions.length === 1 ? '' : 's'}** at the issue level: ${decision.regressions.map((t) => `\`${testId(t)}\` ${formatChange(t)}`).join(', ')}.`,
+    failure: `**${decision.regressions.length} confirmed regression${decision.regressions.length === 1 ? '' : 's'}** at the issue level: ${listSome(decision.regressions, (t) => `\`${testId(t)}\` ${formatChange(t)}`)}.`,
     neutral: decision.unconfirmed.length > 0
-      ? `**No confirmed regression yet**: ${decision.unconfirmed.map((t) => `\`${testId(t)}\``).join(', ')} regressed, but no rerun has confirmed ${decision.unconfirmed.length === 1 ? 'it' : 'them'} (\`tagbench confirm\`).${decision.undecided.length > 0 ? ` ${decision.undecided.length} test(s) undecided.` : ''}`
-      : `**No decision** for ${decision.undecided.map((t) => `\`${testId(t)}\` (${t.verdict})`).join(', ')}; no regression among the others.`,
+      ? `**No confirmed regression yet**: ${listSome(decision.unconfirmed, (t) => `\`${testId(t)}\``)} regressed, but no rerun has confirmed ${decision.unconfirmed.length === 1 ? 'it' : 'them'} (\`tagbench confirm\`).${decision.undecided.length > 0 ? ` ${decision.undecided.length} test(s) undecided.` : ''}`
+      : `**No decision** for ${listSome(decision.undecided, (t) => `\`${testId(t)}\` (${t.verdict})`)}; no regression among the others.`,
     success: '**No regression** at the issue level.',
   }[decision.conclusion];
   const out = [
@@ -224,6 +235,19 @@ function renderSummaryPart(comparison, decision, context, rows, shown) {
   }
   out.push('The check fails only on a regression at the issue level that a rerun confirmed; it is neutral while a regression awaits its rerun or a test has no decision. Ratio = candidate median / baseline median; CI = its confidence interval.', '');
   return out.join('\n');
+}
+
+/** How many verdicts a sentence of the summary names; the table has them all (as many as fit). */
+const SENTENCE_TESTS = 10;
+
+/**
+ * @param {ReportedVerdict[]} list
+ * @param {(t: ReportedVerdict) => string} say
+ * @returns {string} the first SENTENCE_TESTS, and how many more
+ */
+function listSome(list, say) {
+  const more = list.length - SENTENCE_TESTS;
+  return list.slice(0, SENTENCE_TESTS).map(say).join(', ') + (more > 0 ? ` and ${more} more (in the table)` : '');
 }
 
 /**
