@@ -29,6 +29,10 @@
  * The request shapes themselves are checked against GitHub's OpenAPI description in
  * report-prism.test.js.
  */
+import { afterEach } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import nock from 'nock';
 
 export const FAKE_API = 'http://github.fake.test';
@@ -299,6 +303,30 @@ export function startFakeGitHub(seed = {}) {
       nock.enableNetConnect();
     },
   });
+}
+
+/**
+ * One fake per test and temporary folders, both gone after each test of the file.
+ * @returns {{start: (seed?: Parameters<typeof startFakeGitHub>[0]) => ReturnType<typeof startFakeGitHub>, tempDir: (prefix: string) => Promise<string>}}
+ */
+export function useFakeGitHubPerTest() {
+  /** @type {ReturnType<typeof startFakeGitHub>|null} */
+  let fake = null;
+  /** @type {string[]} */
+  const temps = [];
+  afterEach(async () => {
+    fake?.done();
+    fake = null;
+    await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  });
+  return {
+    start: (seed) => (fake = startFakeGitHub(seed)),
+    tempDir: async (prefix) => {
+      const dir = await mkdtemp(join(tmpdir(), prefix));
+      temps.push(dir);
+      return dir;
+    },
+  };
 }
 
 /** @param {FakeIssue} i */

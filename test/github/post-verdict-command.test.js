@@ -3,27 +3,18 @@
  * would be valid, and the dry run (no token, or --dry-run) writing the Markdown and the requests
  * it would make while sending nothing (the nock stand-in refuses any connection and records none).
  */
-import { test, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { postVerdictCommand } from '../../scripts/github/commands.js';
 import { renderVerdict } from '../../scripts/github/render-verdict.js';
 import { readCalibrationReport } from '../../scripts/store/index.js';
-import { startFakeGitHub, FAKE_API } from './fake-github-nock.js';
+import { useFakeGitHubPerTest, FAKE_API } from './fake-github-nock.js';
 import { FIXTURE_STORE, loadFixtures } from './fixture-store.js';
 
 const SHA = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00';
-/** @type {ReturnType<typeof startFakeGitHub>|null} */
-let fake = null;
-/** @type {string[]} */
-const temps = [];
-afterEach(async () => {
-  fake?.done();
-  fake = null;
-  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+const github = useFakeGitHubPerTest();
 
 async function comparisonFile() {
   const dir = join(FIXTURE_STORE, 'verdicts/local/mariadb/10.11.19/smoke');
@@ -47,9 +38,8 @@ test('bad options are refused with what would be valid', async () => {
 });
 
 test('--dry-run with a token set writes check-run.md, comment.md and requests.json, and sends nothing', async () => {
-  fake = startFakeGitHub({ commits: [SHA] });
-  const dir = await mkdtemp(join(tmpdir(), 'tagbench-verdict-dry-'));
-  temps.push(dir);
+  const fake = github.start({ commits: [SHA] });
+  const dir = await github.tempDir('tagbench-verdict-dry-');
   const reportUrl = 'https://github.example/acme/tagbench/actions/runs/5';
   assert.equal(await run({ pull: '12', reportUrl, dryRun: dir, env: { GITHUB_TOKEN: 'ghs_app', GITHUB_API_URL: FAKE_API } }), 0);
   assert.deepEqual(fake.requests, [], 'nothing reached GitHub');
@@ -77,8 +67,7 @@ test('--dry-run with a token set writes check-run.md, comment.md and requests.js
 });
 
 test('without a token: a dry run into out/verdict of the working directory, and no comment requests without --pull', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'tagbench-verdict-notoken-'));
-  temps.push(dir);
+  const dir = await github.tempDir('tagbench-verdict-notoken-');
   const cwd = process.cwd();
   process.chdir(dir);
   t.after(() => process.chdir(cwd));

@@ -9,7 +9,7 @@
  * commits the repository has; the newest check run of a name). Prism is needed here because
  * stateless examples cannot show "created, then updated, never twice".
  */
-import { test, after, afterEach } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { createGitHubClient } from '../../scripts/github/github-client.js';
 import { GITHUB_LIMITS, parseVerdictMarker, renderVerdict } from '../../scripts/github/render-verdict.js';
 import { postVerdict } from '../../scripts/github/post-verdict.js';
 import { serveFakeGitHub } from '../github-workflows/fake-github-server.js';
-import { startFakeGitHub } from './fake-github-nock.js';
+import { useFakeGitHubPerTest } from './fake-github-nock.js';
 import { usePrismForFile } from './prism-harness.js';
 import { FIXTURE_STORE, loadFixtures } from './fixture-store.js';
 
@@ -27,21 +27,16 @@ let bridge = null;
 const ctx = usePrismForFile({ upstream: async () => (bridge = await serveFakeGitHub()).url });
 after(async () => { await bridge?.close(); });
 
-/** @type {ReturnType<typeof startFakeGitHub>|null} */
-let fake = null;
-afterEach(() => {
-  fake?.done();
-  fake = null;
-});
+const github = useFakeGitHubPerTest();
 
 const SHA = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00';
 const NEXT_SHA = 'beef0000beef0000beef0000beef0000beef0000';
 const REPORT = 'https://github.example/acme/tagbench/actions/runs/99';
 const timing = { throttle: false, retryAfterBaseMs: 1, recheckDelayMs: 0 };
 
-/** @param {Parameters<typeof startFakeGitHub>[0]} seed */
+/** @param {Parameters<typeof github.start>[0]} seed */
 function start(seed) {
-  fake = startFakeGitHub({ commits: [SHA, NEXT_SHA], ...seed });
+  const fake = github.start({ commits: [SHA, NEXT_SHA], ...seed });
   fake.allowLoopback();
   ctx.prism.clear();
   return fake;
