@@ -247,6 +247,87 @@ export async function triageCommand(options) {
   return EXIT.ok;
 }
 
+/** A commit as GitHub names it in the check-run and status routes: the full SHA. */
+const SHA_RE = /^[0-9a-f]{40}$/i;
+
+/**
+ * `tagbench post-verdict`: the verdict of one comparison on the commit it is about (a check run,
+ * or a commit status when the token may not create one) and, for a pull request, one comment
+ * kept up to date. Without a token, or with --dry-run, the Markdown and the requests go to files.
+ * @param {Record<string, any>} options CLI options (see below); tests may pass `env` and `timing`
+ * @returns {Promise<number>} 0 when everything was posted (or written)
+ * @throws {UserError} for a bad option, an unreadable comparison, or when GitHub refused a part
+ *   (after posting the other part and writing the files)
+ */
+export async function postVerdictCommand(options) {
+  const { parseRepo } = await import('./github-client.js');
+  /** @type {Record<string, string|undefined>} */
+  const env = options.env ?? process.env;
+  const log = (/** @type {string} */ line) => process.stderr.write(`post-verdict: ${line}\n`);
+  if (!options.comparison) throw new UserError('post-verdict needs --comparison <file>: a comparison written by tagbench compare or confirm (results/verdicts/...)');
+  const sha = String(options.sha ?? '');
+  if (!SHA_RE.test(sha)) throw new UserError(`--sha is '${sha}' but must be the commit's full SHA: 40 hexadecimal digits (git rev-parse <ref>)`);
+  const repoName = options.repo ?? env.GITHUB_REPOSITORY ?? '';
+  if (!repoName) throw new UserError('post-verdict needs --repo <owner/name> (or GITHUB_REPOSITORY): the repository where the commit lives, a fork\'s own for a fork');
+  const repo = parseRepo(repoName);
+  let pull = null;
+  if (options.pull !== undefined && options.pull !== '') {
+    if (!/^[1-9]\d*$/.test(String(options.pull))) throw new UserError(`--pull is '${options.pull}' but must be a pull-request number: a whole number from 1`);
+    pull = Number(options.pull);
+  }
+  for (const [flag, value] of /** @type {[string, unknown][]} */ ([['--report-url', options.reportUrl], ['--site-url', options.siteUrl], ['--run-url', options.runUrl]])) {
+    if (value !== undefined && value !== '' && !isWebUrl(String(value))) throw new UserError(`${flag} is '${value}' but must be an http(s) URL`);
+  }
+  const { readComparisonFile, readCalibrationReport, replaceFileAtomic } = await import('../store/index.js');
+  const { renderVerdict } = await import('./render-verdict.js');
+  const comparison = await readComparisonFile(options.comparison);
+  const root = options.root ?? new URL('../..', import.meta.url).pathname;
+  const verdict = renderVerdict(comparison, {
+    sha: sha.toLowerCase(),
+    reportUrl: options.reportUrl || null,
+    siteUrl: options.siteUrl || null,
+    runUrl: options.runUrl || defaultRunUrl(env),
+    calibration: await readCalibrationReport(root, comparison.hostClass),
+  });
+  const target = { ...repo, sha: sha.toLowerCase(), pull };
+  const token = options.dryRun ? null : env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
+  const checkMarkdown = `# ${verdict.output.title}\n\n${verdict.output.summary}\n${verdict.output.text}`;
+  if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, `## ${verdict.name}\n\n${checkMarkdown}\n`);
+  if (!token) {
+    const { planVerdictRequests } = await import('./post-verdict.js');
+    const { join } = await import('node:path');
+    const dir = options.dryRun || 'out/verdict';
+    if (!options.dryRun) log(`no token in $${options.tokenEnv ?? 'GITHUB_TOKEN'}: dry run, nothing posted`);
+    await replaceFileAtomic(join(dir, 'check-run.md'), checkMarkdown);
+    await replaceFileAtomic(join(dir, 'comment.md'), verdict.comment);
+    await replaceFileAtomic(join(dir, 'requests.json'), `${JSON.stringify({ repo: repoName, sha: target.sha, pull, conclusion: verdict.conclusion, requests: planVerdictRequests(verdict, target) }, null, 2)}\n`);
+    log(`${verdict.conclusion}: ${verdict.output.title}; check-run.md, comment.md and requests.json written to ${dir}`);
+    process.stdout.write(`${JSON.stringify({ conclusion: verdict.conclusion, title: verdict.output.title, dryRun: dir })}\n`);
+    return EXIT.ok;
+  }
+  const { createGitHubClient } = await import('./github-client.js');
+  const { resolveTrustedLogins } = await import('./sync-issues.js');
+  const { postVerdict } = await import('./post-verdict.js');
+  const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log, ...(options.timing ?? {}) });
+  const trustedLogins = pull === null ? new Set() : await resolveTrustedLogins(octokit, botLogins(options, env), log);
+  const outcome = await postVerdict(verdict, target, { octokit, trustedLogins, log, recheckDelayMs: options.timing?.recheckDelayMs });
+  for (const note of outcome.notes) log(note);
+  const { notes: _notes, failures, ...result } = outcome;
+  process.stdout.write(`${JSON.stringify({ conclusion: verdict.conclusion, title: verdict.output.title, ...result })}\n`);
+  if (failures.length > 0) throw new UserError(`post-verdict: ${failures.join(' | ')}`);
+  return EXIT.ok;
+}
+
+/** @param {string} text */
+function isWebUrl(text) {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
   {
@@ -348,5 +429,33 @@ export const commands = [
       { flags: '--read-only', description: 'count only: no comments, no dispatch' },
     ],
     run: triageCommand,
+  },
+  {
+    name: 'post-verdict',
+    summary: 'post one comparison\'s verdict on its commit (check run, or commit status) and on its pull request (one comment kept up to date)',
+    help: [
+      'The check run "tagbench: <suite> on <host-class>" on --sha: failure on a confirmed issue-level',
+      'regression, neutral while one awaits its rerun or a test is undecided, success otherwise; its',
+      'output is the verdict table and where the instructions went. A second post for the same commit',
+      'updates that check run; with --pull, one comment on the pull request is edited in place.',
+      'A token that may not create check runs (a personal one: 403) gets a commit status instead.',
+      'The token is read from the environment variable named by --token-env, for the repository where',
+      'the commit lives (a fork\'s own). Without one, or with --dry-run, nothing is posted: check-run.md,',
+      'comment.md and requests.json go to the --dry-run directory (default out/verdict).',
+      'Example: tagbench post-verdict --comparison results/verdicts/.../vs-10.11.18-....json --repo acme/server --sha <40 hex> --pull 12 --report-url <url>',
+    ].join('\n'),
+    options: [
+      { flags: '--comparison <file>', description: 'the comparison to post (tagbench compare / confirm wrote it under results/verdicts/)' },
+      { flags: '--repo <owner/name>', description: 'repository where the commit lives (default: $GITHUB_REPOSITORY)' },
+      { flags: '--sha <sha>', description: 'the commit the comparison measured: its full 40-hex SHA' },
+      { flags: '--pull <number>', description: 'pull request to keep the verdict comment on (none: the check run only)' },
+      { flags: '--report-url <url>', description: 'the full report, linked from the check run (its details URL), the status and the comment' },
+      { flags: '--site-url <url>', description: 'the site\'s page of this run, linked from the check run and the comment' },
+      { flags: '--run-url <url>', description: 'workflow run linked (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
+      { flags: '--token-env <name>', description: 'environment variable holding the token of --repo', default: 'GITHUB_TOKEN' },
+      { flags: '--dry-run <dir>', description: 'post nothing: write check-run.md, comment.md and requests.json to this directory' },
+      { flags: '--bot-login <logins>', description: 'comma-separated logins whose verdict comments are ours to edit besides the token\'s own (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot]; a GitHub App: <app-slug>[bot])' },
+    ],
+    run: postVerdictCommand,
   },
 ];

@@ -91,6 +91,32 @@ export function parseRecoveryMarker(body) {
 }
 
 /**
+ * A marker of another kind of text tagbench keeps up to date (a pull request's verdict comment):
+ * `<!-- <name> {json} -->`, on one line, invisible on GitHub.
+ * @param {string} name e.g. `tagbench-verdict`
+ * @param {unknown} value any JSON-serialisable value
+ * @returns {string}
+ */
+export function renderNamedMarker(name, value) {
+  return `<!-- ${name} ${safeJson(value)}${SUFFIX}`;
+}
+
+/**
+ * @param {string|null|undefined} body
+ * @param {string} name as given to renderNamedMarker
+ * @returns {unknown} the marker's value, null when there is none or it does not parse
+ */
+export function parseNamedMarker(body, name) {
+  const json = extract(body, `<!-- ${name} `);
+  if (json === null) return null;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * JSON that cannot end the HTML comment early: `>` is written as its \u escape.
  * @param {unknown} value
  */

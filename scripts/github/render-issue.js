@@ -5,6 +5,7 @@
 import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.js';
 import { formatChange, formatDetectable, formatEffect, formatInterval, formatPercent, formatRatio, formatStats } from '../format-number.js';
 import { renderProvenance } from './render-provenance.js';
+import { largestFitting } from './fit-text.js';
 import { renderTriageHelp } from './triage-answers.js';
 import { describeHowSure, findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
 
@@ -170,21 +171,15 @@ function fitBody(regressed, compose) {
   if (all.length <= ISSUE_BODY_LIMIT) return all;
   const size = (/** @type {ReportedVerdict} */ t) => Math.abs(Math.log(t.ratio ?? 1));
   const bySize = [...regressed].sort((a, b) => size(b) - size(a));
-  let lo = 0;
-  let hi = regressed.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (compose(bySize.slice(0, mid)).length <= ISSUE_BODY_LIMIT) lo = mid;
-    else hi = mid - 1;
-  }
-  const body = compose(bySize.slice(0, lo));
+  const listed = largestFitting(regressed.length - 1, (n) => compose(bySize.slice(0, n)).length <= ISSUE_BODY_LIMIT);
+  const body = compose(bySize.slice(0, listed));
   // Left with no row, the rest of the body (the marker's test list, provenance) is too long on its own.
   if (body.length > ISSUE_BODY_LIMIT) throw new Error(`the issue body is ${body.length} characters with no regression listed, over GitHub's limit: the marker or provenance grew`);
   return body;
 }
 
 /** Instruction regressions whose functions an issue shows; the rest are on the site. */
-const FUNCTION_SECTIONS = 3;
+export const FUNCTION_SECTIONS = 3;
 
 /**
  * Where the instructions went, for the confirmed instruction regressions (the first few, each
@@ -194,14 +189,34 @@ const FUNCTION_SECTIONS = 3;
  * @returns {string[]} lines, empty when no regression has its functions
  */
 function renderWhereItWent(regressed, comparison) {
-  const withFunctions = regressed.filter((t) => t.metric === 'instructionsPerOp' && t.functions);
-  const lines = withFunctions.slice(0, FUNCTION_SECTIONS).map((t) => renderFunctionDiff({ ...(/** @type {NonNullable<typeof t.functions>} */ (t.functions)), functions: [] }, {
+  const withFunctions = regressed.filter(hasFunctions);
+  const lines = withFunctions.slice(0, FUNCTION_SECTIONS).map((t) => renderFunctionSection(t, comparison));
+  if (withFunctions.length > FUNCTION_SECTIONS) lines.push(`${withFunctions.length - FUNCTION_SECTIONS} more instruction regressions have their functions in the comparison and on the site.\n`);
+  return lines.length > 0 ? [...lines, ''] : [];
+}
+
+/**
+ * @param {ReportedVerdict} t
+ * @returns {t is ReportedVerdict & {functions: NonNullable<ReportedVerdict['functions']>}} an
+ *   instructions-per-operation verdict that carries where its instructions went
+ */
+export function hasFunctions(t) {
+  return t.metric === 'instructionsPerOp' && Boolean(t.functions);
+}
+
+/**
+ * One verdict's "where the instructions went" section, bounded (at most 8 functions each way,
+ * 5,000 characters), as issues, check runs and pull-request comments show it.
+ * @param {ReportedVerdict & {functions: NonNullable<ReportedVerdict['functions']>}} t
+ * @param {Comparison} comparison
+ * @returns {string} Markdown, ending with a newline
+ */
+export function renderFunctionSection(t, comparison) {
+  return renderFunctionDiff({ ...t.functions, functions: [] }, {
     format: 'markdown', limit: 8, maxChars: 5000,
     title: `Where the instructions went: ${t.test}`,
     baseLabel: comparison.base.version, candidateLabel: comparison.candidate.version,
-  }));
-  if (withFunctions.length > FUNCTION_SECTIONS) lines.push(`${withFunctions.length - FUNCTION_SECTIONS} more instruction regressions have their functions in the comparison and on the site.\n`);
-  return lines.length > 0 ? [...lines, ''] : [];
+  });
 }
 
 /**

@@ -26,13 +26,8 @@ export function renderSummary(comparisons, outcomes, mode) {
     out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
     out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
     out.push(`**How sure:** ${describeHowSure(c, mode.calibrations?.get(c.hostClass) ?? null)}`, '');
-    out.push('| test | metric | verdict | ratio | CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|');
-    for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) {
-      const level = t.level ? `, ${t.level}` : '';
-      const policy = findVerdictPolicy(t, c.thresholds);
-      const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
-      out.push(`| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`);
-    }
+    out.push(...VERDICT_TABLE_HEAD);
+    for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) out.push(renderVerdictRow(t, c.thresholds));
     out.push('');
   }
   out.push('### Issues', '');
@@ -46,4 +41,21 @@ export function renderSummary(comparisons, outcomes, mode) {
   if (mode.dryRun && !outcomes.some((o) => o.action === 'summary-only')) out.push('', 'Dry run: no GitHub token or repository, so issue bodies were written to files instead.');
   out.push('');
   return out.join('\n');
+}
+
+/** The head of the verdict table (job summary, check run, pull-request comment). */
+export const VERDICT_TABLE_HEAD = Object.freeze(['| test | metric | verdict | ratio | CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|']);
+
+/**
+ * One verdict as a row of the verdict table: its mark and word, for a regression whether a
+ * rerun confirmed it and whether its policy lets it open an issue, then its numbers.
+ * @param {import('./types.js').ReportedVerdict} t
+ * @param {Comparison['thresholds']} thresholds the comparison's (the policy of older verdicts)
+ * @returns {string}
+ */
+export function renderVerdictRow(t, thresholds) {
+  const level = t.level ? `, ${t.level}` : '';
+  const policy = findVerdictPolicy(t, thresholds);
+  const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
+  return `| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`;
 }

@@ -161,20 +161,21 @@ export async function createIssueOnce(ctx, plan) {
  * @param {Pick<SyncContext, 'octokit'|'repo'|'trustedLogins'|'log'|'recheckDelayMs'|'createAttempts'>} ctx
  * @param {number} issueNumber
  * @param {string} body
- * @returns {Promise<void>}
+ * @returns {Promise<{id: number, html_url: string}>} the comment posted (or found posted)
  */
 export async function commentOnce(ctx, issueNumber, body) {
   const attempts = ctx.createAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     try {
-      await ctx.octokit.rest.issues.createComment({ ...ctx.repo, issue_number: issueNumber, body, request: { retries: 0 } });
-      return;
+      const { data } = await ctx.octokit.rest.issues.createComment({ ...ctx.repo, issue_number: issueNumber, body, request: { retries: 0 } });
+      return { id: data.id, html_url: data.html_url };
     } catch (err) {
       if (!isUncertainWriteError(err) || attempt >= attempts) throw err;
       ctx.log(`commenting on #${issueNumber} failed with ${/** @type {{status?: number}} */ (err).status ?? 'a network error'}; reading the comments back before trying again`);
       await new Promise((resolve) => setTimeout(resolve, (ctx.recheckDelayMs ?? 2000) * attempt));
       const comments = await ctx.octokit.paginate(ctx.octokit.rest.issues.listComments, { ...ctx.repo, issue_number: issueNumber, per_page: 100 });
-      if (comments.some((c) => c.body === body && c.user?.login && ctx.trustedLogins.has(c.user.login.toLowerCase()))) return;
+      const posted = comments.find((c) => c.body === body && c.user?.login && ctx.trustedLogins.has(c.user.login.toLowerCase()));
+      if (posted) return { id: posted.id, html_url: posted.html_url };
     }
   }
 }

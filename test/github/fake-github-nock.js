@@ -10,12 +10,29 @@
  *  - an issue or comment is authored by the token's login; a workflow token (the default here)
  *    cannot read GET /user (403 "Resource not accessible by integration") and writes as
  *    github-actions[bot];
- *  - comments carry author_association and created_at, issues their labels and author.
+ *  - comments carry author_association and created_at, issues their labels and author; a
+ *    comment body holds at most 65,536 characters (422 "Body is too long");
+ *  - check runs and commit statuses (the verdict on a commit, post-verdict.js): only a GitHub
+ *    App's token may create or update a check run (a personal token: 403 "You must authenticate
+ *    via a GitHub App."); a check run's output.summary and output.text hold at most 65,535 bytes
+ *    of UTF-8 (422 "summary exceeds a maximum bytesize of 65535", as GitHub answers although its
+ *    description says characters); a completed check run needs a conclusion; check runs and
+ *    statuses are only for commits the repository has, and so is listing a commit's check runs
+ *    (422 "No commit found for SHA: …", the answer GitHub gives for statuses; assumed alike for
+ *    check runs); a status's description holds at most 140 characters;
+ *    listing a commit's check runs filters by check_name, and by default (filter=latest) keeps
+ *    only the newest run of each name.
+ * The answers of the routes the verdict uses (comments, check runs, statuses) have every field
+ * GitHub's OpenAPI description requires: post-verdict-prism.test.js validates them through Prism.
  * Failures are injected per request (`fail`): a status with GitHub's headers and body, either
  * instead of the request or after applying it (a 502 whose write went through).
  * The request shapes themselves are checked against GitHub's OpenAPI description in
  * report-prism.test.js.
  */
+import { afterEach } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import nock from 'nock';
 
 export const FAKE_API = 'http://github.fake.test';
@@ -39,6 +56,7 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  * @property {string} [login] default github-actions[bot]
  * @property {string} [association] author_association; default NONE
  * @property {string} [createdAt]
+ * @property {string} [updatedAt] when it was last edited
  */
 
 /**
@@ -62,14 +80,42 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  */
 
 /**
- * @param {{issues?: FakeIssue[], comments?: FakeComment[], labels?: string[], authLogin?: string|null}} [seed]
- *   authLogin: login of a token that may read GET /user (a personal or app token); default none
- * @returns {FakeState & {writes: () => FakeState['requests'], fail: (i: Injection) => void, done: () => void}}
+ * @typedef {object} FakeCheckRun
+ * @property {number} id
+ * @property {string} head_sha
+ * @property {string} name
+ * @property {string|null} external_id
+ * @property {string} status
+ * @property {string|null} conclusion
+ * @property {string|null} details_url
+ * @property {{title: string|null, summary: string|null, text: string|null}} output
+ * @property {string} started_at
+ * @property {string|null} completed_at
+ */
+
+/**
+ * @typedef {object} FakeStatus
+ * @property {number} id
+ * @property {string} sha
+ * @property {string} state
+ * @property {string|null} description
+ * @property {string|null} target_url
+ * @property {string} context
+ * @property {string} created_at
+ */
+
+/**
+ * @param {{issues?: FakeIssue[], comments?: FakeComment[], labels?: string[], authLogin?: string|null, commits?: string[], personalToken?: boolean}} [seed]
+ *   authLogin: login of a token that may read GET /user (a personal or app token); default none.
+ *   commits: the SHAs the repository has (check runs and statuses name one). personalToken: the
+ *   token is a personal one, which may not create or update check runs
+ * @returns {FakeState & {checkRuns: FakeCheckRun[], statuses: FakeStatus[], writes: () => FakeState['requests'], fail: (i: Injection) => void, allowLoopback: () => void, done: () => void}}
  */
 export function startFakeGitHub(seed = {}) {
   nock.disableNetConnect();
-  /** @type {FakeState} */
-  const state = { issues: structuredClone(seed.issues ?? []), comments: structuredClone(seed.comments ?? []), labels: [...(seed.labels ?? [])], dispatches: [], requests: [] };
+  /** @type {FakeState & {checkRuns: FakeCheckRun[], statuses: FakeStatus[]}} */
+  const state = { issues: structuredClone(seed.issues ?? []), comments: structuredClone(seed.comments ?? []), labels: [...(seed.labels ?? [])], dispatches: [], requests: [], checkRuns: [], statuses: [] };
+  const commits = new Set((seed.commits ?? []).map((c) => c.toLowerCase()));
   const author = seed.authLogin ?? ACTIONS_BOT;
   /** @type {Injection[]} */
   const injections = [];
@@ -103,7 +149,9 @@ export function startFakeGitHub(seed = {}) {
     return answer;
   };
 
-  scope.get('/user').reply(route('GET', () => (seed.authLogin ? [200, { login: seed.authLogin, id: 1 }] : [403, { message: 'Resource not accessible by integration' }])));
+  scope.get('/user').reply(route('GET', () => (seed.authLogin
+    ? [200, { ...userApi(seed.authLogin), user_view_type: 'public', name: null, company: null, blog: null, location: null, email: null, hireable: null, bio: null, public_repos: 0, public_gists: 0, followers: 0, following: 0, created_at: '2020-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }]
+    : [403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user' }])));
   scope.get(new RegExp(`^${repo}/issues\\?`)).reply(route('GET', (uri) => {
     const label = query(uri).get('labels');
     return [200, state.issues.filter((i) => !label || i.labels.includes(label)).map(toApi)];
@@ -120,13 +168,117 @@ export function startFakeGitHub(seed = {}) {
     Object.assign(issue, body);
     return [200, toApi(issue)];
   }));
+  // A comment's id is its place in state.comments (comments are never deleted here).
+  const commentApi = (/** @type {FakeComment} */ c) => {
+    const id = state.comments.indexOf(c) + 1;
+    return {
+      id, node_id: `IC_${id}`, body: c.body, user: userApi(c.login ?? ACTIONS_BOT), author_association: c.association ?? 'NONE',
+      created_at: c.createdAt ?? '2026-01-01T00:00:00Z', updated_at: c.updatedAt ?? c.createdAt ?? '2026-01-01T00:00:00Z',
+      html_url: `${url(c.issue)}#issuecomment-${id}`, issue_url: `${FAKE_API}${repo}/issues/${c.issue}`, url: `${FAKE_API}${repo}/issues/comments/${id}`,
+    };
+  };
+  const COMMENT_MAX = 65_536;
+  const tooLong = (/** @type {string} */ body) => [422, { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${COMMENT_MAX} characters)` }], documentation_url: 'https://docs.github.com/rest/issues/comments' }, body];
   scope.get(new RegExp(`^${repo}/issues/\\d+/comments`)).reply(route('GET', (uri) => {
     const n = Number(uri.split('/')[5]);
-    return [200, state.comments.filter((c) => c.issue === n).map((c, i) => ({ id: i + 1, body: c.body, user: { login: c.login ?? ACTIONS_BOT }, author_association: c.association ?? 'NONE', created_at: c.createdAt ?? '2026-01-01T00:00:00Z' }))];
+    return [200, state.comments.filter((c) => c.issue === n).map(commentApi)];
   }));
   scope.post(new RegExp(`^${repo}/issues/\\d+/comments$`)).reply(route('POST', (uri, body) => {
-    state.comments.push({ issue: Number(uri.split('/')[5]), body: body.body, login: author, association: 'NONE', createdAt: now() });
-    return [201, { id: state.comments.length, body: body.body, user: { login: author } }];
+    // GitHub counts characters (a character outside the BMP is one): code points here.
+    if ([...String(body.body)].length > COMMENT_MAX) return /** @type {[number, any]} */ (tooLong(body.body).slice(0, 2));
+    const comment = { issue: Number(uri.split('/')[5]), body: body.body, login: author, association: 'NONE', createdAt: now() };
+    state.comments.push(comment);
+    return [201, commentApi(comment)];
+  }));
+  scope.patch(new RegExp(`^${repo}/issues/comments/\\d+$`)).reply(route('PATCH', (uri, body) => {
+    const comment = state.comments[Number(uri.split('/').at(-1)) - 1];
+    if (!comment) return [404, { message: 'Not Found' }];
+    // Only the author (or a maintainer, which these tokens are not) may edit a comment.
+    if ((comment.login ?? ACTIONS_BOT) !== author) return [403, { message: 'Resource not accessible by integration' }];
+    if ([...String(body.body)].length > COMMENT_MAX) return /** @type {[number, any]} */ (tooLong(body.body).slice(0, 2));
+    Object.assign(comment, { body: body.body, updatedAt: now() });
+    return [200, commentApi(comment)];
+  }));
+
+  // Check runs and statuses.
+  const APP = { id: 15368, slug: 'github-actions', node_id: 'MDM6QXBwMTUzNjg=', owner: { id: 9919, node_id: 'MDEyOk9yZ2FuaXphdGlvbjk5MTk=', name: 'GitHub', slug: 'github', html_url: 'https://github.example/github', created_at: '2008-05-11T04:37:31Z', updated_at: '2026-01-01T00:00:00Z', avatar_url: 'https://avatars.example/u/9919' }, name: 'GitHub Actions', description: 'Automate your workflow', external_url: 'https://help.github.example/en/actions', html_url: 'https://github.example/apps/github-actions', created_at: '2018-07-30T09:30:17Z', updated_at: '2026-01-01T00:00:00Z', permissions: { checks: 'write', statuses: 'write', issues: 'write', pull_requests: 'write' }, events: [] };
+  const NOT_AN_APP = [403, { message: 'You must authenticate via a GitHub App.', documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run' }];
+  const noCommit = (/** @type {string} */ sha) => [422, { message: `No commit found for SHA: ${sha}`, documentation_url: 'https://docs.github.com/rest/checks/runs' }];
+  const OUTPUT_MAX_BYTES = 65_535;
+  /**
+   * GitHub's rules for a check run's fields, on create and update.
+   * @param {any} body
+   * @param {FakeCheckRun|null} existing
+   * @returns {[number, any]|null} the refusal, or null
+   */
+  const refuseCheckRun = (body, existing) => {
+    for (const field of ['summary', 'text']) {
+      const value = body.output?.[field];
+      if (typeof value === 'string' && Buffer.byteLength(value, 'utf8') > OUTPUT_MAX_BYTES) {
+        return [422, { message: 'Validation Failed', errors: [{ resource: 'CheckRun', code: 'custom', field, message: `${field} exceeds a maximum bytesize of ${OUTPUT_MAX_BYTES}` }], documentation_url: 'https://docs.github.com/rest/checks/runs' }];
+      }
+    }
+    if (body.output && (typeof body.output.title !== 'string' || typeof body.output.summary !== 'string')) {
+      return [422, { message: 'Invalid request.\n\n"title" and "summary" are required keys in "output".', documentation_url: 'https://docs.github.com/rest/checks/runs' }];
+    }
+    const status = body.status ?? existing?.status ?? 'queued';
+    if (status === 'completed' && !(body.conclusion ?? existing?.conclusion)) {
+      return [422, { message: 'Invalid request.\n\n"conclusion" is required when "status" is "completed".', documentation_url: 'https://docs.github.com/rest/checks/runs' }];
+    }
+    return null;
+  };
+  /** @param {any} body @param {FakeCheckRun} run */
+  const applyCheckRun = (body, run) => {
+    for (const key of /** @type {const} */ (['name', 'external_id', 'details_url', 'status', 'conclusion'])) if (body[key] !== undefined) run[key] = body[key];
+    if (body.conclusion) run.status = 'completed';
+    if (run.status === 'completed' && !run.completed_at) run.completed_at = now();
+    if (body.output) run.output = { title: body.output.title ?? null, summary: body.output.summary ?? null, text: body.output.text ?? null };
+  };
+  const checkRunApi = (/** @type {FakeCheckRun} */ r) => ({
+    ...r, node_id: `CR_${r.id}`, url: `${FAKE_API}${repo}/check-runs/${r.id}`, html_url: `https://github.example/acme/bench/runs/${r.id}`,
+    output: { ...r.output, annotations_count: 0, annotations_url: `${FAKE_API}${repo}/check-runs/${r.id}/annotations` },
+    check_suite: { id: 5000 + r.id }, app: APP, pull_requests: [],
+  });
+  scope.get(new RegExp(`^${repo}/commits/[^/]+/check-runs`)).reply(route('GET', (uri) => {
+    const ref = decodeURIComponent(uri.split('?')[0].split('/')[5]).toLowerCase();
+    if (!commits.has(ref)) return /** @type {[number, any]} */ (noCommit(ref));
+    const q = query(uri);
+    let runs = state.checkRuns.filter((r) => r.head_sha === ref && (!q.get('check_name') || r.name === q.get('check_name')));
+    if ((q.get('filter') ?? 'latest') === 'latest') runs = runs.filter((r) => !runs.some((o) => o.name === r.name && o.id > r.id));
+    runs = [...runs].sort((a, b) => b.id - a.id);
+    return [200, { total_count: runs.length, check_runs: runs.map(checkRunApi) }];
+  }));
+  scope.post(`${repo}/check-runs`).reply(route('POST', (_uri, body) => {
+    if (seed.personalToken) return /** @type {[number, any]} */ (NOT_AN_APP);
+    const sha = String(body.head_sha ?? '').toLowerCase();
+    if (!commits.has(sha)) return /** @type {[number, any]} */ (noCommit(body.head_sha));
+    const refused = refuseCheckRun(body, null);
+    if (refused) return refused;
+    /** @type {FakeCheckRun} */
+    const run = { id: 1000 + state.checkRuns.length + 1, head_sha: sha, name: body.name, external_id: null, status: 'queued', conclusion: null, details_url: null, output: { title: null, summary: null, text: null }, started_at: now(), completed_at: null };
+    applyCheckRun(body, run);
+    state.checkRuns.push(run);
+    return [201, checkRunApi(run)];
+  }));
+  scope.patch(new RegExp(`^${repo}/check-runs/\\d+$`)).reply(route('PATCH', (uri, body) => {
+    if (seed.personalToken) return /** @type {[number, any]} */ (NOT_AN_APP);
+    const run = state.checkRuns.find((r) => r.id === Number(uri.split('/').at(-1)));
+    if (!run) return [404, { message: 'Not Found' }];
+    const refused = refuseCheckRun(body, run);
+    if (refused) return refused;
+    applyCheckRun(body, run);
+    return [200, checkRunApi(run)];
+  }));
+  scope.post(new RegExp(`^${repo}/statuses/[^/]+$`)).reply(route('POST', (uri, body) => {
+    const sha = decodeURIComponent(uri.split('/').at(-1) ?? '').toLowerCase();
+    if (!commits.has(sha)) return /** @type {[number, any]} */ (noCommit(sha));
+    if (!['error', 'failure', 'pending', 'success'].includes(body.state)) return [422, { message: 'Validation Failed', errors: [{ resource: 'Status', code: 'custom', field: 'state', message: 'state is not included in the list' }] }];
+    if (typeof body.description === 'string' && body.description.length > 140) return [422, { message: 'Validation Failed', errors: [{ resource: 'Status', code: 'custom', field: 'description', message: 'description is too long (maximum is 140 characters)' }] }];
+    /** @type {FakeStatus} */
+    const status = { id: state.statuses.length + 1, sha, state: body.state, description: body.description ?? null, target_url: body.target_url ?? null, context: body.context ?? 'default', created_at: now() };
+    state.statuses.push(status);
+    const { sha: _sha, ...fields } = status;
+    return [201, { ...fields, url: `${FAKE_API}${repo}/statuses/${sha}`, avatar_url: null, node_id: `SC_${status.id}`, updated_at: status.created_at, creator: userApi(author) }];
   }));
   scope.get(new RegExp(`^${repo}/labels`)).reply(route('GET', () => [200, state.labels.map((name, i) => ({ id: i + 1, name, color: 'ffffff' }))]));
   scope.post(`${repo}/labels`).reply(route('POST', (_uri, body) => {
@@ -144,6 +296,8 @@ export function startFakeGitHub(seed = {}) {
   return Object.assign(state, {
     writes: () => state.requests.filter((r) => r.method !== 'GET'),
     fail: (/** @type {Injection} */ i) => void injections.push(i),
+    // For a client that reaches the fake through a local server (Prism, fake-github-server.js).
+    allowLoopback: () => nock.enableNetConnect((host) => host.startsWith('127.0.0.1')),
     done: () => {
       nock.cleanAll();
       nock.enableNetConnect();
@@ -151,7 +305,47 @@ export function startFakeGitHub(seed = {}) {
   });
 }
 
+/**
+ * One fake per test and temporary folders, both gone after each test of the file.
+ * @returns {{start: (seed?: Parameters<typeof startFakeGitHub>[0]) => ReturnType<typeof startFakeGitHub>, tempDir: (prefix: string) => Promise<string>}}
+ */
+export function useFakeGitHubPerTest() {
+  /** @type {ReturnType<typeof startFakeGitHub>|null} */
+  let fake = null;
+  /** @type {string[]} */
+  const temps = [];
+  afterEach(async () => {
+    fake?.done();
+    fake = null;
+    await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+  });
+  return {
+    start: (seed) => (fake = startFakeGitHub(seed)),
+    tempDir: async (prefix) => {
+      const dir = await mkdtemp(join(tmpdir(), prefix));
+      temps.push(dir);
+      return dir;
+    },
+  };
+}
+
 /** @param {FakeIssue} i */
 function toApi(i) {
   return { number: i.number, title: i.title, body: i.body, state: i.state, html_url: i.html_url, user: { login: i.author ?? ACTIONS_BOT }, labels: i.labels.map((name) => ({ name })) };
+}
+
+/**
+ * A user as GitHub's answers name one (simple-user: every field its description requires).
+ * @param {string} login
+ */
+function userApi(login) {
+  const id = [...login].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 1_000_000, 7);
+  const home = `https://github.example/${encodeURIComponent(login)}`;
+  const api = `${FAKE_API}/users/${encodeURIComponent(login)}`;
+  return {
+    login, id, node_id: `U_${id}`, avatar_url: `https://avatars.example/u/${id}`, gravatar_id: '', url: api, html_url: home,
+    followers_url: `${api}/followers`, following_url: `${api}/following{/other_user}`, gists_url: `${api}/gists{/gist_id}`, starred_url: `${api}/starred{/owner}{/repo}`,
+    subscriptions_url: `${api}/subscriptions`, organizations_url: `${api}/orgs`, repos_url: `${api}/repos`, events_url: `${api}/events{/privacy}`, received_events_url: `${api}/received_events`,
+    type: login.endsWith('[bot]') ? 'Bot' : 'User', site_admin: false,
+  };
 }

@@ -6,26 +6,19 @@
  * and nothing is duplicated (one issue per fingerprint, one label per name).
  * GitHub's advice (retry-after, x-ratelimit-reset) is followed at 1 ms per advised second.
  */
-import { test, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reportCommand } from '../../scripts/github/commands.js';
 import { createGitHubClient, describeGitHubError } from '../../scripts/github/github-client.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
 import { FIXTURE_STORE, loadFixtures } from './fixture-store.js';
-import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
+import { FAKE_API, useFakeGitHubPerTest } from './fake-github-nock.js';
 
-/** @type {ReturnType<typeof startFakeGitHub>|null} */
+const github = useFakeGitHubPerTest();
+/** @type {ReturnType<typeof github.start>|null} */
 let fake = null;
-/** @type {string[]} */
-const temps = [];
-afterEach(async () => {
-  fake?.done();
-  fake = null;
-  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
 
 const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
 const timing = { retryAfterBaseMs: 1, recheckDelayMs: 0 };
@@ -36,15 +29,14 @@ const SECONDARY = { message: 'You have exceeded a secondary rate limit. Please w
 
 /** @param {Record<string, any>} [extra] */
 async function report(extra = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'tagbench-gh-failures-'));
-  temps.push(dir);
+  const dir = await github.tempDir('tagbench-gh-failures-');
   const summaryFile = join(dir, 'summary.md');
   const run = reportCommand({ store: FIXTURE_STORE, version: '10.11.19', summaryFile, env, timing, ...extra });
   return { run, summary: async () => readFile(summaryFile, 'utf8') };
 }
 
 test('label race: another job creates a label between our listing and our create; GitHub\'s 422 already_exists is success', async () => {
-  fake = startFakeGitHub({ labels: [] });
+  fake = github.start({ labels: [] });
   const f = fake;
   // The listing is stale: the other job's label is already there when our create arrives.
   f.fail({ method: 'GET', path: /\/labels$/, status: 200, body: [], afterApply: true, before: () => f.labels.push('host:local') });
@@ -58,7 +50,7 @@ test('label race: another job creates a label between our listing and our create
 });
 
 test('secondary rate limit three times on create: retried after GitHub\'s retry-after, one issue', async () => {
-  fake = startFakeGitHub({ labels: LABELS });
+  fake = github.start({ labels: LABELS });
   for (let i = 0; i < 3; i++) fake.fail({ method: 'POST', path: issuesPath, status: 403, headers: { 'retry-after': '2' }, body: SECONDARY });
   const { run } = await report();
   assert.equal(await run, 0);
@@ -68,7 +60,7 @@ test('secondary rate limit three times on create: retried after GitHub\'s retry-
 });
 
 test('502 on create after GitHub created the issue: found again by fingerprint, never created twice', async () => {
-  fake = startFakeGitHub({ labels: LABELS });
+  fake = github.start({ labels: LABELS });
   fake.fail({ method: 'POST', path: issuesPath, status: 502, afterApply: true, body: { message: 'Server Error' } });
   const { run, summary } = await report();
   assert.equal(await run, 0);
@@ -82,7 +74,7 @@ test('502 on create after GitHub created the issue: found again by fingerprint, 
 });
 
 test('502 on create that did not go through: looked up again, then created once', async () => {
-  fake = startFakeGitHub({ labels: LABELS });
+  fake = github.start({ labels: LABELS });
   fake.fail({ method: 'POST', path: issuesPath, status: 502, body: { message: 'Server Error' } });
   const { run } = await report();
   assert.equal(await run, 0);
@@ -94,7 +86,7 @@ test('502 on a recovery comment that went through: read back, not posted twice',
   const { c19, records } = await loadFixtures();
   const plan = renderIssue(c19, records, { siteUrl: null, runUrl: null, label: 'tagbench-regression' });
   assert.ok(plan);
-  fake = startFakeGitHub({ issues: [{ number: 1, title: plan.title, body: plan.body, state: 'open', labels: ['tagbench-regression'], html_url: 'u1' }], labels: LABELS });
+  fake = github.start({ issues: [{ number: 1, title: plan.title, body: plan.body, state: 'open', labels: ['tagbench-regression'], html_url: 'u1' }], labels: LABELS });
   fake.fail({ method: 'POST', path: /\/issues\/1\/comments$/, status: 502, afterApply: true });
   const { run } = await report({ version: undefined });
   assert.equal(await run, 0);
@@ -104,7 +96,7 @@ test('502 on a recovery comment that went through: read back, not posted twice',
 });
 
 test('the hazard avoided: a plain create with the retry plugin duplicates the issue after a 502', async () => {
-  fake = startFakeGitHub();
+  fake = github.start();
   fake.fail({ method: 'POST', path: issuesPath, status: 502, afterApply: true });
   const octokit = createGitHubClient({ token: 't', baseUrl: FAKE_API, log: () => {}, throttle: false, retryAfterBaseMs: 1 });
   await octokit.rest.issues.create({ owner: 'acme', repo: 'bench', title: 'x', body: 'y' });
@@ -112,7 +104,7 @@ test('the hazard avoided: a plain create with the retry plugin duplicates the is
 });
 
 test('primary rate limit exhausted: reported as a rate limit with its reset, not as a permission problem; the summary is still written', async () => {
-  fake = startFakeGitHub({ labels: LABELS });
+  fake = github.start({ labels: LABELS });
   const reset = String(Math.floor(Date.now() / 1000) + 3600);
   fake.fail({ method: 'POST', path: issuesPath, status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-limit': '1000', 'x-ratelimit-reset': reset }, body: { message: 'API rate limit exceeded for installation ID 1.' } });
   const { run, summary } = await report();
@@ -132,7 +124,7 @@ test('primary rate limit exhausted: reported as a rate limit with its reset, not
 });
 
 test('a real permission refusal is reported as one', async () => {
-  fake = startFakeGitHub();
+  fake = github.start();
   fake.fail({ method: 'GET', path: /\/issues$/, status: 403, body: { message: 'Resource not accessible by integration' } });
   const { run } = await report();
   await assert.rejects(run, /issues: write/);

@@ -4,31 +4,20 @@
  * from the bot that writes them; the per-test policy (open / note / ignore). On the nock fake
  * (fake-github-nock.js, a stand-in that enforces authorship by the token's login).
  */
-import { test, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issuesCommand, parseOverrides, reportCommand } from '../../scripts/github/commands.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
 import { computeFingerprint, parseMarker } from '../../scripts/github/issue-marker.js';
 import { loadFixtures, FIXTURE_STORE } from './fixture-store.js';
-import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
+import { FAKE_API, useFakeGitHubPerTest } from './fake-github-nock.js';
 
-/** @type {ReturnType<typeof startFakeGitHub>|null} */
+const github = useFakeGitHubPerTest();
+/** @type {ReturnType<typeof github.start>|null} */
 let fake = null;
-/** @type {string[]} */
-const temps = [];
-afterEach(async () => {
-  fake?.done();
-  fake = null;
-  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-async function tempDir() {
-  const d = await mkdtemp(join(tmpdir(), 'tagbench-ownership-'));
-  temps.push(d);
-  return d;
-}
+const tempDir = () => github.tempDir('tagbench-ownership-');
 
 const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
 const timing = { retryAfterBaseMs: 1, recheckDelayMs: 0 };
@@ -44,7 +33,7 @@ async function officialIssue() {
 }
 
 test('an ad-hoc run (overrides) reports in the job summary only by default: GitHub is not even asked', async () => {
-  fake = startFakeGitHub({ issues: [await officialIssue()], labels: LABELS });
+  fake = github.start({ issues: [await officialIssue()], labels: LABELS });
   const dir = await tempDir();
   const code = await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', mycnfOverride: 'small', summaryFile: join(dir, 's.md'), env, timing });
   assert.equal(code, 0);
@@ -56,7 +45,7 @@ test('an ad-hoc run (overrides) reports in the job summary only by default: GitH
 
 test('an ad-hoc run with --ad-hoc-issues issue gets an issue of its own; the official one is untouched; reruns do not duplicate', async () => {
   const official = await officialIssue();
-  fake = startFakeGitHub({ issues: [official], labels: LABELS });
+  fake = github.start({ issues: [official], labels: LABELS });
   const dir = await tempDir();
   const adHoc = { store: FIXTURE_STORE, version: '10.11.19', adHocIssues: 'issue', baseOverride: '10.11.17', onlyOverride: 'update-index,point-query', summaryFile: join(dir, 's.md'), env, timing };
   assert.equal(await reportCommand(adHoc), 0);
@@ -81,7 +70,7 @@ test('a default run never updates an ad-hoc issue, and an ad-hoc run notes no re
   const { c19, records } = await loadFixtures();
   const adHocPlan = renderIssue(c19, records, { ...context, adHoc: { base: null, mycnf: 'small', only: [] } });
   assert.ok(adHocPlan);
-  fake = startFakeGitHub({ issues: [{ number: 1, title: adHocPlan.title, body: adHocPlan.body, state: 'open', labels: ['tagbench-regression', 'tagbench:ad-hoc'], html_url: 'u1' }], labels: LABELS });
+  fake = github.start({ issues: [{ number: 1, title: adHocPlan.title, body: adHocPlan.body, state: 'open', labels: ['tagbench-regression', 'tagbench:ad-hoc'], html_url: 'u1' }], labels: LABELS });
   assert.equal(await reportCommand({ store: FIXTURE_STORE, summaryFile: join(await tempDir(), 's.md'), env, timing }), 0);
   assert.equal(fake.issues.length, 2, 'the default run opened the official issue beside the ad-hoc one');
   assert.equal(fake.issues[0].body, adHocPlan.body);
@@ -90,7 +79,7 @@ test('a default run never updates an ad-hoc issue, and an ad-hoc run notes no re
 
 test('markers count only in issues the bot opened: a copied marker neither redirects nor silences the report', async () => {
   const official = await officialIssue();
-  fake = startFakeGitHub({
+  fake = github.start({
     issues: [{ ...official, author: 'mallory', title: 'copied' }],
     comments: [{ issue: 1, body: '<!-- tagbench-recovery {"v":1,"version":"10.11.20"} -->', login: 'mallory' }],
     labels: LABELS,
@@ -105,11 +94,11 @@ test('markers count only in issues the bot opened: a copied marker neither redir
 
 test('a configured bot login is trusted; the token\'s own login is trusted when it can read it', async () => {
   const official = await officialIssue();
-  fake = startFakeGitHub({ issues: [{ ...official, author: 'tagbench-app[bot]' }], labels: LABELS, authLogin: 'tagbench-app[bot]' });
+  fake = github.start({ issues: [{ ...official, author: 'tagbench-app[bot]' }], labels: LABELS, authLogin: 'tagbench-app[bot]' });
   assert.equal(await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', summaryFile: join(await tempDir(), 's.md'), env, timing }), 0);
   assert.equal(fake.issues.length, 1, 'the token\'s own login (GET /user) is trusted');
   fake.done();
-  fake = startFakeGitHub({ issues: [{ ...official, author: 'release-bot' }], labels: LABELS });
+  fake = github.start({ issues: [{ ...official, author: 'release-bot' }], labels: LABELS });
   assert.equal(await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', botLogin: 'release-bot', summaryFile: join(await tempDir(), 's.md'), env, timing }), 0);
   assert.equal(fake.issues.length, 1, '--bot-login is trusted');
 });

@@ -9,6 +9,12 @@
  *    https://api.github.com/resource?page=2, which Octokit's paginate would follow off the machine.
  * Prism is stateless (it answers with the description's examples): assert on requests, not on
  * state. Startup takes 8–15 s (a 13 MB description) and about 280 MB of memory.
+ * Where a test needs state (find the check run or comment an earlier call made), Prism runs as a
+ * validating proxy instead (`upstream`): every request is checked against the description before
+ * it is forwarded to a stateful stand-in (an invalid one is refused with 422 and never reaches
+ * it), and every answer of the stand-in is checked on its way back (an invalid one becomes a 500
+ * with the violations in sl-violations). A status the description does not list for the
+ * operation (GitHub's 403 and 422 refusals mostly) passes with a Warning.
  *
  * The description is fetched once into a cache outside the work tree: only the one file
  * generated/api.github.com.json is taken from the package tarball (the package is 385 MB and
@@ -114,6 +120,8 @@ export function repairSpec(spec) {
  * @property {string|null} violations Prism's sl-violations header (JSON list; request and response problems)
  * @property {string[]} requestViolations messages of the violations about the request itself
  *   (Prism also reports examples of GitHub's that do not fit their own response schema)
+ * @property {string[]} errorViolations messages of every violation of severity Error, of the
+ *   request or (proxy mode) of the stand-in's answer
  */
 
 /**
@@ -126,7 +134,8 @@ export function repairSpec(spec) {
 
 /**
  * Start Prism on the repaired description and the logging proxy in front of it.
- * @param {{timeoutS?: number}} [options]
+ * @param {{timeoutS?: number, upstream?: string}} [options] upstream: run Prism as a validating
+ *   proxy to this server instead of answering with the description's examples
  * @returns {Promise<PrismHarness>}
  * @throws {Error} when Prism is not installed (run npm ci) or does not come up in time
  */
@@ -134,7 +143,8 @@ export async function startPrism(options = {}) {
   const specFile = await ensureGitHubSpec();
   if (!(await exists(PRISM_BIN))) throw new Error(`Prism is missing at ${PRISM_BIN}: run \`npm ci\` (it is a devDependency)`);
   const prismPort = await findFreePort(PORT_RANGE);
-  const prism = spawn(PRISM_BIN, ['mock', '--host', '127.0.0.1', '--port', String(prismPort), specFile], {
+  const mode = options.upstream ? ['proxy', '--errors', '--host', '127.0.0.1', '--port', String(prismPort), specFile, options.upstream] : ['mock', '--host', '127.0.0.1', '--port', String(prismPort), specFile];
+  const prism = spawn(PRISM_BIN, mode, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SCARF_ANALYTICS: 'false' },
   });
@@ -164,6 +174,7 @@ export async function startPrism(options = {}) {
           status: up.statusCode ?? 0,
           violations: Array.isArray(violations) ? violations.join(', ') : violations ?? null,
           requestViolations: parseRequestViolations(violations),
+          errorViolations: parseViolations(violations).filter((v) => v?.severity === 'Error').map(describeViolation),
         });
         const { link: _link, ...kept } = up.headers;
         res.writeHead(up.statusCode ?? 502, kept);
@@ -227,10 +238,22 @@ async function findFreePort([first, last]) {
  * @returns {string[]}
  */
 function parseRequestViolations(header) {
+  return parseViolations(header).filter((v) => v?.location?.[0] === 'request').map(describeViolation);
+}
+
+/**
+ * @param {string|string[]|undefined} header sl-violations
+ * @returns {any[]} Prism's violations (a header that does not parse is one violation of severity Error)
+ */
+function parseViolations(header) {
   if (!header) return [];
   const list = safeJson(Array.isArray(header) ? header.join(',') : header);
-  if (!Array.isArray(list)) return [String(header)];
-  return list.filter((v) => v?.location?.[0] === 'request').map((v) => `${(v.location ?? []).join('.')}: ${v.message}`);
+  return Array.isArray(list) ? list : [{ location: ['request'], severity: 'Error', message: String(header) }];
+}
+
+/** @param {any} v one violation */
+function describeViolation(v) {
+  return `${(v.location ?? []).join('.')}: ${v.message}`;
 }
 
 /** @param {string} text */
@@ -255,12 +278,14 @@ async function exists(path) {
 /**
  * One Prism and one temp folder for the tests of a file: started before the first test, both
  * gone after the last. The returned object is filled in by the `before` hook.
+ * @param {{upstream?: () => Promise<string>}} [options] upstream: started first, its URL is the
+ *   server Prism proxies to (see startPrism)
  * @returns {{prism: PrismHarness, dir: string}}
  */
-export function usePrismForFile() {
+export function usePrismForFile(options = {}) {
   const ctx = /** @type {{prism: PrismHarness, dir: string}} */ ({});
   before(async () => {
-    ctx.prism = await startPrism();
+    ctx.prism = await startPrism(options.upstream ? { upstream: await options.upstream() } : {});
     ctx.dir = await mkdtemp(join(tmpdir(), 'tagbench-prism-'));
   }, { timeout: 300_000 });
   after(async () => {

@@ -1,28 +1,17 @@
-import { test, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readComparisons } from '../../scripts/store/index.js';
 import { reportCommand } from '../../scripts/github/commands.js';
 import { FIXTURE_STORE } from './fixture-store.js';
-import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
+import { FAKE_API, useFakeGitHubPerTest } from './fake-github-nock.js';
 
-/** @type {ReturnType<typeof startFakeGitHub>|null} */
+const github = useFakeGitHubPerTest();
+/** @type {ReturnType<typeof github.start>|null} */
 let fake = null;
-/** @type {string[]} */
-const temps = [];
-afterEach(async () => {
-  fake?.done();
-  fake = null;
-  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-async function tempDir() {
-  const d = await mkdtemp(join(tmpdir(), 'tagbench-report-'));
-  temps.push(d);
-  return d;
-}
+const tempDir = () => github.tempDir('tagbench-report-');
 
 test('without a token: issue Markdown goes to the dry-run dir and the summary to $GITHUB_STEP_SUMMARY', async () => {
   const dir = await tempDir();
@@ -40,7 +29,7 @@ test('without a token: issue Markdown goes to the dry-run dir and the summary to
 });
 
 test('a repeated report of the same regression produces one issue, not two', async () => {
-  fake = startFakeGitHub();
+  fake = github.start();
   const dir = await tempDir();
   const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '11' };
   const options = { store: FIXTURE_STORE, version: '10.11.19', summaryFile: join(dir, 's.md'), env };

@@ -3,26 +3,19 @@
  * stand-in that enforces authorship and author_association), acted on once; false alarms
  * counted per metric for the site.
  */
-import { test, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { triageCommand } from '../../scripts/github/commands.js';
 import { readTriageAnswer } from '../../scripts/github/triage-answers.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
 import { loadFixtures } from './fixture-store.js';
-import { FAKE_API, startFakeGitHub } from './fake-github-nock.js';
+import { FAKE_API, useFakeGitHubPerTest } from './fake-github-nock.js';
 
-/** @type {ReturnType<typeof startFakeGitHub>|null} */
+const github = useFakeGitHubPerTest();
+/** @type {ReturnType<typeof github.start>|null} */
 let fake = null;
-/** @type {string[]} */
-const temps = [];
-afterEach(async () => {
-  fake?.done();
-  fake = null;
-  await Promise.all(temps.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
 
 const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API, GITHUB_REF_NAME: 'main' };
 const timing = { retryAfterBaseMs: 1 };
@@ -49,8 +42,7 @@ async function seedIssues() {
 }
 
 async function run(/** @type {Record<string, any>} */ extra = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'tagbench-triage-'));
-  temps.push(dir);
+  const dir = await github.tempDir('tagbench-triage-');
   const out = join(dir, 'noise.json');
   const code = await triageCommand({ out, env, timing, ...extra });
   return { code, summary: JSON.parse(await readFile(out, 'utf8')) };
@@ -59,7 +51,7 @@ async function run(/** @type {Record<string, any>} */ extra = {}) {
 test('answers by label and by command: noise counted per metric, expected change dispatches the promotion once', async () => {
   const issues = await seedIssues();
   issues[0].labels.push('tagbench:noise');
-  fake = startFakeGitHub({
+  fake = github.start({
     issues,
     comments: [
       { issue: 2, body: '/tagbench expected-change', login: 'alice', association: 'MEMBER', createdAt: '2026-01-02T00:00:00Z' },
@@ -89,7 +81,7 @@ test('answers by label and by command: noise counted per metric, expected change
 test('a changed answer is acted on again; --read-only writes nothing', async () => {
   const issues = await seedIssues();
   issues[0].labels.push('tagbench:noise');
-  fake = startFakeGitHub({ issues: issues.slice(0, 1) });
+  fake = github.start({ issues: issues.slice(0, 1) });
   await run();
   fake.issues[0].labels = ['tagbench-regression', 'tagbench:confirmed-bug'];
   const before = fake.writes().length;
@@ -103,10 +95,9 @@ test('a changed answer is acted on again; --read-only writes nothing', async () 
 test('a failed dispatch is reported and retried by the next run; the counts are still written', async () => {
   const issues = await seedIssues();
   issues[0].labels.push('tagbench:expected-change');
-  fake = startFakeGitHub({ issues: issues.slice(0, 1) });
+  fake = github.start({ issues: issues.slice(0, 1) });
   fake.fail({ method: 'POST', path: /\/dispatches$/, status: 403, body: { message: 'Resource not accessible by integration' } });
-  const dir = await mkdtemp(join(tmpdir(), 'tagbench-triage-'));
-  temps.push(dir);
+  const dir = await github.tempDir('tagbench-triage-');
   const out = join(dir, 'noise.json');
   await assert.rejects(triageCommand({ out, env, timing }), /#1 failed .*HTTP 403/);
   assert.equal(JSON.parse(await readFile(out, 'utf8')).answers['expected-change'], 1);

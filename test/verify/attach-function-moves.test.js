@@ -5,64 +5,22 @@
 // terminal and Markdown reports and the GitHub issue name the function, bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { parseCallgrind } from '../../scripts/metrics/parse-callgrind.js';
-import { summarizeProfile } from '../../scripts/metrics/summarize-profile.js';
-import { writeRawLog, validateComparison } from '../../scripts/store/index.js';
+import { validateComparison } from '../../scripts/store/index.js';
 import { compareRuns, renderComparison, resolveThresholds } from '../../scripts/compare/index.js';
 import { attachFunctionMoves } from '../../scripts/verify/attach-function-moves.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
 import { loadConfig } from '../../scripts/config/index.js';
-import { makeRecord } from '../compare/make-record.js';
+import { REAL_PROFILES as real, injectCost, recordWithProfiles as recordWith } from '../support/instruction-comparison.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const config = await loadConfig(root);
-const FIX = new URL('../fixtures/callgrind/', import.meta.url);
-/** @param {string} n */
-const profileOf = (n) => summarizeProfile(parseCallgrind(gunzipSync(readFileSync(new URL(`callgrind-3.19.0-mariadb-10.11.18-point-select-200-${n}.out.gz`, FIX))).toString('utf8')), { ops: 200, dispatchFunction: 'dispatch_command' });
-const real = [profileOf('p1'), profileOf('p2')];
 const INJECTED = 'tagbench_injected_cost';
 const ADDED = 1250; // per query: 2 % of the ~62,000 of a point select's query path
-
-/**
- * A candidate profile: the real one with a function that adds ADDED self instructions per query
- * under the dispatch function (its inclusive and the totals rise with it).
- * @param {ReturnType<typeof profileOf>} p
- */
-function inject(p) {
-  return {
-    ...p,
-    totalPerOp: p.totalPerOp + ADDED,
-    queryPathPerOp: /** @type {number} */ (p.queryPathPerOp) + ADDED,
-    functions: [...p.functions.map((f) => (f.name.startsWith('dispatch_command') ? { ...f, inclusivePerOp: f.inclusivePerOp + ADDED } : f)), { name: INJECTED, object: 'inject-cost.so', selfPerOp: ADDED, inclusivePerOp: ADDED }],
-  };
-}
-
-/**
- * @param {string} version
- * @param {ReturnType<typeof profileOf>[]} profiles one per round
- * @param {string} storeDir
- */
-async function recordWith(version, profiles, storeDir) {
-  const id = `20260101T000000Z-local-mariadb-${version}-smoke-abc123`;
-  const r = makeRecord({ id, version, steps: [{ name: 'point-query', throughput: [100, 100, 100], instances: [0, 1, 2] }] });
-  r.config.meters = ['wall', 'instructions'];
-  r.steps[0].meters = { instructions: { status: 'ok', repeats: [] } };
-  for (const [round, p] of profiles.entries()) {
-    const profile = `point-query.instructions.i${round}.r0.profile.json`;
-    await writeRawLog(storeDir, id, profile, JSON.stringify(p));
-    r.steps[0].meters.instructions.repeats.push({
-      index: 0, instance: round, startedAt: '2026-01-01T00:00:00Z', meter: 'instructions', events: 1000, seed: 7, durationS: 1, status: 'ok', operations: 200,
-      instructions: { operations: 200, queryPathPerOp: /** @type {number} */ (p.queryPathPerOp), processPerOp: p.totalPerOp, unnamedSelfPerOp: p.unnamedSelfPerOp, dispatchFunction: 'dispatch_command', countedS: 1 },
-      profile,
-    });
-  }
-  return r;
-}
+/** @param {typeof real[number]} p */
+const inject = (p) => injectCost(p, INJECTED, ADDED);
 
 test('an instruction regression names the function that added the instructions, in the stored comparison, the reports and the issue', async () => {
   const storeDir = join(await mkdtemp(join(tmpdir(), 'tagbench-moves-')), 'results');
