@@ -85,6 +85,7 @@ async function readWithCalledWorkflows(workflow) {
  * @param {string} options.workflow path relative to the repository root
  * @param {string} options.dir scratch directory of the test (act caches, stub, log)
  * @param {Record<string, unknown>} options.event event payload (dispatch inputs go in `inputs`)
+ * @param {string} [options.eventName] the event that starts the workflow (default workflow_dispatch)
  * @param {Record<string, string>} [options.vars] repository variables (vars context)
  * @param {Record<string, string>} [options.env] environment of every step
  * @param {Record<string, string>} [options.secrets] secrets (GITHUB_TOKEN becomes github.token);
