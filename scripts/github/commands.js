@@ -264,6 +264,7 @@ export async function postVerdictCommand(options) {
   /** @type {Record<string, string|undefined>} */
   const env = options.env ?? process.env;
   const log = (/** @type {string} */ line) => process.stderr.write(`post-verdict: ${line}\n`);
+  if (options.started) return postStartedCommand(options, env, log);
   if (!options.comparison) throw new UserError('post-verdict needs --comparison <file>: a comparison written by tagbench compare or confirm (results/verdicts/...)');
   const sha = String(options.sha ?? '');
   if (!SHA_RE.test(sha)) throw new UserError(`--sha is '${sha}' but must be the commit's full SHA: 40 hexadecimal digits (git rev-parse <ref>)`);
@@ -315,6 +316,42 @@ export async function postVerdictCommand(options) {
   const { notes: _notes, failures, ...result } = outcome;
   process.stdout.write(`${JSON.stringify({ conclusion: verdict.conclusion, title: verdict.output.title, ...result })}\n`);
   if (failures.length > 0) throw new UserError(`post-verdict: ${failures.join(' | ')}`);
+  return EXIT.ok;
+}
+
+/**
+ * `post-verdict --started`: the in-progress check the verdict later completes.
+ * @param {Record<string, any>} options as postVerdictCommand's, with product, hostClass, suite and about
+ * @param {Record<string, string|undefined>} env
+ * @param {(line: string) => void} log
+ * @returns {Promise<number>}
+ */
+async function postStartedCommand(options, env, log) {
+  const { parseRepo } = await import('./github-client.js');
+  const sha = String(options.sha ?? '');
+  if (!SHA_RE.test(sha)) throw new UserError(`--sha is '${sha}' but must be the commit's full SHA: 40 hexadecimal digits (git rev-parse <ref>)`);
+  for (const [flag, value] of [['--product', options.product], ['--host-class', options.hostClass], ['--suite', options.suite]]) {
+    if (!value) throw new UserError(`post-verdict --started needs ${flag}: the check's name and id are made of the product, host class and suite the verdict will have`);
+  }
+  if (options.comparison) throw new UserError('post-verdict --started posts the check before there is a comparison: give --comparison to the post that ends the run, not to this one');
+  const repoName = options.repo ?? env.GITHUB_REPOSITORY ?? '';
+  if (!repoName) throw new UserError('post-verdict needs --repo <owner/name> (or GITHUB_REPOSITORY): the repository where the commit lives, a fork\'s own for a fork');
+  const repo = parseRepo(repoName);
+  const { renderStartedCheck } = await import('./render-verdict.js');
+  const started = renderStartedCheck({ product: options.product, hostClass: options.hostClass, suite: options.suite }, { runUrl: options.runUrl || defaultRunUrl(env), about: options.about ?? null });
+  const target = { ...repo, sha: sha.toLowerCase(), pull: null };
+  const token = options.dryRun ? null : env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
+  if (!token) {
+    log(`no token (or --dry-run): the in-progress check "${started.name}" is not posted`);
+    process.stdout.write(`${JSON.stringify({ started: started.name, dryRun: true })}\n`);
+    return EXIT.ok;
+  }
+  const { createGitHubClient } = await import('./github-client.js');
+  const { postStartedCheck } = await import('./post-verdict.js');
+  const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log, ...(options.timing ?? {}) });
+  const result = await postStartedCheck(started, target, { octokit, trustedLogins: new Set(), log, recheckDelayMs: options.timing?.recheckDelayMs });
+  log(`"${started.name}" in progress on ${target.sha} (${result.check}${result.url ? `: ${result.url}` : ''})`);
+  process.stdout.write(`${JSON.stringify({ started: started.name, ...result })}\n`);
   return EXIT.ok;
 }
 
@@ -446,6 +483,11 @@ export const commands = [
     ].join('\n'),
     options: [
       { flags: '--comparison <file>', description: 'the comparison to post (tagbench compare / confirm wrote it under results/verdicts/)' },
+      { flags: '--started', description: 'post the check as in progress (the benchmark starts; no comparison yet): a check run the verdict\'s post later completes, or a pending commit status; needs --product, --host-class and --suite' },
+      { flags: '--product <name>', description: 'with --started: the product the verdict will be about' },
+      { flags: '--host-class <name>', description: 'with --started: the host class that measures it' },
+      { flags: '--suite <name>', description: 'with --started: the suite it runs' },
+      { flags: '--about <text>', description: 'with --started: what is measured, shown in the check (e.g. "pull/12/head against its merge base with main")' },
       { flags: '--repo <owner/name>', description: 'repository where the commit lives (default: $GITHUB_REPOSITORY)' },
       { flags: '--sha <sha>', description: 'the commit the comparison measured: its full 40-hex SHA' },
       { flags: '--pull <number>', description: 'pull request to keep the verdict comment on (none: the check run only)' },

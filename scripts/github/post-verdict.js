@@ -4,6 +4,7 @@
  * not create check runs; and for a pull request one comment, found again by its hidden marker and
  * edited in place. Also the dry run's account of the requests it would make.
  */
+import { UserError } from '../errors.js';
 import { describeGitHubError, isRateLimitError, isUncertainWriteError } from './github-client.js';
 import { commentOnce } from './sync-issues.js';
 import { editComment } from './report-bisects.js';
@@ -53,7 +54,10 @@ export async function postVerdict(verdict, target, ctx) {
   const out = { check: 'failed', checkRunId: null, checkUrl: null, comment: 'none', commentId: null, commentUrl: null, notes: [], failures: [] };
   const repo = { owner: target.owner, repo: target.repo };
   try {
-    const run = await syncCheckRun(ctx, repo, target.sha, verdict);
+    const run = await syncCheckRun(ctx, repo, target.sha, {
+      name: verdict.name, externalId: verdict.externalId,
+      fields: { status: 'completed', conclusion: verdict.conclusion, output: verdict.output, ...(verdict.detailsUrl ? { details_url: verdict.detailsUrl } : {}) },
+    });
     Object.assign(out, { check: run.action, checkRunId: run.id, checkUrl: run.url });
     out.notes.push(`check run "${verdict.name}" ${run.action} (${verdict.conclusion}): ${run.url}`);
   } catch (err) {
@@ -87,29 +91,31 @@ export async function postVerdict(verdict, target, ctx) {
 }
 
 /**
+ * @typedef {object} CheckRunWrite
+ * @property {string} name
+ * @property {string} externalId
+ * @property {{status: 'in_progress'} | {status: 'completed', conclusion: 'failure'|'neutral'|'success'}} fields
+ *   what the check run says, with its output and details URL
+ */
+
+/**
  * The check run: the newest of the commit's check runs with this name and external id is
- * updated; none, and one is created, at most once even when GitHub's answer is lost (the create
- * is sent without automatic retries and the commit's check runs are looked at again before each
- * attempt, as createIssueOnce does for issues).
+ * updated (the in-progress one a run started with, or an earlier verdict); none, and one is
+ * created, at most once even when GitHub's answer is lost (the create is sent without automatic
+ * retries and the commit's check runs are looked at again before each attempt, as
+ * createIssueOnce does for issues).
  * @param {PostContext} ctx
  * @param {{owner: string, repo: string}} repo
  * @param {string} sha
- * @param {RenderedVerdict} verdict
+ * @param {CheckRunWrite & {fields: {output: {title: string, summary: string, text?: string}, details_url?: string}}} check
  * @returns {Promise<{action: 'created'|'updated', id: number, url: string}>}
  */
-export async function syncCheckRun(ctx, repo, sha, verdict) {
-  const fields = {
-    name: verdict.name,
-    external_id: verdict.externalId,
-    status: /** @type {const} */ ('completed'),
-    conclusion: verdict.conclusion,
-    output: verdict.output,
-    ...(verdict.detailsUrl ? { details_url: verdict.detailsUrl } : {}),
-  };
+export async function syncCheckRun(ctx, repo, sha, check) {
+  const fields = { name: check.name, external_id: check.externalId, ...check.fields };
   const attempts = ctx.createAttempts ?? 3;
   let created = false;
   for (let attempt = 1; ; attempt++) {
-    const found = await findCheckRun(ctx.octokit, repo, sha, verdict);
+    const found = await findCheckRun(ctx.octokit, repo, sha, check);
     if (found) {
       const { data } = await ctx.octokit.rest.checks.update({ ...repo, check_run_id: found.id, ...fields });
       return { action: created ? 'created' : 'updated', id: data.id, url: data.html_url ?? found.html_url ?? '' };
@@ -121,9 +127,37 @@ export async function syncCheckRun(ctx, repo, sha, verdict) {
       if (!isUncertainWriteError(err) || attempt >= attempts) throw err;
       // It may have been created: the next round finds it and writes the same output over it.
       created = true;
-      ctx.log(`creating the check run "${verdict.name}" failed with ${/** @type {{status?: number}} */ (err).status ?? 'a network error'}; GitHub may have created it anyway: looking again (attempt ${attempt + 1} of ${attempts})`);
+      ctx.log(`creating the check run "${check.name}" failed with ${/** @type {{status?: number}} */ (err).status ?? 'a network error'}; GitHub may have created it anyway: looking again (attempt ${attempt + 1} of ${attempts})`);
       await new Promise((resolve) => setTimeout(resolve, (ctx.recheckDelayMs ?? 2000) * attempt));
     }
+  }
+}
+
+/**
+ * The check as the benchmark starts: an in-progress check run (or a pending commit status when
+ * the token may not create check runs); no comment, which waits for the verdict.
+ * @param {ReturnType<typeof import('./render-verdict.js').renderStartedCheck>} started
+ * @param {VerdictTarget} target
+ * @param {PostContext} ctx
+ * @returns {Promise<{check: 'created'|'updated'|'status', url: string|null}>}
+ * @throws {import('../errors.js').UserError} GitHub refused both
+ */
+export async function postStartedCheck(started, target, ctx) {
+  const repo = { owner: target.owner, repo: target.repo };
+  try {
+    const run = await syncCheckRun(ctx, repo, target.sha, {
+      name: started.name, externalId: started.externalId,
+      fields: { status: 'in_progress', output: started.output, ...(started.detailsUrl ? { details_url: started.detailsUrl } : {}) },
+    });
+    return { check: run.action, url: run.url };
+  } catch (err) {
+    if (!isChecksRefusal(err)) throw new UserError(explain(err, `the check run "${started.name}" on ${target.sha}`, 'checks: write (the workflow\'s GITHUB_TOKEN or a GitHub App)'));
+    try {
+      await ctx.octokit.rest.repos.createCommitStatus({ ...repo, sha: target.sha, ...started.status });
+    } catch (statusErr) {
+      throw new UserError(explain(statusErr, `the pending commit status on ${target.sha}`, 'statuses: write'));
+    }
+    return { check: 'status', url: started.status.target_url ?? null };
   }
 }
 
@@ -131,7 +165,7 @@ export async function syncCheckRun(ctx, repo, sha, verdict) {
  * @param {GitHubClient} octokit
  * @param {{owner: string, repo: string}} repo
  * @param {string} sha
- * @param {RenderedVerdict} verdict
+ * @param {{name: string, externalId: string}} verdict
  * @returns {Promise<{id: number, html_url: string|null}|null>} the newest check run of the commit
  *   with the verdict's name and external id (filter all: an older run of the same check too)
  */

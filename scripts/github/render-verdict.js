@@ -88,8 +88,7 @@ export function decideVerdict(comparison) {
  */
 export function renderVerdict(comparison, context) {
   const decision = decideVerdict(comparison);
-  const name = `tagbench: ${comparison.suite} on ${comparison.hostClass}`;
-  const externalId = `tagbench/v1/${comparison.product}/${comparison.hostClass}/${comparison.suite}`;
+  const { name, externalId } = checkIdentity(comparison);
   const title = renderTitle(comparison, decision);
   const rows = orderRows(comparison);
   const sections = /** @type {(ReportedVerdict & {functions: NonNullable<ReportedVerdict['functions']>})[]} */ (rows.filter((t) => hasFunctions(t) && (t.verdict === 'regression' || t.verdict === 'improvement')));
@@ -133,6 +132,41 @@ export function renderVerdict(comparison, context) {
     ...(detailsUrl ? { target_url: detailsUrl } : {}),
   };
   return { conclusion: decision.conclusion, name, externalId, output, comment, status, detailsUrl };
+}
+
+/**
+ * The check's name and the external id that finds its check run and comment again: one check
+ * per (product, host class, suite) on a commit, whether it is running or done.
+ * @param {{product: string, hostClass: string, suite: string}} what
+ * @returns {{name: string, externalId: string}}
+ */
+export function checkIdentity(what) {
+  return { name: `tagbench: ${what.suite} on ${what.hostClass}`, externalId: `tagbench/v1/${what.product}/${what.hostClass}/${what.suite}` };
+}
+
+/**
+ * The check while the benchmark runs (an hour or more): an in-progress check run, or a pending
+ * commit status when the token may not create check runs. The verdict later updates the same
+ * check run (same name and external id).
+ * @param {{product: string, hostClass: string, suite: string}} what
+ * @param {{runUrl?: string|null, about?: string|null}} context the run that measures it, and
+ *   what is measured (e.g. "pull/12/head against its merge base with main")
+ * @returns {{name: string, externalId: string, output: {title: string, summary: string}, detailsUrl: string|null,
+ *   status: {state: 'pending', description: string, context: string, target_url?: string}}}
+ */
+export function renderStartedCheck(what, context) {
+  const { name, externalId } = checkIdentity(what);
+  const title = `benchmarking: ${what.suite} on ${what.hostClass}`;
+  const detailsUrl = context.runUrl ?? null;
+  const summary = [
+    `tagbench is measuring this commit${context.about ? ` (${context.about})` : ''} with the suite \`${what.suite}\` on host class \`${what.hostClass}\`.`,
+    'The verdict replaces this text when the run is done.',
+    ...(detailsUrl ? ['', `[The workflow run](${detailsUrl})`] : []),
+  ].join('\n');
+  return {
+    name, externalId, output: { title, summary }, detailsUrl,
+    status: { state: 'pending', description: oneLine(title, GITHUB_LIMITS.statusDescription), context: name, ...(detailsUrl ? { target_url: detailsUrl } : {}) },
+  };
 }
 
 /**

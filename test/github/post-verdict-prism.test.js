@@ -107,6 +107,34 @@ test('check run created, then updated on the same commit (never a second); one c
   assert.equal(parseVerdictMarker(ours()[0].body), f.checkRuns[0].external_id);
 });
 
+test('a run starts its check in progress (no comment yet), and its verdict completes that same check run', { timeout: 120_000 }, async () => {
+  const f = start({});
+  assert.equal(await post({ started: true, product: 'mariadb', hostClass: 'local', suite: 'smoke', about: 'pull/12/head against main', sha: SHA }), 0);
+  assertValid();
+  assert.deepEqual(ctx.prism.requests.map((r) => `${r.method} ${r.path} ${r.status}`), [
+    `GET /repos/acme/bench/commits/${SHA}/check-runs 200`,
+    'POST /repos/acme/bench/check-runs 201',
+  ]);
+  assert.equal(f.checkRuns.length, 1);
+  assert.deepEqual([f.checkRuns[0].status, f.checkRuns[0].conclusion ?? null, f.checkRuns[0].name], ['in_progress', null, 'tagbench: smoke on local']);
+  assert.match(f.checkRuns[0].output.summary ?? '', /pull\/12\/head against main/);
+  assert.equal(f.comments.length, 0, 'the comment waits for the verdict');
+
+  ctx.prism.clear();
+  assert.equal(await post({ comparison: await comparisonFile('10.11.19'), sha: SHA, pull: '12' }), 0);
+  assertValid();
+  assert.equal(f.checkRuns.length, 1, 'the verdict completed the started check run, not a second one');
+  assert.deepEqual([f.checkRuns[0].status, f.checkRuns[0].conclusion], ['completed', 'failure']);
+});
+
+test('a start with a personal token is a pending commit status; a start without its check\'s names is refused', { timeout: 120_000 }, async () => {
+  const g = start({ personalToken: true });
+  assert.equal(await post({ started: true, product: 'mariadb', hostClass: 'local', suite: 'smoke', sha: NEXT_SHA }), 0);
+  assertValid();
+  assert.deepEqual(g.statuses?.map((st) => [st.sha, st.state, st.context]), [[NEXT_SHA, 'pending', 'tagbench: smoke on local']]);
+  await assert.rejects(post({ started: true, product: 'mariadb', hostClass: 'local', sha: SHA }), /--suite/);
+});
+
 test('a personal token may not create check runs: 403, then a commit status, and the comment says so', { timeout: 120_000 }, async () => {
   const f = start({ personalToken: true, authLogin: 'alice' });
   assert.equal(await post({ comparison: await comparisonFile('10.11.19'), sha: SHA, pull: '3' }), 0);
