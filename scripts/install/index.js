@@ -8,6 +8,7 @@ import { getProvider } from './registry.js';
 export { listAvailable } from './products.js';
 export { auditInstallCache, findCachedInstall, COMMIT_RE } from './install-cache.js';
 export { providerNames } from './registry.js';
+export { resolveRefRun, resolveRefCommit, redactRepository, parseGitRef, REF_CACHE_DIR } from './source/resolve-ref.js';
 
 /**
  * Install (or find in the cache) one release: pick the provider, check the spec against it, install.
