@@ -9,12 +9,20 @@ import { createHash } from 'node:crypto';
 export const INDEX_FILE = 'index.json';
 
 /**
+ * Top folders of the ad-hoc ref runs (`tagbench run --ref`) and their comparisons: apart from
+ * `runs/` and `verdicts/`, so that no reader of the release series (baselines, change points,
+ * the site's lines, watch) ever sees them.
+ */
+export const REF_TOPS = /** @type {const} */ ({ runs: 'refs/runs', verdicts: 'refs/verdicts' });
+
+/**
  * Path of a run record relative to the store root.
  * @param {import('../types.js').RunRecord} record a validated record (path parts are path-safe)
- * @returns {string} `runs/<host-class>/<product>/<version>/<suite>/<run-id>.json`
+ * @returns {string} `runs/<host-class>/<product>/<version>/<suite>/<run-id>.json`; a ref run's
+ *   (`release.ref`) under `refs/runs/`
  */
 export function recordRelPath(record) {
-  return join('runs', record.host.class, record.release.product, record.release.version, record.config.suite, `${record.id}.json`);
+  return join(record.release.ref ? REF_TOPS.runs : 'runs', record.host.class, record.release.product, record.release.version, record.config.suite, `${record.id}.json`);
 }
 
 /**
@@ -45,10 +53,11 @@ export function contentId(prefix, isoTime, data) {
  * Path of a comparison relative to the store root.
  * @param {import('../types.js').Comparison} comparison validated
  * @param {string} id from comparisonId() unless given
- * @returns {string} `verdicts/<host-class>/<product>/<candidate-version>/<suite>/<id>.json`
+ * @returns {string} `verdicts/<host-class>/<product>/<candidate-version>/<suite>/<id>.json`; a
+ *   ref run's (`ref`) under `refs/verdicts/`
  */
 export function comparisonRelPath(comparison, id) {
-  return join('verdicts', comparison.hostClass, comparison.product, comparison.candidate.version, comparison.suite, `${id}.json`);
+  return join(comparison.ref ? REF_TOPS.verdicts : 'verdicts', comparison.hostClass, comparison.product, comparison.candidate.version, comparison.suite, `${id}.json`);
 }
 
 /**
