@@ -217,13 +217,15 @@ export {};
  */
 
 /**
- * @typedef {object} RecordRef what an ad-hoc ref run built (`run --ref`), on both sides' records
+ * @typedef {object} RecordRef the ad-hoc ref run (`run --ref`) a record belongs to, the same on
+ *   both sides' records but for role
  * @property {'candidate'|'base'} role the ref under test, or the base run beside it
- * @property {string} name the ref this side was named by: the candidate's as given
- *   (`pull/123/head`, a branch, a tag, a full commit id); the base's release tag or --base-ref
+ * @property {string} name the candidate's ref as given (`pull/123/head`, a branch, a tag, a full
+ *   commit id)
  * @property {string} repository where the code was fetched from: a URL without user name or
  *   password, or a local folder
  * @property {number|null} pullRequest the pull request number when the candidate was `pull/N/head`
+ * @property {string} commit the candidate's full commit id (the record's own: release.commit)
  * @property {RefBase} base what the candidate is compared with
  */
 

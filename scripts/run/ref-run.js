@@ -20,7 +20,7 @@ import { findProduct } from '../config/index.js';
 export function refRunReleases(r) {
   /** @type {import('../types.js').RefBase} */
   const base = { how: r.baseHow, version: r.base.version, ref: r.baseRef, commit: r.base.commit };
-  const shared = { repository: r.repository, pullRequest: r.pullRequest, base };
+  const shared = { name: r.candidate.name, repository: r.repository, pullRequest: r.pullRequest, commit: r.candidate.commit };
   const side = (/** @type {import('../install/index.js').RefSide} */ s, /** @type {'candidate'|'base'} */ role) => ({
     product: r.product,
     version: s.version,
@@ -29,7 +29,7 @@ export function refRunReleases(r) {
     // A release is built from its tag at that commit (the install cache shares it with the
     // release's own source build); any other commit by itself, cached by commit.
     source: { gitUrl: r.fetchFrom, ...(s.tag ? {} : { ref: s.commit }) },
-    refRun: { role, name: s.name, ...shared, base: { ...base } },
+    refRun: { role, ...shared, base: { ...base } },
   });
   return [side(r.base, 'base'), side(r.candidate, 'candidate')];
 }

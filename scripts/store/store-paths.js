@@ -29,10 +29,11 @@ export function recordRelPath(record) {
  * Id of a comparison: the base version, the creation time and a hash of the content, so that
  * the same comparison always lands on the same path and a recomputed one on a new path.
  * @param {import('../types.js').Comparison} comparison
- * @returns {string} e.g. `vs-10.11.18-20250301T101500Z-1a2b3c4d`
+ * @returns {string} e.g. `vs-10.11.18-20250301T101500Z-1a2b3c4d` (`vs-10.11.18_1a2b3c4d5e6f-…` against a ref run's base)
  */
 export function comparisonId(comparison) {
-  return contentId(`vs-${comparison.base.version}`, comparison.createdAt, comparison);
+  // A ref run's base version holds a '+' (`10.11.18+1a2b3c4d5e6f`), which no file name of the store does.
+  return contentId(`vs-${comparison.base.version.replace(/[^A-Za-z0-9._-]/g, '_')}`, comparison.createdAt, comparison);
 }
 
 /**

@@ -69,7 +69,7 @@ test('run --ref: a pull request and its base are built from source at their comm
   }
   const candidateRef = createRecord({ id: 'x', startedAt: '2026-11-28T10:00:00.000Z', release: candidate, host: fixture.host, config: fixture.config, steps: [] }).release.ref;
   assert.deepEqual(candidateRef, {
-    role: 'candidate', name: 'pull/7/head', repository: repos.upstream, pullRequest: 7,
+    role: 'candidate', name: 'pull/7/head', repository: repos.upstream, pullRequest: 7, commit: repos.commits.f2,
     base: { how: 'pull-request-base', version: resolved.base.version, ref: 'main', commit: repos.commits.c4 },
   });
 
@@ -89,7 +89,9 @@ test('run --ref: a branch against the release it branched from, built from the r
   assert.equal(candidate.install.provenance.tag, null);
   assert.equal(candidate.install.provenance.commit, repos.commits.f2);
   assert.equal(base.refRun?.role, 'base');
-  assert.equal(base.refRun?.name, 'mariadb-10.11.18');
+  assert.equal(base.refRun?.name, 'feature', 'both sides name the ref run by its candidate');
+  assert.equal(base.refRun?.commit, repos.commits.f2);
+  assert.equal(base.refRun?.base.ref, 'mariadb-10.11.18');
 });
 
 test('run --ref: the releases of a resolved ref run; options that do not go together are refused', () => {
