@@ -37,7 +37,7 @@ export function refRunReleases(r) {
 /**
  * Resolve a ref run and return its releases for runSuite.
  * @param {import('../types.js').Config} config
- * @param {{product: string, ref: string, repo?: string, baseRef?: string, baseVersion?: string, cacheDir: string, log?: (line: string) => void}} o
+ * @param {{product: string, ref: string, repo?: string, baseRef?: string, baseVersion?: string, commit?: string, cacheDir: string, log?: (line: string) => void}} o
  * @returns {Promise<{resolved: import('../install/index.js').ResolvedRefRun, releases: RunReleaseSpec[]}>}
  * @throws {import('../errors.js').UserError} an unknown product, or what resolveRefRun refuses
  */
@@ -46,6 +46,7 @@ export async function planRefRun(config, o) {
   const resolved = await resolveRefRun({
     product, ref: o.ref, cacheDir: o.cacheDir, ...(o.log ? { log: o.log } : {}),
     ...(o.repo !== undefined ? { repo: o.repo } : {}), ...(o.baseRef !== undefined ? { baseRef: o.baseRef } : {}), ...(o.baseVersion !== undefined ? { baseVersion: o.baseVersion } : {}),
+    ...(o.commit !== undefined ? { commit: o.commit } : {}),
   });
   return { resolved, releases: refRunReleases(resolved) };
 }

@@ -109,3 +109,12 @@ test('records keep a repository without its credentials; refs are classified bef
   assert.deepEqual(parseGitRef('bb-10.11-fix').candidates, ['refs/heads/bb-10.11-fix', 'refs/tags/bb-10.11-fix']);
   assert.equal(parseGitRef('a'.repeat(40)).kind, 'commit');
 });
+
+test('a pinned commit is built whatever the ref names by then; the records still name the ref', async () => {
+  const r = await resolveIt({ ref: 'pull/7/head', baseRef: 'main', commit: repos.commits.f1 });
+  assert.equal(r.candidate.commit, repos.commits.f1);
+  assert.equal(r.candidate.name, 'pull/7/head');
+  assert.equal(r.pullRequest, 7);
+  assert.equal(r.base.commit, repos.commits.c4);
+  await assert.rejects(resolveIt({ ref: 'feature', commit: 'f'.repeat(40) }), /cannot fetch commit f{40}/);
+});

@@ -125,6 +125,9 @@ export function isLocalRepository(repo) {
  * @property {string} [repo] repository URL or local folder; default the product's gitUrl
  * @property {string} [baseRef] a pull request's base: the base is the merge base with it
  * @property {string} [baseVersion] a named release as the base (built from its tag)
+ * @property {string} [commit] the full commit id the candidate is pinned to (a pull request's head
+ *   when the workflow started: a push since then moves the ref, not what is measured); it is
+ *   fetched from the repository, and the ref names it in the records
  * @property {string} cacheDir the install cache (the bare repository goes in it)
  * @property {(line: string) => void} [log]
  */
@@ -146,8 +149,14 @@ export async function resolveRefRun(o) {
   const repository = redactRepository(fetchFrom);
   const git = await openRefCache(o.cacheDir, product);
   const parsed = parseGitRef(o.ref, '--ref');
-  const candidateCommit = await fetchRef(git, from, parsed, repository);
-  log(`${o.ref} of ${repository} is commit ${candidateCommit}`);
+  const refCommit = await fetchRef(git, from, parsed, repository);
+  log(`${o.ref} of ${repository} is commit ${refCommit}`);
+  let candidateCommit = refCommit;
+  if (o.commit !== undefined && o.commit !== refCommit) {
+    if (!COMMIT_RE.test(o.commit)) throw new UserError(`--commit '${o.commit}' is not a full commit id (40 or 64 lower-case hex digits)`);
+    candidateCommit = await fetchRef(git, from, parseGitRef(o.commit, '--commit'), repository);
+    log(`${o.ref} has moved on to ${refCommit}; building the pinned commit ${candidateCommit}`);
+  }
   await git.fetch(from, ['+refs/tags/*:refs/tags/*'], `the tags of ${repository}`);
   const releases = new ReleaseTags(git, product);
   // A fork's tags stop where it was forked: the upstream's are fetched when the fork's say nothing.
