@@ -206,12 +206,45 @@ export {};
  * @property {string|null} commit
  * @property {string} [movedFrom] the commit the release's tag pointed at when it was benchmarked
  *   before: watch saw the tag moved and proposed it again (`run --moved-from`); absent otherwise
+ * @property {RecordRef} [ref] the record is of an ad-hoc ref run (`run --ref`), stored apart
+ *   (`refs/runs/…`) and never part of a release series; absent in release runs
  * @property {string} provider
  * @property {string|null} buildProfile
  * @property {string[]|null} buildFlags
  * @property {string} binarySha256
  * @property {string} serverVersionString
  * @property {{name: string, version: string}[]} packages
+ */
+
+/**
+ * @typedef {object} RecordRef the ad-hoc ref run (`run --ref`) a record belongs to, the same on
+ *   both sides' records but for role
+ * @property {'candidate'|'base'} role the ref under test, or the base run beside it
+ * @property {string} name the candidate's ref as given (`pull/123/head`, a branch, a tag, a full
+ *   commit id)
+ * @property {string} repository where the code was fetched from: a URL without user name or
+ *   password, or a local folder
+ * @property {number|null} pullRequest the pull request number when the candidate was `pull/N/head`
+ * @property {string} commit the candidate's full commit id (the record's own: release.commit)
+ * @property {RefBase} base what the candidate is compared with
+ */
+
+/**
+ * @typedef {object} RefBase the base of a ref run
+ * @property {'branched-from'|'pull-request-base'|'named'} how the newest release whose tag is an
+ *   ancestor of the candidate; the merge base with --base-ref; the release --base names
+ * @property {string} version the base side's version
+ * @property {string|null} ref its release tag, or --base-ref as given
+ * @property {string} commit its full commit id
+ */
+
+/**
+ * @typedef {object} ComparisonRef the candidate of a ref comparison (`compare --ref`) and its base
+ * @property {string} name the candidate's ref as given
+ * @property {string} repository URL without credentials, or local folder
+ * @property {number|null} pullRequest
+ * @property {string} commit the candidate's full commit id
+ * @property {RefBase} base
  */
 
 /**
@@ -488,6 +521,8 @@ export {};
  * @property {string} line
  * @property {{version: string, runIds: string[]}} base
  * @property {{version: string, runIds: string[]}} candidate
+ * @property {ComparisonRef} [ref] a comparison of an ad-hoc ref run: stored apart
+ *   (`refs/verdicts/…`), never a release's verdict; absent in release comparisons
  * @property {ThresholdsConfig} thresholds the thresholds that produced these verdicts
  * @property {TestVerdict[]} tests
  * @property {Record<VerdictClass, number>} summary

@@ -89,11 +89,28 @@ export async function describePrefix({ builtDir, finalPrefix, product, version, 
   if (flavor !== product.flavor) throw new UserError(`${configFile} says flavor ${product.flavor} but the server of ${origin} says: ${versionLine}`);
   const found = versionOfVersionLine(versionLine);
   // Percona versions carry a build number (8.0.39-30) that --version prints after the MySQL version.
-  if (found && found !== version && !version.startsWith(`${found}-`)) {
+  if (found && found !== version && !version.startsWith(`${found}-`) && !isCommitOfLine(product, version, found)) {
     throw new UserError(`${origin} is ${product.name} ${found} (${versionLine}), not ${version}: check the version, the tag or the file`);
   }
   log(`check: ${versionLine}`);
   return buildInstallResult({ builtDir, finalPrefix, layout, product, version, flavor, provider, env: {}, versionLine, provenance });
+}
+
+/**
+ * A ref run's commit after a release (`<release>+<commit>`, scripts/install/source/resolve-ref.js)
+ * reports the version its tree says: the release, or the next one its line is working towards.
+ * Either is of the release's line; another line's version is another tree.
+ * @param {import('./types.js').InstallProductConfig} product
+ * @param {string} version asked for
+ * @param {string} found what the server printed
+ * @returns {boolean}
+ */
+function isCommitOfLine(product, version, found) {
+  const release = /^([^+]+)\+./.exec(version)?.[1];
+  if (!release) return false;
+  const lineOf = (/** @type {string} */ v) => product.lines.filter((l) => v === l.name || v.startsWith(`${l.name}.`)).sort((a, b) => b.name.length - a.name.length)[0]?.name ?? null;
+  const line = lineOf(release);
+  return line !== null && lineOf(found) === line;
 }
 
 /**

@@ -15,14 +15,31 @@ import { providerNames } from '../install/index.js';
  * @returns {Promise<number>} exit code: 0 all ok, 1 some step failed, 130 interrupted
  */
 export async function runCommand(options) {
-  if (!options.releases) throw new UserError('missing --releases: give product@version[,product@version...], e.g. mariadb@10.11.18,mariadb@10.11.19');
+  checkRefOptions(options);
+  if (!options.releases && !options.ref) throw new UserError('missing --releases: give product@version[,product@version...], e.g. mariadb@10.11.18,mariadb@10.11.19 (or a git ref: --product mariadb --ref <branch, tag, commit or pull/N/head>)');
   const { loadConfig } = await import('../config/index.js');
   const { runSuite, parseReleaseList } = await import('./index.js');
   const { expandEngines } = await import('./resolve-run.js');
   const config = await loadConfig(resolve(new URL('../..', import.meta.url).pathname));
   const host = config.hosts[options.hostClass];
-  // --provider / --path apply to the releases that name no provider of their own.
-  const given = parseReleaseList(options.releases).map((r) => (r.provider ? r : { ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
+  /** @type {import('../install/index.js').ResolvedRefRun|null} */
+  let refRun = null;
+  /** @type {import('./run-releases.js').RunOptions['releases']} */
+  let given;
+  if (options.ref) {
+    // A git ref and its base, both built from source: two releases of one run (ref-run.js).
+    const { planRefRun } = await import('./ref-run.js');
+    const planned = await planRefRun(config, {
+      product: options.product, ref: options.ref, cacheDir: resolve(cacheDirFrom(options.cacheDir)), log: (l) => process.stderr.write(`ref: ${l}\n`),
+      ...(options.repo ? { repo: options.repo } : {}), ...(options.baseRef ? { baseRef: options.baseRef } : {}), ...(options.base ? { baseVersion: options.base } : {}),
+      ...(options.commit ? { commit: options.commit } : {}),
+    });
+    refRun = planned.resolved;
+    given = planned.releases;
+  } else {
+    // --provider / --path apply to the releases that name no provider of their own.
+    given = parseReleaseList(options.releases).map((r) => (r.provider ? r : { ...r, ...(options.provider ? { provider: options.provider } : {}), ...(options.path ? { path: options.path } : {}) }));
+  }
   // Several engines: one server per engine of each release, labelled by it, alternating.
   const releases = applyMovedFrom(expandEngines(given, options.engine ?? []), options.movedFrom ?? []);
   // A suite with a config matrix runs each cell in turn (each its own series).
@@ -44,9 +61,40 @@ export async function runCommand(options) {
     signal,
     keepWork: Boolean(options.keepWork),
   }), (sig) => process.stderr.write(`\n${sig}: stopping servers and storing the records so far as partial...\n`));
-  if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths }, null, 2)}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify({ records: outcome.paths, ...(refRun ? { ref: describeRefRun(refRun) } : {}) }, null, 2)}\n`);
   if (outcome.interrupted) return EXIT.interrupted;
   return outcome.records.every((r) => r.status === 'ok') ? EXIT.ok : EXIT.userError;
+}
+
+/**
+ * The options of a ref run go together; those of a release run do not mix with them.
+ * @param {Record<string, any>} options
+ * @throws {UserError} naming the option that does not belong
+ */
+export function checkRefOptions(options) {
+  if (!options.ref) {
+    for (const [flag, key] of /** @type {const} */ ([['--repo', 'repo'], ['--base', 'base'], ['--base-ref', 'baseRef'], ['--commit', 'commit']])) {
+      if (options[key] !== undefined) throw new UserError(`${flag} goes with --ref (a git ref to benchmark against its base); with --releases, list the releases to run`);
+    }
+    return;
+  }
+  if (!options.product) throw new UserError('--ref needs --product (configs/products/<name>.yml): the product whose repository, tags and build profile the ref uses');
+  for (const [flag, key] of /** @type {const} */ ([['--releases', 'releases'], ['--provider', 'provider'], ['--path', 'path'], ['--moved-from', 'movedFrom']])) {
+    if (options[key] !== undefined) throw new UserError(`${flag} does not go with --ref: a ref run builds the ref and its base from source (--repo names where the code is)`);
+  }
+}
+
+/**
+ * What `run --ref --json` says of the ref run, for the workflow's next steps (compare --ref
+ * --commit, the check run).
+ * @param {import('../install/index.js').ResolvedRefRun} r
+ * @returns {{product: string, repository: string, pullRequest: number|null, ref: string, commit: string, version: string, base: {how: string, ref: string|null, version: string, commit: string}}}
+ */
+function describeRefRun(r) {
+  return {
+    product: r.product, repository: r.repository, pullRequest: r.pullRequest, ref: r.candidate.name, commit: r.candidate.commit, version: r.candidate.version,
+    base: { how: r.baseHow, ref: r.baseRef, version: r.base.version, commit: r.base.commit },
+  };
 }
 
 /**
@@ -109,11 +157,20 @@ export const commands = [
       'and are spread over several server instances (a restart on the same datadir between rounds).',
       'Example: tagbench run --releases mariadb@10.11.18,mariadb@10.11.19 --suite smoke --host-class local',
       'InnoDB against MyRocks on one release: tagbench run --releases mariadb@10.11.18 --engine innodb,rocksdb',
+      'A git ref (a branch, tag, full commit or pull request of the product\'s repository or a fork) against its base,',
+      'both built from source, stored apart from the release series (refs/runs/):',
+      '  tagbench run --product mariadb --ref pull/123/head --repo https://github.com/MariaDB/server.git --base-ref 10.11 --suite smoke',
       'Each release\'s record is stored as soon as that release is done. Ctrl-C or SIGTERM (a cancelled job, a',
       'timeout) stops every server, stores the records not stored yet as status "partial" and exits 130.',
     ].join('\n'),
     options: [
       { flags: '--releases <list>', description: 'comma-separated product@version (e.g. mariadb@10.11.18,mariadb@10.11.19); product@version#label:provider or #label=PREFIX runs another install of a version beside it (mariadb@10.11.18,mariadb@10.11.18#ours:source); :source@<full commit> the source build of exactly that commit (a moved tag)' },
+      { flags: '--product <name>', description: 'with --ref: the product (configs/products/<name>.yml) whose repository, release tags and build profile the ref uses' },
+      { flags: '--ref <ref>', description: 'benchmark a git ref instead of releases: a branch, a tag, a full commit id or a pull request\'s head (pull/N/head), resolved with git (ls-remote, then its commits fetched into <cache>/.git-refs/), built with the source provider (cached by commit) and run beside its base; the records carry release.ref and are stored apart (refs/runs/): never a release, a baseline or a change point' },
+      { flags: '--repo <url or folder>', description: 'with --ref: the repository holding it (a fork, a local clone); default: the product\'s gitUrl. A user name or token in the URL is used to fetch and kept out of the records' },
+      { flags: '--base <version>', description: 'with --ref: compare with this release (built from its tag); default: the release it branched from (the newest release tag that is an ancestor of the ref\'s commit)' },
+      { flags: '--base-ref <ref>', description: 'with --ref: compare with the merge base of the ref and this ref (a pull request\'s base branch)' },
+      { flags: '--commit <sha>', description: 'with --ref: build this full commit id (a pull request\'s head when the workflow started), fetched from the repository, whatever the ref names by then; the records still name the ref' },
       { flags: '--moved-from <release=commit>', description: 'product@version=<old full commit>: that release\'s tag was moved since it was benchmarked at the old commit (benchmark.yml passes what watch found); its record says "moved from <old> to <new>" (release.movedFrom). Repeatable', parse: (/** @type {string} */ v, /** @type {string[]|undefined} */ prev) => [...(prev ?? []), v] },
       { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)', default: 'local' },

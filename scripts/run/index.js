@@ -7,4 +7,6 @@ export { runSuite } from './run-suite.js';
 export { parseReleaseList, lineOf, resolveRepeats } from './resolve-run.js';
 /** A full git commit id, as `--releases product@version:source@<commit>` takes it. */
 export { COMMIT_RE } from '../install/index.js';
+/** A git ref of a ref run (`run --ref`), checked before anything runs; a repository without credentials. */
+export { parseGitRef, redactRepository } from '../install/index.js';
 export { estimateRun, estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate } from './estimate.js';

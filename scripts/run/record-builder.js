@@ -31,6 +31,7 @@ export function createRecord({ id, startedAt, release, host, config, steps }) {
       tag: prov.tag ?? null,
       commit: prov.commit ?? null,
       ...(release.movedFrom ? { movedFrom: release.movedFrom } : {}),
+      ...(release.refRun ? { ref: structuredClone(release.refRun) } : {}),
       provider: install.provider,
       buildProfile: prov.buildProfile ?? null,
       buildFlags: prov.buildFlags ?? null,

@@ -30,9 +30,12 @@ import { formatRecordId } from '../run-id.js';
 
 /**
  * @typedef {object} RunOptions
- * @property {{product: string, version: string, provider?: string, commit?: string, path?: string, label?: string, serverEnv?: Record<string, string>, movedFrom?: string}[]} releases
+ * @property {{product: string, version: string, provider?: string, commit?: string, path?: string, label?: string, serverEnv?: Record<string, string>, movedFrom?: string, source?: {gitUrl: string, ref?: string}, refRun?: import('../types.js').RecordRef}[]} releases
  *   label: tells apart two servers of the same release (A/A calibration); in keys, folders and ids.
  *   commit: the source build of exactly this commit (from the cache, else built).
+ *   source: where the source provider fetches it from and, for a commit that is no release, the
+ *   ref it builds (a ref run: scripts/install/source/resolve-ref.js).
+ *   refRun: the ad-hoc ref run it belongs to (its record's release.ref: stored under refs/).
  *   serverEnv: extra environment of that release's servers (a calibration's injected cost).
  *   movedFrom: the commit its tag pointed at when it was benchmarked before (the record says
  *   "moved from <movedFrom> to <commit>")
@@ -77,26 +80,7 @@ import { formatRecordId } from '../run-id.js';
  */
 export async function runReleases(config, options) {
   const write = options.write ?? ((/** @type {string} */ t) => process.stderr.write(t));
-  // A release already in the install cache (an earlier `tagbench install`, whatever its
-  // provider) is benchmarked as installed: the workflow builds in one job and runs in the next.
-  /** @type {Map<string, import('../types.js').InstallResult>} */
-  const preinstalled = new Map();
-  for (const r of options.releases) {
-    if (r.path) continue;
-    // With a provider named, only that provider's install counts (the cache keys installs by it).
-    const hit = await findCachedInstall(options.cacheDir, r.product, r.version, r.provider ? { provider: r.provider, ...(r.commit ? { commit: r.commit } : {}) } : undefined);
-    // Keyed like the run's releases: a labelled second server of the release has its own install.
-    if (hit) preinstalled.set(releaseKey(r), hit);
-  }
-  const plan = resolveRun(config, {
-    ...options,
-    // Each server starts with its own release's engine and template (`--engine innodb,rocksdb`).
-    enginePerRelease: true,
-    releases: options.releases.map((r) => {
-      const hit = preinstalled.get(releaseKey(r));
-      return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
-    }),
-  });
+  const { plan, preinstalled } = await resolveWithCache(config, options);
   const steps = planSuite(plan.suite, { engine: plan.engine });
   const meterNames = resolveMeters(options, plan);
   if (options.resumeFrom?.length) return resumeRun(config, options, plan, meterNames, write);
@@ -118,21 +102,7 @@ export async function runReleases(config, options) {
   const workRoot = join(options.workDir, `${runStamp}-${runTag}`);
   await mkdir(workRoot, { recursive: true });
 
-  /** @type {import('./types.js').RunRelease[]} */
-  const releases = [];
-  for (const r of plan.releases) {
-    const cached = preinstalled.get(releaseKey(r));
-    write(`install ${r.product} ${r.version} (${r.provider}${cached ? ', already in the cache' : ''})\n`);
-    const given = options.releases.find((o) => releaseKey(o) === releaseKey(r));
-    const install = cached ?? await installRelease(
-      { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}), ...(given?.commit ? { commit: given.commit } : {}) },
-      { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
-    );
-    if (install.status === 'failed') throw new UserError(`cannot install ${r.product} ${r.version}: ${install.reason}`);
-    const serverEnv = given?.serverEnv;
-    const movedFrom = given?.movedFrom;
-    releases.push({ key: releaseKey(r), product: r.product, version: r.version, line: r.line, install, ...(r.label ? { label: r.label } : {}), ...(serverEnv ? { serverEnv } : {}), ...(movedFrom ? { movedFrom } : {}) });
-  }
+  const releases = await installRunReleases(config, options, plan, preinstalled, write);
 
   const host = await collectHostFacts({ hostClass: plan.host.name, pinning: plan.host.pinning });
   // Timed meters measure the schedule's repeats; counting meters run afterwards on their own servers.
@@ -177,6 +147,70 @@ export async function runReleases(config, options) {
 }
 
 /**
+ * The run's plan, each release found in the install cache marked as such: a release already
+ * there (an earlier `tagbench install`, whatever its provider) is benchmarked as installed, so
+ * the workflow builds in one job and runs in the next.
+ * @param {import('../types.js').Config} config
+ * @param {RunOptions} options
+ * @returns {Promise<{plan: import('./resolve-run.js').ResolvedRun, preinstalled: Map<string, import('../types.js').InstallResult>}>}
+ *   preinstalled: release key -> its cached install
+ * @throws {UserError} what resolveRun refuses, or a cache holding two builds of one release
+ */
+export async function resolveWithCache(config, options) {
+  /** @type {Map<string, import('../types.js').InstallResult>} */
+  const preinstalled = new Map();
+  for (const r of options.releases) {
+    if (r.path) continue;
+    // With a provider named, only that provider's install counts (the cache keys installs by it).
+    const hit = await findCachedInstall(options.cacheDir, r.product, r.version, r.provider ? { provider: r.provider, ...(r.commit ? { commit: r.commit } : {}) } : undefined);
+    // Keyed like the run's releases: a labelled second server of the release has its own install.
+    if (hit) preinstalled.set(releaseKey(r), hit);
+  }
+  const plan = resolveRun(config, {
+    ...options,
+    // Each server starts with its own release's engine and template (`--engine innodb,rocksdb`).
+    enginePerRelease: true,
+    releases: options.releases.map((r) => {
+      const hit = preinstalled.get(releaseKey(r));
+      return hit ? { ...r, provider: hit.provider, preinstalled: true } : r;
+    }),
+  });
+  return { plan, preinstalled };
+}
+
+/**
+ * Install every release of the plan that the cache does not hold (a source build of a ref
+ * run's commit, from its repository), before any server starts.
+ * @param {import('../types.js').Config} config
+ * @param {RunOptions} options
+ * @param {import('./resolve-run.js').ResolvedRun} plan
+ * @param {Map<string, import('../types.js').InstallResult>} preinstalled from resolveWithCache
+ * @param {(t: string) => void} write
+ * @returns {Promise<import('./types.js').RunRelease[]>} in the plan's order
+ * @throws {UserError} when an install fails
+ */
+export async function installRunReleases(config, options, plan, preinstalled, write) {
+  /** @type {import('./types.js').RunRelease[]} */
+  const releases = [];
+  for (const r of plan.releases) {
+    const cached = preinstalled.get(releaseKey(r));
+    write(`install ${r.product} ${r.version} (${r.provider}${cached ? ', already in the cache' : ''})\n`);
+    const given = options.releases.find((o) => releaseKey(o) === releaseKey(r));
+    const install = cached ?? await installRelease(
+      { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}), ...(given?.commit ? { commit: given.commit } : {}),
+        ...(given?.source ? { gitUrl: given.source.gitUrl, ...(given.source.ref ? { ref: given.source.ref } : {}) } : {}) },
+      { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
+    );
+    if (install.status === 'failed') throw new UserError(`cannot install ${r.product} ${r.version}: ${install.reason}`);
+    const serverEnv = given?.serverEnv;
+    const movedFrom = given?.movedFrom;
+    const refRun = given?.refRun;
+    releases.push({ key: releaseKey(r), product: r.product, version: r.version, line: r.line, install, ...(r.label ? { label: r.label } : {}), ...(serverEnv ? { serverEnv } : {}), ...(movedFrom ? { movedFrom } : {}), ...(refRun ? { refRun } : {}) });
+  }
+  return releases;
+}
+
+/**
  * The part of a run its resumed records do not stand for: runReleases again with only the
  * releases still to run (its own estimate, schedule and alternation), or nothing at all.
  * @param {import('../types.js').Config} config
@@ -188,7 +222,8 @@ export async function runReleases(config, options) {
  */
 async function resumeRun(config, options, plan, meterNames, write) {
   const ids = options.resumeFrom ?? [];
-  const stored = await readRecords(options.storeDir, { ids });
+  // A resumed ref run's records are under refs/ (store-paths.js), a release run's under runs/.
+  const stored = [...await readRecords(options.storeDir, { ids }), ...await readRecords(options.storeDir, { ids, refs: true })];
   const keys = plan.releases.map(releaseKey);
   const choice = chooseResumed(
     plan.releases.map((r, i) => ({ key: keys[i], product: r.product, version: r.version, ...(r.label ? { label: r.label } : {}), ...(options.releases[i]?.provider ? { provider: options.releases[i].provider } : {}) })),

@@ -17,5 +17,7 @@ export {};
  * @property {Record<string, string>} [serverEnv] extra environment of its servers (a calibration's injected cost)
  * @property {string} [movedFrom] the commit its tag pointed at when it was benchmarked before
  *   (the record's release.movedFrom)
+ * @property {import('../types.js').RecordRef} [refRun] the ad-hoc ref run this side belongs to
+ *   (the record's release.ref: stored apart, never part of the release series)
  * @property {import('../types.js').InstallResult} install
  */

@@ -22,6 +22,7 @@ import { viewPaths } from '../../site/js/pages/view-paths.js';
 import { resolveThresholds, findSuspects, referenceRecords } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { storeLinker, detailVersions } from './store-links.js';
+import { buildRefData } from './build-ref-data.js';
 
 /** Marker file: only a folder holding it may be replaced by a new build. */
 const MARKER = '.tagbench-site';
@@ -211,6 +212,7 @@ export async function buildSite(opts) {
     fileCount += await write([...cross.files.map(([path, data]) => /** @type {[string, string]} */ ([path, JSON.stringify(data)])),
       [dataPaths.crossIndex(), JSON.stringify(cross.index)]]);
     fileCount += await write([[viewPaths.index(), JSON.stringify(buildViewsIndex(views, parts.flatMap((p) => p.entries)))]]);
+    fileCount += await writeRefRuns(opts.store, products, Boolean(linker), write);
     // Legs whose bench job failed and that nothing has benchmarked since (watch's back-off
     // list): a leg is done when its release has a comparison, or a run finished after its last
     // failure. The records a failed attempt published before it died (checkpoints) do not end
@@ -233,6 +235,36 @@ export async function buildSite(opts) {
     await rm(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * The ad-hoc ref runs (refs/ of the store): their list, a page of data per ref run and, unless
+ * the downloads link to the results branch, copies of their records and comparisons. Apart from
+ * the slices above: a ref run is never a release of a line, a table or a series.
+ * @param {string} store
+ * @param {import('./types.js').SiteInput['products']} products
+ * @param {boolean} linked downloads point at the results branch (--records-url): no copies
+ * @param {(writes: [string, string][]) => Promise<number>} write
+ * @returns {Promise<number>} files written
+ * @throws {UserError} an unreadable ref run record or comparison
+ */
+async function writeRefRuns(store, products, linked, write) {
+  const records = await readRecords(store, { refs: true, samples: false });
+  const comparisons = (await readComparisons(store, { refs: true })).map(({ id, ...comparison }) => ({ id, comparison }));
+  const fileKey = (/** @type {{hostClass: string, product: string, suite: string}} */ k, /** @type {string} */ version, /** @type {string} */ id) => ({ host: k.hostClass, product: k.product, suite: k.suite, version, id });
+  const download = {
+    record: (/** @type {import('./types.js').RunRecord} */ r) => dataPaths.refRecord(fileKey({ hostClass: r.host.class, product: r.release.product, suite: r.config.suite }, r.release.version, r.id)),
+    comparison: (/** @type {{id: string, comparison: import('../types.js').Comparison}} */ c) => dataPaths.refComparison(fileKey(c.comparison, c.comparison.candidate.version, c.id)),
+  };
+  const { index, pages } = buildRefData({ records, comparisons, products, download });
+  /** @type {[string, string][]} */
+  const writes = [[dataPaths.refs(), JSON.stringify(index)], ...pages.map(([p, d]) => /** @type {[string, string]} */ ([p, JSON.stringify(d)]))];
+  if (!linked) {
+    // Copies carry their samples inline like the releases' (readRecords puts them back).
+    for (const r of await readRecords(store, { refs: true })) writes.push([download.record(r), JSON.stringify({ ...r, samples: undefined })]);
+    for (const c of comparisons) writes.push([download.comparison(c), JSON.stringify(c.comparison)]);
+  }
+  return write(writes);
 }
 
 /**

@@ -31,7 +31,8 @@ export function storeLinker(recordsUrl) {
   }
   const base = recordsUrl.replace(/\/+$/, '');
   // Whole JSON string values only (the opening quote): a link is a value of its own.
-  return (text) => text.replace(/"downloads\/(runs|verdicts)\//g, `"${base}/$1/`);
+  // The ad-hoc ref runs' files too, under refs/ on the branch as in the site.
+  return (text) => text.replace(/"downloads\/((?:refs\/)?(?:runs|verdicts))\//g, `"${base}/$1/`);
 }
 
 /**

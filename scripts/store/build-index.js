@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { UserError } from '../errors.js';
 import { registerSchema, validateAgainst } from '../config/index.js';
 import { readStoreFiles, readStoreFile, listStoreFiles } from './read-records.js';
-import { INDEX_FILE, renderJson } from './store-paths.js';
+import { INDEX_FILE, REF_TOPS, renderJson } from './store-paths.js';
 import { replaceFileAtomic } from './write-file-once.js';
 import { readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
 
@@ -69,6 +69,10 @@ registerSchema(INDEX_SCHEMA);
  * @property {1} schemaVersion
  * @property {IndexRun[]} runs sorted by path
  * @property {IndexComparison[]} comparisons sorted by path
+ * @property {IndexRun[]} [refRuns] records of ad-hoc ref runs (`refs/runs/`), sorted by path:
+ *   never a release of the series (watch reads `runs` only); absent when the store has none
+ * @property {IndexComparison[]} [refComparisons] their comparisons (`refs/verdicts/`), sorted by
+ *   path; absent when the store has none
  * @property {IndexChangePoints[]} [changePoints] sorted by path (absent in older index.json files)
  * @property {import('./leg-attempts.js').LegAttempts[]} [attempts] legs whose bench job failed,
  *   timed out or was cancelled, one entry per leg (absent in older index.json files)
@@ -86,11 +90,13 @@ registerSchema(INDEX_SCHEMA);
 export async function buildIndex(storeDir, options = {}) {
   const runs = (await readStoreFiles(storeDir, 'run-record', { samples: false })).map(({ relPath, data }) => runEntry(relPath, data));
   const comparisons = (await readStoreFiles(storeDir, 'comparison')).map(({ relPath, data }) => comparisonEntry(relPath, data));
+  const refRuns = (await readStoreFiles(storeDir, 'run-record', { samples: false, refs: true })).map(({ relPath, data }) => runEntry(relPath, data));
+  const refComparisons = (await readStoreFiles(storeDir, 'comparison', { refs: true })).map(({ relPath, data }) => comparisonEntry(relPath, data));
   const changePoints = await indexChangePoints(storeDir);
   const attempts = summarizeLegAttempts(await readLegAttempts(storeDir));
   /** @type {StoreIndex} */
-  const index = { schemaVersion: 1, runs, comparisons, changePoints, ...(attempts.length > 0 ? { attempts } : {}) };
-  checkRunIds(storeDir, index.runs);
+  const index = { schemaVersion: 1, runs, comparisons, ...refEntries(refRuns, refComparisons), changePoints, ...(attempts.length > 0 ? { attempts } : {}) };
+  checkRunIds(storeDir, [...index.runs, ...(index.refRuns ?? [])]);
   if (options.write !== false) await writeIndex(storeDir, index);
   return index;
 }
@@ -111,10 +117,14 @@ export async function extendIndex(storeDir, previous, changed, options = {}) {
   const runs = new Map(previous.runs.map((e) => [e.path, e]));
   const comparisons = new Map(previous.comparisons.map((e) => [e.path, e]));
   const changePoints = new Map((previous.changePoints ?? []).map((e) => [e.path, e]));
+  const refRuns = new Map((previous.refRuns ?? []).map((e) => [e.path, e]));
+  const refComparisons = new Map((previous.refComparisons ?? []).map((e) => [e.path, e]));
   for (const relPath of changed) {
     if (!relPath.endsWith('.json')) continue;
     if (relPath.startsWith('runs/')) runs.set(relPath, runEntry(relPath, await readStoreFile(storeDir, relPath, 'run-record', { samples: false })));
     else if (relPath.startsWith('verdicts/')) comparisons.set(relPath, comparisonEntry(relPath, await readStoreFile(storeDir, relPath, 'comparison')));
+    else if (relPath.startsWith(`${REF_TOPS.runs}/`)) refRuns.set(relPath, runEntry(relPath, await readStoreFile(storeDir, relPath, 'run-record', { samples: false })));
+    else if (relPath.startsWith(`${REF_TOPS.verdicts}/`)) refComparisons.set(relPath, comparisonEntry(relPath, await readStoreFile(storeDir, relPath, 'comparison')));
     else if (relPath.startsWith('changepoints/')) changePoints.set(relPath, changePointsEntry(relPath, await readStoreFile(storeDir, relPath, 'change-points')));
   }
   const byPath = (/** @type {{path: string}} */ a, /** @type {{path: string}} */ b) => a.path.localeCompare(b.path);
@@ -124,12 +134,24 @@ export async function extendIndex(storeDir, previous, changed, options = {}) {
     schemaVersion: 1,
     runs: [...runs.values()].sort(byPath),
     comparisons: [...comparisons.values()].sort(byPath),
+    ...refEntries([...refRuns.values()].sort(byPath), [...refComparisons.values()].sort(byPath)),
     changePoints: [...changePoints.values()].sort(byPath),
     ...(attempts.length > 0 ? { attempts } : {}),
   };
-  checkRunIds(storeDir, index.runs);
+  checkRunIds(storeDir, [...index.runs, ...(index.refRuns ?? [])]);
   if (options.write !== false) await writeIndex(storeDir, index);
   return index;
+}
+
+/**
+ * The ref runs' lists of an index, left out when empty: a store without ref runs keeps the
+ * index.json it had before they existed, byte for byte.
+ * @param {IndexRun[]} refRuns
+ * @param {IndexComparison[]} refComparisons
+ * @returns {{refRuns?: IndexRun[], refComparisons?: IndexComparison[]}}
+ */
+function refEntries(refRuns, refComparisons) {
+  return { ...(refRuns.length > 0 ? { refRuns } : {}), ...(refComparisons.length > 0 ? { refComparisons } : {}) };
 }
 
 /**
@@ -215,9 +237,10 @@ export async function readIndex(storeDir) {
   const path = join(storeDir, INDEX_FILE);
   const index = await readIndexFile(path, { storeDir });
   if (index === null) return buildIndex(storeDir, { write: false });
-  const [runPaths, cmpPaths, cpPaths] = await Promise.all([listStoreFiles(storeDir, 'runs'), listStoreFiles(storeDir, 'verdicts'), listStoreFiles(storeDir, 'changepoints')]);
+  const [runPaths, cmpPaths, cpPaths, refRunPaths, refCmpPaths] = await Promise.all([listStoreFiles(storeDir, 'runs'), listStoreFiles(storeDir, 'verdicts'), listStoreFiles(storeDir, 'changepoints'),
+    listStoreFiles(storeDir, REF_TOPS.runs), listStoreFiles(storeDir, REF_TOPS.verdicts)]);
   const same = (/** @type {string[]} */ a, /** @type {{path: string}[]} */ b) => a.length === b.length && b.every((e, i) => e.path === a[i]);
-  if (!same(runPaths, index.runs) || !same(cmpPaths, index.comparisons)) return buildIndex(storeDir, { write: false });
+  if (!same(runPaths, index.runs) || !same(cmpPaths, index.comparisons) || !same(refRunPaths, index.refRuns ?? []) || !same(refCmpPaths, index.refComparisons ?? [])) return buildIndex(storeDir, { write: false });
   // Change-point files are replaced in place, so the same paths may hold newer content: their
   // entries are always read again (cheap: one small file per series), and so are the failed
   // attempts (a few small files; a local store's index.json does not know of new ones).

@@ -15,6 +15,8 @@ export { publishToBranch } from './publish-to-branch.js';
 export { fetchRuns } from './fetch-runs.js';
 export { writeBisectReport, readBisectReports, validateBisectReport } from './bisect-report.js';
 export { writeLegAttempt, readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
+export { refRunKey, refRunPagePath } from './ref-runs.js';
+/** @typedef {import('./ref-runs.js').RefRunKey} RefRunKey */
 
 /** @typedef {import('../types.js').ChangePoints} ChangePoints */
 /** @typedef {import('../types.js').ChangePointSeries} ChangePointSeries */

@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { listStoreFiles } from './read-records.js';
 import { migrateData } from './migrate-data.js';
 import { validateRecord, validateComparison, validateChangePoints, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION, CHANGE_POINTS_SCHEMA_VERSION } from './validate-record.js';
-import { recordRelPath, comparisonRelPath, changePointsRelPath, renderJson } from './store-paths.js';
+import { recordRelPath, comparisonRelPath, changePointsRelPath, renderJson, REF_TOPS } from './store-paths.js';
 import { replaceFileAtomic } from './write-file-once.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -27,6 +27,9 @@ export async function migrateStore(storeDir, options = {}) {
     { kind: 'run-record', top: 'runs', newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: recordRelPath },
     { kind: 'comparison', top: 'verdicts', newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: null },
     { kind: 'change-points', top: 'changepoints', newest: CHANGE_POINTS_SCHEMA_VERSION, validate: validateChangePoints, relPath: changePointsRelPath },
+    // The ad-hoc ref runs' files, kept apart from the series (store-paths.js REF_TOPS).
+    { kind: 'run-record', top: REF_TOPS.runs, newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: recordRelPath },
+    { kind: 'comparison', top: REF_TOPS.verdicts, newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: null },
   ]);
   /** @type {string[]} */
   const errors = [];

@@ -26,7 +26,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError } from '../errors.js';
 import { readStoreFiles } from './read-records.js';
-import { INDEX_FILE } from './store-paths.js';
+import { INDEX_FILE, REF_TOPS } from './store-paths.js';
 import { buildIndex, extendIndex, readIndexFile } from './build-index.js';
 import { sameSamples } from './record-samples.js';
 import { migrateData } from './migrate-data.js';
@@ -186,9 +186,9 @@ async function checkoutTip(work, branch, tip, paths, env, progress) {
   await runGit(['checkout', '-q', '-f', '-B', branch, `refs/remotes/origin/${branch}`], { cwd: work, env });
   await runGit(['clean', '-q', '-f', '-d', '-x'], { cwd: work });
   const index = await readIndexFile(join(work, INDEX_FILE)).catch(() => null);
-  const listed = (await runGit(['ls-tree', '-r', '--name-only', 'HEAD', '--', 'runs', 'verdicts', 'changepoints'], { cwd: work })).stdout
+  const listed = (await runGit(['ls-tree', '-r', '--name-only', 'HEAD', '--', 'runs', 'verdicts', 'changepoints', REF_TOPS.runs, REF_TOPS.verdicts], { cwd: work })).stdout
     .split('\n').filter((p) => p.endsWith('.json') && !p.split('/').some((part) => part.startsWith('.')));
-  const indexed = new Set(index ? [...index.runs, ...index.comparisons, ...(index.changePoints ?? [])].map((e) => e.path) : []);
+  const indexed = new Set(index ? [...index.runs, ...index.comparisons, ...(index.refRuns ?? []), ...(index.refComparisons ?? []), ...(index.changePoints ?? [])].map((e) => e.path) : []);
   if (index && listed.length === indexed.size && listed.every((p) => indexed.has(p))) {
     const adding = paths.filter((p) => p.endsWith('.json') && !indexed.has(p)).length;
     progress(`publish: indexing ${adding} new file${adding === 1 ? '' : 's'} on top of ${INDEX_FILE} (${index.runs.length} run${index.runs.length === 1 ? '' : 's'}, ${index.comparisons.length} comparison${index.comparisons.length === 1 ? '' : 's'})`);
@@ -314,8 +314,9 @@ async function collectLocalFiles(storeDir, options) {
   if (!existsSync(storeDir)) throw new UserError(`results store ${storeDir} does not exist; run \`tagbench run --store ${storeDir}\` first or pass --store`);
   /** @type {LocalFile[]} */
   const files = [];
-  const runs = await readStoreFiles(storeDir, 'run-record');
-  const comparisons = await readStoreFiles(storeDir, 'comparison');
+  // The ad-hoc ref runs' records and comparisons (refs/) too: the site shows them on their own page.
+  const runs = [...await readStoreFiles(storeDir, 'run-record'), ...await readStoreFiles(storeDir, 'run-record', { refs: true })];
+  const comparisons = [...await readStoreFiles(storeDir, 'comparison'), ...await readStoreFiles(storeDir, 'comparison', { refs: true })];
   const changePoints = await readStoreFiles(storeDir, 'change-points');
   for (const [kind, list] of /** @type {const} */ ([['run-record', runs], ['comparison', comparisons], ['change-points', changePoints]])) {
     for (const f of list) files.push({ relPath: f.relPath, bytes: await readFile(join(storeDir, f.relPath)), kind });
@@ -375,8 +376,8 @@ async function pruneLogs(work, index, days, now) {
 /** @param {string[]} added @param {string[]} replaced @param {string[]} [prunedLogs] run ids */
 function commitMessage(added, replaced, prunedLogs = []) {
   const samples = added.filter((p) => p.endsWith('.samples.json.gz')).length;
-  const runs = added.filter((p) => p.startsWith('runs/') && p.endsWith('.json'));
-  const cmps = added.filter((p) => p.startsWith('verdicts/'));
+  const runs = added.filter((p) => (p.startsWith('runs/') || p.startsWith(`${REF_TOPS.runs}/`)) && p.endsWith('.json'));
+  const cmps = added.filter((p) => p.startsWith('verdicts/') || p.startsWith(`${REF_TOPS.verdicts}/`));
   const cps = added.filter((p) => p.startsWith('changepoints/')).length + replaced.length;
   const bisects = added.filter((p) => p.startsWith('bisects/')).length;
   const attempts = added.filter((p) => p.startsWith('attempts/')).length;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { validateRecord, validateComparison, validateChangePoints, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION, CHANGE_POINTS_SCHEMA_VERSION } from './validate-record.js';
 import { migrateData } from './migrate-data.js';
-import { recordRelPath, comparisonRelPath, changePointsRelPath } from './store-paths.js';
+import { recordRelPath, comparisonRelPath, changePointsRelPath, REF_TOPS } from './store-paths.js';
 import { joinSamples } from './record-samples.js';
 
 /**
@@ -22,6 +22,9 @@ import { joinSamples } from './record-samples.js';
  *   not stored by line)
  * @property {string} [suite]
  * @property {string[]} [ids] run ids (comparison ids for comparisons)
+ * @property {boolean} [refs] run records and comparisons: read the ad-hoc ref runs'
+ *   (`refs/runs/`, `refs/verdicts/`) instead of the release series' (default false: every
+ *   reader of the series sees releases only)
  * @property {boolean} [samples] run records: read each record's per-second samples file
  *   (default true); false = every repeat's `intervals` is [] (for readers of summaries only:
  *   the index, the site's tables)
@@ -36,20 +39,27 @@ import { joinSamples } from './record-samples.js';
 /** @typedef {'run-record'|'comparison'|'change-points'} StoreKind */
 
 const KINDS = /** @type {const} */ ({
-  'run-record': { top: 'runs', newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: (/** @type {any} */ d, /** @type {string} */ _id) => recordRelPath(d) },
-  comparison: { top: 'verdicts', newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: comparisonRelPath },
-  'change-points': { top: 'changepoints', newest: CHANGE_POINTS_SCHEMA_VERSION, validate: validateChangePoints, relPath: (/** @type {any} */ d, /** @type {string} */ _id) => changePointsRelPath(d) },
+  'run-record': { top: 'runs', refTop: REF_TOPS.runs, newest: RECORD_SCHEMA_VERSION, validate: validateRecord, relPath: (/** @type {any} */ d, /** @type {string} */ _id) => recordRelPath(d) },
+  comparison: { top: 'verdicts', refTop: REF_TOPS.verdicts, newest: COMPARISON_SCHEMA_VERSION, validate: validateComparison, relPath: comparisonRelPath },
+  'change-points': { top: 'changepoints', refTop: null, newest: CHANGE_POINTS_SCHEMA_VERSION, validate: validateChangePoints, relPath: (/** @type {any} */ d, /** @type {string} */ _id) => changePointsRelPath(d) },
 });
+
+/** @typedef {'runs'|'verdicts'|'changepoints'|'refs/runs'|'refs/verdicts'} StoreTop */
+
+/** Runs and verdicts, of releases or of ref runs: <host-class>/<product>/<version>/<suite>/<id>.json. */
+const BY_VERSION = { levels: (/** @type {StoreFilter} */ f) => [f.hostClass, f.product, f.version, f.suite], files: (/** @type {StoreFilter} */ f) => f.ids };
 
 /**
  * Folder levels under each top folder, and which filter field picks the file name. Runs and
- * verdicts: <host-class>/<product>/<version>/<suite>/<id>.json; change points (one file per
- * series): <host-class>/<product>/<line>/<suite>.json.
- * @type {Record<'runs'|'verdicts'|'changepoints', {levels: (f: StoreFilter) => (string|undefined)[], files: (f: StoreFilter) => string[]|undefined}>}
+ * verdicts (also the ref runs' under refs/): <host-class>/<product>/<version>/<suite>/<id>.json;
+ * change points (one file per series): <host-class>/<product>/<line>/<suite>.json.
+ * @type {Record<StoreTop, {levels: (f: StoreFilter) => (string|undefined)[], files: (f: StoreFilter) => string[]|undefined}>}
  */
 const LAYOUTS = {
-  runs: { levels: (f) => [f.hostClass, f.product, f.version, f.suite], files: (f) => f.ids },
-  verdicts: { levels: (f) => [f.hostClass, f.product, f.version, f.suite], files: (f) => f.ids },
+  runs: BY_VERSION,
+  verdicts: BY_VERSION,
+  'refs/runs': BY_VERSION,
+  'refs/verdicts': BY_VERSION,
   changepoints: { levels: (f) => [f.hostClass, f.product, f.line], files: (f) => (f.suite === undefined ? undefined : [f.suite]) },
 };
 
@@ -135,7 +145,8 @@ export async function readChangePoints(storeDir, filter = {}) {
  */
 export async function readStoreFiles(storeDir, kind, filter = {}) {
   const spec = KINDS[kind];
-  const relPaths = await listStoreFiles(storeDir, spec.top, filter);
+  if (filter.refs && !spec.refTop) throw new Error(`${kind} files have no ref runs`);
+  const relPaths = await listStoreFiles(storeDir, filter.refs && spec.refTop ? spec.refTop : spec.top, filter);
   /** @type {string[]} */
   const errors = [];
   /** @type {StoredFile[]} */
@@ -228,7 +239,7 @@ async function readOne(storeDir, relPath, kind, errors, samples) {
  * Relative paths of the `.json` files of one top folder (layouts: LAYOUTS), without reading
  * them. Dot files (temp files of an interrupted write) are left out.
  * @param {string} storeDir
- * @param {'runs'|'verdicts'|'changepoints'} top
+ * @param {StoreTop} top
  * @param {StoreFilter} [filter]
  * @returns {Promise<string[]>} sorted
  */

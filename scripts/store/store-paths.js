@@ -9,22 +9,31 @@ import { createHash } from 'node:crypto';
 export const INDEX_FILE = 'index.json';
 
 /**
+ * Top folders of the ad-hoc ref runs (`tagbench run --ref`) and their comparisons: apart from
+ * `runs/` and `verdicts/`, so that no reader of the release series (baselines, change points,
+ * the site's lines, watch) ever sees them.
+ */
+export const REF_TOPS = /** @type {const} */ ({ runs: 'refs/runs', verdicts: 'refs/verdicts' });
+
+/**
  * Path of a run record relative to the store root.
  * @param {import('../types.js').RunRecord} record a validated record (path parts are path-safe)
- * @returns {string} `runs/<host-class>/<product>/<version>/<suite>/<run-id>.json`
+ * @returns {string} `runs/<host-class>/<product>/<version>/<suite>/<run-id>.json`; a ref run's
+ *   (`release.ref`) under `refs/runs/`
  */
 export function recordRelPath(record) {
-  return join('runs', record.host.class, record.release.product, record.release.version, record.config.suite, `${record.id}.json`);
+  return join(record.release.ref ? REF_TOPS.runs : 'runs', record.host.class, record.release.product, record.release.version, record.config.suite, `${record.id}.json`);
 }
 
 /**
  * Id of a comparison: the base version, the creation time and a hash of the content, so that
  * the same comparison always lands on the same path and a recomputed one on a new path.
  * @param {import('../types.js').Comparison} comparison
- * @returns {string} e.g. `vs-10.11.18-20250301T101500Z-1a2b3c4d`
+ * @returns {string} e.g. `vs-10.11.18-20250301T101500Z-1a2b3c4d` (`vs-10.11.18_1a2b3c4d5e6f-…` against a ref run's base)
  */
 export function comparisonId(comparison) {
-  return contentId(`vs-${comparison.base.version}`, comparison.createdAt, comparison);
+  // A ref run's base version holds a '+' (`10.11.18+1a2b3c4d5e6f`), which no file name of the store does.
+  return contentId(`vs-${comparison.base.version.replace(/[^A-Za-z0-9._-]/g, '_')}`, comparison.createdAt, comparison);
 }
 
 /**
@@ -45,10 +54,11 @@ export function contentId(prefix, isoTime, data) {
  * Path of a comparison relative to the store root.
  * @param {import('../types.js').Comparison} comparison validated
  * @param {string} id from comparisonId() unless given
- * @returns {string} `verdicts/<host-class>/<product>/<candidate-version>/<suite>/<id>.json`
+ * @returns {string} `verdicts/<host-class>/<product>/<candidate-version>/<suite>/<id>.json`; a
+ *   ref run's (`ref`) under `refs/verdicts/`
  */
 export function comparisonRelPath(comparison, id) {
-  return join('verdicts', comparison.hostClass, comparison.product, comparison.candidate.version, comparison.suite, `${id}.json`);
+  return join(comparison.ref ? REF_TOPS.verdicts : 'verdicts', comparison.hostClass, comparison.product, comparison.candidate.version, comparison.suite, `${id}.json`);
 }
 
 /**

@@ -27,7 +27,12 @@ import { compareLine } from './compare-line.js';
  *   MyRocks records, from `tagbench run --engine innodb,rocksdb` or `--engine rocksdb`) or another
  *   run label (`#b` of an A/A run: the records whose id carries it). A plain version never pools
  *   records of two engines.
- * @property {string} [base] base version; default: the baseline file, else the line's baseVersion, else the first
+ * @property {string} [base] base version; default: the baseline file, else the line's baseVersion, else the first;
+ *   with `ref`: the base the ref run ran beside (when its runs had several)
+ * @property {string} [ref] a ref run's candidate (`tagbench run --ref`): compare-ref.js
+ * @property {string} [repo] with ref: its repository (default the product's gitUrl)
+ * @property {string} [commit] with ref: the candidate's commit (default: what the ref names now)
+ * @property {string} [baseRef] with ref: the runs whose base is the merge base with this ref
  * @property {string} [baselines] baselines folder (default `baselines`)
  * @property {string} [markdown] write the Markdown report here
  * @property {string} [json] write {table, comparisons, changePoints} here
@@ -61,6 +66,11 @@ export async function compareReleases(options) {
   if (!options.product) throw new UserError(`missing --product; known: ${Object.keys(config.products).join(', ')}`);
   const product = findProduct(config, options.product, '--product');
   const suite = options.suite ?? 'smoke';
+  // An ad-hoc ref run: its candidate commit against the base that ran beside it, stored apart.
+  if (options.ref) return (await import('./compare-ref.js')).compareRef({ ...options, suite }, { ...ctx, product });
+  for (const [flag, key] of /** @type {const} */ ([['--repo', 'repo'], ['--commit', 'commit'], ['--base-ref', 'baseRef']])) {
+    if (options[key] !== undefined) throw new UserError(`${flag} goes with --ref (the verdicts of a ref run)`);
+  }
   const lineOptions = { ...options, releases: named, suite };
   // A matrix suite has no records of its own: each cell is a series `<suite>--<cell>`.
   const matrix = /** @type {{matrix?: Record<string, Record<string, unknown>>}} */ (config.suites[suite] ?? {}).matrix;

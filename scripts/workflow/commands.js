@@ -38,10 +38,14 @@ export async function planCommand(options) {
     dryRun: options.dryRun ?? '',
     commit: options.commit ?? '',
     movedFrom: options.movedFrom ?? '',
+    ref: options.ref ?? '',
+    repo: options.repo ?? '',
+    baseRef: options.baseRef ?? '',
   }, { hostLabels: options.hostLabels ?? env.TAGBENCH_HOST_LABELS ?? '', selfHosted: Boolean(options.selfHosted) });
   if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
   if (options.commit && !requested.commit) process.stderr.write(`plan: commit ${options.commit} is not used: the ${requested.provider} provider installs a build that is not made from a commit here (only --provider source builds one)\n`);
-  const plan = options.baseline
+  // A ref's base is resolved with git by `run --ref` (the release it branched from), not a baseline file.
+  const plan = options.baseline || requested.kind === 'ref'
     ? requested
     : applyAcceptedBaseline(requested, await readBaseline(options.baselines ?? join(root, 'baselines'), {
       hostClass: requested.hostClass, product: requested.product, line: requested.line, suite: requested.suite,
@@ -50,7 +54,7 @@ export async function planCommand(options) {
   // by its job's timeout with nothing published, and tried again every cycle.
   const { estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate } = await import('../run/index.js');
   const leg = estimateLeg(config, {
-    suite: plan.suite, hostClass: plan.hostClass, provider: plan.provider, releases: plan.releases.split(',').length,
+    suite: plan.suite, hostClass: plan.hostClass, provider: plan.provider, releases: plan.kind === 'ref' ? 2 : plan.releases.split(',').length,
     reference: needsReferenceRun(plan), ...(plan.repeats ? { repeats: Number(plan.repeats) } : {}),
     ...(plan.instances ? { instances: Number(plan.instances) } : {}), ...(plan.only ? { only: plan.only.split(',') } : {}),
   });
@@ -108,10 +112,14 @@ export const commands = [
       'The first job of .github/workflows/benchmark.yml. Every problem is listed at once; on success the',
       'plan is written as step outputs to $GITHUB_OUTPUT (key=value lines, also printed) for later jobs.',
       'Example: tagbench plan --product mariadb --version 10.11.19 --host-class local --suite smoke',
+      'A pull request: tagbench plan --product mariadb --ref pull/123/head --base-ref 10.11 --host-class local --suite smoke',
     ].join('\n'),
     options: [
       { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
-      { flags: '--version <version>', description: 'release to benchmark' },
+      { flags: '--version <version>', description: 'release to benchmark (or --ref)' },
+      { flags: '--ref <ref>', description: 'a git ref to benchmark instead of a release: a branch, a tag, a full commit id or pull/N/head, built from source with its base (outputs kind=ref, ref, repo, base-ref; the bench job runs tagbench run --ref)' },
+      { flags: '--repo <url>', description: 'with --ref: the repository holding it (a fork); no user name or password in it (the token goes in TAGBENCH_UPSTREAM_TOKEN); default: the product\'s gitUrl' },
+      { flags: '--base-ref <ref>', description: 'with --ref: compare with the merge base with this ref (a pull request\'s base branch); default: the release the ref branched from, or --baseline' },
       { flags: '--provider <name>', description: 'install provider', default: 'deb' },
       { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)' },
@@ -119,11 +127,11 @@ export const commands = [
       { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
       { flags: '--instances <n>', description: 'server instances the repeats are spread over; default: the host class\'s' },
       { flags: '--only <tests>', description: 'comma-separated test names' },
-      { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion' },
+      { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion; with --ref: the release to compare with (default: the one it branched from)' },
       { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
       { flags: '--resume <run ids>', description: 'comma-separated run ids on the results branch this leg resumes from (watch\'s resume; the bench job fetches them and runs only the releases without a finished record); default: none' },
       { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
-      { flags: '--commit <sha>', description: 'full commit id of the version\'s tag when watch saw it: the source provider builds exactly it (releases output product@version:source@<commit>); not used by other providers' },
+      { flags: '--commit <sha>', description: 'full commit id of the version\'s tag when watch saw it: the source provider builds exactly it (releases output product@version:source@<commit>); not used by other providers. With --ref: the commit to build (a pull request\'s head sha), output as commit for run --ref --commit' },
       { flags: '--moved-from <sha>', description: 'full commit id the tag pointed at when it was benchmarked before (watch found it moved): the run\'s record says "moved from <it> to <commit>"; needs --commit' },
       { flags: '--self-hosted', description: 'the jobs run on self-hosted runners: refuse a host class without runner labels' },
       { flags: '--host-labels <json>', description: 'extra runner labels per host class, {"<class>": ["<label>"]} (default: $TAGBENCH_HOST_LABELS)' },

@@ -6,7 +6,8 @@
  * interpolated into scripts). Collects every problem before failing. Also decides the base
  * once the accepted baseline is known, and renders the plan as step outputs.
  */
-import { lineOf, COMMIT_RE } from '../run/index.js';
+import { createHash } from 'node:crypto';
+import { lineOf, COMMIT_RE, parseGitRef, redactRepository } from '../run/index.js';
 import { parseList } from '../command-spec.js';
 import { REFERENCE_LABEL } from '../run-id.js';
 
@@ -31,6 +32,11 @@ import { REFERENCE_LABEL } from '../run-id.js';
  *   (watch found the tag moved); needs commit
  * @property {string} [resume] comma-separated run ids on the results branch this leg resumes
  *   from (watch sets it for a leg that died after some releases finished)
+ * @property {string} [ref] a git ref to benchmark instead of a release (branch, tag, full commit
+ *   id, pull/N/head): an ad-hoc ref run (`tagbench run --ref`); version stays empty
+ * @property {string} [repo] with ref: the repository holding it (default the product's gitUrl)
+ * @property {string} [baseRef] with ref: compare with the merge base with this ref (a pull
+ *   request's base branch); default: the release the ref branched from, or `baseline`
  */
 
 /**
@@ -58,8 +64,17 @@ import { REFERENCE_LABEL } from '../run-id.js';
  * @property {string} movedFrom the commit the candidate's tag pointed at before it moved ('' = not moved)
  * @property {{product: string, version: string}|null} reference the host class's reference
  *   release (configs/hosts/<class>.yml `reference`), rerun every benchmark cycle so the host
- *   series gets a point per cycle; null when the class names none
+ *   series gets a point per cycle; null when the class names none (and for a ref)
+ * @property {'release'|'ref'} kind ref: an ad-hoc ref run (`tagbench run --product P --ref REF
+ *   [--repo REPO] [--base BASE | --base-ref BASE_REF] [--commit COMMIT]`); releases is '' then,
+ *   and the base is resolved with git by that command
+ * @property {string} ref the ref ('' for a release)
+ * @property {string} repo its repository ('' = the product's gitUrl)
+ * @property {string} baseRef '' = the release it branched from, or base when given
  */
+
+/** What a version that is no release is told. */
+const AS_REF = 'to benchmark a branch, a commit or a pull request, give it as ref (tagbench plan --ref <ref>), not as version';
 
 /** Versions and refs become path components and CLI arguments: keep them plain. */
 const VERSION_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
@@ -122,6 +137,7 @@ function parseHostLabels(text, hosts, errors) {
  * @returns {{plan: BenchmarkPlan|null, errors: string[]}} plan is null when errors is not empty
  */
 export function resolveBenchmarkRequest(config, input, runner = {}) {
+  if (input.ref) return resolveRefRequest(config, input, runner);
   /** @type {string[]} */
   const errors = [];
   const known = (/** @type {object} */ o) => Object.keys(o).sort().join(', ');
@@ -133,6 +149,7 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   if ((input.suite || host) && !config.suites[suite]) errors.push(`input suite is '${suite}'; known suites: ${known(config.suites)} (configs/suites/)`);
   const provider = input.provider || 'deb';
   if (!/^[a-z][a-z0-9-]{0,31}$/.test(provider)) errors.push(`input provider is '${provider}'; expected a provider name such as deb`);
+  if (input.repo || input.baseRef) errors.push(`input ${input.repo ? 'repo' : 'base_ref'} goes with ref (a git ref to benchmark against its base), not with a release version`);
   if (!VERSION_RE.test(input.version)) errors.push(`input version is '${input.version}'; expected letters, digits and . _ + - (e.g. 10.11.19)`);
   else if (product && provider === 'deb' && !product.deb?.[input.version]) {
     errors.push(`input version '${input.version}' cannot be installed by the deb provider; configs/products/${product.name}.yml deb: lists ${Object.keys(product.deb ?? {}).join(', ') || 'nothing'}`);
@@ -142,8 +159,15 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
     try {
       line = lineOf(product, input.version);
     } catch (err) {
-      errors.push(err instanceof Error ? err.message : String(err));
+      errors.push(`${err instanceof Error ? err.message : String(err)}${provider === 'source' ? `; ${AS_REF}` : ''}`);
     }
+  }
+  // A source build of a version builds its release tag: a version no tag pattern knows is a ref.
+  const template = /** @type {{build?: {tagTemplate?: string}}|undefined} */ (product)?.build?.tagTemplate;
+  if (product && line && provider === 'source' && template) {
+    const tag = template.replaceAll('{version}', input.version);
+    const tagged = product.lines.some((l) => new RegExp(l.tagPattern).exec(tag)?.[1] === input.version);
+    if (!tagged) errors.push(`input version '${input.version}' is no release of ${product.name}: its tag ${tag} matches no line's tagPattern (configs/products/${product.name}.yml); ${AS_REF}`);
   }
   if (input.mycnf && !config.mycnf[input.mycnf]) errors.push(`input mycnf is '${input.mycnf}'; known templates: ${known(config.mycnf)} (configs/mycnf/)`);
   if (input.repeats && !(/^\d+$/.test(input.repeats) && Number(input.repeats) >= 1 && Number(input.repeats) <= MAX_REPEATS)) {
@@ -226,6 +250,72 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
       commit,
       movedFrom,
       reference: host.reference ? { product: host.reference.product, version: host.reference.version } : null,
+      kind: 'release',
+      ref: '',
+      repo: '',
+      baseRef: '',
+    },
+    errors,
+  };
+}
+
+/**
+ * A request to benchmark a git ref (`ref` input): checked here as far as it can be without git
+ * (the ref's form, the repository's, the base's); `tagbench run --ref` resolves the commit and the
+ * base with git on the runner.
+ * @param {Config} config
+ * @param {BenchmarkRequest} input
+ * @param {RunnerOptions} runner
+ * @returns {{plan: BenchmarkPlan|null, errors: string[]}}
+ */
+function resolveRefRequest(config, input, runner) {
+  /** @type {string[]} */
+  const errors = [];
+  const ref = /** @type {string} */ (input.ref);
+  const checkRef = (/** @type {string} */ value, /** @type {string} */ what) => {
+    try {
+      parseGitRef(value, what);
+    } catch (err) {
+      errors.push(err instanceof Error ? err.message : String(err));
+    }
+  };
+  checkRef(ref, 'input ref');
+  if (input.version) errors.push(`input version is '${input.version}' and ref is '${ref}': give one (version: a release; ref: a branch, tag, commit or pull request built from source)`);
+  if (input.provider && input.provider !== 'source') errors.push(`input provider is '${input.provider}'; a ref is built from source (leave provider empty or give source)`);
+  if (input.movedFrom || input.resume) errors.push(`input ${input.movedFrom ? 'moved_from' : 'resume'} is for a release leg of watch, not a ref`);
+  const repo = input.repo ?? '';
+  if (repo && (repo.startsWith('-') || /\s/.test(repo))) errors.push(`input repo is '${repo}'; expected a repository URL (https://github.com/<owner>/<repo>.git) or a folder on the runner`);
+  // The repository reaches the job's logs and the records: a token in it would be published.
+  else if (repo && /^[\w+.-]+:\/\//.test(repo) && redactRepository(repo) !== repo) errors.push(`input repo carries a user name or password; give the plain URL (${redactRepository(repo)}) and the token in the TAGBENCH_UPSTREAM_TOKEN secret`);
+  if (input.baseRef) checkRef(input.baseRef, 'input base_ref');
+  if (input.baseRef && input.baseline) errors.push(`input baseline '${input.baseline}' and base_ref '${input.baseRef}' name two bases; give one`);
+  if (input.commit && !COMMIT_RE.test(input.commit)) errors.push(`input commit is '${input.commit}'; expected a full commit id (40 or 64 lower-case hex digits)`);
+  // The rest is checked as for a release leg (host class, suite, my.cnf, repeats, runner labels),
+  // with the baseline as its version when there is one (its line), else a line's own name.
+  const stand = input.baseline || config.products[input.product]?.lines[0]?.name || '0';
+  // (provider path: a stand-in that installs nothing, so neither the deb list nor the tags apply)
+  const asRelease = resolveBenchmarkRequest(config, { ...input, ref: '', repo: '', baseRef: '', version: stand, provider: 'path', baseline: '', commit: '', movedFrom: '', resume: '' }, runner);
+  for (const e of asRelease.errors) errors.push(e.replace(/input version/g, 'input baseline'));
+  const product = config.products[input.product];
+  const host = config.hosts[input.hostClass];
+  if (errors.length > 0 || !product || !host || !asRelease.plan) return { plan: null, errors };
+  return {
+    plan: {
+      ...asRelease.plan,
+      version: '',
+      line: input.baseline ? asRelease.plan.line : '',
+      provider: 'source',
+      // A ref name may hold '/' (pull/7/head), which an artifact name may not; a hash keeps two refs apart.
+      leg: [host.name, product.name, `ref-${ref.replace(/[^A-Za-z0-9.-]+/g, '-').slice(0, 60)}-${createHash('sha256').update(`${repo}\n${ref}`).digest('hex').slice(0, 8)}`, asRelease.plan.suite].join('_'),
+      base: input.baseline ?? '',
+      releases: '',
+      commit: input.commit ?? '',
+      // The host series gets its point from watch's cycles; a change under review runs alone.
+      reference: null,
+      kind: 'ref',
+      ref,
+      repo,
+      baseRef: input.baseRef ?? '',
     },
     errors,
   };
@@ -320,6 +410,12 @@ export function renderPlanOutputs(plan, time) {
     // '' when the source build is of the tag's commit at fetch time, or the provider builds none.
     commit: plan.commit,
     'moved-from': plan.movedFrom,
+    // kind=ref: the bench job runs `tagbench run --product P --ref REF [--repo REPO] [--base BASE |
+    // --base-ref BASE_REF] [--commit COMMIT]` and `tagbench compare --ref` instead of the releases.
+    kind: plan.kind,
+    ref: plan.ref,
+    repo: plan.repo,
+    'base-ref': plan.baseRef,
     // The bench job installs and runs the reference beside the candidate when reference-run is
     // true; reference-product/-version are '' when the host class names no reference.
     'reference-product': plan.reference?.product ?? '',

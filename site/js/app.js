@@ -18,12 +18,15 @@ const RENDERERS = /** @type {Record<string, () => Promise<{render: (main: HTMLEl
   host: () => import('./pages/host.js'),
   cross: () => import('./pages/cross.js'),
   matrix: () => import('./pages/matrix.js'),
+  refs: () => import('./pages/refs.js'),
+  ref: () => import('./pages/ref.js'),
 });
 
 async function start() {
   const page = document.body.dataset.page ?? 'index';
   for (const a of document.querySelectorAll('[data-nav]')) {
-    if (/** @type {HTMLElement} */ (a).dataset.nav === page) a.setAttribute('aria-current', 'page');
+    // One ref run's page is under "Under review", as a release's is under its line.
+    if (/** @type {HTMLElement} */ (a).dataset.nav === (page === 'ref' ? 'refs' : page)) a.setAttribute('aria-current', 'page');
   }
   const main = /** @type {HTMLElement} */ (document.getElementById('main'));
   try {

@@ -6,9 +6,10 @@
  */
 
 /**
- * Make one path segment safe as a file name on every OS and in a URL without escaping:
- * keeps [A-Za-z0-9._-], writes anything else (and a leading dot, so `..` can't appear)
- * as `~xx` hex bytes. Injective, so two names never share a file.
+ * Make one path segment safe as a file name on every OS and in a URL path without escaping:
+ * keeps [A-Za-z0-9._+-] (the characters of the store's own names, so a download path mirrors the
+ * store's: `10.11.18+1a2b3c4d5e6f`, a ref run's version), writes anything else (and a leading
+ * dot, so `..` can't appear) as `~xx` hex bytes. Injective, so two names never share a file.
  * @param {string} name any string (a version, a test name, a host class)
  * @returns {string}
  */
@@ -18,7 +19,7 @@ export function fileSafe(name) {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     const c = String.fromCharCode(b);
-    const plain = /[A-Za-z0-9_-]/.test(c) || (c === '.' && i > 0);
+    const plain = /[A-Za-z0-9_+-]/.test(c) || (c === '.' && i > 0);
     out += plain ? c : `~${b.toString(16).padStart(2, '0')}`;
   }
   return out || '~';
@@ -64,6 +65,14 @@ export const dataPaths = {
   changePoints: (k) => `downloads/changepoints/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.line)}/${fileSafe(k.suite)}.json`,
   /** @param {{host: string, product: string, version: string, suite: string, id: string}} k */
   comparison: (k) => `downloads/verdicts/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
+  /** @param {{host: string, product: string, version: string, suite: string, id: string}} k a ref run's record, as the store keeps it under refs/runs/ */
+  refRecord: (k) => `downloads/refs/runs/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
+  /** @param {{host: string, product: string, version: string, suite: string, id: string}} k a ref run's comparison (refs/verdicts/) */
+  refComparison: (k) => `downloads/refs/verdicts/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.version)}/${fileSafe(k.suite)}/${fileSafe(k.id)}.json`,
+  /** the ad-hoc ref runs ("Changes under review"), newest first */
+  refs: () => 'data/refs/index.json',
+  /** @param {{host: string, product: string, suite: string, commit: string}} k one ref run: its candidate's commit on a host class, product and suite */
+  refRun: (k) => `data/refs/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.suite)}/${fileSafe(k.commit)}.json`,
   /** @param {string} host host class: its reference release's series and drifts */
   host: (host) => `data/hosts/${fileSafe(host)}.json`,
   /** every host class with a reference release */
@@ -77,7 +86,7 @@ export const dataPaths = {
 
 /**
  * Build a page link with query parameters (relative, so it works under any sub-path).
- * @param {'index'|'line'|'release'|'test'|'regressions'|'downloads'|'host'|'cross'} page
+ * @param {'index'|'line'|'release'|'test'|'regressions'|'downloads'|'host'|'cross'|'refs'|'ref'} page
  * @param {Record<string, string|undefined|null>} [params] empty values are left out
  * @returns {string}
  */
@@ -100,4 +109,6 @@ export const PAGES = /** @type {const} */ ([
   { page: 'downloads', title: 'Downloads' },
   { page: 'host', title: 'Host' },
   { page: 'cross', title: 'Across lines and products' },
+  { page: 'refs', title: 'Changes under review' },
+  { page: 'ref', title: 'Change under review' },
 ]);

@@ -45,3 +45,12 @@ test('source settings: without profiles the built-in release profile applies; re
   const badDefault = { ...product('mysql'), build: { tagTemplate: 'mysql-{version}', defaultProfile: 'fast' } };
   assert.throws(() => resolveBuildSettings(badDefault, { product: 'mysql', version: '8.4.3', provider: 'source' }), /build\.defaultProfile 'fast' is not defined; known profiles: release/);
 });
+
+test('source settings: a ref run\'s commit after a release (`<release>+<commit>`) builds as that release\'s line', () => {
+  const sha = '1a2b3c4d5e6f'.padEnd(40, '0');
+  const s = resolveBuildSettings(product('mysql'), { product: 'mysql', version: '8.0.40+1a2b3c4d5e6f', provider: 'source', ref: sha, commit: sha });
+  assert.deepEqual([s.ref, s.tag, s.commit, s.line], [sha, null, sha, '8.0']);
+  assert.ok(s.cmakeFlags.includes('-DDOWNLOAD_BOOST=ON'), 'the 8.0 line\'s boost flags');
+  // Without a ref the version names no tag: the build of such a version needs the commit's ref.
+  assert.throws(() => resolveBuildSettings(product('mysql'), { product: 'mysql', version: '8.0.40+1a2b3c4d5e6f', provider: 'source' }), /makes tag 'mysql-8\.0\.40\+1a2b3c4d5e6f'.*but no line's tagPattern/);
+});

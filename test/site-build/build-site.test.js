@@ -46,8 +46,9 @@ describe('site data', () => {
     const names = ['read-only.range10', '..', '../etc', 'a/b', 'a~2fb', 'ä', ''];
     const safe = names.map(fileSafe);
     assert.equal(new Set(safe).size, names.length, 'distinct names stay distinct');
-    for (const s of safe) assert.match(s, /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/);
+    for (const s of safe) assert.match(s, /^[A-Za-z0-9_~+-][A-Za-z0-9._~+-]*$/);
     assert.equal(fileSafe('read-only.range10'), 'read-only.range10');
+    assert.equal(fileSafe('10.11.18+1a2b3c4d5e6f'), '10.11.18+1a2b3c4d5e6f', 'a ref run\'s version as the store names its folder');
   });
 
   it('builds tables, histories, CSV and feed from the store; numbers match the records', async () => {

@@ -29,6 +29,9 @@ const MAPPING = {
   Efficiency: ['run-record', ['$defs', 'Efficiency']],
   DbSize: ['run-record', ['$defs', 'DbSize']],
   RocksdbFigures: ['run-record', ['$defs', 'RocksdbFigures']],
+  RecordRef: ['run-record', ['$defs', 'RecordRef']],
+  RefBase: ['run-record', ['$defs', 'RefBase']],
+  ComparisonRef: ['comparison', ['$defs', 'ComparisonRef']],
   Comparison: ['comparison', []],
   TestVerdict: ['comparison', ['$defs', 'TestVerdict']],
   RocksdbComparison: ['comparison', ['$defs', 'RocksdbComparison']],
@@ -238,4 +241,10 @@ test('the drift check itself notices a missing field', () => {
   assert.throws(() => compare('X', props, node, node), /field names differ/);
   const typed = { properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'] };
   assert.throws(() => compare('X', props, typed, typed), /X\.b: JSON types differ/);
+});
+
+test('the base of a ref run has one shape in records and comparisons', async () => {
+  const record = JSON.parse(await readFile(schemaUrl('run-record'), 'utf8'));
+  const comparison = JSON.parse(await readFile(schemaUrl('comparison'), 'utf8'));
+  assert.deepEqual(comparison.$defs.RefBase, record.$defs.RefBase, 'comparison.$defs.RefBase is a copy of run-record.$defs.RefBase (typedef RefBase)');
 });

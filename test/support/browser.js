@@ -88,3 +88,17 @@ export function unlabelledAxes(page) {
     }));
   }));
 }
+
+/**
+ * Serve a built site and open a page on it in a fresh Chromium: what a site test needs before
+ * its first `it`, and closes after its last.
+ * @param {string} siteDir the built site
+ * @returns {Promise<{url: string, page: import('playwright-core').Page, problems: string[], close: () => Promise<void>}>}
+ */
+export async function openSite(siteDir) {
+  const { serveSite } = await import('../../scripts/site-build/serve-site.js');
+  const server = await serveSite(siteDir, { port: 0 });
+  const browser = await launchBrowser();
+  const { page, problems } = await openPage(browser.context);
+  return { url: server.url, page, problems, close: async () => { await browser.close(); await server.close(); } };
+}

@@ -5,6 +5,9 @@
 import { UserError } from '../../errors.js';
 import { makeCacheKey } from '../install-cache.js';
 
+/** Refs become command arguments: a plain git ref name or a commit, never an option. */
+export const REF_RE = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/+-]{1,200}$/;
+
 /** Profile name used when neither the spec nor `build.defaultProfile` names one. */
 export const DEFAULT_PROFILE_NAME = 'release';
 
@@ -70,7 +73,10 @@ export function resolveBuildSettings(product, spec) {
   /** @type {string|null} */
   let tag = null;
   const templatedTag = build.tagTemplate ? build.tagTemplate.replaceAll('{version}', spec.version) : null;
-  const lineOfTag = (/** @type {string} */ t) => product.lines.find((l) => new RegExp(l.tagPattern).exec(t)?.[1] === spec.version) ?? null;
+  const lineOfTag = (/** @type {string} */ t, version = spec.version) => product.lines.find((l) => new RegExp(l.tagPattern).exec(t)?.[1] === version) ?? null;
+  // `<release>+<commit>` (a ref run's commit after that release, scripts/install/source/resolve-ref.js)
+  // builds as its release's line; only a ref names what it builds.
+  const releaseOfBuild = /^([^+]+)\+./.exec(spec.version)?.[1] ?? null;
   if (ref === undefined) {
     if (!templatedTag) {
       throw new UserError(`${file} has no build.tagTemplate, so the source provider cannot tell which tag holds ${product.name} ${spec.version}; `
@@ -86,7 +92,8 @@ export function resolveBuildSettings(product, spec) {
     tag = ref;
   }
   // A branch or commit of a version still builds as that version's line (boost for 8.0...).
-  const releaseLine = (templatedTag ? lineOfTag(templatedTag) : null) ?? (tag ? lineOfTag(tag) : null);
+  const releaseLine = (templatedTag ? lineOfTag(templatedTag) : null) ?? (tag ? lineOfTag(tag) : null)
+    ?? (releaseOfBuild && build.tagTemplate ? lineOfTag(build.tagTemplate.replaceAll('{version}', releaseOfBuild), releaseOfBuild) : null);
 
   const profileName = spec.profile ?? build.defaultProfile ?? DEFAULT_PROFILE_NAME;
   const profiles = build.profiles ?? {};

@@ -17,7 +17,7 @@ import { installWithCache } from '../install-with-cache.js';
 import { productConfig } from '../products.js';
 import { describePrefix } from '../install-result.js';
 import { runTool } from '../run-tool.js';
-import { resolveBuildSettings, sourceCacheKey } from './build-settings.js';
+import { REF_RE, resolveBuildSettings, sourceCacheKey } from './build-settings.js';
 import { buildAndInstall, ccacheDirOf, downloadDirOf, fetchSource, findCompilerLauncher } from './cmake-build.js';
 import { planSourceBuild, renderSourcePlan } from './plan.js';
 import { chooseDebianSource, fetchDebianSource, SUITE_RE } from './debian-source.js';
@@ -27,8 +27,6 @@ import { formatDuration } from './build-log.js';
 const BUILD_LOG = '.tagbench-build.log';
 /** The build log while the build runs, in the work folder. */
 const BUILD_LOG_IN_WORK = 'build.log';
-/** Refs become command arguments: a plain git ref name or a commit, never an option. */
-const REF_RE = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/+-]{1,200}$/;
 const PROFILE_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** @type {import('../types.js').InstallProvider} */

@@ -1,0 +1,407 @@
+/**
+ * A candidate given as a git ref of the product's repository or of a fork (a branch, a tag, a
+ * full commit id, a pull request `pull/N/head`), resolved with real git: the commit it names,
+ * the base it is compared with, and the version its records carry. Nothing is guessed: every
+ * commit comes from the repository (`git ls-remote`, then a fetch), and a ref git does not know
+ * is an error naming the repository.
+ *
+ * The commits are fetched, without trees or files, into a bare repository of the install cache
+ * (`<cacheDir>/.git-refs/<product>.git`), with the repository's release tags: the ancestry
+ * questions (which release the ref branched from, the merge base with a pull request's base)
+ * need history, not files. The next resolution fetches only what is new. The build itself is the
+ * source provider's, of exactly the resolved commit (its install cache keys a build by commit).
+ *
+ * The base, one of:
+ * - `branched-from` (default): the newest release (highest version of a line's tagPattern) whose
+ *   tag is an ancestor of the candidate and is not on the candidate's own commit, built from its tag;
+ * - `pull-request-base` (`baseRef`): the merge base of the candidate and that ref (a pull
+ *   request's base branch): what the pull request changes is what lies between the two;
+ * - `named` (`baseVersion`): that release, built from its tag.
+ * Versions: a commit a release tag names is that release (`10.11.19`); any other commit is
+ * `<the release it branched from>+<first 12 hex of the commit>` (`10.11.18+1a2b3c4d5e6f`): the
+ * line is the release's (its build flags, its thresholds), and the name never equals a release's.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { UserError } from '../../errors.js';
+import { compareVersions } from '../../version-order.js';
+import { upstreamAuthEnv } from '../../upstream-auth.js';
+import { COMMIT_RE } from '../install-cache.js';
+import { runTool } from '../run-tool.js';
+import { REF_RE } from './build-settings.js';
+
+/** Folder of the install cache holding one bare repository per product. */
+export const REF_CACHE_DIR = '.git-refs';
+
+/** How many hex digits of a commit name it in a version (as the install cache's folder names). */
+export const SHORT_COMMIT = 12;
+
+/** A pull request's head as GitHub (and Gitea, GitLab mirrors) publish it in the base repository. */
+const PULL_RE = /^(?:refs\/)?pull\/([1-9][0-9]{0,9})\/head$/;
+
+/**
+ * @typedef {object} ParsedRef a ref as the user gave it, classified before any git runs
+ * @property {string} name as given
+ * @property {'commit'|'pull'|'name'} kind
+ * @property {string|null} commit kind commit: the full id
+ * @property {number|null} pullRequest kind pull: its number
+ * @property {string[]} candidates full ref names that may hold it, in the order tried
+ */
+
+/**
+ * @param {string} ref
+ * @param {string} what option name for the message (`--ref`, `--base-ref`)
+ * @returns {ParsedRef}
+ * @throws {UserError} a ref that is no git ref name, an abbreviated commit id
+ */
+export function parseGitRef(ref, what = '--ref') {
+  const name = String(ref ?? '').trim();
+  if (COMMIT_RE.test(name)) return { name, kind: 'commit', commit: name, pullRequest: null, candidates: [] };
+  const pull = PULL_RE.exec(name);
+  if (pull) return { name, kind: 'pull', commit: null, pullRequest: Number(pull[1]), candidates: [`refs/pull/${pull[1]}/head`] };
+  if (!REF_RE.test(name) || name.endsWith('/') || name.endsWith('.lock') || name.includes('//')) {
+    throw new UserError(`${what} '${name}' is not a git ref: give a branch (bb-10.11-fix), a tag (mariadb-10.11.19), a full commit id (40 hex digits) or a pull request's head (pull/123/head)`);
+  }
+  if (/^[0-9a-f]{7,39}$/.test(name)) {
+    throw new UserError(`${what} '${name}' looks like an abbreviated commit id: give the full id (git rev-parse ${name}), since a short one may name two commits and a remote cannot be asked for one`);
+  }
+  if (name.startsWith('refs/')) return { name, kind: 'name', commit: null, pullRequest: null, candidates: [name] };
+  return { name, kind: 'name', commit: null, pullRequest: null, candidates: [`refs/heads/${name}`, `refs/tags/${name}`] };
+}
+
+/**
+ * A repository address as records keep it: without the user name and password a URL may carry
+ * (`https://x-access-token:…@github.com/…`); a local folder absolute.
+ * @param {string} repo URL, scp-like address (`git@host:path`) or local folder
+ * @returns {string}
+ */
+export function redactRepository(repo) {
+  if (isLocalRepository(repo)) return resolve(repo);
+  if (!/^[\w+.-]+:\/\//.test(repo)) return repo;
+  try {
+    const url = new URL(repo);
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return repo.replace(/^([\w+.-]+:\/\/)[^@/]*@/, '$1');
+  }
+}
+
+/**
+ * @param {string} repo
+ * @returns {boolean} a local folder, not a URL nor an scp-like address
+ */
+export function isLocalRepository(repo) {
+  return !/^[\w+.-]+:\/\//.test(repo) && !/^[^/]+@[^/]+:/.test(repo);
+}
+
+/**
+ * @typedef {object} RefSide one side of a ref run: what is built and what its records say
+ * @property {string} version the records' version (`10.11.18`, `10.11.18+1a2b3c4d5e6f`)
+ * @property {string} commit full commit id
+ * @property {string|null} tag the release tag on that commit, when the side is a release
+ * @property {string} name the ref this side was named by: the candidate's ref as given; the
+ *   base's tag, or its --base-ref
+ */
+
+/**
+ * @typedef {object} ResolvedRefRun
+ * @property {string} product
+ * @property {string} repository where the code is, as records keep it (credentials removed)
+ * @property {string} fetchFrom where the build fetches from (the address as given: a token in it
+ *   stays out of every record)
+ * @property {number|null} pullRequest
+ * @property {RefSide} candidate
+ * @property {RefSide} base
+ * @property {'branched-from'|'pull-request-base'|'named'} baseHow
+ * @property {string|null} baseRef the base's ref: its release tag, or --base-ref as given
+ */
+
+/**
+ * @typedef {object} ResolveRefOptions
+ * @property {import('../types.js').InstallProductConfig} product
+ * @property {string} ref the candidate
+ * @property {string} [repo] repository URL or local folder; default the product's gitUrl
+ * @property {string} [baseRef] a pull request's base: the base is the merge base with it
+ * @property {string} [baseVersion] a named release as the base (built from its tag)
+ * @property {string} [commit] the full commit id the candidate is pinned to (a pull request's head
+ *   when the workflow started: a push since then moves the ref, not what is measured); it is
+ *   fetched from the repository, and the ref names it in the records
+ * @property {string} cacheDir the install cache (the bare repository goes in it)
+ * @property {(line: string) => void} [log]
+ */
+
+/**
+ * Resolve a ref run (see the module comment).
+ * @param {ResolveRefOptions} o
+ * @returns {Promise<ResolvedRefRun>}
+ * @throws {UserError} an unknown ref, an unreachable repository, no release tag to branch from,
+ *   both baseRef and baseVersion, a base equal to the candidate
+ */
+export async function resolveRefRun(o) {
+  const { product } = o;
+  const log = o.log ?? (() => {});
+  if (o.baseRef !== undefined && o.baseVersion !== undefined) throw new UserError('give one base: --base <version> (a release) or --base-ref <ref> (a pull request\'s base), not both');
+  const fetchFrom = o.repo ?? product.gitUrl;
+  if (!fetchFrom) throw new UserError(`configs/products/${product.name}.yml has no gitUrl: give the repository of the ref (--repo <url or folder>)`);
+  const from = isLocalRepository(fetchFrom) ? resolve(fetchFrom) : fetchFrom;
+  const repository = redactRepository(fetchFrom);
+  const git = await openRefCache(o.cacheDir, product);
+  const parsed = parseGitRef(o.ref, '--ref');
+  const refCommit = await fetchRef(git, from, parsed, repository);
+  log(`${o.ref} of ${repository} is commit ${refCommit}`);
+  let candidateCommit = refCommit;
+  if (o.commit !== undefined && o.commit !== refCommit) {
+    if (!COMMIT_RE.test(o.commit)) throw new UserError(`--commit '${o.commit}' is not a full commit id (40 or 64 lower-case hex digits)`);
+    candidateCommit = await fetchRef(git, from, parseGitRef(o.commit, '--commit'), repository);
+    log(`${o.ref} has moved on to ${refCommit}; building the pinned commit ${candidateCommit}`);
+  }
+  await git.fetch(from, ['+refs/tags/*:refs/tags/*'], `the tags of ${repository}`);
+  const releases = new ReleaseTags(git, product);
+  // A fork's tags stop where it was forked: the upstream's are fetched when the fork's say nothing.
+  const upstream = product.gitUrl && product.gitUrl !== fetchFrom ? product.gitUrl : null;
+  const branchedFrom = async (/** @type {string} */ commit) => {
+    const found = await releases.newestAncestor(commit);
+    if (found || !upstream || releases.upstreamFetched) return found;
+    releases.upstreamFetched = true;
+    await git.fetch(upstream, ['+refs/tags/*:refs/tags/*'], `the tags of ${redactRepository(upstream)}`);
+    return releases.newestAncestor(commit);
+  };
+  const versionOf = async (/** @type {string} */ commit, /** @type {string|null} */ fallback) => {
+    const at = await releases.atCommit(commit);
+    if (at) return { version: at.version, tag: at.tag };
+    const parent = (await branchedFrom(commit))?.version ?? fallback;
+    if (!parent) throw noReleaseError(product, commit, repository);
+    return { version: `${parent}+${commit.slice(0, SHORT_COMMIT)}`, tag: null };
+  };
+
+  /** @type {RefSide} */
+  let base;
+  /** @type {ResolvedRefRun['baseHow']} */
+  let baseHow;
+  if (o.baseVersion !== undefined) {
+    baseHow = 'named';
+    const tag = releaseTag(product, o.baseVersion);
+    let commit = await git.commitOf(`refs/tags/${tag}`);
+    if (!commit && upstream) {
+      await git.fetch(upstream, [`+refs/tags/${tag}:refs/tags/${tag}`], `tag ${tag} of ${redactRepository(upstream)}`).catch(() => undefined);
+      commit = await git.commitOf(`refs/tags/${tag}`);
+    }
+    if (!commit) throw new UserError(`--base ${o.baseVersion}: its tag ${tag} (build.tagTemplate of configs/products/${product.name}.yml) is not in ${repository}${upstream ? ` nor in ${redactRepository(upstream)}` : ''}`);
+    base = { version: o.baseVersion, commit, tag, name: tag };
+  } else if (o.baseRef !== undefined) {
+    baseHow = 'pull-request-base';
+    const baseTip = await fetchRef(git, from, parseGitRef(o.baseRef, '--base-ref'), repository);
+    const commit = await git.mergeBase(candidateCommit, baseTip);
+    if (!commit) throw new UserError(`--ref ${o.ref} (${candidateCommit}) and --base-ref ${o.baseRef} (${baseTip}) have no common history in ${repository}: a pull request's base is an ancestor of its head`);
+    log(`the merge base of ${o.ref} and ${o.baseRef} is ${commit}`);
+    base = { ...(await versionOf(commit, null)), commit, name: o.baseRef };
+  } else {
+    baseHow = 'branched-from';
+    const found = await branchedFrom(candidateCommit);
+    if (!found) throw noReleaseError(product, candidateCommit, repository);
+    base = { version: found.version, commit: found.commit, tag: found.tag, name: found.tag };
+  }
+  if (base.commit === candidateCommit) {
+    throw new UserError(`the base (${baseHow === 'named' ? `release ${base.version}` : baseHow === 'pull-request-base' ? `merge base with ${o.baseRef}` : `release ${base.version}`}) is commit ${base.commit}, the candidate's own: there is nothing to compare. Give another base (--base <version>, --base-ref <ref>)`);
+  }
+  const candidate = { ...(await versionOf(candidateCommit, baseHow === 'named' ? base.version : null)), commit: candidateCommit, name: parsed.name };
+  if (candidate.version === base.version) throw new UserError(`the candidate and its base are both ${product.name} ${base.version} (commits ${candidateCommit} and ${base.commit}); give another base`);
+  log(`base: ${product.name} ${base.version} at ${base.commit} (${describeHow(baseHow, base.name)}); candidate: ${product.name} ${candidate.version}`);
+  return { product: product.name, repository, fetchFrom, pullRequest: parsed.pullRequest, candidate, base, baseHow, baseRef: base.name };
+}
+
+/**
+ * The commit a ref names now, without fetching its history (what `compare --ref` needs to find
+ * the ref run of that commit).
+ * @param {{ref: string, repo: string, cacheDir: string, product: import('../types.js').InstallProductConfig}} o
+ * @returns {Promise<string>} full commit id
+ * @throws {UserError} an unknown ref or an unreachable repository
+ */
+export async function resolveRefCommit(o) {
+  const parsed = parseGitRef(o.ref, '--ref');
+  if (parsed.commit) return parsed.commit;
+  const git = await openRefCache(o.cacheDir, o.product);
+  const from = isLocalRepository(o.repo) ? resolve(o.repo) : o.repo;
+  return fetchRef(git, from, parsed, redactRepository(o.repo));
+}
+
+/**
+ * @param {'branched-from'|'pull-request-base'|'named'} how
+ * @param {string} name
+ * @returns {string}
+ */
+function describeHow(how, name) {
+  return { 'branched-from': `the release it branched from, tag ${name}`, 'pull-request-base': `the merge base with ${name}`, named: `named release, tag ${name}` }[how];
+}
+
+/**
+ * @param {import('../types.js').InstallProductConfig} product
+ * @param {string} commit
+ * @param {string} repository
+ * @returns {UserError}
+ */
+function noReleaseError(product, commit, repository) {
+  return new UserError(`no release tag of ${product.name} (tagPatterns ${product.lines.map((l) => l.tagPattern).join(', ')}) is an ancestor of ${commit} in ${repository}`
+    + `${product.gitUrl && product.gitUrl !== repository ? ` or ${redactRepository(product.gitUrl)}` : ''}: name the base release (--base <version>) or a pull request's base (--base-ref <ref>)`);
+}
+
+/**
+ * The upstream tag of a release (build.tagTemplate).
+ * @param {import('../types.js').InstallProductConfig} product
+ * @param {string} version
+ * @returns {string}
+ * @throws {UserError} without a template
+ */
+function releaseTag(product, version) {
+  const template = product.build?.tagTemplate;
+  if (!template) throw new UserError(`configs/products/${product.name}.yml has no build.tagTemplate, so the tag of ${product.name} ${version} is unknown; add e.g. build: { tagTemplate: "${product.name}-{version}" }`);
+  return template.replaceAll('{version}', version);
+}
+
+/**
+ * Fetch what a parsed ref names into the cache (commits only) and return its commit.
+ * @param {RefCache} git
+ * @param {string} from repository to fetch from
+ * @param {ParsedRef} parsed
+ * @param {string} shown the repository as messages name it
+ * @returns {Promise<string>}
+ * @throws {UserError} when the repository does not have it
+ */
+async function fetchRef(git, from, parsed, shown) {
+  if (parsed.commit) {
+    await git.fetch(from, [`+${parsed.commit}:refs/tagbench/commits/${parsed.commit}`], `commit ${parsed.commit} of ${shown}`);
+    return parsed.commit;
+  }
+  const listed = await git.lsRemote(from, parsed.candidates, shown);
+  const found = parsed.candidates.filter((c) => listed.has(c));
+  if (found.length === 0) {
+    throw new UserError(`${shown} has no ${parsed.kind === 'pull' ? `pull request head ${parsed.candidates[0]} (is #${parsed.pullRequest} a pull request of this repository? forks publish none: give the base repository)` : `branch or tag named '${parsed.name}'`} (git ls-remote)`);
+  }
+  if (found.length > 1) throw new UserError(`'${parsed.name}' is both a branch and a tag of ${shown}: give refs/heads/${parsed.name} or refs/tags/${parsed.name}`);
+  const local = `refs/tagbench/${found[0].replace(/^refs\//, '')}`;
+  await git.fetch(from, [`+${found[0]}:${local}`], `${found[0]} of ${shown}`);
+  const commit = await git.commitOf(local);
+  if (!commit) throw new UserError(`${found[0]} of ${shown} names no commit`);
+  return commit;
+}
+
+/**
+ * @typedef {object} RefCache the bare repository of the install cache, and git run in it
+ * @property {string} dir
+ * @property {(from: string, refspecs: string[], what: string) => Promise<void>} fetch commits
+ *   only when the server can filter, else everything
+ * @property {(from: string, refs: string[], shown: string) => Promise<Map<string, string>>} lsRemote ref -> commit (tags peeled)
+ * @property {(ref: string) => Promise<string|null>} commitOf
+ * @property {(a: string, b: string) => Promise<string|null>} mergeBase
+ * @property {(args: string[]) => Promise<string>} run stdout of a git command that must succeed
+ */
+
+/**
+ * @param {string} cacheDir
+ * @param {import('../types.js').InstallProductConfig} product
+ * @returns {Promise<RefCache>}
+ */
+async function openRefCache(cacheDir, product) {
+  const dir = join(cacheDir, REF_CACHE_DIR, `${product.name}.git`);
+  // A private upstream's token reaches its own host only (upstream-auth.js).
+  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...(product.gitUrl ? upstreamAuthEnv(product.gitUrl) : {}) };
+  const raw = (/** @type {string[]} */ args) => runTool('git', ['-C', dir, ...args], { env, timeoutMs: 3600_000 });
+  const run = async (/** @type {string[]} */ args) => {
+    const res = await raw(args);
+    if (res.code !== 0) throw new UserError(`git ${args.join(' ')} failed (exit ${res.code}): ${(res.stderr || res.stdout).trim().split('\n').slice(-3).join(' ')}`);
+    return res.stdout;
+  };
+  if (!(await stat(join(dir, 'HEAD')).then(() => true, () => false))) {
+    await mkdir(dir, { recursive: true });
+    await run(['init', '-q', '--bare']);
+  }
+  return {
+    dir,
+    run,
+    async fetch(from, refspecs, what) {
+      // Commits only (tree:0): ancestry needs no files. A server that cannot filter gets a plain fetch.
+      let res = await raw(['fetch', '-q', '--no-tags', '--filter=tree:0', from, ...refspecs]);
+      if (res.code !== 0) res = await raw(['fetch', '-q', '--no-tags', from, ...refspecs]);
+      if (res.code !== 0) throw new UserError(`cannot fetch ${what}: ${(res.stderr || res.stdout).trim().split('\n').slice(-2).join(' ')}`);
+    },
+    async lsRemote(from, refs, shown) {
+      const res = await raw(['ls-remote', from, ...refs.flatMap((r) => [r, `${r}^{}`])]);
+      if (res.code !== 0) throw new UserError(`cannot list the refs of ${shown} (git ls-remote): ${(res.stderr || res.stdout).trim().split('\n').slice(-2).join(' ')}`);
+      /** @type {Map<string, string>} */
+      const out = new Map();
+      for (const line of res.stdout.split('\n').filter(Boolean)) {
+        const [sha, ref] = line.split('\t');
+        const peeled = ref.endsWith('^{}');
+        const name = peeled ? ref.slice(0, -3) : ref;
+        if (peeled || !out.has(name)) out.set(name, sha);
+      }
+      return out;
+    },
+    async commitOf(ref) {
+      const res = await raw(['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
+      return res.code === 0 ? res.stdout.trim() : null;
+    },
+    async mergeBase(a, b) {
+      const res = await raw(['merge-base', a, b]);
+      return res.code === 0 ? res.stdout.trim() || null : null;
+    },
+  };
+}
+
+/**
+ * The product's release tags in the cache: which are ancestors of a commit, which name it.
+ */
+class ReleaseTags {
+  /**
+   * @param {RefCache} git
+   * @param {import('../types.js').InstallProductConfig} product
+   */
+  constructor(git, product) {
+    this.git = git;
+    this.patterns = product.lines.map((l) => new RegExp(l.tagPattern));
+    /** the upstream's tags were fetched already */
+    this.upstreamFetched = false;
+  }
+
+  /**
+   * @param {string[]} tags
+   * @returns {{tag: string, version: string}[]} release tags, highest version first
+   */
+  releasesOf(tags) {
+    /** @type {{tag: string, version: string}[]} */
+    const out = [];
+    for (const tag of tags) {
+      for (const re of this.patterns) {
+        const version = re.exec(tag)?.[1];
+        if (version) { out.push({ tag, version }); break; }
+      }
+    }
+    return out.sort((a, b) => compareVersions(b.version, a.version));
+  }
+
+  /**
+   * @param {string} commit
+   * @returns {Promise<{tag: string, version: string}|null>} the highest release tagged on it
+   */
+  async atCommit(commit) {
+    const tags = (await this.git.run(['tag', '--points-at', commit])).split('\n').filter(Boolean);
+    return this.releasesOf(tags)[0] ?? null;
+  }
+
+  /**
+   * @param {string} commit
+   * @returns {Promise<{tag: string, version: string, commit: string}|null>} the highest release
+   *   whose tag is an ancestor of the commit and not on the commit itself
+   */
+  async newestAncestor(commit) {
+    const merged = (await this.git.run(['tag', '--merged', commit])).split('\n').filter(Boolean);
+    const own = new Set((await this.git.run(['tag', '--points-at', commit])).split('\n').filter(Boolean));
+    for (const r of this.releasesOf(merged.filter((t) => !own.has(t)))) {
+      const tagCommit = await this.git.commitOf(`refs/tags/${r.tag}`);
+      if (tagCommit && tagCommit !== commit) return { ...r, commit: tagCommit };
+    }
+    return null;
+  }
+}
