@@ -107,6 +107,7 @@ export const commands = [
       { flags: '--comparison <id>', description: 'comparison id (file name in the store); default: the newest unconfirmed one' },
       { flags: '--provider <name>', description: 'install provider of both releases in the rerun (deb, source, tarball); default: the install cache, else deb' },
       { flags: '--commit <sha>', description: 'with --provider source: the candidate\'s build of exactly this full commit id (a moved tag\'s install cache holds a build of each commit); benchmark.yml passes the commit the run was built from' },
+      { flags: '--ref', description: 'the comparison is of a ref run (compare --ref, refs/verdicts/; --version is its candidate\'s, e.g. 10.11.18+1a2b3c4d5e6f): both sides are rerun from their source builds and the rerun\'s records stay under refs/' },
       { flags: '--host-class <name>', description: 'host class', default: 'local' },
       { flags: '--suite <name>', description: 'suite (default: any)' },
       { flags: '--repeats <n>', description: 'repeats per test in the rerun; default: the host class\'s' },

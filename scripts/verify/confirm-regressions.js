@@ -18,7 +18,7 @@ import { withInterrupt } from '../with-interrupt.js';
  * What the rerun runs: both releases of the comparison, only its regressed tests, on its host
  * class and suite. Repeats and server instances default to the host class's (runReleases
  * decides); given, they apply to the rerun only.
- * @param {{product: string, suite: string, hostClass: string, base: {version: string}, candidate: {version: string}}} original the comparison
+ * @param {{product: string, suite: string, hostClass: string, base: {version: string}, candidate: {version: string}, ref?: import('../types.js').ComparisonRef}} original the comparison
  * @param {string[]} tests regressed tests
  * @param {{storeDir: string, workDir: string, cacheDir?: string, provider?: string, commit?: string, repeats?: number|string, instances?: number|string, portBase?: number|string}} options
  *   commit: the candidate's source build of exactly that commit
@@ -28,6 +28,10 @@ export function buildRerunRequest(original, tests, options) {
   for (const name of /** @type {const} */ (['repeats', 'instances'])) {
     const value = options[name];
     if (value !== undefined && !/^[1-9]\d*$/.test(String(value).trim())) throw new UserError(`--${name} is '${value}': expected a whole number of 1 or more`);
+  }
+  if (original.ref) {
+    if (options.commit !== undefined) throw new UserError('--commit does not go with a ref comparison: its commits are the ones the ref run built (comparison.ref)');
+    return { ...buildRerunRequest({ ...original, ref: undefined }, tests, { ...options, provider: undefined }), releases: refRerunReleases(original.product, original.base.version, original.candidate.version, original.ref) };
   }
   if (options.commit !== undefined && (options.provider !== 'source' || !COMMIT_RE.test(options.commit))) {
     throw new UserError(`--commit '${options.commit}': a full commit id (40 or 64 hex digits) of the candidate's source build, with --provider source`);
@@ -48,6 +52,25 @@ export function buildRerunRequest(original, tests, options) {
     cacheDir: resolve(cacheDirFrom(options.cacheDir)),
     ...(options.portBase ? { portBase: Number(options.portBase) } : {}),
   };
+}
+
+/**
+ * The rerun of a ref comparison: the same two source builds (the install cache holds them by
+ * commit; a release base is built from its tag, any other commit by itself, as run --ref built
+ * them), with the ref run's metadata, so that the rerun's records go to refs/ too.
+ * @param {string} product
+ * @param {string} baseVersion
+ * @param {string} candidateVersion
+ * @param {import('../types.js').ComparisonRef} ref
+ * @returns {Parameters<typeof runReleases>[1]['releases']}
+ */
+function refRerunReleases(product, baseVersion, candidateVersion, ref) {
+  const shared = { name: ref.name, repository: ref.repository, pullRequest: ref.pullRequest, commit: ref.commit, base: { ...ref.base } };
+  return /** @type {const} */ ([['base', baseVersion, ref.base.commit], ['candidate', candidateVersion, ref.commit]]).map(([role, version, commit]) => ({
+    product, version, provider: 'source', commit,
+    source: { gitUrl: ref.repository, ...(version.includes('+') ? { ref: commit } : {}) },
+    refRun: { role, ...shared },
+  }));
 }
 
 /**
@@ -104,7 +127,7 @@ export async function confirmRegressions(options) {
  */
 async function findComparison(options, storeDir) {
   const hostClass = options.hostClass ?? 'local';
-  const found = await readComparisons(storeDir, { hostClass, product: options.product, version: options.version, ...(options.suite ? { suite: options.suite } : {}) });
+  const found = await readComparisons(storeDir, { hostClass, product: options.product, version: options.version, ...(options.suite ? { suite: options.suite } : {}), ...(options.ref ? { refs: true } : {}) });
   const unconfirmed = found.filter((c) => !c.tests.some((t) => t.confirmed !== undefined));
   const original = options.comparison ? found.find((c) => c.id === options.comparison) : unconfirmed.at(-1);
   if (original) return original;

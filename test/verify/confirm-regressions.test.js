@@ -41,6 +41,23 @@ test('the rerun takes --instances and --repeats as given, and leaves both to the
   assert.throws(() => buildRerunRequest(original, ['point-query'], { storeDir: '/s', workDir: '/w', provider: 'source', commit: 'abc' }), /--commit 'abc'/);
 });
 
+test('a ref comparison is rerun from the two source builds of its ref run, with its metadata, so the rerun stays under refs/', () => {
+  const head = 'a'.repeat(40);
+  const baseCommit = 'b'.repeat(40);
+  const ref = { name: 'pull/7/head', repository: '/srv/git/server.git', pullRequest: 7, commit: head, base: { how: /** @type {const} */ ('pull-request-base'), version: '10.11.18', ref: 'main', commit: baseCommit } };
+  const refComparison = { ...original, base: { version: '10.11.18+bbbbbbbbbbbb' }, candidate: { version: '10.11.18+aaaaaaaaaaaa' }, ref };
+  const rerun = buildRerunRequest(refComparison, ['point-query'], { storeDir: '/s', workDir: '/w', repeats: '2' });
+  assert.equal(rerun.repeats, 2);
+  assert.deepEqual(rerun.releases.map((r) => [r.version, r.provider, r.commit, r.source?.ref, r.refRun?.role, r.refRun?.commit, r.refRun?.pullRequest]), [
+    ['10.11.18+bbbbbbbbbbbb', 'source', baseCommit, baseCommit, 'base', head, 7],
+    ['10.11.18+aaaaaaaaaaaa', 'source', head, head, 'candidate', head, 7],
+  ]);
+  // A release base (the ref branched from it) is its tag's build, as run --ref built it.
+  const fromRelease = buildRerunRequest({ ...refComparison, base: { version: '10.11.18' }, ref: { ...ref, base: { ...ref.base, how: 'branched-from' } } }, ['point-query'], { storeDir: '/s', workDir: '/w' });
+  assert.deepEqual(fromRelease.releases.map((r) => r.source), [{ gitUrl: ref.repository }, { gitUrl: ref.repository, ref: head }]);
+  assert.throws(() => buildRerunRequest(refComparison, ['point-query'], { storeDir: '/s', workDir: '/w', commit: head }), /--commit does not go with a ref comparison/);
+});
+
 /**
  * @param {string[]} args after `confirm`
  */
