@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 
@@ -66,6 +67,35 @@ test('zizmor --offline --persona auditor reports nothing: every finding fixed or
   }
 });
 
+/** The request workflow a code repository copies (it runs there, on its pull requests). */
+const CODE_REPOSITORY_WORKFLOW = 'setup/code-repository/tagbench-request.yml';
+
+test('the code repository\'s request workflow passes actionlint and zizmor (auditor), runs on GitHub-hosted runners only and runs nothing of the pull request', async () => {
+  const lint = await runTool('actionlint', ['-no-color', CODE_REPOSITORY_WORKFLOW]);
+  assert.equal(lint.code, 0, lint.out);
+  const audit = await runTool('zizmor', ['--offline', '--persona', 'auditor', CODE_REPOSITORY_WORKFLOW]);
+  assert.equal(audit.code, 0, audit.out);
+  assert.match(audit.out, /No findings to report/);
+  const doc = parse(await readFile(join(ROOT, CODE_REPOSITORY_WORKFLOW), 'utf8'));
+  assert.deepEqual(doc.permissions, {});
+  for (const [jobId, job] of Object.entries(doc.jobs)) {
+    const j = /** @type {any} */ (job);
+    assert.equal(j['runs-on'], 'ubuntu-latest', `${jobId}: a pull_request_target job must not reach a self-hosted runner`);
+    assert.ok(!j.steps.some((/** @type {any} */ st) => st.uses), `${jobId}: no action (no checkout of the pull request's code) in a pull_request_target workflow`);
+    assert.deepEqual(j.permissions, { 'pull-requests': 'read' });
+  }
+});
+
+test('pull-request.yml builds a stranger\'s code only in the environment whose reviewers approve each run', async () => {
+  const doc = (await loadWorkflows()).find((w) => w.file === 'pull-request.yml')?.doc;
+  assert.ok(doc, 'pull-request.yml exists');
+  assert.deepEqual(Object.keys(doc.on), ['repository_dispatch']);
+  for (const [jobId, job] of Object.entries(doc.jobs)) {
+    const j = /** @type {any} */ (job);
+    if (/self-hosted|fromJSON/.test(JSON.stringify(j['runs-on']))) assert.equal(j.environment, 'tagbench-pull-requests', `${jobId} runs on a self-hosted runner without the approval environment`);
+  }
+});
+
 test('the five workflows exist', async () => {
   const names = (await loadWorkflows()).map((w) => w.file);
   for (const want of ['watch.yml', 'benchmark.yml', 'pages.yml', 'ci.yml', 'promote-baseline.yml']) assert.ok(names.includes(want), `missing .github/workflows/${want}`);
@@ -103,7 +133,7 @@ test('write permissions only where they are used', async () => {
   const allowed = {
     issues: ['benchmark.yml:report', 'watch.yml:benchmark', 'triage.yml:triage'],
     actions: ['triage.yml:triage'],
-    contents: ['benchmark.yml:publish', 'benchmark.yml:remember-failure', 'watch.yml:benchmark', 'promote-baseline.yml:promote'],
+    contents: ['benchmark.yml:publish', 'benchmark.yml:remember-failure', 'watch.yml:benchmark', 'promote-baseline.yml:promote', 'pull-request.yml:publish'],
     pages: ['pages.yml:deploy', 'watch.yml:pages'],
     'id-token': ['pages.yml:deploy', 'watch.yml:pages'],
     'pull-requests': ['promote-baseline.yml:promote'],

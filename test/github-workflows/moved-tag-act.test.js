@@ -16,48 +16,35 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describeFailure, ROOT, runAct, STUB_MARK, watchInstallation } from './run-act.js';
 import { writeRecord } from '../../scripts/store/index.js';
+import { commitShim, git, privateInstallCache } from '../support/shim-repository.js';
 
-const git = promisify(execFile);
+const execFileP = promisify(execFile);
 /** Servers of this test listen from here on (next to watch-act's range). */
 const PORT_BASE = 23520;
 const CANDIDATE = '10.11.19';
 const BASE = '10.11.18';
-const SHIM = fileURLToPath(new URL('../fixtures/install/source-shim-server/', import.meta.url));
 const FIXTURE_STORE = fileURLToPath(new URL('../fixtures/github/store/', import.meta.url));
 const CACHE = process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs');
 
 /**
- * @param {string} repo
- * @param {...string} args
- */
-async function gitIn(repo, ...args) {
-  return (await git('git', ['-C', repo, '-c', 'user.name=upstream', '-c', 'user.email=upstream@example.invalid', ...args])).stdout.trim();
-}
-
-/**
- * Commit the shim project as release `version` (its server: the Debian build of that version)
- * and tag it; `note` makes a commit that differs from an earlier one of the same version.
+ * Commit the shim project as release `version` and tag it (a tag moved when it exists); `note`
+ * makes a commit that differs from an earlier one of the same version.
  * @param {string} repo
  * @param {string} version
  * @param {string} [note]
  * @returns {Promise<string>} the commit
  */
 async function release(repo, version, note = '') {
-  await cp(SHIM, repo, { recursive: true });
-  await writeFile(join(repo, 'VERSION'), `${version}\n`);
-  await writeFile(join(repo, 'REAL_PREFIX'), `${join(CACHE, `mariadb-${version}@deb`, 'usr')}\n`);
-  if (note) await writeFile(join(repo, 'answer-cost.c'), `${await readFile(join(SHIM, 'answer-cost.c'), 'utf8')}/* ${note} */\n`);
-  await gitIn(repo, 'add', '-A');
-  await gitIn(repo, 'commit', '-q', '-m', `release ${version}${note ? ` (${note})` : ''}`);
-  await gitIn(repo, 'tag', '-f', '-a', `mariadb-${version}`, '-m', `MariaDB ${version}`);
-  return gitIn(repo, 'rev-parse', 'HEAD');
+  const commit = await commitShim(repo, { version, cacheDir: CACHE, message: `release ${version}${note ? ` (${note})` : ''}`, note });
+  await git(repo, 'tag', '-f', '-a', `mariadb-${version}`, '-m', `MariaDB ${version}`);
+  return commit;
 }
 
 /**
@@ -76,7 +63,7 @@ async function publishFirstCycle(dir, resultsRepo, commits) {
     record.release = { ...record.release, provider: 'source', tag: `mariadb-${version}`, commit: commits[version], buildProfile: 'release', buildFlags: [], packages: [] };
     await writeRecord(store, record);
   }
-  await git('node', [join(ROOT, 'scripts/cli.js'), 'publish', '--store', store, '--repo', resultsRepo], { cwd: ROOT });
+  await execFileP('node', [join(ROOT, 'scripts/cli.js'), 'publish', '--store', store, '--repo', resultsRepo], { cwd: ROOT });
 }
 
 test('act runs watch.yml after upstream moved a tag: the moved release is built at its new commit, run again and published marked "moved from"', { timeout: 30 * 60_000 }, async (t) => {
@@ -85,11 +72,11 @@ test('act runs watch.yml after upstream moved a tag: the moved release is built 
   t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
 
   const upstream = join(dir, 'upstream');
-  await git('git', ['init', '--quiet', '-b', 'main', upstream]);
+  await execFileP('git', ['init', '--quiet', '-b', 'main', upstream]);
   const baseCommit = await release(upstream, BASE);
   const oldCommit = await release(upstream, CANDIDATE);
   const resultsRepo = join(dir, 'results.git');
-  await git('git', ['init', '--quiet', '--bare', resultsRepo]);
+  await execFileP('git', ['init', '--quiet', '--bare', resultsRepo]);
   await publishFirstCycle(dir, resultsRepo, { [BASE]: baseCommit, [CANDIDATE]: oldCommit });
   // Upstream re-tags 10.11.19 on a new commit (a fix slipped in after the tag was pushed).
   const newCommit = await release(upstream, CANDIDATE, 'fix after the tag');
@@ -98,9 +85,7 @@ test('act runs watch.yml after upstream moved a tag: the moved release is built 
   // The shim's builds go to a cache of this test's own: in the shared one, they would stand for
   // MariaDB's source builds of 10.11.18 and 10.11.19 (same keys). The Debian installs they
   // wrap, and the reference run's, come from the shared cache.
-  const cache = join(dir, 'installs');
-  await mkdir(cache);
-  for (const version of [BASE, CANDIDATE]) await symlink(join(CACHE, `mariadb-${version}@deb`), join(cache, `mariadb-${version}@deb`));
+  const cache = await privateInstallCache(join(dir, 'installs'), CACHE, [BASE, CANDIDATE]);
   const result = await runAct(watchInstallation({ dir, resultsRepo, mirror: upstream, provider: 'source', portBase: PORT_BASE, pagesStore: FIXTURE_STORE, cache }));
   assert.equal(result.code, 0, describeFailure(result));
   assert.doesNotMatch(result.log, new RegExp(STUB_MARK), 'a remote action step was not skipped under act');
@@ -117,12 +102,12 @@ test('act runs watch.yml after upstream moved a tag: the moved release is built 
   assert.match(result.log, new RegExp(`fetching mariadb-${CANDIDATE} at commit ${newCommit} from ${upstream.replace(/[/.]/g, '\\$&')}`));
 
   // Published: a run of the new commit that says where the tag was before; the old run stays.
-  const index = JSON.parse((await git('git', ['--git-dir', resultsRepo, 'show', 'bench-data:index.json'])).stdout);
+  const index = JSON.parse((await execFileP('git', ['--git-dir', resultsRepo, 'show', 'bench-data:index.json'])).stdout);
   /** @type {{id: string, version: string, commit: string|null, path: string}[]} */
   const runs = index.runs.filter((/** @type {{version: string}} */ r) => r.version === CANDIDATE);
   assert.deepEqual(runs.map((r) => r.commit).sort(), [newCommit, oldCommit].sort(), `10.11.19's runs on the branch: ${JSON.stringify(runs)}`);
   const rerun = /** @type {{path: string}} */ (runs.find((r) => r.commit === newCommit));
-  const record = JSON.parse((await git('git', ['--git-dir', resultsRepo, 'show', `bench-data:${rerun.path}`])).stdout);
+  const record = JSON.parse((await execFileP('git', ['--git-dir', resultsRepo, 'show', `bench-data:${rerun.path}`])).stdout);
   assert.equal(record.status, 'ok', record.reason);
   assert.equal(record.release.provider, 'source');
   assert.equal(record.release.commit, newCommit);

@@ -76,6 +76,10 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  * @property {FakeComment[]} comments
  * @property {string[]} labels
  * @property {{workflow: string, ref: string, inputs: Record<string, string>}[]} dispatches
+ * @property {{repo: string, event_type: string, client_payload: Record<string, unknown>}[]} repositoryDispatches
+ *   POST /repos/{owner}/{repo}/dispatches, to any repository (a code repository asks the service)
+ * @property {Record<string, any>} pulls pull requests of the repository by number, as GET
+ *   /repos/{owner}/{repo}/pulls/{n} answers (the test seeds them, e.g. from GitHub's own example)
  * @property {{method: string, path: string, body: any, status: number}[]} requests
  */
 
@@ -105,16 +109,16 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  */
 
 /**
- * @param {{issues?: FakeIssue[], comments?: FakeComment[], labels?: string[], authLogin?: string|null, commits?: string[], personalToken?: boolean}} [seed]
+ * @param {{issues?: FakeIssue[], comments?: FakeComment[], labels?: string[], authLogin?: string|null, commits?: string[], personalToken?: boolean, pulls?: Record<string, any>}} [seed]
  *   authLogin: login of a token that may read GET /user (a personal or app token); default none.
  *   commits: the SHAs the repository has (check runs and statuses name one). personalToken: the
  *   token is a personal one, which may not create or update check runs
- * @returns {FakeState & {checkRuns: FakeCheckRun[], statuses: FakeStatus[], writes: () => FakeState['requests'], fail: (i: Injection) => void, allowLoopback: () => void, done: () => void}}
+ * @returns {FakeState & {checkRuns: FakeCheckRun[], statuses: FakeStatus[], writes: () => FakeState['requests'], addCommit: (sha: string) => void, fail: (i: Injection) => void, allowLoopback: () => void, done: () => void}}
  */
 export function startFakeGitHub(seed = {}) {
   nock.disableNetConnect();
   /** @type {FakeState & {checkRuns: FakeCheckRun[], statuses: FakeStatus[]}} */
-  const state = { issues: structuredClone(seed.issues ?? []), comments: structuredClone(seed.comments ?? []), labels: [...(seed.labels ?? [])], dispatches: [], requests: [], checkRuns: [], statuses: [] };
+  const state = { issues: structuredClone(seed.issues ?? []), comments: structuredClone(seed.comments ?? []), labels: [...(seed.labels ?? [])], dispatches: [], repositoryDispatches: [], pulls: structuredClone(seed.pulls ?? {}), requests: [], checkRuns: [], statuses: [] };
   const commits = new Set((seed.commits ?? []).map((c) => c.toLowerCase()));
   const author = seed.authLogin ?? ACTIONS_BOT;
   /** @type {Injection[]} */
@@ -293,8 +297,24 @@ export function startFakeGitHub(seed = {}) {
     return [204, ''];
   }));
 
+  scope.get(new RegExp(`^${repo}/pulls/\\d+$`)).reply(route('GET', (uri) => {
+    const pull = state.pulls[uri.split('/').at(-1) ?? ''];
+    return pull ? [200, pull] : [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request' }];
+  }));
+  // GitHub's rules for a repository dispatch: an event_type of 1 to 100 characters, a
+  // client_payload of at most 10 top-level properties; 204 without a body.
+  scope.post(/^\/repos\/[^/]+\/[^/]+\/dispatches$/).reply(route('POST', (uri, body) => {
+    const type = body?.event_type;
+    if (typeof type !== 'string' || type.length === 0 || type.length > 100) return [422, { message: 'Invalid request.\n\nNo event_type was given, or it is longer than 100 characters.' }];
+    if (body.client_payload && Object.keys(body.client_payload).length > 10) return [422, { message: 'Invalid request.\n\nNo more than 10 properties are allowed; client_payload has more.' }];
+    state.repositoryDispatches.push({ repo: uri.split('/').slice(2, 4).join('/'), event_type: type, client_payload: body.client_payload ?? {} });
+    return [204, ''];
+  }));
+
   return Object.assign(state, {
     writes: () => state.requests.filter((r) => r.method !== 'GET'),
+    // A commit pushed after the fake started (check runs and statuses may then name it).
+    addCommit: (/** @type {string} */ sha) => void commits.add(sha.toLowerCase()),
     fail: (/** @type {Injection} */ i) => void injections.push(i),
     // For a client that reaches the fake through a local server (Prism, fake-github-server.js).
     allowLoopback: () => nock.enableNetConnect((host) => host.startsWith('127.0.0.1')),

@@ -48,6 +48,7 @@ export const STARTS_WORK = /startServer|runReleases|runSuite|getInstall|test-ser
 export const SLOW_FIRST = Object.freeze([
   'test/github-workflows/benchmark-act.test.js',
   'test/github-workflows/watch-act.test.js',
+  'test/github-workflows/pull-request-act.test.js',
   'test/github-workflows/moved-tag-act.test.js',
   'test/run/run-releases.test.js',
   'test/verify/adaptive-repeats.test.js',
