@@ -32,7 +32,7 @@ export async function runCommand(options) {
     const planned = await planRefRun(config, {
       product: options.product, ref: options.ref, cacheDir: resolve(cacheDirFrom(options.cacheDir)), log: (l) => process.stderr.write(`ref: ${l}\n`),
       ...(options.repo ? { repo: options.repo } : {}), ...(options.baseRef ? { baseRef: options.baseRef } : {}), ...(options.base ? { baseVersion: options.base } : {}),
-      ...(options.commit ? { commit: options.commit } : {}),
+      ...(options.commit ? { commit: options.commit } : {}), ...(options.profile ? { profile: options.profile } : {}),
     });
     refRun = planned.resolved;
     given = planned.releases;
@@ -73,7 +73,7 @@ export async function runCommand(options) {
  */
 export function checkRefOptions(options) {
   if (!options.ref) {
-    for (const [flag, key] of /** @type {const} */ ([['--repo', 'repo'], ['--base', 'base'], ['--base-ref', 'baseRef'], ['--commit', 'commit']])) {
+    for (const [flag, key] of /** @type {const} */ ([['--repo', 'repo'], ['--base', 'base'], ['--base-ref', 'baseRef'], ['--commit', 'commit'], ['--profile', 'profile']])) {
       if (options[key] !== undefined) throw new UserError(`${flag} goes with --ref (a git ref to benchmark against its base); with --releases, list the releases to run`);
     }
     return;
@@ -171,6 +171,7 @@ export const commands = [
       { flags: '--base <version>', description: 'with --ref: compare with this release (built from its tag); default: the release it branched from (the newest release tag that is an ancestor of the ref\'s commit)' },
       { flags: '--base-ref <ref>', description: 'with --ref: compare with the merge base of the ref and this ref (a pull request\'s base branch)' },
       { flags: '--commit <sha>', description: 'with --ref: build this full commit id (a pull request\'s head when the workflow started), fetched from the repository, whatever the ref names by then; the records still name the ref' },
+      { flags: '--profile <name>', description: 'with --ref: the build profile of both sides (configs/products/<product>.yml build.profiles; default build.defaultProfile), e.g. reduced on a small host' },
       { flags: '--moved-from <release=commit>', description: 'product@version=<old full commit>: that release\'s tag was moved since it was benchmarked at the old commit (benchmark.yml passes what watch found); its record says "moved from <old> to <new>" (release.movedFrom). Repeatable', parse: (/** @type {string} */ v, /** @type {string[]|undefined} */ prev) => [...(prev ?? []), v] },
       { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
       { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)', default: 'local' },

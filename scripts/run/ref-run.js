@@ -15,9 +15,10 @@ import { findProduct } from '../config/index.js';
  * The two releases of a ref run, base first (as a run lists the base before its candidate).
  * Pure.
  * @param {import('../install/index.js').ResolvedRefRun} r
+ * @param {string} [profile] the build profile of both sides (default: the product's)
  * @returns {RunReleaseSpec[]}
  */
-export function refRunReleases(r) {
+export function refRunReleases(r, profile) {
   /** @type {import('../types.js').RefBase} */
   const base = { how: r.baseHow, version: r.base.version, ref: r.baseRef, commit: r.base.commit };
   const shared = { name: r.candidate.name, repository: r.repository, pullRequest: r.pullRequest, commit: r.candidate.commit };
@@ -28,7 +29,7 @@ export function refRunReleases(r) {
     commit: s.commit,
     // A release is built from its tag at that commit (the install cache shares it with the
     // release's own source build); any other commit by itself, cached by commit.
-    source: { gitUrl: r.fetchFrom, ...(s.tag ? {} : { ref: s.commit }) },
+    source: { gitUrl: r.fetchFrom, ...(s.tag ? {} : { ref: s.commit }), ...(profile ? { profile } : {}) },
     refRun: { role, ...shared, base: { ...base } },
   });
   return [side(r.base, 'base'), side(r.candidate, 'candidate')];
@@ -37,7 +38,7 @@ export function refRunReleases(r) {
 /**
  * Resolve a ref run and return its releases for runSuite.
  * @param {import('../types.js').Config} config
- * @param {{product: string, ref: string, repo?: string, baseRef?: string, baseVersion?: string, commit?: string, cacheDir: string, log?: (line: string) => void}} o
+ * @param {{product: string, ref: string, repo?: string, baseRef?: string, baseVersion?: string, commit?: string, profile?: string, cacheDir: string, log?: (line: string) => void}} o
  * @returns {Promise<{resolved: import('../install/index.js').ResolvedRefRun, releases: RunReleaseSpec[]}>}
  * @throws {import('../errors.js').UserError} an unknown product, or what resolveRefRun refuses
  */
@@ -48,5 +49,5 @@ export async function planRefRun(config, o) {
     ...(o.repo !== undefined ? { repo: o.repo } : {}), ...(o.baseRef !== undefined ? { baseRef: o.baseRef } : {}), ...(o.baseVersion !== undefined ? { baseVersion: o.baseVersion } : {}),
     ...(o.commit !== undefined ? { commit: o.commit } : {}),
   });
-  return { resolved, releases: refRunReleases(resolved) };
+  return { resolved, releases: refRunReleases(resolved, o.profile) };
 }

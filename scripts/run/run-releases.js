@@ -30,11 +30,12 @@ import { formatRecordId } from '../run-id.js';
 
 /**
  * @typedef {object} RunOptions
- * @property {{product: string, version: string, provider?: string, commit?: string, path?: string, label?: string, serverEnv?: Record<string, string>, movedFrom?: string, source?: {gitUrl: string, ref?: string}, refRun?: import('../types.js').RecordRef}[]} releases
+ * @property {{product: string, version: string, provider?: string, commit?: string, path?: string, label?: string, serverEnv?: Record<string, string>, movedFrom?: string, source?: {gitUrl: string, ref?: string, profile?: string}, refRun?: import('../types.js').RecordRef}[]} releases
  *   label: tells apart two servers of the same release (A/A calibration); in keys, folders and ids.
  *   commit: the source build of exactly this commit (from the cache, else built).
  *   source: where the source provider fetches it from and, for a commit that is no release, the
- *   ref it builds (a ref run: scripts/install/source/resolve-ref.js).
+ *   ref it builds (a ref run: scripts/install/source/resolve-ref.js), and the build profile when
+ *   not the product's default.
  *   refRun: the ad-hoc ref run it belongs to (its record's release.ref: stored under refs/).
  *   serverEnv: extra environment of that release's servers (a calibration's injected cost).
  *   movedFrom: the commit its tag pointed at when it was benchmarked before (the record says
@@ -198,7 +199,7 @@ export async function installRunReleases(config, options, plan, preinstalled, wr
     const given = options.releases.find((o) => releaseKey(o) === releaseKey(r));
     const install = cached ?? await installRelease(
       { product: r.product, version: r.version, provider: r.provider, ...(r.path ? { path: r.path } : {}), ...(given?.commit ? { commit: given.commit } : {}),
-        ...(given?.source ? { gitUrl: given.source.gitUrl, ...(given.source.ref ? { ref: given.source.ref } : {}) } : {}) },
+        ...(given?.source ? { gitUrl: given.source.gitUrl, ...(given.source.ref ? { ref: given.source.ref } : {}), ...(given.source.profile ? { profile: given.source.profile } : {}) } : {}) },
       { config, cacheDir: options.cacheDir, log: (/** @type {string} */ m) => write(`    ${m}\n`) },
     );
     if (install.status === 'failed') throw new UserError(`cannot install ${r.product} ${r.version}: ${install.reason}`);

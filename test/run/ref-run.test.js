@@ -109,4 +109,10 @@ test('run --ref: the releases of a resolved ref run; options that do not go toge
   assert.throws(() => checkRefOptions({ ref: 'fix', product: 'mariadb', releases: 'mariadb@10.11.18' }), /--releases does not go with --ref/);
   assert.throws(() => checkRefOptions({ releases: 'mariadb@10.11.18', baseRef: 'main' }), /--base-ref goes with --ref/);
   assert.doesNotThrow(() => checkRefOptions({ ref: 'fix', product: 'mariadb', baseRef: 'main' }));
+  // --profile: both sides built with it (a small host's reduced build), and only with --ref.
+  const reduced = refRunReleases({ product: 'mariadb', repository: 'r', fetchFrom: 'r', pullRequest: null,
+    candidate: { version: '10.11.18+aaaaaaaaaaaa', commit: sha('a'), tag: null, name: 'fix' }, base: { version: '10.11.18', commit: sha('b'), tag: 'mariadb-10.11.18', name: 'mariadb-10.11.18' },
+    baseHow: 'branched-from', baseRef: 'mariadb-10.11.18' }, 'reduced');
+  assert.deepEqual(reduced.map((r) => r.source?.profile), ['reduced', 'reduced']);
+  assert.throws(() => checkRefOptions({ releases: 'mariadb@10.11.18', profile: 'reduced' }), /--profile goes with --ref/);
 });
