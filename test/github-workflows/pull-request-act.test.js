@@ -123,10 +123,10 @@ test('act: a labelled pull request is benchmarked by the service on its head com
         TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }),
         TAGBENCH_RESULTS_REPO: resultsRepo,
         TAGBENCH_PR_HOST_CLASS: 'local',
-        TAGBENCH_PR_SUITE: 'smoke',
+        // Counted under callgrind (ref-smoke): a change's cost is exact here, so the second
+        // push's added instructions are a confirmed regression in a named function.
+        TAGBENCH_PR_SUITE: 'ref-smoke',
         TAGBENCH_PR_ONLY: 'point-query',
-        TAGBENCH_PR_REPEATS: '2',
-        TAGBENCH_PR_INSTANCES: '2',
       },
       env: {
         GITHUB_API_URL: ctx.prism.url,
@@ -157,8 +157,8 @@ test('act: a labelled pull request is benchmarked by the service on its head com
   assert.deepEqual(writes1, ['POST /repos/acme/tagbench/dispatches 204', 'POST /repos/acme/bench/check-runs 201', 'PATCH /repos/acme/bench/check-runs/N 200', 'POST /repos/acme/bench/issues/1/comments 201'],
     'the request dispatched; the check run was created in progress and completed by the verdict; one comment');
   assert.equal(fake.checkRuns.length, 1);
-  assert.deepEqual([fake.checkRuns[0].head_sha, fake.checkRuns[0].status, fake.checkRuns[0].name], [first, 'completed', 'tagbench: smoke on local']);
-  assert.ok(['success', 'neutral'].includes(String(fake.checkRuns[0].conclusion)), `a comment-only change: ${fake.checkRuns[0].conclusion}`);
+  assert.deepEqual([fake.checkRuns[0].head_sha, fake.checkRuns[0].status, fake.checkRuns[0].name], [first, 'completed', 'tagbench: ref-smoke on local']);
+  assert.equal(fake.checkRuns[0].conclusion, 'success', `a comment-only change counts the same instructions: ${fake.checkRuns[0].output.title}`);
   assert.equal(ours().length, 1);
   assert.ok(ours()[0].body.includes(`commit \`${first}\``), ours()[0].body.slice(0, 400));
   const published = (await execFileP('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.split('\n');
@@ -166,8 +166,10 @@ test('act: a labelled pull request is benchmarked by the service on its head com
   assert.ok(published.some((p) => p.startsWith('refs/verdicts/local/mariadb/')), 'its comparison too');
   assert.ok(!published.some((p) => p.startsWith('runs/')), 'nothing in the release series');
 
-  // A second push: the same label, a new head. Its own check run; the same comment, edited.
-  const second = await commitShim(work, { version: VERSION, cacheDir: CACHE, message: 'a fix on top', note: 'second push' });
+  // A second push: the same label, a new head that costs 20,000 instructions more per query
+  // answer in fixture_answer_cost. Its own check run, failed, naming that function first; the
+  // same comment, edited.
+  const second = await commitShim(work, { version: VERSION, cacheDir: CACHE, message: 'a slower answer', addedInstructions: 20_000 });
   await execFileP('git', ['-C', work, 'push', '-q', code, 'feature']);
   await git(code, 'update-ref', 'refs/pull/1/head', second);
   fake.pulls[1] = pullRequest(example, second, code);
@@ -177,7 +179,11 @@ test('act: a labelled pull request is benchmarked by the service on its head com
   assert.equal(dispatch2?.client_payload.sha, second);
   await service('bench-2', /** @type {any} */ (dispatch2));
   assertValid();
-  assert.deepEqual(fake.checkRuns.map((r) => [r.head_sha, r.status]), [[first, 'completed'], [second, 'completed']]);
+  assert.deepEqual(fake.checkRuns.map((r) => [r.head_sha, r.status, r.conclusion]), [[first, 'completed', 'success'], [second, 'completed', 'failure']]);
+  const verdict = fake.checkRuns[1].output;
+  assert.match(verdict.title ?? '', /^1 regression: point-query .*\(instructions\)/, String(verdict.title));
+  assert.equal(/the function that moved most\*\* is `([^`]+)`/.exec(verdict.text ?? '')?.[1], 'fixture_answer_cost', (verdict.text ?? '').slice(0, 600));
+  assert.match(ours()[0].body, /fixture_answer_cost/, 'the comment says where the instructions went too');
   assert.equal(ours().length, 1, 'one comment, edited in place');
   assert.ok(ours()[0].body.includes(`commit \`${second}\``));
   assert.ok(ctx.prism.requests.some((r) => r.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(r.path) && r.status === 200), 'the comment was edited (PATCH), not posted again');
