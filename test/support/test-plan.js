@@ -49,7 +49,6 @@ export const SLOW_FIRST = Object.freeze([
   'test/github-workflows/benchmark-act.test.js',
   'test/github-workflows/watch-act.test.js',
   'test/github-workflows/pull-request-act.test.js',
-  'test/github-workflows/moved-tag-act.test.js',
   'test/run/run-releases.test.js',
   'test/verify/adaptive-repeats.test.js',
   'test/workload/sysbench-server.test.js',
