@@ -10,7 +10,7 @@ import { readComparisons, writeComparison } from '../store/index.js';
 import { runReleases } from '../run/index.js';
 import { compareRuns, confirmVerdicts, listRegressedTests, hasIssueRegression, renderComparison } from '../compare/index.js';
 import { cacheDirFrom, workDirFrom } from '../run-options.js';
-import { COMMIT_RE } from '../install/index.js';
+import { COMMIT_RE, isCommitVersion } from '../install/index.js';
 import { loadVerifyContext } from './load-verify-context.js';
 import { withInterrupt } from '../with-interrupt.js';
 
@@ -68,7 +68,7 @@ function refRerunReleases(product, baseVersion, candidateVersion, ref) {
   const shared = { name: ref.name, repository: ref.repository, pullRequest: ref.pullRequest, commit: ref.commit, base: { ...ref.base } };
   return /** @type {const} */ ([['base', baseVersion, ref.base.commit], ['candidate', candidateVersion, ref.commit]]).map(([role, version, commit]) => ({
     product, version, provider: 'source', commit,
-    source: { gitUrl: ref.repository, ...(version.includes('+') ? { ref: commit } : {}) },
+    source: { gitUrl: ref.repository, ...(isCommitVersion(version) ? { ref: commit } : {}) },
     refRun: { role, ...shared },
   }));
 }

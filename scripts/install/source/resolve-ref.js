@@ -49,6 +49,25 @@ const PULL_RE = /^(?:refs\/)?pull\/([1-9][0-9]{0,9})\/head$/;
  */
 
 /**
+ * The version of a commit that no release tag names: the release it branched from and its
+ * short commit (`10.11.18+1a2b3c4d5e6f`), built by itself rather than from a tag.
+ * @param {string} release
+ * @param {string} commit full commit id
+ * @returns {string}
+ */
+export function commitVersion(release, commit) {
+  return `${release}+${commit.slice(0, SHORT_COMMIT)}`;
+}
+
+/**
+ * @param {string} version
+ * @returns {boolean} whether a ref run's version is a commit's (commitVersion), not a release's
+ */
+export function isCommitVersion(version) {
+  return new RegExp(`\\+[0-9a-f]{${SHORT_COMMIT}}$`).test(version);
+}
+
+/**
  * @param {string} ref
  * @param {string} what option name for the message (`--ref`, `--base-ref`)
  * @returns {ParsedRef}
@@ -173,7 +192,7 @@ export async function resolveRefRun(o) {
     if (at) return { version: at.version, tag: at.tag };
     const parent = (await branchedFrom(commit))?.version ?? fallback;
     if (!parent) throw noReleaseError(product, commit, repository);
-    return { version: `${parent}+${commit.slice(0, SHORT_COMMIT)}`, tag: null };
+    return { version: commitVersion(parent, commit), tag: null };
   };
 
   /** @type {RefSide} */
