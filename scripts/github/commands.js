@@ -264,13 +264,14 @@ export async function postVerdictCommand(options) {
   /** @type {Record<string, string|undefined>} */
   const env = options.env ?? process.env;
   const log = (/** @type {string} */ line) => process.stderr.write(`post-verdict: ${line}\n`);
-  if (options.started) return postStartedCommand(options, env, log);
-  if (!options.comparison) throw new UserError('post-verdict needs --comparison <file>: a comparison written by tagbench compare or confirm (results/verdicts/...)');
+  // The commit and its repository: the same for the started check and the verdict.
   const sha = String(options.sha ?? '');
   if (!SHA_RE.test(sha)) throw new UserError(`--sha is '${sha}' but must be the commit's full SHA: 40 hexadecimal digits (git rev-parse <ref>)`);
   const repoName = options.repo ?? env.GITHUB_REPOSITORY ?? '';
   if (!repoName) throw new UserError('post-verdict needs --repo <owner/name> (or GITHUB_REPOSITORY): the repository where the commit lives, a fork\'s own for a fork');
   const repo = parseRepo(repoName);
+  if (options.started) return postStartedCommand(options, { ...repo, sha: sha.toLowerCase(), pull: null }, env, log);
+  if (!options.comparison) throw new UserError('post-verdict needs --comparison <file>: a comparison written by tagbench compare or confirm (results/verdicts/...)');
   let pull = null;
   if (options.pull !== undefined && options.pull !== '') {
     if (!/^[1-9]\d*$/.test(String(options.pull))) throw new UserError(`--pull is '${options.pull}' but must be a pull-request number: a whole number from 1`);
@@ -322,24 +323,18 @@ export async function postVerdictCommand(options) {
 /**
  * `post-verdict --started`: the in-progress check the verdict later completes.
  * @param {Record<string, any>} options as postVerdictCommand's, with product, hostClass, suite and about
+ * @param {{owner: string, repo: string, sha: string, pull: null}} target the commit, checked
  * @param {Record<string, string|undefined>} env
  * @param {(line: string) => void} log
  * @returns {Promise<number>}
  */
-async function postStartedCommand(options, env, log) {
-  const { parseRepo } = await import('./github-client.js');
-  const sha = String(options.sha ?? '');
-  if (!SHA_RE.test(sha)) throw new UserError(`--sha is '${sha}' but must be the commit's full SHA: 40 hexadecimal digits (git rev-parse <ref>)`);
+async function postStartedCommand(options, target, env, log) {
   for (const [flag, value] of [['--product', options.product], ['--host-class', options.hostClass], ['--suite', options.suite]]) {
     if (!value) throw new UserError(`post-verdict --started needs ${flag}: the check's name and id are made of the product, host class and suite the verdict will have`);
   }
   if (options.comparison) throw new UserError('post-verdict --started posts the check before there is a comparison: give --comparison to the post that ends the run, not to this one');
-  const repoName = options.repo ?? env.GITHUB_REPOSITORY ?? '';
-  if (!repoName) throw new UserError('post-verdict needs --repo <owner/name> (or GITHUB_REPOSITORY): the repository where the commit lives, a fork\'s own for a fork');
-  const repo = parseRepo(repoName);
   const { renderStartedCheck } = await import('./render-verdict.js');
   const started = renderStartedCheck({ product: options.product, hostClass: options.hostClass, suite: options.suite }, { runUrl: options.runUrl || defaultRunUrl(env), about: options.about ?? null });
-  const target = { ...repo, sha: sha.toLowerCase(), pull: null };
   const token = options.dryRun ? null : env[options.tokenEnv ?? 'GITHUB_TOKEN'] || null;
   if (!token) {
     log(`no token (or --dry-run): the in-progress check "${started.name}" is not posted`);
