@@ -195,8 +195,9 @@ export {};
  *   must be started for this meter; absent (or null) = a plain start
  * @property {(target: MeterTarget) => Promise<MeterSession>} start start measuring right before
  *   the repeat runs
- * @property {true} [countsWork] the meter counts a fixed amount of work on servers of its own
- *   (run/count-phase.js) instead of measuring the timed repeats (instructions)
+ * @property {'timed'|'counted'} kind `timed`: it measures the timed repeats (wall, counters);
+ *   `counted`: it counts a fixed amount of work on servers of its own (instructions). Every other
+ *   stage asks this instead of testing a meter's name.
  * @property {() => Promise<Record<string, string>>} [dependsOn] what its figures depend on beyond
  *   the release (CPU model and flags, library and tool versions), for the record
  */

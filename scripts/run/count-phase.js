@@ -37,7 +37,7 @@ import { getBenchmark } from '../workload/index.js';
  */
 
 /**
- * @param {import('../metrics/types.js').Meter} meter a counting meter (countsWork)
+ * @param {import('../metrics/types.js').Meter} meter a counted meter (kind 'counted')
  * @param {object} ctx
  * @param {import('./types.js').StepPlanLike[]} ctx.steps the run's planned steps
  * @param {string[]} ctx.order release keys in run order

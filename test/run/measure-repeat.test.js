@@ -22,6 +22,7 @@ function recordingMeter(name) {
   /** @type {import('../../scripts/metrics/types.js').Meter} */
   const meter = {
     name,
+    kind: 'timed',
     async start(target) {
       seen.started.push(target);
       return {

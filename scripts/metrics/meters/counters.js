@@ -56,6 +56,7 @@ let exitHookInstalled = false;
 /** @satisfies {import('../types.js').Meter} */
 export const counters = Object.freeze({
   name: 'counters',
+  kind: 'timed',
   /**
    * Attach `perf stat` to the server and start counting; resolves once perf has acked.
    * @param {import('../types.js').MeterTarget} target the server (pid; datadir is not used)

@@ -33,7 +33,7 @@ const OUT_PREFIX = 'callgrind.out.';
 /** @satisfies {import('../types.js').Meter} */
 export const instructions = Object.freeze({
   name: 'instructions',
-  countsWork: true,
+  kind: 'counted',
   /**
    * @param {{workDir: string}} server
    * @returns {import('../types.js').ServerWrapper}

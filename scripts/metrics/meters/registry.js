@@ -11,7 +11,10 @@ import { counters } from './counters.js';
 /** @typedef {import('../types.js').Meter} Meter */
 
 /** Members every meter has (serverWrapper is optional). */
-const REQUIRED = /** @type {const} */ (['name', 'start']);
+const REQUIRED = /** @type {const} */ (['name', 'kind', 'start']);
+
+/** A meter's kinds (Meter.kind). */
+const KINDS = ['timed', 'counted'];
 
 /**
  * @param {Record<string, Meter>} byFile file stem -> meter
@@ -25,6 +28,7 @@ export function registerMeters(byFile) {
     const missing = REQUIRED.filter((k) => m[k] === undefined);
     if (missing.length > 0) throw new Error(`${where}: meter lacks ${missing.join(', ')}`);
     if (m.name !== file) throw new Error(`${where}: meter name '${m.name}' must equal the file name`);
+    if (!KINDS.includes(/** @type {string} */ (m.kind))) throw new Error(`${where}: meter kind '${m.kind}' must be one of ${KINDS.join(', ')}`);
     for (const k of ['start', 'serverWrapper']) {
       if (m[k] !== undefined && typeof m[k] !== 'function') throw new Error(`${where}: meter member ${k} must be a function`);
     }
@@ -57,8 +61,8 @@ export function getMeter(name) {
  */
 export function splitMeters(names) {
   const meters = names.map(getMeter);
-  const timed = meters.filter((m) => !m.countsWork);
-  const counting = meters.filter((m) => m.countsWork);
+  const timed = meters.filter((m) => m.kind === 'timed');
+  const counting = meters.filter((m) => m.kind === 'counted');
   // Counters' figures are per operation of the timed repeat: they need the wall meter's count
   // of operations, so a timed run always has wall first.
   const all = timed.length === 0 ? [] : [wall, ...timed.filter((m) => m !== wall)];
@@ -74,6 +78,7 @@ export function splitMeters(names) {
 function combineTimed(meters) {
   return {
     name: meters.map((m) => m.name).join('+'),
+    kind: 'timed',
     async start(target) {
       /** @type {import('../types.js').MeterSession[]} */
       const sessions = [];

@@ -13,6 +13,7 @@ import { computeEfficiency } from '../compute-efficiency.js';
 /** @satisfies {import('../types.js').Meter} */
 export const wall = Object.freeze({
   name: 'wall',
+  kind: 'timed',
   /**
    * @param {import('../types.js').MeterTarget} target
    * @returns {Promise<import('../types.js').MeterSession>}

@@ -11,7 +11,8 @@ test('meters by name: wall, counters and instructions are known, an unknown name
   assert.equal(getMeter('wall').serverWrapper, undefined, 'wall starts the server plainly');
   assert.equal(getMeter('counters').serverWrapper, undefined, 'counters attaches to the running server (perf stat -p)');
   assert.equal(getMeter('instructions').serverWrapper?.({ workDir: '/w' })?.argv[0], 'valgrind');
-  assert.equal(getMeter('instructions').countsWork, true);
+  assert.equal(getMeter('instructions').kind, 'counted');
+  assert.equal(getMeter('wall').kind, 'timed');
   assert.throws(() => getMeter('perf'), /^Error: unknown meter 'perf'; known: wall, counters, instructions$/);
   assert.throws(() => getMeter('constructor'), /unknown meter 'constructor'/);
   assert.ok(Object.isFrozen(METERS));
@@ -19,11 +20,12 @@ test('meters by name: wall, counters and instructions are known, an unknown name
 
 test('a meter of the wrong shape is refused when registered, naming its file and the member', () => {
   const start = async () => ({ stop: async () => null });
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters' } })), /scripts\/metrics\/meters\/counters\.js: meter lacks start/);
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { start } })), /scripts\/metrics\/meters\/counters\.js: meter lacks name/);
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'perf', start } })), /meter name 'perf' must equal the file name/);
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', start, serverWrapper: ['perf'] } })), /counters\.js: meter member serverWrapper must be a function/);
-  const wrapped = registerMeters({ instructions: { name: 'instructions', start, serverWrapper: () => ({ argv: ['valgrind', '--tool=callgrind'] }) } });
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters' } })), /scripts\/metrics\/meters\/counters\.js: meter lacks kind, start/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { kind: 'timed', start } })), /scripts\/metrics\/meters\/counters\.js: meter lacks name/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'perf', kind: 'timed', start } })), /meter name 'perf' must equal the file name/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', kind: 'timed', start, serverWrapper: ['perf'] } })), /counters\.js: meter member serverWrapper must be a function/);
+  const wrapped = registerMeters({ instructions: { name: 'instructions', kind: 'counted', start, serverWrapper: () => ({ argv: ['valgrind', '--tool=callgrind'] }) } });
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', kind: 'sampled', start } })), /counters\.js: meter kind 'sampled' must be one of timed, counted/);
   assert.deepEqual(wrapped.instructions.serverWrapper?.({ workDir: '/w' }), { argv: ['valgrind', '--tool=callgrind'] });
 });
 
