@@ -11,7 +11,7 @@ import { listFlavors } from '../config/index.js';
 /**
  * @typedef {object} PrefixLayout
  * @property {string} root the folder holding bin/ and sbin/ (`<prefix>/usr` or `<prefix>`)
- * @property {'mariadb'|'mysql'} flavor guessed from the server binary's name; the provider confirms it with `--version`
+ * @property {import('../config/index.js').FlavorName} flavor guessed from the server binary's name; the provider confirms it with `--version`
  * @property {import('../types.js').InstallBinaries} bin absolute paths
  * @property {string} pluginDir
  * @property {string} shareDir folder holding `charsets/` and `english/errmsg.sys`

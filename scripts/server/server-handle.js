@@ -17,7 +17,7 @@ import { readLogFrom, readLogSize, readLogTail, scanErrorLog } from './error-log
  * @property {number} port
  * @property {string} socket
  * @property {'innodb'|'rocksdb'} engine
- * @property {'mariadb'|'mysql'} flavor
+ * @property {import('../config/index.js').FlavorName} flavor
  * @property {string} workDir
  * @property {string} datadir
  * @property {string} tmpdir
