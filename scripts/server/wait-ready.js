@@ -19,6 +19,7 @@ import { readLogFrom, readLogTail } from './error-log.js';
  * @param {string} pidFile
  * @param {ServerWrapper|null} wrapper
  * @param {number} stopTimeoutS how long the forked server gets to shut down before SIGKILL
+ * @returns {Promise<void>} when the pid file names the spawned process (or none)
  * @throws {UserError} when the pid file names another process (stopped by then; the caller
  *   stops the wrapper)
  */
@@ -59,6 +60,8 @@ async function stopPid(pid, timeoutS) {
  * @param {{logOffset: number, outOffset: number}} offsets sizes of the error log and server.out
  *   before the start: messages show only what this start wrote
  * @param {number} timeoutS
+ * @returns {Promise<void>} once a connection over the socket succeeds
+ * @throws {UserError} when the process exits first (with its error lines and output) or timeoutS passes
  */
 export async function waitUntilReady(handle, paths, { logOffset, outOffset }, timeoutS) {
   const deadline = Date.now() + timeoutS * 1000;
