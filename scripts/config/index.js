@@ -2,3 +2,6 @@
 export { loadConfig } from './load-config.js';
 export { validateAgainst, registerSchema } from './validate.js';
 export { findProduct, findHostClass } from './find-entry.js';
+export { getFlavor, listFlavors } from './flavors.js';
+/** @typedef {import('./flavors.js').Flavor} Flavor */
+/** @typedef {import('./flavors.js').FlavorName} FlavorName */

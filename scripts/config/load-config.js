@@ -8,6 +8,7 @@ import { join, basename } from 'node:path';
 import { parseDocument } from 'yaml';
 import { UserError } from '../errors.js';
 import { validateAgainst } from './validate.js';
+import { getFlavor } from './flavors.js';
 
 /** @typedef {import('../types.js').Config} Config */
 
@@ -27,6 +28,9 @@ export async function loadConfig(root) {
   for (const [folder, schemaId] of Object.entries(COLLECTIONS)) {
     out[folder] = await loadCollection(root, folder, schemaId, errors);
   }
+  // The schema has checked each product's flavor; a product that names no dispatch function
+  // has its flavor's.
+  for (const product of Object.values(out.products)) product.dispatchFunction ??= getFlavor(product.flavor).dispatchFunction;
   out.mycnf = await loadTemplates(join(root, 'configs', 'mycnf'));
   out.thresholds = await loadOne(root, join('configs', 'thresholds.yml'), 'thresholds', errors);
   if (errors.length > 0) {

@@ -17,7 +17,7 @@ import { flavorOfVersionLine, readServerVersion, sha256File, versionOfVersionLin
  * @param {NonNullable<Awaited<ReturnType<typeof import('./prefix-layout.js').detectLayout>>>} a.layout detected in builtDir
  * @param {{name: string}} a.product
  * @param {string} a.version
- * @param {'mariadb'|'mysql'} a.flavor
+ * @param {import('../config/index.js').FlavorName} a.flavor
  * @param {string} a.provider
  * @param {Record<string, string>} a.env
  * @param {string} a.versionLine what the server printed for --version
@@ -118,7 +118,7 @@ function isCommitOfLine(product, version, found) {
  * binary does not run on this host...). The pipeline records it and goes on with other releases.
  * @param {object} what
  * @param {import('../types.js').ReleaseSpec} what.spec
- * @param {'mariadb'|'mysql'} what.flavor
+ * @param {import('../config/index.js').FlavorName} what.flavor
  * @param {string} what.prefix where the release would have been installed
  * @param {string|null} what.debianSuite
  * @param {string} what.reason what went wrong, and what to do

@@ -6,11 +6,12 @@
 import { access, readdir } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import { listFlavors } from '../config/index.js';
 
 /**
  * @typedef {object} PrefixLayout
  * @property {string} root the folder holding bin/ and sbin/ (`<prefix>/usr` or `<prefix>`)
- * @property {'mariadb'|'mysql'} flavor guessed from the server binary's name; the provider confirms it with `--version`
+ * @property {import('../config/index.js').FlavorName} flavor guessed from the server binary's name; the provider confirms it with `--version`
  * @property {import('../types.js').InstallBinaries} bin absolute paths
  * @property {string} pluginDir
  * @property {string} shareDir folder holding `charsets/` and `english/errmsg.sys`
@@ -45,13 +46,12 @@ async function firstExecutable(root, rels) {
  */
 export async function detectLayout(prefix) {
   for (const root of [join(prefix, 'usr'), prefix]) {
-    const mariadbd = await firstExecutable(root, ['sbin/mariadbd', 'bin/mariadbd', 'libexec/mariadbd']);
-    const mysqld = await firstExecutable(root, ['sbin/mysqld', 'bin/mysqld', 'libexec/mysqld']);
-    const server = mariadbd ?? mysqld;
-    if (!server) continue;
-    /** @type {'mariadb'|'mysql'} */
-    const flavor = mariadbd ? 'mariadb' : 'mysql';
-    return { root, flavor, ...(await findRest(root, server, flavor)) };
+    // The first flavor whose server binary is there wins (a MariaDB prefix may hold a mysqld symlink too).
+    for (const flavor of listFlavors()) {
+      const name = flavor.serverBinary;
+      const server = await firstExecutable(root, [`sbin/${name}`, `bin/${name}`, `libexec/${name}`]);
+      if (server) return { root, flavor: flavor.name, ...(await findRest(root, server, flavor)) };
+    }
   }
   return null;
 }
@@ -59,19 +59,17 @@ export async function detectLayout(prefix) {
 /**
  * @param {string} root
  * @param {string} server
- * @param {'mariadb'|'mysql'} flavor
+ * @param {import('../config/index.js').Flavor} flavor
  */
 async function findRest(root, server, flavor) {
   /** @type {string[]} */
   const missing = [];
-  const installDb = flavor === 'mariadb'
-    ? await firstExecutable(root, ['bin/mariadb-install-db', 'scripts/mariadb-install-db', 'bin/mysql_install_db', 'scripts/mysql_install_db'])
-    : null;
-  if (flavor === 'mariadb' && !installDb) missing.push('mariadb-install-db (bin/ or scripts/)');
-  const client = await firstExecutable(root, flavor === 'mariadb' ? ['bin/mariadb', 'bin/mysql'] : ['bin/mysql']);
-  if (!client) missing.push(`client (bin/${flavor === 'mariadb' ? 'mariadb' : 'mysql'})`);
-  const admin = await firstExecutable(root, flavor === 'mariadb' ? ['bin/mariadb-admin', 'bin/mysqladmin'] : ['bin/mysqladmin']);
-  if (!admin) missing.push(`admin tool (bin/${flavor === 'mariadb' ? 'mariadb-admin' : 'mysqladmin'})`);
+  const installDb = await firstExecutable(root, flavor.installDbNames.flatMap((n) => [`bin/${n}`, `scripts/${n}`]));
+  if (flavor.init === 'install-db' && !installDb) missing.push(`${flavor.installDbNames[0]} (bin/ or scripts/)`);
+  const client = await firstExecutable(root, flavor.clientNames.map((n) => `bin/${n}`));
+  if (!client) missing.push(`client (bin/${flavor.clientNames[0]})`);
+  const admin = await firstExecutable(root, flavor.adminNames.map((n) => `bin/${n}`));
+  if (!admin) missing.push(`admin tool (bin/${flavor.adminNames[0]})`);
 
   let pluginDir = null;
   for (const rel of ['lib/mysql/plugin', 'lib/mariadb/plugin', 'lib/plugin', 'lib64/mysql/plugin', 'lib64/plugin']) {

@@ -1,5 +1,6 @@
 /**
- * Turn a rendered my.cnf into the server's command line. Pure.
+ * Turn a rendered my.cnf into the server's command line, and find a release's clients from
+ * that command line. Pure.
  *
  * Why options on the command line and not `--defaults-file`: the server gets `--no-defaults`
  * as its first option, so no option file at all is read (not /etc/mysql/*, not ~/.my.cnf,
@@ -15,6 +16,8 @@
  * Options are applied in file order; a later value wins, as in mysqld.
  */
 import { UserError } from '../errors.js';
+import { getFlavor, listFlavors } from '../config/index.js';
+import { dirname, join } from 'node:path';
 import { normalizeOptionName } from './mycnf.js';
 
 /** @typedef {import('./types.js').MycnfOption} MycnfOption */
@@ -39,7 +42,7 @@ const RESERVED = new Set([
 
 /**
  * Groups a server of this flavor and version reads.
- * @param {'mariadb'|'mysql'} flavor
+ * @param {string} flavor a product's flavor (config getFlavor)
  * @param {string} version e.g. `10.11.18`
  * @returns {Set<string>}
  */
@@ -47,27 +50,29 @@ export function serverGroups(flavor, version) {
   const line = /^(\d+\.\d+)/.exec(version)?.[1];
   const groups = new Set(['mysqld', 'server']);
   if (line) groups.add(`mysqld-${line}`);
-  if (flavor === 'mariadb') {
-    for (const g of ['mariadb', 'mariadbd', 'client-server']) groups.add(g);
-    if (line) groups.add(`mariadb-${line}`);
-  } else {
-    groups.add('mysqld-oracle');
+  for (const group of getFlavor(flavor).optionGroups) {
+    if (!group.includes('{line}')) groups.add(group);
+    else if (line) groups.add(group.replace('{line}', line));
   }
   return groups;
 }
+
+/** Every group some flavor reads, as one pattern ({line} standing for any release line). */
+const SERVER_GROUP = new RegExp(`^(${['mysqld', 'server', 'mysqld-{line}', ...listFlavors().flatMap((f) => f.optionGroups)]
+  .map((g) => g.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{line}', '\\d+\\.\\d+')).join('|')})$`);
 
 /**
  * @param {string} group
  * @returns {boolean} whether some server flavor reads this group
  */
 function isServerGroup(group) {
-  return /^(mysqld|server|mariadb|mariadbd|client-server|mysqld-oracle|mysqld-\d+\.\d+|mariadb-\d+\.\d+)$/.test(group);
+  return SERVER_GROUP.test(group);
 }
 
 /**
  * Options of the template that this server reads, in file order, checked.
  * @param {MycnfOption[]} options parsed rendered my.cnf
- * @param {'mariadb'|'mysql'} flavor
+ * @param {string} flavor a product's flavor
  * @param {string} version
  * @param {string} source template name for messages
  * @returns {MycnfOption[]}
@@ -94,7 +99,7 @@ export function selectServerOptions(options, flavor, version, source) {
  * The server's argv (without the binary): `--no-defaults` first, then the per-instance paths,
  * then the template's options, then what the engine cannot run without.
  * @param {object} input
- * @param {'mariadb'|'mysql'} input.flavor
+ * @param {string} input.flavor a product's flavor: its startArgs follow the paths
  * @param {InstancePaths} input.paths
  * @param {number} input.port
  * @param {string} input.pluginDir
@@ -122,8 +127,7 @@ export function buildServerArgs({ flavor, paths, port, pluginDir, shareDir, engi
     // MySQL aborts when its compiled-in /var/lib/mysql-files is missing; keep MariaDB alike.
     `--secure-file-priv=${paths.secureFileDir}`,
   ];
-  // X Protocol would listen on 33060 for every instance, colliding side by side.
-  if (flavor === 'mysql') args.push('--mysqlx=OFF');
+  args.push(...getFlavor(flavor).startArgs);
   for (const o of options) args.push(o.value === null ? `--${o.name}` : `--${o.name}=${o.value}`);
 
   const names = options.map((o) => ({ name: normalizeOptionName(o.name), value: o.value ?? '' }));
@@ -136,4 +140,20 @@ export function buildServerArgs({ flavor, paths, port, pluginDir, shareDir, engi
     args.push(`--default-storage-engine=${engine === 'rocksdb' ? 'ROCKSDB' : 'InnoDB'}`);
   }
   return args;
+}
+
+/**
+ * The release's client and dump tools, beside the server binary a command line runs (the
+ * install prefix has usr/sbin/<server> and usr/bin/<clients>, scripts/install).
+ * @param {string[]} command a server handle's command line
+ * @returns {{client: string, dump: string}|null} null when no argument is a flavor's server binary
+ */
+export function releaseClients(command) {
+  for (const arg of command) {
+    const flavor = listFlavors().find((f) => arg.endsWith(`/${f.serverBinary}`));
+    if (!flavor) continue;
+    const bin = join(dirname(dirname(arg)), 'bin');
+    return { client: join(bin, flavor.clientNames[0]), dump: join(bin, flavor.dumpName) };
+  }
+  return null;
 }

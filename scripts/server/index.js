@@ -6,3 +6,4 @@ export { startServer } from './start-server.js';
 export { renderMycnf } from './mycnf.js';
 export { stopAllServers } from './server-registry.js';
 export { findFreePort } from './ports.js';
+export { releaseClients } from './build-server-args.js';

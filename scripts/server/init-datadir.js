@@ -1,10 +1,12 @@
 /**
- * Create a fresh datadir for one instance: MariaDB through mariadb-install-db, MySQL through
- * `mysqld --initialize-insecure`. Both get `--no-defaults` first, so /etc/mysql never leaks in.
+ * Create a fresh datadir for one instance, the flavor's way (config flavors: MariaDB through
+ * mariadb-install-db, MySQL through `mysqld --initialize-insecure`). Both get `--no-defaults`
+ * first, so /etc/mysql never leaks in.
  */
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { UserError } from '../errors.js';
+import { getFlavor } from '../config/index.js';
 import { normalizeOptionName } from './mycnf.js';
 import { readLogTail } from './error-log.js';
 
@@ -20,6 +22,38 @@ import { readLogTail } from './error-log.js';
 const INIT_TIME_OPTIONS = new Set(['innodb-page-size', 'lower-case-table-names', 'innodb-data-file-path']);
 
 /**
+ * @typedef {object} InitInput
+ * @property {InstallResult} install
+ * @property {InstancePaths} paths
+ * @property {string[]} user `--user=root` when running as root, else nothing
+ * @property {string[]} initOptions the template's init-time options as arguments
+ */
+
+/**
+ * The command line of each way a flavor makes its datadir (config flavors, `init`).
+ * @type {Record<import('../config/index.js').Flavor['init'], (input: InitInput) => string[]>}
+ */
+const INIT_COMMANDS = {
+  'install-db': ({ install, paths, user, initOptions }) => {
+    if (!install.bin.installDb) {
+      throw new UserError(`install at ${install.prefix} has no ${getFlavor(install.flavor).installDbNames[0]} (InstallResult.bin.installDb is null); reinstall the release with its server-core package`);
+    }
+    return [
+      install.bin.installDb, '--no-defaults', `--basedir=${paths.basedir}`, `--datadir=${paths.datadir}`,
+      ...user, '--auth-root-authentication-method=normal', '--skip-test-db', `--tmpdir=${paths.tmpdir}`,
+      ...initOptions,
+    ];
+  },
+  'initialize-insecure': ({ install, paths, user, initOptions }) => [
+    install.bin.server, '--no-defaults', ...user, '--initialize-insecure', `--basedir=${paths.basedir}`,
+    `--datadir=${paths.datadir}`, `--lc-messages-dir=${install.shareDir}`,
+    `--character-sets-dir=${install.shareDir}/charsets`, `--tmpdir=${paths.tmpdir}`,
+    `--secure-file-priv=${paths.secureFileDir}`, ...initOptions,
+  ],
+};
+
+/**
+ * Run the flavor's initialisation into a fresh datadir.
  * @param {object} input
  * @param {InstallResult} input.install
  * @param {InstancePaths} input.paths
@@ -34,26 +68,7 @@ export async function initDatadir({ install, paths, options, initLog, asRoot, ti
   const initOptions = options
     .filter((o) => INIT_TIME_OPTIONS.has(normalizeOptionName(o.name)))
     .map((o) => (o.value === null ? `--${o.name}` : `--${o.name}=${o.value}`));
-  const user = asRoot ? ['--user=root'] : [];
-  /** @type {string[]} */
-  let argv;
-  if (install.flavor === 'mariadb') {
-    if (!install.bin.installDb) {
-      throw new UserError(`install at ${install.prefix} has no mariadb-install-db (InstallResult.bin.installDb is null); reinstall the release with its server-core package`);
-    }
-    argv = [
-      install.bin.installDb, '--no-defaults', `--basedir=${paths.basedir}`, `--datadir=${paths.datadir}`,
-      ...user, '--auth-root-authentication-method=normal', '--skip-test-db', `--tmpdir=${paths.tmpdir}`,
-      ...initOptions,
-    ];
-  } else {
-    argv = [
-      install.bin.server, '--no-defaults', ...user, '--initialize-insecure', `--basedir=${paths.basedir}`,
-      `--datadir=${paths.datadir}`, `--lc-messages-dir=${install.shareDir}`,
-      `--character-sets-dir=${install.shareDir}/charsets`, `--tmpdir=${paths.tmpdir}`,
-      `--secure-file-priv=${paths.secureFileDir}`, ...initOptions,
-    ];
-  }
+  const argv = INIT_COMMANDS[getFlavor(install.flavor).init]({ install, paths, user: asRoot ? ['--user=root'] : [], initOptions });
   const result = await runToFile(argv, install.env, initLog, timeoutS);
   if (result !== 'ok') {
     const tail = await readLogTail(initLog, 25);

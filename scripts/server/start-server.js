@@ -3,30 +3,37 @@
  * the host class says so), wait until it answers, check the engine, create `sbtest`.
  */
 import { spawn } from 'node:child_process';
-import { access, constants, mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { UserError } from '../errors.js';
+import { getFlavor } from '../config/index.js';
 import { renderMycnf, parseMycnf, appendMycnfOptions } from './mycnf.js';
 import { buildServerArgs, selectServerOptions } from './build-server-args.js';
 import { checkPortFree } from './ports.js';
 import { initDatadir } from './init-datadir.js';
-import { readLogFrom, readLogSize, readLogTail } from './error-log.js';
+import { readLogSize } from './error-log.js';
 import { createServerHandle } from './server-handle.js';
 import { registerServer } from './server-registry.js';
 import { verifyEngine } from './verify-engine.js';
+import { checkServerPid, waitUntilReady } from './wait-ready.js';
 
 /** @typedef {import('../types.js').InstallResult} InstallResult */
 /** @typedef {import('./types.js').ServerOptions} ServerOptions */
 /** @typedef {import('./types.js').ServerHandle} ServerHandle */
-/** @typedef {import('./types.js').ServerWrapper} ServerWrapper */
+/** @typedef {import('./types.js').RenderedMycnf} RenderedMycnf */
+/** @typedef {import('./types.js').MycnfOption} MycnfOption */
+/** @typedef {import('./build-server-args.js').InstancePaths} InstancePaths */
+/** @typedef {import('./server-handle.js').StartingHandle} StartingHandle */
 
 const ENGINES = ['innodb', 'rocksdb'];
 /** sun_path is 108 bytes including the terminating NUL. */
 const MAX_SOCKET_PATH = 107;
 
 /**
+ * Start one private server: check the request, prepare its work dir and datadir, spawn it
+ * (under the wrapper and CPU pin when asked), wait until it answers, set it up for the clients.
  * @param {InstallResult} install the release to run (from scripts/install/)
  * @param {ServerOptions} options
  * @returns {Promise<ServerHandle>} a running server with an empty `sbtest` database
@@ -38,31 +45,42 @@ export async function startServer(install, options) {
   const log = options.log ?? ((m) => process.stderr.write(`[server] ${m}\n`));
   validateOptions(options);
   await checkInstall(install, options.engine);
+  const instance = await prepareInstance(install, options, log);
+  const { handle, offsets } = await spawnServer(install, options, instance, log);
+  registerServer(handle);
+  try {
+    await waitUntilReady(handle, instance.paths, offsets, options.wrapper?.readyTimeoutS ?? options.startTimeoutS ?? 180);
+    await checkServerPid(handle, instance.paths.pidFile, options.wrapper ?? null, options.stopTimeoutS ?? 300);
+    await setUpServer(handle, install, options);
+  } catch (err) {
+    await handle.stop();
+    throw err;
+  }
+  log(`ready: ${handle.version} pid ${handle.pid} port ${handle.port} socket ${handle.socket}`);
+  return handle;
+}
 
+/**
+ * @typedef {object} Instance a server's work dir, ready for the spawn
+ * @property {string} workDir absolute
+ * @property {InstancePaths & {serverOut: string}} paths
+ * @property {RenderedMycnf} rendered the my.cnf the server runs with (the wrapper's options appended)
+ * @property {MycnfOption[]} serverOptions the options of `rendered` this server reads
+ * @property {boolean} asRoot whether tagbench runs as uid 0 (the server then needs --user=root)
+ */
+
+/**
+ * Lay out the work dir, render the my.cnf, check the port, and initialise the datadir unless
+ * one is reused.
+ * @param {InstallResult} install
+ * @param {ServerOptions} options
+ * @param {(message: string) => void} log
+ * @returns {Promise<Instance>}
+ */
+async function prepareInstance(install, options, log) {
   const workDir = resolve(options.workDir);
-  const paths = {
-    basedir: join(install.prefix, 'usr'),
-    datadir: join(workDir, 'data'),
-    socket: join(workDir, 'mysqld.sock'),
-    pidFile: join(workDir, 'mysqld.pid'),
-    errorLog: join(workDir, 'error.log'),
-    tmpdir: join(workDir, 'tmp'),
-    secureFileDir: join(workDir, 'files'),
-    serverOut: join(workDir, 'server.out'),
-  };
-  if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
-    throw new UserError(`workDir ${workDir} is too long for a unix socket (${paths.socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter work directory`);
-  }
-
-  const mycnfName = options.mycnfName ?? options.engine;
-  const wrapper = options.wrapper ?? null;
-  const fromTemplate = renderMycnf({ name: mycnfName, template: options.mycnfTemplate, overrides: options.mycnfOverrides ?? {} });
-  if (fromTemplate.unusedOverrides.length > 0) {
-    log(`host mycnf values not used by template '${mycnfName}' (no placeholder or option of that name): ${fromTemplate.unusedOverrides.join(', ')}`);
-  }
-  const rendered = wrapper ? appendMycnfOptions(fromTemplate, wrapper.mycnf ?? {}, wrapper.argv.join(' ')) : fromTemplate;
-  const serverOptions = selectServerOptions(parseMycnf(rendered.text, `my.cnf template '${mycnfName}'`), install.flavor, install.version ?? '', mycnfName);
-
+  const paths = instancePaths(workDir, install.prefix);
+  const { rendered, serverOptions } = renderServerOptions(install, options, log);
   const reuse = await datadirInUse(paths.datadir);
   if (reuse && !options.reuseDatadir) {
     throw new UserError(`${paths.datadir} already holds a datadir: use a fresh workDir for every run, or pass reuseDatadir to start on it`);
@@ -77,17 +95,74 @@ export async function startServer(install, options) {
     log(`initialising datadir ${paths.datadir} (${install.flavor} ${install.version})`);
     await initDatadir({ install, paths, options: serverOptions, initLog: join(workDir, 'init.log'), asRoot });
   }
+  return { workDir, paths, rendered, serverOptions, asRoot };
+}
 
+/**
+ * Where one instance keeps its files.
+ * @param {string} workDir absolute
+ * @param {string} prefix the install's prefix
+ * @returns {Instance['paths']}
+ * @throws {UserError} when the socket path would not fit a unix socket address
+ */
+function instancePaths(workDir, prefix) {
+  const paths = {
+    basedir: join(prefix, 'usr'),
+    datadir: join(workDir, 'data'),
+    socket: join(workDir, 'mysqld.sock'),
+    pidFile: join(workDir, 'mysqld.pid'),
+    errorLog: join(workDir, 'error.log'),
+    tmpdir: join(workDir, 'tmp'),
+    secureFileDir: join(workDir, 'files'),
+    serverOut: join(workDir, 'server.out'),
+  };
+  if (Buffer.byteLength(paths.socket) > MAX_SOCKET_PATH) {
+    throw new UserError(`workDir ${workDir} is too long for a unix socket (${paths.socket} is over ${MAX_SOCKET_PATH} bytes): use a shorter work directory`);
+  }
+  return paths;
+}
+
+/**
+ * The template with the host class values, then the wrapper's options, and the part of it
+ * this server reads.
+ * @param {InstallResult} install
+ * @param {ServerOptions} options
+ * @param {(message: string) => void} log
+ * @returns {{rendered: RenderedMycnf, serverOptions: MycnfOption[]}}
+ */
+function renderServerOptions(install, options, log) {
+  const mycnfName = options.mycnfName ?? options.engine;
+  const wrapper = options.wrapper ?? null;
+  const fromTemplate = renderMycnf({ name: mycnfName, template: options.mycnfTemplate, overrides: options.mycnfOverrides ?? {} });
+  if (fromTemplate.unusedOverrides.length > 0) {
+    log(`host mycnf values not used by template '${mycnfName}' (no placeholder or option of that name): ${fromTemplate.unusedOverrides.join(', ')}`);
+  }
+  const rendered = wrapper ? appendMycnfOptions(fromTemplate, wrapper.mycnf ?? {}, wrapper.argv.join(' ')) : fromTemplate;
+  const serverOptions = selectServerOptions(parseMycnf(rendered.text, `my.cnf template '${mycnfName}'`), install.flavor, install.version ?? '', mycnfName);
+  return { rendered, serverOptions };
+}
+
+/**
+ * Spawn the server (under taskset and the wrapper when asked) and wrap it in a handle.
+ * @param {InstallResult} install
+ * @param {ServerOptions} options
+ * @param {Instance} instance
+ * @param {(message: string) => void} log
+ * @returns {Promise<{handle: StartingHandle, offsets: {logOffset: number, outOffset: number}}>} the
+ *   handle, and where the error log and server.out stood before the spawn
+ * @throws {UserError} when the command cannot be run at all
+ */
+async function spawnServer(install, options, { workDir, paths, rendered, serverOptions, asRoot }, log) {
+  const wrapper = options.wrapper ?? null;
   const args = buildServerArgs({
     flavor: install.flavor, paths, port: options.port, pluginDir: install.pluginDir,
     shareDir: install.shareDir, engine: options.engine, options: serverOptions, asRoot,
   });
   const pin = options.serverCpus ?? null;
-  // taskset execs the wrapper, which runs the server in the same process (checked below
-  // against the pid file): the pid we get is the server's and every thread inherits the mask.
+  // taskset execs the wrapper, which runs the server in the same process (checked after the
+  // start against the pid file): the pid we get is the server's and every thread inherits the mask.
   const command = [...(pin ? ['taskset', '-c', pin] : []), ...(wrapper?.argv ?? []), install.bin.server, ...args];
-  const logOffset = await readLogSize(paths.errorLog);
-  const outOffset = await readLogSize(paths.serverOut);
+  const offsets = { logOffset: await readLogSize(paths.errorLog), outOffset: await readLogSize(paths.serverOut) };
   const out = await open(paths.serverOut, 'a');
   log(`starting ${install.flavor} ${install.version} on port ${options.port}${pin ? `, pinned to CPUs ${pin}` : ''} (${options.engine})${wrapper ? ` under ${wrapper.argv.join(' ')}` : ''}`);
   // detached: a Ctrl-C in the terminal reaches only tagbench, which then stops the server
@@ -105,7 +180,6 @@ export async function startServer(install, options) {
     const hint = pin ? ' (is util-linux taskset installed? see setup/server.sh)' : wrapper ? ' (is the wrapper installed? it is looked up in PATH)' : '';
     throw new UserError(`cannot run ${command[0]}: ${/** @type {Error} */ (spawnError).message}${hint}`);
   }
-
   const handle = createServerHandle({
     child, port: options.port, socket: paths.socket, engine: options.engine, flavor: install.flavor,
     workDir, datadir: paths.datadir, tmpdir: paths.tmpdir, errorLog: paths.errorLog, serverCpus: pin,
@@ -113,30 +187,31 @@ export async function startServer(install, options) {
     wrapper: wrapper ? { argv: [...wrapper.argv], env: { ...(wrapper.env ?? {}) } } : null,
     stopTimeoutS: options.stopTimeoutS ?? 300, log,
   });
-  registerServer(handle);
+  return { handle, offsets };
+}
+
+/**
+ * What the benchmark clients need of a ready server: the `sbtest` database, root over TCP,
+ * the engine asked for; then health checks start reading the error log from here.
+ * @param {StartingHandle} handle
+ * @param {InstallResult} install
+ * @param {ServerOptions} options
+ */
+async function setUpServer(handle, install, options) {
+  const setup = await createConnection({ socketPath: handle.socket, user: 'root', password: '' });
   try {
-    await waitUntilReady(handle, paths, { logOffset, outOffset }, wrapper?.readyTimeoutS ?? options.startTimeoutS ?? 180);
-    await checkServerPid(handle, paths.pidFile, wrapper, options.stopTimeoutS ?? 300);
-    const setup = await createConnection({ socketPath: paths.socket, user: 'root', password: '' });
-    try {
-      await setup.query('CREATE DATABASE IF NOT EXISTS sbtest');
-      // sysbench connects over TCP from 127.0.0.1; MySQL creates only root@localhost.
-      await setup.query("CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY ''");
-      await setup.query("GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION");
-    } finally {
-      await setup.end();
-    }
-    const [{ v }] = await handle.query('SELECT VERSION() AS v');
-    handle.version = String(v);
-    await verifyEngine(handle.query, options.engine, { pluginDir: install.pluginDir, version: handle.version });
-    await checkTcp(options.port);
-    await handle.markReady();
-  } catch (err) {
-    await handle.stop();
-    throw err;
+    await setup.query('CREATE DATABASE IF NOT EXISTS sbtest');
+    // sysbench connects over TCP from 127.0.0.1; MySQL creates only root@localhost.
+    await setup.query("CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY ''");
+    await setup.query("GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION");
+  } finally {
+    await setup.end();
   }
-  log(`ready: ${handle.version} pid ${handle.pid} port ${handle.port} socket ${handle.socket}`);
-  return handle;
+  const [{ v }] = await handle.query('SELECT VERSION() AS v');
+  handle.version = String(v);
+  await verifyEngine(handle.query, options.engine, { pluginDir: install.pluginDir, version: handle.version });
+  await checkTcp(options.port);
+  await handle.markReady();
 }
 
 /** @param {ServerOptions} o */
@@ -190,7 +265,8 @@ async function checkInstall(install, engine) {
     ['plugin dir (pluginDir)', install.pluginDir ?? null, constants.R_OK],
     ['share dir (shareDir)', install.shareDir ?? null, constants.R_OK],
   ];
-  if (install.flavor === 'mariadb') needed.push(['mariadb-install-db (bin.installDb)', install.bin?.installDb ?? null, constants.X_OK]);
+  const flavor = getFlavor(install.flavor);
+  if (flavor.init === 'install-db') needed.push([`${flavor.installDbNames[0]} (bin.installDb)`, install.bin?.installDb ?? null, constants.X_OK]);
   /** @type {string[]} */
   const missing = [];
   for (const [what, path, mode] of needed) {
@@ -204,115 +280,17 @@ async function checkInstall(install, engine) {
     const plugin = join(install.pluginDir, 'ha_rocksdb.so');
     if (!(await access(plugin, constants.R_OK).then(() => true, () => false))) {
       throw new UserError(`engine rocksdb needs the MyRocks plugin, but ${plugin} does not exist (searched plugin dir ${install.pluginDir}): ` +
-        (install.flavor === 'mariadb'
-          ? 'install the release with its rocksdb plugin package (mariadb-plugin-rocksdb), or run with engine innodb'
+        (flavor.rocksdbPluginPackage
+          ? `install the release with its rocksdb plugin package (${flavor.rocksdbPluginPackage}), or run with engine innodb`
           : `this ${install.flavor} release ships no MyRocks plugin: run it with engine innodb`));
     }
   }
-}
-
-/**
- * The spawned pid must be the server's: stop(), crash detection and the samplers act on it.
- * taskset execs and valgrind is the process, but a wrapper such as `perf stat -- cmd` forks the
- * server as its child. The server writes its own getpid() to the pid file before it accepts
- * connections, so a different number there means the wrapper forked.
- * @param {ReturnType<typeof createServerHandle>} handle
- * @param {string} pidFile
- * @param {ServerWrapper|null} wrapper
- * @param {number} stopTimeoutS how long the forked server gets to shut down before SIGKILL
- * @throws {UserError} when the pid file names another process (stopped by then; the caller
- *   stops the wrapper)
- */
-async function checkServerPid(handle, pidFile, wrapper, stopTimeoutS) {
-  const text = await readFile(pidFile, 'utf8').catch(() => null);
-  const serverPid = text === null ? null : Number(text.trim());
-  if (serverPid === null || !(serverPid > 0) || serverPid === handle.pid) return;
-  // Stopping the wrapper would orphan the server it forked: stop that server first, by the pid
-  // it wrote, once /proc confirms it is a server on this datadir.
-  const cmdline = await readFile(`/proc/${serverPid}/cmdline`, 'utf8').catch(() => '');
-  if (cmdline.split('\0').includes(`--datadir=${handle.datadir}`)) await stopPid(serverPid, stopTimeoutS);
-  throw new UserError(`the server's pid file ${pidFile} says pid ${text?.trim()}, but the process started was pid ${handle.pid} (${handle.command.slice(0, 3).join(' ')} ...): ` +
-    (wrapper
-      ? `the wrapper '${wrapper.argv.join(' ')}' runs the server as a child process, and tagbench must signal and sample the server itself. ` +
-        'Use a wrapper that runs the server in its own process (valgrind, nice, env, chrt); attach perf with `perf stat -p <pid>` after the start instead of wrapping the server'
-      : 'something between tagbench and the server forked it; start it directly'));
-}
-
-/**
- * SIGTERM a process that is not our child, wait until it is gone, SIGKILL after timeoutS.
- * @param {number} pid
- * @param {number} timeoutS
- */
-async function stopPid(pid, timeoutS) {
-  const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
-  const send = (/** @type {NodeJS.Signals} */ sig) => { try { process.kill(pid, sig); } catch { /* gone */ } };
-  send('SIGTERM');
-  const deadline = Date.now() + timeoutS * 1000;
-  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  if (alive()) send('SIGKILL');
-  while (alive()) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** @param {string} datadir */
 async function datadirInUse(datadir) {
   const entries = await readdir(datadir).catch(() => []);
   return entries.length > 0;
-}
-
-/**
- * Poll the socket until the server answers; stop early when the process dies.
- * @param {ReturnType<typeof createServerHandle>} handle
- * @param {{socket: string, errorLog: string, serverOut: string}} paths
- * @param {{logOffset: number, outOffset: number}} offsets sizes of the error log and server.out
- *   before the start: messages show only what this start wrote
- * @param {number} timeoutS
- */
-async function waitUntilReady(handle, paths, { logOffset, outOffset }, timeoutS) {
-  const deadline = Date.now() + timeoutS * 1000;
-  /** @type {string} */
-  let lastError = '';
-  while (Date.now() < deadline) {
-    const exit = handle.exited();
-    if (exit) {
-      const tail = await tailSince(paths.errorLog, logOffset);
-      const errors = tail.split('\n').filter((l) => /\[ERROR\]/.test(l));
-      throw new UserError(`server pid ${handle.pid} exited during startup (${exit.signal ?? `exit code ${exit.code}`})` +
-        (errors.length ? `:\n${errors.join('\n')}\n` : '.\n') +
-        'Check the option named there in the my.cnf template and the host class mycnf values.\n' +
-        `Command: ${handle.command.join(' ')}\nLast lines of ${paths.errorLog}:\n${tail || '(empty)'}` +
-        (await consoleOutput(paths.serverOut, outOffset)));
-    }
-    try {
-      const conn = await createConnection({ socketPath: paths.socket, user: 'root', password: '', connectTimeout: 5000 });
-      await conn.end();
-      return;
-    } catch (err) {
-      lastError = /** @type {Error} */ (err).message;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new UserError(`server pid ${handle.pid} did not accept connections on ${paths.socket} within ${timeoutS} s (last error: ${lastError}).\n` +
-    `Last lines of ${paths.errorLog}:\n${await tailSince(paths.errorLog, logOffset)}${await consoleOutput(paths.serverOut, outOffset)}`);
-}
-
-/**
- * What the process printed outside its error log (taskset's own errors, a missing library).
- * @param {string} path
- * @param {number} offset
- * @returns {Promise<string>} '' when nothing, else a titled block
- */
-async function consoleOutput(path, offset) {
-  const text = (await readLogFrom(path, offset)).trim().split('\n').slice(-15).join('\n');
-  return text ? `\nOutput of the process (${path}):\n${text}` : '';
-}
-
-/**
- * @param {string} path
- * @param {number} offset
- */
-async function tailSince(path, offset) {
-  const text = (await readLogFrom(path, offset)).trimEnd();
-  return text ? text.split('\n').slice(-30).join('\n') : await readLogTail(path, 30);
 }
 
 /**

@@ -91,7 +91,7 @@ export {};
  * @property {''} password
  * @property {'sbtest'} database created empty, ready for sysbench
  * @property {'innodb'|'rocksdb'} engine the engine verified at start (pass it to sysbench as --mysql-storage-engine)
- * @property {'mariadb'|'mysql'} flavor
+ * @property {import('../config/index.js').FlavorName} flavor
  * @property {string} version server version as reported by SELECT VERSION()
  * @property {string} workDir
  * @property {string} datadir

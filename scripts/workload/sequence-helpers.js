@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { prepareTables } from './sysbench/index.js';
+import { releaseClients } from '../server/index.js';
 
 /** @typedef {import('./types.js').StepOutcome} StepOutcome */
 /** @typedef {import('./types.js').BenchTarget} BenchTarget */
@@ -82,19 +82,16 @@ export function secondsSince(startNs) {
 }
 
 /**
- * The release's client binaries, found beside the server binary the target runs (the install
- * prefix has usr/sbin/<server> and usr/bin/<clients>, scripts/install): MariaDB's mariadb and
- * mariadb-dump, or MySQL's mysql and mysqldump.
+ * The release's client binaries, found beside the server binary the target runs (the server
+ * stage knows each flavor's names: MariaDB's mariadb and mariadb-dump, MySQL's mysql and mysqldump).
  * @param {BenchTarget & {command?: string[], flavor?: string}} target a scripts/server handle
  * @returns {{client: string, dump: string}}
  * @throws {Error} when the target is not a server handle with its command line
  */
 export function clientBinaries(target) {
-  const server = target.command?.find((a) => /\/(mariadbd|mysqld)$/.test(a));
-  if (!server) throw new Error(`cannot find the server binary in the target's command (${JSON.stringify(target.command ?? null)}): the release's client binaries are found beside it`);
-  const bin = join(dirname(dirname(server)), 'bin');
-  const mariadb = server.endsWith('/mariadbd');
-  return { client: join(bin, mariadb ? 'mariadb' : 'mysql'), dump: join(bin, mariadb ? 'mariadb-dump' : 'mysqldump') };
+  const clients = releaseClients(target.command ?? []);
+  if (!clients) throw new Error(`cannot find the server binary in the target's command (${JSON.stringify(target.command ?? null)}): the release's client binaries are found beside it`);
+  return clients;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildServerArgs, selectServerOptions, serverGroups } from '../../scripts/server/build-server-args.js';
+import { buildServerArgs, releaseClients, selectServerOptions, serverGroups } from '../../scripts/server/build-server-args.js';
 import { parseMycnf } from '../../scripts/server/mycnf.js';
 import { renderMycnf } from '../../scripts/server/index.js';
 import { UserError } from '../../scripts/errors.js';
@@ -89,4 +89,14 @@ test('the shipped templates are accepted for every flavor they apply to', () => 
       assert.ok(opts.length > 0, `${name} for ${flavor} ${version}`);
     }
   }
+});
+
+test('a release\'s client and dump tools are found beside the server binary its command line runs', () => {
+  assert.deepEqual(releaseClients(['taskset', '-c', '1', '/c/mariadb/usr/sbin/mariadbd', '--no-defaults']),
+    { client: '/c/mariadb/usr/bin/mariadb', dump: '/c/mariadb/usr/bin/mariadb-dump' });
+  assert.deepEqual(releaseClients(['valgrind', '--tool=callgrind', '/c/mysql/usr/sbin/mysqld', '--mysqlx=OFF']),
+    { client: '/c/mysql/usr/bin/mysql', dump: '/c/mysql/usr/bin/mysqldump' });
+  // A name that only ends like a server binary is not one.
+  assert.equal(releaseClients(['/usr/bin/notmysqld-helper', '/opt/xmysqld']), null);
+  assert.equal(releaseClients([]), null);
 });

@@ -8,7 +8,7 @@ import { resolve, join } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseList } from '../../command-spec.js';
 import { UserError, EXIT } from '../../errors.js';
-import { findHostClass } from '../../config/index.js';
+import { findHostClass, getFlavor } from '../../config/index.js';
 import { formatValue } from '../../format-number.js';
 import { replaceFileAtomic } from '../../store/index.js';
 import { withInterrupt } from '../../with-interrupt.js';
@@ -142,7 +142,7 @@ function withPerformanceSchemaTemplate(config, plan) {
   const template = config.mycnf[engineTemplate];
   const flavor = config.products[plan.setup.product]?.flavor;
   // An unknown product is refused later, by the run, with the list of known ones.
-  if (flavor !== undefined && flavor !== 'mariadb') throw new UserError(`--sizes ${PERFORMANCE_SCHEMA}: ${plan.setup.product} servers run with performance_schema on by default, so turning it on injects nothing; leave it out of --sizes`);
+  if (flavor !== undefined && getFlavor(flavor).performanceSchemaOnByDefault) throw new UserError(`--sizes ${PERFORMANCE_SCHEMA}: ${plan.setup.product} servers run with performance_schema on by default, so turning it on injects nothing; leave it out of --sizes`);
   if (template === undefined || /performance[_-]schema\s*=/i.test(template)) {
     throw new UserError(`--sizes ${PERFORMANCE_SCHEMA}: configs/mycnf/${engineTemplate}.cnf ${template === undefined ? 'does not exist' : 'sets performance_schema already'}; the injected server turns it on over a template that leaves it at MariaDB's default (off)`);
   }
