@@ -29,36 +29,8 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
   const { key } = table;
   const comparison = rel.comparison?.comparison ?? null;
   const against = pickReference(table, rel);
-  const tests = table.tests.map((t) => {
-    const all = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
-    const { steps, timed } = throughputSteps(rel.records, t.name);
-    const sum = summarizeRepeats(steps);
-    const verdicts = (comparison?.tests ?? []).filter((v) => v.test === t.name);
-    return {
-      name: t.name, group: t.group, metric: t.metric,
-      present: all.length > 0,
-      timed,
-      ...sum,
-      verdict: pageVerdict(verdicts.find((v) => v.metric === 'throughput') ?? null),
-      instructions: summarizeCounted(all),
-      instructionVerdict: pageVerdict(verdicts.find((v) => v.metric === INSTRUCTIONS) ?? null),
-      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput' && v.metric !== INSTRUCTIONS).map(pageVerdict),
-      params: all[0]?.params ?? {},
-    };
-  });
   const where = { host: key.host, product: key.product, version: rel.version, suite: key.suite };
-  const moves = (comparison?.tests ?? []).filter((v) => v.metric === INSTRUCTIONS && v.functions);
-  /** @type {{path: string, data: FunctionsData}|null} */
-  const functions = comparison && rel.comparison && moves.length > 0 ? {
-    path: dataPaths.functions(where),
-    data: {
-      schemaVersion: SCHEMA_VERSION,
-      ...where,
-      comparisonId: rel.comparison.id,
-      baseVersion: comparison.base.version,
-      tests: moves.map((v) => ({ test: v.test, functions: slimMoves(/** @type {import('./types.js').FunctionMoves} */ (v.functions)) })),
-    },
-  } : null;
+  const functions = releaseFunctions(rel, where);
   const first = rel.records[0];
   const data = {
     schemaVersion: SCHEMA_VERSION,
@@ -66,36 +38,9 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     productName: table.productName,
     version: rel.version,
     defaultBase: table.defaultBase,
-    // The runs its numbers come from, then any of a commit its tag pointed at before it moved.
-    runs: [...rel.records, ...rel.superseded].map((r) => ({
-      id: r.id, status: r.status, superseded: rel.superseded.includes(r), reason: r.reason ?? null, startedAt: r.startedAt, finishedAt: r.finishedAt,
-      record: dataPaths.runRecord({ host: key.host, product: key.product, version: rel.version, suite: key.suite, id: r.id }),
-      release: r.release,
-      host: r.host,
-      config: {
-        suite: r.config.suite, scale: r.config.scale, engine: r.config.engine, tools: r.config.tools,
-        repeats: r.config.repeats, alternatedWith: r.config.alternatedWith ?? [],
-        mycnf: { name: r.config.mycnf.name, sha256: r.config.mycnf.sha256 },
-      },
-      dbSize: r.dbSize,
-    })),
+    runs: releaseRuns(rel, where),
     mycnf: first ? first.config.mycnf.text : null,
-    comparison: comparison && rel.comparison ? {
-      id: rel.comparison.id,
-      file: dataPaths.comparison({ host: key.host, product: key.product, version: rel.version, suite: key.suite, id: rel.comparison.id }),
-      createdAt: comparison.createdAt,
-      base: comparison.base,
-      candidate: comparison.candidate,
-      thresholds: comparison.thresholds,
-      summary: comparison.summary,
-      // How sure, worded once (compare/how-sure.js) for the report, the issue and this page.
-      howSure: describeHowSure(comparison, calibration ? {
-        runs: calibration.falseIssues.runs, runsWithFalseIssue: calibration.falseIssues.withIssue, upper95: calibration.falseIssues.upper95,
-        file: calibration.file, detection: calibration.detection,
-      } : null),
-      // What this host class's calibration caught of slowdowns of known size (the page's note).
-      calibration: calibration ? { file: calibration.file, measuredAt: calibration.measuredAt, falseIssues: calibration.falseIssues, detection: calibration.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected })) } : null,
-    } : null,
+    comparison: comparison && rel.comparison ? releaseComparison(rel.comparison.id, comparison, where, calibration) : null,
     reference: against && first ? {
       version: against.version,
       source: against.source,
@@ -109,10 +54,106 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     tag: releaseTagStatus(key.product, [...rel.superseded, ...rel.records], deletedTags),
     // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
     suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
-    tests,
+    tests: releaseTests(table, rel),
     latencies: buildLatencyData(table, rel),
   };
   return { path: dataPaths.release(where), data, functions };
+}
+
+/**
+ * Every test of the table on one release: its numbers, its throughput and instructions
+ * verdicts, the comparison's other verdicts on it, its parameters.
+ * @param {TableGroup} table
+ * @param {ReleaseGroup} rel
+ */
+function releaseTests(table, rel) {
+  const verdictsOf = rel.comparison?.comparison.tests ?? [];
+  return table.tests.map((t) => {
+    const all = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
+    const { steps, timed } = throughputSteps(rel.records, t.name);
+    const sum = summarizeRepeats(steps);
+    const verdicts = verdictsOf.filter((v) => v.test === t.name);
+    return {
+      name: t.name, group: t.group, metric: t.metric,
+      present: all.length > 0,
+      timed,
+      ...sum,
+      verdict: pageVerdict(verdicts.find((v) => v.metric === 'throughput') ?? null),
+      instructions: summarizeCounted(all),
+      instructionVerdict: pageVerdict(verdicts.find((v) => v.metric === INSTRUCTIONS) ?? null),
+      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput' && v.metric !== INSTRUCTIONS).map(pageVerdict),
+      params: all[0]?.params ?? {},
+    };
+  });
+}
+
+/**
+ * "Where the instructions went" of a release: its own file, when its comparison has it.
+ * @param {ReleaseGroup} rel
+ * @param {{host: string, product: string, version: string, suite: string}} where
+ * @returns {{path: string, data: FunctionsData}|null}
+ */
+function releaseFunctions(rel, where) {
+  const comparison = rel.comparison?.comparison;
+  const moves = (comparison?.tests ?? []).filter((v) => v.metric === INSTRUCTIONS && v.functions);
+  if (!comparison || !rel.comparison || moves.length === 0) return null;
+  return {
+    path: dataPaths.functions(where),
+    data: {
+      schemaVersion: SCHEMA_VERSION,
+      ...where,
+      comparisonId: rel.comparison.id,
+      baseVersion: comparison.base.version,
+      tests: moves.map((v) => ({ test: v.test, functions: slimMoves(/** @type {import('./types.js').FunctionMoves} */ (v.functions)) })),
+    },
+  };
+}
+
+/**
+ * The runs a release's numbers come from, then any of a commit its tag pointed at before it moved.
+ * @param {ReleaseGroup} rel
+ * @param {{host: string, product: string, version: string, suite: string}} where
+ */
+function releaseRuns(rel, where) {
+  return [...rel.records, ...rel.superseded].map((r) => ({
+    id: r.id, status: r.status, superseded: rel.superseded.includes(r), reason: r.reason ?? null, startedAt: r.startedAt, finishedAt: r.finishedAt,
+    record: dataPaths.runRecord({ ...where, id: r.id }),
+    release: r.release,
+    host: r.host,
+    config: {
+      suite: r.config.suite, scale: r.config.scale, engine: r.config.engine, tools: r.config.tools,
+      repeats: r.config.repeats, alternatedWith: r.config.alternatedWith ?? [],
+      mycnf: { name: r.config.mycnf.name, sha256: r.config.mycnf.sha256 },
+    },
+    dbSize: r.dbSize,
+  }));
+}
+
+/**
+ * The release page's comparison: what it compared, how sure it is, and what the host class's
+ * calibration caught of slowdowns of known size.
+ * @param {string} id the comparison's id
+ * @param {import('./types.js').Comparison} comparison
+ * @param {{host: string, product: string, version: string, suite: string}} where
+ * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} calibration
+ */
+function releaseComparison(id, comparison, where, calibration) {
+  return {
+    id,
+    file: dataPaths.comparison({ ...where, id }),
+    createdAt: comparison.createdAt,
+    base: comparison.base,
+    candidate: comparison.candidate,
+    thresholds: comparison.thresholds,
+    summary: comparison.summary,
+    // How sure, worded once (compare/how-sure.js) for the report, the issue and this page.
+    howSure: describeHowSure(comparison, calibration ? {
+      runs: calibration.falseIssues.runs, runsWithFalseIssue: calibration.falseIssues.withIssue, upper95: calibration.falseIssues.upper95,
+      file: calibration.file, detection: calibration.detection,
+    } : null),
+    // What this host class's calibration caught of slowdowns of known size (the page's note).
+    calibration: calibration ? { file: calibration.file, measuredAt: calibration.measuredAt, falseIssues: calibration.falseIssues, detection: calibration.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected })) } : null,
+  };
 }
 
 /**

@@ -92,7 +92,45 @@ export function buildTableData(table, seriesPaths) {
   /** @type {Map<string, unknown>} */
   const files = new Map();
   const hostSeries = releaseHostSeries(table.releases);
-  const releases = table.releases.map((rel) => ({
+  const tests = table.tests.map((t) => {
+    const { row, history } = buildTestRow(table, t, hostSeries, seriesPaths);
+    files.set(dataPaths.test({ ...key, test: t.name }), {
+      schemaVersion: SCHEMA_VERSION,
+      ...key,
+      productName: table.productName,
+      test: t.name, group: t.group, metric: t.metric,
+      defaultBase: table.defaultBase,
+      releases: history,
+      changePoints: testChangePoints(table, t.name),
+      // where the host facts changed: the history is not one series across such a change
+      hostSeries: hostSeries.segments.map((seg) => ({ index: seg.index, facts: seg.facts, firstAt: seg.firstAt, lastAt: seg.lastAt, change: seg.change })),
+    });
+    return row;
+  });
+  /** @type {TableData} */
+  const data = {
+    schemaVersion: SCHEMA_VERSION,
+    product: key.product, productName: table.productName, line: key.line, host: key.host, suite: key.suite,
+    defaultBase: table.defaultBase,
+    defaultBaseSource: table.defaultBaseSource,
+    releases: tableReleases(table),
+    groups: groupTests(tests),
+    tests,
+    csv: dataPaths.csv(key),
+  };
+  const sweeps = listSweeps(tests);
+  if (sweeps.length > 0) data.sweeps = sweeps;
+  return { table: data, files };
+}
+
+/**
+ * The table's releases: date, runs and comparison of each.
+ * @param {TableGroup} table
+ * @returns {TableData['releases']}
+ */
+function tableReleases(table) {
+  const { key } = table;
+  return table.releases.map((rel) => ({
     version: rel.version,
     date: rel.records.map((r) => r.finishedAt ?? r.startedAt).sort().at(-1) ?? null,
     runs: rel.records.map((r) => ({
@@ -109,81 +147,111 @@ export function buildTableData(table, seriesPaths) {
       file: dataPaths.comparison({ host: key.host, product: key.product, version: rel.version, suite: key.suite, id: rel.comparison.id }),
     } : null,
   }));
+}
 
-  const tests = table.tests.map((t) => {
-    /** @type {(number|null)[]} */
-    const values = [];
-    /** @type {number[]} */
-    const n = [];
-    /** @type {(import('./types.js').VerdictClass|null)[]} */
-    const verdicts = [];
-    /** @type {import('./types.js').TableTest['intervals']} */
-    const intervals = [];
-    /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
-    const counted = { values: [], n: [], verdicts: [] };
-    const history = [];
-    for (const rel of table.releases) {
-      const steps = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
-      const timing = throughputSteps(rel.records, t.name);
-      const sum = summarizeRepeats(timing.steps);
-      const verdict = throughputVerdict(rel, t.name);
-      const instructions = summarizeCounted(steps);
-      const instructionVerdict = verdictOf(rel, t.name, 'instructionsPerOp');
-      values.push(steps.length ? sum.median : null);
-      n.push(sum.n);
-      verdicts.push(verdict?.verdict ?? null);
-      intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? /** @type {[number, number, number]} */ ([verdict.ratio, ...verdict.ci].map(toRatioPrecision)) : null);
-      counted.values.push(instructions?.median ?? null);
-      counted.n.push(instructions?.n ?? 0);
-      counted.verdicts.push(instructionVerdict?.verdict ?? null);
-      if (steps.length === 0) continue;
-      history.push({
-        version: rel.version,
-        median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason, timed: timing.timed,
-        instructions: instructions ? { median: instructions.median, min: instructions.min, max: instructions.max, n: instructions.n } : null,
-        instructionVerdict: instructionVerdict ? {
-          verdict: instructionVerdict.verdict, ratio: instructionVerdict.ratio, ci: instructionVerdict.ci, reason: instructionVerdict.reason,
-        } : null,
-        // which host series its runs belong to (the newest run's), and all of them when they span several
-        hostSeries: hostSeries.byVersion.get(rel.version)?.series ?? 0,
-        mixedHostSeries: hostSeries.byVersion.get(rel.version)?.mixed ?? [],
-        verdict: verdict ? {
-          verdict: verdict.verdict, ratio: verdict.ratio, ci: verdict.ci, mde: verdict.mde,
-          baseVersion: rel.comparison?.comparison.base.version ?? null, reason: verdict.reason,
-          confirmed: verdict.confirmed ?? false,
-        } : null,
-        runs: rel.records.flatMap((r) => {
-          const step = r.steps.find((s) => s.name === t.name);
-          if (!step) return [];
-          const seriesPath = dataPaths.series({ runId: r.id, test: t.name });
-          const hasSeries = seriesPaths.has(seriesPath);
-          return [{
-            id: r.id,
-            startedAt: r.startedAt,
-            repeats: step.repeats.map((rep) => ({
-              index: rep.index, status: rep.status, throughput: rep.throughput, durationS: rep.durationS,
-              tooShortForPerSecond: rep.durationS < MIN_PER_SECOND_S,
-            })),
-            series: hasSeries ? seriesPath : null,
-          }];
-        }),
-      });
-    }
-    files.set(dataPaths.test({ ...key, test: t.name }), {
-      schemaVersion: SCHEMA_VERSION,
-      ...key,
-      productName: table.productName,
-      test: t.name, group: t.group, metric: t.metric,
-      defaultBase: table.defaultBase,
-      releases: history,
-      changePoints: testChangePoints(table, t.name),
-      // where the host facts changed: the history is not one series across such a change
-      hostSeries: hostSeries.segments.map((seg) => ({ index: seg.index, facts: seg.facts, firstAt: seg.firstAt, lastAt: seg.lastAt, change: seg.change })),
-    });
-    const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
-    return { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, ...(anyCounted ? { instructions: counted } : {}) };
-  });
+/**
+ * One test across the table's releases: its row of the table (a cell per release) and its
+ * history (an entry per release that ran it) for the test page.
+ * @param {TableGroup} table
+ * @param {{name: string, group: string, metric: string}} t
+ * @param {ReturnType<typeof releaseHostSeries>} hostSeries
+ * @param {Set<string>} seriesPaths
+ * @returns {{row: import('./types.js').TableTest, history: object[]}}
+ */
+function buildTestRow(table, t, hostSeries, seriesPaths) {
+  /** @type {(number|null)[]} */
+  const values = [];
+  /** @type {number[]} */
+  const n = [];
+  /** @type {(import('./types.js').VerdictClass|null)[]} */
+  const verdicts = [];
+  /** @type {import('./types.js').TableTest['intervals']} */
+  const intervals = [];
+  /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
+  const counted = { values: [], n: [], verdicts: [] };
+  const history = [];
+  for (const rel of table.releases) {
+    const cell = testCell(rel, t.name);
+    const { sum, verdict, instructions, instructionVerdict } = cell;
+    values.push(cell.ran ? sum.median : null);
+    n.push(sum.n);
+    verdicts.push(verdict?.verdict ?? null);
+    intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? /** @type {[number, number, number]} */ ([verdict.ratio, ...verdict.ci].map(toRatioPrecision)) : null);
+    counted.values.push(instructions?.median ?? null);
+    counted.n.push(instructions?.n ?? 0);
+    counted.verdicts.push(instructionVerdict?.verdict ?? null);
+    if (cell.ran) history.push(historyEntry(rel, t.name, cell, hostSeries, seriesPaths));
+  }
+  const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
+  return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, ...(anyCounted ? { instructions: counted } : {}) }, history };
+}
 
+/**
+ * What one release measured and judged of one test.
+ * @param {ReleaseGroup} rel
+ * @param {string} test
+ */
+function testCell(rel, test) {
+  const steps = rel.records.flatMap((r) => r.steps.filter((s) => s.name === test));
+  const timing = throughputSteps(rel.records, test);
+  return {
+    ran: steps.length > 0,
+    timed: timing.timed,
+    sum: summarizeRepeats(timing.steps),
+    verdict: throughputVerdict(rel, test),
+    instructions: summarizeCounted(steps),
+    instructionVerdict: verdictOf(rel, test, 'instructionsPerOp'),
+  };
+}
+
+/**
+ * One release's entry in a test's history (the test page).
+ * @param {ReleaseGroup} rel
+ * @param {string} test
+ * @param {ReturnType<typeof testCell>} cell
+ * @param {ReturnType<typeof releaseHostSeries>} hostSeries
+ * @param {Set<string>} seriesPaths
+ */
+function historyEntry(rel, test, { sum, timed, verdict, instructions, instructionVerdict }, hostSeries, seriesPaths) {
+  return {
+    version: rel.version,
+    median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason, timed,
+    instructions: instructions ? { median: instructions.median, min: instructions.min, max: instructions.max, n: instructions.n } : null,
+    instructionVerdict: instructionVerdict ? {
+      verdict: instructionVerdict.verdict, ratio: instructionVerdict.ratio, ci: instructionVerdict.ci, reason: instructionVerdict.reason,
+    } : null,
+    // which host series its runs belong to (the newest run's), and all of them when they span several
+    hostSeries: hostSeries.byVersion.get(rel.version)?.series ?? 0,
+    mixedHostSeries: hostSeries.byVersion.get(rel.version)?.mixed ?? [],
+    verdict: verdict ? {
+      verdict: verdict.verdict, ratio: verdict.ratio, ci: verdict.ci, mde: verdict.mde,
+      baseVersion: rel.comparison?.comparison.base.version ?? null, reason: verdict.reason,
+      confirmed: verdict.confirmed ?? false,
+    } : null,
+    runs: rel.records.flatMap((r) => {
+      const step = r.steps.find((s) => s.name === test);
+      if (!step) return [];
+      const seriesPath = dataPaths.series({ runId: r.id, test });
+      return [{
+        id: r.id,
+        startedAt: r.startedAt,
+        repeats: step.repeats.map((rep) => ({
+          index: rep.index, status: rep.status, throughput: rep.throughput, durationS: rep.durationS,
+          tooShortForPerSecond: rep.durationS < MIN_PER_SECOND_S,
+        })),
+        series: seriesPaths.has(seriesPath) ? seriesPath : null,
+      }];
+    }),
+  };
+}
+
+/**
+ * The table's tests by reporting group, in the seed posts' group order; groups they don't know
+ * (other benchmarks) follow.
+ * @param {{name: string, group: string}[]} tests
+ * @returns {{name: string, label: string, tests: string[]}[]}
+ */
+function groupTests(tests) {
   /** @type {{name: string, label: string, tests: string[]}[]} */
   const groups = [];
   for (const t of tests) {
@@ -191,27 +259,11 @@ export function buildTableData(table, seriesPaths) {
     if (!g) groups.push((g = { name: t.group, label: GROUP_LABELS[t.group] ?? t.group, tests: [] }));
     g.tests.push(t.name);
   }
-  // The seed posts' group order; groups they don't know (other benchmarks) follow.
   const rank = (/** @type {string} */ name) => {
     const i = Object.keys(GROUP_LABELS).indexOf(name);
     return i === -1 ? Infinity : i;
   };
-  groups.sort((a, b) => rank(a.name) - rank(b.name));
-
-  /** @type {TableData} */
-  const data = {
-    schemaVersion: SCHEMA_VERSION,
-    product: key.product, productName: table.productName, line: key.line, host: key.host, suite: key.suite,
-    defaultBase: table.defaultBase,
-    defaultBaseSource: table.defaultBaseSource,
-    releases,
-    groups,
-    tests,
-    csv: dataPaths.csv(key),
-  };
-  const sweeps = listSweeps(tests);
-  if (sweeps.length > 0) data.sweeps = sweeps;
-  return { table: data, files };
+  return groups.sort((a, b) => rank(a.name) - rank(b.name));
 }
 
 /**

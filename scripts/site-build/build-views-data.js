@@ -16,7 +16,6 @@
  */
 import { READS_SHOWN_FROM } from '../compare/index.js';
 import { median } from './summarize-repeats.js';
-import { groupTables } from './group-tables.js';
 import { compareVersions } from '../version-order.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
 
@@ -294,9 +293,9 @@ export function buildViewsIndex(views, entries) {
 
 /**
  * The views of every table of one slice of the store.
- * @param {import('./types.js').SiteInput} input the slice, as computePartition takes it
+ * @param {TableGroup[]} groups the slice's tables, as computeSlice grouped them
  * @returns {TableViews[]} the tables that have any view
  */
-export function buildSliceViews(input) {
-  return groupTables(input).map(buildTableViews).filter((v) => v !== null);
+export function buildSliceViews(groups) {
+  return groups.map(buildTableViews).filter((v) => v !== null);
 }

@@ -24,16 +24,14 @@ export {};
  */
 
 /**
- * @typedef {object} SiteInput everything the site is built from
+ * @typedef {object} SiteInput one slice of the store (its runs, comparisons, change points and
+ *   bisects) and what the site reads beside it
  * @property {RunRecord[]} records
  * @property {StoredComparison[]} comparisons
  * @property {Baseline[]} baselines
  * @property {IssueRef[]} issues
  * @property {Record<string, {displayName: string, baseVersions: Record<string, string>}>} products
  *   product id -> display name and line -> configured base version (from configs/, optional)
- * @property {string} generatedAt ISO 8601 time of the build
- * @property {string} title site title
- * @property {string|null} siteUrl absolute URL the site is published at (for the feed), or null
  * @property {ChangePoints[]} [changePoints] the change-point files of the store (compare stage,
  *   apache-otava), one per product line × host class × suite; none = no marks
  * @property {(import('../store/index.js').BisectReport & {id: string})[]} [bisects] the bisect reports

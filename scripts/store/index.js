@@ -14,7 +14,7 @@ export { buildIndex, readIndex, readIndexFile } from './build-index.js';
 export { publishToBranch } from './publish-to-branch.js';
 export { fetchRuns } from './fetch-runs.js';
 export { writeBisectReport, readBisectReports, validateBisectReport } from './bisect-report.js';
-export { writeLegAttempt, readLegAttempts, summarizeLegAttempts } from './leg-attempts.js';
+export { writeLegAttempt, readLegAttempts, summarizeLegAttempts, legKey, openFailedLegs } from './leg-attempts.js';
 export { refRunKey, refRunPagePath } from './ref-runs.js';
 /** @typedef {import('./ref-runs.js').RefRunKey} RefRunKey */
 
@@ -27,6 +27,7 @@ export { refRunKey, refRunPagePath } from './ref-runs.js';
 /** @typedef {import('./leg-attempts.js').LegAttempts} LegAttempts */
 /** @typedef {import('./build-index.js').StoreIndex} StoreIndex */
 /** @typedef {import('./leg-attempts.js').LegAttempt} LegAttempt */
+/** @typedef {import('./leg-attempts.js').LegsBenchmarked} LegsBenchmarked */
 export { readNoiseSummary, writeNoiseSummary, validateNoiseSummary, NOISE_SUMMARY_SCHEMA_VERSION } from './noise-summary.js';
 export { readCalibrationReport, CALIBRATION_FORMAT } from './calibration-report.js';
 /** @typedef {import('./calibration-report.js').CalibrationReport} CalibrationReport */

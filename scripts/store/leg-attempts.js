@@ -139,3 +139,35 @@ export function summarizeLegAttempts(attempts) {
   }
   return [...legs.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, v]) => v);
 }
+
+/**
+ * A leg's key: `<host-class>/<product>/<version>/<suite>`, as the failed-leg filter matches
+ * runs and comparisons to attempts.
+ * @param {{hostClass: string, product: string, version: string, suite: string}} leg
+ * @returns {string}
+ */
+export function legKey(leg) {
+  return [leg.hostClass, leg.product, leg.version, leg.suite].join('/');
+}
+
+/**
+ * @typedef {object} LegsBenchmarked what the store holds of the legs' work since their failures
+ * @property {Set<string>} compared legKey of legs whose release has a comparison
+ * @property {Map<string, string>} lastFinishedAt legKey -> start of its newest finished (not partial) run
+ */
+
+/**
+ * Failed legs that nothing has benchmarked since (watch's back-off list, shown on the site): a
+ * leg is done when its release has a comparison, or a run finished after its last failure. The
+ * records a failed attempt published before it died (checkpoints, partial runs) do not end it:
+ * watch resumes from them. Pure.
+ * @param {LegAttempts[]} legs summarizeLegAttempts' entries
+ * @param {LegsBenchmarked} benchmarked
+ * @returns {LegAttempts[]} the legs still failed, in the given order
+ */
+export function openFailedLegs(legs, benchmarked) {
+  return legs.filter((a) => {
+    const leg = legKey(a);
+    return !benchmarked.compared.has(leg) && !((benchmarked.lastFinishedAt.get(leg) ?? '') > a.lastAt);
+  });
+}

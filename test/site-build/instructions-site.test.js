@@ -181,18 +181,19 @@ const releaseKey = (/** @type {string} */ suite) => ({ host: 'local', product: '
 
 describe('instructions in the built data', () => {
   it('a site of a long history (--detail-releases): an older release\'s function tables stay in its comparison, and its page data says so', async () => {
-    const { computePartition } = await import('../../scripts/site-build/compute-site.js');
+    const { computeSlice } = await import('../../scripts/site-build/compute-site.js');
     const { readRecords, readComparisons } = await import('../../scripts/store/index.js');
     const slice = { hostClass: 'local', product: 'mariadb', suite: 'smoke' };
     const records = await readRecords(site.store, { ...slice, samples: false });
     const comparisons = (await readComparisons(site.store, slice)).map(({ id, ...comparison }) => ({ id, suspects: [], comparison }));
     const input = { records, comparisons, changePoints: [], bisects: [], baselines: [], issues: [], products: {}, title: 't', generatedAt: '2026-03-03T00:00:00.000Z', siteUrl: null };
-    const older = computePartition(/** @type {any} */ ({ ...input, detailVersions: new Set(['10.11.18']) }), new Set()).files.json;
+    const context = { slice, reference: null, thresholds: null };
+    const older = computeSlice(/** @type {any} */ ({ ...input, detailVersions: new Set(['10.11.18']) }), new Set(), context).files.json;
     const rel = /** @type {any} */ (older.get(dataPaths.release(releaseKey('smoke'))));
     assert.equal(rel.functions, null);
     assert.equal(rel.functionsInComparison, true);
     assert.ok(!older.has(dataPaths.functions(releaseKey('smoke'))), 'no functions file of its own');
-    const newest = computePartition(/** @type {any} */ ({ ...input, detailVersions: new Set(['10.11.19']) }), new Set()).files.json;
+    const newest = computeSlice(/** @type {any} */ ({ ...input, detailVersions: new Set(['10.11.19']) }), new Set(), context).files.json;
     assert.equal(/** @type {any} */ (newest.get(dataPaths.release(releaseKey('smoke')))).functions, dataPaths.functions(releaseKey('smoke')));
     assert.ok(newest.has(dataPaths.functions(releaseKey('smoke'))));
   });

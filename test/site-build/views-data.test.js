@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildSliceViews, buildViewsIndex, READS_SHOWN_FROM } from '../../scripts/site-build/build-views-data.js';
+import { groupTables } from '../../scripts/site-build/group-tables.js';
 import { generateHistory } from '../support/generate-history.js';
 
 /** @typedef {import('../../scripts/types.js').RunRecord} RunRecord */
@@ -42,7 +43,7 @@ test('a loop whose repeats failed or whose size was not measured has null figure
   // every repeat of loop 1 on 10.11.19 failed
   const failed = records.find((r) => r.release.version === '10.11.19');
   for (const rep of /** @type {RunRecord} */ (failed).steps[0].repeats) Object.assign(rep, { status: 'failed', throughput: null, latencyMs: null });
-  const [views] = buildSliceViews(slice(records));
+  const [views] = buildSliceViews(groupTables(slice(records)));
   assert.equal(views.loops.length, 1);
   const [series] = views.loops;
   assert.deepEqual(series.loops, [1, 2]);
@@ -63,7 +64,7 @@ test('a DDL step without details is timed by its latency; a release without the 
     });
     if (r.release.version === '10.11.18') r.steps = r.steps.slice(0, 1);
   }
-  const [views] = buildSliceViews(slice(records));
+  const [views] = buildSliceViews(groupTables(slice(records)));
   assert.deepEqual(views.timings.map((t) => [t.test, t.kind, t.statement, t.cells.map((c) => c.seconds)]), [
     ['ddl.drop-table', 'ddl', null, [1.5, 1.5]],
     ['ddl.analyze-table', 'ddl', null, [null, 1.5]],
@@ -75,12 +76,12 @@ test('a DDL step without details is timed by its latency; a release without the 
 test('reads per operation show from the threshold on, and a table with no view gets no file', () => {
   const reading = history('iobound-smoke', 1);
   for (const r of reading) for (const rep of r.steps[0].repeats) if (rep.efficiency) rep.efficiency.readsPerOp = READS_SHOWN_FROM;
-  const [views] = buildSliceViews(slice(reading));
+  const [views] = buildSliceViews(groupTables(slice(reading)));
   assert.deepEqual(views.reads?.tests.map((t) => t.readsPerOp), [[READS_SHOWN_FROM, READS_SHOWN_FROM]]);
 
   const below = history('smoke', 1);
   for (const r of below) for (const rep of r.steps[0].repeats) if (rep.efficiency) rep.efficiency.readsPerOp = READS_SHOWN_FROM - 0.01;
-  assert.deepEqual(buildSliceViews(slice(below)), []);
+  assert.deepEqual(buildSliceViews(groupTables(slice(below))), []);
 });
 
 test('the index groups cell series by matrix, product line and host; other suites are no matrix', () => {

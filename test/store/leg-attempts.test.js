@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdir, rename } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
-import { publishToBranch, writeLegAttempt, readLegAttempts, summarizeLegAttempts, readIndex } from '../../scripts/store/index.js';
+import { publishToBranch, writeLegAttempt, readLegAttempts, summarizeLegAttempts, readIndex, legKey, openFailedLegs } from '../../scripts/store/index.js';
 import { buildIndex } from '../../scripts/store/build-index.js';
 import { attemptCommand } from '../../scripts/store/commands.js';
 import { UserError } from '../../scripts/errors.js';
@@ -96,4 +96,24 @@ test('tagbench store attempt writes the file the workflow publishes, with the ru
   const [a] = await readLegAttempts(store);
   assert.equal(a.outcome, 'cancelled');
   assert.equal(a.runUrl, 'https://github.example/acme/bench/actions/runs/42');
+});
+
+test('a failed leg stays open until its release is compared or a run finishes after its last failure', () => {
+  const legs = summarizeLegAttempts([
+    attempt({ version: '10.11.19', at: '2026-11-27T04:00:00.000Z' }),
+    attempt({ version: '10.11.20', at: '2026-11-27T04:00:00.000Z' }),
+    attempt({ version: '10.11.21', at: '2026-11-27T04:00:00.000Z' }),
+    attempt({ version: '10.11.22', at: '2026-11-27T04:00:00.000Z' }),
+  ]);
+  const key = (/** @type {string} */ version) => legKey({ hostClass: 'small-server', product: 'mariadb', version, suite: 'small' });
+  assert.equal(key('10.11.19'), 'small-server/mariadb/10.11.19/small');
+  const open = openFailedLegs(legs, {
+    compared: new Set([key('10.11.20')]),
+    lastFinishedAt: new Map([
+      [key('10.11.21'), '2026-11-27T05:00:00.000Z'], // finished after the failure: done
+      [key('10.11.22'), '2026-11-27T03:00:00.000Z'], // finished before it: still open
+    ]),
+  });
+  assert.deepEqual(open.map((l) => l.version), ['10.11.19', '10.11.22']);
+  assert.deepEqual(openFailedLegs(legs, { compared: new Set(), lastFinishedAt: new Map() }), legs);
 });
