@@ -10,7 +10,7 @@ import { link, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../../errors.js';
 
 const execFileP = promisify(execFile);
 const SOURCE = fileURLToPath(new URL('./inject-cost.c', import.meta.url));
