@@ -82,8 +82,8 @@ function onePinnedCpu(pinning) {
 }
 
 /**
- * The instructions meter's calibration report.
- * @param {any} r the result of calibrateHost with meter instructions (summaries included)
+ * A counted meter's calibration report (instructions: its callgrind counts and profiles).
+ * @param {any} r the report of the counted strategy (summaries included)
  * @returns {string} Markdown
  */
 export function renderCountedCalibration(r) {
@@ -93,7 +93,7 @@ export function renderCountedCalibration(r) {
   const ref = r.reference ?? {};
   const rounds = r.counting?.rounds ?? '?';
   const runs = r.runs ?? [];
-  out.push(`# Calibration of the instructions meter: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
+  out.push(`# Calibration of the ${r.meter} meter: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
   out.push(`Measured with \`tagbench calibrate --meter instructions\` (last run ${r.measuredAt}) on ${h.cpuModel ?? 'unknown CPU'} (${h.cores ?? '?'} cores, kernel ${h.kernel ?? '?'}), ${dep.valgrind ?? 'valgrind ?'}, ${dep.glibc ?? 'glibc ?'}. `);
   out.push(`Tests: ${r.tests.join(', ')}. Each run starts servers of the release side by side, every one under callgrind (the instructions meter: ${rounds} rounds, one server process per server and round, alternating, each test a fixed number of events with a fixed seed): `);
   out.push(`A and B for A/A, and injected servers. Every server loads the injected-cost library (scripts/verify/calibrate/inject-cost/), A and B at 0, so that an injected server differs from A by exactly its injected count. `);
