@@ -9,6 +9,10 @@
  * every run, the others take turns as a fourth server: each run is 4 servers x the host class's
  * counting rounds. Detection is judged on the counted comparison, through compare and confirm.
  * Report: bench/calibration-<meter>-<host-class>.md and .json, with the calls that measured it.
+ * What it injects is instructions, so it judges the counts of instructions a counted meter
+ * stores (figures queryPathPerOp and processPerOp in the meter's slot of each step; metrics
+ * COUNTED_METRICS below): a counted meter of other counts brings its own strategy
+ * (`meter.calibration`, see pipeline.js).
  */
 import { loadavg } from 'node:os';
 import { parseList } from '../../command-spec.js';

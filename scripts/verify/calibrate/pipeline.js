@@ -18,7 +18,8 @@
  *   counted.js  S's server adds a known count to each query answer (the preload library of
  *               inject-cost/) or runs with performance_schema on; every server runs under the
  *               meter; detection is judged on the counted comparison, through compare and confirm.
- * A new meter of either kind is therefore calibrated with no file here changed. A meter whose
+ * A new meter of either kind is therefore calibrated with no file here changed (a counted one
+ * by injected instructions: counted.js says what it reads). A meter whose
  * cost needs another injection or judgement brings its own strategy as `meter.calibration`, an
  * object of the CalibrationStrategy shape below: pickStrategy takes it before the kind's.
  *
