@@ -35,7 +35,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const TESTS = ['point-query', 'update-nonindex'];
 
 /**
- * Which server of a calibration run a record is, by the run label in its id (calibrate-host.js):
+ * Which server of a calibration run a record is, by the run label in its id (verify/calibrate/timed.js):
  * A has none, B is `B`, S is `S<pid>`; anything else (the reference run `ref<pid>`) is null.
  * @param {{id: string, release: {product: string, version: string}, config: {suite: string}}} r
  * @returns {'A'|'B'|'S'|null}
@@ -57,7 +57,7 @@ export function serverOf(r) {
 
 /**
  * The rounds of every calibration run in a results store: records of one run share the id's
- * last part; A is the unlabelled release, B the `-B-` one, S the `-S<pid>-` one (calibrate-host.js).
+ * last part; A is the unlabelled release, B the `-B-` one, S the `-S<pid>-` one (verify/calibrate/timed.js).
  * Reference runs (`-ref<pid>-`) are left out; runs that lack A are left out.
  * @param {import('../scripts/types.js').RunRecord[]} records
  * @param {string[]} tests

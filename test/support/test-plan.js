@@ -31,7 +31,7 @@ export const ALONE = Object.freeze({
   'test/verify/bisect-servers.test.js': 'an A/A probe must be decided unchanged',
   // The injected slowdown is a CPU quota sized from the reference run's measured server CPU:
   // measured beside other servers it overshoots (a realised ratio of 0.37 for a nominal 0.85).
-  'test/verify/calibrate-host.test.js': 'a slowdown calibrated against the measured server CPU',
+  'test/verify/calibrate/calibrate-host.test.js': 'a slowdown calibrated against the measured server CPU',
 });
 
 /**

@@ -2,7 +2,7 @@
  * `tagbench bisect` on real servers, over four candidates that are copies of one cached release
  * (MariaDB 10.11.18), labelled c1..c4. THE SLOWDOWN IS INJECTED: from c3 on, every server runs
  * in a cgroup CPU quota of 3 % of a CPU (the CPU throttle that calibration uses,
- * scripts/verify/server-throttle.js, with a 100 ms period: its default 10 ms period cannot go
+ * scripts/verify/calibrate/server-throttle.js, with a 100 ms period: its default 10 ms period cannot go
  * below a tenth of a CPU), several times less than the server gets unthrottled here, so c3 is
  * the first "bad release" by construction. No real release regressed.
  *
@@ -23,7 +23,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bisectReleases } from '../../scripts/verify/bisect.js';
-import { watchServer } from '../../scripts/verify/server-throttle.js';
+import { watchServer } from '../../scripts/verify/calibrate/server-throttle.js';
 import { findCachedInstall } from '../../scripts/install/index.js';
 import { readBisectReports, readRecords } from '../../scripts/store/index.js';
 

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { calibrateHost } from '../../scripts/verify/calibrate-host.js';
+import { calibrateHost } from '../../scripts/verify/calibrate/pipeline.js';
 import { planBisect } from '../../scripts/verify/bisect-plan.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { UserError } from '../../scripts/errors.js';

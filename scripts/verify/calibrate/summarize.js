@@ -3,7 +3,7 @@
  * bench/calibration-instructions-<host-class>.json for the instructions meter): what each run
  * says, small enough to keep every run, and the rates over all runs with exact bounds. Pure.
  */
-import { listRegressedTests, hasIssueRegression, upperBound, clopperPearson } from '../compare/index.js';
+import { listRegressedTests, hasIssueRegression, upperBound, clopperPearson } from '../../compare/index.js';
 import { INJECTED_FUNCTION } from './inject-cost/build-inject-cost.js';
 
 /**

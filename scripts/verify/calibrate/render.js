@@ -1,14 +1,14 @@
 /**
  * The calibration reports (bench/calibration-<host-class>.md, and
  * bench/calibration-instructions-<host-class>.md for the instructions meter) from the numbers of
- * scripts/verify/calibrate-host.js: false issues per run with their exact bound, detection per
+ * scripts/verify/calibrate/ (timed.js, counted.js): false issues per run with their exact bound, detection per
  * injected slowdown or cost, and the detectable effect or the counts' noise per test.
  */
-import { formatPercent, formatRatio, MISSING } from '../format-number.js';
+import { formatPercent, formatRatio, MISSING } from '../../format-number.js';
 import { INJECTED_FUNCTION, INJECTED_CPU_FUNCTION } from './inject-cost/build-inject-cost.js';
 
 /**
- * @param {any} r the calibration result (calibrate-host.js)
+ * @param {any} r the calibration result (pipeline.js)
  * @returns {string} Markdown
  */
 export function renderCalibration(r) {
@@ -20,7 +20,7 @@ export function renderCalibration(r) {
   out.push(`Tests: ${r.tests.join(', ')}. Each run starts three servers of the release side by side, each from its own install and datadir (A, B and S), alternating, with ${spread}; `);
   out.push(`every comparison goes through the path that opens issues: the run's family-wise rule (Holm), adaptive repeats of undecided tests (budget ${r.budgetS} s, at most ${r.maxInstances} instances per side), and a confirmation rerun. `);
   if (r.inject === 'preload') {
-    out.push(`Every server loads the injected-cost library (scripts/verify/inject-cost/), A's and B's spinning for nothing; S's spins in \`${INJECTED_CPU_FUNCTION}\` on each query answer (its send()) until its thread has used slowdown / (1 - slowdown) more of the CPU time it spent on that query, so that S's server does each query's work at (1 - slowdown) of the speed, background threads untouched; slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn.`);
+    out.push(`Every server loads the injected-cost library (scripts/verify/calibrate/inject-cost/), A's and B's spinning for nothing; S's spins in \`${INJECTED_CPU_FUNCTION}\` on each query answer (its send()) until its thread has used slowdown / (1 - slowdown) more of the CPU time it spent on that query, so that S's server does each query's work at (1 - slowdown) of the speed, background threads untouched; slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn.`);
   } else {
     out.push(`S's server runs in a cgroup CPU quota of (1 - slowdown) x the CPU each test's server used in a reference run (${Object.entries(r.reference?.serverCpusByTest ?? {}).map(([k, v]) => `${k} ${Number(v).toFixed(3)} CPU`).join(', ')}); slowdowns ${r.slowdowns.map((/** @type {number} */ s) => formatPercent(s)).join(', ')} in turn.`);
   }
@@ -82,8 +82,8 @@ function onePinnedCpu(pinning) {
 }
 
 /**
- * The instructions meter's calibration report.
- * @param {any} r the result of calibrateHost with meter instructions (summaries included)
+ * A counted meter's calibration report (instructions: its callgrind counts and profiles).
+ * @param {any} r the report of the counted strategy (summaries included)
  * @returns {string} Markdown
  */
 export function renderCountedCalibration(r) {
@@ -93,10 +93,10 @@ export function renderCountedCalibration(r) {
   const ref = r.reference ?? {};
   const rounds = r.counting?.rounds ?? '?';
   const runs = r.runs ?? [];
-  out.push(`# Calibration of the instructions meter: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
+  out.push(`# Calibration of the ${r.meter} meter: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
   out.push(`Measured with \`tagbench calibrate --meter instructions\` (last run ${r.measuredAt}) on ${h.cpuModel ?? 'unknown CPU'} (${h.cores ?? '?'} cores, kernel ${h.kernel ?? '?'}), ${dep.valgrind ?? 'valgrind ?'}, ${dep.glibc ?? 'glibc ?'}. `);
   out.push(`Tests: ${r.tests.join(', ')}. Each run starts servers of the release side by side, every one under callgrind (the instructions meter: ${rounds} rounds, one server process per server and round, alternating, each test a fixed number of events with a fixed seed): `);
-  out.push(`A and B for A/A, and injected servers. Every server loads the injected-cost library (scripts/verify/inject-cost/), A and B at 0, so that an injected server differs from A by exactly its injected count. `);
+  out.push(`A and B for A/A, and injected servers. Every server loads the injected-cost library (scripts/verify/calibrate/inject-cost/), A and B at 0, so that an injected server differs from A by exactly its injected count. `);
   out.push('Every comparison goes through the path that opens issues: the run\'s family-wise rule (Holm over the run\'s gated counted verdicts, paired by round), then a confirmation rerun of the tests regressed at the issue level (one rerun of A and every server that needs it); adaptive repeats do not apply to counted figures.\n\n');
   out.push(`The sizes are shares of ${ref.test ?? 'point-query'}'s query-path instructions per query in a reference run (${count(ref.queryPathPerOp)} instructions per query, one process, run ${ref.runId ?? MISSING}), rounded up to the library loop's 2-instruction step; the library adds them in \`${INJECTED_FUNCTION}\` on each query answer (its send()). `);
   const inj = r.injections ?? [];

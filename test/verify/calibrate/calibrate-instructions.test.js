@@ -12,13 +12,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { calibrateHost } from '../../scripts/verify/calibrate-host.js';
-import { readRecords } from '../../scripts/store/index.js';
+import { calibrateHost } from '../../../scripts/verify/calibrate/pipeline.js';
+import { readRecords } from '../../../scripts/store/index.js';
 
 const execFileP = promisify(execFile);
 const hasValgrind = await execFileP('valgrind', ['--version']).then(() => true, () => false);
 const hasGcc = await execFileP('gcc', ['--version']).then(() => true, () => false);
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
 
 test('one instructions calibration run: A/A and injected costs under callgrind, detection, attribution, noise, exact bounds', {
@@ -98,7 +98,7 @@ test('one instructions calibration run: A/A and injected costs under callgrind, 
 });
 
 test('calibrate refuses an unknown meter, bad sizes and a report of other settings before starting anything', async () => {
-  await assert.rejects(calibrateHost({ meter: 'sundial', product: 'mariadb', version: '10.11.18' }), /--meter sundial: calibrate knows wall, instructions/);
+  await assert.rejects(calibrateHost({ meter: 'sundial', product: 'mariadb', version: '10.11.18' }), /--meter sundial: calibrate knows wall, counters, instructions/);
   await assert.rejects(calibrateHost({ meter: 'instructions', product: 'mariadb', version: '10.11.18', sizes: '0.01,2,x' }), /--sizes: 2, x: give shares of point-query's instructions per query between 0 and 0\.5/);
   await assert.rejects(calibrateHost({ meter: 'instructions', product: 'mysql', version: '9.7.4', sizes: '0.01,performance_schema' }), /mysql servers run with performance_schema on by default/);
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-calibrate-instr-settings-'));

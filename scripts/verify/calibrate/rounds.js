@@ -1,19 +1,19 @@
 /**
- * The runs of `tagbench calibrate` (see calibrate-host.js): the reference run that measures the
+ * The runs of `tagbench calibrate` (see pipeline.js): the timed strategy's reference run that measures the
  * CPU each test's server uses, and one calibration round: A, B and S side by side, with S's
  * server held in a cgroup CPU quota, then A against B and A against S each through compare
  * --adaptive and confirm, exactly the path a benchmark run takes before an issue.
- * Under the instructions meter: the reference count of a query, and a counted round of A, B and
+ * The counted strategy's: the reference count of a query, and a counted round of A, B and
  * the injected servers, judged the same way, each instructions verdict with the difference of
  * the per-function profiles behind it (which functions gained the instructions).
  */
 import { join } from 'node:path';
-import { runReleases } from '../run/index.js';
-import { UserError } from '../errors.js';
-import { compareRuns, confirmVerdicts, listRegressedTests } from '../compare/index.js';
+import { runReleases } from '../../run/index.js';
+import { UserError } from '../../errors.js';
+import { compareRuns, confirmVerdicts, listRegressedTests } from '../../compare/index.js';
 import { watchServer, computeCpuUse } from './server-throttle.js';
-import { extendUndecided } from './adaptive-repeats.js';
-import { attachFunctionMoves } from './attach-function-moves.js';
+import { extendUndecided } from '../adaptive-repeats.js';
+import { attachFunctionMoves } from '../attach-function-moves.js';
 
 /**
  * @typedef {{product: string, version: string, provider?: string, path?: string, label?: string, serverEnv?: Record<string, string>, mycnf?: string}} ServerSpec
@@ -22,8 +22,8 @@ import { attachFunctionMoves } from './attach-function-moves.js';
 
 /**
  * @typedef {object} CalibrationSetup what every calibration run shares
- * @property {Readonly<import('../types.js').Config>} config
- * @property {import('../compare/index.js').CompareThresholds} thresholds
+ * @property {Readonly<import('../../types.js').Config>} config
+ * @property {import('../../compare/index.js').CompareThresholds} thresholds
  * @property {string} product
  * @property {string} hostClass
  * @property {string} suite
@@ -37,6 +37,7 @@ import { attachFunctionMoves } from './attach-function-moves.js';
  * @property {AbortSignal} signal
  * @property {{A: ServerSpec, B: ServerSpec, S: ServerSpec, slowLabel: string}} servers A the
  *   release's install, B and S copies of it; slowLabel is S's label, which its server's paths carry
+ * @property {import('../../types.js').MeterName[]} [meters] the runs' meters; none: the suite's
  * @property {string} [library] the injected-cost library, when S is slowed by its spin (--inject
  *   preload) instead of a quota
  */
@@ -49,9 +50,9 @@ import { attachFunctionMoves } from './attach-function-moves.js';
  *   the server CPUs per test and the host the run recorded; null when interrupted
  * @throws {UserError} when a test's CPU use could not be measured
  */
-export async function runReference({ config, suite, hostClass, tests, storeDir, workBase, cacheDir, signal, servers }) {
+export async function runReference({ config, suite, hostClass, tests, meters, storeDir, workBase, cacheDir, signal, servers }) {
   const watch = await watchServer({ match: `-ref${process.pid}/`, quotaCpus: null, name: 'unused' });
-  const outcome = await runReleases(config, { releases: [{ ...servers.A, label: `ref${process.pid}` }], suite, hostClass, only: tests, repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, signal });
+  const outcome = await runReleases(config, { releases: [{ ...servers.A, label: `ref${process.pid}` }], suite, hostClass, only: tests, ...(meters ? { meters } : {}), repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, signal });
   if (outcome.interrupted) return null;
   const { samples } = await watch.stop();
   const record = outcome.records[0];
@@ -71,14 +72,14 @@ export async function runReference({ config, suite, hostClass, tests, storeDir, 
  * comparison, each through compare --adaptive and confirm.
  * @param {CalibrationSetup} setup
  * @param {Record<string, number>|null} quotaByTest server CPUs S may use per test; null: no quota
- * @returns {Promise<{aa: import('../compare/index.js').FullComparison, injected: import('../compare/index.js').FullComparison, runIds: string[], host: import('../types.js').RunRecord['host']}|null>}
+ * @returns {Promise<{aa: import('../../compare/index.js').FullComparison, injected: import('../../compare/index.js').FullComparison, runIds: string[], host: import('../../types.js').RunRecord['host']}|null>}
  *   null when interrupted before the three servers finished
  * @throws {UserError} when the throttle, a run or a rerun cannot start
  */
 export async function runCalibrationRound(setup, quotaByTest) {
-  const { config, suite, hostClass, tests, perSide, storeDir, workBase, cacheDir, signal, servers: { A, B, S } } = setup;
+  const { config, suite, hostClass, tests, meters, perSide, storeDir, workBase, cacheDir, signal, servers: { A, B, S } } = setup;
   return withThrottle(setup.servers.slowLabel, quotaByTest, async (follow) => {
-    const outcome = await runReleases(config, { releases: [A, B, S], suite, hostClass, only: tests, ...perSide, storeDir, workDir: workBase, cacheDir, write: follow, signal });
+    const outcome = await runReleases(config, { releases: [A, B, S], suite, hostClass, only: tests, ...(meters ? { meters } : {}), ...perSide, storeDir, workDir: workBase, cacheDir, write: follow, signal });
     if (outcome.interrupted) return null;
     const [ra, rb, rs] = outcome.records;
     const createdAt = new Date().toISOString();
@@ -90,8 +91,8 @@ export async function runCalibrationRound(setup, quotaByTest) {
 
 /**
  * @param {string} version the side's name in the comparison (A, B, S)
- * @param {import('../types.js').RunRecord} record
- * @returns {import('../compare/index.js').ReleaseRecords}
+ * @param {import('../../types.js').RunRecord} record
+ * @returns {import('../../compare/index.js').ReleaseRecords}
  */
 function side(version, record) {
   return { version, records: [record] };
@@ -127,29 +128,30 @@ async function withThrottle(slowLabel, quotaByTest, body) {
 /**
  * compare --adaptive, then confirm: exactly what a benchmark run goes through before an issue.
  * @param {CalibrationSetup} setup
- * @param {import('../compare/index.js').ReleaseRecords} base
- * @param {import('../compare/index.js').ReleaseRecords} candidate
+ * @param {import('../../compare/index.js').ReleaseRecords} base
+ * @param {import('../../compare/index.js').ReleaseRecords} candidate
  * @param {ServerSpec[]} specs how to run base and candidate again
  * @param {string} createdAt ISO time of the comparison
  * @param {(text: string) => void} follow progress writer (moves the throttle along)
- * @returns {Promise<import('../compare/index.js').FullComparison>}
+ * @returns {Promise<import('../../compare/index.js').FullComparison>}
  */
 async function judgeLikeARun(setup, base, candidate, specs, createdAt, follow) {
-  const { config, thresholds, product, suite, hostClass, perSide, storeDir, workBase, cacheDir, budgetS, maxInstances, signal } = setup;
+  const { config, thresholds, product, suite, hostClass, meters, perSide, storeDir, workBase, cacheDir, budgetS, maxInstances, signal } = setup;
   const ctx = { config, thresholds, product, suite, hostClass, storeDir, workDir: workBase, cacheDir, budgetS, maxInstances, releases: specs, write: follow, signal };
   const extended = await extendUndecided(base, candidate, createdAt, ctx);
   const comparison = extended.comparison;
   const regressed = listRegressedTests(comparison).filter((t) => comparison.tests.some((v) => v.test === t && v.verdict === 'regression' && v.level === 'issue'));
   if (regressed.length === 0) return comparison;
-  const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, ...perSide, storeDir, workDir: workBase, cacheDir, write: follow, signal });
+  const again = await runReleases(config, { releases: specs, suite, hostClass, only: regressed, ...(meters ? { meters } : {}), ...perSide, storeDir, workDir: workBase, cacheDir, write: follow, signal });
   const rerun = compareRuns({ base: side(base.version, again.records[0]), candidate: side(candidate.version, again.records[1]), thresholds, createdAt: new Date().toISOString(), familyControl: false });
   return confirmVerdicts(comparison, rerun);
 }
 
 /**
- * @typedef {object} CountedSetup what every instructions calibration run shares
- * @property {Readonly<import('../types.js').Config>} config with the performance_schema template
- * @property {import('../compare/index.js').CompareThresholds} thresholds
+ * @typedef {object} CountedSetup what every counted calibration run shares
+ * @property {Readonly<import('../../types.js').Config>} config with the performance_schema template
+ * @property {import('../../types.js').MeterName} meter the counted meter every server runs under
+ * @property {import('../../compare/index.js').CompareThresholds} thresholds
  * @property {string} product
  * @property {string} hostClass
  * @property {string} suite
@@ -172,14 +174,14 @@ async function judgeLikeARun(setup, base, candidate, specs, createdAt, follow) {
  * @throws {UserError} when the count failed
  */
 export async function runCountedReference(setup, spec, test) {
-  const { config, suite, hostClass, storeDir, workBase, cacheDir, signal } = setup;
+  const { config, suite, hostClass, meter, storeDir, workBase, cacheDir, signal } = setup;
   const host = config.hosts[hostClass];
   // One process is enough: a size is a share of a figure that moves by hundredths of a percent.
   const once = { ...config, hosts: { ...config.hosts, [hostClass]: { ...host, counting: { ...(host.counting ?? {}), rounds: 1 } } } };
-  const outcome = await runReleases(once, { releases: [spec], suite, hostClass, only: [test], meters: ['instructions'], repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, signal });
+  const outcome = await runReleases(once, { releases: [spec], suite, hostClass, only: [test], meters: [meter], repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, signal });
   if (outcome.interrupted) return null;
   const record = outcome.records[0];
-  const slot = record.steps.find((s) => s.name === test)?.meters?.instructions;
+  const slot = record.steps.find((s) => s.name === test)?.meters?.[meter];
   const rep = slot?.repeats.find((r) => r.status === 'ok' && r.instructions);
   if (!rep?.instructions) throw new UserError(`calibrate: the reference run counted no instructions for ${test} (${slot?.reason ?? record.reason ?? 'no counted repeat'}); its logs are in ${join(storeDir, 'logs', record.id)}`);
   return {
@@ -199,28 +201,28 @@ export async function runCountedReference(setup, spec, test) {
  * @param {CountedSetup} setup
  * @param {{A: ServerSpec, B: ServerSpec, injected: {key: string, spec: ServerSpec}[]}} servers
  *   key: the injected server's label, its side's name in the comparisons
- * @returns {Promise<{aa: import('../compare/index.js').FullComparison, injected: Record<string, import('../compare/index.js').FullComparison>,
+ * @returns {Promise<{aa: import('../../compare/index.js').FullComparison, injected: Record<string, import('../../compare/index.js').FullComparison>,
  *   runIds: Record<string, string>, confirmRunIds: string[],
- *   noise: Record<string, Record<string, {queryPath: number[], process: number[]}>>, meterSetup: import('../types.js').MeterSetup|null}|null>}
+ *   noise: Record<string, Record<string, {queryPath: number[], process: number[]}>>, meterSetup: import('../../types.js').MeterSetup|null}|null>}
  *   null when interrupted; meterSetup: how A's counting servers ran (wrapper, rounds, what counts depend on)
  * @throws {UserError} when a run or the rerun cannot start
  */
 export async function runCountedRound(setup, { A, B, injected }) {
-  const { config, thresholds, product, suite, hostClass, tests, storeDir, workBase, cacheDir, budgetS, maxInstances, signal } = setup;
+  const { config, thresholds, product, suite, hostClass, tests, meter, storeDir, workBase, cacheDir, budgetS, maxInstances, signal } = setup;
   const write = (/** @type {string} */ t) => process.stderr.write(t);
-  const common = { suite, hostClass, meters: /** @type {import('../types.js').MeterName[]} */ (['instructions']), repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, write, signal };
+  const common = { suite, hostClass, meters: [meter], repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, write, signal };
   const outcome = await runReleases(config, { releases: [A, B, ...injected.map((s) => s.spec)], only: tests, ...common });
   if (outcome.interrupted) return null;
   const [ra, rb, ...rs] = outcome.records;
   const candidates = [{ key: 'B', spec: B, record: rb }, ...injected.map((s, i) => ({ ...s, record: rs[i] }))];
   const createdAt = new Date().toISOString();
-  /** @type {Record<string, import('../compare/index.js').FullComparison>} */
+  /** @type {Record<string, import('../../compare/index.js').FullComparison>} */
   const judged = {};
   for (const c of candidates) {
     const ctx = { config, thresholds, product, suite, hostClass, storeDir, workDir: workBase, cacheDir, budgetS, maxInstances, releases: [A, c.spec], write, signal };
     judged[c.key] = (await extendUndecided(side('A', ra), side(c.key, c.record), createdAt, ctx)).comparison;
   }
-  const issueTests = (/** @type {import('../compare/index.js').FullComparison} */ c) => listRegressedTests(c).filter((t) => c.tests.some((v) => v.test === t && v.verdict === 'regression' && v.level === 'issue'));
+  const issueTests = (/** @type {import('../../compare/index.js').FullComparison} */ c) => listRegressedTests(c).filter((t) => c.tests.some((v) => v.test === t && v.verdict === 'regression' && v.level === 'issue'));
   const toConfirm = candidates.filter((c) => issueTests(judged[c.key]).length > 0);
   /** @type {string[]} */
   let confirmRunIds = [];
@@ -241,25 +243,26 @@ export async function runCountedRound(setup, { A, B, injected }) {
     injected: Object.fromEntries(candidates.slice(1).map((c) => [c.key, judged[c.key]])),
     runIds: Object.fromEntries([['A', ra.id], ...candidates.map((c) => [c.key, c.record.id])]),
     confirmRunIds,
-    noise: Object.fromEntries(tests.map((t) => [t, { A: countedValues(ra, t), B: countedValues(rb, t) }])),
-    meterSetup: ra.config.meterSetup?.instructions ?? null,
+    noise: Object.fromEntries(tests.map((t) => [t, { A: countedValues(ra, t, meter), B: countedValues(rb, t, meter) }])),
+    meterSetup: ra.config.meterSetup?.[meter] ?? null,
   };
 }
 
 /**
  * Each server process's figures of one test (one per round: the median of its repeats).
- * @param {import('../types.js').RunRecord} record
+ * @param {import('../../types.js').RunRecord} record
  * @param {string} test
+ * @param {string} meter the counted meter whose slot holds the figures
  * @returns {{queryPath: number[], process: number[]}} in round order
  */
-function countedValues(record, test) {
-  const reps = record.steps.find((s) => s.name === test)?.meters?.instructions?.repeats.filter((r) => r.status === 'ok' && r.instructions) ?? [];
+function countedValues(record, test, meter) {
+  const reps = record.steps.find((s) => s.name === test)?.meters?.[meter]?.repeats.filter((r) => r.status === 'ok' && r.instructions) ?? [];
   /** @type {Map<number, {q: number[], p: number[]}>} */
   const rounds = new Map();
   for (const r of reps) {
     const g = rounds.get(r.instance) ?? { q: [], p: [] };
-    g.q.push(/** @type {import('../types.js').InstructionFigures} */ (r.instructions).queryPathPerOp);
-    g.p.push(/** @type {import('../types.js').InstructionFigures} */ (r.instructions).processPerOp);
+    g.q.push(/** @type {import('../../types.js').InstructionFigures} */ (r.instructions).queryPathPerOp);
+    g.p.push(/** @type {import('../../types.js').InstructionFigures} */ (r.instructions).processPerOp);
     rounds.set(r.instance, g);
   }
   const med = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];

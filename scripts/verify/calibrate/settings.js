@@ -1,38 +1,31 @@
 /**
- * What both calibrations (the wall meter's, calibrate-host.js; the instructions meter's,
- * inject-cost/calibrate-counted.js) share: the meters and their defaults (commands.js prints
- * them in --help), the log line and the earlier report a call adds runs to. Its own module so
- * that neither calibration imports the other nor the CLI file.
+ * What every calibration shares before it starts anything, and what `tagbench calibrate --help`
+ * prints: each meter kind's defaults, the timed strategy's ways to inject, the log line, and the
+ * earlier report a call adds runs to. Light on purpose: verify/commands.js imports it for --help.
  */
 import { readFile } from 'node:fs/promises';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
 
 /**
- * What `tagbench calibrate` can calibrate: the wall meter (throughput; a server slowed in a
- * cgroup) and the instructions meter (counted instructions per operation; a preload library
- * that adds a known count per query). calibrate-host.js has one path per name.
+ * How the timed strategy slows S: a cgroup CPU quota on its server (the CPU it may use per
+ * period), or the preload library's spin on each query answer (inject-cost/), a real cost in the
+ * server's own threads that follows each query's CPU time. timed.js has one path per name.
  */
-export const CALIBRATION_METERS = Object.freeze(['wall', 'instructions']);
+export const TIMED_INJECTIONS = Object.freeze(['quota', 'preload']);
 
 /**
- * How the wall meter's calibration slows S: a cgroup CPU quota on its server (the CPU it may use
- * per period), or the preload library's spin on each query answer (inject-cost/), a real cost in
- * the server's own threads that follows each query's CPU time. calibrate-host.js has one path per name.
- */
-export const WALL_INJECTIONS = Object.freeze(['quota', 'preload']);
-
-/**
- * Each meter's calibration defaults, here so that --help prints what the code uses. Wall: the
- * CPU-bound tests of the standard list, one per group but range. Instructions: a read (the
- * sizes' reference) and a write, where periodic work shows; 30 runs bound false issues below
- * 10 % with none seen; the first size in every run, the others in turn.
+ * Each meter kind's calibration defaults, here so that --help prints what the code uses. Timed:
+ * the CPU-bound tests of the standard list, one per group but range; slowdowns one per run in
+ * turn. Counted: a read (the sizes' reference) and a write, where periodic work shows; 30 runs
+ * bound false issues below 10 % with none seen; the first size in every run, the others in turn.
  */
 export const CALIBRATION_DEFAULTS = Object.freeze({
-  wall: Object.freeze({ tests: Object.freeze(['point-query', 'read-only.range10', 'update-nonindex']), runs: 10 }),
-  instructions: Object.freeze({ tests: Object.freeze(['point-query', 'update-nonindex']), runs: 30, sizes: Object.freeze(['0.01', '0.005', '0.02', 'performance_schema']) }),
+  timed: Object.freeze({ tests: Object.freeze(['point-query', 'read-only.range10', 'update-nonindex']), runs: 10, slowdowns: Object.freeze([0.05, 0.1, 0.15]) }),
+  counted: Object.freeze({ tests: Object.freeze(['point-query', 'update-nonindex']), runs: 30, sizes: Object.freeze(['0.01', '0.005', '0.02', 'performance_schema']) }),
 });
 
 /**
+ * One progress line of a calibration, on stderr (stdout stays free for the CLI's output).
  * @param {string} message
  * @returns {void}
  */
@@ -43,7 +36,7 @@ export function log(message) {
 /**
  * The earlier report when it was made with the same settings (runs are then added to it).
  * @param {string} file the report's JSON
- * @param {Record<string, any>} settings as planCalibration resolves them
+ * @param {Record<string, any>} settings as the strategy planned them
  * @param {string} format the report format of this meter's calibration
  * @param {Record<string, any>} [olderDefaults] settings reports from before they were kept all had
  *   (the wall calibration's inject: quota), compared as if written

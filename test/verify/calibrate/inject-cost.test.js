@@ -10,16 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { loadConfig } from '../../scripts/config/index.js';
-import { runReleases } from '../../scripts/run/index.js';
-import { stopAllServers } from '../../scripts/server/index.js';
-import { diffProfiles } from '../../scripts/compare/index.js';
-import { buildInjectCost, injectCostEnv, injectCpuShareEnv, INJECTED_FUNCTION, INJECTED_CPU_FUNCTION } from '../../scripts/verify/inject-cost/build-inject-cost.js';
+import { loadConfig } from '../../../scripts/config/index.js';
+import { runReleases } from '../../../scripts/run/index.js';
+import { stopAllServers } from '../../../scripts/server/index.js';
+import { diffProfiles } from '../../../scripts/compare/index.js';
+import { buildInjectCost, injectCostEnv, injectCpuShareEnv, INJECTED_FUNCTION, INJECTED_CPU_FUNCTION } from '../../../scripts/verify/calibrate/inject-cost/build-inject-cost.js';
 
 const execFileP = promisify(execFile);
 const hasValgrind = await execFileP('valgrind', ['--version']).then(() => true, () => false);
 const hasGcc = await execFileP('gcc', ['--version']).then(() => true, () => false);
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
 const loaded = await loadConfig(root);
 // Two rounds and a small table keep the file short; the figures are per operation either way.
@@ -91,7 +91,7 @@ test('under the instructions meter a point select costs the injected instruction
       assert.equal(record.status, 'ok', `${record.reason ?? ''}\n${log}`);
       const slot = record.steps.find((s) => s.name === 'point-query')?.meters?.instructions;
       assert.equal(slot?.status, 'ok', slot?.reason ?? log);
-      const reps = /** @type {import('../../scripts/types.js').CountedRepeat[]} */ (slot?.repeats);
+      const reps = /** @type {import('../../../scripts/types.js').CountedRepeat[]} */ (slot?.repeats);
       by[['plain', 'zero', 'inj'][i]] = {
         perOp: reps.map((r) => /** @type {number} */ (r.instructions?.queryPathPerOp)),
         profiles: await Promise.all(reps.map(async (r) => JSON.parse(await readFile(join(storeDir, 'logs', record.id, String(r.profile)), 'utf8')))),
@@ -146,7 +146,7 @@ test('under the wall meter a large injection is real CPU time: throughput drops 
     /** @type {Record<string, {qps: number, cpuUsPerOp: number}>} */
     const by = {};
     for (const [i, record] of outcome.records.entries()) {
-      const reps = /** @type {import('../../scripts/types.js').Step} */ (record.steps.find((s) => s.name === 'point-query')).repeats.filter((r) => r.throughput !== null);
+      const reps = /** @type {import('../../../scripts/types.js').Step} */ (record.steps.find((s) => s.name === 'point-query')).repeats.filter((r) => r.throughput !== null);
       assert.equal(reps.length, 2, record.reason ?? '');
       const med = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
       by[['zero', 'big'][i]] = {

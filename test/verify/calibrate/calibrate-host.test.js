@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { calibrateHost } from '../../scripts/verify/calibrate-host.js';
-import { readRecords } from '../../scripts/store/index.js';
+import { calibrateHost } from '../../../scripts/verify/calibrate/pipeline.js';
+import { readRecords } from '../../../scripts/store/index.js';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
 
 test('one calibration run: A/A of two installs and an injected slowdown, reported with exact bounds', { timeout: 900_000 }, async () => {

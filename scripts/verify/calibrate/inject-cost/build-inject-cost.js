@@ -1,8 +1,9 @@
 /**
  * The injected-cost library of `tagbench calibrate` (inject-cost.c beside this file): built with
  * gcc into the cache, once per version of its source, and the server environment that loads it
- * with a given cost: a count of instructions per query answer (the instructions meter), or a
- * share of each query's own CPU time (the wall meter, `--inject preload`).
+ * with a given cost: a count of instructions per query answer (the counted strategy,
+ * ../counted.js), or a share of each query's own CPU time (the timed strategy's `--inject
+ * preload`, ../timed.js).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,7 +11,7 @@ import { link, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { UserError } from '../../errors.js';
+import { UserError } from '../../../errors.js';
 
 const execFileP = promisify(execFile);
 const SOURCE = fileURLToPath(new URL('./inject-cost.c', import.meta.url));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { computeCpuUse, findCpuCgroupRoot, watchServer } from '../../scripts/verify/server-throttle.js';
+import { computeCpuUse, findCpuCgroupRoot, watchServer } from '../../../scripts/verify/calibrate/server-throttle.js';
 
 test('CPU use of the server over the measured windows only', () => {
   // 0.5 CPU during the first window (1 s of CPU in 2 s), idle between, 1 CPU in the second

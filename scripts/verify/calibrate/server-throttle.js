@@ -8,7 +8,7 @@
 import { readdir, readFile, writeFile, mkdir, rmdir, stat } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
 
 /** @type {number|undefined} */
 let clockTicks;
