@@ -9,7 +9,7 @@ import { readFile, writeFile, mkdir, rename } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { publishToBranch, writeLegAttempt, readLegAttempts, summarizeLegAttempts, readIndex } from '../../scripts/store/index.js';
 import { buildIndex } from '../../scripts/store/build-index.js';
-import { attemptCommand } from '../../scripts/store/commands.js';
+import { attemptCommand, readStoreSettings } from '../../scripts/store/commands.js';
 import { UserError } from '../../scripts/errors.js';
 import { tempDir, git, bareRepo, cleanupTempDirs } from './store-testkit.js';
 
@@ -87,13 +87,18 @@ test('tagbench store attempt writes the file the workflow publishes, with the ru
   try {
     await attemptCommand({
       store, hostClass: 'small-server', product: 'mariadb', version: '10.11.19', suite: 'small', outcome: 'cancelled', reason: 'the bench job ended cancelled',
-      env: { GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'acme/bench', GITHUB_RUN_ID: '42' },
-    });
-    await assert.rejects(attemptCommand({ store, hostClass: 'small-server', product: 'mariadb', suite: 'small', reason: 'x', env: {} }), (err) => err instanceof UserError && /needs --version/.test(err.message));
+    }, readStoreSettings({ GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'acme/bench', GITHUB_RUN_ID: '42' }));
+    await assert.rejects(attemptCommand({ store, hostClass: 'small-server', product: 'mariadb', suite: 'small', reason: 'x' }, readStoreSettings({})), (err) => err instanceof UserError && /needs --version/.test(err.message));
   } finally {
     process.stdout.write = out;
   }
   const [a] = await readLegAttempts(store);
   assert.equal(a.outcome, 'cancelled');
   assert.equal(a.runUrl, 'https://github.example/acme/bench/actions/runs/42');
+});
+
+test('the store\'s settings: a run URL only when Actions names the run and its repository, github.com when no server is named', () => {
+  assert.equal(readStoreSettings({ GITHUB_REPOSITORY: 'acme/bench', GITHUB_RUN_ID: '7' }).runUrl, 'https://github.com/acme/bench/actions/runs/7');
+  assert.equal(readStoreSettings({ GITHUB_REPOSITORY: 'acme/bench' }).runUrl, null);
+  assert.equal(readStoreSettings({ GITHUB_RUN_ID: '7' }).runUrl, null);
 });
