@@ -6,6 +6,7 @@
  * `--help` stays light.
  */
 import { EXIT, UserError } from '../errors.js';
+import { botLoginOption, githubRepoOption, identityFilterOptions, issueLabelOption, storeOption, tokenEnvOption } from '../command-spec.js';
 import { botLoginsFrom, readGitHubSettings } from './settings.js';
 import { reportSpec } from './report-command.js';
 import { postVerdictSpec } from './verdict-command.js';
@@ -59,10 +60,10 @@ const issuesSpec = {
   help: 'Finds issues by the index label and their hidden marker. Without a token: an empty list.',
   options: [
     { flags: '--out <file>', description: 'write the JSON here instead of stdout' },
-    { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
-    { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
-    { flags: '--label <name>', description: 'label that marks tagbench regression issues', default: 'tagbench-regression' },
-    { flags: '--bot-login <logins>', description: 'comma-separated logins whose issue markers are trusted besides the token\'s own (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot])' },
+    githubRepoOption(),
+    tokenEnvOption(),
+    issueLabelOption(),
+    botLoginOption('whose issue markers are trusted besides the token\'s own'),
   ],
   run: (options) => issuesCommand(options, readGitHubSettings(process.env, options.tokenEnv)),
 };
@@ -111,12 +112,9 @@ const exportSpec = {
   options: [
     { flags: '--format <format>', description: 'output format', choices: ['github-action-benchmark'], default: 'github-action-benchmark' },
     { flags: '--tool <tool>', description: 'which entries: the action\'s tool input', choices: ['customBiggerIsBetter', 'customSmallerIsBetter'], default: 'customBiggerIsBetter' },
-    { flags: '--store <dir>', description: 'results store holding the run records', default: 'results' },
+    storeOption('results store holding the run records'),
     { flags: '--run <ids...>', description: 'run ids to export (default: every completed run matching the filters)' },
-    { flags: '--host-class <name>', description: 'only runs of this host class' },
-    { flags: '--product <name>', description: 'only runs of this product' },
-    { flags: '--version <version>', description: 'only runs of this release' },
-    { flags: '--suite <name>', description: 'only runs of this suite' },
+    ...identityFilterOptions('run'),
     { flags: '--out <file>', description: 'the JSON file to write (the action\'s output-file-path)' },
   ],
   run: exportCommand,
@@ -185,10 +183,10 @@ const triageSpec = {
   options: [
     { flags: '--out <file>', description: 'write the false-alarm summary JSON here' },
     { flags: '--promotions-out <file>', description: 'also write the promotions this run found (expected changes not acknowledged before)' },
-    { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
-    { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
-    { flags: '--label <name>', description: 'label that marks tagbench regression issues', default: 'tagbench-regression' },
-    { flags: '--bot-login <logins>', description: 'comma-separated logins whose markers and acknowledgements are trusted (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot])' },
+    githubRepoOption(),
+    tokenEnvOption(),
+    issueLabelOption(),
+    botLoginOption('whose markers and acknowledgements are trusted'),
     { flags: '--promote-workflow <file>', description: 'workflow dispatched for an expected change', default: 'promote-baseline.yml' },
     { flags: '--no-promote-workflow', description: 'do not dispatch: only acknowledge and list promotions (--promotions-out)' },
     { flags: '--ref <branch>', description: 'branch the promotion runs on (default: $GITHUB_REF_NAME, else main)' },

@@ -6,7 +6,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EXIT, UserError } from '../errors.js';
-import { parseList } from '../command-spec.js';
+import { botLoginOption, githubRepoOption, identityFilterOptions, issueLabelOption, parseList, storeOption, tokenEnvOption } from '../command-spec.js';
 import { botLoginsFrom, readGitHubSettings } from './settings.js';
 
 /** @typedef {import('./settings.js').GitHubSettings} GitHubSettings */
@@ -138,25 +138,22 @@ export const reportSpec = {
   ].join('\n'),
   options: [
     { flags: '--comparison <files...>', description: 'comparison files to report (default: every comparison in --store matching the filters)' },
-    { flags: '--store <dir>', description: 'results store: comparisons (when no --comparison) and run records', default: 'results' },
-    { flags: '--host-class <name>', description: 'only comparisons of this host class' },
-    { flags: '--product <name>', description: 'only comparisons of this product' },
-    { flags: '--version <version>', description: 'only comparisons whose candidate is this release' },
-    { flags: '--suite <name>', description: 'only comparisons of this suite' },
-    { flags: '--repo <owner/name>', description: 'repository for issues (default: $GITHUB_REPOSITORY)' },
-    { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
+    storeOption('results store: comparisons (when no --comparison) and run records'),
+    ...identityFilterOptions('comparison', 'only comparisons whose candidate is this release'),
+    githubRepoOption('repository for issues'),
+    tokenEnvOption(),
     { flags: '--dry-run', description: 'write issue Markdown to files even when a token is set' },
     { flags: '--dry-run-dir <dir>', description: 'where a dry run writes issue Markdown', default: 'out/issues' },
     { flags: '--site-url <url>', description: 'results site linked from issues (default: $TAGBENCH_SITE_URL)' },
     { flags: '--run-url <url>', description: 'workflow run linked from issues (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
-    { flags: '--label <name>', description: 'label that marks tagbench regression issues (and finds them again)', default: 'tagbench-regression' },
+    issueLabelOption('label that marks tagbench regression issues (and finds them again)'),
     { flags: '--close-on-recovery', description: 'close an issue when a later release recovers every test it lists (default: $TAGBENCH_CLOSE_ON_RECOVERY=true, else comment only)' },
     { flags: '--summary-file <file>', description: 'also write the job-summary Markdown to this file' },
     { flags: '--base-override <version>', description: 'the dispatch overrode the base release (\'\' = not): an ad-hoc run, never the official issue', default: '' },
     { flags: '--mycnf-override <name>', description: 'the dispatch overrode the my.cnf template (\'\' = not): an ad-hoc run', default: '' },
     { flags: '--only-override <tests>', description: 'the dispatch ran only these tests, comma-separated (\'\' = all): an ad-hoc run', default: '' },
     { flags: '--ad-hoc-issues <where>', description: 'where an ad-hoc run reports: summary (job summary only) or issue (an issue of its own, fingerprinted by its overrides)', choices: ['summary', 'issue'], default: 'summary' },
-    { flags: '--bot-login <logins>', description: 'comma-separated logins whose issue markers are trusted besides the token\'s own (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot])' },
+    botLoginOption('whose issue markers are trusted besides the token\'s own'),
     { flags: '--bisects', description: 'also post the store\'s bisect reports (tagbench bisect; filters apply, --version = the bad release) as a comment on the bad release\'s issue, once per report (a rerun edits, never duplicates)' },
   ],
   run: (options) => reportCommand(options, readGitHubSettings(process.env, options.tokenEnv)),

@@ -5,6 +5,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import { EXIT, UserError } from '../errors.js';
+import { botLoginOption, githubRepoOption, tokenEnvOption } from '../command-spec.js';
 import { botLoginsFrom, readGitHubSettings } from './settings.js';
 
 /** @typedef {import('./settings.js').GitHubSettings} GitHubSettings */
@@ -143,15 +144,15 @@ export const postVerdictSpec = {
     { flags: '--host-class <name>', description: 'with --started: the host class that measures it' },
     { flags: '--suite <name>', description: 'with --started: the suite it runs' },
     { flags: '--about <text>', description: 'with --started: what is measured, shown in the check (e.g. "pull/12/head against its merge base with main")' },
-    { flags: '--repo <owner/name>', description: 'repository where the commit lives (default: $GITHUB_REPOSITORY)' },
+    githubRepoOption('repository where the commit lives'),
     { flags: '--sha <sha>', description: 'the commit the comparison measured: its full 40-hex SHA' },
     { flags: '--pull <number>', description: 'pull request to keep the verdict comment on (none: the check run only)' },
     { flags: '--report-url <url>', description: 'the full report, linked from the check run (its details URL), the status and the comment' },
     { flags: '--site-url <url>', description: 'the site\'s page of this run, linked from the check run and the comment' },
     { flags: '--run-url <url>', description: 'workflow run linked (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
-    { flags: '--token-env <name>', description: 'environment variable holding the token of --repo', default: 'GITHUB_TOKEN' },
+    tokenEnvOption('environment variable holding the token of --repo'),
     { flags: '--dry-run <dir>', description: 'post nothing: write check-run.md, comment.md and requests.json to this directory' },
-    { flags: '--bot-login <logins>', description: 'comma-separated logins whose verdict comments are ours to edit besides the token\'s own (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot]; a GitHub App: <app-slug>[bot])' },
+    botLoginOption('whose verdict comments are ours to edit besides the token\'s own', '; a GitHub App: <app-slug>[bot]'),
   ],
   run: (options) => postVerdictCommand(options, readGitHubSettings(process.env, options.tokenEnv)),
 };

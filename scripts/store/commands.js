@@ -6,7 +6,7 @@
 import { resolve, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError, EXIT } from '../errors.js';
-import { parseList, parsePositiveInt, wholeNumberAtLeast } from '../command-spec.js';
+import { parseList, parsePositiveInt, storeOption, wholeNumberAtLeast } from '../command-spec.js';
 
 /** @param {string} store --store @returns {string} the existing store directory */
 function existingStore(store) {
@@ -152,6 +152,12 @@ export async function promoteCommand(options) {
   return EXIT.ok;
 }
 
+/** @type {import('../command-spec.js').OptionSpec[]} where the results branch is: publish writes it, store fetch reads it */
+const RESULTS_BRANCH_OPTIONS = [
+  { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
+  { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
+];
+
 /** @type {import('../command-spec.js').CommandSpec} */
 const publishSpec = {
   name: 'publish',
@@ -165,9 +171,8 @@ const publishSpec = {
     'Example: tagbench publish --store results --repo git@github.com:org/tagbench.git',
   ].join('\n'),
   options: [
-    { flags: '--store <dir>', description: 'results store directory to publish', default: 'results' },
-    { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
-    { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
+    storeOption('results store directory to publish'),
+    ...RESULTS_BRANCH_OPTIONS,
     { flags: '--logs', description: 'also publish raw logs (logs/<run-id>/) of the published runs' },
     { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: parsePositiveInt },
     { flags: '--log-retention-days <n>', description: 'raw logs of runs that started more than this many days ago leave the branch\'s tip (its history keeps them); 0 = keep every log', default: 90, parse: wholeNumberAtLeast(0) },
@@ -181,7 +186,7 @@ const publishSpec = {
 const indexSpec = {
   name: 'index',
   summary: 'regenerate index.json of a results store from its files',
-  options: [{ flags: '--store <dir>', description: 'results store directory', default: 'results' }],
+  options: [storeOption()],
   run: indexCommand,
 };
 
@@ -196,7 +201,7 @@ const attemptSpec = {
     'Example: tagbench store attempt --store results --host-class small-server --product mariadb --version 10.11.19 --suite small --outcome failure --reason "bench job failed"',
   ].join('\n'),
   options: [
-    { flags: '--store <dir>', description: 'results store directory (created when missing)', default: 'results' },
+    storeOption('results store directory (created when missing)'),
     { flags: '--host-class <name>', description: 'the leg\'s host class' },
     { flags: '--product <name>', description: 'the leg\'s product' },
     { flags: '--version <version>', description: 'the release the leg benchmarked' },
@@ -218,9 +223,8 @@ const fetchSpec = {
     'Example: tagbench store fetch --store results --repo https://github.com/org/tagbench.git --runs <id>,<id>',
   ].join('\n'),
   options: [
-    { flags: '--store <dir>', description: 'results store directory (created when missing)', default: 'results' },
-    { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
-    { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
+    storeOption('results store directory (created when missing)'),
+    ...RESULTS_BRANCH_OPTIONS,
     { flags: '--runs <ids>', description: 'comma-separated run ids, as the branch\'s index.json lists them', parse: parseList },
   ],
   run: fetchCommand,
@@ -232,7 +236,7 @@ const migrateSpec = {
   summary: 'upgrade every record and comparison of a results store to the newest schemaVersion',
   help: 'Rewrites (atomically) only files of an older schemaVersion; files newer than this tagbench are an error.',
   options: [
-    { flags: '--store <dir>', description: 'results store directory', default: 'results' },
+    storeOption(),
     { flags: '--dry-run', description: 'list what would change, write nothing' },
   ],
   run: migrateCommand,
@@ -250,7 +254,7 @@ const promoteSpec = {
     { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: parseList },
     { flags: '--host-class <name>', description: 'host class', default: 'local' },
     { flags: '--suite <name>', description: 'suite', default: 'smoke' },
-    { flags: '--store <dir>', description: 'results store directory', default: 'results' },
+    storeOption(),
     { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' },
     { flags: '--note <text>', description: 'why (kept in the file)' },
   ],

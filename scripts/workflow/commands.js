@@ -6,6 +6,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
+import { githubRepoOption, tokenEnvOption } from '../command-spec.js';
 
 /** @typedef {import('../github/index.js').GitHubSettings} GitHubSettings */
 
@@ -162,8 +163,8 @@ const openPrSpec = {
     { flags: '--base <name>', description: 'base branch' },
     { flags: '--title <text>', description: 'pull request title (and commit subject)' },
     { flags: '--body <text>', description: 'pull request body' },
-    { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
-    { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
+    githubRepoOption(),
+    tokenEnvOption(),
   ],
   run: async (options) => openPrCommand(options, await settingsOf(options)),
 };
