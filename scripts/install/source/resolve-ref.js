@@ -160,43 +160,71 @@ export async function resolveRefRun(o) {
   if (o.baseRef !== undefined && o.baseVersion !== undefined) throw new UserError('give one base: --base <version> (a release) or --base-ref <ref> (a pull request\'s base), not both');
   const fetchFrom = o.repo ?? product.gitUrl;
   if (!fetchFrom) throw new UserError(`configs/products/${product.name}.yml has no gitUrl: give the repository of the ref (--repo <url or folder>)`);
-  const from = isLocalRepository(fetchFrom) ? resolve(fetchFrom) : fetchFrom;
-  const repository = redactRepository(fetchFrom);
   const git = await openRefCache(o.cacheDir, product);
-  const parsed = parseGitRef(o.ref, '--ref');
-  const refCommit = await fetchRef(git, from, parsed, repository);
-  log(`${o.ref} of ${repository} is commit ${refCommit}`);
-  let candidateCommit = refCommit;
-  if (o.commit !== undefined && o.commit !== refCommit) {
-    if (!COMMIT_RE.test(o.commit)) throw new UserError(`--commit '${o.commit}' is not a full commit id (40 or 64 lower-case hex digits)`);
-    candidateCommit = await fetchRef(git, from, parseGitRef(o.commit, '--commit'), repository);
-    log(`${o.ref} has moved on to ${refCommit}; building the pinned commit ${candidateCommit}`);
+  /** @type {RefSource} */
+  const src = {
+    git,
+    product,
+    from: isLocalRepository(fetchFrom) ? resolve(fetchFrom) : fetchFrom,
+    repository: redactRepository(fetchFrom),
+    // A fork's tags stop where it was forked: the upstream's are fetched when the fork's say nothing.
+    upstream: product.gitUrl && product.gitUrl !== fetchFrom ? product.gitUrl : null,
+    releases: new ReleaseTags(git, product),
+    log,
+  };
+  const { parsed, commit: candidateCommit } = await fetchCandidate(o, src);
+  await git.fetch(src.from, ['+refs/tags/*:refs/tags/*'], `the tags of ${src.repository}`);
+  const { base, baseHow } = await resolveBase(o, src, candidateCommit);
+  if (base.commit === candidateCommit) {
+    throw new UserError(`the base (${baseHow === 'named' ? `release ${base.version}` : baseHow === 'pull-request-base' ? `merge base with ${o.baseRef}` : `release ${base.version}`}) is commit ${base.commit}, the candidate's own: there is nothing to compare. Give another base (--base <version>, --base-ref <ref>)`);
   }
-  await git.fetch(from, ['+refs/tags/*:refs/tags/*'], `the tags of ${repository}`);
-  const releases = new ReleaseTags(git, product);
-  // A fork's tags stop where it was forked: the upstream's are fetched when the fork's say nothing.
-  const upstream = product.gitUrl && product.gitUrl !== fetchFrom ? product.gitUrl : null;
-  const branchedFrom = async (/** @type {string} */ commit) => {
-    const found = await releases.newestAncestor(commit);
-    if (found || !upstream || releases.upstreamFetched) return found;
-    releases.upstreamFetched = true;
-    await git.fetch(upstream, ['+refs/tags/*:refs/tags/*'], `the tags of ${redactRepository(upstream)}`);
-    return releases.newestAncestor(commit);
-  };
-  const versionOf = async (/** @type {string} */ commit, /** @type {string|null} */ fallback) => {
-    const at = await releases.atCommit(commit);
-    if (at) return { version: at.version, tag: at.tag };
-    const parent = (await branchedFrom(commit))?.version ?? fallback;
-    if (!parent) throw noReleaseError(product, commit, repository);
-    return { version: commitVersion(parent, commit), tag: null };
-  };
+  const candidate = { ...(await versionOf(src, candidateCommit, baseHow === 'named' ? base.version : null)), commit: candidateCommit, name: parsed.name };
+  if (candidate.version === base.version) throw new UserError(`the candidate and its base are both ${product.name} ${base.version} (commits ${candidateCommit} and ${base.commit}); give another base`);
+  log(`base: ${product.name} ${base.version} at ${base.commit} (${describeHow(baseHow, base.name)}); candidate: ${product.name} ${candidate.version}`);
+  return { product: product.name, repository: src.repository, fetchFrom, pullRequest: parsed.pullRequest, candidate, base, baseHow, baseRef: base.name };
+}
 
-  /** @type {RefSide} */
-  let base;
-  /** @type {ResolvedRefRun['baseHow']} */
-  let baseHow;
+/**
+ * @typedef {object} RefSource where a ref run's commits come from
+ * @property {import('./ref-cache.js').RefCache} git the install cache's bare repository
+ * @property {import('../types.js').InstallProductConfig} product
+ * @property {string} from the repository fetched from (a local folder made absolute)
+ * @property {string} repository the repository as messages and records name it (no credentials)
+ * @property {string|null} upstream the product's gitUrl when the ref is of a fork, else null
+ * @property {ReleaseTags} releases the product's release tags in the cache
+ * @property {(line: string) => void} log
+ */
+
+/**
+ * The candidate's commit: what the ref names, or the pinned commit when it has moved on since.
+ * @param {ResolveRefOptions} o
+ * @param {RefSource} src
+ * @returns {Promise<{parsed: ParsedRef, commit: string}>}
+ * @throws {UserError} an unknown ref, a malformed pinned commit
+ */
+async function fetchCandidate(o, src) {
+  const parsed = parseGitRef(o.ref, '--ref');
+  const refCommit = await fetchRef(src.git, src.from, parsed, src.repository);
+  src.log(`${o.ref} of ${src.repository} is commit ${refCommit}`);
+  if (o.commit === undefined || o.commit === refCommit) return { parsed, commit: refCommit };
+  if (!COMMIT_RE.test(o.commit)) throw new UserError(`--commit '${o.commit}' is not a full commit id (40 or 64 lower-case hex digits)`);
+  const commit = await fetchRef(src.git, src.from, parseGitRef(o.commit, '--commit'), src.repository);
+  src.log(`${o.ref} has moved on to ${refCommit}; building the pinned commit ${commit}`);
+  return { parsed, commit };
+}
+
+/**
+ * The base of a ref run: the named release, the merge base with --base-ref, or the release the
+ * candidate branched from.
+ * @param {ResolveRefOptions} o
+ * @param {RefSource} src
+ * @param {string} candidateCommit
+ * @returns {Promise<{base: RefSide, baseHow: ResolvedRefRun['baseHow']}>}
+ * @throws {UserError} a base tag not found, no common history, no release to branch from
+ */
+async function resolveBase(o, src, candidateCommit) {
+  const { git, product, repository, upstream } = src;
   if (o.baseVersion !== undefined) {
-    baseHow = 'named';
     const tag = releaseTag(product, o.baseVersion);
     let commit = await git.commitOf(`refs/tags/${tag}`);
     if (!commit && upstream) {
@@ -204,27 +232,50 @@ export async function resolveRefRun(o) {
       commit = await git.commitOf(`refs/tags/${tag}`);
     }
     if (!commit) throw new UserError(`--base ${o.baseVersion}: its tag ${tag} (build.tagTemplate of configs/products/${product.name}.yml) is not in ${repository}${upstream ? ` nor in ${redactRepository(upstream)}` : ''}`);
-    base = { version: o.baseVersion, commit, tag, name: tag };
-  } else if (o.baseRef !== undefined) {
-    baseHow = 'pull-request-base';
-    const baseTip = await fetchRef(git, from, parseGitRef(o.baseRef, '--base-ref'), repository);
+    return { base: { version: o.baseVersion, commit, tag, name: tag }, baseHow: 'named' };
+  }
+  if (o.baseRef !== undefined) {
+    const baseTip = await fetchRef(git, src.from, parseGitRef(o.baseRef, '--base-ref'), repository);
     const commit = await git.mergeBase(candidateCommit, baseTip);
     if (!commit) throw new UserError(`--ref ${o.ref} (${candidateCommit}) and --base-ref ${o.baseRef} (${baseTip}) have no common history in ${repository}: a pull request's base is an ancestor of its head`);
-    log(`the merge base of ${o.ref} and ${o.baseRef} is ${commit}`);
-    base = { ...(await versionOf(commit, null)), commit, name: o.baseRef };
-  } else {
-    baseHow = 'branched-from';
-    const found = await branchedFrom(candidateCommit);
-    if (!found) throw noReleaseError(product, candidateCommit, repository);
-    base = { version: found.version, commit: found.commit, tag: found.tag, name: found.tag };
+    src.log(`the merge base of ${o.ref} and ${o.baseRef} is ${commit}`);
+    return { base: { ...(await versionOf(src, commit, null)), commit, name: o.baseRef }, baseHow: 'pull-request-base' };
   }
-  if (base.commit === candidateCommit) {
-    throw new UserError(`the base (${baseHow === 'named' ? `release ${base.version}` : baseHow === 'pull-request-base' ? `merge base with ${o.baseRef}` : `release ${base.version}`}) is commit ${base.commit}, the candidate's own: there is nothing to compare. Give another base (--base <version>, --base-ref <ref>)`);
-  }
-  const candidate = { ...(await versionOf(candidateCommit, baseHow === 'named' ? base.version : null)), commit: candidateCommit, name: parsed.name };
-  if (candidate.version === base.version) throw new UserError(`the candidate and its base are both ${product.name} ${base.version} (commits ${candidateCommit} and ${base.commit}); give another base`);
-  log(`base: ${product.name} ${base.version} at ${base.commit} (${describeHow(baseHow, base.name)}); candidate: ${product.name} ${candidate.version}`);
-  return { product: product.name, repository, fetchFrom, pullRequest: parsed.pullRequest, candidate, base, baseHow, baseRef: base.name };
+  const found = await branchedFrom(src, candidateCommit);
+  if (!found) throw noReleaseError(product, candidateCommit, repository);
+  return { base: { version: found.version, commit: found.commit, tag: found.tag, name: found.tag }, baseHow: 'branched-from' };
+}
+
+/**
+ * The newest release the commit descends from; a fork's upstream tags are fetched (once) when
+ * its own tags name none.
+ * @param {RefSource} src
+ * @param {string} commit
+ * @returns {Promise<{tag: string, version: string, commit: string}|null>}
+ */
+async function branchedFrom(src, commit) {
+  const { releases, upstream } = src;
+  const found = await releases.newestAncestor(commit);
+  if (found || !upstream || releases.upstreamFetched) return found;
+  releases.upstreamFetched = true;
+  await src.git.fetch(upstream, ['+refs/tags/*:refs/tags/*'], `the tags of ${redactRepository(upstream)}`);
+  return releases.newestAncestor(commit);
+}
+
+/**
+ * The version a commit's records carry: the release tagged on it, else `<parent>+<commit>`.
+ * @param {RefSource} src
+ * @param {string} commit
+ * @param {string|null} fallback the parent release when none is found by ancestry
+ * @returns {Promise<{version: string, tag: string|null}>}
+ * @throws {UserError} when no release is an ancestor and there is no fallback
+ */
+async function versionOf(src, commit, fallback) {
+  const at = await src.releases.atCommit(commit);
+  if (at) return { version: at.version, tag: at.tag };
+  const parent = (await branchedFrom(src, commit))?.version ?? fallback;
+  if (!parent) throw noReleaseError(src.product, commit, src.repository);
+  return { version: commitVersion(parent, commit), tag: null };
 }
 
 /**
