@@ -30,15 +30,7 @@ export async function reportCommand(options, settings) {
   });
   log(`${comparisons.length} comparison(s) to report`);
   const records = await readReferencedRecords(comparisons, storeDir);
-  // Each host class's calibration, for the "how sure" line of its issues and summary.
-  const { readCalibrationReport } = await import('../store/index.js');
-  const root = options.root ?? new URL('../..', import.meta.url).pathname;
-  /** @type {Map<string, import('../compare/index.js').HostCalibration>} */
-  const calibrations = new Map();
-  for (const host of new Set(comparisons.map((c) => c.hostClass))) {
-    const report = await readCalibrationReport(root, host);
-    if (report) calibrations.set(host, report);
-  }
+  const calibrations = await readCalibrations(comparisons, options.root ?? new URL('../..', import.meta.url).pathname);
   const token = options.dryRun ? null : settings.token;
   const repo = options.repo ?? settings.repository;
   if (!options.dryRun && !token) log(`no token in $${settings.tokenEnv}: dry run`);
@@ -99,6 +91,23 @@ export function parseOverrides(options) {
   }
   if (!base && !mycnf && only.length === 0) return null;
   return { base: base || null, mycnf: mycnf || null, only };
+}
+
+/**
+ * Each host class's calibration, for the "how sure" line of its issues and summary.
+ * @param {{hostClass: string}[]} comparisons
+ * @param {string} root the project folder holding bench/calibration-<host-class>.json
+ * @returns {Promise<Map<string, import('../compare/index.js').HostCalibration>>} host classes without one left out
+ */
+async function readCalibrations(comparisons, root) {
+  const { readCalibrationReport } = await import('../store/index.js');
+  /** @type {Map<string, import('../compare/index.js').HostCalibration>} */
+  const calibrations = new Map();
+  for (const host of new Set(comparisons.map((c) => c.hostClass))) {
+    const report = await readCalibrationReport(root, host);
+    if (report) calibrations.set(host, report);
+  }
+  return calibrations;
 }
 
 /**
