@@ -50,6 +50,14 @@ export function storeOption(description = 'results store directory') {
 }
 
 /**
+ * `--baselines <dir>`: the accepted baselines' folder, baselines/ unless given.
+ * @returns {OptionSpec}
+ */
+export function baselinesOption() {
+  return { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' };
+}
+
+/**
  * The filters of a stored file's identity (host class, product, release, suite), for commands
  * that take every matching run or comparison of the store.
  * @param {string} kind what is filtered, singular (`run`, `comparison`)

@@ -6,7 +6,7 @@
 import { resolve, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError, EXIT } from '../errors.js';
-import { parseList, parsePositiveInt, storeOption, wholeNumberAtLeast } from '../command-spec.js';
+import { baselinesOption, parseList, parsePositiveInt, storeOption, wholeNumberAtLeast } from '../command-spec.js';
 
 /** @param {string} store --store @returns {string} the existing store directory */
 function existingStore(store) {
@@ -255,7 +255,7 @@ const promoteSpec = {
     { flags: '--host-class <name>', description: 'host class', default: 'local' },
     { flags: '--suite <name>', description: 'suite', default: 'smoke' },
     storeOption(),
-    { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' },
+    baselinesOption(),
     { flags: '--note <text>', description: 'why (kept in the file)' },
   ],
   run: promoteCommand,
