@@ -34,3 +34,25 @@ test('bot logins: --bot-login, else $TAGBENCH_BOT_LOGINS, else github-actions[bo
   assert.deepEqual(botLoginsFrom(undefined, readGitHubSettings({ TAGBENCH_BOT_LOGINS: 'z' })), ['z']);
   assert.deepEqual(botLoginsFrom(undefined, readGitHubSettings({})), ['github-actions[bot]']);
 });
+
+test('the CLI entry hands the environment to report: the job summary file, the run URL and the token\'s variable reach it', async () => {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const { mkdtemp, readdir, readFile, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { FIXTURE_STORE } = await import('./fixture-store.js');
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-settings-'));
+  const summary = join(dir, 'step-summary.md');
+  await writeFile(summary, '');
+  const cli = new URL('../../scripts/cli.js', import.meta.url).pathname;
+  const env = {
+    PATH: process.env.PATH ?? '', GITHUB_STEP_SUMMARY: summary, GITHUB_REPOSITORY: 'acme/bench', GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '77',
+    GITHUB_TOKEN: 'not-read-here',
+  };
+  const { stderr } = await promisify(execFile)(process.execPath, [cli, 'report', '--store', FIXTURE_STORE, '--dry-run-dir', join(dir, 'issues'), '--token-env', 'NO_SUCH_TOKEN'], { env });
+  assert.match(stderr, /no token in \$NO_SUCH_TOKEN: dry run/);
+  assert.match(await readFile(summary, 'utf8'), /## tagbench report/);
+  const [issue] = await readdir(join(dir, 'issues'));
+  assert.match(await readFile(join(dir, 'issues', issue), 'utf8'), /https:\/\/github\.example\/acme\/bench\/actions\/runs\/77/);
+});
