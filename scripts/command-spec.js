@@ -40,6 +40,77 @@ export const collect = (value, previous) => [...(previous ?? []), value];
 export const parsePositiveInt = wholeNumberAtLeast(1);
 
 /**
+ * `--store <dir>`: the results store, results/ unless given; one definition for every command
+ * that reads or writes it, each saying what it does there.
+ * @param {string} [description]
+ * @returns {OptionSpec}
+ */
+export function storeOption(description = 'results store directory') {
+  return { flags: '--store <dir>', description, default: 'results' };
+}
+
+/**
+ * `--baselines <dir>`: the accepted baselines' folder, baselines/ unless given.
+ * @returns {OptionSpec}
+ */
+export function baselinesOption() {
+  return { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' };
+}
+
+/**
+ * The filters of a stored file's identity (host class, product, release, suite), for commands
+ * that take every matching run or comparison of the store.
+ * @param {string} kind what is filtered, singular (`run`, `comparison`)
+ * @param {string} [version] --version's description when it is not "only <kind>s of this release"
+ * @returns {OptionSpec[]}
+ */
+export function identityFilterOptions(kind, version = `only ${kind}s of this release`) {
+  return [
+    { flags: '--host-class <name>', description: `only ${kind}s of this host class` },
+    { flags: '--product <name>', description: `only ${kind}s of this product` },
+    { flags: '--version <version>', description: version },
+    { flags: '--suite <name>', description: `only ${kind}s of this suite` },
+  ];
+}
+
+/**
+ * `--repo <owner/name>`: the GitHub repository a command talks to, $GITHUB_REPOSITORY unless given.
+ * @param {string} [what] what the repository is for, before the default
+ * @returns {OptionSpec}
+ */
+export function githubRepoOption(what = 'repository') {
+  return { flags: '--repo <owner/name>', description: `${what} (default: $GITHUB_REPOSITORY)` };
+}
+
+/**
+ * `--token-env <name>`: the environment variable the GitHub token is read from (never argv).
+ * @param {string} [description]
+ * @returns {OptionSpec}
+ */
+export function tokenEnvOption(description = 'environment variable holding the GitHub token') {
+  return { flags: '--token-env <name>', description, default: 'GITHUB_TOKEN' };
+}
+
+/**
+ * `--label <name>`: the label that marks tagbench's regression issues.
+ * @param {string} [description]
+ * @returns {OptionSpec}
+ */
+export function issueLabelOption(description = 'label that marks tagbench regression issues') {
+  return { flags: '--label <name>', description, default: 'tagbench-regression' };
+}
+
+/**
+ * `--bot-login <logins>`: whose markers or comments are trusted besides the token's own.
+ * @param {string} trusted what is trusted, e.g. "whose issue markers are trusted besides the token's own"
+ * @param {string} [note] after the defaults, e.g. how a GitHub App's login is spelt
+ * @returns {OptionSpec}
+ */
+export function botLoginOption(trusted, note = '') {
+  return { flags: '--bot-login <logins>', description: `comma-separated logins ${trusted} (default: $TAGBENCH_BOT_LOGINS, else github-actions[bot]${note})` };
+}
+
+/**
  * @typedef {object} OptionSpec
  * @property {string} flags commander flags, e.g. `--suite <name>`
  * @property {string} description

@@ -6,13 +6,29 @@
 import { resolve, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UserError, EXIT } from '../errors.js';
-import { parseList, parsePositiveInt, wholeNumberAtLeast } from '../command-spec.js';
+import { baselinesOption, parseList, parsePositiveInt, storeOption, wholeNumberAtLeast } from '../command-spec.js';
 
 /** @param {string} store --store @returns {string} the existing store directory */
 function existingStore(store) {
   const dir = resolve(store);
   if (!existsSync(dir)) throw new UserError(`results store ${dir} does not exist; pass --store <dir>`);
   return dir;
+}
+
+/**
+ * @typedef {object} StoreSettings what the store's commands take from the environment
+ * @property {string|null} runUrl the workflow run this job belongs to (null outside Actions)
+ */
+
+/**
+ * The store's settings from the Actions environment, read once by the command's entry so that
+ * the handlers (and their tests) get plain values.
+ * @param {Record<string, string|undefined>} env process.env, or a test's stand-in
+ * @returns {StoreSettings}
+ */
+export function readStoreSettings(env) {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = env;
+  return { runUrl: runId && repo ? `${server ?? 'https://github.com'}/${repo}/actions/runs/${runId}` : null };
 }
 
 /**
@@ -54,17 +70,16 @@ export async function indexCommand(options) {
  * `tagbench store attempt`: remember a benchmark leg whose bench job failed, timed out or was
  * cancelled (benchmark.yml's remember-failure job), so that watch backs off instead of proposing
  * it again every cycle. Writes one file into the store; `tagbench publish` takes it to the branch.
- * @param {Record<string, any>} options {store, hostClass, product, version, suite, outcome, reason, runUrl?, env?}
+ * @param {Record<string, any>} options {store, hostClass, product, version, suite, outcome, reason, runUrl?, at?}
+ * @param {StoreSettings} settings what the Actions environment says (readStoreSettings)
  * @returns {Promise<number>}
  * @throws {UserError} a missing or invalid field, named
  */
-export async function attemptCommand(options) {
+export async function attemptCommand(options, settings) {
   for (const name of ['hostClass', 'product', 'version', 'suite', 'reason']) {
     if (!options[name]) throw new UserError(`tagbench store attempt needs --${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
   }
-  /** @type {Record<string, string|undefined>} */
-  const env = options.env ?? process.env;
-  const runUrl = options.runUrl || (env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null);
+  const runUrl = options.runUrl || settings.runUrl;
   const { writeLegAttempt } = await import('./leg-attempts.js');
   const { path } = await writeLegAttempt(resolve(options.store), {
     schemaVersion: 1, at: options.at ?? new Date().toISOString(), hostClass: options.hostClass, product: options.product,
@@ -137,111 +152,126 @@ export async function promoteCommand(options) {
   return EXIT.ok;
 }
 
+/** @type {import('../command-spec.js').OptionSpec[]} where the results branch is: publish writes it, store fetch reads it */
+const RESULTS_BRANCH_OPTIONS = [
+  { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
+  { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
+];
+
+/** @type {import('../command-spec.js').CommandSpec} */
+const publishSpec = {
+  name: 'publish',
+  summary: 'commit the run records and comparisons of a results store to the results branch (race-safe)',
+  help: [
+    'Adds every record (with its samples file) and comparison of --store that the branch lacks, adds them to',
+    'index.json (fetching the branch without its other files) and pushes (never forced); raw logs of runs older',
+    'than --log-retention-days leave the tip. When another publisher pushed first, it starts again on the new tip after a random',
+    'backoff. Files are append-only: an identical file is a no-op, a different file at the same path is',
+    'refused. The branch is created (orphan) when missing. The local store is only read.',
+    'Example: tagbench publish --store results --repo git@github.com:org/tagbench.git',
+  ].join('\n'),
+  options: [
+    storeOption('results store directory to publish'),
+    ...RESULTS_BRANCH_OPTIONS,
+    { flags: '--logs', description: 'also publish raw logs (logs/<run-id>/) of the published runs' },
+    { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: parsePositiveInt },
+    { flags: '--log-retention-days <n>', description: 'raw logs of runs that started more than this many days ago leave the branch\'s tip (its history keeps them); 0 = keep every log', default: 90, parse: wholeNumberAtLeast(0) },
+    { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: parsePositiveInt },
+    { flags: '--json', description: 'print the result as JSON on stdout' },
+  ],
+  run: publishCommand,
+};
+
+/** @type {import('../command-spec.js').CommandSpec} */
+const indexSpec = {
+  name: 'index',
+  summary: 'regenerate index.json of a results store from its files',
+  options: [storeOption()],
+  run: indexCommand,
+};
+
+/** @type {import('../command-spec.js').CommandSpec} */
+const attemptSpec = {
+  name: 'attempt',
+  summary: 'remember a benchmark leg that failed, timed out or was cancelled (watch backs off from it)',
+  help: [
+    'Writes attempts/<host-class>/<product>/<version>/<suite>/<id>.json into --store; publish takes it to the',
+    'results branch, whose index.json then lists the leg\'s failed attempts. tagbench watch proposes the leg',
+    'again only after its back-off, and not at all after --max-attempts (see tagbench watch --help).',
+    'Example: tagbench store attempt --store results --host-class small-server --product mariadb --version 10.11.19 --suite small --outcome failure --reason "bench job failed"',
+  ].join('\n'),
+  options: [
+    storeOption('results store directory (created when missing)'),
+    { flags: '--host-class <name>', description: 'the leg\'s host class' },
+    { flags: '--product <name>', description: 'the leg\'s product' },
+    { flags: '--version <version>', description: 'the release the leg benchmarked' },
+    { flags: '--suite <name>', description: 'the leg\'s suite' },
+    { flags: '--outcome <outcome>', description: 'how its bench job ended (a timeout ends a job cancelled)', choices: ['failure', 'cancelled'], default: 'failure' },
+    { flags: '--reason <text>', description: 'what went wrong, as far as is known' },
+    { flags: '--run-url <url>', description: 'the workflow run (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
+  ],
+  run: (options) => attemptCommand(options, readStoreSettings(process.env)),
+};
+
+/** @type {import('../command-spec.js').CommandSpec} */
+const fetchSpec = {
+  name: 'fetch',
+  summary: 'copy named run records from the results branch into a local store (a leg resumed after it died)',
+  help: [
+    'Reads the branch\'s index.json for the records\' paths and writes only those records and their samples files into --store',
+    '(validated, append-only: an identical local file is a no-op, a different one is refused). Logs are not fetched.',
+    'Example: tagbench store fetch --store results --repo https://github.com/org/tagbench.git --runs <id>,<id>',
+  ].join('\n'),
+  options: [
+    storeOption('results store directory (created when missing)'),
+    ...RESULTS_BRANCH_OPTIONS,
+    { flags: '--runs <ids>', description: 'comma-separated run ids, as the branch\'s index.json lists them', parse: parseList },
+  ],
+  run: fetchCommand,
+};
+
+/** @type {import('../command-spec.js').CommandSpec} */
+const migrateSpec = {
+  name: 'migrate',
+  summary: 'upgrade every record and comparison of a results store to the newest schemaVersion',
+  help: 'Rewrites (atomically) only files of an older schemaVersion; files newer than this tagbench are an error.',
+  options: [
+    storeOption(),
+    { flags: '--dry-run', description: 'list what would change, write nothing' },
+  ],
+  run: migrateCommand,
+};
+
+/** @type {import('../command-spec.js').CommandSpec} */
+const promoteSpec = {
+  name: 'promote',
+  summary: 'make a release the accepted baseline, naming the run records that stand for it',
+  help: 'Writes the baseline file locally; in CI the workflow opens a pull request with it. A run never changes a baseline.',
+  options: [
+    { flags: '--product <name>', description: 'product' },
+    { flags: '--line <name>', description: 'product line' },
+    { flags: '--version <version>', description: 'release to promote' },
+    { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: parseList },
+    { flags: '--host-class <name>', description: 'host class', default: 'local' },
+    { flags: '--suite <name>', description: 'suite', default: 'smoke' },
+    storeOption(),
+    baselinesOption(),
+    { flags: '--note <text>', description: 'why (kept in the file)' },
+  ],
+  run: promoteCommand,
+};
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
-  {
-    name: 'publish',
-    summary: 'commit the run records and comparisons of a results store to the results branch (race-safe)',
-    help: [
-      'Adds every record (with its samples file) and comparison of --store that the branch lacks, adds them to',
-      'index.json (fetching the branch without its other files) and pushes (never forced); raw logs of runs older',
-      'than --log-retention-days leave the tip. When another publisher pushed first, it starts again on the new tip after a random',
-      'backoff. Files are append-only: an identical file is a no-op, a different file at the same path is',
-      'refused. The branch is created (orphan) when missing. The local store is only read.',
-      'Example: tagbench publish --store results --repo git@github.com:org/tagbench.git',
-    ].join('\n'),
-    options: [
-      { flags: '--store <dir>', description: 'results store directory to publish', default: 'results' },
-      { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
-      { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
-      { flags: '--logs', description: 'also publish raw logs (logs/<run-id>/) of the published runs' },
-      { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: parsePositiveInt },
-      { flags: '--log-retention-days <n>', description: 'raw logs of runs that started more than this many days ago leave the branch\'s tip (its history keeps them); 0 = keep every log', default: 90, parse: wholeNumberAtLeast(0) },
-      { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: parsePositiveInt },
-      { flags: '--json', description: 'print the result as JSON on stdout' },
-    ],
-    run: publishCommand,
-  },
+  publishSpec,
   {
     name: 'store',
     summary: 'maintain a results store: regenerate its index, upgrade old files',
-    subcommands: [
-      {
-        name: 'index',
-        summary: 'regenerate index.json of a results store from its files',
-        options: [{ flags: '--store <dir>', description: 'results store directory', default: 'results' }],
-        run: indexCommand,
-      },
-      {
-        name: 'attempt',
-        summary: 'remember a benchmark leg that failed, timed out or was cancelled (watch backs off from it)',
-        help: [
-          'Writes attempts/<host-class>/<product>/<version>/<suite>/<id>.json into --store; publish takes it to the',
-          'results branch, whose index.json then lists the leg\'s failed attempts. tagbench watch proposes the leg',
-          'again only after its back-off, and not at all after --max-attempts (see tagbench watch --help).',
-          'Example: tagbench store attempt --store results --host-class small-server --product mariadb --version 10.11.19 --suite small --outcome failure --reason "bench job failed"',
-        ].join('\n'),
-        options: [
-          { flags: '--store <dir>', description: 'results store directory (created when missing)', default: 'results' },
-          { flags: '--host-class <name>', description: 'the leg\'s host class' },
-          { flags: '--product <name>', description: 'the leg\'s product' },
-          { flags: '--version <version>', description: 'the release the leg benchmarked' },
-          { flags: '--suite <name>', description: 'the leg\'s suite' },
-          { flags: '--outcome <outcome>', description: 'how its bench job ended (a timeout ends a job cancelled)', choices: ['failure', 'cancelled'], default: 'failure' },
-          { flags: '--reason <text>', description: 'what went wrong, as far as is known' },
-          { flags: '--run-url <url>', description: 'the workflow run (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
-        ],
-        run: attemptCommand,
-      },
-      {
-        name: 'fetch',
-        summary: 'copy named run records from the results branch into a local store (a leg resumed after it died)',
-        help: [
-          'Reads the branch\'s index.json for the records\' paths and writes only those records and their samples files into --store',
-          '(validated, append-only: an identical local file is a no-op, a different one is refused). Logs are not fetched.',
-          'Example: tagbench store fetch --store results --repo https://github.com/org/tagbench.git --runs <id>,<id>',
-        ].join('\n'),
-        options: [
-          { flags: '--store <dir>', description: 'results store directory (created when missing)', default: 'results' },
-          { flags: '--repo <url-or-path>', description: 'git repository holding the results branch (URL or local path)' },
-          { flags: '--branch <name>', description: 'results branch', default: 'bench-data' },
-          { flags: '--runs <ids>', description: 'comma-separated run ids, as the branch\'s index.json lists them', parse: parseList },
-        ],
-        run: fetchCommand,
-      },
-      {
-        name: 'migrate',
-        summary: 'upgrade every record and comparison of a results store to the newest schemaVersion',
-        help: 'Rewrites (atomically) only files of an older schemaVersion; files newer than this tagbench are an error.',
-        options: [
-          { flags: '--store <dir>', description: 'results store directory', default: 'results' },
-          { flags: '--dry-run', description: 'list what would change, write nothing' },
-        ],
-        run: migrateCommand,
-      },
-    ],
+    subcommands: [indexSpec, attemptSpec, fetchSpec, migrateSpec],
   },
   {
     name: 'baseline',
     summary: 'manage the accepted baselines (baselines/<host-class>/<product>/<line>/<suite>.yml)',
-    subcommands: [
-      {
-        name: 'promote',
-        summary: 'make a release the accepted baseline, naming the run records that stand for it',
-        help: 'Writes the baseline file locally; in CI the workflow opens a pull request with it. A run never changes a baseline.',
-        options: [
-          { flags: '--product <name>', description: 'product' },
-          { flags: '--line <name>', description: 'product line' },
-          { flags: '--version <version>', description: 'release to promote' },
-          { flags: '--runs <ids>', description: 'run ids that stand for it; default: every complete run of it in the store', parse: parseList },
-          { flags: '--host-class <name>', description: 'host class', default: 'local' },
-          { flags: '--suite <name>', description: 'suite', default: 'smoke' },
-          { flags: '--store <dir>', description: 'results store directory', default: 'results' },
-          { flags: '--baselines <dir>', description: 'baselines directory', default: 'baselines' },
-          { flags: '--note <text>', description: 'why (kept in the file)' },
-        ],
-        run: promoteCommand,
-      },
-    ],
+    subcommands: [promoteSpec],
   },
 ];

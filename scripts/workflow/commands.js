@@ -6,21 +6,35 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
+import { githubRepoOption, tokenEnvOption } from '../command-spec.js';
+
+/** @typedef {import('../github/index.js').GitHubSettings} GitHubSettings */
+
+/**
+ * The command's settings, read from the environment once, here at its entry (the github stage's
+ * reader: token, repository, API URL, step outputs, TAGBENCH_HOST_LABELS).
+ * @param {Record<string, any>} options the CLI options (--token-env names the token's variable)
+ * @returns {Promise<GitHubSettings>}
+ */
+async function settingsOf(options) {
+  const { readGitHubSettings } = await import('../github/index.js');
+  return readGitHubSettings(process.env, options.tokenEnv);
+}
 
 /**
  * `tagbench plan`: validate the dispatch/call inputs against configs/ and write the resolved
  * plan as step outputs ($GITHUB_OUTPUT), so later jobs get validated values only (and the
  * runner labels of the host class for runs-on).
- * @param {Record<string, any>} options CLI options (see below); tests may pass `env` and `root`
+ * @param {Record<string, any>} options CLI options (see planSpec); tests may pass `root`
+ * @param {GitHubSettings} settings the step outputs file and TAGBENCH_HOST_LABELS
  * @returns {Promise<number>} 0 when the request is valid
  * @throws {UserError} listing every invalid input
  */
-export async function planCommand(options) {
+export async function planCommand(options, settings) {
   const { loadConfig } = await import('../config/index.js');
   const { readBaseline } = await import('../store/index.js');
-  const { applyAcceptedBaseline, needsReferenceRun, renderPlanOutputs, resolveBenchmarkRequest } = await import('./resolve-benchmark-request.js');
-  /** @type {Record<string, string|undefined>} */
-  const env = options.env ?? process.env;
+  const { resolveBenchmarkRequest } = await import('./resolve-benchmark-request.js');
+  const { applyAcceptedBaseline, needsReferenceRun, renderPlanOutputs } = await import('./benchmark-plan.js');
   const root = options.root ?? process.cwd();
   const config = await loadConfig(root);
   const { plan: requested, errors } = resolveBenchmarkRequest(config, {
@@ -41,7 +55,7 @@ export async function planCommand(options) {
     ref: options.ref ?? '',
     repo: options.repo ?? '',
     baseRef: options.baseRef ?? '',
-  }, { hostLabels: options.hostLabels ?? env.TAGBENCH_HOST_LABELS ?? '', selfHosted: Boolean(options.selfHosted) });
+  }, { hostLabels: options.hostLabels ?? settings.hostLabels ?? '', selfHosted: Boolean(options.selfHosted) });
   if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
   if (options.commit && !requested.commit) process.stderr.write(`plan: commit ${options.commit} is not used: the ${requested.provider} provider installs a build that is not made from a commit here (only --provider source builds one)\n`);
   // A ref's base is resolved with git by `run --ref` (the release it branched from), not a baseline file.
@@ -64,7 +78,7 @@ export async function planCommand(options) {
     + `  and, when a regression needs confirming, up to ${Math.round(leg.steps.confirmS / 60)} min more (every test rerun)\n`
     + `step timeouts (min): install ${timeouts.install}, run ${timeouts.run}, reference ${timeouts.reference}, confirm ${timeouts.confirm}; job ${timeouts.job}\n`);
   const text = renderPlanOutputs(plan, { estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeouts });
-  if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, text);
+  if (settings.output) await appendFile(settings.output, text);
   process.stdout.write(options.json ? `${JSON.stringify({ ...plan, estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeoutsMinutes: timeouts }, null, 2)}\n` : text);
   return EXIT.ok;
 }
@@ -72,20 +86,19 @@ export async function planCommand(options) {
 /**
  * `tagbench open-pr`: open a pull request with the local changes under a path (the
  * promote-baseline workflow uses it for baselines/).
- * @param {Record<string, any>} options CLI options (see below); tests may pass `env` and `cwd`
+ * @param {Record<string, any>} options CLI options (see openPrSpec); tests may pass `cwd`
+ * @param {GitHubSettings} settings token, repository, API URL
  * @returns {Promise<number>} 0 (also when there is nothing to propose)
  * @throws {UserError} without token or repository, or when an option is missing
  */
-export async function openPrCommand(options) {
-  /** @type {Record<string, string|undefined>} */
-  const env = options.env ?? process.env;
+export async function openPrCommand(options, settings) {
   const cwd = options.cwd ?? process.cwd();
   for (const name of ['path', 'branch', 'base', 'title']) {
     if (!options[name]) throw new UserError(`missing --${name}: see tagbench open-pr --help`);
   }
-  const token = env[options.tokenEnv ?? 'GITHUB_TOKEN'];
-  const repoName = options.repo ?? env.GITHUB_REPOSITORY;
-  if (!token || !repoName) throw new UserError(`open-pr needs a token in $${options.tokenEnv ?? 'GITHUB_TOKEN'} and a repository (--repo or $GITHUB_REPOSITORY)`);
+  const { token } = settings;
+  const repoName = options.repo ?? settings.repository;
+  if (!token || !repoName) throw new UserError(`open-pr needs a token in $${settings.tokenEnv} and a repository (--repo or $GITHUB_REPOSITORY)`);
   const { createPullRequest, readHeadCommit, readLocalChanges } = await import('./create-pull-request.js');
   const { createGitHubClient, parseRepo } = await import('../github/index.js');
   const files = await readLocalChanges(cwd, options.path);
@@ -95,7 +108,7 @@ export async function openPrCommand(options) {
   }
   const parentSha = await readHeadCommit(cwd);
   const log = (/** @type {string} */ line) => process.stderr.write(`open-pr: ${line}\n`);
-  const octokit = createGitHubClient({ token, baseUrl: env.GITHUB_API_URL || 'https://api.github.com', log });
+  const octokit = createGitHubClient({ token, baseUrl: settings.apiUrl, log });
   const pr = await createPullRequest(octokit, parseRepo(repoName), {
     parentSha, files, branch: options.branch, base: options.base, title: options.title, body: options.body ?? '',
   });
@@ -103,55 +116,58 @@ export async function openPrCommand(options) {
   return EXIT.ok;
 }
 
+/** @type {import('../command-spec.js').CommandSpec} */
+const planSpec = {
+  name: 'plan',
+  summary: 'validate a benchmark request (workflow inputs) and resolve it: runner labels, line, base, releases',
+  help: [
+    'The first job of .github/workflows/benchmark.yml. Every problem is listed at once; on success the',
+    'plan is written as step outputs to $GITHUB_OUTPUT (key=value lines, also printed) for later jobs.',
+    'Example: tagbench plan --product mariadb --version 10.11.19 --host-class local --suite smoke',
+    'A pull request: tagbench plan --product mariadb --ref pull/123/head --base-ref 10.11 --host-class local --suite smoke',
+  ].join('\n'),
+  options: [
+    { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
+    { flags: '--version <version>', description: 'release to benchmark (or --ref)' },
+    { flags: '--ref <ref>', description: 'a git ref to benchmark instead of a release: a branch, a tag, a full commit id or pull/N/head, built from source with its base (outputs kind=ref, ref, repo, base-ref; the bench job runs tagbench run --ref)' },
+    { flags: '--repo <url>', description: 'with --ref: the repository holding it (a fork); no user name or password in it (the token goes in TAGBENCH_UPSTREAM_TOKEN); default: the product\'s gitUrl' },
+    { flags: '--base-ref <ref>', description: 'with --ref: compare with the merge base with this ref (a pull request\'s base branch); default: the release the ref branched from, or --baseline' },
+    { flags: '--provider <name>', description: 'install provider', default: 'deb' },
+    { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
+    { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)' },
+    { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf)' },
+    { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
+    { flags: '--instances <n>', description: 'server instances the repeats are spread over; default: the host class\'s' },
+    { flags: '--only <tests>', description: 'comma-separated test names' },
+    { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion; with --ref: the release to compare with (default: the one it branched from)' },
+    { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
+    { flags: '--resume <run ids>', description: 'comma-separated run ids on the results branch this leg resumes from (watch\'s resume; the bench job fetches them and runs only the releases without a finished record); default: none' },
+    { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
+    { flags: '--commit <sha>', description: 'full commit id of the version\'s tag when watch saw it: the source provider builds exactly it (releases output product@version:source@<commit>); not used by other providers. With --ref: the commit to build (a pull request\'s head sha), output as commit for run --ref --commit' },
+    { flags: '--moved-from <sha>', description: 'full commit id the tag pointed at when it was benchmarked before (watch found it moved): the run\'s record says "moved from <it> to <commit>"; needs --commit' },
+    { flags: '--self-hosted', description: 'the jobs run on self-hosted runners: refuse a host class without runner labels' },
+    { flags: '--host-labels <json>', description: 'extra runner labels per host class, {"<class>": ["<label>"]} (default: $TAGBENCH_HOST_LABELS)' },
+    { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
+  ],
+  run: async (options) => planCommand(options, await settingsOf(options)),
+};
+
+/** @type {import('../command-spec.js').CommandSpec} */
+const openPrSpec = {
+  name: 'open-pr',
+  summary: 'open a pull request with the local changes under a path (Git Data API, no push)',
+  help: 'Used by the promote-baseline workflow for baselines/. An open pull request from the same branch is updated.',
+  options: [
+    { flags: '--path <path>', description: 'only changes under this path' },
+    { flags: '--branch <name>', description: 'head branch to create (moved if it exists)' },
+    { flags: '--base <name>', description: 'base branch' },
+    { flags: '--title <text>', description: 'pull request title (and commit subject)' },
+    { flags: '--body <text>', description: 'pull request body' },
+    githubRepoOption(),
+    tokenEnvOption(),
+  ],
+  run: async (options) => openPrCommand(options, await settingsOf(options)),
+};
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
-export const commands = [
-  {
-    name: 'plan',
-    summary: 'validate a benchmark request (workflow inputs) and resolve it: runner labels, line, base, releases',
-    help: [
-      'The first job of .github/workflows/benchmark.yml. Every problem is listed at once; on success the',
-      'plan is written as step outputs to $GITHUB_OUTPUT (key=value lines, also printed) for later jobs.',
-      'Example: tagbench plan --product mariadb --version 10.11.19 --host-class local --suite smoke',
-      'A pull request: tagbench plan --product mariadb --ref pull/123/head --base-ref 10.11 --host-class local --suite smoke',
-    ].join('\n'),
-    options: [
-      { flags: '--product <name>', description: 'product (configs/products/<name>.yml)' },
-      { flags: '--version <version>', description: 'release to benchmark (or --ref)' },
-      { flags: '--ref <ref>', description: 'a git ref to benchmark instead of a release: a branch, a tag, a full commit id or pull/N/head, built from source with its base (outputs kind=ref, ref, repo, base-ref; the bench job runs tagbench run --ref)' },
-      { flags: '--repo <url>', description: 'with --ref: the repository holding it (a fork); no user name or password in it (the token goes in TAGBENCH_UPSTREAM_TOKEN); default: the product\'s gitUrl' },
-      { flags: '--base-ref <ref>', description: 'with --ref: compare with the merge base with this ref (a pull request\'s base branch); default: the release the ref branched from, or --baseline' },
-      { flags: '--provider <name>', description: 'install provider', default: 'deb' },
-      { flags: '--suite <name>', description: 'suite (configs/suites/<name>.yml); default: the host class\'s scale' },
-      { flags: '--host-class <name>', description: 'host class (configs/hosts/<name>.yml)' },
-      { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf)' },
-      { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
-      { flags: '--instances <n>', description: 'server instances the repeats are spread over; default: the host class\'s' },
-      { flags: '--only <tests>', description: 'comma-separated test names' },
-      { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion; with --ref: the release to compare with (default: the one it branched from)' },
-      { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
-      { flags: '--resume <run ids>', description: 'comma-separated run ids on the results branch this leg resumes from (watch\'s resume; the bench job fetches them and runs only the releases without a finished record); default: none' },
-      { flags: '--dry-run <bool>', description: 'true: no issues, no publishing', default: 'false' },
-      { flags: '--commit <sha>', description: 'full commit id of the version\'s tag when watch saw it: the source provider builds exactly it (releases output product@version:source@<commit>); not used by other providers. With --ref: the commit to build (a pull request\'s head sha), output as commit for run --ref --commit' },
-      { flags: '--moved-from <sha>', description: 'full commit id the tag pointed at when it was benchmarked before (watch found it moved): the run\'s record says "moved from <it> to <commit>"; needs --commit' },
-      { flags: '--self-hosted', description: 'the jobs run on self-hosted runners: refuse a host class without runner labels' },
-      { flags: '--host-labels <json>', description: 'extra runner labels per host class, {"<class>": ["<label>"]} (default: $TAGBENCH_HOST_LABELS)' },
-      { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
-    ],
-    run: planCommand,
-  },
-  {
-    name: 'open-pr',
-    summary: 'open a pull request with the local changes under a path (Git Data API, no push)',
-    help: 'Used by the promote-baseline workflow for baselines/. An open pull request from the same branch is updated.',
-    options: [
-      { flags: '--path <path>', description: 'only changes under this path' },
-      { flags: '--branch <name>', description: 'head branch to create (moved if it exists)' },
-      { flags: '--base <name>', description: 'base branch' },
-      { flags: '--title <text>', description: 'pull request title (and commit subject)' },
-      { flags: '--body <text>', description: 'pull request body' },
-      { flags: '--repo <owner/name>', description: 'repository (default: $GITHUB_REPOSITORY)' },
-      { flags: '--token-env <name>', description: 'environment variable holding the GitHub token', default: 'GITHUB_TOKEN' },
-    ],
-    run: openPrCommand,
-  },
-];
+export const commands = [planSpec, openPrSpec];

@@ -3,13 +3,14 @@
  * configuration and resolve it into what the benchmark workflow's jobs need: the runner labels
  * of the host class, the product line, the base release, the release list. Pure: every input
  * is checked here once, so the workflow passes only validated values on (through env, never
- * interpolated into scripts). Collects every problem before failing. Also decides the base
- * once the accepted baseline is known, and renders the plan as step outputs.
+ * interpolated into scripts). Collects every problem before failing. The plan itself, its
+ * base against the accepted baseline and its step outputs: benchmark-plan.js.
  */
 import { createHash } from 'node:crypto';
 import { lineOf, COMMIT_RE, parseGitRef, redactRepository } from '../run/index.js';
 import { parseList } from '../command-spec.js';
-import { REFERENCE_LABEL } from '../run-id.js';
+import { releaseList } from './benchmark-plan.js';
+import { runnerLabels } from './runner-labels.js';
 
 /** @typedef {Awaited<ReturnType<typeof import('../config/index.js').loadConfig>>} Config */
 
@@ -39,39 +40,8 @@ import { REFERENCE_LABEL } from '../run-id.js';
  *   request's base branch); default: the release the ref branched from, or `baseline`
  */
 
-/**
- * @typedef {object} BenchmarkPlan
- * @property {string} product
- * @property {string} version
- * @property {string} line
- * @property {string} provider
- * @property {string} suite
- * @property {string} hostClass
- * @property {string[]} runsOn runner labels: self-hosted, the host class's labels and the extra
- *   labels the repository variable TAGBENCH_HOST_LABELS gives the class
- * @property {string} leg what tells this request apart from every other leg of one workflow
- *   run (host class, product, version, suite), safe in an artifact name
- * @property {string} base base release ('' when the line has none and no override was given)
- * @property {string} releases `product@base:provider,product@version:provider` for `tagbench run` (base first)
- * @property {string} mycnf '' = the engine's default
- * @property {string} repeats '' = the host class's
- * @property {string} instances '' = the host class's
- * @property {string} only '' = every test
- * @property {string} resume comma-separated run ids to fetch and resume from, '' = none
- * @property {boolean} dryRun
- * @property {string} commit the candidate's commit for a source build ('' = none given, or a
- *   provider that builds no commit: the deb package is Debian's build)
- * @property {string} movedFrom the commit the candidate's tag pointed at before it moved ('' = not moved)
- * @property {{product: string, version: string}|null} reference the host class's reference
- *   release (configs/hosts/<class>.yml `reference`), rerun every benchmark cycle so the host
- *   series gets a point per cycle; null when the class names none (and for a ref)
- * @property {'release'|'ref'} kind ref: an ad-hoc ref run (`tagbench run --product P --ref REF
- *   [--repo REPO] [--base BASE | --base-ref BASE_REF] [--commit COMMIT]`); releases is '' then,
- *   and the base is resolved with git by that command
- * @property {string} ref the ref ('' for a release)
- * @property {string} repo its repository ('' = the product's gitUrl)
- * @property {string} baseRef '' = the release it branched from, or base when given
- */
+/** @typedef {import('./benchmark-plan.js').BenchmarkPlan} BenchmarkPlan */
+/** @typedef {import('./runner-labels.js').RunnerOptions} RunnerOptions */
 
 /** What a version that is no release is told. */
 const AS_REF = 'to benchmark a branch, a commit or a pull request, give it as ref (tagbench plan --ref <ref>), not as version';
@@ -81,54 +51,9 @@ const VERSION_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
 const TEST_RE = /^[a-z0-9][a-z0-9.-]{0,63}$/;
 const RUN_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_REPEATS = 100;
-/** GitHub runner labels: no spaces or commas; kept to what an artifact name may hold too. */
-const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/**
- * @typedef {object} RunnerOptions
- * @property {string} [hostLabels] JSON `{"<host class>": ["<runner label>", ...]}` (the
- *   repository variable TAGBENCH_HOST_LABELS): labels added to the class's own, e.g. the label
- *   of the one runner that serves a class whose config has none
- * @property {boolean} [selfHosted] the jobs run on self-hosted runners: a host class that ends
- *   up with no label of its own is refused, since `runs-on: [self-hosted]` takes any runner
- */
-
-/**
- * @param {string} text JSON of TAGBENCH_HOST_LABELS ('' = none)
- * @param {Record<string, unknown>} hosts known host classes
- * @param {string[]} errors problems are appended here
- * @returns {Record<string, string[]>}
- */
-function parseHostLabels(text, hosts, errors) {
-  if (!text.trim()) return {};
-  const where = 'repository variable TAGBENCH_HOST_LABELS';
-  /** @type {unknown} */
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    errors.push(`${where} is not JSON (${err instanceof Error ? err.message : err}); expected e.g. {"local": ["tagbench-laptop"]}`);
-    return {};
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    errors.push(`${where} is ${JSON.stringify(parsed)}; expected an object of host class -> list of runner labels, e.g. {"local": ["tagbench-laptop"]}`);
-    return {};
-  }
-  /** @type {Record<string, string[]>} */
-  const result = {};
-  for (const [hostClass, labels] of Object.entries(parsed)) {
-    if (!(hostClass in hosts)) {
-      errors.push(`${where} names host class '${hostClass}'; known host classes: ${Object.keys(hosts).sort().join(', ')} (configs/hosts/)`);
-      continue;
-    }
-    if (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string' || !LABEL_RE.test(l))) {
-      errors.push(`${where} gives host class '${hostClass}' ${JSON.stringify(labels)}; expected a list of runner labels (letters, digits, . _ -), e.g. ["tagbench-laptop"]`);
-      continue;
-    }
-    result[hostClass] = labels;
-  }
-  return result;
-}
+/** @param {object} o @returns {string} its keys, sorted, for a message listing what is known */
+const known = (o) => Object.keys(o).sort().join(', ');
 
 /**
  * @param {Config} config
@@ -140,7 +65,35 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   if (input.ref) return resolveRefRequest(config, input, runner);
   /** @type {string[]} */
   const errors = [];
-  const known = (/** @type {object} */ o) => Object.keys(o).sort().join(', ');
+  // Each check appends its problems, in the order the inputs are listed to the user.
+  const target = checkReleaseTarget(config, input, errors);
+  const lists = checkRunShape(config, input, errors);
+  checkBaseline(input, target, errors);
+  checkPins(input, errors);
+  checkReference(config, target.host, errors);
+  const labels = runnerLabels(config, target.host, runner, errors);
+  const { product, host } = target;
+  if (errors.length > 0 || !product || !host) return { plan: null, errors };
+  return { plan: releasePlan(input, { ...target, product, host }, lists, labels), errors };
+}
+
+/**
+ * @typedef {object} ReleaseTarget what a release request names, as far as it checked out
+ * @property {Config['products'][string]|undefined} product
+ * @property {Config['hosts'][string]|undefined} host
+ * @property {string} suite the suite given, else the host class's scale ('' when neither)
+ * @property {string} provider the install provider, deb when none was given
+ * @property {string} line the version's product line ('' when it is unknown)
+ */
+
+/**
+ * The product, host class, suite, provider and version of a release request, and the version's line.
+ * @param {Config} config
+ * @param {BenchmarkRequest} input
+ * @param {string[]} errors problems are appended here
+ * @returns {ReleaseTarget}
+ */
+function checkReleaseTarget(config, input, errors) {
   const product = config.products[input.product];
   if (!product) errors.push(`input product is '${input.product}'; known products: ${known(config.products)} (configs/products/)`);
   const host = config.hosts[input.hostClass];
@@ -169,6 +122,17 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
     const tagged = product.lines.some((l) => new RegExp(l.tagPattern).exec(tag)?.[1] === input.version);
     if (!tagged) errors.push(`input version '${input.version}' is no release of ${product.name}: its tag ${tag} matches no line's tagPattern (configs/products/${product.name}.yml); ${AS_REF}`);
   }
+  return { product, host, suite, provider, line };
+}
+
+/**
+ * The my.cnf template, repeats, instances, tests and resumed runs of a request.
+ * @param {Config} config
+ * @param {BenchmarkRequest} input
+ * @param {string[]} errors problems are appended here
+ * @returns {{only: string[], resume: string[]}} the tests and the run ids, listed
+ */
+function checkRunShape(config, input, errors) {
   if (input.mycnf && !config.mycnf[input.mycnf]) errors.push(`input mycnf is '${input.mycnf}'; known templates: ${known(config.mycnf)} (configs/mycnf/)`);
   if (input.repeats && !(/^\d+$/.test(input.repeats) && Number(input.repeats) >= 1 && Number(input.repeats) <= MAX_REPEATS)) {
     errors.push(`input repeats is '${input.repeats}'; expected a whole number from 1 to ${MAX_REPEATS}`);
@@ -181,6 +145,16 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
   const resume = parseList(input.resume ?? '');
   // Run ids become file names and git paths: the form `tagbench run` writes, nothing else.
   for (const id of resume) if (!RUN_ID_RE.test(id)) errors.push(`input resume names run '${id}'; run ids are letters, digits, '.', '_' and '-' (at most 128), as index.json lists them`);
+  return { only, resume };
+}
+
+/**
+ * A baseline override: a version of the candidate's own line that the provider can install.
+ * @param {BenchmarkRequest} input
+ * @param {ReleaseTarget} target
+ * @param {string[]} errors problems are appended here
+ */
+function checkBaseline(input, { product, line, provider }, errors) {
   if (input.baseline && !VERSION_RE.test(input.baseline)) errors.push(`input baseline is '${input.baseline}'; expected a version such as 10.11.18`);
   else if (input.baseline && product && line) {
     // Verdicts against a baseline stay within a line (compare refuses a comparison that spans
@@ -199,63 +173,78 @@ export function resolveBenchmarkRequest(config, input, runner = {}) {
         + 'or compare across lines afterwards with tagbench compare --releases (a view without verdicts)');
     }
   }
+}
+
+/**
+ * dry_run, and the commits a tag is pinned to (commit) and moved from (moved_from).
+ * @param {BenchmarkRequest} input
+ * @param {string[]} errors problems are appended here
+ */
+function checkPins(input, errors) {
   if (input.dryRun && !['true', 'false'].includes(input.dryRun)) errors.push(`input dry_run is '${input.dryRun}'; expected true or false`);
   for (const [name, value] of /** @type {const} */ ([['commit', input.commit], ['moved_from', input.movedFrom]])) {
     if (value && !COMMIT_RE.test(value)) errors.push(`input ${name} is '${value}'; expected a full commit id (40 or 64 lower-case hex digits, as git ls-remote prints it)`);
   }
   if (input.movedFrom && !input.commit) errors.push(`input moved_from is '${input.movedFrom}' but commit is empty; give the commit the tag points at now, where it moved to`);
   if (input.movedFrom && input.movedFrom === input.commit) errors.push(`input moved_from and commit are both '${input.commit}'; a tag that moved points at another commit than before`);
-  if (host?.reference) {
-    // Installed by the deb provider beside the candidate every cycle: refuse what it cannot install.
-    const where = `configs/hosts/${host.name}.yml reference`;
-    const refProduct = config.products[host.reference.product];
-    if (!refProduct) errors.push(`${where} names product '${host.reference.product}'; known products: ${known(config.products)} (configs/products/)`);
-    else if (!refProduct.deb?.[host.reference.version]) {
-      errors.push(`${where} is ${refProduct.name} ${host.reference.version}, which the deb provider cannot install; configs/products/${refProduct.name}.yml deb: lists ${Object.keys(refProduct.deb ?? {}).join(', ') || 'nothing'}`);
-    }
-  }
-  const extraLabels = parseHostLabels(runner.hostLabels ?? '', config.hosts, errors);
-  const labels = host ? [...new Set([...host.labels, ...(extraLabels[host.name] ?? [])])] : [];
-  if (host && runner.selfHosted && labels.length === 0) {
-    errors.push(`host class '${host.name}' has no runner labels (configs/hosts/${host.name}.yml labels: []), so its self-hosted jobs would run on any self-hosted runner; `
-      + `give the class labels there, or name the runner that serves it in the repository variable TAGBENCH_HOST_LABELS, e.g. {"${host.name}": ["tagbench-laptop"]}`);
-  }
-  if (errors.length > 0 || !product || !host) return { plan: null, errors };
+}
 
+/**
+ * The host class's reference release, installed by the deb provider beside the candidate.
+ * @param {Config} config
+ * @param {Config['hosts'][string]|undefined} host
+ * @param {string[]} errors problems are appended here
+ */
+function checkReference(config, host, errors) {
+  if (!host?.reference) return;
+  const where = `configs/hosts/${host.name}.yml reference`;
+  const refProduct = config.products[host.reference.product];
+  if (!refProduct) errors.push(`${where} names product '${host.reference.product}'; known products: ${known(config.products)} (configs/products/)`);
+  else if (!refProduct.deb?.[host.reference.version]) {
+    errors.push(`${where} is ${refProduct.name} ${host.reference.version}, which the deb provider cannot install; configs/products/${refProduct.name}.yml deb: lists ${Object.keys(refProduct.deb ?? {}).join(', ') || 'nothing'}`);
+  }
+}
+
+/**
+ * The plan of a valid release request.
+ * @param {BenchmarkRequest} input
+ * @param {ReleaseTarget & {product: Config['products'][string], host: Config['hosts'][string]}} target
+ * @param {{only: string[], resume: string[]}} lists
+ * @param {string[]} labels the host class's runner labels
+ * @returns {BenchmarkPlan}
+ */
+function releasePlan(input, { product, host, suite, provider, line }, { only, resume }, labels) {
   const base = input.baseline || product.lines.find((l) => l.name === line)?.baseVersion || '';
   // Only a source build is of a commit tagbench chooses; a Debian package or a tarball is what it is.
   const commit = provider === 'source' ? input.commit ?? '' : '';
   const movedFrom = commit ? input.movedFrom ?? '' : '';
   const releases = releaseList(product.name, [base, input.version].filter(Boolean), provider, { [input.version]: commit });
   return {
-    plan: {
-      product: product.name,
-      version: input.version,
-      line,
-      provider,
-      suite,
-      hostClass: host.name,
-      runsOn: ['self-hosted', ...labels],
-      // '_' appears in no host class, product or suite name, so only a version can hold one:
-      // two different requests never share a leg.
-      leg: [host.name, product.name, input.version, suite].join('_'),
-      base,
-      releases,
-      mycnf: input.mycnf ?? '',
-      repeats: input.repeats ?? '',
-      instances: input.instances ?? '',
-      only: only.join(','),
-      resume: resume.join(','),
-      dryRun: input.dryRun === 'true',
-      commit,
-      movedFrom,
-      reference: host.reference ? { product: host.reference.product, version: host.reference.version } : null,
-      kind: 'release',
-      ref: '',
-      repo: '',
-      baseRef: '',
-    },
-    errors,
+    product: product.name,
+    version: input.version,
+    line,
+    provider,
+    suite,
+    hostClass: host.name,
+    runsOn: ['self-hosted', ...labels],
+    // '_' appears in no host class, product or suite name, so only a version can hold one:
+    // two different requests never share a leg.
+    leg: [host.name, product.name, input.version, suite].join('_'),
+    base,
+    releases,
+    mycnf: input.mycnf ?? '',
+    repeats: input.repeats ?? '',
+    instances: input.instances ?? '',
+    only: only.join(','),
+    resume: resume.join(','),
+    dryRun: input.dryRun === 'true',
+    commit,
+    movedFrom,
+    reference: host.reference ? { product: host.reference.product, version: host.reference.version } : null,
+    kind: 'release',
+    ref: '',
+    repo: '',
+    baseRef: '',
   };
 }
 
@@ -319,115 +308,4 @@ function resolveRefRequest(config, input, runner) {
     },
     errors,
   };
-}
-
-/**
- * The plan against the accepted baseline (tagbench baseline promote), which wins over the
- * line's baseVersion, as in `tagbench compare`. An explicit baseline input wins over both: the
- * caller does not read the accepted baseline then.
- * @param {BenchmarkPlan} plan from resolveBenchmarkRequest
- * @param {{version: string}|null} accepted the accepted baseline of the plan's host class,
- *   product, line and suite; null when none was promoted
- * @returns {BenchmarkPlan} plan itself when the base stays, else a copy with base and releases
- */
-export function applyAcceptedBaseline(plan, accepted) {
-  if (!accepted || accepted.version === plan.base) return plan;
-  return {
-    ...plan,
-    base: accepted.version,
-    releases: releaseList(plan.product, [accepted.version, plan.version], plan.provider, { [plan.version]: plan.commit }),
-  };
-}
-
-/**
- * Whether the reference needs a run of its own in this cycle: not when the host class names
- * none, nor when it is one of the releases the run measures anyway (typically the line's base),
- * since that run already gives the host series its point.
- * @param {BenchmarkPlan} plan after applyAcceptedBaseline (the base may have changed)
- * @returns {boolean}
- */
-export function needsReferenceRun(plan) {
-  if (!plan.reference) return false;
-  // The reference runs from Debian's package (resolveBenchmarkRequest checks it can): a source
-  // build of the same version measured here is another build, so it needs its own run.
-  return !plan.releases.split(',').includes(`${plan.reference.product}@${plan.reference.version}:deb`);
-}
-
-/**
- * The label of the reference's run (`tagbench run --releases P@V#reference:deb`): `#reference`
- * when the leg also measures another build of the reference's version (our source build of the
- * line's base), so the two builds' records stay apart in the one folder of that version (compare
- * refuses a column of two builds; the host series reads the labelled run), else none.
- * @param {BenchmarkPlan} plan
- * @returns {string} `#reference` or ''
- */
-export function referenceLabel(plan) {
-  if (!plan.reference || !needsReferenceRun(plan)) return '';
-  const ofVersion = `${plan.reference.product}@${plan.reference.version}:`;
-  return plan.releases.split(',').some((r) => r.startsWith(ofVersion)) ? `#${REFERENCE_LABEL}` : '';
-}
-
-/**
- * `tagbench run --releases` of a plan: base first, each from the plan's provider (our build
- * against our build, Debian's against Debian's), named per release so that another build of a
- * version in the install cache (a source build beside the Debian package) is never taken.
- * A version with a commit is the source build of exactly that commit (`:source@<commit>`).
- * @param {string} product
- * @param {string[]} versions
- * @param {string} provider
- * @param {Record<string, string>} [commits] version -> full commit id ('' = none)
- */
-function releaseList(product, versions, provider, commits = {}) {
-  return [...new Set(versions)].map((v) => `${product}@${v}:${provider}${commits[v] ? `@${commits[v]}` : ''}`).join(',');
-}
-
-/**
- * The plan as GitHub step outputs, the names later jobs of the benchmark workflow read.
- * @param {BenchmarkPlan} plan
- * @param {{estimateMinutes: number, timeouts: {install: number, run: number, reference: number, confirm: number, job: number}}} time
- *   the leg's estimate and step timeouts (run/estimate.js): the bench job's timeout-minutes
- * @returns {string} `key=value` lines
- */
-export function renderPlanOutputs(plan, time) {
-  /** @type {Record<string, string>} */
-  const outputs = {
-    product: plan.product,
-    version: plan.version,
-    line: plan.line,
-    provider: plan.provider,
-    suite: plan.suite,
-    'host-class': plan.hostClass,
-    'runs-on': JSON.stringify(plan.runsOn),
-    leg: plan.leg,
-    base: plan.base,
-    releases: plan.releases,
-    mycnf: plan.mycnf,
-    repeats: plan.repeats,
-    instances: plan.instances,
-    only: plan.only,
-    resume: plan.resume,
-    'dry-run': String(plan.dryRun),
-    // '' when the source build is of the tag's commit at fetch time, or the provider builds none.
-    commit: plan.commit,
-    'moved-from': plan.movedFrom,
-    // kind=ref: the bench job runs `tagbench run --product P --ref REF [--repo REPO] [--base BASE |
-    // --base-ref BASE_REF] [--commit COMMIT]` and `tagbench compare --ref` instead of the releases.
-    kind: plan.kind,
-    ref: plan.ref,
-    repo: plan.repo,
-    'base-ref': plan.baseRef,
-    // The bench job installs and runs the reference beside the candidate when reference-run is
-    // true; reference-product/-version are '' when the host class names no reference.
-    'reference-product': plan.reference?.product ?? '',
-    'reference-version': plan.reference?.version ?? '',
-    'reference-run': String(needsReferenceRun(plan)),
-    'reference-label': referenceLabel(plan),
-    'estimate-minutes': String(time.estimateMinutes),
-    'install-timeout-minutes': String(time.timeouts.install),
-    'run-timeout-minutes': String(time.timeouts.run),
-    'reference-timeout-minutes': String(time.timeouts.reference),
-    'confirm-timeout-minutes': String(time.timeouts.confirm),
-    'job-timeout-minutes': String(time.timeouts.job),
-  };
-  return Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join('');
 }

@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { loadConfig } from '../../scripts/config/index.js';
-import { renderPlanOutputs, resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
+import { resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
+import { renderPlanOutputs } from '../../scripts/workflow/benchmark-plan.js';
 
 /** The leg's time outputs do not name artifacts: any values do here. */
 const PLAN_TIME = { estimateMinutes: 60, timeouts: { install: 20, run: 100, reference: 60, confirm: 100, job: 300 } };

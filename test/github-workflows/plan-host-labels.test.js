@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../scripts/config/index.js';
 import { resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
 import { planCommand } from '../../scripts/workflow/commands.js';
+import { githubSettings } from '../support/github-settings.js';
 import { UserError } from '../../scripts/errors.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,7 +26,7 @@ test('a host class without runner labels is refused for self-hosted jobs, naming
   assert.equal(errors.length, 1);
   assert.match(errors[0], /host class 'local' has no runner labels \(configs\/hosts\/local\.yml labels: \[\]\)/);
   assert.match(errors[0], /TAGBENCH_HOST_LABELS, e\.g\. \{"local": \["tagbench-laptop"\]\}/);
-  await assert.rejects(planCommand({ root: ROOT, env: {}, ...request, selfHosted: true }), (err) => err instanceof UserError && /no runner labels/.test(err.message));
+  await assert.rejects(planCommand({ root: ROOT, ...request, selfHosted: true }, githubSettings()), (err) => err instanceof UserError && /no runner labels/.test(err.message));
 });
 
 test('TAGBENCH_HOST_LABELS gives a class its runner; classes with labels keep theirs', async () => {

@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { reportCommand } from '../../scripts/github/commands.js';
+import { reportCommand } from '../../scripts/github/report-command.js';
+import { githubSettings } from '../support/github-settings.js';
 import { createGitHubClient, describeGitHubError } from '../../scripts/github/github-client.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
 import { FIXTURE_STORE, loadFixtures } from './fixture-store.js';
@@ -20,7 +21,7 @@ const github = useFakeGitHubPerTest();
 /** @type {ReturnType<typeof github.start>|null} */
 let fake = null;
 
-const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
+const settings = githubSettings({ token: 'ghs_test', repository: 'acme/bench', apiUrl: FAKE_API });
 const timing = { retryAfterBaseMs: 1, recheckDelayMs: 0 };
 const TRIAGE_LABELS = ['tagbench:confirmed-bug', 'tagbench:expected-change', 'tagbench:noise'];
 const LABELS = ['tagbench-regression', 'host:local', 'product:mariadb-10.11', ...TRIAGE_LABELS];
@@ -31,7 +32,7 @@ const SECONDARY = { message: 'You have exceeded a secondary rate limit. Please w
 async function report(extra = {}) {
   const dir = await github.tempDir('tagbench-gh-failures-');
   const summaryFile = join(dir, 'summary.md');
-  const run = reportCommand({ store: FIXTURE_STORE, version: '10.11.19', summaryFile, env, timing, ...extra });
+  const run = reportCommand({ store: FIXTURE_STORE, version: '10.11.19', summaryFile, timing, ...extra }, settings);
   return { run, summary: async () => readFile(summaryFile, 'utf8') };
 }
 

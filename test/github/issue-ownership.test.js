@@ -8,7 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { issuesCommand, parseOverrides, reportCommand } from '../../scripts/github/commands.js';
+import { issuesCommand } from '../../scripts/github/commands.js';
+import { parseOverrides, reportCommand } from '../../scripts/github/report-command.js';
+import { githubSettings } from '../support/github-settings.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
 import { computeFingerprint, parseMarker } from '../../scripts/github/issue-marker.js';
 import { loadFixtures, FIXTURE_STORE } from './fixture-store.js';
@@ -19,7 +21,7 @@ const github = useFakeGitHubPerTest();
 let fake = null;
 const tempDir = () => github.tempDir('tagbench-ownership-');
 
-const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
+const settings = githubSettings({ token: 'ghs_test', repository: 'acme/bench', apiUrl: FAKE_API });
 const timing = { retryAfterBaseMs: 1, recheckDelayMs: 0 };
 const context = { siteUrl: null, runUrl: null, label: 'tagbench-regression' };
 const LABELS = ['tagbench-regression', 'host:local', 'product:mariadb-10.11', 'tagbench:ad-hoc', 'tagbench:confirmed-bug', 'tagbench:expected-change', 'tagbench:noise'];
@@ -35,7 +37,7 @@ async function officialIssue() {
 test('an ad-hoc run (overrides) reports in the job summary only by default: GitHub is not even asked', async () => {
   fake = github.start({ issues: [await officialIssue()], labels: LABELS });
   const dir = await tempDir();
-  const code = await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', mycnfOverride: 'small', summaryFile: join(dir, 's.md'), env, timing });
+  const code = await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', mycnfOverride: 'small', summaryFile: join(dir, 's.md'), timing }, settings);
   assert.equal(code, 0);
   assert.deepEqual(fake.requests, []);
   const summary = await readFile(join(dir, 's.md'), 'utf8');
@@ -47,10 +49,10 @@ test('an ad-hoc run with --ad-hoc-issues issue gets an issue of its own; the off
   const official = await officialIssue();
   fake = github.start({ issues: [official], labels: LABELS });
   const dir = await tempDir();
-  const adHoc = { store: FIXTURE_STORE, version: '10.11.19', adHocIssues: 'issue', baseOverride: '10.11.17', onlyOverride: 'update-index,point-query', summaryFile: join(dir, 's.md'), env, timing };
-  assert.equal(await reportCommand(adHoc), 0);
-  assert.equal(await reportCommand(adHoc), 0);
-  assert.equal(await reportCommand({ ...adHoc, onlyOverride: 'point-query' }), 0);
+  const adHoc = { store: FIXTURE_STORE, version: '10.11.19', adHocIssues: 'issue', baseOverride: '10.11.17', onlyOverride: 'update-index,point-query', summaryFile: join(dir, 's.md'), timing };
+  assert.equal(await reportCommand(adHoc, settings), 0);
+  assert.equal(await reportCommand(adHoc, settings), 0);
+  assert.equal(await reportCommand({ ...adHoc, onlyOverride: 'point-query' }, settings), 0);
   assert.equal(fake.issues.length, 3, 'the official issue plus one per distinct set of overrides');
   assert.equal(fake.issues[0].body, official.body, 'the official issue was not rewritten');
   assert.equal(fake.requests.filter((r) => r.method !== 'GET' && r.path.endsWith('/issues/1')).length, 0);
@@ -62,7 +64,7 @@ test('an ad-hoc run with --ad-hoc-issues issue gets an issue of its own; the off
   assert.ok(fake.issues.slice(1).every((i) => i.labels.includes('tagbench:ad-hoc')));
   // The site's list links releases to their official issues only.
   const out = join(dir, 'issues.json');
-  assert.equal(await issuesCommand({ out, env }), 0);
+  assert.equal(await issuesCommand({ out }, settings), 0);
   assert.deepEqual(JSON.parse(await readFile(out, 'utf8')).map((/** @type {any} */ i) => i.number), [1]);
 });
 
@@ -71,7 +73,7 @@ test('a default run never updates an ad-hoc issue, and an ad-hoc run notes no re
   const adHocPlan = renderIssue(c19, records, { ...context, adHoc: { base: null, mycnf: 'small', only: [] } });
   assert.ok(adHocPlan);
   fake = github.start({ issues: [{ number: 1, title: adHocPlan.title, body: adHocPlan.body, state: 'open', labels: ['tagbench-regression', 'tagbench:ad-hoc'], html_url: 'u1' }], labels: LABELS });
-  assert.equal(await reportCommand({ store: FIXTURE_STORE, summaryFile: join(await tempDir(), 's.md'), env, timing }), 0);
+  assert.equal(await reportCommand({ store: FIXTURE_STORE, summaryFile: join(await tempDir(), 's.md'), timing }, settings), 0);
   assert.equal(fake.issues.length, 2, 'the default run opened the official issue beside the ad-hoc one');
   assert.equal(fake.issues[0].body, adHocPlan.body);
   assert.deepEqual(fake.comments.map((c) => c.issue), [2], 'the recovery in 10.11.20 is noted on the official issue only');
@@ -84,7 +86,7 @@ test('markers count only in issues the bot opened: a copied marker neither redir
     comments: [{ issue: 1, body: '<!-- tagbench-recovery {"v":1,"version":"10.11.20"} -->', login: 'mallory' }],
     labels: LABELS,
   });
-  assert.equal(await reportCommand({ store: FIXTURE_STORE, closeOnRecovery: true, summaryFile: join(await tempDir(), 's.md'), env, timing }), 0);
+  assert.equal(await reportCommand({ store: FIXTURE_STORE, closeOnRecovery: true, summaryFile: join(await tempDir(), 's.md'), timing }, settings), 0);
   assert.equal(fake.issues.length, 2, 'a new issue instead of adopting mallory\'s');
   assert.equal(fake.issues[0].title, 'copied');
   assert.equal(fake.issues[0].state, 'open', 'mallory\'s issue is not closed by the recovery');
@@ -95,11 +97,11 @@ test('markers count only in issues the bot opened: a copied marker neither redir
 test('a configured bot login is trusted; the token\'s own login is trusted when it can read it', async () => {
   const official = await officialIssue();
   fake = github.start({ issues: [{ ...official, author: 'tagbench-app[bot]' }], labels: LABELS, authLogin: 'tagbench-app[bot]' });
-  assert.equal(await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', summaryFile: join(await tempDir(), 's.md'), env, timing }), 0);
+  assert.equal(await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', summaryFile: join(await tempDir(), 's.md'), timing }, settings), 0);
   assert.equal(fake.issues.length, 1, 'the token\'s own login (GET /user) is trusted');
   fake.done();
   fake = github.start({ issues: [{ ...official, author: 'release-bot' }], labels: LABELS });
-  assert.equal(await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', botLogin: 'release-bot', summaryFile: join(await tempDir(), 's.md'), env, timing }), 0);
+  assert.equal(await reportCommand({ store: FIXTURE_STORE, version: '10.11.19', botLogin: 'release-bot', summaryFile: join(await tempDir(), 's.md'), timing }, settings), 0);
   assert.equal(fake.issues.length, 1, '--bot-login is trusted');
 });
 

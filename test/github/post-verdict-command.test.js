@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { postVerdictCommand } from '../../scripts/github/commands.js';
+import { postVerdictCommand } from '../../scripts/github/verdict-command.js';
+import { githubSettings } from '../support/github-settings.js';
 import { renderVerdict } from '../../scripts/github/render-verdict.js';
 import { readCalibrationReport } from '../../scripts/store/index.js';
 import { useFakeGitHubPerTest, FAKE_API } from './fake-github-nock.js';
@@ -21,9 +22,12 @@ async function comparisonFile() {
   return join(dir, (await readdir(dir))[0]);
 }
 
-/** @param {Record<string, any>} options */
-async function run(options) {
-  return postVerdictCommand({ comparison: await comparisonFile(), repo: 'acme/bench', sha: SHA, env: {}, ...options });
+/**
+ * @param {Record<string, any>} options
+ * @param {import('../../scripts/github/settings.js').GitHubSettings} [settings] none set by default
+ */
+async function run(options, settings = githubSettings()) {
+  return postVerdictCommand({ comparison: await comparisonFile(), repo: 'acme/bench', sha: SHA, ...options }, settings);
 }
 
 test('bad options are refused with what would be valid', async () => {
@@ -41,7 +45,7 @@ test('--dry-run with a token set writes check-run.md, comment.md and requests.js
   const fake = github.start({ commits: [SHA] });
   const dir = await github.tempDir('tagbench-verdict-dry-');
   const reportUrl = 'https://github.example/acme/tagbench/actions/runs/5';
-  assert.equal(await run({ pull: '12', reportUrl, dryRun: dir, env: { GITHUB_TOKEN: 'ghs_app', GITHUB_API_URL: FAKE_API } }), 0);
+  assert.equal(await run({ pull: '12', reportUrl, dryRun: dir }, githubSettings({ token: 'ghs_app', apiUrl: FAKE_API })), 0);
   assert.deepEqual(fake.requests, [], 'nothing reached GitHub');
   const { c19 } = await loadFixtures();
   // The command reads the host class's calibration from the project, as report does.
@@ -71,7 +75,7 @@ test('without a token: a dry run into out/verdict of the working directory, and 
   const cwd = process.cwd();
   process.chdir(dir);
   t.after(() => process.chdir(cwd));
-  assert.equal(await run({ env: { GITHUB_API_URL: FAKE_API } }), 0);
+  assert.equal(await run({}, githubSettings({ apiUrl: FAKE_API })), 0);
   const plan = JSON.parse(await readFile(join(dir, 'out/verdict/requests.json'), 'utf8'));
   assert.equal(plan.pull, null);
   assert.ok(plan.requests.every((/** @type {any} */ r) => !r.path.includes('/issues/')));

@@ -13,7 +13,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { postVerdictCommand } from '../../scripts/github/commands.js';
+import { postVerdictCommand } from '../../scripts/github/verdict-command.js';
+import { githubSettings } from '../support/github-settings.js';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
 import { GITHUB_LIMITS, parseVerdictMarker, renderVerdict } from '../../scripts/github/render-verdict.js';
 import { postVerdict } from '../../scripts/github/post-verdict.js';
@@ -51,7 +52,7 @@ async function comparisonFile(/** @type {string} */ version) {
 
 /** @param {Record<string, any>} options */
 function post(options) {
-  return postVerdictCommand({ repo: 'acme/bench', reportUrl: REPORT, timing, env: { GITHUB_TOKEN: 'ghs_app', GITHUB_API_URL: ctx.prism.url }, ...options });
+  return postVerdictCommand({ repo: 'acme/bench', reportUrl: REPORT, timing, ...options }, githubSettings({ token: 'ghs_app', apiUrl: ctx.prism.url }));
 }
 
 function assertValid() {

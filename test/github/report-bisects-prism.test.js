@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { reportCommand } from '../../scripts/github/commands.js';
+import { reportCommand } from '../../scripts/github/report-command.js';
+import { githubSettings } from '../support/github-settings.js';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
 import { editComment, syncBisectComment } from '../../scripts/github/report-bisects.js';
 import { parseBisectMarker } from '../../scripts/github/render-bisect-comment.js';
@@ -21,8 +22,8 @@ test('report --bisects looks the issue up with documented requests; no issue of 
   ctx.prism.clear();
   const store = join(ctx.dir, 'store');
   await writeBisectReport(store, makeBisectReport());
-  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url };
-  assert.equal(await reportCommand({ store, bisects: true, env, summaryFile: join(ctx.dir, 'summary.md') }), 0);
+  const settings = githubSettings({ token: 'ghs_prism', repository: 'acme/bench', apiUrl: ctx.prism.url });
+  assert.equal(await reportCommand({ store, bisects: true, summaryFile: join(ctx.dir, 'summary.md') }, settings), 0);
   // The comparisons' part and the bisects' part each read the issues; the example issue has no marker.
   assert.deepEqual(ctx.prism.requests.map((r) => `${r.method} ${r.path}`), ['GET /user', 'GET /repos/acme/bench/issues', 'GET /user', 'GET /repos/acme/bench/issues']);
   for (const r of ctx.prism.requests) {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportCommand } from '../../scripts/github/commands.js';
+import { reportCommand } from '../../scripts/github/report-command.js';
+import { githubSettings } from '../support/github-settings.js';
 import { computeFingerprint, renderMarker } from '../../scripts/github/issue-marker.js';
 import { findBisectIssue, parseBisectMarker, planBisectComment, renderBisectComment } from '../../scripts/github/render-bisect-comment.js';
 import { writeBisectReport } from '../../scripts/store/index.js';
@@ -54,9 +55,9 @@ test('the comment goes on the bad release\'s official issue once; a rerun posts 
     seededIssue({ ...KEY, version: '10.11.21' }, 2),
     seededIssue(KEY, 3),
   ] });
-  const env = { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
+  const settings = githubSettings({ token: 't', repository: 'acme/bench', apiUrl: FAKE_API });
   const summaryFile = join(dir, 'summary.md');
-  assert.equal(await reportCommand({ store, bisects: true, env, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }), 0);
+  assert.equal(await reportCommand({ store, bisects: true, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }, settings), 0);
   assert.equal(fake.comments.length, 1);
   const [comment] = fake.comments;
   assert.equal(comment.issue, 3);
@@ -66,7 +67,7 @@ test('the comment goes on the bad release\'s official issue once; a rerun posts 
   assert.match(await readFile(summaryFile, 'utf8'), /### Bisects\n\n- commented: bisect mariadb 10\.11\.18 \.\. 10\.11\.22 on local \(smoke\) \[#3\]\(https:\/\/github\.example\/acme\/bench\/issues\/3\) — first bad release 10\.11\.21/);
 
   const writesBefore = fake.writes().length;
-  assert.equal(await reportCommand({ store, bisects: true, env, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }), 0);
+  assert.equal(await reportCommand({ store, bisects: true, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }, settings), 0);
   assert.equal(fake.writes().length, writesBefore, 'a rerun writes nothing');
   assert.equal(fake.comments.length, 1);
   assert.match(await readFile(summaryFile, 'utf8'), /- unchanged: bisect .* \[#3\].* — already posted/);
@@ -76,23 +77,23 @@ test('without the release\'s issue nothing is posted and the summary says why; a
   const { dir, store } = await storeWithBisect();
   // Same key, but opened by someone the report does not trust: not tagbench's issue.
   fake = startFakeGitHub({ issues: [seededIssue(KEY, 4, 'mallory')] });
-  const env = { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API };
+  const settings = githubSettings({ token: 't', repository: 'acme/bench', apiUrl: FAKE_API });
   const summaryFile = join(dir, 'summary.md');
-  assert.equal(await reportCommand({ store, bisects: true, env, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }), 0);
+  assert.equal(await reportCommand({ store, bisects: true, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }, settings), 0);
   assert.deepEqual(fake.comments, []);
   assert.match(await readFile(summaryFile, 'utf8'), /- no-issue: bisect .* — no tagbench issue of mariadb 10\.11\.22 on local \(smoke\) in acme\/bench: nothing posted/);
 
   fake.done();
   fake = startFakeGitHub({ issues: [seededIssue(KEY, 3)] });
   fake.fail({ method: 'POST', path: /\/issues\/3\/comments$/, status: 422, body: { message: 'Validation Failed' } });
-  await assert.rejects(reportCommand({ store, bisects: true, env, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }), /1 GitHub request\(s\) failed.*bisect bisect-.* on #3/);
+  await assert.rejects(reportCommand({ store, bisects: true, summaryFile, timing: { recheckDelayMs: 0, throttle: false } }, settings), /1 GitHub request\(s\) failed.*bisect bisect-.* on #3/);
   assert.match(await readFile(summaryFile, 'utf8'), /- failed: bisect mariadb 10\.11\.18 \.\. 10\.11\.22/);
 });
 
 test('a dry run writes the comment to a file', async () => {
   const { dir, store, id } = await storeWithBisect();
   const dryRunDir = join(dir, 'issues');
-  assert.equal(await reportCommand({ store, bisects: true, dryRunDir, env: {}, summaryFile: join(dir, 'summary.md') }), 0);
+  assert.equal(await reportCommand({ store, bisects: true, dryRunDir, summaryFile: join(dir, 'summary.md') }, githubSettings()), 0);
   const text = await readFile(join(dryRunDir, `${id}.md`), 'utf8');
   assert.equal(parseBisectMarker(text), id);
   assert.match(text, /First bad release: mariadb 10\.11\.21/);

@@ -4,7 +4,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readComparisons } from '../../scripts/store/index.js';
-import { reportCommand } from '../../scripts/github/commands.js';
+import { reportCommand } from '../../scripts/github/report-command.js';
+import { githubSettings } from '../support/github-settings.js';
 import { FIXTURE_STORE } from './fixture-store.js';
 import { FAKE_API, useFakeGitHubPerTest } from './fake-github-nock.js';
 
@@ -17,7 +18,7 @@ test('without a token: issue Markdown goes to the dry-run dir and the summary to
   const dir = await tempDir();
   const summaryFile = join(dir, 'step-summary.md');
   await writeFile(summaryFile, 'earlier step\n');
-  const code = await reportCommand({ store: FIXTURE_STORE, dryRunDir: join(dir, 'issues'), env: { GITHUB_STEP_SUMMARY: summaryFile, GITHUB_REPOSITORY: 'acme/bench' } });
+  const code = await reportCommand({ store: FIXTURE_STORE, dryRunDir: join(dir, 'issues') }, githubSettings({ stepSummary: summaryFile, repository: 'acme/bench' }));
   assert.equal(code, 0);
   const files = await readdir(join(dir, 'issues'));
   assert.deepEqual(files, ['tagbench-regression_v1_mariadb_10.11_10.11.19_local_smoke.md'], 'one issue: only 10.11.19 has confirmed regressions');
@@ -31,10 +32,10 @@ test('without a token: issue Markdown goes to the dry-run dir and the summary to
 test('a repeated report of the same regression produces one issue, not two', async () => {
   fake = github.start();
   const dir = await tempDir();
-  const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '11' };
-  const options = { store: FIXTURE_STORE, version: '10.11.19', summaryFile: join(dir, 's.md'), env };
-  assert.equal(await reportCommand(options), 0);
-  assert.equal(await reportCommand({ ...options, env: { ...env, GITHUB_RUN_ID: '12' } }), 0);
+  const settings = githubSettings({ token: 'ghs_test', repository: 'acme/bench', apiUrl: FAKE_API, runUrl: 'https://github.example/acme/bench/actions/runs/11' });
+  const options = { store: FIXTURE_STORE, version: '10.11.19', summaryFile: join(dir, 's.md') };
+  assert.equal(await reportCommand(options, settings), 0);
+  assert.equal(await reportCommand(options, { ...settings, runUrl: 'https://github.example/acme/bench/actions/runs/12' }), 0);
   assert.equal(fake.issues.length, 1);
   assert.match(fake.issues[0].body, /actions\/runs\/11/);
   assert.equal(fake.requests.filter((r) => r.method === 'POST' && r.path === '/repos/acme/bench/issues').length, 1);
@@ -46,7 +47,7 @@ test('a bad comparison file is named in the error', async () => {
   const dir = await tempDir();
   const bad = join(dir, 'c.json');
   await writeFile(bad, JSON.stringify({ schemaVersion: 1, product: 'mariadb' }));
-  await assert.rejects(reportCommand({ comparison: [bad], store: FIXTURE_STORE, env: {} }), (err) => {
+  await assert.rejects(reportCommand({ comparison: [bad], store: FIXTURE_STORE }, githubSettings()), (err) => {
     assert.equal(/** @type {Error} */ (err).name, 'UserError');
     assert.match(/** @type {Error} */ (err).message, new RegExp(`comparison file ${bad} is not a valid comparison`));
     return true;
@@ -56,7 +57,7 @@ test('a bad comparison file is named in the error', async () => {
 test('real captured pipeline output: one issue with the confirmed issue-level regressions, units and rerun', async () => {
   const dir = await tempDir();
   const store = fileURLToPath(new URL('../fixtures/github/captured-store/', import.meta.url));
-  const code = await reportCommand({ store, dryRunDir: join(dir, 'issues'), summaryFile: join(dir, 'summary.md'), env: {} });
+  const code = await reportCommand({ store, dryRunDir: join(dir, 'issues'), summaryFile: join(dir, 'summary.md') }, githubSettings());
   assert.equal(code, 0);
   const files = await readdir(join(dir, 'issues'));
   assert.deepEqual(files, ['tagbench-regression_v1_mariadb_10.11_10.11.19_local_smoke.md']);

@@ -7,7 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { issuesCommand, reportCommand } from '../../scripts/github/commands.js';
+import { issuesCommand } from '../../scripts/github/commands.js';
+import { reportCommand } from '../../scripts/github/report-command.js';
+import { readGitHubSettings } from '../../scripts/github/settings.js';
+import { githubSettings } from '../support/github-settings.js';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
 import { dispatchPromotion } from '../../scripts/github/triage.js';
 import { repairSpec, usePrismForFile } from './prism-harness.js';
@@ -17,8 +20,9 @@ const ctx = usePrismForFile();
 
 test('a report sends only valid, documented requests: find, labels, create, recovery comment, close', { timeout: 120_000 }, async () => {
   ctx.prism.clear();
-  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '42' };
-  const code = await reportCommand({ store: FIXTURE_STORE, closeOnRecovery: true, siteUrl: 'https://acme.example/bench/', summaryFile: join(ctx.dir, 'summary.md'), env });
+  // The settings as the CLI's entry reads them from an Actions environment.
+  const settings = readGitHubSettings({ GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url, GITHUB_SERVER_URL: 'https://github.example', GITHUB_RUN_ID: '42' });
+  const code = await reportCommand({ store: FIXTURE_STORE, closeOnRecovery: true, siteUrl: 'https://acme.example/bench/', summaryFile: join(ctx.dir, 'summary.md') }, settings);
   assert.equal(code, 0);
   const sent = ctx.prism.requests.map((r) => `${r.method} ${r.path}`);
   // The description's example issue (#1347) carries no tagbench marker: a new issue is created.
@@ -78,7 +82,7 @@ test('requests that break the description are rejected with 422 and sl-violation
 test('issues lists only issues carrying a tagbench marker', { timeout: 60_000 }, async () => {
   ctx.prism.clear();
   const out = join(ctx.dir, 'issues.json');
-  assert.equal(await issuesCommand({ out, env: { GITHUB_TOKEN: 't', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url } }), 0);
+  assert.equal(await issuesCommand({ out }, githubSettings({ token: 't', repository: 'acme/bench', apiUrl: ctx.prism.url })), 0);
   // The description's example issue has no marker (and is a pull request): nothing to list.
   assert.deepEqual(JSON.parse(await readFile(out, 'utf8')), []);
   assert.deepEqual(ctx.prism.requests.map((r) => [r.method, r.path, r.query.labels, r.requestViolations]), [['GET', '/user', undefined, []], ['GET', '/repos/acme/bench/issues', 'tagbench-regression', []]]);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { triageCommand } from '../../scripts/github/commands.js';
+import { githubSettings } from '../support/github-settings.js';
 import { readTriageAnswer } from '../../scripts/github/triage-answers.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
 import { loadFixtures } from './fixture-store.js';
@@ -17,7 +18,7 @@ const github = useFakeGitHubPerTest();
 /** @type {ReturnType<typeof github.start>|null} */
 let fake = null;
 
-const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: FAKE_API, GITHUB_REF_NAME: 'main' };
+const settings = githubSettings({ token: 'ghs_test', repository: 'acme/bench', apiUrl: FAKE_API, refName: 'main' });
 const timing = { retryAfterBaseMs: 1 };
 
 /**
@@ -44,7 +45,7 @@ async function seedIssues() {
 async function run(/** @type {Record<string, any>} */ extra = {}) {
   const dir = await github.tempDir('tagbench-triage-');
   const out = join(dir, 'noise.json');
-  const code = await triageCommand({ out, env, timing, ...extra });
+  const code = await triageCommand({ out, timing, ...extra }, settings);
   return { code, summary: JSON.parse(await readFile(out, 'utf8')) };
 }
 
@@ -99,10 +100,10 @@ test('a failed dispatch is reported and retried by the next run; the counts are 
   fake.fail({ method: 'POST', path: /\/dispatches$/, status: 403, body: { message: 'Resource not accessible by integration' } });
   const dir = await github.tempDir('tagbench-triage-');
   const out = join(dir, 'noise.json');
-  await assert.rejects(triageCommand({ out, env, timing }), /#1 failed .*HTTP 403/);
+  await assert.rejects(triageCommand({ out, timing }, settings), /#1 failed .*HTTP 403/);
   assert.equal(JSON.parse(await readFile(out, 'utf8')).answers['expected-change'], 1);
   assert.equal(fake.comments.length, 0, 'no acknowledgement of what was not done');
-  await triageCommand({ out, env, timing });
+  await triageCommand({ out, timing }, settings);
   assert.equal(fake.dispatches.length, 1);
 });
 

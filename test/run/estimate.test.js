@@ -14,6 +14,7 @@ import { planSuite } from '../../scripts/workload/index.js';
 import { estimateRun, estimateLeg, legTimeoutsMinutes, checkBudget, ESTIMATE_DEFAULTS } from '../../scripts/run/estimate.js';
 import { runReleases } from '../../scripts/run/index.js';
 import { planCommand } from '../../scripts/workflow/commands.js';
+import { githubSettings } from '../support/github-settings.js';
 import { formatDuration } from '../../scripts/run/progress.js';
 import { COUNTED_SCAN_MAX_ROWS } from '../../scripts/workload/sysbench/plan.js';
 import { UserError } from '../../scripts/errors.js';
@@ -138,10 +139,10 @@ test('plan refuses a leg over budget and gives the workflow its timeouts from th
   process.stdout.write = () => true;
   process.stderr.write = () => true;
   try {
-    await assert.rejects(planCommand({ root, env: { GITHUB_OUTPUT: out }, baselines: join(dir, 'none'), product: 'mariadb', version: '10.11.19', hostClass: 'small-server', suite: 'linkbench-cached' }),
+    await assert.rejects(planCommand({ root, baselines: join(dir, 'none'), product: 'mariadb', version: '10.11.19', hostClass: 'small-server', suite: 'linkbench-cached' }, githubSettings({ output: out })),
       (err) => err instanceof UserError && /This leg \(small-server_mariadb_10\.11\.19_linkbench-cached\) is estimated at \d+h\d\dm, over the host class's budget of 8 h/.test(err.message));
     assert.equal(await readFile(out, 'utf8'), '', 'a refused plan writes no outputs');
-    await planCommand({ root, env: { GITHUB_OUTPUT: out }, baselines: join(dir, 'none'), product: 'mariadb', version: '10.11.19', hostClass: 'small-server' });
+    await planCommand({ root, baselines: join(dir, 'none'), product: 'mariadb', version: '10.11.19', hostClass: 'small-server' }, githubSettings({ output: out }));
   } finally {
     process.stdout.write = quiet.stdout;
     process.stderr.write = quiet.stderr;

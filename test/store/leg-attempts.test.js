@@ -9,7 +9,7 @@ import { readFile, writeFile, mkdir, rename } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { publishToBranch, writeLegAttempt, readLegAttempts, summarizeLegAttempts, readIndex, legKey, openFailedLegs } from '../../scripts/store/index.js';
 import { buildIndex } from '../../scripts/store/build-index.js';
-import { attemptCommand } from '../../scripts/store/commands.js';
+import { attemptCommand, readStoreSettings } from '../../scripts/store/commands.js';
 import { UserError } from '../../scripts/errors.js';
 import { tempDir, git, bareRepo, cleanupTempDirs } from './store-testkit.js';
 
@@ -87,9 +87,8 @@ test('tagbench store attempt writes the file the workflow publishes, with the ru
   try {
     await attemptCommand({
       store, hostClass: 'small-server', product: 'mariadb', version: '10.11.19', suite: 'small', outcome: 'cancelled', reason: 'the bench job ended cancelled',
-      env: { GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'acme/bench', GITHUB_RUN_ID: '42' },
-    });
-    await assert.rejects(attemptCommand({ store, hostClass: 'small-server', product: 'mariadb', suite: 'small', reason: 'x', env: {} }), (err) => err instanceof UserError && /needs --version/.test(err.message));
+    }, readStoreSettings({ GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'acme/bench', GITHUB_RUN_ID: '42' }));
+    await assert.rejects(attemptCommand({ store, hostClass: 'small-server', product: 'mariadb', suite: 'small', reason: 'x' }, readStoreSettings({})), (err) => err instanceof UserError && /needs --version/.test(err.message));
   } finally {
     process.stdout.write = out;
   }
@@ -116,4 +115,10 @@ test('a failed leg stays open until its release is compared or a run finishes af
   });
   assert.deepEqual(open.map((l) => l.version), ['10.11.19', '10.11.22']);
   assert.deepEqual(openFailedLegs(legs, { compared: new Set(), lastFinishedAt: new Map() }), legs);
+});
+
+test('the store\'s settings: a run URL only when Actions names the run and its repository, github.com when no server is named', () => {
+  assert.equal(readStoreSettings({ GITHUB_REPOSITORY: 'acme/bench', GITHUB_RUN_ID: '7' }).runUrl, 'https://github.com/acme/bench/actions/runs/7');
+  assert.equal(readStoreSettings({ GITHUB_REPOSITORY: 'acme/bench' }).runUrl, null);
+  assert.equal(readStoreSettings({ GITHUB_RUN_ID: '7' }).runUrl, null);
 });

@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { openPrCommand } from '../../scripts/workflow/commands.js';
+import { githubSettings } from '../support/github-settings.js';
 import { usePrismForFile } from '../github/prism-harness.js';
 
 const ctx = usePrismForFile();
@@ -26,8 +27,8 @@ test('open-pr sends the baseline change through the Git Data API, with valid req
   await writeFile(join(repoDir, 'baselines', 'local', 'new.yml'), 'version: 10.11.18\n');
   await writeFile(join(repoDir, 'README'), 'changed outside the path\n');
   await rm(join(repoDir, 'baselines', 'local', 'old.yml'));
-  const env = { GITHUB_TOKEN: 'ghs_prism', GITHUB_REPOSITORY: 'acme/bench', GITHUB_API_URL: ctx.prism.url };
-  const code = await openPrCommand({ path: 'baselines', branch: 'baseline/local/mariadb-10.11/smoke/10.11.18', base: 'main', title: 'Promote mariadb 10.11.18', body: 'why', env, cwd: repoDir });
+  const settings = githubSettings({ token: 'ghs_prism', repository: 'acme/bench', apiUrl: ctx.prism.url });
+  const code = await openPrCommand({ path: 'baselines', branch: 'baseline/local/mariadb-10.11/smoke/10.11.18', base: 'main', title: 'Promote mariadb 10.11.18', body: 'why', cwd: repoDir }, settings);
   assert.equal(code, 0);
   for (const r of ctx.prism.requests) assert.deepEqual(r.requestViolations, [], `${r.method} ${r.path}`);
   const sent = ctx.prism.requests.map((r) => `${r.method} ${r.path.replace(/[0-9a-f]{40}/, '<sha>')}`);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../scripts/config/index.js';
 import { planCommand } from '../../scripts/workflow/commands.js';
+import { githubSettings } from '../support/github-settings.js';
 import { resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -22,7 +23,7 @@ test('plan: a pull request\'s head against its base branch, as step outputs', as
   const write = process.stdout.write;
   process.stdout.write = () => true;
   try {
-    await planCommand({ root, env: { GITHUB_OUTPUT: out }, ...request, ref: 'pull/123/head', baseRef: '10.11', repo: 'https://github.com/acme/server.git', commit: 'a'.repeat(40) });
+    await planCommand({ root, ...request, ref: 'pull/123/head', baseRef: '10.11', repo: 'https://github.com/acme/server.git', commit: 'a'.repeat(40) }, githubSettings({ output: out }));
   } finally {
     process.stdout.write = write;
   }

@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../scripts/config/index.js';
 import { planCommand } from '../../scripts/workflow/commands.js';
-import { applyAcceptedBaseline, needsReferenceRun, referenceLabel, resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
+import { githubSettings } from '../support/github-settings.js';
+import { resolveBenchmarkRequest } from '../../scripts/workflow/resolve-benchmark-request.js';
+import { applyAcceptedBaseline, needsReferenceRun, referenceLabel } from '../../scripts/workflow/benchmark-plan.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const request = { product: 'mariadb', version: '10.11.19', hostClass: 'local', suite: 'smoke' };
@@ -21,7 +23,7 @@ async function planOutputs(extra) {
   const write = process.stdout.write;
   process.stdout.write = () => true; // read back from GITHUB_OUTPUT
   try {
-    await planCommand({ root, env: { GITHUB_OUTPUT: out }, baselines: join(dir, 'no-baselines'), ...request, ...extra });
+    await planCommand({ root, baselines: join(dir, 'no-baselines'), ...request, ...extra }, githubSettings({ output: out }));
   } finally {
     process.stdout.write = write;
   }

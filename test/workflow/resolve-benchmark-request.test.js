@@ -6,6 +6,7 @@ import { mkdtemp, mkdir, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planCommand } from '../../scripts/workflow/commands.js';
+import { githubSettings } from '../support/github-settings.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -17,7 +18,7 @@ async function plan(extra) {
   const write = process.stdout.write;
   process.stdout.write = () => true; // the plan is read back from GITHUB_OUTPUT
   try {
-    await planCommand({ root, env: { GITHUB_OUTPUT: out }, product: 'mariadb', version: '10.11.19', hostClass: 'local', suite: 'smoke', ...extra });
+    await planCommand({ root, product: 'mariadb', version: '10.11.19', hostClass: 'local', suite: 'smoke', ...extra }, githubSettings({ output: out }));
   } finally {
     process.stdout.write = write;
   }

@@ -21,17 +21,13 @@
  * `<the release it branched from>+<first 12 hex of the commit>` (`10.11.18+1a2b3c4d5e6f`): the
  * line is the release's (its build flags, its thresholds), and the name never equals a release's.
  */
-import { mkdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { UserError } from '../../errors.js';
-import { compareVersions } from '../../version-order.js';
-import { upstreamAuthEnv } from '../../upstream-auth.js';
 import { COMMIT_RE } from '../install-cache.js';
-import { runTool } from '../run-tool.js';
 import { REF_RE } from './build-settings.js';
+import { openRefCache, ReleaseTags } from './ref-cache.js';
 
-/** Folder of the install cache holding one bare repository per product. */
-export const REF_CACHE_DIR = '.git-refs';
+export { REF_CACHE_DIR } from './ref-cache.js';
 
 /** How many hex digits of a commit name it in a version (as the install cache's folder names). */
 export const SHORT_COMMIT = 12;
@@ -164,43 +160,71 @@ export async function resolveRefRun(o) {
   if (o.baseRef !== undefined && o.baseVersion !== undefined) throw new UserError('give one base: --base <version> (a release) or --base-ref <ref> (a pull request\'s base), not both');
   const fetchFrom = o.repo ?? product.gitUrl;
   if (!fetchFrom) throw new UserError(`configs/products/${product.name}.yml has no gitUrl: give the repository of the ref (--repo <url or folder>)`);
-  const from = isLocalRepository(fetchFrom) ? resolve(fetchFrom) : fetchFrom;
-  const repository = redactRepository(fetchFrom);
   const git = await openRefCache(o.cacheDir, product);
-  const parsed = parseGitRef(o.ref, '--ref');
-  const refCommit = await fetchRef(git, from, parsed, repository);
-  log(`${o.ref} of ${repository} is commit ${refCommit}`);
-  let candidateCommit = refCommit;
-  if (o.commit !== undefined && o.commit !== refCommit) {
-    if (!COMMIT_RE.test(o.commit)) throw new UserError(`--commit '${o.commit}' is not a full commit id (40 or 64 lower-case hex digits)`);
-    candidateCommit = await fetchRef(git, from, parseGitRef(o.commit, '--commit'), repository);
-    log(`${o.ref} has moved on to ${refCommit}; building the pinned commit ${candidateCommit}`);
+  /** @type {RefSource} */
+  const src = {
+    git,
+    product,
+    from: isLocalRepository(fetchFrom) ? resolve(fetchFrom) : fetchFrom,
+    repository: redactRepository(fetchFrom),
+    // A fork's tags stop where it was forked: the upstream's are fetched when the fork's say nothing.
+    upstream: product.gitUrl && product.gitUrl !== fetchFrom ? product.gitUrl : null,
+    releases: new ReleaseTags(git, product),
+    log,
+  };
+  const { parsed, commit: candidateCommit } = await fetchCandidate(o, src);
+  await git.fetch(src.from, ['+refs/tags/*:refs/tags/*'], `the tags of ${src.repository}`);
+  const { base, baseHow } = await resolveBase(o, src, candidateCommit);
+  if (base.commit === candidateCommit) {
+    throw new UserError(`the base (${baseHow === 'named' ? `release ${base.version}` : baseHow === 'pull-request-base' ? `merge base with ${o.baseRef}` : `release ${base.version}`}) is commit ${base.commit}, the candidate's own: there is nothing to compare. Give another base (--base <version>, --base-ref <ref>)`);
   }
-  await git.fetch(from, ['+refs/tags/*:refs/tags/*'], `the tags of ${repository}`);
-  const releases = new ReleaseTags(git, product);
-  // A fork's tags stop where it was forked: the upstream's are fetched when the fork's say nothing.
-  const upstream = product.gitUrl && product.gitUrl !== fetchFrom ? product.gitUrl : null;
-  const branchedFrom = async (/** @type {string} */ commit) => {
-    const found = await releases.newestAncestor(commit);
-    if (found || !upstream || releases.upstreamFetched) return found;
-    releases.upstreamFetched = true;
-    await git.fetch(upstream, ['+refs/tags/*:refs/tags/*'], `the tags of ${redactRepository(upstream)}`);
-    return releases.newestAncestor(commit);
-  };
-  const versionOf = async (/** @type {string} */ commit, /** @type {string|null} */ fallback) => {
-    const at = await releases.atCommit(commit);
-    if (at) return { version: at.version, tag: at.tag };
-    const parent = (await branchedFrom(commit))?.version ?? fallback;
-    if (!parent) throw noReleaseError(product, commit, repository);
-    return { version: commitVersion(parent, commit), tag: null };
-  };
+  const candidate = { ...(await versionOf(src, candidateCommit, baseHow === 'named' ? base.version : null)), commit: candidateCommit, name: parsed.name };
+  if (candidate.version === base.version) throw new UserError(`the candidate and its base are both ${product.name} ${base.version} (commits ${candidateCommit} and ${base.commit}); give another base`);
+  log(`base: ${product.name} ${base.version} at ${base.commit} (${describeHow(baseHow, base.name)}); candidate: ${product.name} ${candidate.version}`);
+  return { product: product.name, repository: src.repository, fetchFrom, pullRequest: parsed.pullRequest, candidate, base, baseHow, baseRef: base.name };
+}
 
-  /** @type {RefSide} */
-  let base;
-  /** @type {ResolvedRefRun['baseHow']} */
-  let baseHow;
+/**
+ * @typedef {object} RefSource where a ref run's commits come from
+ * @property {import('./ref-cache.js').RefCache} git the install cache's bare repository
+ * @property {import('../types.js').InstallProductConfig} product
+ * @property {string} from the repository fetched from (a local folder made absolute)
+ * @property {string} repository the repository as messages and records name it (no credentials)
+ * @property {string|null} upstream the product's gitUrl when the ref is of a fork, else null
+ * @property {ReleaseTags} releases the product's release tags in the cache
+ * @property {(line: string) => void} log
+ */
+
+/**
+ * The candidate's commit: what the ref names, or the pinned commit when it has moved on since.
+ * @param {ResolveRefOptions} o
+ * @param {RefSource} src
+ * @returns {Promise<{parsed: ParsedRef, commit: string}>}
+ * @throws {UserError} an unknown ref, a malformed pinned commit
+ */
+async function fetchCandidate(o, src) {
+  const parsed = parseGitRef(o.ref, '--ref');
+  const refCommit = await fetchRef(src.git, src.from, parsed, src.repository);
+  src.log(`${o.ref} of ${src.repository} is commit ${refCommit}`);
+  if (o.commit === undefined || o.commit === refCommit) return { parsed, commit: refCommit };
+  if (!COMMIT_RE.test(o.commit)) throw new UserError(`--commit '${o.commit}' is not a full commit id (40 or 64 lower-case hex digits)`);
+  const commit = await fetchRef(src.git, src.from, parseGitRef(o.commit, '--commit'), src.repository);
+  src.log(`${o.ref} has moved on to ${refCommit}; building the pinned commit ${commit}`);
+  return { parsed, commit };
+}
+
+/**
+ * The base of a ref run: the named release, the merge base with --base-ref, or the release the
+ * candidate branched from.
+ * @param {ResolveRefOptions} o
+ * @param {RefSource} src
+ * @param {string} candidateCommit
+ * @returns {Promise<{base: RefSide, baseHow: ResolvedRefRun['baseHow']}>}
+ * @throws {UserError} a base tag not found, no common history, no release to branch from
+ */
+async function resolveBase(o, src, candidateCommit) {
+  const { git, product, repository, upstream } = src;
   if (o.baseVersion !== undefined) {
-    baseHow = 'named';
     const tag = releaseTag(product, o.baseVersion);
     let commit = await git.commitOf(`refs/tags/${tag}`);
     if (!commit && upstream) {
@@ -208,27 +232,50 @@ export async function resolveRefRun(o) {
       commit = await git.commitOf(`refs/tags/${tag}`);
     }
     if (!commit) throw new UserError(`--base ${o.baseVersion}: its tag ${tag} (build.tagTemplate of configs/products/${product.name}.yml) is not in ${repository}${upstream ? ` nor in ${redactRepository(upstream)}` : ''}`);
-    base = { version: o.baseVersion, commit, tag, name: tag };
-  } else if (o.baseRef !== undefined) {
-    baseHow = 'pull-request-base';
-    const baseTip = await fetchRef(git, from, parseGitRef(o.baseRef, '--base-ref'), repository);
+    return { base: { version: o.baseVersion, commit, tag, name: tag }, baseHow: 'named' };
+  }
+  if (o.baseRef !== undefined) {
+    const baseTip = await fetchRef(git, src.from, parseGitRef(o.baseRef, '--base-ref'), repository);
     const commit = await git.mergeBase(candidateCommit, baseTip);
     if (!commit) throw new UserError(`--ref ${o.ref} (${candidateCommit}) and --base-ref ${o.baseRef} (${baseTip}) have no common history in ${repository}: a pull request's base is an ancestor of its head`);
-    log(`the merge base of ${o.ref} and ${o.baseRef} is ${commit}`);
-    base = { ...(await versionOf(commit, null)), commit, name: o.baseRef };
-  } else {
-    baseHow = 'branched-from';
-    const found = await branchedFrom(candidateCommit);
-    if (!found) throw noReleaseError(product, candidateCommit, repository);
-    base = { version: found.version, commit: found.commit, tag: found.tag, name: found.tag };
+    src.log(`the merge base of ${o.ref} and ${o.baseRef} is ${commit}`);
+    return { base: { ...(await versionOf(src, commit, null)), commit, name: o.baseRef }, baseHow: 'pull-request-base' };
   }
-  if (base.commit === candidateCommit) {
-    throw new UserError(`the base (${baseHow === 'named' ? `release ${base.version}` : baseHow === 'pull-request-base' ? `merge base with ${o.baseRef}` : `release ${base.version}`}) is commit ${base.commit}, the candidate's own: there is nothing to compare. Give another base (--base <version>, --base-ref <ref>)`);
-  }
-  const candidate = { ...(await versionOf(candidateCommit, baseHow === 'named' ? base.version : null)), commit: candidateCommit, name: parsed.name };
-  if (candidate.version === base.version) throw new UserError(`the candidate and its base are both ${product.name} ${base.version} (commits ${candidateCommit} and ${base.commit}); give another base`);
-  log(`base: ${product.name} ${base.version} at ${base.commit} (${describeHow(baseHow, base.name)}); candidate: ${product.name} ${candidate.version}`);
-  return { product: product.name, repository, fetchFrom, pullRequest: parsed.pullRequest, candidate, base, baseHow, baseRef: base.name };
+  const found = await branchedFrom(src, candidateCommit);
+  if (!found) throw noReleaseError(product, candidateCommit, repository);
+  return { base: { version: found.version, commit: found.commit, tag: found.tag, name: found.tag }, baseHow: 'branched-from' };
+}
+
+/**
+ * The newest release the commit descends from; a fork's upstream tags are fetched (once) when
+ * its own tags name none.
+ * @param {RefSource} src
+ * @param {string} commit
+ * @returns {Promise<{tag: string, version: string, commit: string}|null>}
+ */
+async function branchedFrom(src, commit) {
+  const { releases, upstream } = src;
+  const found = await releases.newestAncestor(commit);
+  if (found || !upstream || releases.upstreamFetched) return found;
+  releases.upstreamFetched = true;
+  await src.git.fetch(upstream, ['+refs/tags/*:refs/tags/*'], `the tags of ${redactRepository(upstream)}`);
+  return releases.newestAncestor(commit);
+}
+
+/**
+ * The version a commit's records carry: the release tagged on it, else `<parent>+<commit>`.
+ * @param {RefSource} src
+ * @param {string} commit
+ * @param {string|null} fallback the parent release when none is found by ancestry
+ * @returns {Promise<{version: string, tag: string|null}>}
+ * @throws {UserError} when no release is an ancestor and there is no fallback
+ */
+async function versionOf(src, commit, fallback) {
+  const at = await src.releases.atCommit(commit);
+  if (at) return { version: at.version, tag: at.tag };
+  const parent = (await branchedFrom(src, commit))?.version ?? fallback;
+  if (!parent) throw noReleaseError(src.product, commit, src.repository);
+  return { version: commitVersion(parent, commit), tag: null };
 }
 
 /**
@@ -281,7 +328,7 @@ function releaseTag(product, version) {
 
 /**
  * Fetch what a parsed ref names into the cache (commits only) and return its commit.
- * @param {RefCache} git
+ * @param {import('./ref-cache.js').RefCache} git
  * @param {string} from repository to fetch from
  * @param {ParsedRef} parsed
  * @param {string} shown the repository as messages name it
@@ -304,123 +351,4 @@ async function fetchRef(git, from, parsed, shown) {
   const commit = await git.commitOf(local);
   if (!commit) throw new UserError(`${found[0]} of ${shown} names no commit`);
   return commit;
-}
-
-/**
- * @typedef {object} RefCache the bare repository of the install cache, and git run in it
- * @property {string} dir
- * @property {(from: string, refspecs: string[], what: string) => Promise<void>} fetch commits
- *   only when the server can filter, else everything
- * @property {(from: string, refs: string[], shown: string) => Promise<Map<string, string>>} lsRemote ref -> commit (tags peeled)
- * @property {(ref: string) => Promise<string|null>} commitOf
- * @property {(a: string, b: string) => Promise<string|null>} mergeBase
- * @property {(args: string[]) => Promise<string>} run stdout of a git command that must succeed
- */
-
-/**
- * @param {string} cacheDir
- * @param {import('../types.js').InstallProductConfig} product
- * @returns {Promise<RefCache>}
- */
-async function openRefCache(cacheDir, product) {
-  const dir = join(cacheDir, REF_CACHE_DIR, `${product.name}.git`);
-  // A private upstream's token reaches its own host only (upstream-auth.js).
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...(product.gitUrl ? upstreamAuthEnv(product.gitUrl) : {}) };
-  const raw = (/** @type {string[]} */ args) => runTool('git', ['-C', dir, ...args], { env, timeoutMs: 3600_000 });
-  const run = async (/** @type {string[]} */ args) => {
-    const res = await raw(args);
-    if (res.code !== 0) throw new UserError(`git ${args.join(' ')} failed (exit ${res.code}): ${(res.stderr || res.stdout).trim().split('\n').slice(-3).join(' ')}`);
-    return res.stdout;
-  };
-  if (!(await stat(join(dir, 'HEAD')).then(() => true, () => false))) {
-    await mkdir(dir, { recursive: true });
-    await run(['init', '-q', '--bare']);
-  }
-  return {
-    dir,
-    run,
-    async fetch(from, refspecs, what) {
-      // Commits only (tree:0): ancestry needs no files. A server that cannot filter gets a plain fetch.
-      let res = await raw(['fetch', '-q', '--no-tags', '--filter=tree:0', from, ...refspecs]);
-      if (res.code !== 0) res = await raw(['fetch', '-q', '--no-tags', from, ...refspecs]);
-      if (res.code !== 0) throw new UserError(`cannot fetch ${what}: ${(res.stderr || res.stdout).trim().split('\n').slice(-2).join(' ')}`);
-    },
-    async lsRemote(from, refs, shown) {
-      const res = await raw(['ls-remote', from, ...refs.flatMap((r) => [r, `${r}^{}`])]);
-      if (res.code !== 0) throw new UserError(`cannot list the refs of ${shown} (git ls-remote): ${(res.stderr || res.stdout).trim().split('\n').slice(-2).join(' ')}`);
-      /** @type {Map<string, string>} */
-      const out = new Map();
-      for (const line of res.stdout.split('\n').filter(Boolean)) {
-        const [sha, ref] = line.split('\t');
-        const peeled = ref.endsWith('^{}');
-        const name = peeled ? ref.slice(0, -3) : ref;
-        if (peeled || !out.has(name)) out.set(name, sha);
-      }
-      return out;
-    },
-    async commitOf(ref) {
-      const res = await raw(['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
-      return res.code === 0 ? res.stdout.trim() : null;
-    },
-    async mergeBase(a, b) {
-      const res = await raw(['merge-base', a, b]);
-      return res.code === 0 ? res.stdout.trim() || null : null;
-    },
-  };
-}
-
-/**
- * The product's release tags in the cache: which are ancestors of a commit, which name it.
- */
-class ReleaseTags {
-  /**
-   * @param {RefCache} git
-   * @param {import('../types.js').InstallProductConfig} product
-   */
-  constructor(git, product) {
-    this.git = git;
-    this.patterns = product.lines.map((l) => new RegExp(l.tagPattern));
-    /** the upstream's tags were fetched already */
-    this.upstreamFetched = false;
-  }
-
-  /**
-   * @param {string[]} tags
-   * @returns {{tag: string, version: string}[]} release tags, highest version first
-   */
-  releasesOf(tags) {
-    /** @type {{tag: string, version: string}[]} */
-    const out = [];
-    for (const tag of tags) {
-      for (const re of this.patterns) {
-        const version = re.exec(tag)?.[1];
-        if (version) { out.push({ tag, version }); break; }
-      }
-    }
-    return out.sort((a, b) => compareVersions(b.version, a.version));
-  }
-
-  /**
-   * @param {string} commit
-   * @returns {Promise<{tag: string, version: string}|null>} the highest release tagged on it
-   */
-  async atCommit(commit) {
-    const tags = (await this.git.run(['tag', '--points-at', commit])).split('\n').filter(Boolean);
-    return this.releasesOf(tags)[0] ?? null;
-  }
-
-  /**
-   * @param {string} commit
-   * @returns {Promise<{tag: string, version: string, commit: string}|null>} the highest release
-   *   whose tag is an ancestor of the commit and not on the commit itself
-   */
-  async newestAncestor(commit) {
-    const merged = (await this.git.run(['tag', '--merged', commit])).split('\n').filter(Boolean);
-    const own = new Set((await this.git.run(['tag', '--points-at', commit])).split('\n').filter(Boolean));
-    for (const r of this.releasesOf(merged.filter((t) => !own.has(t)))) {
-      const tagCommit = await this.git.commitOf(`refs/tags/${r.tag}`);
-      if (tagCommit && tagCommit !== commit) return { ...r, commit: tagCommit };
-    }
-    return null;
-  }
 }
