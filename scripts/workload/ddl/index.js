@@ -14,9 +14,8 @@
  * = the step's seconds in ms (lower is better; compare's latencyP95Ms judges it), `tps` =
  * statements/s; `details.ddl` = the statement, rows, seconds and each table's seconds.
  */
-import { UserError } from '../../errors.js';
 import { runSysbenchVersion } from '../sysbench/index.js';
-import { connectTo, failedOutcome, isPlainIdentifier, loadSysbenchTables, secondsSince, setupOutcome, timedOutcome } from '../sequence-helpers.js';
+import { connectTo, failedOutcome, loadSysbenchTables, secondsSince, setupOutcome, suiteBlock, timedOutcome } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -63,11 +62,7 @@ export const ddl = Object.freeze({
  * @throws {UserError} when the block is missing or the database name is not a plain identifier
  */
 export function ddlSettings(suite) {
-  const s = /** @type {{ddl?: DdlSettings}} */ (suite).ddl;
-  if (!s) throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names ddl but the suite has no 'ddl' block (tables, tableSize; see scripts/config/schemas/suite.schema.json)`);
-  const database = s.database ?? DEFAULT_DDL_DATABASE;
-  if (!isPlainIdentifier(database)) throw new UserError(`configs/suites/${suite.name}.yml: ddl.database = ${JSON.stringify(database)} must be a plain identifier (letters, digits, _)`);
-  return { ...s, database };
+  return /** @type {Required<DdlSettings>} */ (suiteBlock(suite, 'ddl', { fields: 'tables, tableSize', defaults: { database: DEFAULT_DDL_DATABASE } }));
 }
 
 /**

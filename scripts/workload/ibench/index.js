@@ -26,7 +26,7 @@ import { seededUniform } from '../../seeded-random.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
-import { UserError } from '../../errors.js';
+import { suiteBlock } from '../sequence-helpers.js';
 import { runPostwrite } from '../postwrite.js';
 import { LatencyRecorder, SecondBuckets, keepUp, pacerDelayMs, ratePercentiles } from './ibench-stats.js';
 
@@ -75,11 +75,7 @@ export const ibench = Object.freeze({
  * @throws {UserError} when the block is missing
  */
 export function ibenchSettings(suite) {
-  const s = /** @type {{ibench?: IbenchSettings}} */ (suite).ibench;
-  if (!s) {
-    throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names ibench but the suite has no 'ibench' block (loadRows, l1Rows, l2Rows, queryDurationS; see scripts/config/schemas/suite.schema.json)`);
-  }
-  return { tablePerClient: true, ...s };
+  return /** @type {IbenchSettings} */ (suiteBlock(suite, 'ibench', { fields: 'loadRows, l1Rows, l2Rows, queryDurationS', defaults: { tablePerClient: true } }));
 }
 
 /**

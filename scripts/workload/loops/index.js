@@ -25,7 +25,7 @@
 import { UserError } from '../../errors.js';
 import { measureDbSize } from '../../metrics/index.js';
 import { planSysbench, runStepRepeat, runSysbenchVersion } from '../sysbench/index.js';
-import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome } from '../sequence-helpers.js';
+import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome, suiteBlock } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -73,9 +73,7 @@ export const loops = Object.freeze({
  * @throws {UserError} when the block is missing
  */
 export function loopsSettings(suite) {
-  const s = /** @type {{loops?: LoopsSettings}} */ (suite).loops;
-  if (!s) throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names loops but the suite has no 'loops' block (loops, loopDurationS; see scripts/config/schemas/suite.schema.json)`);
-  return { test: DEFAULT_LOOP_TEST, ...s };
+  return /** @type {Required<LoopsSettings>} */ (suiteBlock(suite, 'loops', { fields: 'loops, loopDurationS', defaults: { test: DEFAULT_LOOP_TEST } }));
 }
 
 /**
