@@ -56,22 +56,14 @@ export const ddl = Object.freeze({
 });
 
 /**
- * The suite's `ddl` block, checked beyond the schema.
- * @param {import('../../types.js').SuiteConfig} suite
- * @returns {Required<DdlSettings>}
- * @throws {UserError} when the block is missing or the database name is not a plain identifier
- */
-export function ddlSettings(suite) {
-  return /** @type {Required<DdlSettings>} */ (suiteBlock(suite, 'ddl', { fields: 'tables, tableSize', defaults: { database: DEFAULT_DDL_DATABASE } }));
-}
-
-/**
+ * The steps of one pass: DDL_SEQUENCE, each statement run on every table in turn.
  * @param {import('../../types.js').SuiteConfig} suite
  * @param {{engine: 'innodb'|'rocksdb'}} opts
  * @returns {StepPlan[]}
+ * @throws {UserError} when the suite has no `ddl` block or its database is not a plain identifier
  */
 function planSteps(suite, { engine }) {
-  const s = ddlSettings(suite);
+  const s = /** @type {Required<DdlSettings>} */ (suiteBlock(suite, 'ddl', { fields: 'tables, tableSize', defaults: { database: DEFAULT_DDL_DATABASE } }));
   return DDL_SEQUENCE.map((entry) => {
     const setup = Boolean(entry.load);
     return {

@@ -58,21 +58,14 @@ export const reload = Object.freeze({
 });
 
 /**
- * @param {import('../../types.js').SuiteConfig} suite
- * @returns {Required<ReloadSettings>}
- * @throws {UserError} when the block is missing or the database name is not a plain identifier
- */
-export function reloadSettings(suite) {
-  return /** @type {Required<ReloadSettings>} */ (suiteBlock(suite, 'reload', { fields: 'tables, tableSize', defaults: { database: DEFAULT_RELOAD_DATABASE } }));
-}
-
-/**
+ * The steps of one pass: the load, the two dumps, one reload per dump form.
  * @param {import('../../types.js').SuiteConfig} suite
  * @param {{engine: 'innodb'|'rocksdb'}} opts
  * @returns {StepPlan[]}
+ * @throws {UserError} when the suite has no `reload` block or its database is not a plain identifier
  */
 function planSteps(suite, { engine }) {
-  const s = reloadSettings(suite);
+  const s = /** @type {Required<ReloadSettings>} */ (suiteBlock(suite, 'reload', { fields: 'tables, tableSize', defaults: { database: DEFAULT_RELOAD_DATABASE } }));
   /**
    * @param {string} name
    * @param {Record<string, string>} params
