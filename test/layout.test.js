@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPTS = join(ROOT, 'scripts');
 
 /**
- * What each stage may import besides itself and the foundation (errors.js, types.js,
+ * What each stage may import besides itself and the foundation (errors.js, types.js and types/,
  * version-order.js, format-number.js, command-spec.js, run-options.js: shared shapes and helpers
  * that import no stage). Lower stages never import higher ones; data flows one way. Keep this
  * table and the one in docs/layout.md the same.
