@@ -118,6 +118,21 @@ export function classifyMetric(s) {
   if (log) out.ci = interval;
   else out.differenceCi = interval;
   const point = log ? out.ratio ?? iv.estimate : out.difference ?? iv.estimate;
+  const head = `${fmt.point(out.ratio, out.difference)}, ${formatPercent(iv.coverage)} CI ${fmt.interval(interval)} (${sizes})`;
+  Object.assign(out, judgeInterval({ point, interval, log, metric, threshold, mde: out.mde }, { fmt, head, noiseText }));
+  return out;
+}
+
+/**
+ * The decision rule of this file's head applied to a point estimate and its interval: which
+ * side of "no change" and of the thresholds they lie on, and the reason in words.
+ * @param {{point: number, interval: [number, number], log: boolean, metric: import('./types.js').MetricDef, threshold: {warn: number, issue: number}, mde: number|null}} at
+ *   the estimate and interval (ratios for a log metric, differences for a linear one)
+ * @param {{fmt: ReturnType<typeof formatter>, head: string, noiseText: string}} text the reason's
+ *   formatter, its opening (estimate, interval, sizes) and its noise clause
+ * @returns {Pick<Classified, 'verdict'|'level'|'reason'>}
+ */
+function judgeInterval({ point, interval, log, metric, threshold, mde }, { fmt, head, noiseText }) {
   // goodness: > 0 better, < 0 worse, in threshold units (relative for log, absolute for linear)
   const sign = metric.higherIsBetter ? 1 : -1;
   const none = log ? 1 : 0;
@@ -126,25 +141,21 @@ export function classifyMetric(s) {
   const gPoint = good(point);
   const gLo = Math.min(good(interval[0]), good(interval[1]));
   const gHi = Math.max(good(interval[0]), good(interval[1]));
-  const head = `${fmt.point(out.ratio, out.difference)}, ${formatPercent(iv.coverage)} CI ${fmt.interval(interval)} (${sizes})`;
   const limits = `warn ${fmt.change(threshold.warn)}, issue ${fmt.change(threshold.issue)}`;
+  const better = metric.higherIsBetter ? 'higher' : 'lower';
   if (gHi < 0 && gPoint <= -threshold.warn) {
-    out.verdict = 'regression';
-    out.level = gPoint <= -threshold.issue ? 'issue' : 'warn';
-    out.reason = `${head}: worse, with the whole interval on the bad side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noiseText}`;
-  } else if (gLo > 0 && gPoint >= threshold.warn) {
-    out.verdict = 'improvement';
-    out.level = gPoint >= threshold.issue ? 'issue' : 'warn';
-    out.reason = `${head}: better, with the whole interval on the good side of no change (${metric.higherIsBetter ? 'higher' : 'lower'} is better), by at least the ${out.level} threshold (${limits}); ${noiseText}`;
-  } else if (gLo >= -threshold.issue && gHi <= threshold.issue) {
-    out.verdict = 'unchanged';
-    out.reason = `${head}: the interval lies within ±${fmt.change(threshold.issue)}; ${noiseText}`;
-  } else {
-    out.verdict = 'inconclusive';
-    const hint = out.mde !== null && out.mde > threshold.issue ? ' (MDE above the threshold: more instances (tagbench compare --adaptive) or a quieter host needed)' : '';
-    out.reason = `${head}: the interval reaches beyond ±${fmt.change(threshold.issue)} and does not settle a change of that size: too noisy to decide at this threshold; ${noiseText}${hint}`;
+    const level = gPoint <= -threshold.issue ? 'issue' : 'warn';
+    return { verdict: 'regression', level, reason: `${head}: worse, with the whole interval on the bad side of no change (${better} is better), by at least the ${level} threshold (${limits}); ${noiseText}` };
   }
-  return out;
+  if (gLo > 0 && gPoint >= threshold.warn) {
+    const level = gPoint >= threshold.issue ? 'issue' : 'warn';
+    return { verdict: 'improvement', level, reason: `${head}: better, with the whole interval on the good side of no change (${better} is better), by at least the ${level} threshold (${limits}); ${noiseText}` };
+  }
+  if (gLo >= -threshold.issue && gHi <= threshold.issue) {
+    return { verdict: 'unchanged', level: null, reason: `${head}: the interval lies within ±${fmt.change(threshold.issue)}; ${noiseText}` };
+  }
+  const hint = mde !== null && mde > threshold.issue ? ' (MDE above the threshold: more instances (tagbench compare --adaptive) or a quieter host needed)' : '';
+  return { verdict: 'inconclusive', level: null, reason: `${head}: the interval reaches beyond ±${fmt.change(threshold.issue)} and does not settle a change of that size: too noisy to decide at this threshold; ${noiseText}${hint}` };
 }
 
 /**

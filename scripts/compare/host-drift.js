@@ -286,30 +286,37 @@ export function findHostDrift(input) {
     return { test: name, group, metric, warn, runs: runs.map(({ instances, ...run }) => run) };
   });
   drifts.sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.test < b.test ? -1 : 1));
-  // The latest series' last two runs, test by test: the reference moving between two runs minutes
-  // apart (the demo: l.i1 -32 %, range-covered-si +38 %) is what a short series can say.
-  const latest = segments.at(-1);
-  const pairIds = latest ? latest.runIds.slice(-2) : [];
-  /** @type {HostDriftReport['lastPair']} */
-  let lastPair = null;
-  if (latest && pairIds.length === 2) {
-    const moves = [];
-    for (const t of tests) {
-      const from = t.runs.find((r) => r.runId === pairIds[0]);
-      const to = t.runs.find((r) => r.runId === pairIds[1]);
-      if (!from || !to || !(from.median > 0)) continue;
-      const change = to.median / from.median - 1;
-      if (Math.abs(Math.log1p(change)) > Math.abs(Math.log1p(-t.warn))) moves.push({ test: t.test, change, warn: t.warn });
-    }
-    moves.sort((a, b) => Math.abs(Math.log1p(b.change)) - Math.abs(Math.log1p(a.change)));
-    lastPair = { fromRunId: pairIds[0], toRunId: pairIds[1], runs: latest.runIds.length, moves };
-  }
+  const lastPair = findLastPairMoves(segments, tests);
   return {
     hostClass: first.host.class, suite: first.config.suite,
     reference: { product: first.release.product, version: first.release.version },
     method: { name: 'release-series', version: RELEASE_SERIES_VERSION, alpha, windowRuns: MAX_SHORT_SERIES },
     segments, tests, drifts, lastPair,
   };
+}
+
+/**
+ * The latest host series' last two runs, test by test: the reference moving between two runs
+ * minutes apart (the demo: l.i1 -32 %, range-covered-si +38 %) is what a short series can say.
+ * @param {HostDriftReport['segments']} segments the host series, oldest first
+ * @param {HostDriftReport['tests']} tests each test's runs and warn threshold
+ * @returns {HostDriftReport['lastPair']} the tests that moved beyond their warn threshold, largest
+ *   move first; null when the latest series has fewer than two runs
+ */
+function findLastPairMoves(segments, tests) {
+  const latest = segments.at(-1);
+  const pairIds = latest ? latest.runIds.slice(-2) : [];
+  if (!latest || pairIds.length !== 2) return null;
+  const moves = [];
+  for (const t of tests) {
+    const from = t.runs.find((r) => r.runId === pairIds[0]);
+    const to = t.runs.find((r) => r.runId === pairIds[1]);
+    if (!from || !to || !(from.median > 0)) continue;
+    const change = to.median / from.median - 1;
+    if (Math.abs(Math.log1p(change)) > Math.abs(Math.log1p(-t.warn))) moves.push({ test: t.test, change, warn: t.warn });
+  }
+  moves.sort((a, b) => Math.abs(Math.log1p(b.change)) - Math.abs(Math.log1p(a.change)));
+  return { fromRunId: pairIds[0], toRunId: pairIds[1], runs: latest.runIds.length, moves };
 }
 
 /** Runs of a host series the drift rule needs before it can judge it (release-series.js: 3). */

@@ -349,40 +349,42 @@ export function findReleaseSeriesEvents(releases, options) {
     }
     kept.splice(weakest, 1);
   }
-  /** @type {ReleaseSeriesEvent[]} */
-  const events = [];
-  if (model) {
-    const fitted = model;
-    const withinVariance = shape.withinDf >= 1 ? shape.withinSs / shape.withinDf : null;
-    const residualVariance = fitted.rss / Math.max(1, k - 1 - kept.length);
-    kept.forEach((c, j) => {
-      const cand = candidates[c];
-      const b = fitted.coefs[j + 1];
-      const variance = withinVariance === null ? residualVariance : withinVariance * scale;
-      const z = b / Math.sqrt(Math.max(variance, 1e-12) * fitted.varFactors[j + 1]);
-      // the level just before the event, from the model with every event found
-      const before = kept.reduce((sum, other, i) => sum + fitted.coefs[i + 1] * candidates[other].x[cand.from], fitted.coefs[0]);
-      let exceeding = 0;
-      for (let i = maxima.length - 1; i >= 0 && maxima[i] >= Math.abs(z); i--) exceeding++;
-      events.push({
-        kind: cand.kind,
-        releaseIndex: cand.from + 1,
-        previousIndex: cand.from,
-        untilIndex: cand.kind === 'dip' ? cand.to + 1 : cand.to,
-        change: Math.expm1(b),
-        levelBefore: Math.exp(before),
-        levelAfter: Math.exp(before + b),
-        z,
-        critical,
-        pValue: (1 + exceeding) / (maxima.length + 1),
-        noise: Math.sqrt(variance),
-        noiseDf: withinVariance === null ? k - 1 - kept.length : shape.withinDf,
-        noiseFrom: withinVariance === null ? 'releases' : shape.pooled ? 'repeats' : 'instances',
-        noiseScale: withinVariance === null ? 1 : scale,
-        candidates: candidates.length,
-      });
-    });
-  }
+  const events = model ? describeEvents(model, kept.map((c) => candidates[c]), { shape, scale, critical, maxima, candidates: candidates.length }) : [];
   events.sort((x, y) => x.releaseIndex - y.releaseIndex);
   return { events, candidates: candidates.length, critical, noise, noiseDf };
+}
+
+/**
+ * The events a fitted model keeps, each with its size, levels, z, p-value and the noise it was
+ * judged against.
+ * @param {NonNullable<ReturnType<typeof fitWeighted>>} fitted the model with every kept event
+ * @param {ReturnType<typeof listCandidates>} kept the kept candidates, in the model's order
+ * @param {{shape: ReturnType<typeof describeShape>, scale: number, critical: number, maxima: Float64Array, candidates: number}} scan
+ *   the series' shape, the noise's overdispersion scale, the critical |z|, the simulated null
+ *   maxima and how many candidates were scanned
+ * @returns {ReleaseSeriesEvent[]}
+ */
+function describeEvents(fitted, kept, { shape, scale, critical, maxima, candidates }) {
+  const k = shape.y.length;
+  const withinVariance = shape.withinDf >= 1 ? shape.withinSs / shape.withinDf : null;
+  const residualVariance = fitted.rss / Math.max(1, k - 1 - kept.length);
+  return kept.map((cand, j) => {
+    const b = fitted.coefs[j + 1];
+    const variance = withinVariance === null ? residualVariance : withinVariance * scale;
+    const z = b / Math.sqrt(Math.max(variance, 1e-12) * fitted.varFactors[j + 1]);
+    // the level just before the event, from the model with every event found
+    const before = kept.reduce((sum, other, i) => sum + fitted.coefs[i + 1] * other.x[cand.from], fitted.coefs[0]);
+    let exceeding = 0;
+    for (let i = maxima.length - 1; i >= 0 && maxima[i] >= Math.abs(z); i--) exceeding++;
+    return {
+      kind: cand.kind, releaseIndex: cand.from + 1, previousIndex: cand.from, untilIndex: cand.kind === 'dip' ? cand.to + 1 : cand.to,
+      change: Math.expm1(b), levelBefore: Math.exp(before), levelAfter: Math.exp(before + b),
+      z, critical, pValue: (1 + exceeding) / (maxima.length + 1),
+      noise: Math.sqrt(variance),
+      noiseDf: withinVariance === null ? k - 1 - kept.length : shape.withinDf,
+      noiseFrom: withinVariance === null ? 'releases' : shape.pooled ? 'repeats' : 'instances',
+      noiseScale: withinVariance === null ? 1 : scale,
+      candidates,
+    };
+  });
 }

@@ -16,6 +16,8 @@
  * callgrind_annotate --inclusive=yes.
  */
 
+import { baseName, clip, costAt, keyEnd, leadingCount, objectName, resolveName } from './callgrind-fields.js';
+
 /**
  * @typedef {object} CallgrindFunction one function of one ELF object
  * @property {string} name as callgrind prints it: demangled with its arguments for C++, a hex
@@ -41,9 +43,6 @@
  * @property {CallgrindFunction[]} functions every function with a cost or a call, by selfIr desc
  */
 
-const SP = 32;
-const TAB = 9;
-
 /** Which name table a `key=` line uses: the format shares one per kind of name. */
 const NAME_TABLE = /** @type {const} */ ({
   ob: 'ob', cob: 'ob',
@@ -62,59 +61,8 @@ const NAME_TABLE = /** @type {const} */ ({
  */
 export function parseCallgrind(text) {
   if (text.trim() === '') throw new Error('callgrind output is empty: expected a callgrind profile (a "# callgrind format" file)');
-  /** @type {{ob: Map<string, string>, fl: Map<string, string>, fn: Map<string, string>}} */
-  const tables = { ob: new Map(), fl: new Map(), fn: new Map() };
-  /** @type {Map<string, {name: string, object: string, selfIr: number, callIr: number, calls: number}>} */
-  const functions = new Map();
-  /** @param {string} object @param {string} name */
-  const fnRecord = (object, name) => {
-    const key = `${object}\t${name}`;
-    let r = functions.get(key);
-    if (!r) {
-      r = { name, object, selfIr: 0, callIr: 0, calls: 0 };
-      functions.set(key, r);
-    }
-    return r;
-  };
-
-  let creator = '';
-  /** @type {string[]|null} */
-  let events = null;
-  let irIndex = -1;
-  let positions = 1;
-  let object = '???';
-  /** @type {ReturnType<typeof fnRecord>|null} */
-  let current = null;
-  /** @type {string|null} */
-  let calledObject = null;
-  /** @type {string|null} */
-  let calledName = null;
-  let callCount = -1;
-  let callLine = 0;
-
-  let parts = 0;
-  let partSelfIr = 0;
-  let partHasCosts = false;
-  /** @type {number|null} */
-  let partTotals = null;
-  let totalIr = 0;
-  /** @type {number|null} */
-  let summaryIr = null;
-
-  const closePart = (/** @type {number} */ lineNo) => {
-    if (partTotals === null) {
-      if (partHasCosts && creator.startsWith('callgrind')) {
-        throw new Error(`callgrind output is truncated: it ends at line ${lineNo} without the 'totals:' line callgrind writes last${parts > 1 ? ` in part ${parts}` : ''}`);
-      }
-      totalIr += partSelfIr;
-    } else {
-      totalIr += partTotals;
-    }
-    partSelfIr = 0;
-    partHasCosts = false;
-    partTotals = null;
-  };
-
+  const reader = newReader();
+  // Lines by indexOf rather than split: profiles of a busy server run to hundreds of megabytes.
   let lineNo = 0;
   let pos = 0;
   const len = text.length;
@@ -125,233 +73,256 @@ export function parseCallgrind(text) {
     pos = end + 1;
     lineNo++;
     if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
-    if (line.length === 0) continue;
-    const c0 = line.charCodeAt(0);
-    if (c0 === 35) continue; // '#'
+    if (line.length === 0 || line.charCodeAt(0) === 35) continue; // empty, or a '#' comment
+    readLine(reader, line, lineNo);
+  }
+  return finish(reader, lineNo);
+}
 
-    if ((c0 >= 48 && c0 <= 57) || c0 === 43 || c0 === 45 || c0 === 42) { // digit + - *
-      if (irIndex < 0) throw new Error(`line ${lineNo}: cost line '${clip(line)}' before an 'events:' line naming the Ir event`);
-      if (current === null) throw new Error(`line ${lineNo}: cost line '${clip(line)}' outside a function: expected an 'fn=' line before it`);
-      const ir = costAt(line, positions + irIndex, lineNo);
-      partHasCosts = true;
-      if (callCount >= 0) {
-        const callee = fnRecord(calledObject ?? object, /** @type {string} */ (calledName));
-        callee.calls += callCount;
-        if (callee !== current) current.callIr += ir;
-        callCount = -1;
-        calledObject = null;
-      } else {
-        current.selfIr += ir;
-        partSelfIr += ir;
-      }
-      continue;
-    }
+/** @typedef {{name: string, object: string, selfIr: number, callIr: number, calls: number}} FunctionCost */
 
-    if (callCount >= 0) {
-      throw new Error(`line ${lineNo}: expected the cost line of the call announced on line ${callLine}, got '${clip(line)}'`);
+/**
+ * The state of one pass over a callgrind file: the name tables, the costs per function so far,
+ * the function (and the call) the next cost line belongs to, and the current part's totals.
+ */
+function newReader() {
+  return {
+    /** @type {{ob: Map<string, string>, fl: Map<string, string>, fn: Map<string, string>}} */
+    tables: { ob: new Map(), fl: new Map(), fn: new Map() },
+    /** @type {Map<string, FunctionCost>} */
+    functions: new Map(),
+    creator: '',
+    events: /** @type {string[]|null} */ (null),
+    irIndex: -1,
+    positions: 1,
+    object: '???',
+    current: /** @type {FunctionCost|null} */ (null),
+    calledObject: /** @type {string|null} */ (null),
+    calledName: /** @type {string|null} */ (null),
+    /** Calls announced by the last `calls=` line (-1: none pending): its cost line comes next. */
+    callCount: -1,
+    callLine: 0,
+    parts: 0,
+    partSelfIr: 0,
+    partHasCosts: false,
+    partTotals: /** @type {number|null} */ (null),
+    totalIr: 0,
+    summaryIr: /** @type {number|null} */ (null),
+  };
+}
+
+/** @typedef {ReturnType<typeof newReader>} Reader */
+
+/**
+ * The costs of a function so far, created at its first mention.
+ * @param {Reader} r the pass's state, updated
+ * @param {string} object
+ * @param {string} name
+ * @returns {FunctionCost}
+ */
+function fnRecord(r, object, name) {
+  const key = `${object}\t${name}`;
+  let cost = r.functions.get(key);
+  if (!cost) {
+    cost = { name, object, selfIr: 0, callIr: 0, calls: 0 };
+    r.functions.set(key, cost);
+  }
+  return cost;
+}
+
+/**
+ * One line that is neither empty nor a comment: a cost line, a `key=value` body line or a
+ * `key: value` header.
+ * @param {Reader} r the pass's state, updated
+ * @param {string} line
+ * @param {number} lineNo
+ */
+function readLine(r, line, lineNo) {
+  const c0 = line.charCodeAt(0);
+  if ((c0 >= 48 && c0 <= 57) || c0 === 43 || c0 === 45 || c0 === 42) { // digit + - *
+    costLine(r, line, lineNo);
+    return;
+  }
+  if (r.callCount >= 0) {
+    throw new Error(`line ${lineNo}: expected the cost line of the call announced on line ${r.callLine}, got '${clip(line)}'`);
+  }
+  const sep = keyEnd(line);
+  const key = line.slice(0, sep);
+  if (line.charCodeAt(sep) === 61) { // '=': a body specification
+    specification(r, key, line.slice(sep + 1), lineNo);
+    return;
+  }
+  if (line.charCodeAt(sep) !== 58) { // ':'
+    throw new Error(`line ${lineNo}: expected a cost line, a 'key=value' line or a 'key: value' header, got '${clip(line)}'`);
+  }
+  header(r, key, line.slice(sep + 1).trim(), lineNo);
+}
+
+/**
+ * A cost line: the current function's own cost, or the inclusive cost of the call announced
+ * just before it.
+ * @param {Reader} r the pass's state, updated
+ * @param {string} line
+ * @param {number} lineNo
+ */
+function costLine(r, line, lineNo) {
+  if (r.irIndex < 0) throw new Error(`line ${lineNo}: cost line '${clip(line)}' before an 'events:' line naming the Ir event`);
+  const current = r.current;
+  if (current === null) throw new Error(`line ${lineNo}: cost line '${clip(line)}' outside a function: expected an 'fn=' line before it`);
+  const ir = costAt(line, r.positions + r.irIndex, lineNo);
+  r.partHasCosts = true;
+  if (r.callCount >= 0) {
+    const callee = fnRecord(r, r.calledObject ?? r.object, /** @type {string} */ (r.calledName));
+    callee.calls += r.callCount;
+    if (callee !== current) current.callIr += ir;
+    r.callCount = -1;
+    r.calledObject = null;
+  } else {
+    current.selfIr += ir;
+    r.partSelfIr += ir;
+  }
+}
+
+/**
+ * A `key=value` line: which object, function or call the next cost lines belong to, or a name
+ * table entry.
+ * @param {Reader} r the pass's state, updated
+ * @param {string} key
+ * @param {string} value
+ * @param {number} lineNo
+ */
+function specification(r, key, value, lineNo) {
+  const tables = r.tables;
+  switch (key) {
+    case 'fn':
+      r.current = fnRecord(r, r.object, baseName(resolveName(tables.fn, value, lineNo, key)));
+      break;
+    case 'ob':
+      r.object = objectName(resolveName(tables.ob, value, lineNo, key));
+      break;
+    case 'cob':
+      r.calledObject = objectName(resolveName(tables.ob, value, lineNo, key));
+      break;
+    case 'cfn':
+      r.calledName = baseName(resolveName(tables.fn, value, lineNo, key));
+      break;
+    case 'calls': {
+      if (r.calledName === null) throw new Error(`line ${lineNo}: 'calls=' without a 'cfn=' line naming the function called`);
+      if (r.current === null) throw new Error(`line ${lineNo}: 'calls=' outside a function: expected an 'fn=' line before it`);
+      r.callCount = leadingCount(value, lineNo, 'calls=');
+      r.callLine = lineNo;
+      break;
     }
-    const sep = keyEnd(line);
-    const key = line.slice(0, sep);
-    if (line.charCodeAt(sep) === 61) { // '=': a body specification
-      const value = line.slice(sep + 1);
-      switch (key) {
-        case 'fn':
-          current = fnRecord(object, baseName(resolveName(tables.fn, value, lineNo, key)));
-          break;
-        case 'ob':
-          object = objectName(resolveName(tables.ob, value, lineNo, key));
-          break;
-        case 'cob':
-          calledObject = objectName(resolveName(tables.ob, value, lineNo, key));
-          break;
-        case 'cfn':
-          calledName = baseName(resolveName(tables.fn, value, lineNo, key));
-          break;
-        case 'calls': {
-          if (calledName === null) throw new Error(`line ${lineNo}: 'calls=' without a 'cfn=' line naming the function called`);
-          if (current === null) throw new Error(`line ${lineNo}: 'calls=' outside a function: expected an 'fn=' line before it`);
-          callCount = leadingCount(value, lineNo, 'calls=');
-          callLine = lineNo;
-          break;
-        }
-        case 'jump': case 'jcnd':
-          break;
-        default: {
-          const table = NAME_TABLE[/** @type {keyof typeof NAME_TABLE} */ (key)];
-          if (!table) throw new Error(`line ${lineNo}: unknown specification '${key}=': expected one of ${[...Object.keys(NAME_TABLE), 'calls', 'jump', 'jcnd'].join(', ')}`);
-          // fl/fi/fe and the jump targets only matter for the name tables they fill.
-          resolveName(tables[table], value, lineNo, key);
-        }
-      }
-      continue;
-    }
-    if (line.charCodeAt(sep) !== 58) { // ':'
-      throw new Error(`line ${lineNo}: expected a cost line, a 'key=value' line or a 'key: value' header, got '${clip(line)}'`);
-    }
-    const value = line.slice(sep + 1).trim();
-    switch (key) {
-      case 'version':
-        if (Number.parseInt(value, 10) > 1) throw new Error(`line ${lineNo}: callgrind format version ${value}; this parser reads version 1`);
-        break;
-      case 'creator':
-        creator = value;
-        break;
-      case 'part':
-        if (parts > 0) closePart(lineNo - 1);
-        parts++;
-        break;
-      case 'positions': {
-        const names = value.split(/\s+/).filter((s) => s !== '');
-        if (names.length === 0) throw new Error(`line ${lineNo}: 'positions:' names no position (expected e.g. 'line' or 'instr line')`);
-        positions = names.length;
-        break;
-      }
-      case 'events': {
-        events = value.split(/\s+/).filter((s) => s !== '');
-        irIndex = events.indexOf('Ir');
-        if (irIndex < 0) throw new Error(`line ${lineNo}: 'events:' lists ${events.join(' ') || 'nothing'}, expected the Ir event (instructions)`);
-        break;
-      }
-      case 'summary': case 'totals': {
-        if (irIndex < 0) throw new Error(`line ${lineNo}: '${key}:' before an 'events:' line`);
-        const ir = costAt(value, irIndex, lineNo);
-        if (key === 'summary') {
-          summaryIr = (summaryIr ?? 0) + ir;
-        } else {
-          if (ir !== partSelfIr) {
-            throw new Error(`line ${lineNo}: 'totals:' says ${ir} Ir but the cost lines before it add up to ${partSelfIr}: the file is damaged or cut`);
-          }
-          partTotals = ir;
-        }
-        break;
-      }
-      default:
-        // desc, cmd, pid, thread, event and other descriptive headers carry no cost.
+    case 'jump': case 'jcnd':
+      break;
+    default: {
+      const table = NAME_TABLE[/** @type {keyof typeof NAME_TABLE} */ (key)];
+      if (!table) throw new Error(`line ${lineNo}: unknown specification '${key}=': expected one of ${[...Object.keys(NAME_TABLE), 'calls', 'jump', 'jcnd'].join(', ')}`);
+      // fl/fi/fe and the jump targets only matter for the name tables they fill.
+      resolveName(tables[table], value, lineNo, key);
     }
   }
-  if (callCount >= 0) {
-    throw new Error(`callgrind output is truncated: the 'calls=' line ${callLine} is not followed by the call's cost line (the file ends at line ${lineNo})`);
+}
+
+/**
+ * A `key: value` header: the format version, the creator, a new part, the positions and events
+ * of the cost lines, a part's summary or totals.
+ * @param {Reader} r the pass's state, updated
+ * @param {string} key
+ * @param {string} value
+ * @param {number} lineNo
+ */
+function header(r, key, value, lineNo) {
+  switch (key) {
+    case 'version':
+      if (Number.parseInt(value, 10) > 1) throw new Error(`line ${lineNo}: callgrind format version ${value}; this parser reads version 1`);
+      break;
+    case 'creator':
+      r.creator = value;
+      break;
+    case 'part':
+      if (r.parts > 0) closePart(r, lineNo - 1);
+      r.parts++;
+      break;
+    case 'positions': {
+      const names = value.split(/\s+/).filter((s) => s !== '');
+      if (names.length === 0) throw new Error(`line ${lineNo}: 'positions:' names no position (expected e.g. 'line' or 'instr line')`);
+      r.positions = names.length;
+      break;
+    }
+    case 'events': {
+      const events = value.split(/\s+/).filter((s) => s !== '');
+      r.events = events;
+      r.irIndex = events.indexOf('Ir');
+      if (r.irIndex < 0) throw new Error(`line ${lineNo}: 'events:' lists ${events.join(' ') || 'nothing'}, expected the Ir event (instructions)`);
+      break;
+    }
+    case 'summary': case 'totals':
+      summaryOrTotals(r, key, value, lineNo);
+      break;
+    default:
+      // desc, cmd, pid, thread, event and other descriptive headers carry no cost.
   }
+}
+
+/**
+ * @param {Reader} r the pass's state, updated
+ * @param {'summary'|'totals'} key
+ * @param {string} value
+ * @param {number} lineNo
+ */
+function summaryOrTotals(r, key, value, lineNo) {
+  if (r.irIndex < 0) throw new Error(`line ${lineNo}: '${key}:' before an 'events:' line`);
+  const ir = costAt(value, r.irIndex, lineNo);
+  if (key === 'summary') {
+    r.summaryIr = (r.summaryIr ?? 0) + ir;
+    return;
+  }
+  if (ir !== r.partSelfIr) {
+    throw new Error(`line ${lineNo}: 'totals:' says ${ir} Ir but the cost lines before it add up to ${r.partSelfIr}: the file is damaged or cut`);
+  }
+  r.partTotals = ir;
+}
+
+/**
+ * The end of a part: its instructions join the file's total.
+ * @param {Reader} r the pass's state, updated
+ * @param {number} lineNo the part's last line
+ */
+function closePart(r, lineNo) {
+  if (r.partTotals === null) {
+    if (r.partHasCosts && r.creator.startsWith('callgrind')) {
+      throw new Error(`callgrind output is truncated: it ends at line ${lineNo} without the 'totals:' line callgrind writes last${r.parts > 1 ? ` in part ${r.parts}` : ''}`);
+    }
+    r.totalIr += r.partSelfIr;
+  } else {
+    r.totalIr += r.partTotals;
+  }
+  r.partSelfIr = 0;
+  r.partHasCosts = false;
+  r.partTotals = null;
+}
+
+/**
+ * The end of the file: the last part closed, the functions with a cost or a call, by selfIr.
+ * @param {Reader} r the pass's state, updated
+ * @param {number} lineNo the file's last line
+ * @returns {ParsedCallgrind}
+ */
+function finish(r, lineNo) {
+  if (r.callCount >= 0) {
+    throw new Error(`callgrind output is truncated: the 'calls=' line ${r.callLine} is not followed by the call's cost line (the file ends at line ${lineNo})`);
+  }
+  const events = r.events;
   if (events === null) throw new Error(`no 'events:' line in ${lineNo} lines: expected a callgrind profile`);
-  if (parts === 0) parts = 1;
-  closePart(lineNo);
-
+  if (r.parts === 0) r.parts = 1;
+  closePart(r, lineNo);
   const out = [];
-  for (const r of functions.values()) {
-    const inclusiveIr = r.selfIr + r.callIr;
-    if (inclusiveIr === 0 && r.calls === 0) continue;
-    out.push({ name: r.name, object: r.object, selfIr: r.selfIr, inclusiveIr, calls: r.calls });
+  for (const f of r.functions.values()) {
+    const inclusiveIr = f.selfIr + f.callIr;
+    if (inclusiveIr === 0 && f.calls === 0) continue;
+    out.push({ name: f.name, object: f.object, selfIr: f.selfIr, inclusiveIr, calls: f.calls });
   }
   out.sort((a, b) => b.selfIr - a.selfIr || b.inclusiveIr - a.inclusiveIr || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { events, totalIr, summaryIr, parts, functions: out };
-}
-
-/**
- * End of the key of a `key=value` or `key: value` line: the first character that cannot be part
- * of a key.
- * @param {string} line
- */
-function keyEnd(line) {
-  let i = 0;
-  for (; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    const word = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
-    if (!word) break;
-  }
-  return i;
-}
-
-/**
- * A name with compression: `(12) name` defines id 12, `(12)` refers to it, a plain name is used
- * as is.
- * @param {Map<string, string>} table
- * @param {string} value
- * @param {number} lineNo
- * @param {string} key
- */
-function resolveName(table, value, lineNo, key) {
-  if (value.charCodeAt(0) !== 40) return value; // '('
-  const close = value.indexOf(')');
-  if (close < 0) throw new Error(`line ${lineNo}: '${key}=${clip(value)}': expected '(id)' or '(id) name'`);
-  const id = value.slice(1, close);
-  if (close + 1 < value.length) {
-    const name = value.slice(close + 1).trimStart();
-    table.set(id, name);
-    return name;
-  }
-  const name = table.get(id);
-  if (name === undefined) throw new Error(`line ${lineNo}: '${key}=(${id})' refers to name id ${id}, which no earlier line defined`);
-  return name;
-}
-
-/**
- * Strip callgrind's recursion-level suffix (`fact'2` is fact called from within fact).
- * @param {string} name
- */
-function baseName(name) {
-  const q = name.lastIndexOf("'");
-  if (q <= 0 || q === name.length - 1) return name;
-  for (let i = q + 1; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 48 || c > 57) return name;
-  }
-  return name.slice(0, q);
-}
-
-/** @param {string} path */
-function objectName(path) {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? path : path.slice(slash + 1);
-}
-
-/**
- * The field at index `field` (0-based, space-separated) of a cost line, as an event count; 0
- * when the line has fewer fields (the format lets trailing zero counts be left out).
- * @param {string} line
- * @param {number} field
- * @param {number} lineNo
- */
-function costAt(line, field, lineNo) {
-  let i = 0;
-  const n = line.length;
-  for (let f = 0; ; f++) {
-    while (i < n && (line.charCodeAt(i) === SP || line.charCodeAt(i) === TAB)) i++;
-    if (i >= n) return 0;
-    const start = i;
-    while (i < n && line.charCodeAt(i) !== SP && line.charCodeAt(i) !== TAB) i++;
-    if (f === field) {
-      let v = 0;
-      for (let k = start; k < i; k++) {
-        const c = line.charCodeAt(k) - 48;
-        if (c < 0 || c > 9) throw new Error(`line ${lineNo}: expected an event count, got '${line.slice(start, i)}' in '${clip(line)}'`);
-        v = v * 10 + c;
-      }
-      return v;
-    }
-  }
-}
-
-/**
- * The count of a `calls=<count> <target position>` line.
- * @param {string} value
- * @param {number} lineNo
- * @param {string} what
- */
-function leadingCount(value, lineNo, what) {
-  let v = 0;
-  let i = 0;
-  for (; i < value.length; i++) {
-    const c = value.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) break;
-    v = v * 10 + c;
-  }
-  if (i === 0 || (i < value.length && value.charCodeAt(i) !== SP)) {
-    throw new Error(`line ${lineNo}: '${what}${clip(value)}': expected '${what}<count> <target position>'`);
-  }
-  return v;
-}
-
-/** @param {string} s */
-function clip(s) {
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return { events, totalIr: r.totalIr, summaryIr: r.summaryIr, parts: r.parts, functions: out };
 }

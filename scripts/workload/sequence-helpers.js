@@ -1,11 +1,13 @@
 /**
- * What the ddl, reload and loops sequence benchmarks share: the sysbench plug-in's table load,
+ * What the ddl, reload and loops sequence benchmarks share: their suite block's check (the insert
+ * benchmark and LinkBench use it too), the sysbench plug-in's table load,
  * outcomes of a one-shot timed step, a connection to a database of the server, the release's own client binaries, a client run
  * whose CPU time is measured apart from the server's, and the server's own CPU time.
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createConnection } from 'mysql2/promise';
+import { UserError } from '../errors.js';
 import { prepareTables } from './sysbench/index.js';
 import { releaseClients } from '../server/index.js';
 
@@ -74,6 +76,29 @@ export async function connectTo(target, database) {
  */
 export function isPlainIdentifier(name) {
   return /^[A-Za-z0-9_]+$/.test(name);
+}
+
+/**
+ * A plug-in's settings block of the suite (`ddl:`, `reload:`, ...), checked beyond the schema:
+ * the block must be there, and a `database` the plug-in defaults must be a plain identifier, as
+ * the plug-ins put it into SQL and command lines unquoted.
+ * @param {import('../types.js').SuiteConfig} suite
+ * @param {string} name the plug-in's name, which is also the block's key
+ * @param {{fields: string, defaults: Record<string, unknown>}} shape `fields`: the block's
+ *   required fields, named in the error; `defaults`: the values of the fields the block may omit
+ * @returns {Record<string, unknown>} the block with the defaults filled in
+ * @throws {UserError} when the block is missing or its database is not a plain identifier
+ */
+export function suiteBlock(suite, name, { fields, defaults }) {
+  const block = /** @type {Record<string, Record<string, unknown>|undefined>} */ (/** @type {unknown} */ (suite))[name];
+  if (!block) throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names ${name} but the suite has no '${name}' block (${fields}; see scripts/config/schemas/suite.schema.json)`);
+  /** @type {Record<string, unknown>} */
+  const settings = { ...block };
+  for (const [key, value] of Object.entries(defaults)) settings[key] = block[key] ?? value;
+  if ('database' in defaults && !isPlainIdentifier(String(settings.database))) {
+    throw new UserError(`configs/suites/${suite.name}.yml: ${name}.database = ${JSON.stringify(settings.database)} must be a plain identifier (letters, digits, _)`);
+  }
+  return settings;
 }
 
 /** Seconds since `startNs` (process.hrtime.bigint()). @param {bigint} startNs */

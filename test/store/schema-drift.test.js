@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
 /** The typedef files, shared contracts first. */
-const TYPE_FILES = ['../../scripts/types.js'].map((p) => new URL(p, import.meta.url));
+const TYPE_FILES = ['../../scripts/types.js', '../../scripts/types/record.js', '../../scripts/types/comparison.js'].map((p) => new URL(p, import.meta.url));
 const schemaUrl = (/** @type {string} */ name) => new URL(`../../scripts/store/schemas/${name}.schema.json`, import.meta.url);
 
 /** typedef name -> [schema file, path of the node inside it] @type {Record<string, [string, string[]]>} */
@@ -218,7 +218,7 @@ test('every mapped typedef matches its schema node field by field', async () => 
   for (const [name, [file, path]] of Object.entries(MAPPING)) {
     schemas[file] ??= JSON.parse(await readFile(schemaUrl(file), 'utf8'));
     const props = typedefs.get(name);
-    assert.ok(props, `typedef ${name} not found in scripts/types.js`);
+    assert.ok(props, `typedef ${name} not found in scripts/types.js or scripts/types/`);
     const node = path.reduce((n, k) => n?.[k], schemas[file]);
     assert.ok(node?.properties, `schema ${file}: no object node at ${path.join('.') || '(root)'} for typedef ${name}`);
     compare(name, props, node, schemas[file]);

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { planSuite, suiteBenchmarks } from '../../scripts/workload/suite.js';
 import { STEP_NAMES } from '../../scripts/workload/sysbench/index.js';
 import { BENCHMARKS, getBenchmark } from '../../scripts/workload/registry.js';
-import { tableLayout, insertSql, deleteSql, rangeSql, seededRandom, ibenchSettings } from '../../scripts/workload/ibench/index.js';
+import { ibenchSettings } from '../../scripts/workload/ibench/index.js';
+import { tableLayout, insertSql, deleteSql, rangeSql, seededRandom } from '../../scripts/workload/ibench/table-sql.js';
 import { validateAgainst } from '../../scripts/config/validate.js';
 import { UserError } from '../../scripts/errors.js';
 
@@ -126,7 +127,7 @@ test('rangeSql: a covering 10-row range on each secondary index in turn', () => 
 });
 
 test('a query step whose writers missed 95 % is a failed repeat that says so and keeps its figures; the pass goes on', async () => {
-  const { measured } = await import('../../scripts/workload/ibench/index.js');
+  const { measured } = await import('../../scripts/workload/ibench/steps.js');
   const { SecondBuckets, LatencyRecorder, keepUp } = await import('../../scripts/workload/ibench/ibench-stats.js');
   const step = /** @type {any} */ ({ name: 'qp500', metric: 'qps', params: { tablePerClient: true } });
   /** @param {number} inserted */

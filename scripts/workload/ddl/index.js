@@ -14,9 +14,8 @@
  * = the step's seconds in ms (lower is better; compare's latencyP95Ms judges it), `tps` =
  * statements/s; `details.ddl` = the statement, rows, seconds and each table's seconds.
  */
-import { UserError } from '../../errors.js';
 import { runSysbenchVersion } from '../sysbench/index.js';
-import { connectTo, failedOutcome, isPlainIdentifier, loadSysbenchTables, secondsSince, setupOutcome, timedOutcome } from '../sequence-helpers.js';
+import { connectTo, failedOutcome, loadSysbenchTables, secondsSince, setupOutcome, suiteBlock, timedOutcome } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -57,26 +56,14 @@ export const ddl = Object.freeze({
 });
 
 /**
- * The suite's `ddl` block, checked beyond the schema.
- * @param {import('../../types.js').SuiteConfig} suite
- * @returns {Required<DdlSettings>}
- * @throws {UserError} when the block is missing or the database name is not a plain identifier
- */
-export function ddlSettings(suite) {
-  const s = /** @type {{ddl?: DdlSettings}} */ (suite).ddl;
-  if (!s) throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names ddl but the suite has no 'ddl' block (tables, tableSize; see scripts/config/schemas/suite.schema.json)`);
-  const database = s.database ?? DEFAULT_DDL_DATABASE;
-  if (!isPlainIdentifier(database)) throw new UserError(`configs/suites/${suite.name}.yml: ddl.database = ${JSON.stringify(database)} must be a plain identifier (letters, digits, _)`);
-  return { ...s, database };
-}
-
-/**
+ * The steps of one pass: DDL_SEQUENCE, each statement run on every table in turn.
  * @param {import('../../types.js').SuiteConfig} suite
  * @param {{engine: 'innodb'|'rocksdb'}} opts
  * @returns {StepPlan[]}
+ * @throws {UserError} when the suite has no `ddl` block or its database is not a plain identifier
  */
 function planSteps(suite, { engine }) {
-  const s = ddlSettings(suite);
+  const s = /** @type {Required<DdlSettings>} */ (suiteBlock(suite, 'ddl', { fields: 'tables, tableSize', defaults: { database: DEFAULT_DDL_DATABASE } }));
   return DDL_SEQUENCE.map((entry) => {
     const setup = Boolean(entry.load);
     return {

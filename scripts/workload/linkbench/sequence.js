@@ -5,7 +5,7 @@
  * seed author's hourly loops). Sizes come from the suite's `linkbench` block. The jar is built
  * (or taken from the install cache) on the first step that needs it.
  */
-import { UserError } from '../../errors.js';
+import { suiteBlock } from '../sequence-helpers.js';
 import { measureDatabaseFiles } from '../../metrics/index.js';
 import { cacheDirFrom } from '../../run-options.js';
 import { ensureLinkbench } from './build.js';
@@ -51,11 +51,7 @@ export const linkbench = Object.freeze({
  * @throws {UserError} when the block is missing
  */
 export function linkbenchSettings(suite) {
-  const s = /** @type {{linkbench?: LinkbenchSettings}} */ (suite).linkbench;
-  if (!s) {
-    throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names linkbench but the suite has no 'linkbench' block (maxid1, loaders, requesters, maxtimeS; see scripts/config/schemas/suite.schema.json)`);
-  }
-  return { requestPhases: 1, warmupS: 0, partitions: 0, hdrHistogram: true, ...s };
+  return /** @type {LinkbenchSettings & {requestPhases: number, warmupS: number, partitions: number, hdrHistogram: boolean}} */ (suiteBlock(suite, 'linkbench', { fields: 'maxid1, loaders, requesters, maxtimeS', defaults: { requestPhases: 1, warmupS: 0, partitions: 0, hdrHistogram: true } }));
 }
 
 /**

@@ -25,7 +25,7 @@
 import { UserError } from '../../errors.js';
 import { measureDbSize } from '../../metrics/index.js';
 import { planSysbench, runStepRepeat, runSysbenchVersion } from '../sysbench/index.js';
-import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome } from '../sequence-helpers.js';
+import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome, suiteBlock } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -68,23 +68,14 @@ export const loops = Object.freeze({
 });
 
 /**
- * @param {import('../../types.js').SuiteConfig} suite
- * @returns {Required<LoopsSettings>}
- * @throws {UserError} when the block is missing
- */
-export function loopsSettings(suite) {
-  const s = /** @type {{loops?: LoopsSettings}} */ (suite).loops;
-  if (!s) throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names loops but the suite has no 'loops' block (loops, loopDurationS; see scripts/config/schemas/suite.schema.json)`);
-  return { test: DEFAULT_LOOP_TEST, ...s };
-}
-
-/**
+ * The steps of one pass: the load, then the test once per loop (its plan taken from the sysbench plug-in's own).
  * @param {import('../../types.js').SuiteConfig} suite
  * @param {{engine: 'innodb'|'rocksdb'}} opts
  * @returns {StepPlan[]}
+ * @throws {UserError} when the suite has no `loops` block
  */
 function planSteps(suite, { engine }) {
-  const s = loopsSettings(suite);
+  const s = /** @type {Required<LoopsSettings>} */ (suiteBlock(suite, 'loops', { fields: 'loops, loopDurationS', defaults: { test: DEFAULT_LOOP_TEST } }));
   // The sysbench plug-in's own plan of the whole suite: the test's definition and the load.
   const sysbenchPlan = planSysbench({ ...suite, only: undefined }, { engine });
   const template = sysbenchPlan.find((p) => p.name === s.test);

@@ -22,11 +22,10 @@ import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { UserError } from '../../errors.js';
 import { runSysbenchVersion } from '../sysbench/index.js';
 import {
-  clientBinaries, clientConnectionArgs, connectTo, failedOutcome, isPlainIdentifier, loadSysbenchTables, processCpuSeconds,
-  round3, runClientTimed, secondsSince, setupOutcome, timedOutcome,
+  clientBinaries, clientConnectionArgs, connectTo, failedOutcome, loadSysbenchTables, processCpuSeconds,
+  round3, runClientTimed, secondsSince, setupOutcome, suiteBlock, timedOutcome,
 } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
@@ -59,25 +58,14 @@ export const reload = Object.freeze({
 });
 
 /**
- * @param {import('../../types.js').SuiteConfig} suite
- * @returns {Required<ReloadSettings>}
- * @throws {UserError} when the block is missing or the database name is not a plain identifier
- */
-export function reloadSettings(suite) {
-  const s = /** @type {{reload?: ReloadSettings}} */ (suite).reload;
-  if (!s) throw new UserError(`configs/suites/${suite.name}.yml: 'benchmarks' names reload but the suite has no 'reload' block (tables, tableSize; see scripts/config/schemas/suite.schema.json)`);
-  const database = s.database ?? DEFAULT_RELOAD_DATABASE;
-  if (!isPlainIdentifier(database)) throw new UserError(`configs/suites/${suite.name}.yml: reload.database = ${JSON.stringify(database)} must be a plain identifier (letters, digits, _)`);
-  return { ...s, database };
-}
-
-/**
+ * The steps of one pass: the load, the two dumps, one reload per dump form.
  * @param {import('../../types.js').SuiteConfig} suite
  * @param {{engine: 'innodb'|'rocksdb'}} opts
  * @returns {StepPlan[]}
+ * @throws {UserError} when the suite has no `reload` block or its database is not a plain identifier
  */
 function planSteps(suite, { engine }) {
-  const s = reloadSettings(suite);
+  const s = /** @type {Required<ReloadSettings>} */ (suiteBlock(suite, 'reload', { fields: 'tables, tableSize', defaults: { database: DEFAULT_RELOAD_DATABASE } }));
   /**
    * @param {string} name
    * @param {Record<string, string>} params

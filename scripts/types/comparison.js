@@ -1,0 +1,281 @@
+/**
+ * Shapes of the analysis (typedefs only): the thresholds that produce verdicts, the comparison
+ * and its verdicts, baselines, regression issues and the change points of a release series.
+ * scripts/store/schemas/comparison.schema.json and change-points.schema.json describe the stored
+ * ones; test/store/schema-drift.test.js keeps them in step. Re-exported by scripts/types.js.
+ *
+ * Units are in the names: ...Ms milliseconds, ...S seconds, ...Kb kibibytes, ...Bytes bytes.
+ */
+
+export {};
+
+/** @typedef {import('./record.js').ComparisonRef} ComparisonRef */
+
+/**
+ * @typedef {object} ThresholdsConfig configs/thresholds.yml (full use in scripts/compare/)
+ * @property {number} [confidence] two-sided confidence of the ratio's interval
+ * @property {number} [power] power for the minimum detectable effect
+ * @property {number} [familyAlpha] family-wise level of the issues a run opens (Holm)
+ * @property {number} [pairedMinRounds] rounds side by side from which a comparison is paired by round (0 = never)
+ * @property {Record<string, {warn: number, issue: number}>} groups relative change per group
+ * @property {Record<string, {warn: number, issue: number, floor?: number, minDurationS?: number}>} [metrics] other gated metrics
+ * @property {Record<string, {warn?: number, issue?: number, policy?: 'open'|'note'|'ignore', metrics?: Record<string, {warn?: number, issue?: number, floor?: number, minDurationS?: number}>}>} [tests] per-test overrides
+ * @property {{stallFraction: number, minIntervals: number}} [qos] quality of service from per-second rates
+ * @property {{windowLen: number, maxPValue: number, minMagnitude: number}} [changePoints] apache-otava settings
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Comparison and verdicts (written by `tagbench compare`, read by report and site)
+
+/**
+ * @typedef {'regression'|'improvement'|'unchanged'|'inconclusive'|'failed'} VerdictClass
+ */
+
+/**
+ * @typedef {object} FunctionMoves the difference of two releases' per-function profiles
+ *   (scripts/compare/function-diff.js diffProfiles), bounded to the functions that added and
+ *   removed the most (at most 10 each) and the totals
+ * @property {ProfileSide} base
+ * @property {ProfileSide} candidate
+ * @property {string|null} dispatchFunction the query path's function, as the profiles name it
+ * @property {number} totalDelta candidate − base instructions per operation, whole process
+ * @property {number|null} queryPathDelta null unless both sides have a query path
+ * @property {number} unnamedDelta of totalDelta, in code without a symbol name
+ * @property {number|null} unnamedShare unnamedDelta / totalDelta; null when the totals are equal
+ * @property {number} otherDelta of the functions below the profiles' share, together
+ * @property {FunctionMove[]} added largest self increase first
+ * @property {FunctionMove[]} removed largest self decrease first
+ * @property {number} addedCount ranked functions with more self instructions, in all
+ * @property {number} removedCount ranked functions with fewer, in all
+ */
+
+/**
+ * @typedef {object} ProfileSide means over one side's counted repeats
+ * @property {number} repeats
+ * @property {number} totalPerOp
+ * @property {number|null} queryPathPerOp
+ * @property {number} unnamedSelfPerOp
+ */
+
+/**
+ * @typedef {object} FunctionMove one function on both sides, per operation
+ * @property {string} name
+ * @property {string} object
+ * @property {{selfPerOp: number, inclusivePerOp: number}} base
+ * @property {{selfPerOp: number, inclusivePerOp: number}} candidate
+ * @property {number} selfDelta
+ * @property {number} inclusiveDelta
+ * @property {number} missingRepeats
+ * @property {boolean} ranked
+ */
+
+/**
+ * @typedef {object} Comparison
+ * @property {number} schemaVersion
+ * @property {string} createdAt
+ * @property {string} hostClass
+ * @property {string} suite
+ * @property {string} product
+ * @property {string} line
+ * @property {{version: string, runIds: string[]}} base
+ * @property {{version: string, runIds: string[]}} candidate
+ * @property {ComparisonRef} [ref] a comparison of an ad-hoc ref run: stored apart
+ *   (`refs/verdicts/…`), never a release's verdict; absent in release comparisons
+ * @property {ThresholdsConfig} thresholds the thresholds that produced these verdicts
+ * @property {TestVerdict[]} tests
+ * @property {Record<VerdictClass, number>} summary
+ * @property {FamilyControl} [family] how the run's issues are controlled as a whole
+ * @property {{test: string, metric: string, reason: string}[]} [notJudged] gated metrics left
+ *   unjudged: below their floor, within noise of zero, or measured over too short a window
+ * @property {AdaptiveSummary} [adaptive] what the adaptive repeats did, when they ran
+ * @property {WarmupExclusion[]} [warmups] tests whose repeats had a warm-up left out of what
+ *   was judged (scripts/compare/warm-up.js; absent when none had)
+ * @property {RocksdbComparison[]} [rocksdb] RocksDB's own figures per test and side (MyRocks
+ *   servers): informational, never a verdict
+ */
+
+/**
+ * @typedef {object} WarmupExclusion the first seconds of a test's repeats left out of its
+ *   judged figures because the per-second rate was still climbing (docs/method.md, "Warm-up")
+ * @property {string} test
+ * @property {number[]} base seconds left out of each valid repeat of the base, in repeat order (0 = none)
+ * @property {number[]} candidate the same for the candidate
+ * @property {number} stillRamping repeats (both sides) whose rate had not reached its steady
+ *   level by half-time: their second half was judged
+ */
+
+/**
+ * @typedef {object} RocksdbComparison one test's RocksDB figures on both sides (scripts/compare/rocksdb-summary.js)
+ * @property {string} test
+ * @property {RocksdbSide|null} base null when the base's repeats have none (an InnoDB server)
+ * @property {RocksdbSide|null} candidate
+ */
+
+/**
+ * @typedef {object} RocksdbSide medians over one side's valid repeats with RocksDB figures
+ * @property {number} repeats how many
+ * @property {number|null} writeAmp (flush + compaction bytes) / user bytes; null when no repeat wrote
+ * @property {number} stallS seconds writes were delayed or stopped
+ * @property {number|null} spaceAmp SST bytes on disk / raw keys + values they hold; null without SST figures
+ */
+
+/**
+ * @typedef {object} FamilyControl
+ * @property {'holm'} method
+ * @property {number} alpha family-wise level (thresholds.yml familyAlpha)
+ * @property {number} size gated verdicts in the family
+ * @property {number} minInstances instances per side the exact test needs before the most
+ *   extreme result can pass alpha / size (the first Holm step)
+ */
+
+/**
+ * @typedef {object} AdaptiveSummary
+ * @property {number} rounds extension rounds run
+ * @property {number} seconds wall time they took
+ * @property {number} budgetS the budget they had
+ * @property {number} undecidedBefore undecided verdicts before the first round
+ * @property {number} resolved of those, decided by the extra instances
+ * @property {Record<string, number>} instancesNeeded per test: instances per side its verdicts
+ *   were decided with (or had when the budget ran out)
+ * @property {string} stopped why the rounds stopped
+ */
+
+/**
+ * @typedef {object} TestVerdict
+ * @property {string} test
+ * @property {string} group
+ * @property {string} metric `throughput`, `cpuUsPerOp`, `kbWrittenPerOp`, `stalls`, ...
+ * @property {boolean} higherIsBetter
+ * @property {{median: number, min: number, max: number, n: number}|null} base
+ * @property {{median: number, min: number, max: number, n: number}|null} candidate
+ * @property {number|null} ratio candidate median / base median
+ * @property {[number, number]|null} ci confidence interval of the ratio
+ * @property {number|null} mde minimum detectable relative effect on this host in the bad direction (a drop for throughput, a rise for latency; absolute, in the metric's unit, for linear metrics)
+ * @property {VerdictClass} verdict
+ * @property {string} reason the numbers that justify the verdict, in words
+ * @property {boolean} [confirmed] set by `tagbench confirm`
+ * @property {string} [unit] the metric's unit (op/s, ms, µs/op, KB/op, ratio, share of seconds)
+ * @property {'log'|'linear'} [scale] log: ratio + relative thresholds; linear (qpsCv, stallShare): difference + absolute thresholds, ci null
+ * @property {number|null} [difference] candidate median - base median (metric unit)
+ * @property {[number, number]|null} [differenceCi] interval of the difference (linear metrics)
+ * @property {number|null} [coverage] achieved two-sided coverage of the exact rank interval
+ * @property {number|null} [noiseCv] pooled within-release sd of ln(values) (≈ CV); sd in the unit for linear metrics
+ * @property {{warn: number, issue: number}} [threshold] thresholds applied
+ * @property {'open'|'note'|'ignore'} [policy] the test's issue policy (thresholds.yml `tests.<name>.policy`, default open) when the verdict was made; absent in comparisons written before it was stamped (then the comparison's thresholds say it)
+ * @property {'warn'|'issue'|null} [level] threshold crossed by a regression/improvement
+ * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation] the rerun's own verdict (tagbench confirm)
+ * @property {FunctionMoves} [functions] instructionsPerOp verdicts: where the instructions went,
+ *   from the per-function profiles of the counted repeats judged (scripts/compare/function-diff.js)
+ * @property {number} [resolutionMs] a quantized latency's step (the coarsest of its repeats, ms):
+ *   its interval was widened by one step each way and its MDE is at least one step
+ *   (scripts/compare/latency-resolution.js); absent for figures without a known coarse step
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Baselines (baselines/<host-class>/<product>/<line>/<suite>.yml, owned by scripts/store/baselines.js)
+
+/**
+ * @typedef {object} Baseline the accepted reference release of one product line, suite and host
+ *   class. Written only by `tagbench baseline promote`; a run never changes it. Schema:
+ *   scripts/store/schemas/baseline.schema.json.
+ * @property {1} schemaVersion
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} line
+ * @property {string} suite
+ * @property {string} version the accepted reference release
+ * @property {string[]} runIds the run records that stand for it (compare reads only these for the base)
+ * @property {string} promotedAt ISO 8601
+ * @property {{version: string, runIds: string[]}|null} [previous] the baseline this one replaced
+ * @property {string} [note] why it was promoted
+ */
+
+/**
+ * @typedef {object} IssueRef one regression issue of tagbench on GitHub, as `tagbench issues`
+ *   lists them for the site (owned by scripts/store/issue-list.js)
+ * @property {string} product
+ * @property {string} line
+ * @property {string} version
+ * @property {string} hostClass
+ * @property {string} suite
+ * @property {number} number
+ * @property {string} url
+ * @property {'open'|'closed'} state
+ * @property {string} title
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Change points of a release series (written by `tagbench compare`, read by the site)
+
+/**
+ * @typedef {object} ChangePoints changepoints/<host-class>/<product>/<line>/<suite>.json:
+ *   the change points of one release series. DERIVED data, not a record: each
+ *   `tagbench compare` over the whole series regenerates it (run records and comparisons stay
+ *   append-only). Schema: scripts/store/schemas/change-points.schema.json.
+ * @property {number} schemaVersion
+ * @property {string} createdAt ISO 8601, when the compare that computed it ran
+ * @property {string} hostClass
+ * @property {string} product
+ * @property {string} line
+ * @property {string} suite
+ * @property {ChangePointMethod} method how the change points were found
+ * @property {ChangePointRelease[]} releases the series, oldest first, with the runs behind each release
+ * @property {ChangePointSeries[]} tests one per test and metric analysed, with or without change points
+ */
+
+/**
+ * @typedef {object} ChangePointMethod
+ * @property {'apache-otava'|'release-series'} tool apache-otava: E-divisive means with a Student
+ *   t test (Fleming et al., ICPE 2023), for series of more than 10 releases; release-series: the
+ *   dip / step / drift scan of scripts/compare/release-series.js (docs/method.md)
+ * @property {string} version the installed otava version, or the rule's version
+ * @property {number} [windowLen] otava window_len (points)
+ * @property {number} [maxPValue] otava max_pvalue
+ * @property {number} [minMagnitude] otava min_magnitude (relative change, 0 = any)
+ * @property {number} [alpha] release-series: false-event chance per test series
+ * @property {number} [maxEvents] release-series: most events per series
+ * @property {number} [simulations] release-series: no-event series simulated for the critical value
+ * @property {number} [driftPenalty] release-series: z² a drift must gain over a step or a dip
+ */
+
+/**
+ * @typedef {object} ChangePointRelease
+ * @property {string} version
+ * @property {string[]} runIds the run records whose repeats are in the series
+ */
+
+/**
+ * @typedef {object} ChangePointSeries the series of one test and metric
+ * @property {string} test
+ * @property {string} metric as TestVerdict.metric (throughput)
+ * @property {boolean} higherIsBetter
+ * @property {ChangePointSeriesRelease[]} releases releases with at least one valid repeat, in series order
+ * @property {DetectedChangePoint[]} changePoints
+ */
+
+/**
+ * @typedef {object} ChangePointSeriesRelease
+ * @property {string} version
+ * @property {number} n valid repeats of that release in the series (points)
+ */
+
+/**
+ * @typedef {object} DetectedChangePoint one change point of one series
+ * @property {number} index position in the series (every repeat, releases in order) of the first point after the change
+ * @property {string} version the release where the change starts
+ * @property {string} previousVersion the release of the point before the change (= version when
+ *   atReleaseBoundary is false)
+ * @property {boolean} atReleaseBoundary false when otava puts the change between two repeats of
+ *   one release (noise inside a release, not a change between releases)
+ * @property {number} forwardChangePct mean after / mean before - 1, in percent
+ * @property {number} pValue as otava reports it
+ * @property {number} meanBefore mean of the segment before the change, in the metric's unit
+ *   (release-series: the fitted level before the event)
+ * @property {number} meanAfter mean of the segment after (release-series: the level after it;
+ *   for a dip, at the dip)
+ * @property {'dip'|'step'|'drift'} [kind] release-series only (otava's points are steps)
+ * @property {string} [untilVersion] release-series: last release of a drift, the release that
+ *   recovered from a dip, the step's own release for a step
+ * @property {boolean} [worse] release-series: whether the change is bad for the metric
+ * @property {string} [evidence] release-series: levels, release-to-release interval, scan numbers
+ */
