@@ -71,6 +71,8 @@ export async function measureRepeat({ action, record, server, meter, storeDir, s
     ioDevices: null,
   };
   Object.assign(rep, figures?.repeat ?? {});
+  // The other timed meters' figures: one home each, repeat.meters.<name>.
+  if (figures?.meters && Object.keys(figures.meters).length > 0) rep.meters = { ...figures.meters };
   // A plug-in's own figures (the insert benchmark's keep-up, histogram, percentiles).
   if (out.details) rep.details = out.details;
   if (!signal?.aborted || ok) {

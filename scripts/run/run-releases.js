@@ -15,7 +15,7 @@ import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../server/index.js';
 import { planSuite, getBenchmark, suiteBenchmarks } from '../workload/index.js';
-import { measureDbSize, collectHostFacts, splitMeters } from '../metrics/index.js';
+import { measureDbSize, collectHostFacts, splitMeters, DEFAULT_METERS, recordMeterMetrics } from '../metrics/index.js';
 import { writeRecord, writeRawLog, readRecords } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
 import { estimateRun, checkBudget, renderEstimate } from './estimate.js';
@@ -302,7 +302,9 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
       instances: plan.instances,
       ...(options.only?.length ? { only: [...options.only] } : {}),
       alternatedWith: plan.releases.map(releaseKey).filter((/** @type {string} */ k) => k !== rel.key),
-      ...(meterNames.length === 1 && meterNames[0] === 'wall' ? {} : { meters: [...meterNames] }),
+      // A run of the default meters says nothing (older records read alike); any other names
+      // its meters and carries their metrics' facts, so readers need no meter registry.
+      ...(meterNames.join(',') === DEFAULT_METERS.join(',') ? {} : { meters: [...meterNames], meterMetrics: recordMeterMetrics(meterNames) }),
       ...(Object.keys(meterSetup).length > 0 ? { meterSetup } : {}),
     },
     // The same steps for every engine; only the load's and postwrite's parameters differ.
@@ -318,7 +320,7 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
  * @returns {import('../types.js').MeterName[]}
  */
 function resolveMeters(options, plan) {
-  return options.meters ?? plan.suite.meters ?? plan.host.meters ?? ['wall'];
+  return options.meters ?? plan.suite.meters ?? plan.host.meters ?? [...DEFAULT_METERS];
 }
 
 /**

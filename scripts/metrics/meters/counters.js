@@ -57,6 +57,15 @@ let exitHookInstalled = false;
 export const counters = Object.freeze({
   name: 'counters',
   kind: 'timed',
+  // Per operation of the timed repeat, from repeat.meters.counters.perOp.
+  metrics: /** @type {import('../types.js').MeterMetric[]} */ ([
+    { name: 'counterInstructionsPerOp', figure: 'perOp.instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op (perf)' },
+    { name: 'cyclesPerOp', figure: 'perOp.cyclesPerOp', unit: 'cycles/op', higherIsBetter: false, scale: 'log', label: 'cycles per op' },
+    { name: 'ipc', figure: 'perOp.ipc', unit: 'instructions/cycle', higherIsBetter: true, scale: 'log', label: 'instructions per cycle' },
+    { name: 'branchMissesPerOp', figure: 'perOp.branchMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', label: 'branch misses per op' },
+    { name: 'llcMissesPerOp', figure: 'perOp.llcMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', label: 'LLC misses per op' },
+  ]),
+  needs: { tools: ['perf'], wrappedServer: false },
   /**
    * Attach `perf stat` to the server and start counting; resolves once perf has acked.
    * @param {import('../types.js').MeterTarget} target the server (pid; datadir is not used)
@@ -91,7 +100,7 @@ export const counters = Object.freeze({
  * @param {number} windowS seconds perf counted
  * @param {MeteredRepeat} repeat an ok repeat
  * @returns {MeterFigures} perOp: instructionsPerOp, cyclesPerOp, ipc, branchMissesPerOp,
- *   llcMissesPerOp (null when missing: repeat.counters.missingFigures says why); repeat: {counters}
+ *   llcMissesPerOp (null when missing: repeat.meters.counters.missingFigures says why); meters: {counters}
  */
 export function counterFigures(printed, requested, windowS, repeat) {
   const events = requested.map((name) => counterEvent(name, printed));
@@ -148,7 +157,7 @@ export function counterFigures(printed, requested, windowS, repeat) {
     missingFigures,
     perOp: { instructionsPerOp: perOp.instructionsPerOp ?? null, cyclesPerOp: perOp.cyclesPerOp ?? null, ipc: perOp.ipc ?? null, branchMissesPerOp: perOp.branchMissesPerOp ?? null, llcMissesPerOp: perOp.llcMissesPerOp ?? null },
   };
-  return { meter: 'counters', perOp, repeat: { counters: figures } };
+  return { meter: 'counters', perOp, repeat: {}, meters: { counters: figures } };
 }
 
 /**

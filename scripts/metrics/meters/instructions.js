@@ -34,6 +34,13 @@ const OUT_PREFIX = 'callgrind.out.';
 export const instructions = Object.freeze({
   name: 'instructions',
   kind: 'counted',
+  // Per operation of a counted repeat, from countedRepeat.instructions: the query path (inclusive
+  // of the dispatch function) and the whole server process.
+  metrics: /** @type {import('../types.js').MeterMetric[]} */ ([
+    { name: 'instructionsPerOp', figure: 'queryPathPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op in the query path' },
+    { name: 'processInstructionsPerOp', figure: 'processPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op of the server process' },
+  ]),
+  needs: { tools: ['valgrind'], wrappedServer: true },
   /**
    * @param {{workDir: string}} server
    * @returns {import('../types.js').ServerWrapper}
