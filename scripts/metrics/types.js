@@ -177,9 +177,9 @@ export {};
  *   own: wall); its metrics' `figure` paths are read from there
  * @property {Record<string, number|null>} perOp its named figures per operation (wall:
  *   cpuUsPerOp, csPerOp, readsPerOp, kbReadPerOp, kbWrittenPerOp; empty when the repeat failed)
- * @property {Partial<import('../types.js').Repeat>|Partial<import('../types.js').CountedRepeat>} repeat the run record's Repeat (CountedRepeat) fields this
+ * @property {Partial<import('../types.js').Repeat>|Partial<import('../types.js').CountedRepeat>|Record<string, object>} repeat the run record's Repeat (CountedRepeat) fields this
  *   meter fills (wall: throughput, tps, latencyMs, intervals, efficiency, mysqldRssKb,
- *   ioDevices, rocksdb; instructions: the counted repeat's `instructions`)
+ *   ioDevices, rocksdb; a counting meter: its figures under its own name, `instructions`)
  * @property {object} [profile] the repeat's per-function profile (instructions: per op), kept as
  *   a raw log beside the repeat
  */

@@ -15,7 +15,7 @@ import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
 import { startServer, stopAllServers, findFreePort } from '../server/index.js';
 import { planSuite, getBenchmark, suiteBenchmarks } from '../workload/index.js';
-import { measureDbSize, collectHostFacts, splitMeters, DEFAULT_METERS, recordMeterMetrics } from '../metrics/index.js';
+import { measureDbSize, collectHostFacts, splitMeters, DEFAULT_METERS, recordMeterMetrics, meterNames as knownMeterNames } from '../metrics/index.js';
 import { writeRecord, writeRawLog, readRecords } from '../store/index.js';
 import { buildSchedule } from './schedule.js';
 import { estimateRun, checkBudget, renderEstimate } from './estimate.js';
@@ -320,6 +320,12 @@ async function startRelease(rel, i, { plan, options, workRoot, host, tools, step
  * @returns {import('../types.js').MeterName[]}
  */
 function resolveMeters(options, plan) {
+  // Like a suite's benchmarks, configured meter names are checked against the registry here.
+  for (const [where, names] of [[`configs/suites/${plan.suite.name}.yml`, plan.suite.meters], [`configs/hosts/${plan.host.name}.yml`, plan.host.meters]]) {
+    const known = knownMeterNames();
+    const i = (names ?? []).findIndex((/** @type {string} */ n) => !known.includes(n));
+    if (i >= 0) throw new UserError(`unknown meter in ${where}: meters[${i}] = '${names[i]}'; known: ${known.join(', ')}`);
+  }
   return options.meters ?? plan.suite.meters ?? plan.host.meters ?? [...DEFAULT_METERS];
 }
 
