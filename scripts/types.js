@@ -80,7 +80,8 @@ export {};
  */
 
 /**
- * @typedef {'wall'|'counters'|'instructions'} MeterName a key of scripts/metrics/meters/registry.js
+ * @typedef {string} MeterName a key of scripts/metrics/meters/registry.js's map (the schemas check
+ *   only its form, `^[a-z][a-z0-9-]*$`; the config and the CLI check it against the registry)
  */
 
 /**
@@ -170,6 +171,7 @@ export {};
 /** @typedef {import('./types/record.js').RecordHost} RecordHost */
 /** @typedef {import('./types/record.js').RecordConfig} RecordConfig */
 /** @typedef {import('./types/record.js').MeterSetup} MeterSetup */
+/** @typedef {import('./types/record.js').MeterMetric} MeterMetric */
 /** @typedef {import('./types/record.js').Step} Step */
 /** @typedef {import('./types/record.js').StepMeterRun} StepMeterRun */
 /** @typedef {import('./types/record.js').CountedRepeat} CountedRepeat */

@@ -9,18 +9,20 @@ import { formatValue } from '../format-number.js';
 import { adjustHolm, minInstancesFor } from './family-wise.js';
 import { poolNoise, computeMdeShift, shiftToChange } from './noise.js';
 import { UserError } from '../errors.js';
-import { METRICS, explainMixedScope } from './metrics.js';
+import { OWN_METRICS, explainMixedScope, meterMetrics } from './metrics.js';
+import { collectSide, listTests, stepKind, instanceValues } from './collect-side.js';
 import { findPolicy, findThreshold } from './thresholds.js';
-import { computeQos } from './qos.js';
 import { classifyMetric } from './classify-metric.js';
 import { summarizeRocksdb } from './rocksdb-summary.js';
 import { pairByRound } from './paired-shift.js';
 import { runGroupKey } from '../run-id.js';
-import { withoutWarmup } from './warm-up.js';
 import { coarsestResolution, explainQuantized } from './latency-resolution.js';
 
 /** @typedef {import('./types.js').FullVerdict} FullVerdict */
 /** @typedef {import('../types.js').Step} Step */
+/** @typedef {import('./collect-side.js').Side} Side */
+
+export { collectSide, listTests } from './collect-side.js';
 
 /**
  * @param {import('./types.js').CompareInput} input
@@ -45,67 +47,20 @@ export function compareRuns(input) {
   const notJudged = [];
   /** @type {import('../types.js').WarmupExclusion[]} */
   const warmups = [];
-  for (const { name, group } of listTests(candidate.records, base.records)) {
-    for (const meter of metersOf(METRICS)) {
-    const b = collectSide(base.records, name, meter);
-    const c = collectSide(candidate.records, name, meter);
-    // Once per test: the counters meter reads the same timed repeats.
-    const warmup = meter === 'wall' ? summarizeWarmups(name, b.warmups, c.warmups) : null;
-    if (warmup) warmups.push(warmup);
-    // A meter neither side measured this test with: no verdicts of its metrics, not a failure.
-    if ((b.missing && c.missing) || (meter !== 'wall' && (b.missing || c.missing))) continue;
-    const firstMetric = METRICS.find((m) => (m.meter ?? 'wall') === meter)?.name;
-    const failure = c.failedIn.length > 0 ? `candidate ${candidate.version}: step failed in run ${c.failedIn.join(', ')}${c.reason ? `: ${c.reason}` : ''}` : b.repeats.length === 0 ? `base ${base.version}: no valid repeat${b.reason ? ` (${b.reason})` : b.missing ? ' (test not in its runs)' : ''}` : c.repeats.length === 0 ? `candidate ${candidate.version}: no valid repeat${c.missing ? ' (test not in its runs)' : ''}` : null;
-    for (const metric of METRICS.filter((m) => (m.meter ?? 'wall') === meter)) {
-      const threshold = findThreshold(thresholds, name, group, metric.name);
-      if (!threshold) continue;
-      // One failed verdict per test and meter: on its first gated metric.
-      if (failure && metric.name !== firstMetric) continue;
-      const bi = instanceValues(b, metric, thresholds.qos);
-      const ci = instanceValues(c, metric, thresholds.qos);
-      const bv = bi && bi.map((x) => x.value);
-      const cv = ci && ci.map((x) => x.value);
-      if (!failure) {
-        // not measured (no efficiency sampler, too few per-second samples): not gated, no verdict
-        if (!bv || !cv || bv.length === 0 || cv.length === 0) continue;
-        const skip = explainMixedScope(metric, [...b.repeats, ...c.repeats]) ?? explainNotJudged(metric, threshold, bv, cv, [...b.repeats, ...c.repeats]);
-        if (skip) {
-          notJudged.push({ test: name, metric: metric.name, reason: skip });
-          continue;
-        }
-      }
-      // A figure the driver reports in coarse steps is judged at its resolution, or not at all.
-      const resolution = !failure && metric.resolution ? coarsestResolution([...b.repeats, ...c.repeats], stepKind([...candidate.records, ...base.records], name), metric.resolution) : null;
-      if (resolution) {
-        const quantized = explainQuantized(resolution, threshold.issue);
-        if (quantized) {
-          notJudged.push({ test: name, metric: metric.name, reason: quantized });
-          continue;
-        }
-      }
-      // Releases that ran side by side, round by round, are compared round by round.
-      const pairs = failure || !bi || !ci || thresholds.pairedMinRounds === 0 ? null : pairByRound(bi, ci);
-      const paired = pairs !== null && pairs.length >= thresholds.pairedMinRounds ? pairs : null;
-      const classified = classifyMetric({
-        metric, threshold, base: bv ?? [], candidate: cv ?? [], confidence: thresholds.confidence, power: thresholds.power, failure,
-        history: input.noiseHistory?.[`${name}|${metric.name}${paired ? '|paired' : ''}`] ?? null,
-        pairs: paired,
-        resolution,
-      });
-      tests.push({
-        test: name,
-        group,
-        metric: metric.name,
-        unit: metric.unit,
-        scale: metric.scale,
-        higherIsBetter: metric.higherIsBetter,
-        threshold: { warn: threshold.warn, issue: threshold.issue },
-        // Saved with the verdict, like its thresholds: the report acts on what produced it.
-        policy: findPolicy(thresholds, name),
-        ...classified,
-        ...(resolution ? { resolutionMs: resolution.stepMs } : {}),
-      });
-    }
+  // The timed repeats' own figures (wall's) first, then every other meter the records carry.
+  const groups = [{ meter: null, counted: false, metrics: [...OWN_METRICS] }, ...meterMetrics([...base.records, ...candidate.records])];
+  for (const test of listTests(candidate.records, base.records)) {
+    for (const group of groups) {
+      const b = collectSide(base.records, test.name, group.meter, group.counted);
+      const c = collectSide(candidate.records, test.name, group.meter, group.counted);
+      // Once per test: the other timed meters read the same timed repeats.
+      const warmup = group.meter === null ? summarizeWarmups(test.name, b.warmups, c.warmups) : null;
+      if (warmup) warmups.push(warmup);
+      // A meter neither side measured this test with: no verdicts of its metrics, not a failure.
+      if ((b.missing && c.missing) || (group.meter !== null && (b.missing || c.missing))) continue;
+      const judged = judgeMeter({ input, test, metrics: group.metrics, b, c });
+      tests.push(...judged.verdicts.map((v) => (group.counted ? { ...v, counted: true } : v)));
+      notJudged.push(...judged.notJudged);
     }
   }
   // A confirmation rerun replicates regressions the run's family-wise rule already let through:
@@ -136,27 +91,74 @@ export function compareRuns(input) {
 }
 
 /**
- * One value per server instance of a side: the median of that instance's repeats (repeats of one
- * process share its memory layout and warm-up, so they are not independent evidence), with the
- * instance's round key (its run's and its round's, shared with the other releases of that run).
- * @param {ReturnType<typeof collectSide>} side
- * @param {import('./types.js').MetricDef} metric
- * @param {import('./types.js').QosOptions} qosOptions
- * @returns {{key: string|null, value: number}[]|null} null when the metric is not measured on this side
+ * The verdicts of one test on the metrics of one meter (or of the timed repeats' own figures).
+ * @param {object} at
+ * @param {import('./types.js').CompareInput} at.input
+ * @param {{name: string, group: string}} at.test
+ * @param {readonly import('./types.js').MetricDef[]} at.metrics the meter's metrics
+ * @param {Side} at.b the base's side
+ * @param {Side} at.c the candidate's side
+ * @returns {{verdicts: FullVerdict[], notJudged: {test: string, metric: string, reason: string}[]}}
  */
-function instanceValues(side, metric, qosOptions) {
-  /** @type {Map<string, {key: string|null, values: number[]}>} */
-  const byInstance = new Map();
-  for (const [i, r] of side.repeats.entries()) {
-    const qos = metric.qos ? computeQos(r.intervals ?? [], qosOptions) : null;
-    if (metric.qos && (!qos || qos.seconds < qosOptions.minIntervals)) return null;
-    const v = metric.value(r, qos);
-    if (v === null) continue;
-    const instance = byInstance.get(side.instanceKeys[i]) ?? { key: side.roundKeys[i], values: [] };
-    instance.values.push(v);
-    byInstance.set(side.instanceKeys[i], instance);
+function judgeMeter({ input, test, metrics, b, c }) {
+  const { base, candidate, thresholds } = input;
+  const { name, group } = test;
+  /** @type {FullVerdict[]} */
+  const verdicts = [];
+  /** @type {{test: string, metric: string, reason: string}[]} */
+  const notJudged = [];
+  const firstMetric = metrics[0]?.name;
+  const failure = c.failedIn.length > 0 ? `candidate ${candidate.version}: step failed in run ${c.failedIn.join(', ')}${c.reason ? `: ${c.reason}` : ''}` : b.repeats.length === 0 ? `base ${base.version}: no valid repeat${b.reason ? ` (${b.reason})` : b.missing ? ' (test not in its runs)' : ''}` : c.repeats.length === 0 ? `candidate ${candidate.version}: no valid repeat${c.missing ? ' (test not in its runs)' : ''}` : null;
+  const repeats = [...b.repeats, ...c.repeats];
+  for (const metric of metrics) {
+    const threshold = findThreshold(thresholds, name, group, metric.name);
+    if (!threshold) continue;
+    // One failed verdict per test and meter: on its first gated metric.
+    if (failure && metric.name !== firstMetric) continue;
+    const bi = instanceValues(b, metric, thresholds.qos);
+    const ci = instanceValues(c, metric, thresholds.qos);
+    const bv = bi && bi.map((x) => x.value);
+    const cv = ci && ci.map((x) => x.value);
+    if (!failure) {
+      // not measured (no efficiency sampler, too few per-second samples): not gated, no verdict
+      if (!bv || !cv || bv.length === 0 || cv.length === 0) continue;
+      const skip = explainMixedScope(metric, repeats) ?? explainNotJudged(metric, threshold, bv, cv, repeats);
+      if (skip) {
+        notJudged.push({ test: name, metric: metric.name, reason: skip });
+        continue;
+      }
+    }
+    // A figure the driver reports in coarse steps is judged at its resolution, or not at all.
+    const resolution = !failure && metric.resolution ? coarsestResolution(repeats, stepKind([...candidate.records, ...base.records], name), metric.resolution) : null;
+    const quantized = resolution ? explainQuantized(resolution, threshold.issue) : null;
+    if (quantized) {
+      notJudged.push({ test: name, metric: metric.name, reason: quantized });
+      continue;
+    }
+    // Releases that ran side by side, round by round, are compared round by round.
+    const pairs = failure || !bi || !ci || thresholds.pairedMinRounds === 0 ? null : pairByRound(bi, ci);
+    const paired = pairs !== null && pairs.length >= thresholds.pairedMinRounds ? pairs : null;
+    const classified = classifyMetric({
+      metric, threshold, base: bv ?? [], candidate: cv ?? [], confidence: thresholds.confidence, power: thresholds.power, failure,
+      history: input.noiseHistory?.[`${name}|${metric.name}${paired ? '|paired' : ''}`] ?? null,
+      pairs: paired,
+      resolution,
+    });
+    verdicts.push({
+      test: name,
+      group,
+      metric: metric.name,
+      unit: metric.unit,
+      scale: metric.scale,
+      higherIsBetter: metric.higherIsBetter,
+      threshold: { warn: threshold.warn, issue: threshold.issue },
+      // Saved with the verdict, like its thresholds: the report acts on what produced it.
+      policy: findPolicy(thresholds, name),
+      ...classified,
+      ...(resolution ? { resolutionMs: resolution.stepMs } : {}),
+    });
   }
-  return [...byInstance.values()].map(({ key, values }) => ({ key, value: median(values) }));
+  return { verdicts, notJudged };
 }
 
 /**
@@ -276,11 +278,13 @@ function formatP(p) {
 export function estimateNoiseHistory(records, thresholds) {
   /** @type {Map<string, number[][]>} */
   const groups = new Map();
+  // The metrics of the timed repeats: their own figures and the timed meters' (counted repeats have their own noise).
+  const timedMetrics = [...OWN_METRICS, ...meterMetrics(records).filter((m) => !m.counted).flatMap((m) => m.metrics)];
   for (const record of records) {
     for (const { name } of listTests([record], [])) {
       const side = collectSide([record], name);
       if (side.repeats.length < 2) continue;
-      for (const metric of METRICS) {
+      for (const metric of timedMetrics) {
         const values = instanceValues(side, metric, thresholds.qos)?.map((x) => x.value);
         if (!values || values.length < 2) continue;
         const t = metric.scale === 'log' ? values.filter((v) => v > 0).map(Math.log) : values;
@@ -304,7 +308,7 @@ export function estimateNoiseHistory(records, thresholds) {
     for (const other of others) {
       for (const { name } of listTests([first, other], [])) {
         const [a, b] = [collectSide([first], name), collectSide([other], name)];
-        for (const metric of METRICS) {
+        for (const metric of timedMetrics) {
           const av = instanceValues(a, metric, thresholds.qos);
           const bv = instanceValues(b, metric, thresholds.qos);
           const pairs = av && bv ? pairByRound(av, bv) : null;
@@ -342,130 +346,3 @@ export function chooseBase(c) {
   return { version: c.versions[0], source: 'first' };
 }
 
-/**
- * The meters whose figures the metrics read, wall first.
- * @param {readonly import('./types.js').MetricDef[]} metrics
- * @returns {string[]}
- */
-function metersOf(metrics) {
-  return [...new Set(['wall', ...metrics.map((m) => m.meter ?? 'wall')])];
-}
-
-/**
- * The kind of a test's step (sysbench, ibench, ...), from the first record that ran it.
- * @param {import('../types.js').RunRecord[]} records
- * @param {string} test
- * @returns {string}
- */
-function stepKind(records, test) {
-  for (const r of records) {
-    const step = r.steps.find((s) => s.name === test);
-    if (step) return step.kind;
-  }
-  return '';
-}
-
-/**
- * Reported tests in suite order (candidate's order first, then tests only the base ran).
- * @param {import('../types.js').RunRecord[]} a
- * @param {import('../types.js').RunRecord[]} b
- * @returns {{name: string, group: string}[]}
- */
-export function listTests(a, b) {
-  /** @type {Map<string, string>} */
-  const seen = new Map();
-  for (const r of [...a, ...b]) {
-    for (const s of r.steps) if (s.reported && s.group !== 'setup' && !seen.has(s.name)) seen.set(s.name, s.group);
-  }
-  return [...seen].map(([name, group]) => ({ name, group }));
-}
-
-/**
- * Valid repeats of one test over the records of one release: the timed repeats (wall and
- * counters figures) as compare judges them, without their warm-up (./warm-up.js), or a
- * counting meter's counted repeats (`step.meters.<meter>`).
- * @param {import('../types.js').RunRecord[]} records
- * @param {string} test
- * @param {string} [meter] the meter whose figures are wanted (default wall)
- * @returns {{repeats: import('../types.js').Repeat[], warmups: (import('./warm-up.js').Warmup|null)[], instanceKeys: string[], roundKeys: (string|null)[], failedIn: string[], reason: string, missing: boolean}}
- *   warmups: what was left out of each repeat (null: nothing)
- */
-export function collectSide(records, test, meter = 'wall') {
-  if (meter !== 'wall' && meter !== 'counters') return collectCounted(records, test, meter);
-  /** @type {import('../types.js').Repeat[]} */
-  const repeats = [];
-  /** @type {(import('./warm-up.js').Warmup|null)[]} */
-  const warmups = [];
-  /** @type {string[]} which server instance produced each repeat: `<run id>#<instance>` */
-  const instanceKeys = [];
-  /** @type {(string|null)[]} the round of each repeat, `<run>#<instance>` (shared by the releases of that run), null when unknown */
-  const roundKeys = [];
-  /** @type {string[]} */
-  const failedIn = [];
-  let reason = '';
-  let missing = true;
-  for (const r of records) {
-    const step = r.steps.find((s) => s.name === test);
-    // A run whose meters had no timed one ran its tests counted only: not timed there.
-    if (!step || (step.status === 'skipped' && r.config.meters && !r.config.meters.some((m) => m === 'wall' || m === 'counters'))) continue;
-    missing = false;
-    if (step.status === 'failed') {
-      failedIn.push(r.id);
-      reason ||= step.reason ?? '';
-      continue;
-    }
-    if (step.status !== 'ok') continue;
-    for (const rep of step.repeats) {
-      if (rep.status !== 'ok') continue;
-      const judged = withoutWarmup(rep);
-      repeats.push(judged.repeat);
-      warmups.push(judged.warmup);
-      // Records made before instances existed: each repeat stands for itself, as it was judged then.
-      instanceKeys.push(`${r.id}#${rep.instance ?? `repeat-${rep.index}`}`);
-      const run = runGroupKey(r);
-      roundKeys.push(run === null || rep.instance === undefined ? null : `${run}#${rep.instance}`);
-    }
-  }
-  return { repeats, warmups, instanceKeys, roundKeys, failedIn, reason, missing };
-}
-
-/**
- * A counting meter's repeats of one test (instructions): each round is one server process per
- * release, so the round key pairs the releases' processes of that round. A record without the
- * meter's run of the test counts as missing, never as failed: the meter was not asked for there.
- * @param {import('../types.js').RunRecord[]} records
- * @param {string} test
- * @param {string} meter
- */
-function collectCounted(records, test, meter) {
-  /** @type {import('../types.js').CountedRepeat[]} */
-  const repeats = [];
-  /** @type {string[]} */
-  const instanceKeys = [];
-  /** @type {(string|null)[]} */
-  const roundKeys = [];
-  /** @type {string[]} */
-  const failedIn = [];
-  let reason = '';
-  let missing = true;
-  for (const r of records) {
-    const slot = r.steps.find((s) => s.name === test)?.meters?.[meter];
-    if (!slot) continue;
-    missing = false;
-    const ok = slot.repeats.filter((rep) => rep.status === 'ok');
-    // Some repeats failing leaves the others valid; none valid is a failure of the test.
-    if (ok.length === 0 && slot.status !== 'skipped') {
-      failedIn.push(r.id);
-      reason ||= slot.reason ?? '';
-      continue;
-    }
-    const run = runGroupKey(r);
-    for (const rep of ok) {
-      repeats.push(rep);
-      instanceKeys.push(`${r.id}#${meter}#${rep.instance}`);
-      roundKeys.push(run === null ? null : `${run}#${meter}#${rep.instance}`);
-    }
-  }
-  // Counted repeats stand where timed ones do; their metrics read only their own fields.
-  return { repeats: /** @type {any[]} */ (repeats), warmups: repeats.map(() => null), instanceKeys, roundKeys, failedIn, reason, missing };
-}

@@ -8,23 +8,19 @@
  *     a change of about the threshold's size, which more instances would only confirm slowly), or
  *   - a regression past the issue threshold that Holm's step kept at the warn level (the exact
  *     test needs more instances before it can reach the family-wise level).
- * The adaptive rounds are timed rounds: a counting meter's verdicts (instructions per op) are
- * never undecided here; their rounds are the run's own.
+ * The adaptive rounds are timed rounds: a counting meter's verdicts (`counted`: instructions per
+ * op) are never undecided here; their rounds are the run's own.
  */
 
-import { METRICS } from './metrics.js';
-
 /** @typedef {import('./types.js').FullVerdict} FullVerdict */
-
-/** Metrics of counting meters (instructions): more timed instances never decide them. */
-const COUNTED = new Set(METRICS.filter((m) => m.meter && m.meter !== 'wall' && m.meter !== 'counters').map((m) => m.name));
 
 /**
  * @param {FullVerdict} t
  * @returns {boolean}
  */
 export function isUndecided(t) {
-  if (COUNTED.has(t.metric)) return false;
+  // A counting meter's verdict (compareRuns marks it): more timed instances never decide it.
+  if (t.counted) return false;
   if (t.verdict === 'inconclusive') return t.mde !== null && t.mde > t.threshold.issue;
   if (t.verdict === 'regression' && t.level === 'warn') {
     const past = t.scale === 'linear'

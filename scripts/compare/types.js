@@ -77,9 +77,9 @@ export {};
  *   linear: compared as a difference (absolute thresholds), for shares that can be zero
  * @property {boolean} qos true when derived from per-second samples
  * @property {(repeat: Repeat, qos: Qos|null) => number|null} value null = not measured
- * @property {'wall'|'counters'|'instructions'} [meter] the meter that produces the figure (default
- *   wall): wall and counters figures are on the timed repeats, a counting meter's (instructions)
- *   on its own counted repeats (Step.meters)
+ * @property {string} [meter] the meter that produces the figure (absent: the timed repeat's own
+ *   figures, wall's); a timed meter's figures are in Repeat.meters, a counting meter's in its
+ *   own counted repeats (Step.meters)
  * @property {(repeat: Repeat, kind: string) => import('./latency-resolution.js').LatencyResolution|null} [resolution]
  *   the step a repeat's figure moves in where the driver reports it coarsely (kind: its step's
  *   kind); such a figure is judged at that resolution or not at all (./latency-resolution.js)
@@ -132,6 +132,8 @@ export {};
  * @property {number|null} [mdeIssue] smallest change in the bad direction the issue rule (Holm
  *   over the run's verdicts, one-sided, at the configured power) can detect with these instances;
  *   null when the exact test cannot reach that level yet (fewer instances than family.minInstances)
+ * @property {boolean} [counted] true on a counting meter's verdict (its figures are counted
+ *   repeats, `step.meters.<meter>`: more timed instances never decide it); absent otherwise
  * @property {{warn: number, issue: number}} threshold the thresholds applied
  * @property {IssuePolicy} [policy] the test's issue policy (findPolicy), stamped by compare;
  *   absent in comparisons written before it was (read those with findVerdictPolicy)

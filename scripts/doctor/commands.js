@@ -104,8 +104,9 @@ export async function runDoctor(env) {
     throw new UserError(`--host-class '${env.hostClass}' is not a host class; known: ${Object.keys(config.hosts).sort().join(', ')} (configs/hosts/<name>.yml)`);
   }
   const tuning = await checkTuning({ root: env.sysRoot ?? '/', strict: Boolean(env.strict), hostClass });
-  // A class that measures with counters needs them.
-  if (hostClass.meters?.includes('counters')) {
+  // A class that measures with a meter that runs perf (counters) needs the hardware counters.
+  const { getMeter, meterNames } = await import('../metrics/index.js');
+  if (hostClass.meters?.some((m) => meterNames().includes(m) && getMeter(m).needs.tools.includes('perf'))) {
     const i = host.findIndex((c) => c.id === 'perf-counters');
     host[i] = { ...host[i], required: true };
   }

@@ -12,5 +12,5 @@ export { collectHostFacts } from './collect-host-facts.js';
 export { parseVmstat } from './parse-vmstat.js';
 export { parseIostat } from './parse-iostat.js';
 export { parseCpuinfo } from './parse-cpuinfo.js';
-export { getMeter, METERS, splitMeters } from './meters/registry.js';
+export { getMeter, METERS, DEFAULT_METERS, splitMeters, meterNames, withMeters, recordMeterMetrics } from './meters/registry.js';
 export { parsePerfStat } from './parse-perf-stat.js';

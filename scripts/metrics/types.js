@@ -172,11 +172,14 @@ export {};
 /**
  * @typedef {object} MeterFigures what a meter hands back for one repeat
  * @property {string} meter the meter's name (`wall`, later `instructions`, `counters`)
+ * @property {Record<string, object>} [meters] a timed meter's own figures by meter name, stored as
+ *   the repeat's `meters.<name>` (every timed meter but the one whose figures are the repeat's
+ *   own: wall); its metrics' `figure` paths are read from there
  * @property {Record<string, number|null>} perOp its named figures per operation (wall:
  *   cpuUsPerOp, csPerOp, readsPerOp, kbReadPerOp, kbWrittenPerOp; empty when the repeat failed)
- * @property {Partial<import('../types.js').Repeat>|Partial<import('../types.js').CountedRepeat>} repeat the run record's Repeat (CountedRepeat) fields this
+ * @property {Partial<import('../types.js').Repeat>|Partial<import('../types.js').CountedRepeat>|Record<string, object>} repeat the run record's Repeat (CountedRepeat) fields this
  *   meter fills (wall: throughput, tps, latencyMs, intervals, efficiency, mysqldRssKb,
- *   ioDevices, rocksdb; instructions: the counted repeat's `instructions`)
+ *   ioDevices, rocksdb; a counting meter: its figures under its own name, `instructions`)
  * @property {object} [profile] the repeat's per-function profile (instructions: per op), kept as
  *   a raw log beside the repeat
  */
@@ -200,4 +203,25 @@ export {};
  *   stage asks this instead of testing a meter's name.
  * @property {() => Promise<Record<string, string>>} [dependsOn] what its figures depend on beyond
  *   the release (CPU model and flags, library and tool versions), for the record
+ * @property {readonly MeterMetric[]} metrics the metrics compare judges and the site shows from
+ *   its figures (empty for wall: its figures are the repeat's own fields, judged by
+ *   compare/metrics.js's METRICS); the run stage writes them into the record (config.meterMetrics)
+ * @property {MeterNeeds} needs what it needs of the host and the server
+ */
+
+/**
+ * @typedef {object} MeterMetric one metric of a meter, as the record carries it (config.meterMetrics)
+ * @property {string} name as in TestVerdict.metric and thresholds.yml `metrics`
+ * @property {string} figure dot path of the figure in the meter's figures block of a repeat
+ *   (timed: `repeat.meters.<meter>`; counted: `countedRepeat.<meter>`), e.g. `perOp.cyclesPerOp`
+ * @property {string} unit
+ * @property {boolean} higherIsBetter
+ * @property {'log'|'linear'} scale log: judged as a ratio; linear: as a difference
+ * @property {string} label how the site names it
+ */
+
+/**
+ * @typedef {object} MeterNeeds what a meter needs beyond a plain server
+ * @property {string[]} tools programs on the host it runs (doctor checks them: `perf`, `valgrind`)
+ * @property {boolean} wrappedServer its servers start under its serverWrapper
  */

@@ -9,6 +9,7 @@ import { InvalidArgumentError } from 'commander';
 import { parseList, parsePositiveInt } from '../command-spec.js';
 import { withInterrupt } from '../with-interrupt.js';
 import { providerNames } from '../install/index.js';
+import { meterNames } from '../metrics/index.js';
 /**
  * `tagbench run`: benchmark releases side by side, one run record per release.
  * @param {Record<string, any>} options commander options
@@ -131,7 +132,7 @@ export function applyMovedFrom(releases, given) {
  * @throws {UserError} naming the unknown meter and the known ones
  */
 function parseMeters(value) {
-  const known = ['wall', 'counters', 'instructions'];
+  const known = meterNames();
   const names = parseList(value);
   for (const n of names) if (!known.includes(n)) throw new UserError(`--meter: unknown meter '${n}'; known: ${known.join(', ')}`);
   return /** @type {import('../types.js').MeterName[]} */ (names);

@@ -57,25 +57,8 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
     return;
   }
   const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
-  for (const state of states.values()) {
-    for (const { index } of counted) {
-      const step = state.record.steps[index];
-      /** @type {import('../types.js').StepMeterRun} */
-      const slot = state.deadReason ? { status: 'skipped', reason: `not counted: ${state.deadReason}`, repeats: [] } : { status: 'ok', repeats: [] };
-      step.meters = { ...(step.meters ?? {}), [meter.name]: slot };
-    }
-  }
-  // The same rows for every release before anything is counted (sysbench's load is random).
-  for (const name of new Set(counted.map((c) => c.step.benchmark))) {
-    const prepare = getBenchmark(name).prepareCounting;
-    if (!prepare) continue;
-    for (const key of order) {
-      const state = /** @type {CountState} */ (states.get(key));
-      if (state.deadReason) continue;
-      write(`${meter.name}: ${key}: the same ${name} rows as the other releases\n`);
-      await prepare(plan.suite, state.server);
-    }
-  }
+  addSlots(meter, states, counted.map((c) => c.index));
+  await prepareSameRows(meter, counted.map((c) => c.step), { order, states, plan, write });
   const total = settings.rounds * order.length * counted.length * settings.repeats;
   let done = 0;
   const startedMs = Date.now();
@@ -86,7 +69,7 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
       if (options.signal?.aborted) return;
       const state = /** @type {CountState} */ (states.get(key));
       if (state.deadReason) continue;
-      write(`${meter.name}: ${key} round ${round + 1} of ${settings.rounds}: start the server under ${meter.name === 'instructions' ? 'callgrind' : meter.name}\n`);
+      write(`${meter.name}: ${key} round ${round + 1} of ${settings.rounds}: start the server under the ${meter.name} meter's wrapper\n`);
       const started = await restartWrapped(state, wrap, meter.name, counted.map((c) => c.index));
       if (!started) continue;
       const bench = (/** @type {string} */ name) => getBenchmark(name);
@@ -116,8 +99,7 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
           }
           done += 1;
           const leftS = ((Date.now() - startedMs) / done) * (total - done) / 1000;
-          const figure = rep.instructions ? `${Math.round(rep.instructions.queryPathPerOp).toLocaleString('en-US')} instructions/op in the query path` : `failed: ${rep.reason}`;
-          write(`  ${key} ${step.name} round ${round + 1} repeat ${r + 1}: ${figure} (${done}/${total}, about ${formatLeft(leftS)} left)\n`);
+          write(`  ${key} ${step.name} round ${round + 1} repeat ${r + 1}: ${describeCounted(meter, rep)} (${done}/${total}, about ${formatLeft(leftS)} left)\n`);
         }
       }
       const health = await state.server.checkHealth();
@@ -137,6 +119,58 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
       state.deadReason = `server would not start again after the ${meter.name} meter: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
+}
+
+/**
+ * Every counted step of every release gets the meter's slot (`step.meters.<meter>`), skipped
+ * for a release whose server is already dead.
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {Map<string, CountState>} states
+ * @param {number[]} stepIndexes the counted steps
+ */
+function addSlots(meter, states, stepIndexes) {
+  for (const state of states.values()) {
+    for (const index of stepIndexes) {
+      const step = state.record.steps[index];
+      /** @type {import('../types.js').StepMeterRun} */
+      const slot = state.deadReason ? { status: 'skipped', reason: `not counted: ${state.deadReason}`, repeats: [] } : { status: 'ok', repeats: [] };
+      step.meters = { ...(step.meters ?? {}), [meter.name]: slot };
+    }
+  }
+}
+
+/**
+ * The same rows for every release before anything is counted (sysbench's load is random).
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {import('./types.js').StepPlanLike[]} steps the counted steps
+ * @param {{order: string[], states: Map<string, CountState>, plan: {suite: any}, write: (t: string) => void}} ctx
+ */
+async function prepareSameRows(meter, steps, { order, states, plan, write }) {
+  for (const name of new Set(steps.map((s) => s.benchmark))) {
+    const prepare = getBenchmark(name).prepareCounting;
+    if (!prepare) continue;
+    for (const key of order) {
+      const state = /** @type {CountState} */ (states.get(key));
+      if (state.deadReason) continue;
+      write(`${meter.name}: ${key}: the same ${name} rows as the other releases\n`);
+      await prepare(plan.suite, state.server);
+    }
+  }
+}
+
+/**
+ * A counted repeat's progress figure: the meter's first metric, as the meter names it.
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {import('../types.js').CountedRepeat} rep
+ * @returns {string}
+ */
+function describeCounted(meter, rep) {
+  if (rep.status !== 'ok') return `failed: ${rep.reason}`;
+  const first = meter.metrics[0];
+  /** @type {unknown} */
+  let v = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (rep))[meter.name];
+  for (const key of first ? first.figure.split('.') : []) v = v !== null && typeof v === 'object' ? /** @type {Record<string, unknown>} */ (v)[key] : undefined;
+  return first && typeof v === 'number' ? `${Math.round(v).toLocaleString('en-US')} ${first.unit} (${first.label})` : 'counted';
 }
 
 /**

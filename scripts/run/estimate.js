@@ -12,6 +12,7 @@
  * real pace as it goes (schedule.js estimateRemainingS); this is the figure before the start.
  */
 import { UserError } from '../errors.js';
+import { getMeter, DEFAULT_METERS } from '../metrics/index.js';
 import { buildSchedule, DEFAULT_LOAD_ROWS_PER_S } from './schedule.js';
 import { formatDuration } from './progress.js';
 import { resolveRepeats } from './resolve-run.js';
@@ -79,7 +80,8 @@ export function estimateRun({ steps, releases, repeats, instances, meters, host 
     { name: 'timed repeats', seconds: testS, detail: `${tests.length} tests x ${repeats} repeats x ${releases} release${releases > 1 ? 's' : ''} at their durations` },
     { name: 'warm-ups, flushes, restarts', seconds: setupS, detail: `the not-reported steps, rests and ${instances - 1} restart${instances === 2 ? '' : 's'} per release` },
   ];
-  if (meters.includes('instructions')) parts.push(estimateCounting(steps, releases, host, rates));
+  // Every counting meter's phase is estimated at the instructions meter's (callgrind's) rates: the slowest there is.
+  for (const m of meters) if (getMeter(m).kind === 'counted') parts.push(estimateCounting(steps, releases, host, rates));
   return { parts: parts.filter((p) => p.seconds > 0), totalS: parts.reduce((s, p) => s + p.seconds, 0) };
 }
 
@@ -172,7 +174,7 @@ export function estimateLeg(config, leg) {
   const suite = leg.only?.length ? { ...base, only: leg.only } : base;
   const steps = planSuite(suite, { engine: suite.engine ?? 'innodb' });
   const { repeats, instances } = resolveRepeats(host, { repeats: leg.repeats, instances: leg.instances });
-  const meters = suite.meters ?? host.meters ?? ['wall'];
+  const meters = suite.meters ?? host.meters ?? [...DEFAULT_METERS];
   const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
   const run = estimateRun({ steps, releases: leg.releases, repeats, instances, meters, host });
   const reference = leg.reference ? estimateRun({ steps, releases: 1, repeats, instances, meters, host }) : { parts: [], totalS: 0 };

@@ -1,7 +1,16 @@
 /**
  * One measured repeat of any plug-in's step, through the run's meter: start the meter, run the
  * repeat, stop the meter with what the repeat produced, keep the tool's log, and add the repeat
- * (the tool's status and counts, the meter's figures) to the run record.
+ * (the tool's status and counts, the meter's figures) to the run record: wall's as the repeat's
+ * own fields, every other timed meter's in `repeat.meters.<name>`.
+ *
+ * The run stage has two entrances of one shape, this one for timed meters and count-phase.js
+ * for counting ones: both call the meter's start(target) / stop(repeat) and take its
+ * MeterFigures. They stay two because what surrounds the meter differs in kind, not in detail:
+ * a timed repeat is one slot of the alternating timed schedule on the run's long-lived servers,
+ * while a counted repeat needs servers of its own (restarted under the meter's wrapper each
+ * round), the same rows for every release, fixed work with fixed seeds and an uncounted warm-up
+ * inside the meter's preparation. One function holding both would be the two joined by an if.
  */
 import { writeRawLog } from '../store/index.js';
 import { addRepeat } from './record-builder.js';
@@ -71,6 +80,8 @@ export async function measureRepeat({ action, record, server, meter, storeDir, s
     ioDevices: null,
   };
   Object.assign(rep, figures?.repeat ?? {});
+  // The other timed meters' figures: one home each, repeat.meters.<name>.
+  if (figures?.meters && Object.keys(figures.meters).length > 0) rep.meters = { ...figures.meters };
   // A plug-in's own figures (the insert benchmark's keep-up, histogram, percentiles).
   if (out.details) rep.details = out.details;
   if (!signal?.aborted || ok) {

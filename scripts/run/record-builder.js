@@ -3,7 +3,8 @@
  * and results; nothing here touches the disk or the clock.
  */
 
-export const RECORD_SCHEMA_VERSION = 1;
+/** The format this run stage writes: run-record.schema.json's schemaVersion (test/store/migrate-store.test.js checks they agree). */
+export const RECORD_SCHEMA_VERSION = 2;
 
 /**
  * @param {object} p

@@ -6,6 +6,7 @@
  */
 import { UserError } from '../errors.js';
 import { runIdLabel } from '../run-id.js';
+import { DEFAULT_METERS } from '../metrics/index.js';
 
 /**
  * @typedef {object} ResumeExpectation what a record must have been run with to stand for this run
@@ -90,7 +91,7 @@ function describeDifference(record, key, expected) {
     ['instances', c.instances, expected.instances],
     ['tests', only || 'all', want || 'all'],
     ['my.cnf', c.mycnf.name, expected.mycnfOf(key)],
-    ['meters', (c.meters ?? ['wall']).join(','), expected.meters.join(',')],
+    ['meters', (c.meters ?? DEFAULT_METERS).join(','), expected.meters.join(',')],
   ];
   const diffs = fields.filter(([, got, wanted]) => got !== wanted).map(([what, got, wanted]) => `${what} ${got} (this run: ${wanted})`);
   return diffs.length > 0 ? diffs.join(', ') : null;

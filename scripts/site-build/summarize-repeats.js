@@ -81,21 +81,25 @@ export function summarizeRepeats(steps) {
  * @returns {StepSummary['counters']}
  */
 function summarizeCounters(ok) {
-  const perOp = ok.flatMap((r) => (r.counters?.perOp ? [r.counters.perOp] : []));
+  const perOp = ok.flatMap((r) => {
+    const c = /** @type {{perOp?: Record<CounterKey, number|null>}|undefined} */ (r.meters?.counters);
+    return c?.perOp ? [c.perOp] : [];
+  });
   if (perOp.length === 0) return null;
   return /** @type {Record<CounterKey, number|null>} */ (Object.fromEntries(COUNTER_KEYS.map((k) => [k, median(perOp.map((p) => p[k]))])));
 }
 
 /**
  * Whether a run timed its tests: every run did before meters existed; a run whose meters are
- * counting ones only (`instructions`) left its timed steps skipped ("not timed: ..."), and
- * those must not read as failures or stand beside the timed runs' throughput.
+ * counting ones only left its timed steps skipped ("not timed: ..."), and those must not read
+ * as failures or stand beside the timed runs' throughput. A counting meter is told by where its
+ * figures are (counted repeats in `step.meters.<meter>`), as compare's collectSide tells it.
  * @param {RunRecord} record
+ * @returns {boolean}
  */
 export function isTimedRun(record) {
   const meters = record.config.meters;
-  // wall and counters measure the timed repeats (compare-runs' collectSide reads them alike).
-  return !meters || meters.some((m) => m === 'wall' || m === 'counters');
+  return !meters || meters.some((m) => !record.steps.some((s) => s.meters?.[m] !== undefined));
 }
 
 /**

@@ -116,6 +116,20 @@ export {};
  *   (and `counters`) on the timed repeats, a counting meter (`instructions`) on its own servers
  * @property {Record<string, MeterSetup>} [meterSetup] per counting meter: how its servers were
  *   started and what its counts depend on
+ * @property {Record<string, MeterMetric[]>} [meterMetrics] per meter with metrics of its own (every
+ *   meter but wall): the metrics compare judges and the site shows, as the meter stated them when
+ *   the run was made; a reader needs no meter registry. Present whenever `meters` names such a meter
+ */
+
+/**
+ * @typedef {object} MeterMetric one metric of a meter (scripts/metrics/types.js MeterMetric)
+ * @property {string} name as in TestVerdict.metric and thresholds.yml `metrics`
+ * @property {string} figure dot path of the figure in the meter's figures block of a repeat
+ *   (timed: `Repeat.meters.<meter>`; counted: `CountedRepeat.<meter>`)
+ * @property {string} unit
+ * @property {boolean} higherIsBetter
+ * @property {'log'|'linear'} scale
+ * @property {string} label how the site names it
  */
 
 /**
@@ -210,8 +224,9 @@ export {};
  *   (`ibench`: scripts/workload/README.md); absent for sysbench steps
  * @property {RocksdbFigures|null} [rocksdb] RocksDB's own figures over the repeat (MyRocks
  *   servers only; absent for InnoDB and in older records; null when they could not be read)
- * @property {CounterFigures} [counters] the counters meter's hardware counters over the repeat
- *   (perf stat on the server process); absent when the run's meters did not include counters
+ * @property {Record<string, object>} [meters] the figures of the timed meters other than wall, by
+ *   meter name (`counters`: CounterFigures); absent when the run had none (schemaVersion 1 kept
+ *   the counters meter's figures in `counters`: the store's migration moved them here)
  */
 
 /**

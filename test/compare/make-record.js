@@ -24,7 +24,7 @@
  */
 export function makeRecord(spec) {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     id: spec.id,
     startedAt: '2025-01-01T00:00:00Z',
     finishedAt: '2025-01-01T01:00:00Z',

@@ -55,7 +55,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const okRepeat = (over = {}) => ({ ok: true, durationS: 0.8, throughput: 1000, tps: 0, latencyMs: null, intervals: [], ...over });
 
 /** @param {import('../../scripts/metrics/types.js').MeterFigures|null} f */
-const countersOf = (f) => /** @type {CounterFigures} */ (/** @type {any} */ (f?.repeat).counters);
+const countersOf = (f) => /** @type {CounterFigures} */ (/** @type {any} */ (f?.meters).counters);
 
 test('counters: perf stat -p counts a running process\'s software events over the window', async () => {
   const { pid, child } = busyProcess();

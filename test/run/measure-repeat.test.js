@@ -23,6 +23,8 @@ function recordingMeter(name) {
   const meter = {
     name,
     kind: 'timed',
+    metrics: [],
+    needs: { tools: [], wrappedServer: false },
     async start(target) {
       seen.started.push(target);
       return {

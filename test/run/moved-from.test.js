@@ -32,7 +32,7 @@ test('--moved-from marks the release whose new commit is named, and refuses what
 });
 
 test('the record says where the tag moved from and to, and validates', async () => {
-  const fixture = JSON.parse(await readFile(new URL('../fixtures/store/run-record-v1.json', import.meta.url), 'utf8'));
+  const fixture = JSON.parse(await readFile(new URL('../fixtures/store/run-record-v2.json', import.meta.url), 'utf8'));
   const install = /** @type {any} */ ({
     provider: 'source',
     provenance: { serverSha256: 'ab'.repeat(32), serverVersionString: 'mariadbd Ver 10.11.19', packages: [], tag: 'mariadb-10.11.19', commit: NEW, buildProfile: 'release', buildFlags: [] },

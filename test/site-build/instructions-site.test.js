@@ -23,6 +23,7 @@ import { writeRecord, writeComparison, writeRawLog } from '../../scripts/store/i
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { attachFunctionMoves } from '../../scripts/verify/attach-function-moves.js';
 import { loadConfig } from '../../scripts/config/index.js';
+import { recordMeterMetrics } from '../../scripts/metrics/index.js';
 import { summarizeCounted, throughputSteps } from '../../scripts/site-build/summarize-repeats.js';
 import { shortFunctionName } from '../../site/js/format.js';
 import { dataPaths } from '../../site/js/paths.js';
@@ -107,16 +108,18 @@ async function recordOf(suite, version, rounds, store) {
   ] });
   r.config.suite = suite;
   r.config.meters = [...s.meters];
+  // What the run stage writes beside them: the meters' metric facts, which compare reads.
+  r.config.meterMetrics = recordMeterMetrics(s.meters);
   if (!timed) {
     for (const step of r.steps) Object.assign(step, { status: 'skipped', reason: `not timed: this run's meters are ${s.meters.join(', ')}`, repeats: [] });
   } else {
     // The counters meter's figures on the timed repeats; this host's PMU counts no LLC misses.
     r.steps[0].repeats.forEach((rep, i) => {
-      rep.counters = {
+      rep.meters = { counters: {
         windowS: 3, measuredS: 3, operations: 45000, llcMissesEvent: null, events: [], notSupported: [], notCounted: [], scaledFigures: {},
         missingFigures: { llcMissesPerOp: 'LLC-load-misses and cache-misses not supported' },
         perOp: { instructionsPerOp: 98000 + i * 100, cyclesPerOp: 61000 + i * 50, ipc: 1.6, branchMissesPerOp: 120 + i, llcMissesPerOp: null },
-      };
+      } };
     });
   }
   r.steps[0].meters = { instructions: { status: 'ok', repeats: [] } };
@@ -423,7 +426,9 @@ describe('the helpers behind them', () => {
     const timed = makeRecord({ id: 'a', version: '1', steps: [{ name: 't', throughput: [1] }] });
     const countedOnly = makeRecord({ id: 'b', version: '1', steps: [{ name: 't', throughput: [] }] });
     countedOnly.config.meters = ['instructions'];
-    Object.assign(countedOnly.steps[0], { status: 'skipped', reason: 'not timed' });
+    // As the run stage leaves it: the timed step skipped, the meter's counted repeats in its slot
+    // (where the figures are tells a counting meter from a timed one).
+    Object.assign(countedOnly.steps[0], { status: 'skipped', reason: 'not timed', meters: { instructions: { status: 'ok', repeats: [rep(101, 'ok', 0)] } } });
     assert.deepEqual(throughputSteps([timed, countedOnly], 't'), { steps: [timed.steps[0]], timed: true }, 'the counted-only run does not stand beside the timed one');
     assert.deepEqual(throughputSteps([countedOnly], 't'), { steps: [countedOnly.steps[0]], timed: false });
   });

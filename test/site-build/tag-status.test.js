@@ -28,7 +28,7 @@ const NEW = 'b'.repeat(40);
  * @param {{commit: string, movedFrom?: string, startedAt: string}} o
  */
 async function sourceRun(id, version, o) {
-  const r = JSON.parse(await readFile(new URL('../fixtures/store/run-record-v1.json', import.meta.url), 'utf8'));
+  const r = JSON.parse(await readFile(new URL('../fixtures/store/run-record-v2.json', import.meta.url), 'utf8'));
   r.id = id;
   r.status = 'ok';
   r.steps = r.steps.filter((/** @type {any} */ s) => s.status !== 'failed');

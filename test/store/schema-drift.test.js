@@ -21,6 +21,7 @@ const MAPPING = {
   CountedRepeat: ['run-record', ['$defs', 'CountedRepeat']],
   InstructionFigures: ['run-record', ['$defs', 'InstructionFigures']],
   MeterSetup: ['run-record', ['$defs', 'MeterSetup']],
+  MeterMetric: ['run-record', ['$defs', 'MeterMetric']],
   CounterFigures: ['run-record', ['$defs', 'CounterFigures']],
   CounterPerOp: ['run-record', ['$defs', 'CounterPerOp']],
   CounterEvent: ['run-record', ['$defs', 'CounterEvent']],

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/store/run-record-v1.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/store/run-record-v2.json', import.meta.url), 'utf8'));
 
 /**
  * A valid record: the fixture with another id and, optionally, other identity fields.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { validateRecord, writeRecord, readRecords, writeRawLog, buildIndex } from '../../scripts/store/index.js';
 import { UserError } from '../../scripts/errors.js';
 
-const fixture = new URL('../fixtures/store/run-record-v1.json', import.meta.url);
+const fixture = new URL('../fixtures/store/run-record-v2.json', import.meta.url);
 /** @returns {Promise<import('../../scripts/types.js').RunRecord>} */
 const loadFixture = async () => JSON.parse(await readFile(fixture, 'utf8'));
 const tempStore = () => mkdtemp(join(tmpdir(), 'tagbench-store-'));
@@ -36,7 +36,7 @@ test('a partial record without finishedAt is valid', async () => {
 
 test('a newer schemaVersion asks to upgrade tagbench', async () => {
   const record = /** @type {any} */ (await loadFixture());
-  record.schemaVersion = 2;
+  record.schemaVersion = 3;
   record.newField = true;
   const problems = validateRecord(record);
   assert.equal(problems.length, 1);

@@ -155,7 +155,7 @@ function makeRecord(o) {
     }),
   }));
   return {
-    schemaVersion: 1, id, startedAt: new Date(o.startMs).toISOString(), finishedAt: new Date(t + 1000).toISOString(), status: 'ok',
+    schemaVersion: 2, id, startedAt: new Date(o.startMs).toISOString(), finishedAt: new Date(t + 1000).toISOString(), status: 'ok',
     release: {
       product: o.product, line: o.line, version: o.version, tag: `${o.product}-${o.version}`, commit: sha256(o.version).slice(0, 40),
       provider: 'deb', buildProfile: null, buildFlags: null, binarySha256: sha256(`${o.product}${o.version}`),

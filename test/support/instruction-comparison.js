@@ -13,6 +13,7 @@ import { writeRawLog } from '../../scripts/store/index.js';
 import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { attachFunctionMoves } from '../../scripts/verify/attach-function-moves.js';
 import { loadConfig } from '../../scripts/config/index.js';
+import { recordMeterMetrics } from '../../scripts/metrics/index.js';
 import { makeRecord } from '../compare/make-record.js';
 
 const FIX = new URL('../fixtures/callgrind/', import.meta.url);
@@ -53,6 +54,8 @@ export async function recordWithProfiles(version, profiles, storeDir, test = 'po
   const id = `20260101T000000Z-local-mariadb-${version}-smoke-abc123`;
   const r = makeRecord({ id, version, steps: [{ name: test, throughput: [100, 100, 100], instances: [0, 1, 2] }] });
   r.config.meters = ['wall', 'instructions'];
+  // What the run stage writes beside them: the meters' metric facts, which compare reads.
+  r.config.meterMetrics = recordMeterMetrics(r.config.meters);
   r.steps[0].meters = { instructions: { status: 'ok', repeats: [] } };
   for (const [round, p] of profiles.entries()) {
     const profile = `${test}.instructions.i${round}.r0.profile.json`;

@@ -74,7 +74,7 @@ export async function upstreamRepos() {
   };
 }
 
-const recordFixture = new URL('../fixtures/store/run-record-v1.json', import.meta.url);
+const recordFixture = new URL('../fixtures/store/run-record-v2.json', import.meta.url);
 
 /**
  * A stored run of one release.

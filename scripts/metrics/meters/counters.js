@@ -57,6 +57,15 @@ let exitHookInstalled = false;
 export const counters = Object.freeze({
   name: 'counters',
   kind: 'timed',
+  // Per operation of the timed repeat, from repeat.meters.counters.perOp.
+  metrics: /** @type {import('../types.js').MeterMetric[]} */ ([
+    { name: 'counterInstructionsPerOp', figure: 'perOp.instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op (perf)' },
+    { name: 'cyclesPerOp', figure: 'perOp.cyclesPerOp', unit: 'cycles/op', higherIsBetter: false, scale: 'log', label: 'cycles per op' },
+    { name: 'ipc', figure: 'perOp.ipc', unit: 'instructions/cycle', higherIsBetter: true, scale: 'log', label: 'instructions per cycle' },
+    { name: 'branchMissesPerOp', figure: 'perOp.branchMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', label: 'branch misses per op' },
+    { name: 'llcMissesPerOp', figure: 'perOp.llcMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', label: 'LLC misses per op' },
+  ]),
+  needs: { tools: ['perf'], wrappedServer: false },
   /**
    * Attach `perf stat` to the server and start counting; resolves once perf has acked.
    * @param {import('../types.js').MeterTarget} target the server (pid; datadir is not used)
@@ -91,7 +100,7 @@ export const counters = Object.freeze({
  * @param {number} windowS seconds perf counted
  * @param {MeteredRepeat} repeat an ok repeat
  * @returns {MeterFigures} perOp: instructionsPerOp, cyclesPerOp, ipc, branchMissesPerOp,
- *   llcMissesPerOp (null when missing: repeat.counters.missingFigures says why); repeat: {counters}
+ *   llcMissesPerOp (null when missing: repeat.meters.counters.missingFigures says why); meters: {counters}
  */
 export function counterFigures(printed, requested, windowS, repeat) {
   const events = requested.map((name) => counterEvent(name, printed));
@@ -148,7 +157,7 @@ export function counterFigures(printed, requested, windowS, repeat) {
     missingFigures,
     perOp: { instructionsPerOp: perOp.instructionsPerOp ?? null, cyclesPerOp: perOp.cyclesPerOp ?? null, ipc: perOp.ipc ?? null, branchMissesPerOp: perOp.branchMissesPerOp ?? null, llcMissesPerOp: perOp.llcMissesPerOp ?? null },
   };
-  return { meter: 'counters', perOp, repeat: { counters: figures } };
+  return { meter: 'counters', perOp, repeat: {}, meters: { counters: figures } };
 }
 
 /**
@@ -194,15 +203,8 @@ function missingReason(used) {
  * @returns {Promise<{stop: () => Promise<{text: string, windowS: number}>, aborted: () => boolean}>}
  */
 async function startPerf(pid, events, options) {
-  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`counters meter: the server's pid must be a positive integer; got ${pid}`);
-  if (events.length === 0 || events.some((e) => typeof e !== 'string' || e.trim() === '' || e.includes(SEPARATOR))) {
-    throw new Error(`counters meter: events must be perf event names without '${SEPARATOR}'; got ${JSON.stringify(events)}`);
-  }
   const program = options.perf ?? 'perf';
-  const args = [
-    'stat', '-x', SEPARATOR, '--log-fd', '1', '-D', '-1', '--control', 'fd:3,4',
-    ...events.flatMap((e) => ['-e', e]), '-p', String(pid),
-  ];
+  const args = perfArgs(pid, events);
   // LC_ALL=C: perf prints decimal commas under a locale that has them (`1,34`), which no parser can tell from columns.
   const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
   installExitHook();
@@ -214,8 +216,7 @@ async function startPerf(pid, events, options) {
   const ctl = /** @type {import('node:net').Socket} */ (child.stdio[3]);
   const ack = /** @type {import('node:net').Socket} */ (child.stdio[4]);
   // Writing to a perf that has already exited fails with EPIPE; its exit is what counts.
-  ctl.on('error', () => {});
-  ack.on('error', () => {});
+  for (const fd of [ctl, ack]) fd.on('error', () => {});
   let acks = 0;
   /** @type {(() => void)|null} */
   let onAck = null;
@@ -247,15 +248,11 @@ async function startPerf(pid, events, options) {
   ctl.write('enable\n');
   const first = await waitAck(1);
   const failed = /** @type {NodeJS.ErrnoException|null} */ (spawnError);
-  if (failed) {
-    if (failed.code === 'ENOENT') {
-      throw new UserError(`${program} is not installed: the counters meter runs \`perf stat -p <server pid>\`; on Debian: apt-get install linux-perf`, { cause: failed });
-    }
-    throw new Error(`counters meter: could not run ${program}: ${failed.message}`, { cause: failed });
-  }
-  if (first !== 'ack') {
-    await kill(child, closed);
-    throw new Error(`counters meter: \`${program} ${args.join(' ')}\` ${first === 'exit' ? 'exited' : `did not ack within ${ACK_TIMEOUT_MS / 1000} s`} before counting started: ${err.trim().slice(0, 800) || '(no message)'}`);
+  const failure = startFailure({ program, args, first, failed, stderr: err });
+  if (failure) {
+    // A perf that started and did not ack is killed; one that never ran has nothing to kill.
+    if (!failed) await kill(child, closed);
+    throw failure;
   }
   const startedAt = performance.now();
   let aborted = false;
@@ -263,8 +260,7 @@ async function startPerf(pid, events, options) {
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   // A session that is never stopped must not keep tagbench alive: the exit hook kills perf then.
-  child.unref();
-  for (const s of [child.stdout, child.stderr, ctl, ack]) /** @type {any} */ (s)?.unref?.();
+  for (const s of [child, child.stdout, child.stderr, ctl, ack]) /** @type {any} */ (s)?.unref?.();
 
   return {
     aborted: () => aborted,
@@ -284,6 +280,40 @@ async function startPerf(pid, events, options) {
       return { text: out, windowS: (endedAt - startedAt) / 1000 };
     },
   };
+}
+
+/**
+ * perf stat's command line: counters disabled until enabled over the control fd, CSV on fd 1.
+ * @param {number} pid the server's
+ * @param {string[]} events
+ * @returns {string[]}
+ * @throws {Error} for a pid that is no process id, or an event name perf's CSV could not carry
+ */
+function perfArgs(pid, events) {
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`counters meter: the server's pid must be a positive integer; got ${pid}`);
+  if (events.length === 0 || events.some((e) => typeof e !== 'string' || e.trim() === '' || e.includes(SEPARATOR))) {
+    throw new Error(`counters meter: events must be perf event names without '${SEPARATOR}'; got ${JSON.stringify(events)}`);
+  }
+  return [
+    'stat', '-x', SEPARATOR, '--log-fd', '1', '-D', '-1', '--control', 'fd:3,4',
+    ...events.flatMap((e) => ['-e', e]), '-p', String(pid),
+  ];
+}
+
+/**
+ * Why perf did not start counting, or null when it acked.
+ * @param {{program: string, args: string[], first: 'ack'|'exit'|'timeout', failed: NodeJS.ErrnoException|null, stderr: string}} at
+ * @returns {Error|null} a UserError when perf is not installed
+ */
+function startFailure({ program, args, first, failed, stderr }) {
+  if (failed) {
+    if (failed.code === 'ENOENT') {
+      return new UserError(`${program} is not installed: the counters meter runs \`perf stat -p <server pid>\`; on Debian: apt-get install linux-perf`, { cause: failed });
+    }
+    return new Error(`counters meter: could not run ${program}: ${failed.message}`, { cause: failed });
+  }
+  if (first === 'ack') return null;
+  return new Error(`counters meter: \`${program} ${args.join(' ')}\` ${first === 'exit' ? 'exited' : `did not ack within ${ACK_TIMEOUT_MS / 1000} s`} before counting started: ${stderr.trim().slice(0, 800) || '(no message)'}`);
 }
 
 /**

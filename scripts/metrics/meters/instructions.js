@@ -34,109 +34,125 @@ const OUT_PREFIX = 'callgrind.out.';
 export const instructions = Object.freeze({
   name: 'instructions',
   kind: 'counted',
-  /**
-   * @param {{workDir: string}} server
-   * @returns {import('../types.js').ServerWrapper}
-   */
-  serverWrapper({ workDir }) {
-    return {
-      argv: [
-        'valgrind', '--tool=callgrind',
-        `--callgrind-out-file=${join(workDir, `${OUT_PREFIX}%p`)}`,
-        // Collection runs from the start; the counters are zeroed before each repeat.
-        '--collect-atstart=yes',
-        // Without it valgrind prints one warning per unusual syscall into the error log.
-        '-q',
-      ],
-      // 4-18 s on a quiet machine; several servers starting on 2 busy cores take longer.
-      readyTimeoutS: 180,
-      mycnfOverrides: {
-        // MariaDB 10.11 maps 8 TB for the buffer pool's maximum by default, which valgrind
-        // refuses; `loose-` makes a server without the option (MySQL) ignore it.
-        'loose-innodb_buffer_pool_size_max': '2G',
-        // valgrind does not support io_uring/libaio's way of completing I/O.
-        innodb_use_native_aio: 0,
-        // One purge thread: after each count purge runs alone, and with several threads the
-        // order of its page merges (and so the pages the next count finds) varied per server.
-        innodb_purge_threads: 1,
-        // A new thread per connection: a cached thread kept the malloc arena of whatever it served
-        // before, and which one a connection got depended on timing; the same insert then cost
-        // up to 0.6 % more in _int_malloc on one server than on the other (measured here).
-        thread_cache_size: 0,
-      },
-    };
-  },
-  /**
-   * What the counts depend on beyond the release: two hosts that differ here count differently.
-   * @returns {Promise<Record<string, string>>}
-   */
-  async dependsOn() {
-    const run = (/** @type {string} */ cmd, /** @type {string[]} */ args) => execFileP(cmd, args).then((r) => r.stdout.trim(), () => 'unknown');
-    const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
-    const field = (/** @type {string} */ name) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(cpuinfo)?.[1]?.trim() ?? 'unknown';
-    return {
-      valgrind: await run('valgrind', ['--version']),
-      glibc: await run('getconf', ['GNU_LIBC_VERSION']),
-      cpuModel: field('model name'),
-      // glibc chooses memcpy/strlen variants by these (AVX2, ERMS...): same model, same flags.
-      cpuFlags: field('flags'),
-    };
-  },
-  /**
-   * @param {import('../types.js').MeterTarget} target
-   * @returns {Promise<import('../types.js').MeterSession>}
-   */
-  async start(target) {
-    if (!target.workDir) throw new Error('the instructions meter needs the server instance\'s workDir (where callgrind writes its dumps)');
-    const workDir = target.workDir;
-    const purgeWaitS = target.query ? await waitForPurge(target.query) : null;
-    const flushWaitS = target.query ? await flushDirtyPages(target.query) : null;
-    // Purge held over the count: while it ran beside a write, how many undo pages the client's
-    // transactions had to create (and format: a 16 KiB memset each) depended on how far purge
-    // had freed them, a race under valgrind's one-thread-at-a-time scheduling. Measured here on
-    // oltp_update_non_index, 500 events, one MariaDB 10.11.18 process: 102.6-113.5 thousand
-    // instructions per update over 6 repeats with purge running (memset 8.7-17.2 thousand),
-    // 95.6-96.4 thousand with purge held (memset 8.5-8.6 thousand), the rest of that spread
-    // being the repeats' different seeds. Reads are unchanged: purge has nothing left to do
-    // after the wait above. The purge of the repeat's own changes runs after the count.
-    const hold = target.holdPurge ? await target.holdPurge() : null;
-    let before;
-    try {
-      await target.beforeZero?.();
-      before = new Set(await listDumps(workDir, target.pid));
-      await callgrindControl('-z', target.pid);
-    } catch (err) {
-      await hold?.release();
-      throw err;
-    }
-    const startedMs = Date.now();
-    return {
-      async stop(repeat) {
-        // Dump even after a failed repeat: the next repeat's zeroing then starts from a clean state.
-        try {
-          await callgrindControl('-d', target.pid);
-        } finally {
-          await hold?.release();
-        }
-        const dump = (await listDumps(workDir, target.pid)).find((f) => !before.has(f));
-        if (!dump) throw new Error(`callgrind_control -d ${target.pid} wrote no new dump in ${workDir}`);
-        const path = join(workDir, dump);
-        try {
-          if (repeat === null || !repeat.ok || !repeat.operations) return null;
-          const parsed = parseCallgrind(await readFile(path, 'utf8'));
-          const profile = summarizeProfile(parsed, { ops: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command' });
-          return countedFigures(profile, {
-            operations: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command',
-            countedS: (Date.now() - startedMs) / 1000, purgeWaitS, purgeHeld: hold !== null, flushWaitS,
-          });
-        } finally {
-          // Dumps are megabytes each; the compact profile is what the record keeps.
-          await rm(path, { force: true });
-        }
-      },
-    };
-  },
+  // Per operation of a counted repeat, from countedRepeat.instructions: the query path (inclusive
+  // of the dispatch function) and the whole server process.
+  metrics: /** @type {import('../types.js').MeterMetric[]} */ ([
+    { name: 'instructionsPerOp', figure: 'queryPathPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op in the query path' },
+    { name: 'processInstructionsPerOp', figure: 'processPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op of the server process' },
+  ]),
+  needs: { tools: ['valgrind'], wrappedServer: true },
+  serverWrapper: callgrindWrapper,
+  dependsOn: describeDependencies,
+  start: startCounting,
 });
+
+/**
+ * How a counted server starts: under callgrind, its dumps in the instance's folder.
+ * @param {{workDir: string}} server
+ * @returns {import('../types.js').ServerWrapper}
+ */
+function callgrindWrapper({ workDir }) {
+  return {
+    argv: [
+      'valgrind', '--tool=callgrind',
+      `--callgrind-out-file=${join(workDir, `${OUT_PREFIX}%p`)}`,
+      // Collection runs from the start; the counters are zeroed before each repeat.
+      '--collect-atstart=yes',
+      // Without it valgrind prints one warning per unusual syscall into the error log.
+      '-q',
+    ],
+    // 4-18 s on a quiet machine; several servers starting on 2 busy cores take longer.
+    readyTimeoutS: 180,
+    mycnfOverrides: {
+      // MariaDB 10.11 maps 8 TB for the buffer pool's maximum by default, which valgrind
+      // refuses; `loose-` makes a server without the option (MySQL) ignore it.
+      'loose-innodb_buffer_pool_size_max': '2G',
+      // valgrind does not support io_uring/libaio's way of completing I/O.
+      innodb_use_native_aio: 0,
+      // One purge thread: after each count purge runs alone, and with several threads the
+      // order of its page merges (and so the pages the next count finds) varied per server.
+      innodb_purge_threads: 1,
+      // A new thread per connection: a cached thread kept the malloc arena of whatever it served
+      // before, and which one a connection got depended on timing; the same insert then cost
+      // up to 0.6 % more in _int_malloc on one server than on the other (measured here).
+      thread_cache_size: 0,
+    },
+  };
+}
+
+/**
+ * What the counts depend on beyond the release: two hosts that differ here count differently.
+ * @returns {Promise<Record<string, string>>}
+ */
+async function describeDependencies() {
+  const run = (/** @type {string} */ cmd, /** @type {string[]} */ args) => execFileP(cmd, args).then((r) => r.stdout.trim(), () => 'unknown');
+  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
+  const field = (/** @type {string} */ name) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(cpuinfo)?.[1]?.trim() ?? 'unknown';
+  return {
+    valgrind: await run('valgrind', ['--version']),
+    glibc: await run('getconf', ['GNU_LIBC_VERSION']),
+    cpuModel: field('model name'),
+    // glibc chooses memcpy/strlen variants by these (AVX2, ERMS...): same model, same flags.
+    cpuFlags: field('flags'),
+  };
+}
+
+/**
+ * Zero callgrind's counters after the meter's preparation (purge and flush waits, purge held,
+ * the warm-up) and dump them when the repeat ends.
+ * @param {import('../types.js').MeterTarget} target
+ * @returns {Promise<import('../types.js').MeterSession>}
+ */
+async function startCounting(target) {
+  if (!target.workDir) throw new Error('the instructions meter needs the server instance\'s workDir (where callgrind writes its dumps)');
+  const workDir = target.workDir;
+  const purgeWaitS = target.query ? await waitForPurge(target.query) : null;
+  const flushWaitS = target.query ? await flushDirtyPages(target.query) : null;
+  // Purge held over the count: while it ran beside a write, how many undo pages the client's
+  // transactions had to create (and format: a 16 KiB memset each) depended on how far purge
+  // had freed them, a race under valgrind's one-thread-at-a-time scheduling. Measured here on
+  // oltp_update_non_index, 500 events, one MariaDB 10.11.18 process: 102.6-113.5 thousand
+  // instructions per update over 6 repeats with purge running (memset 8.7-17.2 thousand),
+  // 95.6-96.4 thousand with purge held (memset 8.5-8.6 thousand), the rest of that spread
+  // being the repeats' different seeds. Reads are unchanged: purge has nothing left to do
+  // after the wait above. The purge of the repeat's own changes runs after the count.
+  const hold = target.holdPurge ? await target.holdPurge() : null;
+  let before;
+  try {
+    await target.beforeZero?.();
+    before = new Set(await listDumps(workDir, target.pid));
+    await callgrindControl('-z', target.pid);
+  } catch (err) {
+    await hold?.release();
+    throw err;
+  }
+  const startedMs = Date.now();
+  return {
+    async stop(repeat) {
+      // Dump even after a failed repeat: the next repeat's zeroing then starts from a clean state.
+      try {
+        await callgrindControl('-d', target.pid);
+      } finally {
+        await hold?.release();
+      }
+      const dump = (await listDumps(workDir, target.pid)).find((f) => !before.has(f));
+      if (!dump) throw new Error(`callgrind_control -d ${target.pid} wrote no new dump in ${workDir}`);
+      const path = join(workDir, dump);
+      try {
+        if (repeat === null || !repeat.ok || !repeat.operations) return null;
+        const parsed = parseCallgrind(await readFile(path, 'utf8'));
+        const profile = summarizeProfile(parsed, { ops: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command' });
+        return countedFigures(profile, {
+          operations: repeat.operations, dispatchFunction: target.dispatchFunction ?? 'dispatch_command',
+          countedS: (Date.now() - startedMs) / 1000, purgeWaitS, purgeHeld: hold !== null, flushWaitS,
+        });
+      } finally {
+        // Dumps are megabytes each; the compact profile is what the record keeps.
+        await rm(path, { force: true });
+      }
+    },
+  };
+}
 
 /**
  * The record's figures of one counted repeat. Pure.

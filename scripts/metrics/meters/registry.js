@@ -4,14 +4,17 @@
  * missing member. `wall`: the timed repeats' wall-clock figures; `counters`: perf stat's
  * hardware counters over the same timed repeats; `instructions`: counted repeats under callgrind.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { wall } from './wall.js';
 import { instructions } from './instructions.js';
 import { counters } from './counters.js';
 
 /** @typedef {import('../types.js').Meter} Meter */
 
-/** Members every meter has (serverWrapper is optional). */
-const REQUIRED = /** @type {const} */ (['name', 'kind', 'start']);
+/** Members every meter has (serverWrapper and dependsOn are optional). */
+const REQUIRED = /** @type {const} */ (['name', 'kind', 'start', 'metrics', 'needs']);
+/** Members every metric of a meter has (MeterMetric). */
+const METRIC_MEMBERS = ['name', 'figure', 'unit', 'higherIsBetter', 'scale', 'label'];
 
 /** A meter's kinds (Meter.kind). */
 const KINDS = ['timed', 'counted'];
@@ -29,8 +32,13 @@ export function registerMeters(byFile) {
     if (missing.length > 0) throw new Error(`${where}: meter lacks ${missing.join(', ')}`);
     if (m.name !== file) throw new Error(`${where}: meter name '${m.name}' must equal the file name`);
     if (!KINDS.includes(/** @type {string} */ (m.kind))) throw new Error(`${where}: meter kind '${m.kind}' must be one of ${KINDS.join(', ')}`);
-    for (const k of ['start', 'serverWrapper']) {
+    for (const k of ['start', 'serverWrapper', 'dependsOn']) {
       if (m[k] !== undefined && typeof m[k] !== 'function') throw new Error(`${where}: meter member ${k} must be a function`);
+    }
+    if (!Array.isArray(m.metrics)) throw new Error(`${where}: meter member metrics must be an array`);
+    for (const [i, metric] of /** @type {Record<string, unknown>[]} */ (m.metrics).entries()) {
+      const lacks = METRIC_MEMBERS.filter((k) => metric[k] === undefined);
+      if (lacks.length > 0) throw new Error(`${where}: metrics[${i}] lacks ${lacks.join(', ')}`);
     }
   }
   return Object.freeze({ ...byFile });
@@ -39,15 +47,65 @@ export function registerMeters(byFile) {
 /** Every known meter, name -> meter. */
 export const METERS = registerMeters({ wall, counters, instructions });
 
+/** The meters of a run that names none (a record without `config.meters` was measured by these). */
+export const DEFAULT_METERS = Object.freeze([wall.name]);
+
+/** Meters added for the duration of withMeters (tests of the seam); production never sets it. */
+const added = new AsyncLocalStorage();
+
+/**
+ * Run fn with extra meters known beside the registry's (the frozen map is left as it is): how a
+ * test plugs a made-up meter into the real run stage.
+ * @template T
+ * @param {Record<string, Meter>} byFile file stem -> meter, checked like the registry's
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export function withMeters(byFile, fn) {
+  return added.run(registerMeters(byFile), fn);
+}
+
+/**
+ * @returns {Readonly<Record<string, Meter>>} every meter known here: the registry's and those withMeters added
+ */
+function knownMeters() {
+  const extra = /** @type {Readonly<Record<string, Meter>>|undefined} */ (added.getStore());
+  return extra ? { ...METERS, ...extra } : METERS;
+}
+
+/**
+ * @returns {string[]} the names of every known meter (for the CLI's and the config's checks)
+ */
+export function meterNames() {
+  return Object.keys(knownMeters());
+}
+
 /**
  * @param {string} name a meter's name
  * @returns {Meter}
  * @throws {Error} for an unknown name, listing the known ones
  */
 export function getMeter(name) {
-  const meter = Object.hasOwn(METERS, name) ? METERS[name] : undefined;
-  if (!meter) throw new Error(`unknown meter '${name}'; known: ${Object.keys(METERS).join(', ')}`);
+  const known = knownMeters();
+  const meter = Object.hasOwn(known, name) ? known[name] : undefined;
+  if (!meter) throw new Error(`unknown meter '${name}'; known: ${Object.keys(known).join(', ')}`);
   return meter;
+}
+
+/**
+ * The metric facts a record carries for its meters (config.meterMetrics), so compare and the
+ * site read them from the record and never need this registry.
+ * @param {string[]} names the run's meters
+ * @returns {Record<string, import('../types.js').MeterMetric[]>} meter -> its metrics (meters without any are left out)
+ * @throws {Error} for an unknown name
+ */
+export function recordMeterMetrics(names) {
+  /** @type {Record<string, import('../types.js').MeterMetric[]>} */
+  const out = {};
+  for (const meter of names.map(getMeter)) {
+    if (meter.metrics.length > 0) out[meter.name] = meter.metrics.map((m) => ({ ...m }));
+  }
+  return out;
 }
 
 /**
@@ -79,6 +137,8 @@ function combineTimed(meters) {
   return {
     name: meters.map((m) => m.name).join('+'),
     kind: 'timed',
+    metrics: meters.flatMap((m) => m.metrics),
+    needs: { tools: meters.flatMap((m) => m.needs.tools), wrappedServer: false },
     async start(target) {
       /** @type {import('../types.js').MeterSession[]} */
       const sessions = [];
@@ -94,10 +154,12 @@ function combineTimed(meters) {
           const figures = [];
           for (const s of [...sessions].reverse()) figures.unshift(await s.stop(repeat));
           if (repeat === null || figures[0] === null) return null;
+          const own = Object.assign({}, ...figures.map((f) => f?.meters ?? {}));
           return {
             meter: meters[0].name,
             perOp: Object.assign({}, ...figures.map((f) => f?.perOp ?? {})),
             repeat: Object.assign({}, ...figures.map((f) => f?.repeat ?? {})),
+            ...(Object.keys(own).length > 0 ? { meters: own } : {}),
           };
         },
       };

@@ -14,6 +14,10 @@ import { computeEfficiency } from '../compute-efficiency.js';
 export const wall = Object.freeze({
   name: 'wall',
   kind: 'timed',
+  // Its figures are the repeat's own fields (throughput, latency, efficiency): compare's METRICS
+  // judge them, so it names no metrics of its own.
+  metrics: [],
+  needs: { tools: [], wrappedServer: false },
   /**
    * @param {import('../types.js').MeterTarget} target
    * @returns {Promise<import('../types.js').MeterSession>}

@@ -1,9 +1,9 @@
 /**
  * Numbered upgrade steps of the stored file formats. Each step takes a parsed file of version
- * `from` and returns a new object of version `from + 1` (pure: never edits its input). The
- * list is empty while every format is at version 1; the first change of a format adds a file
- * `NNN-<kind>-v<from>-to-v<to>.js` here and registers its step below.
+ * `from` and returns a new object of version `from + 1` (pure: never edits its input). A change
+ * of a format adds a file `NNN-<kind>-v<from>-to-v<to>.js` here and registers its step below.
  */
+import { runRecordV1ToV2 } from './001-run-record-v1-to-v2.js';
 
 /**
  * @typedef {object} Migration
@@ -17,7 +17,7 @@
 
 /** @type {Readonly<Record<FileKind, readonly Migration[]>>} */
 export const MIGRATIONS = Object.freeze({
-  'run-record': Object.freeze([]),
+  'run-record': Object.freeze([runRecordV1ToV2]),
   comparison: Object.freeze([]),
   'change-points': Object.freeze([]),
 });

@@ -1,7 +1,7 @@
 /** The meter registry: names, the shape check at registration, and the wall meter's figures. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getMeter, METERS } from '../../../scripts/metrics/index.js';
+import { getMeter, METERS, DEFAULT_METERS, meterNames, withMeters, recordMeterMetrics } from '../../../scripts/metrics/index.js';
 import { registerMeters } from '../../../scripts/metrics/meters/registry.js';
 import { wallFigures } from '../../../scripts/metrics/meters/wall.js';
 import { computeEfficiency } from '../../../scripts/metrics/compute-efficiency.js';
@@ -20,13 +20,36 @@ test('meters by name: wall, counters and instructions are known, an unknown name
 
 test('a meter of the wrong shape is refused when registered, naming its file and the member', () => {
   const start = async () => ({ stop: async () => null });
+  const needs = { tools: [], wrappedServer: false };
   assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters' } })), /scripts\/metrics\/meters\/counters\.js: meter lacks kind, start/);
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { kind: 'timed', start } })), /scripts\/metrics\/meters\/counters\.js: meter lacks name/);
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'perf', kind: 'timed', start } })), /meter name 'perf' must equal the file name/);
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', kind: 'timed', start, serverWrapper: ['perf'] } })), /counters\.js: meter member serverWrapper must be a function/);
-  const wrapped = registerMeters({ instructions: { name: 'instructions', kind: 'counted', start, serverWrapper: () => ({ argv: ['valgrind', '--tool=callgrind'] }) } });
-  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', kind: 'sampled', start } })), /counters\.js: meter kind 'sampled' must be one of timed, counted/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { kind: 'timed', start, metrics: [], needs } })), /scripts\/metrics\/meters\/counters\.js: meter lacks name/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'perf', kind: 'timed', start, metrics: [], needs } })), /meter name 'perf' must equal the file name/);
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', kind: 'timed', start, metrics: [], needs, serverWrapper: ['perf'] } })), /counters\.js: meter member serverWrapper must be a function/);
+  const wrapped = registerMeters({ instructions: { name: 'instructions', kind: 'counted', start, metrics: [], needs, serverWrapper: () => ({ argv: ['valgrind', '--tool=callgrind'] }) } });
+  assert.throws(() => registerMeters(/** @type {any} */ ({ counters: { name: 'counters', kind: 'sampled', start, metrics: [], needs } })), /counters\.js: meter kind 'sampled' must be one of timed, counted/);
   assert.deepEqual(wrapped.instructions.serverWrapper?.({ workDir: '/w' }), { argv: ['valgrind', '--tool=callgrind'] });
+  assert.throws(() => registerMeters(/** @type {any} */ ({ ticks: { name: 'ticks', kind: 'timed', start, needs, metrics: [{ name: 'ticksPerOp', unit: 'ticks/op' }] } })), /ticks\.js: metrics\[0\] lacks figure, higherIsBetter, scale, label/);
+});
+
+test('every meter states its metrics and needs; the record carries the metrics of the meters that have any', () => {
+  for (const meter of Object.values(METERS)) {
+    assert.equal(meter.kind === 'timed' || meter.kind === 'counted', true, meter.name);
+    assert.ok(Array.isArray(meter.needs.tools), meter.name);
+  }
+  const facts = recordMeterMetrics(['wall', 'counters', 'instructions']);
+  assert.deepEqual(Object.keys(facts), ['counters', 'instructions'], 'wall\'s figures are the repeat\'s own: no metrics of its own');
+  assert.deepEqual(facts.instructions.map((m) => [m.name, m.figure, m.higherIsBetter]), [['instructionsPerOp', 'queryPathPerOp', false], ['processInstructionsPerOp', 'processPerOp', false]]);
+  assert.equal(facts.counters.find((m) => m.name === 'ipc')?.higherIsBetter, true);
+  assert.deepEqual(DEFAULT_METERS, ['wall']);
+});
+
+test('withMeters: a test meter is known inside the call only; the registry map stays as it is', async () => {
+  const start = async () => ({ stop: async () => null });
+  const ticks = { name: 'ticks', kind: /** @type {const} */ ('counted'), start, metrics: [], needs: { tools: [], wrappedServer: false } };
+  const inside = await withMeters({ ticks }, async () => [getMeter('ticks').name, meterNames()]);
+  assert.deepEqual(inside, ['ticks', ['wall', 'counters', 'instructions', 'ticks']]);
+  assert.throws(() => getMeter('ticks'), /unknown meter 'ticks'/);
+  assert.equal(Object.hasOwn(METERS, 'ticks'), false);
 });
 
 /** Samples as startSampling(...).stop() returns them (two seconds, one device). @type {any} */
