@@ -53,6 +53,25 @@ export const METRICS = Object.freeze([
   { name: 'dbOnDiskBytes', unit: 'bytes', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(detailsDbSize(r)?.onDiskBytes) },
 ]);
 
+/**
+ * The built-in meters whose figures are counted repeats (kind 'counted'), as their own files say:
+ * for comparisons stored before verdicts carried `counted`, and for suspects, which name only a
+ * metric. test/compare/meter-metrics.test.js keeps it equal to the meters' kinds.
+ */
+export const BUILT_IN_COUNTED_METERS = Object.freeze(['instructions']);
+
+/**
+ * Whether a verdict (or a suspect) is of a counted metric: its figures are counted repeats whose
+ * ratios move by hundredths of a percent, so readers print them with more decimals.
+ * @param {{metric: string, counted?: boolean}} v
+ * @returns {boolean}
+ */
+export function isCountedVerdict(v) {
+  if (v.counted !== undefined) return v.counted;
+  const meter = METRICS.find((m) => m.name === v.metric)?.meter;
+  return meter !== undefined && BUILT_IN_COUNTED_METERS.includes(meter);
+}
+
 /** The metrics of the timed repeats' own figures (wall's and the tool's): those without a meter. */
 export const OWN_METRICS = Object.freeze(METRICS.filter((m) => m.meter === undefined));
 

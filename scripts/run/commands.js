@@ -9,7 +9,7 @@ import { InvalidArgumentError } from 'commander';
 import { parseList, parsePositiveInt } from '../command-spec.js';
 import { withInterrupt } from '../with-interrupt.js';
 import { providerNames } from '../install/index.js';
-import { meterNames } from '../metrics/index.js';
+import { meterNames, METERS, DEFAULT_METERS } from '../metrics/index.js';
 /**
  * `tagbench run`: benchmark releases side by side, one run record per release.
  * @param {Record<string, any>} options commander options
@@ -180,7 +180,7 @@ export const commands = [
       { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf); default: the engine\'s' },
       { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: parsePositiveInt },
       { flags: '--instances <n>', description: 'server instances (restarts on the same datadir) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },
-      { flags: '--meter <meters>', description: 'how to measure, comma-separated: wall (timed repeats: throughput, latency, CPU per op), counters (perf stat hardware counters over the timed repeats; needs a PMU), instructions (every sysbench test again, counted under callgrind: instructions per op); default: the suite\'s, else the host class\'s, else wall', parse: parseMeters },
+      { flags: '--meter <meters>', description: `how to measure, comma-separated, of the registered meters (scripts/metrics/meters/): ${Object.values(METERS).map((m) => `${m.name} (${m.kind})`).join(', ')}; timed meters measure the timed repeats, counted ones count a fixed amount of work on servers of their own; default: the suite's, else the host class's, else ${DEFAULT_METERS.join(',')}`, parse: parseMeters },
       { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: parseList },
       { flags: '--budget-h <hours>', description: 'hours this run may take: a run estimated over it is refused before anything starts (0 = no limit); default: the host class\'s legBudgetH, else no limit', parse: parseHours },
       { flags: '--resume-from <run ids>', description: 'comma-separated run ids in --store (a leg resumed after it died: tagbench store fetch puts them there): a release with a finished (ok) record among them is not run again; a partial or failed one is history and its release runs again; a finished one measured with other repeats, instances, tests, my.cnf or meters is refused', parse: parseList },

@@ -4,6 +4,7 @@
  */
 import { dataPaths } from '../../site/js/paths.js';
 import { compareVersions } from '../version-order.js';
+import { isCountedVerdict } from '../compare/index.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 import { meterOf, slimSuspect } from './build-release-data.js';
 
@@ -110,7 +111,7 @@ export function regressionRows(issues, groups) {
         rows.push({
           product: g.key.product, productName: g.productName, line: g.key.line, host: g.key.host, suite: g.key.suite,
           version: rel.version, baseVersion: c.base.version, createdAt: c.createdAt,
-          test: v.test, group: v.group, metric: v.metric, meter: meterOf(v.metric), higherIsBetter: v.higherIsBetter, ratio: v.ratio, ci: v.ci, mde: v.mde,
+          test: v.test, group: v.group, metric: v.metric, meter: meterOf(v.metric), counted: isCountedVerdict(v), higherIsBetter: v.higherIsBetter, ratio: v.ratio, ci: v.ci, mde: v.mde,
           confirmed: v.confirmed ?? false, reason: v.reason,
           state: issue ? issue.state : 'no issue',
           issue: issue ? { number: issue.number, url: issue.url, title: issue.title, state: issue.state } : null,

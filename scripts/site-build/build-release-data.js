@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
-import { METRICS, describeHowSure } from '../compare/index.js';
+import { METRICS, describeHowSure, isCountedVerdict } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
 
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
@@ -191,7 +191,7 @@ export function slimVerdict(v) {
     candidate: v.candidate ? { median: v.candidate.median, n: v.candidate.n } : null,
     // Counted metrics move by hundredths of a percent: readers print their ratios with more
     // decimals, and need to know which those are without a copy of compare's metric list.
-    unit: v.unit ?? METRICS.find((m) => m.name === metric)?.unit ?? null, meter: meterOf(metric),
+    unit: v.unit ?? METRICS.find((m) => m.name === metric)?.unit ?? null, meter: meterOf(metric), counted: isCountedVerdict(v),
     // Bounded by the compare stage (10 functions a direction); the release page reads it from
     // a file of its own (buildReleaseData).
     ...(v.functions ? { functions: v.functions } : {}),
@@ -292,11 +292,12 @@ function flattenSettings(r) {
 
 /**
  * What the pages show of a suspect: the verdict's numbers, why it leans, and the instances
- * (rounds) per side that would test the lean and settle the issue threshold.
+ * (rounds) per side that would test the lean and settle the issue threshold, and whether its
+ * metric is counted (its ratio is printed with more decimals).
  * @param {import('../compare/index.js').Suspect} s
- * @returns {import('../compare/index.js').Suspect}
+ * @returns {import('../compare/index.js').Suspect & {counted: boolean}}
  */
 export function slimSuspect(s) {
   const { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired, settle } = s;
-  return { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired, settle };
+  return { test, metric, ratio, difference, interval, badShare, pastIssue, why, instances, settleInstances, estimateInstances, paired, settle, counted: isCountedVerdict(s) };
 }

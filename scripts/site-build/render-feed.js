@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { dataPaths, pageUrl } from '../../site/js/paths.js';
 import { formatRatio } from '../format-number.js';
-import { meterOf } from './build-release-data.js';
+import { isCountedVerdict } from '../compare/index.js';
 
 /** @import { StoredComparison } from './types.js' */
 
@@ -62,7 +62,7 @@ export function renderFeed({ comparisons, title, siteUrl, recordsUrl = null, gen
  * @param {import('./types.js').TestVerdict} t
  */
 function verdictLine(t) {
-  const counted = meterOf(t.metric) === 'instructions';
+  const counted = isCountedVerdict(t);
   const digits = counted ? 5 : undefined;
   const ci = t.ci ? ` [${formatRatio(t.ci[0], { digits })}, ${formatRatio(t.ci[1], { digits })}]` : '';
   const perOp = counted && t.base && t.candidate

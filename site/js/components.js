@@ -118,7 +118,7 @@ export function requireParams(q, names) {
  * @param {{withRelease?: boolean, id: string}} options withRelease: a column for the release
  */
 export function suspectsTable(rows, options) {
-  const digits = (/** @type {any} */ s) => (s.meter === 'instructions' || s.metric === 'instructionsPerOp' ? 5 : 3);
+  const digits = (/** @type {any} */ s) => (s.counted ? 5 : 3);
   const value = (/** @type {any} */ s) => (s.ratio !== null
     ? `${fmtRatio(s.ratio, digits(s))} [${fmtRatio(s.interval[0], digits(s))}, ${fmtRatio(s.interval[1], digits(s))}]`
     : `${s.difference} [${s.interval[0]}, ${s.interval[1]}]`);

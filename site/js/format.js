@@ -35,10 +35,11 @@ export function fmtRatio(v, digits = 2) {
 /**
  * Decimals of a verdict's ratio: counted instructions move by hundredths of a percent (A/A
  * spread 0.002 % on point selects), so two decimals would print every verdict as 1.00.
- * @param {{meter?: string}|null|undefined} verdict a verdict of a data file (the builder stamps its meter)
+ * @param {{counted?: boolean}|null|undefined} verdict a verdict of a data file (the builder
+ *   stamps whether its metric is counted)
  */
 export function ratioDigits(verdict) {
-  return verdict?.meter === 'instructions' ? 5 : 2;
+  return verdict?.counted ? 5 : 2;
 }
 
 const nfCount = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });

@@ -4,7 +4,7 @@
 // what the meters state and what the store's migration gives records of version 1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { METRICS, OWN_METRICS, meterMetrics } from '../../scripts/compare/metrics.js';
+import { METRICS, OWN_METRICS, meterMetrics, BUILT_IN_COUNTED_METERS, isCountedVerdict } from '../../scripts/compare/metrics.js';
 import { recordMeterMetrics, METERS } from '../../scripts/metrics/index.js';
 import { runRecordV1ToV2 } from '../../scripts/store/migrations/001-run-record-v1-to-v2.js';
 import { makeRecord } from './make-record.js';
@@ -19,6 +19,15 @@ test('the built-in meters\' rows in METRICS, the meters\' own facts and the migr
   const migrated = runRecordV1ToV2.up({ schemaVersion: 1, config: { meters: ['wall', ...builtIn] }, steps: [] });
   assert.deepEqual(migrated.config.meterMetrics, facts, 'records of version 1 get the facts their meters state');
   assert.equal(OWN_METRICS.some((m) => m.meter !== undefined), false);
+  assert.deepEqual([...BUILT_IN_COUNTED_METERS], builtIn.filter((n) => METERS[n].kind === 'counted'), 'the counted built-in meters are those whose kind is counted');
+});
+
+test('isCountedVerdict: a verdict\'s own mark first, else the built-in meters\' kind of its metric', () => {
+  assert.equal(isCountedVerdict({ metric: 'instructionsPerOp' }), true, 'a comparison stored before verdicts carried the mark');
+  assert.equal(isCountedVerdict({ metric: 'cyclesPerOp' }), false, 'counters: a timed meter');
+  assert.equal(isCountedVerdict({ metric: 'throughput' }), false);
+  assert.equal(isCountedVerdict({ metric: 'tallyPerOp', counted: true }), true, 'a meter compare has no row for');
+  assert.equal(isCountedVerdict({ metric: 'instructionsPerOp', counted: false }), false);
 });
 
 test('meterMetrics: facts from the records, counted meters told by where their figures are, values read along the figure path', () => {

@@ -211,7 +211,7 @@ function testsTable(d, baseData) {
 function instructionCells(t, baseTest) {
   const c = t.instructions;
   const v = t.instructionVerdict;
-  const digits = ratioDigits(v ?? { meter: 'instructions' });
+  const digits = ratioDigits(v ?? { counted: true });
   const ratio = v ? v.ratio : baseTest?.instructions?.median && c?.median ? c.median / baseTest.instructions.median : null;
   const spread = c?.median && c.min !== null ? (c.max - c.min) / c.median : null;
   return [
@@ -239,7 +239,7 @@ function otherVerdicts(d) {
       const v = t.otherVerdicts.find((/** @type {any} */ x) => x.metric === m);
       if (!v) return h('td', { class: 'muted', text: '—' });
       // counted metrics (the whole process's instructions) need their five decimals here too
-      const digits = v.meter === 'instructions' ? ratioDigits(v) : undefined;
+      const digits = v.counted ? ratioDigits(v) : undefined;
       const ci = v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : '';
       return h('td', { title: `${v.verdict}: ${v.reason}`, dataset: { metric: m, verdict: v.verdict } },
         v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason));

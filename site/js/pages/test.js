@@ -225,7 +225,7 @@ function historyTable(d, base, baseRel) {
         counted ? [
           h('td', { dataset: { instructions: r.instructions?.median ?? '' }, title: r.instructions ? `median of ${r.instructions.n} counted repeats` : undefined, text: fmtCount(r.instructions?.median) }),
           h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge'),
-            ` ${r.instructionVerdict.verdict}, ${fmtRatio(r.instructionVerdict.ratio, ratioDigits({ meter: 'instructions' }))}`] : h('span', { class: 'muted', text: '—' })),
+            ` ${r.instructionVerdict.verdict}, ${fmtRatio(r.instructionVerdict.ratio, ratioDigits({ counted: true }))}`] : h('span', { class: 'muted', text: '—' })),
         ] : null);
     })),
   ], { id: 'test-history' });
