@@ -6,7 +6,7 @@
  * spent. Each round is an ordinary run record limited to those tests (`config.only`), stored
  * like any other, so the evidence behind a verdict is always in the store.
  */
-import { runReleases } from '../run/index.js';
+import { runReleases, DEFAULT_METERS } from '../run/index.js';
 import { compareRuns, selectUndecided, isUndecided } from '../compare/index.js';
 
 /** Instances (restarts) per release in one extension round: two per round keeps the load cost low. */
@@ -148,8 +148,9 @@ function runRound(ctx, base, candidate, tests) {
     suite: ctx.suite,
     hostClass: ctx.hostClass,
     only: tests,
-    // Timed rounds only: they decide timed verdicts (select-undecided.js), whatever the suite's meters.
-    meters: ['wall'],
+    // Timed rounds only, measured as a run that names no meter (the default meters are timed): they
+    // decide timed verdicts (select-undecided.js), whatever the suite's meters.
+    meters: [...DEFAULT_METERS],
     repeats: INSTANCES_PER_ROUND,
     instances: INSTANCES_PER_ROUND,
     storeDir: ctx.storeDir,
