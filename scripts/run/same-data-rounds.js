@@ -94,7 +94,7 @@ async function startAgain(state, when) {
   }
 }
 
-/** @param {import('../server/datadir-snapshot.js').DatadirCopy} copy */
+/** @param {{bytes: number, seconds: number}} copy what restoreDatadir or snapshotDatadir took */
 function formatCopy(copy) {
   return `${(copy.bytes / 1e6).toFixed(1)} MB copied in ${copy.seconds.toFixed(2)} s`;
 }

@@ -34,7 +34,8 @@
  *   snapshot itself (moved into place) instead of a copy
  * @property {number} estimatedS expected wall time of this action, for "time left"
  * @property {number} [copyS] the part of estimatedS that goes to the datadir snapshot after the
- *   load (its copy and restart) or to putting it back before a round
+ *   load (its copy and restart) or to putting it back before a round (and round 0's restart,
+ *   which only a restore asks for)
  */
 
 /** Fixed cost per action on top of its measured duration: process start, connect, warm-up tail. */
@@ -92,7 +93,8 @@ export function buildSchedule(steps, releases, repeats, instances = 1, rates = {
           index: actions.length, step, stepIndex, release, repeat, repeats: of, instance,
           estimatedS: estimateS(step, rates) + (restart ? RESTART_S : 0) + snapshotS + restoreS,
           ...(restart ? { restart: true } : {}), ...(restart && restore ? { restore: true, ...(last ? { lastRound: true } : {}) } : {}),
-          ...(snapshotS + restoreS > 0 ? { copyS: snapshotS + restoreS } : {}),
+          // Round 0's restart exists only to restore (after a counted phase): it counts as the copy's.
+          ...(snapshotS + restoreS > 0 || (restart && instance === 0) ? { copyS: snapshotS + restoreS + (restart && instance === 0 ? RESTART_S : 0) } : {}),
         });
       }
     };
