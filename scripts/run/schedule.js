@@ -27,7 +27,8 @@
  * @property {number} repeat 0-based repeat number over the whole run (always 0 for setup steps)
  * @property {number} repeats how many repeats this step has in the run
  * @property {number} instance 0-based round: which server instance of the release runs it
- * @property {boolean} [restart] restart the release's server (same datadir) before this action
+ * @property {boolean} [restart] restart the release's server before this action (on the same
+ *   datadir, or with `restore` on the snapshot after the load)
  * @property {boolean} [restore] with restart: put the datadir snapshot taken after the load back
  *   before the server starts again
  * @property {boolean} [lastRound] with restore: the release's last round, which may take the
