@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { loadConfig } from '../../scripts/config/index.js';
 import { runReleases } from '../../scripts/run/index.js';
+import { restoreForRound } from '../../scripts/run/same-data-rounds.js';
 import { validateRecord } from '../../scripts/store/index.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -114,4 +115,21 @@ test('two rounds of two releases start from the same rows and checksum, and scan
   // The snapshot was a copy; the last round takes the snapshot itself, moved into place.
   assert.match(log, /snapshot mariadb@10\.11\.18 after the load: [\d.]+ MB copied in [\d.]+ s/);
   assert.match(log, /restore mariadb@10\.11\.18 for round 2: the snapshot moved into place/);
+});
+
+test('a round whose snapshot cannot be put back fails with the reason, and no server is started on a partial datadir', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'tagbench-rounds-fail-'));
+  let stops = 0;
+  const server = { datadir: join(base, 'data'), isAlive: () => false, stop: async () => { stops += 1; return { code: 0, signal: null, expected: true }; } };
+  const state = /** @type {any} */ ({ server, serverOptions: { workDir: base }, install: {}, snapshotDir: join(base, 'data.after-load') });
+  const lines = /** @type {string[]} */ ([]);
+  const missing = await restoreForRound(state, 'mariadb@10.11.18', { round: 2, last: false }, (t) => lines.push(t));
+  assert.equal(missing.ok, false);
+  assert.match(missing.ok ? '' : missing.reason, /cannot restore the datadir for round 2 .*no snapshot at .*data\.after-load/);
+  assert.equal(stops, 1, 'the server was stopped cleanly first');
+  assert.equal(state.server, server, 'no new server was started');
+  delete state.snapshotDir;
+  const none = await restoreForRound(state, 'mariadb@10.11.18', { round: 3, last: true }, (t) => lines.push(t));
+  assert.match(none.ok ? '' : none.reason, /round 3: no snapshot of the datadir to restore/);
+  assert.deepEqual(lines, [], 'nothing reported as restored');
 });
