@@ -1,6 +1,7 @@
 // The work meter's pure part (computeWorkFigures) on real SHOW GLOBAL STATUS values, and the
 // products config naming every counter of the meter and nothing else.
 import { test } from 'node:test';
+import { readFile } from 'node:fs/promises';
 import assert from 'node:assert/strict';
 import { computeWorkFigures, WORK_COUNTERS, work } from '../../../scripts/metrics/meters/work.js';
 import { loadConfig } from '../../../scripts/config/index.js';
@@ -86,5 +87,17 @@ test('every product names every counter of the meter, and no other', async () =>
   const keys = WORK_COUNTERS.map((c) => c.key).sort();
   for (const product of Object.values(config.products)) {
     assert.deepEqual(Object.keys(product.workCounters ?? {}).sort(), keys, `configs/products/${product.name}.yml workCounters`);
+  }
+});
+
+test('every work metric has thresholds (gated) and the thresholds schema knows its name', async () => {
+  const config = await loadConfig(root);
+  const schema = JSON.parse(await readFile(new URL('../../../scripts/config/schemas/thresholds.schema.json', import.meta.url), 'utf8'));
+  const known = schema.properties.metrics.propertyNames.enum;
+  for (const { metric } of WORK_COUNTERS) {
+    assert.ok(known.includes(metric), `${metric} is in thresholds.schema.json`);
+    const levels = config.thresholds.metrics?.[metric];
+    assert.ok(levels && levels.warn > 0 && levels.issue >= levels.warn, `configs/thresholds.yml metrics.${metric}: ${JSON.stringify(levels)}`);
+    assert.ok(levels && levels.floor !== undefined, `${metric} has a floor: a counter the base does not use (0 per op) is not judged as a ratio`);
   }
 });
