@@ -10,12 +10,28 @@
  * - `releases <store>`: one run of several releases side by side: per test, each counter's
  *   median per op over the rounds for every release, and the ratio to the first.
  *
- * Usage: node bench/work-meter.js aa STORE [STORE...] | releases STORE [--json FILE]
+ * - `verdicts <store>...`: every run in the stores compared as `tagbench compare` would (shipped
+ *   thresholds, paired by round): first side as base, second as candidate; the work verdicts
+ *   tallied per metric (an A/A run should have no regression and no improvement).
+ *
+ * - `calibrate <store> <bufferPool>`: a change of known kind: MariaDB 10.11.18 counted twice,
+ *   in two runs, the host class's buffer pool (512M) and then this smaller one (the same
+ *   results, but pages that were hits become reads from disk); then compared (candidate = the
+ *   small pool), the work verdicts sorted by their change, largest first.
+ *
+ * Usage: node bench/work-meter.js aa STORE [STORE...] | releases STORE | verdicts STORE... |
+ *          calibrate STORE SIZE [--json FILE]
  */
 import { writeFile } from 'node:fs/promises';
 import { median } from 'simple-statistics';
 import { readRecords } from '../scripts/store/index.js';
 import { WORK_COUNTERS } from '../scripts/metrics/meters/work.js';
+import { loadConfig } from '../scripts/config/index.js';
+import { compareRuns, resolveThresholds } from '../scripts/compare/index.js';
+import { runReleases } from '../scripts/run/index.js';
+import { stopAllServers } from '../scripts/server/index.js';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
 
 /** @typedef {import('../scripts/types.js').RunRecord} RunRecord */
 
@@ -29,23 +45,24 @@ function sideOf(r) {
 }
 
 /**
- * The work figures of every counted repeat: side -> test -> round -> perOp.
+ * The work figures of every counted repeat: side -> test -> `<run tag>#<round>` -> perOp (the
+ * two sides of one run share its tag, and a round's seed).
  * @param {RunRecord[]} records
- * @param {number} roundOffset added to the rounds (several runs' rounds kept apart)
- * @param {Map<string, Map<string, Map<number, Record<string, number|null>>>>} into
+ * @param {Map<string, Map<string, Map<string, Record<string, number|null>>>>} into
  */
-function collect(records, roundOffset, into) {
+function collect(records, into) {
   for (const r of records) {
     const side = sideOf(r);
+    const tag = r.id.split('-').at(-1);
     if (!into.has(side)) into.set(side, new Map());
-    const tests = /** @type {Map<string, Map<number, Record<string, number|null>>>} */ (into.get(side));
+    const tests = /** @type {Map<string, Map<string, Record<string, number|null>>>} */ (into.get(side));
     for (const step of r.steps) {
       const slot = step.meters?.work;
       if (!slot) continue;
       if (!tests.has(step.name)) tests.set(step.name, new Map());
       for (const rep of slot.repeats) {
         const figures = /** @type {any} */ (rep).work;
-        if (rep.status === 'ok' && figures) tests.get(step.name)?.set(roundOffset + rep.instance, figures.perOp);
+        if (rep.status === 'ok' && figures) tests.get(step.name)?.set(`${tag}#${rep.instance}`, figures.perOp);
       }
     }
   }
@@ -64,15 +81,15 @@ function fmt(v) {
  * @param {string[]} stores
  */
 async function reportAa(stores) {
-  /** @type {Map<string, Map<string, Map<number, Record<string, number|null>>>>} */
+  /** @type {Map<string, Map<string, Map<string, Record<string, number|null>>>>} */
   const bySide = new Map();
-  for (const [i, store] of stores.entries()) collect(await readRecords(store), 100 * i, bySide);
+  for (const store of stores) collect(await readRecords(store), bySide);
   const [a, b] = [...bySide.keys()].sort();
-  const A = /** @type {Map<string, Map<number, Record<string, number|null>>>} */ (bySide.get(a));
-  const B = /** @type {Map<string, Map<number, Record<string, number|null>>>} */ (bySide.get(b));
-  /** @type {Record<string, Record<string, {rounds: number, exact: boolean, maxRelDiff: number|null, range: [number, number]|null}>>} */
+  const A = /** @type {Map<string, Map<string, Record<string, number|null>>>} */ (bySide.get(a));
+  const B = /** @type {Map<string, Map<string, Record<string, number|null>>>} */ (bySide.get(b));
+  /** @type {Record<string, Record<string, {rounds: number, exact: boolean, maxRelDiff: number|null, range: [number, number]|null, differ?: number}>>} */
   const out = {};
-  const lines = [`A/A: ${a} vs ${b}, ${stores.length} run(s)\n`];
+  const lines = [`A/A: ${a} vs ${b}\n`];
   for (const [test, roundsA] of A) {
     const roundsB = B.get(test) ?? new Map();
     const rounds = [...roundsA.keys()].filter((k) => roundsB.has(k));
@@ -84,9 +101,10 @@ async function reportAa(stores) {
       const values = pairs.flat().map(Number);
       const rel = pairs.map(([x, y]) => (Number(x) === Number(y) ? 0 : Math.abs(Number(y) - Number(x)) / Math.max(Math.abs(Number(x)), Math.abs(Number(y)))));
       const entry = { rounds: pairs.length, exact: rel.every((d) => d === 0), maxRelDiff: Math.max(...rel), range: /** @type {[number, number]} */ ([Math.min(...values), Math.max(...values)]) };
-      out[test][key] = entry;
+      out[test][key] = { ...entry, differ: rel.filter((d) => d > 0).length };
       if (entry.range[1] === 0) continue;
-      row.push(`${key} ${entry.exact ? 'exact' : `±${(entry.maxRelDiff * 100).toFixed(1)} %`} [${fmt(entry.range[0])}–${fmt(entry.range[1])}]`);
+      const differ = rel.filter((d) => d > 0).length;
+      row.push(`${key} ${entry.exact ? 'exact' : `up to ${(entry.maxRelDiff * 100).toPrecision(2)} % (${differ} of ${rel.length} rounds differ)`} [${fmt(entry.range[0])}–${fmt(entry.range[1])}]`);
     }
     lines.push(`${test} (${rounds.length} rounds): ${row.join('; ')}\n`);
   }
@@ -99,9 +117,9 @@ async function reportAa(stores) {
  * @param {string} store
  */
 async function reportReleases(store) {
-  /** @type {Map<string, Map<string, Map<number, Record<string, number|null>>>>} */
+  /** @type {Map<string, Map<string, Map<string, Record<string, number|null>>>>} */
   const bySide = new Map();
-  collect(await readRecords(store), 0, bySide);
+  collect(await readRecords(store), bySide);
   const sides = [...bySide.keys()];
   const tests = [...new Set(sides.flatMap((s) => [...(bySide.get(s)?.keys() ?? [])]))];
   /** @type {Record<string, Record<string, Record<string, number|null>>>} */
@@ -126,12 +144,85 @@ async function reportReleases(store) {
   return out;
 }
 
+/**
+ * Each run of the stores compared, base = the first side (sorted), candidate = the second; the
+ * work meter's verdicts tallied per metric, and every verdict other than unchanged listed.
+ * @param {string[]} stores
+ */
+async function reportVerdicts(stores) {
+  const config = await loadConfig(new URL('..', import.meta.url).pathname);
+  const thresholds = resolveThresholds(config.thresholds);
+  const workMetrics = new Set(WORK_COUNTERS.map((c) => c.metric));
+  /** @type {Record<string, Record<string, number>>} */
+  const tally = {};
+  const notable = [];
+  let runs = 0;
+  for (const store of stores) {
+    const records = await readRecords(store);
+    for (const tag of new Set(records.map((r) => r.id.split('-').at(-1)))) {
+      const own = records.filter((r) => r.id.endsWith(`-${tag}`));
+      const sides = [...new Set(own.map(sideOf))].sort();
+      if (sides.length < 2) continue;
+      runs += 1;
+      const [b, c] = sides.map((s) => ({ version: s, records: own.filter((r) => sideOf(r) === s) }));
+      const cmp = compareRuns({ base: b, candidate: c, thresholds, createdAt: new Date().toISOString() });
+      for (const t of cmp.tests.filter((v) => workMetrics.has(v.metric))) {
+        tally[t.metric] ??= {};
+        tally[t.metric][t.verdict] = (tally[t.metric][t.verdict] ?? 0) + 1;
+        if (t.verdict !== 'unchanged') notable.push(`${tag} ${t.test} ${t.metric}: ${t.verdict} (ratio ${t.ratio?.toFixed(4)}) ${t.reason}`);
+      }
+    }
+  }
+  process.stdout.write(`${runs} comparison(s)\n${Object.entries(tally).map(([m, v]) => `${m}: ${JSON.stringify(v)}`).join('\n')}\n${notable.join('\n')}\n`);
+  return { runs, tally, notable };
+}
+
+/** The demo's sysbench tests: what the counted phase counts in `npm run demo`. */
+const DEMO_TESTS = ['point-query', 'points-covered-si', 'range-covered-si', 'scan', 'read-only.range100', 'read-only.range10000', 'update-nonindex', 'insert'];
+
+/**
+ * Two runs of one release under the work meter, the second with a smaller buffer pool, compared.
+ * @param {string} store
+ * @param {string} pool the second run's innodb_buffer_pool_size
+ */
+async function calibrate(store, pool) {
+  const root = new URL('..', import.meta.url).pathname;
+  const loaded = await loadConfig(root);
+  const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
+  /** @type {Record<string, import('../scripts/types.js').RunRecord[]>} */
+  const sides = {};
+  for (const size of [String(loaded.hosts.local.mycnf?.innodb_buffer_pool_size ?? '512M'), pool]) {
+    const config = { ...loaded, hosts: { ...loaded.hosts, local: { ...loaded.hosts.local, mycnf: { ...loaded.hosts.local.mycnf, innodb_buffer_pool_size: size } } } };
+    process.stdout.write(`buffer pool ${size}: load ${loadavg()[0].toFixed(2)} at the start\n`);
+    const dir = join(store, size);
+    try {
+      await runReleases(config, {
+        releases: [{ product: 'mariadb', version: '10.11.18', provider: 'deb' }], suite: 'demo', hostClass: 'local', only: DEMO_TESTS,
+        meters: ['work'], storeDir: dir, workDir: join(store, 'work'), cacheDir, write: () => {},
+      });
+    } finally {
+      await stopAllServers();
+    }
+    sides[size] = await readRecords(dir);
+  }
+  const [base, candidate] = Object.entries(sides).map(([size, records]) => ({ version: size, records }));
+  const cmp = compareRuns({ base, candidate, thresholds: resolveThresholds(loaded.thresholds), createdAt: new Date().toISOString() });
+  const workMetrics = new Set(WORK_COUNTERS.map((c) => c.metric));
+  const moved = cmp.tests.filter((t) => workMetrics.has(t.metric) && t.verdict !== 'unchanged')
+    .sort((x, y) => Math.abs(Math.log(y.ratio ?? 1)) - Math.abs(Math.log(x.ratio ?? 1)));
+  const lines = moved.map((t) => `${t.test} ${t.metric}: ${t.verdict}, ${t.base?.median} -> ${t.candidate?.median} (ratio ${t.ratio?.toFixed(3)})`);
+  const notJudged = (cmp.notJudged ?? []).filter((n) => workMetrics.has(n.metric)).map((n) => `not judged: ${n.test} ${n.metric}: ${n.reason}`);
+  process.stdout.write(`${[...lines, ...notJudged].join('\n')}\nload ${loadavg()[0].toFixed(2)} at the end\n`);
+  return { moved: moved.map((t) => ({ test: t.test, metric: t.metric, verdict: t.verdict, base: t.base?.median, candidate: t.candidate?.median, ratio: t.ratio })), notJudged };
+}
+
 const [mode, ...rest] = process.argv.slice(2);
 const jsonAt = rest.indexOf('--json');
 const json = jsonAt >= 0 ? rest.splice(jsonAt, 2)[1] : null;
-if (mode !== 'aa' && mode !== 'releases') {
-  process.stderr.write('usage: node bench/work-meter.js aa STORE [STORE...] | releases STORE [--json FILE]\n');
+const MODES = { aa: () => reportAa(rest), releases: () => reportReleases(rest[0]), verdicts: () => reportVerdicts(rest), calibrate: () => calibrate(rest[0], rest[1]) };
+if (!Object.hasOwn(MODES, mode ?? '')) {
+  process.stderr.write(`usage: node bench/work-meter.js ${Object.keys(MODES).join('|')} ... (see the file's head)\n`);
   process.exit(1);
 }
-const result = mode === 'aa' ? await reportAa(rest) : await reportReleases(rest[0]);
+const result = await MODES[/** @type {keyof typeof MODES} */ (mode)]();
 if (json) await writeFile(json, `${JSON.stringify(result, null, 1)}\n`);
