@@ -37,8 +37,11 @@ import { waitForPurge, flushDirtyPages } from './instructions.js';
  * The counters, in the order the report shows them: key (the product config's `workCounters`
  * key and the figure's name), metric name, unit, label; `settled`: the engine's counters, read
  * once purge and the page cleaner have finished the work's changes (the others are read right
- * after the work: the settling's own polls would count in them).
- * @type {readonly {key: string, settled?: boolean, metric: string, unit: string, label: string}[]}
+ * after the work: the settling's own polls would count in them); `linear`: a counter that is 0
+ * when all is well (joins without an index, temporary tables on disk, sort merge passes, buffer
+ * pool misses, pages read): judged as a difference per op, since its change from 0 is the
+ * signal and a ratio to 0 says nothing.
+ * @type {readonly {key: string, settled?: boolean, linear?: boolean, metric: string, unit: string, label: string}[]}
  */
 export const WORK_COUNTERS = Object.freeze([
   { key: 'rowsRead', metric: 'rowsReadPerOp', unit: 'rows/op', label: 'rows read per op' },
@@ -48,14 +51,14 @@ export const WORK_COUNTERS = Object.freeze([
   { key: 'tableScanRows', metric: 'tableScanRowsPerOp', unit: 'rows/op', label: 'rows read by table scans per op' },
   { key: 'positionReads', metric: 'positionReadsPerOp', unit: 'rows/op', label: 'rows read by position per op' },
   { key: 'tableScans', metric: 'tableScansPerOp', unit: 'scans/op', label: 'joins that scanned a table per op' },
-  { key: 'fullJoins', metric: 'fullJoinsPerOp', unit: 'joins/op', label: 'joins without an index per op' },
+  { key: 'fullJoins', linear: true, metric: 'fullJoinsPerOp', unit: 'joins/op', label: 'joins without an index per op' },
   { key: 'tmpTables', metric: 'tmpTablesPerOp', unit: 'tables/op', label: 'temporary tables per op' },
-  { key: 'tmpDiskTables', metric: 'tmpDiskTablesPerOp', unit: 'tables/op', label: 'temporary tables on disk per op' },
+  { key: 'tmpDiskTables', linear: true, metric: 'tmpDiskTablesPerOp', unit: 'tables/op', label: 'temporary tables on disk per op' },
   { key: 'sortRows', metric: 'sortRowsPerOp', unit: 'rows/op', label: 'rows sorted per op' },
-  { key: 'sortMergePasses', metric: 'sortMergePassesPerOp', unit: 'passes/op', label: 'sort merge passes per op' },
+  { key: 'sortMergePasses', linear: true, metric: 'sortMergePassesPerOp', unit: 'passes/op', label: 'sort merge passes per op' },
   { key: 'bufferPoolRequests', settled: true, metric: 'bufferPoolRequestsPerOp', unit: 'pages/op', label: 'buffer pool page requests per op' },
-  { key: 'bufferPoolMisses', settled: true, metric: 'bufferPoolMissesPerOp', unit: 'pages/op', label: 'buffer pool misses (reads from disk) per op' },
-  { key: 'pagesRead', settled: true, metric: 'pagesReadPerOp', unit: 'pages/op', label: 'pages read per op' },
+  { key: 'bufferPoolMisses', linear: true, settled: true, metric: 'bufferPoolMissesPerOp', unit: 'pages/op', label: 'buffer pool misses (reads from disk) per op' },
+  { key: 'pagesRead', linear: true, settled: true, metric: 'pagesReadPerOp', unit: 'pages/op', label: 'pages read per op' },
   { key: 'pagesWritten', settled: true, metric: 'pagesWrittenPerOp', unit: 'pages/op', label: 'pages written per op' },
   { key: 'pagesCreated', settled: true, metric: 'pagesCreatedPerOp', unit: 'pages/op', label: 'pages created per op' },
   { key: 'redoBytes', settled: true, metric: 'redoBytesPerOp', unit: 'bytes/op', label: 'redo bytes written per op' },
@@ -73,7 +76,7 @@ export const work = Object.freeze({
   kind: 'counted',
   // Per operation of a counted repeat, from countedRepeat.work.perOp; fewer is better for every one.
   metrics: /** @type {import('../types.js').MeterMetric[]} */ (WORK_COUNTERS.map((c) => ({
-    name: c.metric, figure: `perOp.${c.key}`, unit: c.unit, higherIsBetter: false, scale: 'log', label: c.label,
+    name: c.metric, figure: `perOp.${c.key}`, unit: c.unit, higherIsBetter: false, scale: c.linear ? 'linear' : 'log', label: c.label,
   }))),
   needs: { tools: [], wrappedServer: false },
   start: startWork,
