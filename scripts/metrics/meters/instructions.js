@@ -206,7 +206,7 @@ const PURGE_WAIT_LIMIT_S = 300;
  * @param {import('../types.js').QueryFn} query
  * @returns {Promise<number>} seconds waited
  */
-export async function waitForPurge(query) {
+async function waitForPurge(query) {
   const started = Date.now();
   try {
     await query('SET GLOBAL innodb_max_purge_lag_wait=0');
