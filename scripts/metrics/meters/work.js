@@ -22,11 +22,12 @@
  * (which would make pages written a measure of timing). Purge of the work's own changes is
  * therefore counted too: it is work the release does per write.
  *
- * Why no timed companion: the timed repeats run as much work as each release manages in their
- * seconds, on data the releases have changed differently, with the page cleaner writing whenever
- * it likes; the same counters over them are context at best, and wall's samplers already read
- * SHOW GLOBAL STATUS around every timed repeat (start-sampling.js) for whoever needs it. The
- * gated figures are the counted ones.
+ * Why no timed companion (yet): the timed repeats run as much work as each release manages in
+ * their seconds, on data the releases have changed differently, with the page cleaner writing
+ * whenever it likes, so the same counters over them are context at best and never gated. Wall's
+ * samplers do read SHOW GLOBAL STATUS around every timed repeat (start-sampling.js), but the
+ * record does not keep it; keeping it (and dividing it by this meter's names) is the cheaper way
+ * to that context than a second meter reading the same status again.
  */
 import { flushDirtyPages } from './instructions.js';
 
