@@ -9,6 +9,7 @@ import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue,
 import { renderFunctionDiff } from './function-diff.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
+import { renderCountedTable } from './render-counted-table.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 
@@ -52,6 +53,7 @@ export function renderComparison(cmp, options) {
       out.push('\n');
       for (const t of notable) out.push(`- **${t.test}** ${t.metric}: ${label(t)}: ${t.reason}\n`);
     }
+    out.push(renderCountedTable(cmp, { format: 'markdown' }));
     out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
@@ -78,6 +80,7 @@ export function renderComparison(cmp, options) {
   if (notable.length > 0) out.push('\nwhy:\n');
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
   out.push(renderSuspects(cmp, false));
+  out.push(renderCountedTable(cmp, { format: 'terminal' }));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or unchanged: every number is in --markdown / --json.\n`);

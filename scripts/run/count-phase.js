@@ -46,11 +46,13 @@ import { getBenchmark } from '../workload/index.js';
  * @param {(opts: import('../server/types.js').ServerOptions) => import('../server/types.js').ServerOptions} ctx.wrap
  *   the server options with the meter's wrapper
  * @param {(product: string) => string} ctx.dispatchFunction the flavor's command-dispatch function
+ * @param {(product: string) => import('../metrics/types.js').WorkCounterNames} [ctx.workCounters]
+ *   the product's status variables of the work meter's counters
  * @param {{suite: any, host: any}} ctx.plan
  * @param {{storeDir: string, cacheDir: string, signal?: AbortSignal}} ctx.options
  * @param {(t: string) => void} ctx.write
  */
-export async function runCountPhase(meter, { steps, order, states, settings, wrap, dispatchFunction, plan, options, write }) {
+export async function runCountPhase(meter, { steps, order, states, settings, wrap, dispatchFunction, workCounters, plan, options, write }) {
   const counted = steps.map((s, i) => ({ step: s, index: i })).filter(({ step }) => step.measured && step.reported && !step.sequence && step.countedEvents);
   if (counted.length === 0) {
     write(`${meter.name}: no step of this suite can run a fixed amount of work; nothing to count\n`);
@@ -89,6 +91,7 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
           const rep = await countRepeat(meter, state, step, { round, repeat: r, events, warmUp }, {
             run: (work) => bench(step.benchmark).runStep(step, state.server, ctxFor(work)),
             dispatchFunction: dispatchFunction(state.record.release.product),
+            workCounters: workCounters?.(state.record.release.product),
             storeDir: options.storeDir,
           });
           const slot = /** @type {import('../types.js').StepMeterRun} */ (state.record.steps[index].meters?.[meter.name]);
@@ -179,7 +182,7 @@ function describeCounted(meter, rep) {
  * @param {CountState} state
  * @param {import('./types.js').StepPlanLike} step
  * @param {{round: number, repeat: number, events: number, warmUp: import('../workload/types.js').FixedWork}} at the repeat, and its warm-up's work
- * @param {{run: (work: import('../workload/types.js').FixedWork) => Promise<import('../workload/types.js').StepOutcome>, dispatchFunction: string, storeDir: string}} io
+ * @param {{run: (work: import('../workload/types.js').FixedWork) => Promise<import('../workload/types.js').StepOutcome>, dispatchFunction: string, workCounters?: import('../metrics/types.js').WorkCounterNames, storeDir: string}} io
  * @returns {Promise<import('../types.js').CountedRepeat>}
  */
 async function countRepeat(meter, state, step, at, io) {
@@ -197,7 +200,7 @@ async function countRepeat(meter, state, step, at, io) {
     const warm = await io.run(at.warmUp);
     if (warm.status !== 'ok') warmFailed = warm.reason ?? 'failed';
   };
-  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction });
+  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction, workCounters: io.workCounters });
   if (!warmed) {
     // A counting meter must call beforeZero: without it the warm-up would be counted.
     await session.stop(null).catch(() => null);

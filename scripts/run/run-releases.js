@@ -134,6 +134,7 @@ export async function runReleases(config, options) {
           settings: countSettings(plan.host),
           wrap: (opts) => { const o = { ...opts }; withMeterWrapper(o, meter); return o; },
           dispatchFunction: (product) => config.products[product]?.dispatchFunction ?? 'dispatch_command',
+          workCounters: (product) => config.products[product]?.workCounters ?? {},
         });
       }
     };
