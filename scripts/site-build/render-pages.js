@@ -7,7 +7,21 @@ import { PAGES } from '../../site/js/paths.js';
 import { VIEW_PAGES } from '../../site/js/pages/view-paths.js';
 
 /**
- * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}}, {{chartsNav}} placeholders
+ * The Content-Security-Policy of every page (a `<meta http-equiv>`: GitHub Pages sets no
+ * headers). The site shows data that pull requests and publishers wrote, so a script injected
+ * through it must not run: scripts and styles only from the site's own files (no inline script,
+ * no inline style attribute, no eval), data fetched from the site only, no plugins, no `<base>`
+ * that could move every relative URL, no form posting anywhere. Images: the site's own and the
+ * empty `data:` icon. The pages set styles through the CSSOM (`el.style.height`), which the
+ * policy allows; ECharts draws on a canvas. frame-ancestors cannot be set by a meta element.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+  "object-src 'none'", "base-uri 'none'", "form-action 'none'",
+].join('; ');
+
+/**
+ * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}}, {{chartsNav}}, {{csp}} placeholders
  * @param {string} siteTitle
  * @param {{charts?: boolean}} [opts] charts: the build holds github-action-benchmark's charts
  *   under benchmarks/, linked from the menu (never a link to a folder the build lacks)
@@ -16,6 +30,7 @@ import { VIEW_PAGES } from '../../site/js/pages/view-paths.js';
 export function renderPages(template, siteTitle, opts = {}) {
   const chartsNav = opts.charts ? '\n      <li><a href="benchmarks/" data-nav="charts">Charts</a></li>' : '';
   return [...PAGES, ...VIEW_PAGES].map(({ page, title }) => [`${page}.html`, template
+    .replaceAll('{{csp}}', CONTENT_SECURITY_POLICY)
     .replaceAll('{{chartsNav}}', chartsNav)
     .replaceAll('{{preload}}', preloads(page))
     .replaceAll('{{title}}', escapeHtml(page === 'index' ? siteTitle : `${title} · ${siteTitle}`))
