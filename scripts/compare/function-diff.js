@@ -279,7 +279,9 @@ function headerLines(diff, labels, format) {
     `${bullet}Instructions per operation: ${labels.base} ${count(b.totalPerOp)} → ${labels.candidate} ${count(c.totalPerOp)} (${count(diff.totalDelta, true)}${rel(diff.totalDelta, b.totalPerOp)}); means over ${b.repeats} and ${c.repeats} repeat${c.repeats === 1 ? '' : 's'}`,
   ];
   if (diff.queryPathDelta !== null && b.queryPathPerOp !== null && c.queryPathPerOp !== null) {
-    lines.push(`${bullet}In ${diff.dispatchFunction ?? 'the query path'} and what it calls: ${count(b.queryPathPerOp)} → ${count(c.queryPathPerOp)} (${count(diff.queryPathDelta, true)}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
+    // The function's name is as the profiled binary names it: data, so a span in Markdown.
+    const dispatch = diff.dispatchFunction === null ? 'the query path' : format === 'markdown' ? renderUntrustedText(diff.dispatchFunction) : diff.dispatchFunction;
+    lines.push(`${bullet}In ${dispatch} and what it calls: ${count(b.queryPathPerOp)} → ${count(c.queryPathPerOp)} (${count(diff.queryPathDelta, true)}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
   }
   if (diff.otherDelta !== 0) lines.push(`${bullet}Functions below the profile's share, together: ${count(diff.otherDelta, true)}`);
   return lines;

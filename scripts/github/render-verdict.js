@@ -160,7 +160,7 @@ export function renderStartedCheck(what, context) {
   const title = `benchmarking: ${what.suite} on ${what.hostClass}`;
   const detailsUrl = context.runUrl ?? null;
   const summary = [
-    `tagbench is measuring this commit${context.about ? ` (${context.about})` : ''} with the suite \`${what.suite}\` on host class \`${what.hostClass}\`.`,
+    `tagbench is measuring this commit${context.about ? ` (${renderUntrustedText(context.about, { span: false })})` : ''} with the suite \`${what.suite}\` on host class \`${what.hostClass}\`.`,
     'The verdict replaces this text when the run is done.',
     ...(detailsUrl ? ['', `[The workflow run](${detailsUrl})`] : []),
   ].join('\n');

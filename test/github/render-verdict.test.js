@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readComparisonFile } from '../../scripts/store/index.js';
-import { CHECK_OUTPUT_BUDGET, decideVerdict, GITHUB_LIMITS, parseVerdictMarker, renderVerdict } from '../../scripts/github/render-verdict.js';
+import { CHECK_OUTPUT_BUDGET, decideVerdict, GITHUB_LIMITS, parseVerdictMarker, renderStartedCheck, renderVerdict } from '../../scripts/github/render-verdict.js';
 import { utf8Bytes } from '../../scripts/github/fit-text.js';
 import { formatChange } from '../../scripts/format-number.js';
 import { loadFixtures } from './fixture-store.js';
@@ -192,4 +192,10 @@ test('a plugin file named with a Markdown link and an @mention renders neither i
     assert.ok(md.includes(`\`${OBJECT}\``), `${what}: the object's name shown whole, in a code span`);
     assert.ok(md.includes(`\`\`${FUNCTION}\`\``), `${what}: the function's name whole, in a span fenced longer than its backticks`);
   }
+});
+
+test('what a started check is about (a base branch from the dispatch) renders no link or mention', () => {
+  const { output } = renderStartedCheck({ product: 'mariadb', hostClass: 'local', suite: 'smoke' }, { about: 'pull request #7 against its merge base with release@octocat](https://evil.example)', runUrl: null });
+  assert.deepEqual(linksAndMentions(output.summary), [], output.summary);
+  assert.match(output.summary, /release@\u200Boctocat\\\]\(https:\u200B\/\/evil\.example\)/);
 });
