@@ -39,6 +39,9 @@ export function readStoreSettings(env) {
  */
 export async function publishCommand(options) {
   if (!options.repo) throw new UserError('tagbench publish needs --repo <git URL or path> (the repository holding the results branch)');
+  const stray = ['expectRepository', 'expectPullRequest', 'expectCommit', 'expectHostClass', 'expectProduct', 'expectSuite'].filter((k) => options[k] !== undefined);
+  // An expectation without --refs-only would check nothing while looking as if it did.
+  if (!options.refsOnly && stray.length > 0) throw new UserError(`${stray.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only go${stray.length === 1 ? 'es' : ''} with --refs-only`);
   const refsOnly = options.refsOnly ? refArtifactExpectation(options) : undefined;
   const { publishToBranch } = await import('./publish-to-branch.js');
   const result = await publishToBranch(resolve(options.store), {

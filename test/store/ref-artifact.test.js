@@ -122,4 +122,5 @@ test('publish --refs-only needs every --expect-* value of the plan, and no --log
     assert.match(err.message, /no --logs/);
     return true;
   });
+  await assert.rejects(publishCommand({ ...options, refsOnly: false, logs: false, expectCommit: CANDIDATE }), /--expect-commit only goes with --refs-only/);
 });
