@@ -9,14 +9,18 @@ import { VIEW_PAGES } from '../../site/js/pages/view-paths.js';
 /**
  * The Content-Security-Policy of every page (a `<meta http-equiv>`: GitHub Pages sets no
  * headers). The site shows data that pull requests and publishers wrote, so a script injected
- * through it must not run: scripts and styles only from the site's own files (no inline script,
- * no inline style attribute, no eval), data fetched from the site only, no plugins, no `<base>`
- * that could move every relative URL, no form posting anywhere. Images: the site's own and the
- * empty `data:` icon. The pages set styles through the CSSOM (`el.style.height`), which the
- * policy allows; ECharts draws on a canvas. frame-ancestors cannot be set by a meta element.
+ * through it must not run: scripts and style sheets only from the site's own files (no inline
+ * script, no `<style>` element, no eval), data fetched from the site only, no plugins, no
+ * `<base>` that could move every relative URL, no form posting anywhere. Images: the site's own
+ * and the empty `data:` icon. The one exception is the style *attribute*
+ * (`style-src-attr 'unsafe-inline'`): ECharts writes its HTML tooltips (the series' colour
+ * marks) with style attributes, and Chromium refuses them under `style-src 'self'`
+ * (instructions-site.test.js saw it). A style attribute runs no script, and the pages put data
+ * into the document only as text (dom.js), so no data can bring one. frame-ancestors cannot be
+ * set by a meta element.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "style-src-attr 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self'",
   "object-src 'none'", "base-uri 'none'", "form-action 'none'",
 ].join('; ');
 

@@ -21,14 +21,18 @@ test('each page has the policy in a meta element ahead of its first script', () 
   }
 });
 
-test('the policy is strict: self only for scripts and styles, no inline, no eval, no base, no plugins', () => {
+test('the policy is strict: self only for scripts and style sheets, no inline script, no eval, no base, no plugins', () => {
   const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
   assert.deepEqual(directives['script-src'], ["'self'"]);
   assert.deepEqual(directives['style-src'], ["'self'"]);
   assert.deepEqual(directives['default-src'], ["'self'"]);
   assert.deepEqual(directives['object-src'], ["'none'"]);
   assert.deepEqual(directives['base-uri'], ["'none'"]);
-  assert.doesNotMatch(CONTENT_SECURITY_POLICY, /unsafe-|\*|https?:/);
+  // Inline style attributes only (ECharts' HTML tooltips): no inline script, no eval, no <style>.
+  assert.deepEqual(directives['style-src-attr'], ["'unsafe-inline'"]);
+  assert.deepEqual(Object.entries(directives).filter(([, v]) => v.some((x) => x.startsWith("'unsafe-"))).map(([k]) => k), ['style-src-attr']);
+  assert.equal(directives['style-src-elem'], undefined, '<style> elements fall back to style-src: self only');
+  assert.doesNotMatch(CONTENT_SECURITY_POLICY, /\*|https?:/);
   assert.doesNotMatch(CONTENT_SECURITY_POLICY, /"/, 'fits a double-quoted attribute');
 });
 
