@@ -43,3 +43,4 @@ export { computeSequenceTables, renderSequenceTables, representativeRepeat, form
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
+export { renderUntrustedText } from './markdown-text.js';
