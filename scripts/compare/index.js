@@ -43,3 +43,7 @@ export { computeSequenceTables, renderSequenceTables, representativeRepeat, form
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
+export { compareTimeAndWork } from './time-and-work.js';
+/** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
+export { describeTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
+export { describeVerdict, describeMeasuredChange } from './verdict-words.js';
