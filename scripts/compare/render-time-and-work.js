@@ -15,7 +15,8 @@ import { formatChange, formatPercent } from '../format-number.js';
 const POINTS_TO = Object.freeze({
   waiting: 'time moved and the work did not: this points to waiting (I/O, locks, the host) rather than CPU work',
   'less-waiting': 'time improved and the work did not: this points to less waiting (I/O, locks, the host) rather than less CPU work',
-  'hidden-work': 'the work rose and time did not: CPU work hidden by waiting (the test spends its time waiting, so more work does not show in its time yet)',
+  'cpu-speed': 'time moved and the work did not, but the cycles per operation moved with the time: the same work ran at another speed on the CPU (cache misses, memory layout, the host\'s clock), not waiting',
+  'hidden-work': 'the work rose and time did not: CPU work hidden by waiting (the test spends its time waiting, so more work does not show in its time)',
   'hidden-saving': 'the work fell and time did not: CPU work saved but hidden by waiting',
   'cpu-work': 'both moved the same way: the time follows the CPU work',
   'server-work': 'both moved the same way, the server\'s own work with them: the time follows the work it did (rows, pages, redo)',

@@ -37,8 +37,10 @@ import { OWN_METRICS, isCountedVerdict } from './metrics.js';
  */
 
 /**
- * @typedef {'waiting'|'less-waiting'|'hidden-work'|'hidden-saving'|'below-time-resolution'|'cpu-work'|'server-work'} PointsTo
- *   waiting: time worse, work not; less-waiting: time better, work not; hidden-work: work rose,
+ * @typedef {'waiting'|'less-waiting'|'cpu-speed'|'hidden-work'|'hidden-saving'|'below-time-resolution'|'cpu-work'|'server-work'} PointsTo
+ *   waiting: time worse, work not; less-waiting: time better, work not; cpu-speed: time moved,
+ *   work not, but cycles per operation moved with time (the same work ran at another speed on
+ *   the CPU: not waiting); hidden-work: work rose,
  *   time did not (more than time could have missed); hidden-saving: the mirror; below-time-resolution:
  *   CPU work moved by less than the timed verdict can detect; cpu-work / server-work: both moved
  *   the same way, with the CPU's or the server's own work
@@ -61,7 +63,8 @@ import { OWN_METRICS, isCountedVerdict } from './metrics.js';
  * @property {'agree'|'disagree'|'undecided'} agreement
  * @property {'time'|'work'|'both'|'neither'|null} moved which side moved; null when undecided
  * @property {PointsTo|null} pointsTo null when nothing moved or undecided
- * @property {CountersReading|null} counters null where the counters meter did not run
+ * @property {CountersReading|null} counters null where the counters meter did not run, or where
+ *   its cycles stand in for the work (no counted meter ran)
  */
 
 /** The timed figures a statement reads, in order of preference: the rate, then the latency. */
@@ -106,7 +109,11 @@ function judgeTest(test, verdicts) {
   if (work.length === 0 && cycles === null) return null;
   const time = figure(timed, 'time');
   const judged = work.length > 0 ? judgeAgreement(time, work) : judgeAgreement(time, [cycles ?? time]);
-  return { test, time, work, cycles, ipc, ...judged, counters: cycles ? readCounters(time, work, cycles, ipc) : null };
+  const counters = cycles && work.length > 0 ? readCounters(time, work, cycles, ipc) : null;
+  // Time moved without the work, but the cycles moved with it: the time was not spent waiting.
+  const onCpu = counters === 'stalls' || counters === 'on-cpu';
+  const pointsTo = onCpu && (judged.pointsTo === 'waiting' || judged.pointsTo === 'less-waiting') ? 'cpu-speed' : judged.pointsTo;
+  return { test, time, work, cycles, ipc, ...judged, pointsTo, counters };
 }
 
 /**
@@ -176,7 +183,10 @@ function relativeChange(f) {
  */
 function readCounters(time, work, cycles, ipc) {
   if (cycles.moved === 'undecided') return 'undecided';
-  if (cycles.moved === 'none') return time.moved === 'worse' || time.moved === 'better' ? 'off-cpu' : 'steady';
+  const timeMoved = time.moved === 'worse' || time.moved === 'better';
+  if (cycles.moved === 'none') return timeMoved ? 'off-cpu' : 'steady';
+  // Fewer cycles while it got slower (or the mirror): the time went somewhere off the CPU.
+  if (timeMoved && cycles.moved !== time.moved) return 'off-cpu';
   // Cycles moved: IPC moving against them with the same instructions is the CPU's speed, not its work.
   const cpuWork = work.filter((f) => f.role === 'cpu-work');
   const sameInstructions = cpuWork.length > 0 && cpuWork.every((f) => f.moved === 'none');
