@@ -45,5 +45,5 @@ export { diffProfiles, renderFunctionDiff } from './function-diff.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
 export { compareTimeAndWork } from './time-and-work.js';
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
-export { describeTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
+export { describeTimeAndWork, describeTestTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
 export { describeVerdict, describeMeasuredChange } from './verdict-words.js';

@@ -7,6 +7,7 @@
  */
 import { describeMeasuredChange, describeVerdict } from './verdict-words.js';
 import { formatChange, formatPercent } from '../format-number.js';
+import { compareTimeAndWork } from './time-and-work.js';
 
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
 /** @typedef {import('./time-and-work.js').Figure} Figure */
@@ -101,4 +102,17 @@ export function renderTimeAndWork(statements, format) {
     return `\n**Time and work.** ${capitalize(intro.slice('time and work ('.length, -1))}.\n\n${statements.map((s) => `- **${s.test}**: ${describeTimeAndWork(s)}\n`).join('')}`;
   }
   return `\n${intro}:\n${statements.map((s) => `  ${s.test}: ${describeTimeAndWork(s)}\n`).join('')}`;
+}
+
+/**
+ * One test's statement as its agreement and sentence, for pages that show one test at a time
+ * (the site).
+ * @param {{tests: import('../types.js').TestVerdict[]}} cmp
+ * @param {string} test
+ * @returns {{agreement: TimeAndWork['agreement'], sentence: string}|null} null when the test was
+ *   not judged by more than one meter
+ */
+export function describeTestTimeAndWork(cmp, test) {
+  const [statement] = compareTimeAndWork(cmp, test);
+  return statement ? { agreement: statement.agreement, sentence: describeTimeAndWork(statement) } : null;
 }

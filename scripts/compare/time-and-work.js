@@ -16,7 +16,7 @@
  */
 import { OWN_METRICS, isCountedVerdict } from './metrics.js';
 
-/** @typedef {import('./types.js').FullVerdict} FullVerdict */
+/** @typedef {import('../types.js').TestVerdict} Verdict a stored verdict or compare's own (its evidence fields are not read here) */
 
 /**
  * @typedef {'time'|'cpu-work'|'server-work'|'cycles'|'ipc'} FigureRole what a verdict's figure
@@ -33,7 +33,7 @@ import { OWN_METRICS, isCountedVerdict } from './metrics.js';
  * @property {string} metric
  * @property {FigureRole} role
  * @property {Movement} moved
- * @property {FullVerdict} verdict the verdict itself (its numbers, for the words)
+ * @property {Verdict} verdict the verdict itself (its numbers, for the words)
  */
 
 /**
@@ -79,17 +79,19 @@ const CPU_WORK_UNIT = 'instructions/op';
 /**
  * The statement of every test judged by the timed meter and at least one other (a counted meter,
  * or the counters), in the order the tests first appear in the comparison.
- * @param {{tests: FullVerdict[]}} cmp
+ * @param {{tests: Verdict[]}} cmp
+ * @param {string} [only] one test's statement alone (a page of one test)
  * @returns {TimeAndWork[]}
  */
-export function compareTimeAndWork(cmp) {
-  const names = [...new Set(cmp.tests.map((t) => t.test))];
-  return names.map((name) => judgeTest(name, cmp.tests.filter((t) => t.test === name))).filter((s) => s !== null);
+export function compareTimeAndWork(cmp, only) {
+  const verdicts = only === undefined ? cmp.tests : cmp.tests.filter((t) => t.test === only);
+  const names = [...new Set(verdicts.map((t) => t.test))];
+  return names.map((name) => judgeTest(name, verdicts.filter((t) => t.test === name))).filter((s) => s !== null);
 }
 
 /**
  * @param {string} test
- * @param {FullVerdict[]} verdicts the test's verdicts
+ * @param {Verdict[]} verdicts the test's verdicts
  * @returns {TimeAndWork|null} null when the test has no timed verdict or nothing to set beside it
  */
 function judgeTest(test, verdicts) {
@@ -117,7 +119,7 @@ function judgeTest(test, verdicts) {
 }
 
 /**
- * @param {FullVerdict} v
+ * @param {Verdict} v
  * @param {FigureRole} role
  * @returns {Figure}
  */

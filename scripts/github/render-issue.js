@@ -191,7 +191,7 @@ function fitBody(regressed, compose) {
 export function renderTimeAndWorkLines(comparison, listed, limit = Infinity) {
   const tests = new Set(listed.map((t) => t.test));
   const rank = { disagree: 0, undecided: 1, agree: 2 };
-  const statements = compareTimeAndWork(/** @type {import('../compare/index.js').FullComparison} */ (comparison))
+  const statements = compareTimeAndWork(comparison)
     .filter((s) => tests.has(s.test)).sort((a, b) => rank[a.agreement] - rank[b.agreement]);
   if (statements.length === 0) return [];
   const more = statements.length - limit;
