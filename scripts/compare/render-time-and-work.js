@@ -27,7 +27,7 @@ const COUNTERS = Object.freeze({
   'off-cpu': 'cycles per operation did not move, so the time was spent off the CPU, waiting',
   'on-cpu': 'cycles per operation moved with it: the time was spent on the CPU',
   stalls: 'cycles per operation moved while the instructions did not: the CPU ran the same work at another speed (IPC: cache misses, memory layout), on the CPU rather than waiting',
-  steady: 'cycles per operation did not move either',
+  steady: 'cycles per operation did not move',
   undecided: 'cycles per operation undecided',
 });
 
@@ -69,7 +69,7 @@ export function describeTimeAndWork(s) {
   const undecided = [s.time, ...s.work].filter((f) => f.moved === 'undecided').map((f) => f.metric);
   const why = s.agreement === 'undecided' ? `only decided verdicts decide, and ${undecided.join(', ')} ${undecided.length === 1 ? 'is' : 'are'} undecided`
     : s.pointsTo === 'below-time-resolution' ? `the work moved by less than the smallest change the timed verdict can detect (${formatPercent(s.time.verdict.mde)}), so time could not have shown it`
-      : s.pointsTo ? POINTS_TO[s.pointsTo] : 'neither moved';
+      : s.pointsTo ? POINTS_TO[s.pointsTo] + (s.moved === 'both' && s.time.moved === 'none' ? ' (the time by less than its warn threshold)' : '') : 'neither moved';
   const counters = s.counters && s.work.length > 0 ? `; ${countersWords(s)}` : '';
   return `${head}: ${figures}. ${capitalize(why)}${counters}.`;
 }

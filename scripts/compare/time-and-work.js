@@ -33,6 +33,8 @@ import { OWN_METRICS, isCountedVerdict } from './metrics.js';
  * @property {string} metric
  * @property {FigureRole} role
  * @property {Movement} moved
+ * @property {'worse'|'better'|null} lean an unchanged verdict whose interval excludes no change:
+ *   the side it moved to, under its warn threshold (null otherwise)
  * @property {Verdict} verdict the verdict itself (its numbers, for the words)
  */
 
@@ -126,7 +128,20 @@ function judgeTest(test, verdicts) {
 function figure(v, role) {
   /** @type {Record<string, Movement>} */
   const moves = { regression: 'worse', improvement: 'better', unchanged: 'none' };
-  return { metric: v.metric, role, moved: moves[v.verdict] ?? 'undecided', verdict: v };
+  const moved = moves[v.verdict] ?? 'undecided';
+  return { metric: v.metric, role, moved, lean: moved === 'none' ? leanOf(v) : null, verdict: v };
+}
+
+/**
+ * Which side of no change an interval lies on, in the metric's bad or good direction.
+ * @param {Verdict} v
+ * @returns {'worse'|'better'|null} null when the interval contains no change (or is missing)
+ */
+function leanOf(v) {
+  const [lo, hi] = v.scale === 'linear' ? v.differenceCi ?? [0, 0] : (v.ci ?? [1, 1]).map((x) => x - 1);
+  const up = lo > 0;
+  if (!up && !(hi < 0)) return null;
+  return up === v.higherIsBetter ? 'better' : 'worse';
 }
 
 /**
@@ -155,7 +170,10 @@ function judgeAgreement(time, work) {
   if (t === 'none' && w === 'none') return { agreement: 'agree', moved: 'neither', pointsTo: null };
   // Work that moved the way time did: the time follows it (the server's own work first: rows,
   // pages and redo say more about where time goes than instructions do).
-  const along = work.filter((f) => f.moved === t && t !== 'none');
+  // A time that moved under its threshold (its interval excludes no change) moved all the same:
+  // its thresholds are wider than the work's, so work past its own threshold may move it that little.
+  const way = t === 'none' ? time.lean : t;
+  const along = way === null ? [] : work.filter((f) => f.moved === way);
   if (along.length > 0) return { agreement: 'agree', moved: 'both', pointsTo: along.some((f) => f.role === 'server-work') ? 'server-work' : 'cpu-work' };
   if (t !== 'none') return { agreement: 'disagree', moved: 'time', pointsTo: t === 'worse' ? 'waiting' : 'less-waiting' };
   // Time unchanged, work moved: if only CPU work moved, and by less than the smallest change the

@@ -20,8 +20,11 @@ import { formatValue } from '../format-number.js';
  * @property {string} [unit]
  */
 
-/** The most decimals a percentage gets: counted intervals are a few hundredths of a percent wide. */
-const MAX_PERCENT_DECIMALS = 4;
+/**
+ * The most decimals a percentage gets: counted intervals are a few hundredths of a percent wide,
+ * and an interval of exact counts (every repeat the same) has no width at all.
+ */
+const MAX_PERCENT_DECIMALS = 3;
 
 /**
  * The change a verdict measured, with its interval, for an interval that excludes no change;

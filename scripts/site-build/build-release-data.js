@@ -187,8 +187,9 @@ export function slimVerdict(v) {
   const evidence = /** @type {any} */ (v);
   return /** @type {V} */ (/** @type {unknown} */ ({
     test, group, metric, higherIsBetter, ratio, ci, mde, verdict, reason, confirmed: confirmed ?? false,
-    // The verdict in words (never "unchanged" for an interval that excludes no change).
-    words: describeVerdict(v),
+    // The verdict in words (never "unchanged" for an interval that excludes no change), and the
+    // level and scale compare's time-and-work sentence reads, so the site's says what the report's does.
+    words: describeVerdict(v), level: v.level ?? null, scale: v.scale ?? 'log',
     // the detectable effect per direction and the degrees of freedom of its noise (docs/method.md)
     mdeDrop: evidence.mdeDrop ?? null, mdeRise: evidence.mdeRise ?? null, noiseDf: evidence.noiseDf ?? null,
     base: v.base ? { median: v.base.median, n: v.base.n } : null,

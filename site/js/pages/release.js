@@ -176,7 +176,7 @@ function testsTable(d, baseData) {
       // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
       h('td', { text: v ? `${fmtDetectable(v.mdeDrop ?? v.mde)} / ${fmtDetectable(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
       // Frozen at the right edge while the columns before it scroll: in view at 800 px.
-      h('td', { class: 'text sticky-verdict', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.words ?? v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
+      h('td', { class: 'text sticky-verdict', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null), ` ${v.words ?? v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
       counted ? instructionCells(t, baseTest) : null,
       h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
   });
@@ -238,7 +238,7 @@ function instructionCells(t, baseTest) {
         : h('span', { class: 'muted', text: c ? c.status : '—' })),
     h('td', { dataset: { instructionsRatio: ratio ?? '' } }, h('span', { class: 'ratio-value', text: fmtRatio(ratio, digits) }),
       v?.ci ? h('span', { class: 'sub-line muted', text: `[${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` }) : null),
-    h('td', { class: 'text', dataset: { instructionsVerdict: v?.verdict ?? '' } }, v ? [verdictBadge(v.verdict, v.reason, 'instructionsBadge'), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: 'none' })),
+    h('td', { class: 'text', dataset: { instructionsVerdict: v?.verdict ?? '' } }, v ? [verdictBadge(v.verdict, v.reason, 'instructionsBadge', v.words ?? null), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: 'none' })),
   ];
 }
 
@@ -259,7 +259,7 @@ function otherVerdicts(d) {
       const digits = v.counted ? ratioDigits(v) : undefined;
       const ci = v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : '';
       return h('td', { title: `${v.words ?? v.verdict}: ${v.reason}`, dataset: { metric: m, verdict: v.verdict } },
-        v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason));
+        v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null));
     })));
   return h('section', null, h('h2', { text: 'Other gated metrics' }),
     h('p', { class: 'muted', text: 'Ratio (candidate ÷ base) with its interval and verdict per metric; hover a cell for the reasoning (also in the comparison JSON). For latency and CPU per operation lower is better.' }),

@@ -232,13 +232,13 @@ function historyTable(d, base, baseRel) {
             return h('span', { title: `${kind.word}: mean ${fmtNum(c.meanBefore)} → ${fmtNum(c.meanAfter)}, p ${c.pValue.toExponential(1)}` },
               h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), `${fmtChange(c.forwardChangePct)}${c.atReleaseBoundary ? '' : ' (inside)'} `);
           })),
-        h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.timed === false ? 'not timed' : r.status })),
+        h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.timed === false ? 'not timed' : r.status })),
         h('td', { text: v ? `${fmtRatio(v.ratio)}${v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : ''}` : '—' }),
         h('td', { text: v ? fmtDetectable(v.mde) : '—' }),
         h('td', { class: 'text', text: v?.baseVersion ?? '—' }),
         counted ? [
           h('td', { dataset: { instructions: r.instructions?.median ?? '' }, title: r.instructions ? `median of ${r.instructions.n} counted repeats` : undefined, text: fmtCount(r.instructions?.median) }),
-          h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge'),
+          h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge', r.instructionVerdict.words ?? null),
             ` ${r.instructionVerdict.words ?? r.instructionVerdict.verdict}, ${fmtRatio(r.instructionVerdict.ratio, ratioDigits({ counted: true }))}`] : h('span', { class: 'muted', text: '—' })),
         ] : null);
     })),
