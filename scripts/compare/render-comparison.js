@@ -85,7 +85,7 @@ export function renderComparison(cmp, options) {
   out.push(renderSuspects(cmp, false));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
-  if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or unchanged: every number is in --markdown / --json.\n`);
+  if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or within their thresholds: every number is in --markdown / --json.\n`);
   if (cmp.notJudged?.length) {
     const byMetric = new Map();
     for (const n of cmp.notJudged) byMetric.set(n.metric, [...(byMetric.get(n.metric) ?? []), n]);

@@ -97,6 +97,19 @@ test('more instructions and the same time: CPU work hidden by waiting, unless ti
   assert.match(describeTimeAndWork(unseen), /The work moved by less than the smallest change the timed verdict can detect \(8\.0 %\), so time could not have shown it\.$/);
 });
 
+test('a time that moved under its threshold, the way the work moved past its own, agrees with it', () => {
+  const s = one([throughput('unchanged', 0.985, [0.972, 0.997], 0.03), v('instructionsPerOp', 'regression', 1.02, [1.019, 1.021], { ...INSTR, level: 'issue' })]);
+  assert.equal(s.time.lean, 'worse');
+  assert.equal(s.agreement, 'agree');
+  assert.equal(s.moved, 'both');
+  assert.equal(describeTimeAndWork(s), 'time and work agree: time: throughput -1.5 % [-2.8, -0.3], under the warn threshold; CPU work: instructionsPerOp +2.0 % [1.9, 2.1] (regression, issue). '
+    + 'Both moved the same way: the time follows the CPU work (the time by less than its warn threshold).');
+  // The same time leaning the other way (faster) does not agree with more work.
+  const against = one([throughput('unchanged', 1.015, [1.003, 1.028], 0.01), v('instructionsPerOp', 'regression', 1.02, [1.019, 1.021], { ...INSTR, level: 'issue' })]);
+  assert.equal(against.agreement, 'disagree');
+  assert.equal(against.pointsTo, 'hidden-work');
+});
+
 test('a work meter plugs in by its facts (a counted metric in another unit is the server\'s own work), whatever its name', () => {
   const s = one([
     throughput('regression', 0.9, [0.88, 0.92]),
