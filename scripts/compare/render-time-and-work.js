@@ -67,7 +67,9 @@ export function describeTimeAndWork(s) {
     .filter((g) => g.length > 0);
   const figures = groups.map(roleWords).join('; ');
   const undecided = [s.time, ...s.work].filter((f) => f.moved === 'undecided').map((f) => f.metric);
-  const why = s.agreement === 'undecided' ? `only decided verdicts decide, and ${undecided.join(', ')} ${undecided.length === 1 ? 'is' : 'are'} undecided`
+  // Without a counted meter the cycles are the work: what they say is the whole reading.
+  const why = s.work.length === 0 && s.counters ? COUNTERS[s.counters]
+    : s.agreement === 'undecided' ? `only decided verdicts decide, and ${undecided.join(', ')} ${undecided.length === 1 ? 'is' : 'are'} undecided`
     : s.pointsTo === 'below-time-resolution' ? `the work moved by less than the smallest change the timed verdict can detect (${formatPercent(s.time.verdict.mde)}), so time could not have shown it`
       : s.pointsTo ? POINTS_TO[s.pointsTo] + (s.moved === 'both' && s.time.moved === 'none' ? ' (the time by less than its warn threshold)' : '') : 'neither moved';
   const counters = s.counters && s.work.length > 0 ? `; ${countersWords(s)}` : '';

@@ -65,8 +65,8 @@ import { OWN_METRICS, isCountedVerdict } from './metrics.js';
  * @property {'agree'|'disagree'|'undecided'} agreement
  * @property {'time'|'work'|'both'|'neither'|null} moved which side moved; null when undecided
  * @property {PointsTo|null} pointsTo null when nothing moved or undecided
- * @property {CountersReading|null} counters null where the counters meter did not run, or where
- *   its cycles stand in for the work (no counted meter ran)
+ * @property {CountersReading|null} counters null where the counters meter did not run (where no
+ *   counted meter ran, its cycles stand in for the work, and this says what they say)
  */
 
 /** The timed figures a statement reads, in order of preference: the rate, then the latency. */
@@ -113,7 +113,7 @@ function judgeTest(test, verdicts) {
   if (work.length === 0 && cycles === null) return null;
   const time = figure(timed, 'time');
   const judged = work.length > 0 ? judgeAgreement(time, work) : judgeAgreement(time, [cycles ?? time]);
-  const counters = cycles && work.length > 0 ? readCounters(time, work, cycles, ipc) : null;
+  const counters = cycles ? readCounters(time, work, cycles, ipc) : null;
   // Time moved without the work, but the cycles moved with it: the time was not spent waiting.
   const onCpu = counters === 'stalls' || counters === 'on-cpu';
   const pointsTo = onCpu && (judged.pointsTo === 'waiting' || judged.pointsTo === 'less-waiting') ? 'cpu-speed' : judged.pointsTo;

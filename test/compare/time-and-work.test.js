@@ -127,6 +127,9 @@ test('faster with the same work points to less waiting; a test judged by one met
   assert.equal(s.pointsTo, 'less-waiting');
   assert.match(describeTimeAndWork(s), /this points to less waiting \(I\/O, locks, the host\) rather than less CPU work\.$/);
   assert.deepEqual(compareTimeAndWork({ tests: [throughput('regression', 0.9, [0.88, 0.92]), v('latencyP95Ms', 'regression', 1.1, [1.05, 1.15], { unit: 'ms' })] }), []);
+  // Timed and counters only: the cycles stand in for the work.
+  const cycles = one([throughput('regression', 0.9, [0.88, 0.92]), v('cyclesPerOp', 'unchanged', 1.0, [0.99, 1.01], { unit: 'cycles/op' })]);
+  assert.equal(describeTimeAndWork(cycles), 'time and cycles disagree: time: throughput -10.0 % [-12.0, -8.0] (regression, issue); cycles: cyclesPerOp unchanged. Cycles per operation did not move, so the time was spent off the CPU, waiting.');
   // Work undecided: never a guess either way.
   const undecided = one([throughput('regression', 0.9, [0.88, 0.92]), v('instructionsPerOp', 'inconclusive', 1.002, [0.99, 1.01], INSTR)]);
   assert.equal(undecided.agreement, 'undecided');
