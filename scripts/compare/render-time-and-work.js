@@ -25,7 +25,7 @@ const POINTS_TO = Object.freeze({
 
 const COUNTERS = Object.freeze({
   'off-cpu': 'cycles per operation did not move, so the time was spent off the CPU, waiting',
-  'on-cpu': 'cycles per operation moved with it: the time was spent on the CPU',
+  'on-cpu': 'cycles per operation moved with the time: it was spent on the CPU',
   stalls: 'cycles per operation moved while the instructions did not: the CPU ran the same work at another speed (IPC: cache misses, memory layout), on the CPU rather than waiting',
   steady: 'cycles per operation did not move',
   undecided: 'cycles per operation undecided',
