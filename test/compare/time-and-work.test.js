@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { readRecords } from '../../scripts/store/index.js';
+import { readComparisons, readRecords } from '../../scripts/store/index.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import {
   compareRuns, resolveThresholds, compareTimeAndWork, describeTimeAndWork, renderComparison, describeVerdict,
@@ -62,6 +62,26 @@ test('the stored records: time undecided beside counted work says it cannot tell
   // shown in both reports
   assert.match(renderComparison(cmp, { format: 'terminal' }), /time and work \(tests judged by more than one meter.*0 of 1 disagree\):\n {2}point-query: cannot tell whether time and work agree/);
   assert.match(renderComparison(cmp, { format: 'markdown' }), /\*\*Time and work\.\*\*.*\n\n- \*\*point-query\*\*: cannot tell whether time and work agree/);
+});
+
+test('real records, timed and counted on a loaded host: the time undecided, the work unchanged — it cannot tell, and unchanged stays unchanged where the interval holds 1', async () => {
+  const store = fileURLToPath(new URL('../fixtures/compare/time-and-work/', import.meta.url));
+  const [stored] = await readComparisons(store);
+  assert.ok(stored, 'the captured comparison');
+  const records = await readRecords(store);
+  const { thresholds } = await loadConfig(ROOT);
+  const side = (/** @type {string} */ version) => ({ version, records: records.filter((r) => r.release.version === version) });
+  const cmp = compareRuns({ base: side('10.11.18'), candidate: side('10.11.19'), thresholds: resolveThresholds(thresholds), createdAt: stored.createdAt });
+  for (const c of [cmp, stored]) {
+    const statements = compareTimeAndWork(/** @type {any} */ (c));
+    assert.deepEqual(statements.map((s) => [s.test, s.agreement, s.time.moved, s.work.map((f) => f.moved).join()]),
+      [['update-index', 'undecided', 'undecided', 'none,none'], ['point-query', 'undecided', 'undecided', 'none,none']]);
+    assert.equal(describeTimeAndWork(statements[1]), 'cannot tell whether time and work agree: time: throughput undecided; CPU work: instructionsPerOp unchanged, processInstructionsPerOp unchanged. '
+      + 'Only decided verdicts decide, and throughput is undecided.');
+  }
+  const counted = cmp.tests.find((t) => t.test === 'point-query' && t.metric === 'instructionsPerOp');
+  assert.ok(counted?.ci && counted.ci[0] < 1 && counted.ci[1] > 1, 'its interval holds no change');
+  assert.equal(describeVerdict(counted), 'unchanged');
 });
 
 test('slower with the same instructions: they disagree, and it points to waiting rather than CPU work', () => {
