@@ -4,7 +4,7 @@
  * the token may not create check runs, and as a pull-request comment with a hidden marker so a
  * later run edits it in place. Pure: data in, Markdown and request bodies out.
  */
-import { confirmedRegressions, FUNCTION_SECTIONS, hasFunctions, renderFunctionSection, testId } from './render-issue.js';
+import { confirmedRegressions, FUNCTION_SECTIONS, hasFunctions, renderFunctionSection, renderTimeAndWorkLines, testId } from './render-issue.js';
 import { renderVerdictRow, VERDICT_TABLE_HEAD } from './render-summary.js';
 import { parseNamedMarker, renderNamedMarker } from './issue-marker.js';
 import { largestFitting, utf8Bytes } from './fit-text.js';
@@ -29,6 +29,8 @@ export const COMMENT_BUDGET = GITHUB_LIMITS.commentBody - MARGIN;
 /** The marker name of the pull-request comment (its value: the check run's external id). */
 export const VERDICT_MARKER = 'tagbench-verdict';
 
+/** How many time-and-work statements the check run's text lists (about 400 bytes each). */
+const TIME_AND_WORK_LINES = 20;
 /** How many tests a title names before "and N more". */
 const TITLE_TESTS = 3;
 /** A title is one line; GitHub shows about this much of it in the checks list. */
@@ -310,6 +312,8 @@ function renderTextPart(comparison, sections, shown, links) {
     out.push(renderFunctionSection(t, comparison));
   }
   if (shown < sections.length) out.push(`${sections.length - shown} more instruction verdict${sections.length - shown === 1 ? ' has its' : 's have their'} functions in the full report and on the site.`, '');
+  // Tests judged by more than one meter, one line each, bounded so the function tables keep room.
+  out.push(...renderTimeAndWorkLines(comparison, /** @type {ReportedVerdict[]} */ (comparison.tests), TIME_AND_WORK_LINES));
   out.push('### Links', '', ...(links.length > 0 ? links : ['- No report or site URL was given.']), '');
   return out.join('\n');
 }

@@ -199,3 +199,21 @@ test('what a started check is about (a base branch from the dispatch) renders no
   assert.deepEqual(linksAndMentions(output.summary), [], output.summary);
   assert.match(output.summary, /release@\u200Boctocat\\\]\(https:\u200B\/\/evil\.example\)/);
 });
+
+test('the check run sets time beside work: a timed regression with the instructions unmoved points to waiting, disagreements first; words, never "unchanged", for an interval excluding no change', async () => {
+  const { c19 } = await loadFixtures();
+  /** A counted query-path verdict on a test of the fixture, as compare writes one. @param {string} test @param {import('../../scripts/types.js').VerdictClass} verdict @param {number} ratio @param {[number, number]} ci */
+  const counted = (test, verdict, ratio, ci) => ({
+    ...c19.tests[0], test, metric: 'instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, counted: true, scale: /** @type {const} */ ('log'),
+    verdict, level: verdict === 'regression' ? /** @type {const} */ ('warn') : null, confirmed: undefined, ratio, ci,
+  });
+  const cmp = { ...c19, tests: [...c19.tests, counted('scan', 'regression', 1.01, [1.009, 1.011]), counted('point-query', 'unchanged', 1.0025, [1.0022, 1.0028])] };
+  const v = renderVerdict(cmp, context);
+  const section = v.output.text.slice(v.output.text.indexOf('### Time and work'), v.output.text.indexOf('### Links'));
+  const lines = section.split('\n').filter((l) => l.startsWith('- '));
+  assert.equal(lines.length, 2, section);
+  assert.match(lines[0], /^- `point-query`: time and work disagree: .*this points to waiting \(I\/O, locks, the host\) rather than CPU work\.$/);
+  assert.match(lines[1], /^- `scan`: cannot tell whether time and work agree: time: throughput undecided; CPU work: instructionsPerOp \+1\.0 % \[0\.9, 1\.1\] \(regression, warn\)\./);
+  assert.match(v.output.summary, /\| point-query \| instructionsPerOp \| ⚪ \+0\.25 % \[0\.22, 0\.28\], under the warn threshold \|/);
+  assert.ok(v.comment.includes(section), 'the comment carries it too');
+});
