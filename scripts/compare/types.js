@@ -132,6 +132,9 @@ export {};
  * @property {number|null} [mdeIssue] smallest change in the bad direction the issue rule (Holm
  *   over the run's verdicts, one-sided, at the configured power) can detect with these instances;
  *   null when the exact test cannot reach that level yet (fewer instances than family.minInstances)
+ * @property {string} [meter] the meter whose figures it judges (from the records' meterMetrics);
+ *   absent on the timed repeat's own figures (throughput, latency, ...). Comparisons stored
+ *   before verdicts carried it get it from the store's reader (scripts/store/migrations/)
  * @property {boolean} [counted] true on a counting meter's verdict (its figures are counted
  *   repeats, `step.meters.<meter>`: more timed instances never decide it); absent otherwise
  * @property {{warn: number, issue: number}} threshold the thresholds applied
