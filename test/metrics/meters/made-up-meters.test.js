@@ -133,7 +133,8 @@ test('a made-up timed meter and a made-up counted meter: run, stored, compared a
     assert.ok(v.base && v.base.median > 0 && v.candidate && v.candidate.median > 0);
   }
   assert.equal(timed.unit, 'page reads/op');
-  assert.equal(counted.unit, 'reads/op');
+  assert.equal(counted.unit, 'page requests/op');
+  assert.deepEqual([timed.meter, counted.meter], ['pool-reads', 'page-gets'], 'each verdict names its meter, from the records\' facts');
   assert.equal(counted.counted, true, 'the counted meter\'s verdict says so');
   assert.equal(timed.counted, undefined);
   assert.equal(isUndecided({ ...counted, verdict: 'inconclusive', mde: 1 }), false, 'more timed instances never decide a counted verdict');
