@@ -92,7 +92,7 @@ export function meterMetrics(records) {
 function toMetricDef(meter, fact) {
   const path = fact.figure.split('.');
   return {
-    name: fact.name, unit: fact.unit, higherIsBetter: fact.higherIsBetter, scale: fact.scale, qos: false, meter,
+    name: fact.name, unit: fact.unit, higherIsBetter: fact.higherIsBetter, scale: fact.scale, qos: false, meter, label: fact.label,
     value: (r) => {
       // A timed repeat keeps the meter's figures in meters.<meter>, a counted one in <meter>.
       const block = r.meters?.[meter] ?? /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r))[meter];

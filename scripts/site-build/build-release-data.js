@@ -192,6 +192,8 @@ export function slimVerdict(v) {
     // Counted metrics move by hundredths of a percent: readers print their ratios with more
     // decimals, and need to know which those are without a copy of compare's metric list.
     unit: v.unit ?? METRICS.find((m) => m.name === metric)?.unit ?? null, meter: meterOf(v), counted: isCountedVerdict(v),
+    // How the page names a meter's metric: the meter's own fact (null for the timed repeat's own figures).
+    label: evidence.label ?? null,
     // Bounded by the compare stage (10 functions a direction); the release page reads it from
     // a file of its own (buildReleaseData).
     ...(v.functions ? { functions: v.functions } : {}),

@@ -40,9 +40,9 @@ test('the store\'s reader marks verdicts of comparisons stored before they named
   const marked = markVerdictMeters(stored);
   assert.deepEqual(marked.tests, [
     { metric: 'throughput' },
-    { metric: 'instructionsPerOp', unit: 'instructions/op', meter: 'instructions', counted: true },
-    { metric: 'cyclesPerOp', unit: 'cycles/op', meter: 'counters' },
-    { metric: 'processInstructionsPerOp', counted: true, unit: 'instructions/op', meter: 'instructions' },
+    { metric: 'instructionsPerOp', unit: 'instructions/op', meter: 'instructions', label: 'instructions per op in the query path', counted: true },
+    { metric: 'cyclesPerOp', unit: 'cycles/op', meter: 'counters', label: 'cycles per op' },
+    { metric: 'processInstructionsPerOp', counted: true, unit: 'instructions/op', meter: 'instructions', label: 'instructions per op of the server process' },
     { metric: 'tallyPerOp', meter: 'tally', counted: true },
   ]);
   assert.deepEqual(stored, copy, 'the parsed file is not edited');
@@ -67,6 +67,7 @@ test('compareRuns stamps a meter\'s verdicts with its meter, and counted where i
   const c = compareRuns({ base: { version: '1', records: [make('a', '1', 5)] }, candidate: { version: '2', records: [make('b', '2', 6)] }, thresholds, createdAt: '2026-01-01T00:00:00Z' });
   const ticks = c.tests.find((t) => t.metric === 'ticksPerOp');
   assert.equal(ticks?.meter, 'ticks');
+  assert.equal(ticks?.label, 'ticks', 'the label the record\'s facts give');
   assert.equal(ticks?.counted, undefined, 'a timed meter\'s verdict is not counted');
   const own = c.tests.find((t) => t.metric === 'throughput');
   assert.ok(own && own.meter === undefined, 'the timed repeat\'s own figures name no meter');

@@ -1,6 +1,6 @@
 /**
- * A comparison's verdicts name their meter and say whether its figures are counted repeats
- * (`meter`, `counted`: compare stamps them from the records' meter facts). Comparisons stored
+ * A comparison's verdicts name their meter and their metric's label and say whether its figures
+ * are counted repeats (`meter`, `label`, `counted`: compare stamps them from the records' meter facts). Comparisons stored
  * before it did lack them; the store's readers fill them in here from version 1's meters, frozen
  * (./001-run-record-v1-to-v2.js), so no reader needs a list of meters by name. The format stays
  * at version 1: both fields are optional, and a file is never rewritten for them.
@@ -14,13 +14,13 @@ import { V1_METER_METRICS } from './001-run-record-v1-to-v2.js';
 const V1_COUNTING_METERS = Object.freeze(new Set(['instructions']));
 
 /** metric name -> its version 1 meter and unit */
-const V1_METRIC_METERS = new Map(Object.entries(V1_METER_METRICS).flatMap(([meter, metrics]) => metrics.map((m) => [m.name, { meter, unit: m.unit }])));
+const V1_METRIC_METERS = new Map(Object.entries(V1_METER_METRICS).flatMap(([meter, metrics]) => metrics.map((m) => [m.name, { meter, unit: m.unit, label: m.label }])));
 
 /**
- * The comparison with every verdict of a version 1 meter's metric marked with its meter (and
- * `counted`, and its unit where it lacks one), as compare marks them now. Verdicts that name
+ * The comparison with every verdict of a version 1 meter's metric marked with its meter and label
+ * (and `counted`, and its unit where it lacks one), as compare marks them now. Verdicts that name
  * their meter, and those of the timed repeat's own figures, are left as they are.
- * @template {{tests?: Array<{metric: string, meter?: string, counted?: boolean, unit?: string}>}} C
+ * @template {{tests?: Array<{metric: string, meter?: string, label?: string, counted?: boolean, unit?: string}>}} C
  * @param {C} comparison as parsed (not edited)
  * @returns {C}
  */
@@ -29,7 +29,7 @@ export function markVerdictMeters(comparison) {
   const tests = comparison.tests.map((v) => {
     const facts = v.meter === undefined ? V1_METRIC_METERS.get(v.metric) : undefined;
     if (!facts) return v;
-    return { ...v, unit: v.unit ?? facts.unit, meter: facts.meter, ...(V1_COUNTING_METERS.has(facts.meter) ? { counted: true } : {}) };
+    return { ...v, unit: v.unit ?? facts.unit, meter: facts.meter, label: v.label ?? facts.label, ...(V1_COUNTING_METERS.has(facts.meter) ? { counted: true } : {}) };
   });
   return { ...comparison, tests };
 }
