@@ -59,7 +59,11 @@ export function compareRuns(input) {
       // A meter neither side measured this test with: no verdicts of its metrics, not a failure.
       if ((b.missing && c.missing) || (group.meter !== null && (b.missing || c.missing))) continue;
       const judged = judgeMeter({ input, test, metrics: group.metrics, b, c });
-      tests.push(...judged.verdicts.map((v) => (group.counted ? { ...v, counted: true } : v)));
+      // A meter's verdicts say which meter, how readers name the metric and whether its figures
+      // are counted repeats (the facts of the records), so readers need no list of meters by name.
+      tests.push(...judged.verdicts.map((v) => (group.meter === null ? v : {
+        ...v, meter: group.meter, label: group.metrics.find((m) => m.name === v.metric)?.label, ...(group.counted ? { counted: true } : {}),
+      })));
       notJudged.push(...judged.notJudged);
     }
   }

@@ -1,7 +1,8 @@
 /**
- * The metrics compare gates on the timed repeats' own figures (the wall meter's and the
+ * The metrics compare gates on the timed repeats' own figures (the default meter's and the
  * benchmark tool's), one object each: unit, direction, scale and how to read the value of one
- * repeat; the other meters' metrics come from the records (meterMetrics below). Direction is explicit: throughput and per-second percentiles up is good;
+ * repeat; the other meters' metrics come from the records (meterMetrics below), so no meter is
+ * named here. Direction is explicit: throughput and per-second percentiles up is good;
  * latency, CPU and writes per operation, variation, stalls and database size down is good.
  * A step whose figure is a duration (a DDL statement, a reload) reports it as its latency, so
  * latencyP95Ms judges it lower-is-better beside its rate.
@@ -10,22 +11,6 @@
 import { latencyResolution } from './latency-resolution.js';
 
 /** @typedef {import('./types.js').MetricDef} MetricDef */
-
-/** The built-in meters' metric facts (as scripts/metrics/meters/<name>.js states them). */
-/** @type {Record<string, import('../types.js').MeterMetric[]>} */
-const BUILT_IN_FACTS = {
-  instructions: [
-    { name: 'instructionsPerOp', figure: 'queryPathPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op in the query path' },
-    { name: 'processInstructionsPerOp', figure: 'processPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op of the server process' },
-  ],
-  counters: [
-    { name: 'counterInstructionsPerOp', figure: 'perOp.instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op (perf)' },
-    { name: 'cyclesPerOp', figure: 'perOp.cyclesPerOp', unit: 'cycles/op', higherIsBetter: false, scale: 'log', label: 'cycles per op' },
-    { name: 'ipc', figure: 'perOp.ipc', unit: 'instructions/cycle', higherIsBetter: true, scale: 'log', label: 'instructions per cycle' },
-    { name: 'branchMissesPerOp', figure: 'perOp.branchMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', label: 'branch misses per op' },
-    { name: 'llcMissesPerOp', figure: 'perOp.llcMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', label: 'LLC misses per op' },
-  ],
-};
 
 /** @type {readonly MetricDef[]} */
 export const METRICS = Object.freeze([
@@ -44,36 +29,26 @@ export const METRICS = Object.freeze([
   { name: 'stallShare', unit: 'share of seconds', higherIsBetter: false, scale: 'linear', qos: true, value: (_r, q) => q?.stallShare ?? null },
   // The datadir after the repeat, for sequence benchmarks that measure it (details.<name>.dbSize:
   // the loops benchmark after each loop); gated only where thresholds.yml lists it.
-  // The built-in meters' metrics, for readers that look a metric up by name in comparisons that
-  // do not name their meter (the site's meterOf, the github export). compare itself judges every
-  // meter's metrics from the facts the records carry (meterMetrics below); test/compare/
-  // meter-metrics.test.js keeps these rows equal to the meters' own facts.
-  ...['instructionsPerOp', 'processInstructionsPerOp'].map((name) => builtIn(name, 'instructions')),
-  ...['counterInstructionsPerOp', 'cyclesPerOp', 'ipc', 'branchMissesPerOp', 'llcMissesPerOp'].map((name) => builtIn(name, 'counters')),
   { name: 'dbOnDiskBytes', unit: 'bytes', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(detailsDbSize(r)?.onDiskBytes) },
 ]);
 
 /**
- * The built-in meters whose figures are counted repeats (kind 'counted'), as their own files say:
- * for comparisons stored before verdicts carried `counted`, and for suspects, which name only a
- * metric. test/compare/meter-metrics.test.js keeps it equal to the meters' kinds.
- */
-export const BUILT_IN_COUNTED_METERS = Object.freeze(['instructions']);
-
-/**
  * Whether a verdict (or a suspect) is of a counted metric: its figures are counted repeats whose
- * ratios move by hundredths of a percent, so readers print them with more decimals.
+ * ratios move by hundredths of a percent, so readers print them with more decimals. compare
+ * marks such verdicts (`counted`, from where the records keep the meter's figures); the store's
+ * reader marks those of comparisons stored before it did (scripts/store/migrations/).
  * @param {{metric: string, counted?: boolean}} v
  * @returns {boolean}
  */
 export function isCountedVerdict(v) {
-  if (v.counted !== undefined) return v.counted;
-  const meter = METRICS.find((m) => m.name === v.metric)?.meter;
-  return meter !== undefined && BUILT_IN_COUNTED_METERS.includes(meter);
+  return v.counted === true;
 }
 
-/** The metrics of the timed repeats' own figures (wall's and the tool's): those without a meter. */
-export const OWN_METRICS = Object.freeze(METRICS.filter((m) => m.meter === undefined));
+/**
+ * The metrics of the timed repeats' own figures: every row of METRICS (the other meters' come
+ * from the records, meterMetrics below).
+ */
+export const OWN_METRICS = METRICS;
 
 /** Names of the metrics, for messages and schemas (generated, never copied by hand). */
 export const METRIC_NAMES = Object.freeze(METRICS.map((m) => m.name));
@@ -110,17 +85,6 @@ export function meterMetrics(records) {
 }
 
 /**
- * A built-in meter's metric row, its facts as that meter's records carry them (config.meterMetrics).
- * @param {string} name
- * @param {string} meter
- * @returns {MetricDef}
- */
-function builtIn(name, meter) {
-  const fact = /** @type {import('../types.js').MeterMetric} */ (BUILT_IN_FACTS[meter].find((f) => f.name === name));
-  return toMetricDef(meter, fact);
-}
-
-/**
  * @param {string} meter
  * @param {import('../types.js').MeterMetric} fact
  * @returns {MetricDef}
@@ -128,7 +92,7 @@ function builtIn(name, meter) {
 function toMetricDef(meter, fact) {
   const path = fact.figure.split('.');
   return {
-    name: fact.name, unit: fact.unit, higherIsBetter: fact.higherIsBetter, scale: fact.scale, qos: false, meter,
+    name: fact.name, unit: fact.unit, higherIsBetter: fact.higherIsBetter, scale: fact.scale, qos: false, meter, label: fact.label,
     value: (r) => {
       // A timed repeat keeps the meter's figures in meters.<meter>, a counted one in <meter>.
       const block = r.meters?.[meter] ?? /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r))[meter];

@@ -36,6 +36,8 @@ const MAX_SETTLE_INSTANCES = 60;
  * @typedef {object} Suspect
  * @property {string} test
  * @property {string} metric
+ * @property {string} [meter] its verdict's meter (absent: the timed repeat's own figures)
+ * @property {boolean} [counted] its verdict's figures are counted repeats
  * @property {number|null} ratio log metrics: the verdict's ratio
  * @property {number|null} difference linear metrics: the verdict's difference
  * @property {[number, number]} interval the verdict's interval (ratio or difference)
@@ -91,6 +93,8 @@ export function findSuspects(comparison) {
       test: t.test, metric: t.metric, ratio: log ? t.ratio : null, difference: log ? null : t.difference, interval,
       badShare, pastIssue, why, instances, paired, settleInstances, estimateInstances,
       settle: describeSettle({ paired, instances, settleInstances, estimateInstances }),
+      // Its verdict's meter facts: readers print a counted suspect with a counted verdict's decimals.
+      ...(t.meter ? { meter: t.meter } : {}), ...(t.counted ? { counted: true } : {}),
     });
   }
   return out.sort((a, b) => b.badShare - a.badShare || (a.ratio ?? 0) - (b.ratio ?? 0));

@@ -80,6 +80,8 @@ export {};
  * @property {string} [meter] the meter that produces the figure (absent: the timed repeat's own
  *   figures, wall's); a timed meter's figures are in Repeat.meters, a counting meter's in its
  *   own counted repeats (Step.meters)
+ * @property {string} [label] how readers name a meter's metric (the meter's fact); absent for the
+ *   timed repeat's own figures
  * @property {(repeat: Repeat, kind: string) => import('./latency-resolution.js').LatencyResolution|null} [resolution]
  *   the step a repeat's figure moves in where the driver reports it coarsely (kind: its step's
  *   kind); such a figure is judged at that resolution or not at all (./latency-resolution.js)
@@ -132,6 +134,10 @@ export {};
  * @property {number|null} [mdeIssue] smallest change in the bad direction the issue rule (Holm
  *   over the run's verdicts, one-sided, at the configured power) can detect with these instances;
  *   null when the exact test cannot reach that level yet (fewer instances than family.minInstances)
+ * @property {string} [label] a meter's metric as readers name it (its fact `label`), stamped with `meter`
+ * @property {string} [meter] the meter whose figures it judges (from the records' meterMetrics);
+ *   absent on the timed repeat's own figures (throughput, latency, ...). Comparisons stored
+ *   before verdicts carried it get it from the store's reader (scripts/store/migrations/)
  * @property {boolean} [counted] true on a counting meter's verdict (its figures are counted
  *   repeats, `step.meters.<meter>`: more timed instances never decide it); absent otherwise
  * @property {{warn: number, issue: number}} threshold the thresholds applied

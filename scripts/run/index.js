@@ -11,4 +11,4 @@ export { COMMIT_RE } from '../install/index.js';
 export { parseGitRef, redactRepository } from '../install/index.js';
 export { estimateRun, estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate } from './estimate.js';
 /** The meters, for the stages above run that ask a meter's facts (verify's calibration picks its strategy by kind). */
-export { METERS, getMeter, DEFAULT_METERS } from '../metrics/index.js';
+export { METERS, getMeter, meterNames, DEFAULT_METERS } from '../metrics/index.js';

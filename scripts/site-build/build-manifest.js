@@ -101,7 +101,7 @@ export function regressionRows(issues, groups) {
       for (const s of rel.comparison?.suspects ?? []) {
         suspects.push({
           product: g.key.product, productName: g.productName, line: g.key.line, host: g.key.host, suite: g.key.suite,
-          version: rel.version, baseVersion: c.base.version, createdAt: c.createdAt, meter: meterOf(s.metric), ...slimSuspect(s),
+          version: rel.version, baseVersion: c.base.version, createdAt: c.createdAt, meter: meterOf(s), ...slimSuspect(s),
         });
       }
       const fits = issues.filter((i) => issueFits(i, g.key) && i.version === rel.version);
@@ -111,7 +111,7 @@ export function regressionRows(issues, groups) {
         rows.push({
           product: g.key.product, productName: g.productName, line: g.key.line, host: g.key.host, suite: g.key.suite,
           version: rel.version, baseVersion: c.base.version, createdAt: c.createdAt,
-          test: v.test, group: v.group, metric: v.metric, meter: meterOf(v.metric), counted: isCountedVerdict(v), higherIsBetter: v.higherIsBetter, ratio: v.ratio, ci: v.ci, mde: v.mde,
+          test: v.test, group: v.group, metric: v.metric, meter: meterOf(v), counted: isCountedVerdict(v), higherIsBetter: v.higherIsBetter, ratio: v.ratio, ci: v.ci, mde: v.mde,
           confirmed: v.confirmed ?? false, reason: v.reason,
           state: issue ? issue.state : 'no issue',
           issue: issue ? { number: issue.number, url: issue.url, title: issue.title, state: issue.state } : null,

@@ -196,7 +196,9 @@ export function slimVerdict(v) {
     candidate: v.candidate ? { median: v.candidate.median, n: v.candidate.n } : null,
     // Counted metrics move by hundredths of a percent: readers print their ratios with more
     // decimals, and need to know which those are without a copy of compare's metric list.
-    unit: v.unit ?? METRICS.find((m) => m.name === metric)?.unit ?? null, meter: meterOf(metric), counted: isCountedVerdict(v),
+    unit: v.unit ?? METRICS.find((m) => m.name === metric)?.unit ?? null, meter: meterOf(v), counted: isCountedVerdict(v),
+    // How the page names a meter's metric: the meter's own fact (null for the timed repeat's own figures).
+    label: evidence.label ?? null,
     // Bounded by the compare stage (10 functions a direction); the release page reads it from
     // a file of its own (buildReleaseData).
     ...(v.functions ? { functions: v.functions } : {}),
@@ -204,13 +206,14 @@ export function slimVerdict(v) {
 }
 
 /**
- * Which meter measured a metric (compare's metric list says it once): `instructions` for the
- * counted ones, `counters` for hardware counters, `wall` for everything timed.
- * @param {string} metric
- * @returns {string}
+ * Which meter measured a verdict's (or a suspect's) figures, as compare stamped it from the
+ * records' meter facts (the store's reader for comparisons stored before): null for the timed
+ * repeat's own figures (throughput, latency, ...), which every timed run measures.
+ * @param {{metric: string, meter?: string}} v
+ * @returns {string|null}
  */
-export function meterOf(metric) {
-  return METRICS.find((m) => m.name === metric)?.meter ?? 'wall';
+export function meterOf(v) {
+  return v.meter ?? null;
 }
 
 /**

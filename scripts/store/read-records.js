@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { validateRecord, validateComparison, validateChangePoints, RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION, CHANGE_POINTS_SCHEMA_VERSION } from './validate-record.js';
 import { migrateData } from './migrate-data.js';
+import { markVerdictMeters } from './migrations/verdict-meters.js';
 import { recordRelPath, comparisonRelPath, changePointsRelPath, REF_TOPS } from './store-paths.js';
 import { joinSamples } from './record-samples.js';
 
@@ -91,7 +92,8 @@ export async function readRecords(storeDir, filter = {}) {
 export async function readComparisons(storeDir, filter = {}) {
   const files = await readStoreFiles(storeDir, 'comparison', filter);
   return files
-    .map((f) => ({ ...f.data, id: (f.relPath.split('/').at(-1) ?? '').replace(/\.json$/, '') }))
+    // Older comparisons' verdicts get the meter facts compare stamps now (migrations/verdict-meters.js).
+    .map((f) => ({ ...markVerdictMeters(f.data), id: (f.relPath.split('/').at(-1) ?? '').replace(/\.json$/, '') }))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
@@ -119,7 +121,7 @@ export async function readComparisonFile(file) {
   const data = migrateData('comparison', parsed, COMPARISON_SCHEMA_VERSION, { file }).data;
   const problems = validateComparison(data);
   if (problems.length > 0) throw new UserError(`comparison file ${file} is not a valid comparison:\n  - ${problems.join('\n  - ')}`);
-  return data;
+  return markVerdictMeters(data);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * What the ddl, reload and loops sequence benchmarks share: their suite block's check (the insert
- * benchmark and LinkBench use it too), the sysbench plug-in's table load,
+ * What the ddl, reload and loops sequence benchmarks share: their plug-in object planned from
+ * their suite block (sequenceBenchmark), the block's check (the insert benchmark and LinkBench
+ * use it too), the sysbench plug-in's table load,
  * outcomes of a one-shot timed step, a connection to a database of the server, the release's own client binaries, a client run
  * whose CPU time is measured apart from the server's, and the server's own CPU time.
  */
@@ -8,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createConnection } from 'mysql2/promise';
 import { UserError } from '../errors.js';
-import { prepareTables } from './sysbench/index.js';
+import { prepareTables, runSysbenchVersion } from './sysbench/index.js';
 import { releaseClients } from '../server/index.js';
 
 /** @typedef {import('./types.js').StepOutcome} StepOutcome */
@@ -99,6 +100,29 @@ export function suiteBlock(suite, name, { fields, defaults }) {
     throw new UserError(`configs/suites/${suite.name}.yml: ${name}.database = ${JSON.stringify(settings.database)} must be a plain identifier (letters, digits, _)`);
   }
   return settings;
+}
+
+/**
+ * The plug-in object of a sequence benchmark whose tables sysbench prepare loads (ddl, reload,
+ * loops): its steps are planned from its suite block, checked by suiteBlock, and its run
+ * records sysbench's version. One declaration instead of three copies of the same object and
+ * planSteps prologue.
+ * @param {object} def
+ * @param {string} def.name the plug-in's name, which is also its suite block's key
+ * @param {{fields: string, defaults: Record<string, unknown>}} def.block the block's shape (suiteBlock)
+ * @param {(settings: any, suite: import('../types.js').SuiteConfig, engine: 'innodb'|'rocksdb') => import('./types.js').StepPlan[]} def.plan
+ *   the steps of one pass from the checked block (defaults filled in)
+ * @param {import('./types.js').Benchmark['runStep']} def.runStep
+ * @returns {import('./types.js').Benchmark}
+ * @throws {UserError} (from planSteps) when the suite has no such block or its database is not a plain identifier
+ */
+export function sequenceBenchmark({ name, block, plan, runStep }) {
+  return Object.freeze({
+    name,
+    planSteps: (/** @type {import('../types.js').SuiteConfig} */ suite, /** @type {{engine: 'innodb'|'rocksdb'}} */ { engine }) => plan(suiteBlock(suite, name, block), suite, engine),
+    runStep,
+    toolVersions: runSysbenchVersion,
+  });
 }
 
 /** Seconds since `startNs` (process.hrtime.bigint()). @param {bigint} startNs */

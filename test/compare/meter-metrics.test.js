@@ -1,37 +1,77 @@
 // Meters' metrics as compare reads them: from the records' own facts (config.meterMetrics), on
 // the road the figures take (counted repeats in step.meters, else the timed repeats'
-// meters.<name>); and the built-in meters' rows kept for readers of older comparisons equal to
-// what the meters state and what the store's migration gives records of version 1.
+// meters.<name>); compare's own list names no meter; comparisons stored before verdicts named
+// their meter get it from the store's reader, by version 1's frozen facts, which equal what the
+// meters state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { METRICS, OWN_METRICS, meterMetrics, BUILT_IN_COUNTED_METERS, isCountedVerdict } from '../../scripts/compare/metrics.js';
+import { METRICS, OWN_METRICS, meterMetrics, isCountedVerdict } from '../../scripts/compare/metrics.js';
+import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { recordMeterMetrics, METERS } from '../../scripts/metrics/index.js';
 import { runRecordV1ToV2 } from '../../scripts/store/migrations/001-run-record-v1-to-v2.js';
+import { markVerdictMeters } from '../../scripts/store/migrations/verdict-meters.js';
 import { makeRecord } from './make-record.js';
 
-test('the built-in meters\' rows in METRICS, the meters\' own facts and the migration\'s agree', () => {
-  // The meters that had metrics before records carried their facts (schema 2): compare keeps
-  // rows for them to read older comparisons. A meter added since (work) is read from the facts
-  // its records carry, and has no row.
+test('compare\'s metric list is the timed repeat\'s own figures only; the migration\'s frozen facts equal the meters\' own', () => {
+  assert.equal(METRICS.some((m) => m.meter !== undefined), false, 'no meter\'s metric is written in compare');
+  assert.equal(OWN_METRICS, METRICS);
+  // The meters records of version 1 could name (a meter added since, like work, came with schema 2).
   const builtIn = ['instructions', 'counters'];
-  assert.ok(builtIn.every((n) => METERS[n].metrics.length > 0));
-  const facts = recordMeterMetrics(builtIn);
-  for (const meter of builtIn) {
-    const rows = METRICS.filter((m) => m.meter === meter);
-    assert.deepEqual(rows.map((m) => [m.name, m.unit, m.higherIsBetter, m.scale]), facts[meter].map((f) => [f.name, f.unit, f.higherIsBetter, f.scale]), meter);
-  }
   const migrated = runRecordV1ToV2.up({ schemaVersion: 1, config: { meters: ['wall', ...builtIn] }, steps: [] });
-  assert.deepEqual(migrated.config.meterMetrics, facts, 'records of version 1 get the facts their meters state');
-  assert.equal(OWN_METRICS.some((m) => m.meter !== undefined), false);
-  assert.deepEqual([...BUILT_IN_COUNTED_METERS], builtIn.filter((n) => METERS[n].kind === 'counted'), 'the counted built-in meters are those whose kind is counted');
+  assert.deepEqual(migrated.config.meterMetrics, recordMeterMetrics(builtIn), 'records of version 1 get the facts their meters state');
 });
 
-test('isCountedVerdict: a verdict\'s own mark first, else the built-in meters\' kind of its metric', () => {
-  assert.equal(isCountedVerdict({ metric: 'instructionsPerOp' }), true, 'a comparison stored before verdicts carried the mark');
-  assert.equal(isCountedVerdict({ metric: 'cyclesPerOp' }), false, 'counters: a timed meter');
-  assert.equal(isCountedVerdict({ metric: 'throughput' }), false);
-  assert.equal(isCountedVerdict({ metric: 'tallyPerOp', counted: true }), true, 'a meter compare has no row for');
+test('isCountedVerdict: the verdict\'s own mark only', () => {
+  assert.equal(isCountedVerdict({ metric: 'tallyPerOp', counted: true }), true);
   assert.equal(isCountedVerdict({ metric: 'instructionsPerOp', counted: false }), false);
+  assert.equal(isCountedVerdict({ metric: 'throughput' }), false);
+});
+
+test('the store\'s reader marks verdicts of comparisons stored before they named their meter, by version 1\'s meters; newer and own-figure verdicts stay', () => {
+  const stored = {
+    tests: [
+      { metric: 'throughput' },
+      { metric: 'instructionsPerOp' },
+      { metric: 'cyclesPerOp', unit: 'cycles/op' },
+      { metric: 'processInstructionsPerOp', counted: true },
+      { metric: 'tallyPerOp', meter: 'tally', counted: true },
+    ],
+  };
+  const copy = structuredClone(stored);
+  const marked = markVerdictMeters(stored);
+  assert.deepEqual(marked.tests, [
+    { metric: 'throughput' },
+    { metric: 'instructionsPerOp', unit: 'instructions/op', meter: 'instructions', label: 'instructions per op in the query path', counted: true },
+    { metric: 'cyclesPerOp', unit: 'cycles/op', meter: 'counters', label: 'cycles per op' },
+    { metric: 'processInstructionsPerOp', counted: true, unit: 'instructions/op', meter: 'instructions', label: 'instructions per op of the server process' },
+    { metric: 'tallyPerOp', meter: 'tally', counted: true },
+  ]);
+  assert.deepEqual(stored, copy, 'the parsed file is not edited');
+  assert.equal(markVerdictMeters(marked), marked, 'nothing left to mark: the same object');
+  const builtIn = Object.keys(METERS).filter((n) => METERS[n].metrics.length > 0);
+  for (const v of marked.tests) {
+    if (v.meter === undefined || v.meter === 'tally') continue;
+    assert.ok(builtIn.includes(v.meter), `${v.metric}: a built-in meter's`);
+    assert.equal(v.counted === true, METERS[v.meter].kind === 'counted', `${v.metric}: counted as its meter's kind says`);
+  }
+});
+
+test('compareRuns stamps a meter\'s verdicts with its meter, and counted where its figures are counted repeats', () => {
+  const make = (/** @type {string} */ id, /** @type {string} */ version, /** @type {number} */ ticks) => {
+    const r = makeRecord({ id, version, steps: [{ name: 't', throughput: [100, 101, 99] }] });
+    r.config.meters = ['wall', 'ticks'];
+    r.config.meterMetrics = { ticks: [{ name: 'ticksPerOp', figure: 'perOp.ticks', unit: 'ticks/op', higherIsBetter: false, scale: 'log', label: 'ticks' }] };
+    r.steps[0].repeats.forEach((rep, i) => { rep.meters = { ticks: { perOp: { ticks: ticks + i * 0.01 } } }; });
+    return r;
+  };
+  const thresholds = resolveThresholds(/** @type {any} */ ({ groups: { point: { warn: 0.05, issue: 0.1 } }, metrics: { ticksPerOp: { warn: 0.05, issue: 0.1 } } }));
+  const c = compareRuns({ base: { version: '1', records: [make('a', '1', 5)] }, candidate: { version: '2', records: [make('b', '2', 6)] }, thresholds, createdAt: '2026-01-01T00:00:00Z' });
+  const ticks = c.tests.find((t) => t.metric === 'ticksPerOp');
+  assert.equal(ticks?.meter, 'ticks');
+  assert.equal(ticks?.label, 'ticks', 'the label the record\'s facts give');
+  assert.equal(ticks?.counted, undefined, 'a timed meter\'s verdict is not counted');
+  const own = c.tests.find((t) => t.metric === 'throughput');
+  assert.ok(own && own.meter === undefined, 'the timed repeat\'s own figures name no meter');
 });
 
 test('meterMetrics: facts from the records, counted meters told by where their figures are, values read along the figure path', () => {

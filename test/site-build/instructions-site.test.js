@@ -335,7 +335,7 @@ describe('instructions on the pages, in Chromium', () => {
     assert.equal(row.spread, `spread ${Number((((Math.max(...side) - Math.min(...side)) / cand) * 100).toPrecision(2))} %`);
     assert.equal(row.ratio, v.ratio.toFixed(5), 'five decimals');
     assert.equal(row.verdict, 'regression');
-    assert.match(await page.textContent('#verdict-summary') ?? '', /Instructions per operation \(query path\): 1 regression/);
+    assert.match(await page.textContent('#verdict-summary') ?? '', /Instructions per op in the query path: 1 regression/);
     assert.equal(await page.$$eval('#release-counters tbody tr', (trs) => trs.length), 1, 'the counters table lists the test with counters');
 
     const chart = await page.evaluate(() => {

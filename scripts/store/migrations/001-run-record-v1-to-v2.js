@@ -9,8 +9,11 @@
 
 /** @typedef {{name: string, figure: string, unit: string, higherIsBetter: boolean, scale: 'log'|'linear', label: string}} MetricFact */
 
-/** The metric facts of version 1's meters with metrics (wall's figures are the repeat's own). */
-const V1_METER_METRICS = Object.freeze({
+/**
+ * The metric facts of version 1's meters with metrics (wall's figures are the repeat's own);
+ * ./verdict-meters.js reads them for comparisons stored before verdicts named their meter.
+ */
+export const V1_METER_METRICS = Object.freeze({
   counters: [
     { name: 'counterInstructionsPerOp', figure: 'perOp.instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op (perf)' },
     { name: 'cyclesPerOp', figure: 'perOp.cyclesPerOp', unit: 'cycles/op', higherIsBetter: false, scale: 'log', label: 'cycles per op' },

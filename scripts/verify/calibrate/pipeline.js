@@ -33,7 +33,7 @@ import { parseList } from '../../command-spec.js';
 import { UserError, EXIT } from '../../errors.js';
 import { findHostClass } from '../../config/index.js';
 import { formatValue } from '../../format-number.js';
-import { METERS, getMeter } from '../../run/index.js';
+import { METERS, getMeter, meterNames } from '../../run/index.js';
 import { replaceFileAtomic } from '../../store/index.js';
 import { withInterrupt } from '../../with-interrupt.js';
 import { cacheDirFrom, workDirFrom } from '../../run-options.js';
@@ -79,8 +79,10 @@ import { countedStrategy } from './counted.js';
  *   installs and helpers, the reference run when the report has none; the session the rounds
  *   share, or null when interrupted (note: --note, the conditions of this call's runs)
  * @property {(report: Record<string, any>, session: any) => Promise<boolean>} round one run added
- *   to report.runs; false when interrupted (the run is not counted)
- * @property {(report: Record<string, any>, plan: any) => Record<string, any>} summarize the rates over all runs
+ *   to report.runs (with its `seconds`); false when interrupted (the run is not counted)
+ * @property {(report: Record<string, any>, plan: any) => Record<string, any>} summarize the rates
+ *   over all runs, merged into the report; `falseIssues` ({runsWithFalseIssue, runs, upper95}),
+ *   where the strategy runs an A/A pair, is logged after each run
  * @property {(report: Record<string, any>) => string} render the Markdown report
  * @property {(session: any) => Promise<void>} finish after the last round (also when interrupted)
  * @property {(session: any, sig: string) => void} interrupted what Ctrl-C or SIGTERM leaves in the report and says
@@ -123,14 +125,16 @@ export function pickStrategy(meter, strategies = STRATEGIES) {
 
 /**
  * @param {string|undefined} name --meter
- * @returns {{name: string, kind: string, calibration?: CalibrationStrategy}} the named meter, or
- *   the registry's first (the default)
+ * @returns {{name: string, kind: string, calibration?: CalibrationStrategy}} the named meter
+ *   (registered, or added by withMeters), or the registry's first (the default)
  * @throws {UserError} an unknown name, listing the registered meters
  */
 function findMeter(name) {
-  const known = Object.keys(METERS);
+  // Every known meter, the registry's and those a test adds (withMeters), so a made-up meter
+  // with its own strategy is calibrated with no file here changed.
+  const known = meterNames();
   if (name !== undefined && !known.includes(name)) throw new UserError(`--meter ${name}: calibrate knows ${known.join(', ')}`);
-  return getMeter(name ?? known[0]);
+  return getMeter(name ?? Object.keys(METERS)[0]);
 }
 
 /**
@@ -181,8 +185,10 @@ async function calibrate(strategy, plan, note) {
     while (report.runs.length < plan.wantedRuns && !signal.aborted) {
       if (!(await strategy.round(report, session))) break;
       await write();
+      // The A/A rate where the strategy's summary has one (a meter's own strategy may judge detection only).
       const f = report.falseIssues;
-      log(`run ${report.runs.length} done in ${report.runs.at(-1).seconds} s: false issues so far ${f.runsWithFalseIssue} of ${f.runs} runs (95 % bound ${formatValue(f.upper95 * 100)} %); report ${plan.reportMd}`);
+      const falseIssues = f ? `: false issues so far ${f.runsWithFalseIssue} of ${f.runs} runs (95 % bound ${formatValue(f.upper95 * 100)} %)` : '';
+      log(`run ${report.runs.length} done in ${report.runs.at(-1).seconds} s${falseIssues}; report ${plan.reportMd}`);
     }
     await strategy.finish(session);
     return signal.aborted ? EXIT.interrupted : EXIT.ok;

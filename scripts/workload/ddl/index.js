@@ -14,8 +14,7 @@
  * = the step's seconds in ms (lower is better; compare's latencyP95Ms judges it), `tps` =
  * statements/s; `details.ddl` = the statement, rows, seconds and each table's seconds.
  */
-import { runSysbenchVersion } from '../sysbench/index.js';
-import { connectTo, failedOutcome, loadSysbenchTables, secondsSince, setupOutcome, suiteBlock, timedOutcome } from '../sequence-helpers.js';
+import { connectTo, failedOutcome, loadSysbenchTables, secondsSince, sequenceBenchmark, setupOutcome, timedOutcome } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -46,24 +45,16 @@ export const DDL_SEQUENCE = Object.freeze([
   { name: 'ddl.drop-database', sql: 'DROP DATABASE {db}', once: true },
 ]);
 
-/** @type {import('../types.js').Benchmark} */
-export const ddl = Object.freeze({
-  name: 'ddl',
-  planSteps,
-  runStep,
-  // Its tables are loaded by sysbench prepare: the run records sysbench's version.
-  toolVersions: runSysbenchVersion,
-});
+export const ddl = sequenceBenchmark({ name: 'ddl', block: { fields: 'tables, tableSize', defaults: { database: DEFAULT_DDL_DATABASE } }, plan: planDdl, runStep });
 
 /**
  * The steps of one pass: DDL_SEQUENCE, each statement run on every table in turn.
- * @param {import('../../types.js').SuiteConfig} suite
- * @param {{engine: 'innodb'|'rocksdb'}} opts
+ * @param {Required<DdlSettings>} s the suite's checked `ddl` block
+ * @param {import('../../types.js').SuiteConfig} _suite
+ * @param {'innodb'|'rocksdb'} engine
  * @returns {StepPlan[]}
- * @throws {UserError} when the suite has no `ddl` block or its database is not a plain identifier
  */
-function planSteps(suite, { engine }) {
-  const s = /** @type {Required<DdlSettings>} */ (suiteBlock(suite, 'ddl', { fields: 'tables, tableSize', defaults: { database: DEFAULT_DDL_DATABASE } }));
+function planDdl(s, _suite, engine) {
   return DDL_SEQUENCE.map((entry) => {
     const setup = Boolean(entry.load);
     return {

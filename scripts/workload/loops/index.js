@@ -24,8 +24,8 @@
  */
 import { UserError } from '../../errors.js';
 import { measureDbSize } from '../../metrics/index.js';
-import { planSysbench, runStepRepeat, runSysbenchVersion } from '../sysbench/index.js';
-import { failedOutcome, loadSysbenchTables, secondsSince, setupOutcome, suiteBlock } from '../sequence-helpers.js';
+import { planSysbench, runStepRepeat } from '../sysbench/index.js';
+import { failedOutcome, loadSysbenchTables, secondsSince, sequenceBenchmark, setupOutcome } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -58,24 +58,17 @@ export function parseLoopStepName(name) {
   return m ? { test: m[1], loop: Number(m[2]) } : null;
 }
 
-/** @type {import('../types.js').Benchmark} */
-export const loops = Object.freeze({
-  name: 'loops',
-  planSteps,
-  runStep,
-  // Its tables are loaded and its loops run by sysbench: the run records sysbench's version.
-  toolVersions: runSysbenchVersion,
-});
+export const loops = sequenceBenchmark({ name: 'loops', block: { fields: 'loops, loopDurationS', defaults: { test: DEFAULT_LOOP_TEST } }, plan: planLoops, runStep });
 
 /**
  * The steps of one pass: the load, then the test once per loop (its plan taken from the sysbench plug-in's own).
+ * @param {Required<LoopsSettings>} s the suite's checked `loops` block
  * @param {import('../../types.js').SuiteConfig} suite
- * @param {{engine: 'innodb'|'rocksdb'}} opts
+ * @param {'innodb'|'rocksdb'} engine
  * @returns {StepPlan[]}
- * @throws {UserError} when the suite has no `loops` block
+ * @throws {UserError} when loops.test is not a measured sysbench test
  */
-function planSteps(suite, { engine }) {
-  const s = /** @type {Required<LoopsSettings>} */ (suiteBlock(suite, 'loops', { fields: 'loops, loopDurationS', defaults: { test: DEFAULT_LOOP_TEST } }));
+function planLoops(s, suite, engine) {
   // The sysbench plug-in's own plan of the whole suite: the test's definition and the load.
   const sysbenchPlan = planSysbench({ ...suite, only: undefined }, { engine });
   const template = sysbenchPlan.find((p) => p.name === s.test);

@@ -22,10 +22,9 @@ import { createReadStream } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { runSysbenchVersion } from '../sysbench/index.js';
 import {
   clientBinaries, clientConnectionArgs, connectTo, failedOutcome, loadSysbenchTables, processCpuSeconds,
-  round3, runClientTimed, secondsSince, setupOutcome, suiteBlock, timedOutcome,
+  round3, runClientTimed, secondsSince, sequenceBenchmark, setupOutcome, timedOutcome,
 } from '../sequence-helpers.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
@@ -48,24 +47,16 @@ export const DUMP_FORMS = Object.freeze({
   'single-row': { option: '--skip-extended-insert', file: 'single-row.sql' },
 });
 
-/** @type {import('../types.js').Benchmark} */
-export const reload = Object.freeze({
-  name: 'reload',
-  planSteps,
-  runStep,
-  // Its tables are loaded by sysbench prepare: the run records sysbench's version.
-  toolVersions: runSysbenchVersion,
-});
+export const reload = sequenceBenchmark({ name: 'reload', block: { fields: 'tables, tableSize', defaults: { database: DEFAULT_RELOAD_DATABASE } }, plan: planReload, runStep });
 
 /**
  * The steps of one pass: the load, the two dumps, one reload per dump form.
- * @param {import('../../types.js').SuiteConfig} suite
- * @param {{engine: 'innodb'|'rocksdb'}} opts
+ * @param {Required<ReloadSettings>} s the suite's checked `reload` block
+ * @param {import('../../types.js').SuiteConfig} _suite
+ * @param {'innodb'|'rocksdb'} engine
  * @returns {StepPlan[]}
- * @throws {UserError} when the suite has no `reload` block or its database is not a plain identifier
  */
-function planSteps(suite, { engine }) {
-  const s = /** @type {Required<ReloadSettings>} */ (suiteBlock(suite, 'reload', { fields: 'tables, tableSize', defaults: { database: DEFAULT_RELOAD_DATABASE } }));
+function planReload(s, _suite, engine) {
   /**
    * @param {string} name
    * @param {Record<string, string>} params

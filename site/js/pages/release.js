@@ -96,10 +96,12 @@ function verdictIntro(d, baseData) {
       baseData ? `Ratios below are medians relative to ${baseData.version} (the default base of this product line).` : 'This is the base release of its product line.');
   }
   const counted = countsOf(d, 'instructionVerdict');
+  // The counted metric named as its meter states it (the verdict's label), not worded here.
+  const countedLabel = d.tests.find((/** @type {any} */ t) => t.instructionVerdict?.label)?.instructionVerdict.label ?? 'counted per operation';
   return h('div', { id: 'verdict-summary' },
     h('p', null, 'Compared with ', h('strong', { text: c.base.version }), ` (runs ${c.base.runIds.join(', ')}) on ${fmtDate(c.createdAt)}. Throughput: `,
       summaryBadges(throughputCounts(d)),
-      Object.keys(counted).length ? [' Instructions per operation (query path): ', h('span', { dataset: { scope: 'instructions' } }, summaryBadges(counted))] : null,
+      Object.keys(counted).length ? [` ${countedLabel[0].toUpperCase()}${countedLabel.slice(1)}: `, h('span', { dataset: { scope: 'instructions' } }, summaryBadges(counted))] : null,
       h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
     howSure(d),
     h('p', { class: 'muted' }, `Thresholds (relative change: warn / issue) per group: ${Object.entries(c.thresholds.groups ?? {}).map(([g, t]) => `${g} ${fmtPct(/** @type {any} */ (t).warn)} / ${fmtPct(/** @type {any} */ (t).issue)}`).join('; ')}. `,
