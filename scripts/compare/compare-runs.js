@@ -43,7 +43,7 @@ export function compareRuns(input) {
   }
   /** @type {FullVerdict[]} */
   const tests = [];
-  /** @type {{test: string, metric: string, reason: string}[]} */
+  /** @type {{test: string, metric: string, reason: string, ratio?: number}[]} */
   const notJudged = [];
   /** @type {import('../types.js').WarmupExclusion[]} */
   const warmups = [];
@@ -104,14 +104,14 @@ export function compareRuns(input) {
  * @param {Side} at.c the candidate's side
  * @param {string|null} [at.refused] why these repeats are refused for the step's throughput
  *   (too short): then no other metric is judged on them either
- * @returns {{verdicts: FullVerdict[], notJudged: {test: string, metric: string, reason: string}[]}}
+ * @returns {{verdicts: FullVerdict[], notJudged: {test: string, metric: string, reason: string, ratio?: number}[]}}
  */
 function judgeMeter({ input, test, metrics, b, c, refused = null }) {
   const { base, candidate, thresholds } = input;
   const { name, group } = test;
   /** @type {FullVerdict[]} */
   const verdicts = [];
-  /** @type {{test: string, metric: string, reason: string}[]} */
+  /** @type {{test: string, metric: string, reason: string, ratio?: number}[]} */
   const notJudged = [];
   const firstMetric = metrics[0]?.name;
   const failure = c.failedIn.length > 0 ? `candidate ${candidate.version}: step failed in run ${c.failedIn.join(', ')}${c.reason ? `: ${c.reason}` : ''}` : b.repeats.length === 0 ? `base ${base.version}: no valid repeat${b.reason ? ` (${b.reason})` : b.missing ? ' (test not in its runs)' : ''}` : c.repeats.length === 0 ? `candidate ${candidate.version}: no valid repeat${c.missing ? ' (test not in its runs)' : ''}` : null;
@@ -130,7 +130,7 @@ function judgeMeter({ input, test, metrics, b, c, refused = null }) {
       if (!bv || !cv || bv.length === 0 || cv.length === 0) continue;
       const skip = explainMixedScope(metric, repeats) ?? explainNotJudged(metric, threshold, bv, cv, repeats) ?? (refused && `not judged on the repeats the step's throughput is refused for (${refused})`);
       if (skip) {
-        notJudged.push({ test: name, metric: metric.name, reason: skip });
+        notJudged.push({ test: name, metric: metric.name, reason: skip, ...(metric.scale === 'log' ? medianRatio(bv, cv) : {}) });
         continue;
       }
     }
@@ -138,7 +138,7 @@ function judgeMeter({ input, test, metrics, b, c, refused = null }) {
     const resolution = !failure && metric.resolution ? coarsestResolution(repeats, stepKind([...candidate.records, ...base.records], name), metric.resolution) : null;
     const quantized = resolution ? explainQuantized(resolution, threshold.issue) : null;
     if (quantized) {
-      notJudged.push({ test: name, metric: metric.name, reason: quantized });
+      notJudged.push({ test: name, metric: metric.name, reason: quantized, ...(metric.scale === 'log' ? medianRatio(bv, cv) : {}) });
       continue;
     }
     // Releases that ran side by side, round by round, are compared round by round.
@@ -199,6 +199,19 @@ function explainNotJudged(metric, threshold, base, candidate, repeats) {
     if (mb < 2 * sd) return `base median ${fmt(mb)} is within 2 sd (${fmt(sd)}) of zero: too noisy for a ratio (candidate ${fmt(mc)})`;
   }
   return null;
+}
+
+/**
+ * The ratio a log-scale metric left unjudged is shown with (marked as such): candidate / base of the
+ * medians of the instances' values, the figures a verdict would have started from.
+ * @param {number[]|null} base
+ * @param {number[]|null} candidate
+ * @returns {{ratio?: number}} empty when a side has no positive median
+ */
+function medianRatio(base, candidate) {
+  if (!base?.length || !candidate?.length) return {};
+  const [mb, mc] = [median(base), median(candidate)];
+  return mb > 0 && mc > 0 ? { ratio: mc / mb } : {};
 }
 
 /**

@@ -43,3 +43,5 @@ export { computeSequenceTables, renderSequenceTables, representativeRepeat, form
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
+export { computeShownRatio, formatShownRatio, describeShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
+/** @typedef {import('./shown-ratio.js').ShownRatio} ShownRatio */
