@@ -22,6 +22,9 @@ export const SHOWN_RATIO_DIGITS = Object.freeze({ timed: 3, counted: 5 });
  * @property {number|null} ratio candidate / base; null when either side has no figure
  * @property {boolean} judged the ratio is a verdict's estimate
  * @property {boolean} counted a counted metric (printed with SHOWN_RATIO_DIGITS.counted)
+ * @property {boolean} refused compare declined to judge it (too short a step, quantized, below a
+ *   floor, failed), as against merely having no verdict against this base: a refused ratio is
+ *   left out of group means and drawn grey against any base
  * @property {string|null} why why it is not judged (null when judged)
  */
 
@@ -49,12 +52,12 @@ export function computeShownRatio(input) {
   const counted = verdict?.counted ?? input.counted ?? false;
   // A failed verdict has no estimate; any other class (inconclusive included) has its ratio.
   if (verdict && verdict.verdict !== 'failed' && isPositive(verdict.ratio)) {
-    return { ratio: verdict.ratio, judged: true, counted, why: null };
+    return { ratio: verdict.ratio, judged: true, refused: false, counted, why: null };
   }
   const ratio = isPositive(notJudged?.ratio) ? notJudged.ratio
     : isPositive(baseMedian) && isPositive(candidateMedian) ? candidateMedian / baseMedian : null;
   const why = notJudged?.reason ?? (verdict?.verdict === 'failed' ? `failed: ${verdict.reason ?? 'no reason recorded'}` : input.noVerdict ?? 'no verdict');
-  return { ratio, judged: false, counted, why };
+  return { ratio, judged: false, refused: notJudged !== null || verdict?.verdict === 'failed', counted, why };
 }
 
 /**

@@ -43,6 +43,24 @@ function verdictOf(rel, test, metric) {
 }
 
 /**
+ * A test's shown ratios in a release's comparison (shownRatioOf): its throughput's, and its
+ * instructions' where the release counted them or has their verdict.
+ * @param {ReleaseGroup} rel
+ * @param {ReleaseGroup[]} releases the table's
+ * @param {string} test
+ * @returns {{shown: import('./types.js').ShownRatio|null, instructionShown: import('./types.js').ShownRatio|null}}
+ */
+export function testShownRatios(rel, releases, test) {
+  const countedOf = (/** @type {ReleaseGroup} */ r) => summarizeCounted(r.records.flatMap((x) => x.steps.filter((s) => s.name === test)));
+  const instructionShown = countedOf(rel) || verdictOf(rel, test, 'instructionsPerOp')
+    ? shownRatioOf(rel, releases, test, 'instructionsPerOp', (r) => countedOf(r)?.median ?? null) : null;
+  return {
+    shown: shownRatioOf(rel, releases, test, 'throughput', (r) => summarizeRepeats(throughputSteps(r.records, test).steps).median),
+    instructionShown,
+  };
+}
+
+/**
  * The ratio every page, chart and file shows for a test's metric in a release's comparison:
  * the verdict's estimate, else the medians' ratio compare kept with its reason for not judging
  * (scripts/compare/shown-ratio.js). The medians of the site's own summaries stand in only for
@@ -196,8 +214,6 @@ function buildTestRow(table, t, hostSeries, seriesPaths) {
   const shown = [];
   /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
   const counted = { values: [], n: [], verdicts: [], shown: [] };
-  const medianTimed = (/** @type {ReleaseGroup} */ r) => summarizeRepeats(throughputSteps(r.records, t.name).steps).median;
-  const medianCounted = (/** @type {ReleaseGroup} */ r) => summarizeCounted(r.records.flatMap((x) => x.steps.filter((s) => s.name === t.name)))?.median ?? null;
   const history = [];
   for (const rel of table.releases) {
     const cell = testCell(rel, t.name);
@@ -206,14 +222,13 @@ function buildTestRow(table, t, hostSeries, seriesPaths) {
     n.push(sum.n);
     verdicts.push(verdict?.verdict ?? null);
     intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? /** @type {[number, number, number]} */ ([verdict.ratio, ...verdict.ci].map(toRatioPrecision)) : null);
-    const ratio = shownRatioOf(rel, table.releases, t.name, 'throughput', medianTimed);
+    const { shown: ratio, instructionShown } = testShownRatios(rel, table.releases, t.name);
     shown.push(ratio);
-    const countedRatio = shownRatioOf(rel, table.releases, t.name, 'instructionsPerOp', medianCounted);
-    counted.shown.push(countedRatio && (countedRatio.judged || countedRatio.ratio !== null) && (instructions || instructionVerdict) ? countedRatio : null);
+    counted.shown.push(instructionShown);
     counted.values.push(instructions?.median ?? null);
     counted.n.push(instructions?.n ?? 0);
     counted.verdicts.push(instructionVerdict?.verdict ?? null);
-    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), shown: ratio, instructionShown: counted.shown.at(-1) ?? null });
+    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, instructionShown });
   }
   const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
   return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, shown, ...(anyCounted ? { instructions: counted } : {}) }, history };
