@@ -20,7 +20,7 @@
  * round (scripts/compare/paired-shift.js: the rounds' differences, paired t). The paired point
  * estimate is the geometric mean of the rounds' ratios (mean difference for linear metrics).
  */
-import { formatPercent, formatRatio, formatValue } from '../format-number.js';
+import { formatPercent, formatRatio, formatValue, SMALLEST_PERCENT } from '../format-number.js';
 import { computeShiftInterval } from './shift-interval.js';
 import { computeSideStats, computePooledSd, computeMdeShift, combineNoise, shiftToChange } from './noise.js';
 import { computeRankSumP } from './family-wise.js';
@@ -48,6 +48,19 @@ import { computePairedShift } from './paired-shift.js';
 /**
  * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'mdeDrop'|'mdeRise'|'noiseCv'|'noiseDf'|'pWorse'|'pBetter'|'pairedRounds'|'verdict'|'level'|'reason'>} Classified
  */
+
+/**
+ * Decimals that tell an interval's ends apart: three, as every verdict's ratio, and up to six
+ * for counted figures whose whole interval is narrower than 0.001 ("CI 1.003–1.003" said
+ * nothing).
+ * @param {[number, number]} iv
+ * @returns {number}
+ */
+function distinctDigits(iv) {
+  let digits = 3;
+  while (digits < 6 && iv[0].toFixed(digits) === iv[1].toFixed(digits)) digits++;
+  return digits;
+}
 
 /**
  * @param {MetricSamples} s
@@ -177,11 +190,12 @@ function formatter(metric) {
   const log = metric.scale === 'log';
   return {
     /** @param {number} v relative (log) or absolute (linear) change */
-    change: (v) => (log ? formatPercent(v) : `${formatValue(v)} ${metric.unit}`),
+    // A counted MDE of 0.04 % is not "0.0 %": below what one decimal shows, say so.
+    change: (v) => (log ? (v > 0 && v < SMALLEST_PERCENT ? `< ${formatPercent(SMALLEST_PERCENT)}` : formatPercent(v)) : `${formatValue(v)} ${metric.unit}`),
     /** @param {number} v sd in the transformed space */
     spread: (v) => (log ? `CV ${formatPercent(v)}` : `sd ${formatValue(v)} ${metric.unit}`),
     /** @param {[number, number]} iv */
-    interval: (iv) => (log ? `${formatRatio(iv[0])}–${formatRatio(iv[1])}` : `${formatValue(iv[0], { signed: true })}…${formatValue(iv[1], { signed: true })} ${metric.unit}`),
+    interval: (iv) => (log ? `${formatRatio(iv[0], { digits: distinctDigits(iv) })}–${formatRatio(iv[1], { digits: distinctDigits(iv) })}` : `${formatValue(iv[0], { signed: true })}…${formatValue(iv[1], { signed: true })} ${metric.unit}`),
     /**
      * @param {number|null} ratio
      * @param {number|null} diff

@@ -9,7 +9,7 @@ import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue,
 import { renderFunctionDiff } from './function-diff.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
-import { computeShownRatio, formatShownRatio } from './shown-ratio.js';
+import { computeShownRatio, formatShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
 import { isCountedVerdict } from './metrics.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
@@ -331,7 +331,9 @@ function label(t) {
 
 /** @param {import('./types.js').FullVerdict} t */
 function interval(t) {
-  if (t.ci) return `${formatRatio(t.ci[0])}–${formatRatio(t.ci[1])}`;
+  // A counted interval at the digits of its ratio: at three decimals it read "1.003–1.003".
+  const digits = isCountedVerdict(t) ? SHOWN_RATIO_DIGITS.counted : SHOWN_RATIO_DIGITS.timed;
+  if (t.ci) return `${formatRatio(t.ci[0], { digits })}–${formatRatio(t.ci[1], { digits })}`;
   if (t.differenceCi) return `${formatValue(t.differenceCi[0])}…${formatValue(t.differenceCi[1])}`;
   return 'n/a';
 }
