@@ -62,7 +62,7 @@ export function compareRuns(input) {
       if ((b.missing && c.missing) || (group.meter !== null && (b.missing || c.missing))) continue;
       if (group.meter === null) refused = explainStepRefused(thresholds, test, [...b.repeats, ...c.repeats]);
       // Counted repeats are a run of their own (no clock in them): the timed refusal is not theirs.
-      const judged = judgeMeter({ input, test, metrics: group.metrics, b, c, refused: group.counted ? null : refused });
+      const judged = judgeMeter({ input, test, metrics: group.metrics, b, c, refused: group.counted ? null : refused, counted: group.counted });
       tests.push(...judged.verdicts.map((v) => (group.counted ? { ...v, counted: true } : v)));
       notJudged.push(...judged.notJudged);
     }
@@ -104,9 +104,10 @@ export function compareRuns(input) {
  * @param {Side} at.c the candidate's side
  * @param {string|null} [at.refused] why these repeats are refused for the step's throughput
  *   (too short): then no other metric is judged on them either
+ * @param {boolean} [at.counted] the meter's figures are counted repeats
  * @returns {{verdicts: FullVerdict[], notJudged: {test: string, metric: string, reason: string, ratio?: number}[]}}
  */
-function judgeMeter({ input, test, metrics, b, c, refused = null }) {
+function judgeMeter({ input, test, metrics, b, c, refused = null, counted = false }) {
   const { base, candidate, thresholds } = input;
   const { name, group } = test;
   /** @type {FullVerdict[]} */
@@ -149,6 +150,7 @@ function judgeMeter({ input, test, metrics, b, c, refused = null }) {
       history: input.noiseHistory?.[`${name}|${metric.name}${paired ? '|paired' : ''}`] ?? null,
       pairs: paired,
       resolution,
+      counted,
     });
     verdicts.push({
       test: name,

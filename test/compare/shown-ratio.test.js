@@ -40,6 +40,10 @@ test('a counted interval is printed with the digits that tell its ends apart, an
   assert.notEqual(m[1], m[2], `the ends differ as printed: ${out.reason}`);
   assert.ok(m[1].length > '1.003'.length, 'more than three decimals were needed');
   assert.match(out.reason, /MDE < 0\.1 % rise/);
+  // Counted: the reason's ratio has the five decimals every page gives it (was "1.003" beside "1.00300").
+  const counted = classifyMetric({ metric, threshold: { warn: 0.003, issue: 0.005 }, base, candidate, confidence: 0.9, power: 0.8, counted: true });
+  assert.match(counted.reason, /instructionsPerOp ratio 1\.00300 \(\+0\.3 %\), [\d.]+ % CI 1\.00299\d*–1\.00300\d*/);
+  assert.equal(formatShownRatio(computeShownRatio({ verdict: { ...counted, counted: true } })), '1.00300');
   assert.equal(formatEffect({ scale: 'log', ratio: 1 }, 0.0004), '< 0.1 %');
   assert.equal(formatEffect({ scale: 'log', ratio: 1 }, 0.004), '0.4 %');
 });
