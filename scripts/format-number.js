@@ -140,8 +140,13 @@ export function formatChange(t) {
  */
 export function formatEffect(t, value) {
   if (t.scale === 'linear') return isNumber(value) ? `${formatValue(value)}${t.unit ? ` ${t.unit}` : ''}` : MISSING;
+  // A counted verdict's MDE of 0.04 % printed "0 %": below one decimal's reach, say so.
+  if (isNumber(value) && value > 0 && value < SMALLEST_PERCENT) return `< ${formatPercent(SMALLEST_PERCENT)}`;
   return formatPercent(value);
 }
+
+/** The smallest relative change a percentage with one decimal shows (0.1 %). */
+export const SMALLEST_PERCENT = 0.001;
 
 /**
  * Past this relative change a detectable effect says nothing a reader can use: a drop can never

@@ -20,7 +20,8 @@
  * round (scripts/compare/paired-shift.js: the rounds' differences, paired t). The paired point
  * estimate is the geometric mean of the rounds' ratios (mean difference for linear metrics).
  */
-import { formatPercent, formatRatio, formatValue } from '../format-number.js';
+import { formatPercent, formatRatio, formatValue, SMALLEST_PERCENT } from '../format-number.js';
+import { SHOWN_RATIO_DIGITS } from './shown-ratio.js';
 import { computeShiftInterval } from './shift-interval.js';
 import { computeSideStats, computePooledSd, computeMdeShift, combineNoise, shiftToChange } from './noise.js';
 import { computeRankSumP } from './family-wise.js';
@@ -43,11 +44,26 @@ import { computePairedShift } from './paired-shift.js';
  * @property {{relative: number, stepMs: number}|null} [resolution] a quantized figure's step
  *   (./latency-resolution.js): the interval is widened by one step each way and the detectable
  *   change is at least one step, so nothing is judged finer than the figure can show
+ * @property {boolean} [counted] a counted meter's figure: the reason prints its ratio and
+ *   interval with the digits every page shows it with (./shown-ratio.js), five, not three
  */
 
 /**
  * @typedef {Pick<import('./types.js').FullVerdict, 'base'|'candidate'|'ratio'|'ci'|'difference'|'differenceCi'|'coverage'|'mde'|'mdeDrop'|'mdeRise'|'noiseCv'|'noiseDf'|'pWorse'|'pBetter'|'pairedRounds'|'verdict'|'level'|'reason'>} Classified
  */
+
+/**
+ * Decimals that tell an interval's ends apart: three, as every verdict's ratio, and up to six
+ * for counted figures whose whole interval is narrower than 0.001 ("CI 1.003–1.003" said
+ * nothing).
+ * @param {[number, number]} iv
+ * @returns {number}
+ */
+function distinctDigits(iv) {
+  let digits = 3;
+  while (digits < 6 && iv[0].toFixed(digits) === iv[1].toFixed(digits)) digits++;
+  return digits;
+}
 
 /**
  * @param {MetricSamples} s
@@ -100,7 +116,7 @@ export function classifyMetric(s) {
     out.pWorse = computeRankSumP(tx, ty, metric.higherIsBetter ? 'less' : 'greater');
     out.pBetter = computeRankSumP(tx, ty, metric.higherIsBetter ? 'greater' : 'less');
   }
-  const fmt = formatter(metric);
+  const fmt = formatter(metric, s.counted ?? false);
   const stepText = step > 0 && s.resolution ? `; values in steps of ${formatValue(s.resolution.stepMs)} ${metric.unit} (${formatPercent(step)}): interval widened by a step each way, MDE at least a step` : '';
   const sizes = paired ? `paired over ${paired.rounds} rounds side by side` : `${base.n} vs ${candidate.n} instances`;
   const spread = paired ? `, per round ${fmt.spread(paired.sdDiff)} of the difference` : '';
@@ -172,21 +188,25 @@ function pooledOwn(tx, ty) {
 /**
  * Number formatting per scale, for reason texts (numbers stay numbers in the verdict fields).
  * @param {import('./types.js').MetricDef} metric
+ * @param {boolean} counted ratios at the counted digits (they read "1.050" against "1.04989" elsewhere)
  */
-function formatter(metric) {
+function formatter(metric, counted) {
   const log = metric.scale === 'log';
+  const ratioDigits = counted ? SHOWN_RATIO_DIGITS.counted : SHOWN_RATIO_DIGITS.timed;
+  const ivDigits = (/** @type {[number, number]} */ iv) => Math.max(ratioDigits, distinctDigits(iv));
   return {
+    // A counted MDE of 0.04 % is not "0.0 %": below what one decimal shows, say so.
     /** @param {number} v relative (log) or absolute (linear) change */
-    change: (v) => (log ? formatPercent(v) : `${formatValue(v)} ${metric.unit}`),
+    change: (v) => (log ? (v > 0 && v < SMALLEST_PERCENT ? `< ${formatPercent(SMALLEST_PERCENT)}` : formatPercent(v)) : `${formatValue(v)} ${metric.unit}`),
     /** @param {number} v sd in the transformed space */
     spread: (v) => (log ? `CV ${formatPercent(v)}` : `sd ${formatValue(v)} ${metric.unit}`),
     /** @param {[number, number]} iv */
-    interval: (iv) => (log ? `${formatRatio(iv[0])}–${formatRatio(iv[1])}` : `${formatValue(iv[0], { signed: true })}…${formatValue(iv[1], { signed: true })} ${metric.unit}`),
+    interval: (iv) => (log ? `${formatRatio(iv[0], { digits: ivDigits(iv) })}–${formatRatio(iv[1], { digits: ivDigits(iv) })}` : `${formatValue(iv[0], { signed: true })}…${formatValue(iv[1], { signed: true })} ${metric.unit}`),
     /**
      * @param {number|null} ratio
      * @param {number|null} diff
      */
     point: (ratio, diff) =>
-      log ? `${metric.name} ratio ${ratio === null ? 'n/a' : `${formatRatio(ratio)} (${formatPercent(ratio - 1, { signed: true })})`}` : `${metric.name} change ${diff === null ? 'n/a' : `${formatValue(diff, { signed: true })} ${metric.unit}`}`,
+      log ? `${metric.name} ratio ${ratio === null ? 'n/a' : `${formatRatio(ratio, { digits: ratioDigits })} (${formatPercent(ratio - 1, { signed: true })})`}` : `${metric.name} change ${diff === null ? 'n/a' : `${formatValue(diff, { signed: true })} ${metric.unit}`}`,
   };
 }

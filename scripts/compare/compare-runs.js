@@ -43,13 +43,15 @@ export function compareRuns(input) {
   }
   /** @type {FullVerdict[]} */
   const tests = [];
-  /** @type {{test: string, metric: string, reason: string}[]} */
+  /** @type {{test: string, metric: string, reason: string, ratio?: number}[]} */
   const notJudged = [];
   /** @type {import('../types.js').WarmupExclusion[]} */
   const warmups = [];
   // The timed repeats' own figures (wall's) first, then every other meter the records carry.
   const groups = [{ meter: null, counted: false, metrics: [...OWN_METRICS] }, ...meterMetrics([...base.records, ...candidate.records])];
   for (const test of listTests(candidate.records, base.records)) {
+    /** @type {string|null} why the step's timed repeats are refused (set by its throughput, judged first) */
+    let refused = null;
     for (const group of groups) {
       const b = collectSide(base.records, test.name, group.meter, group.counted);
       const c = collectSide(candidate.records, test.name, group.meter, group.counted);
@@ -58,7 +60,9 @@ export function compareRuns(input) {
       if (warmup) warmups.push(warmup);
       // A meter neither side measured this test with: no verdicts of its metrics, not a failure.
       if ((b.missing && c.missing) || (group.meter !== null && (b.missing || c.missing))) continue;
-      const judged = judgeMeter({ input, test, metrics: group.metrics, b, c });
+      if (group.meter === null) refused = explainStepRefused(thresholds, test, [...b.repeats, ...c.repeats]);
+      // Counted repeats are a run of their own (no clock in them): the timed refusal is not theirs.
+      const judged = judgeMeter({ input, test, metrics: group.metrics, b, c, refused: group.counted ? null : refused, counted: group.counted });
       // A meter's verdicts say which meter, how readers name the metric and whether its figures
       // are counted repeats (the facts of the records), so readers need no list of meters by name.
       tests.push(...judged.verdicts.map((v) => (group.meter === null ? v : {
@@ -102,14 +106,17 @@ export function compareRuns(input) {
  * @param {readonly import('./types.js').MetricDef[]} at.metrics the meter's metrics
  * @param {Side} at.b the base's side
  * @param {Side} at.c the candidate's side
- * @returns {{verdicts: FullVerdict[], notJudged: {test: string, metric: string, reason: string}[]}}
+ * @param {string|null} [at.refused] why these repeats are refused for the step's throughput
+ *   (too short): then no other metric is judged on them either
+ * @param {boolean} [at.counted] the meter's figures are counted repeats
+ * @returns {{verdicts: FullVerdict[], notJudged: {test: string, metric: string, reason: string, ratio?: number}[]}}
  */
-function judgeMeter({ input, test, metrics, b, c }) {
+function judgeMeter({ input, test, metrics, b, c, refused = null, counted = false }) {
   const { base, candidate, thresholds } = input;
   const { name, group } = test;
   /** @type {FullVerdict[]} */
   const verdicts = [];
-  /** @type {{test: string, metric: string, reason: string}[]} */
+  /** @type {{test: string, metric: string, reason: string, ratio?: number}[]} */
   const notJudged = [];
   const firstMetric = metrics[0]?.name;
   const failure = c.failedIn.length > 0 ? `candidate ${candidate.version}: step failed in run ${c.failedIn.join(', ')}${c.reason ? `: ${c.reason}` : ''}` : b.repeats.length === 0 ? `base ${base.version}: no valid repeat${b.reason ? ` (${b.reason})` : b.missing ? ' (test not in its runs)' : ''}` : c.repeats.length === 0 ? `candidate ${candidate.version}: no valid repeat${c.missing ? ' (test not in its runs)' : ''}` : null;
@@ -126,9 +133,9 @@ function judgeMeter({ input, test, metrics, b, c }) {
     if (!failure) {
       // not measured (no efficiency sampler, too few per-second samples): not gated, no verdict
       if (!bv || !cv || bv.length === 0 || cv.length === 0) continue;
-      const skip = explainMixedScope(metric, repeats) ?? explainNotJudged(metric, threshold, bv, cv, repeats);
+      const skip = explainMixedScope(metric, repeats) ?? explainNotJudged(metric, threshold, bv, cv, repeats) ?? (refused && `not judged on the repeats the step's throughput is refused for (${refused})`);
       if (skip) {
-        notJudged.push({ test: name, metric: metric.name, reason: skip });
+        notJudged.push({ test: name, metric: metric.name, reason: skip, ...(metric.scale === 'log' ? medianRatio(bv, cv) : {}) });
         continue;
       }
     }
@@ -136,7 +143,7 @@ function judgeMeter({ input, test, metrics, b, c }) {
     const resolution = !failure && metric.resolution ? coarsestResolution(repeats, stepKind([...candidate.records, ...base.records], name), metric.resolution) : null;
     const quantized = resolution ? explainQuantized(resolution, threshold.issue) : null;
     if (quantized) {
-      notJudged.push({ test: name, metric: metric.name, reason: quantized });
+      notJudged.push({ test: name, metric: metric.name, reason: quantized, ...(metric.scale === 'log' ? medianRatio(bv, cv) : {}) });
       continue;
     }
     // Releases that ran side by side, round by round, are compared round by round.
@@ -147,6 +154,7 @@ function judgeMeter({ input, test, metrics, b, c }) {
       history: input.noiseHistory?.[`${name}|${metric.name}${paired ? '|paired' : ''}`] ?? null,
       pairs: paired,
       resolution,
+      counted,
     });
     verdicts.push({
       test: name,
@@ -197,6 +205,37 @@ function explainNotJudged(metric, threshold, base, candidate, repeats) {
     if (mb < 2 * sd) return `base median ${fmt(mb)} is within 2 sd (${fmt(sd)}) of zero: too noisy for a ratio (candidate ${fmt(mc)})`;
   }
   return null;
+}
+
+/**
+ * The ratio a log-scale metric left unjudged is shown with (marked as such): candidate / base of the
+ * medians of the instances' values, the figures a verdict would have started from.
+ * @param {number[]|null} base
+ * @param {number[]|null} candidate
+ * @returns {{ratio?: number}} empty when a side has no positive median
+ */
+function medianRatio(base, candidate) {
+  if (!base?.length || !candidate?.length) return {};
+  const [mb, mc] = [median(base), median(candidate)];
+  return mb > 0 && mc > 0 ? { ratio: mc / mb } : {};
+}
+
+/**
+ * Why a step's timed repeats are too short to judge, by its throughput's minDurationS, or null.
+ * A repeat too short for its rate is too short for every figure taken over it: a per-op CPU
+ * figure exists only for the repeats long enough to sample (dropping exactly the fastest ones),
+ * and a step of one statement has one latency, that statement's duration. So the refusal is the
+ * step's, not the throughput's alone.
+ * @param {import('./types.js').CompareThresholds} thresholds
+ * @param {{name: string, group: string}} test
+ * @param {import('../types.js').Repeat[]} repeats both sides' valid timed repeats
+ * @returns {string|null}
+ */
+function explainStepRefused(thresholds, test, repeats) {
+  const minDurationS = findThreshold(thresholds, test.name, test.group, 'throughput')?.minDurationS;
+  if (minDurationS === undefined || repeats.length === 0) return null;
+  const shortest = Math.min(...repeats.map((r) => r.durationS));
+  return shortest < minDurationS ? `repeats of ${Number(shortest.toFixed(1))} s are shorter than the ${minDurationS} s its throughput needs` : null;
 }
 
 /**

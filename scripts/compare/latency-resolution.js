@@ -81,7 +81,17 @@ export function coarsestResolution(repeats, kind, resolve) {
  */
 export function explainQuantized(res, issue) {
   if (res.relative < issue) return null;
-  return `quantized: ${res.source}, so a p95 of ${formatMs(res.valueMs)} moves in steps of ${formatMs(res.stepMs)} (${Math.round(res.relative * 100)} %), coarser than the ${Math.round(issue * 100)} % an issue needs: shown, not judged`;
+  return `quantized: ${res.source}, so a p95 of ${formatMs(res.valueMs)} moves in steps of ${formatMs(res.stepMs)} (${describeStep(res.relative)}), coarser than the ${Math.round(issue * 100)} % an issue needs: shown, not judged`;
+}
+
+/**
+ * A step relative to the value it quantizes: a percentage up to 100 %, past it how many times the
+ * value ("(100000 %)" said nothing a reader could use of a 0.001 ms p95 in 1 ms steps).
+ * @param {number} relative step / value
+ * @returns {string}
+ */
+function describeStep(relative) {
+  return relative <= 1 ? `${Math.round(relative * 100)} %` : `${Number(relative.toPrecision(2))} × the value`;
 }
 
 /**

@@ -19,12 +19,14 @@ export const GROUPS = Object.freeze([
 export const MARKS = Object.freeze({ low: 0.95, high: 1.05 });
 
 /**
- * @param {{product: string, line: string, base: string, releases: import('./types.js').ReleaseRecords[], verdictRatios?: Record<string, Record<string, number>>}} input
+ * @param {{product: string, line: string, base: string, releases: import('./types.js').ReleaseRecords[], verdictRatios?: Record<string, Record<string, number>>, refused?: Record<string, Record<string, string>>}} input
  *   releases in column order; `base` must be one of them; verdictRatios: by version, then test,
  *   the throughput verdict's ratio against this same base, which then is the table's ratio
  *   (one ratio per test wherever a reader meets it: paired verdicts estimate it as the
  *   geometric mean of the rounds' ratios, which can fall on the other side of 1 from median /
- *   median)
+ *   median); refused: by version, then test, why compare refused to judge its throughput
+ *   (too short a step): shown, marked, and left out of the group means ("Writes 1.03" must not
+ *   count an unjudged 1.20)
  * @returns {import('./types.js').RelativeTable}
  * @throws {Error} when base is not among the releases (the command checks this for the user)
  */
@@ -60,6 +62,8 @@ export function computeRelativeTable(input) {
         const fromVerdict = v === input.base ? undefined : input.verdictRatios?.[v]?.[t.name];
         if (typeof fromVerdict === 'number' && s) Object.assign(cells[v], { ratio: fromVerdict, ratioFrom: /** @type {const} */ ('verdict') });
         else if (s && baseMedian) cells[v].ratio = s.median / baseMedian;
+        const refused = v === input.base ? undefined : input.refused?.[v]?.[t.name];
+        if (refused) cells[v].refused = refused;
       }
       rows.push({ test: t.name, group, metric, cells });
     }
@@ -67,7 +71,7 @@ export function computeRelativeTable(input) {
     /** @type {Record<string, number|null>} */
     const geomean = {};
     for (const v of versions) {
-      const ratios = rows.map((r) => r.cells[v].ratio).filter((x) => x !== null);
+      const ratios = rows.filter((r) => !r.cells[v].refused).map((r) => r.cells[v].ratio).filter((x) => x !== null);
       geomean[v] = ratios.length > 0 ? geometricMean(ratios) : null;
     }
     groups.push({ group, rows, geomean });

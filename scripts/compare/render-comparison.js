@@ -13,8 +13,19 @@ import { renderCountedTable } from './render-counted-table.js';
 import { describeVerdict } from './verdict-words.js';
 import { compareTimeAndWork } from './time-and-work.js';
 import { renderTimeAndWork } from './render-time-and-work.js';
+import { computeShownRatio, formatShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
+import { isCountedVerdict } from './metrics.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
+
+/**
+ * A verdict's ratio or a not-judged metric's, as every page and file prints it (./shown-ratio.js).
+ * @param {{verdict?: import('./types.js').FullVerdict, notJudged?: {test: string, metric: string, reason: string, ratio?: number}}} of
+ */
+function shownText(of) {
+  const metric = of.verdict ?? /** @type {{metric: string}} */ (of.notJudged);
+  return formatShownRatio(computeShownRatio({ verdict: of.verdict ?? null, notJudged: of.notJudged ?? null, counted: isCountedVerdict(of.verdict ?? metric) }));
+}
 
 const ORDER = /** @type {const} */ (['regression', 'failed', 'inconclusive', 'improvement', 'unchanged']);
 
@@ -48,7 +59,7 @@ export function renderComparison(cmp, options) {
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
       const metric = t.resolutionMs ? `${t.metric} (in steps of ${formatMs(t.resolutionMs)})` : t.metric;
-      out.push(`| ${t.test} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
+      out.push(`| ${t.test} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${shownText({ verdict: t })} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     out.push(renderSuspects(cmp, true));
     out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'markdown'));
@@ -61,7 +72,7 @@ export function renderComparison(cmp, options) {
     out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
-      for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason}\n`);
+      for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason} (ratio ${shownText({ notJudged: n })}, not judged)\n`);
     }
     if (cmp.warmups?.length) out.push(`\n${warmupLines(cmp.warmups, true)}`);
     if (cmp.rocksdb?.length) {
@@ -76,9 +87,11 @@ export function renderComparison(cmp, options) {
   out.push('\n');
   const color = options.color === true;
   out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color, cmp));
+  out.push(renderUnjudgedLines(cmp, 'throughput'));
   const counted = cmp.tests.filter((t) => t.metric === 'instructionsPerOp');
   if (counted.length > 0) out.push(`\n${renderInstructionLines(counted, color, cmp)}`);
   out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'text'));
+  out.push(renderUnjudgedLines(cmp, 'instructionsPerOp'));
   // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
   // verdicts that call for action, so a noisy host does not bury them under "inconclusive".
   const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
@@ -223,7 +236,7 @@ function renderThroughputLines(tests, color, cmp) {
   if (tests.length === 0) return '';
   const width = Math.max(4, ...tests.map((t) => t.test.length));
   const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  ${'issue MDE'.padStart(10)}  verdict\n`;
-  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${formatRatio(t.ratio).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${formatDetectable(t, t.mde, { short: true }).padStart(8)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${shownText({ verdict: t }).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${formatDetectable(t, t.mde, { short: true }).padStart(8)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
   const pairedNote = tests.some((t) => t.pairedRounds) ? ', or per side of the rounds\' ratio when paired by round' : '';
   return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level; ${UNDETECTABLE.short}: ${UNDETECTABLE.long}):\n${head}${lines.join('')}`;
 }
@@ -240,9 +253,23 @@ function renderInstructionLines(tests, color, cmp) {
   const perOp = (/** @type {{median: number}|null} */ side) => (side ? Math.round(side.median).toLocaleString('en-US') : '–');
   const head = `${'test'.padEnd(width)}  ${'base/op'.padStart(11)}  ${'cand./op'.padStart(11)}  ${'ratio'.padStart(8)}  ${'interval'.padEnd(17)}  ${'noise'.padStart(7)}  ${'issue MDE'.padStart(10)}  verdict\n`;
   const ci = (/** @type {import('./types.js').FullVerdict} */ t) => (t.ci ? `${formatRatio(t.ci[0], { digits: 5 })}–${formatRatio(t.ci[1], { digits: 5 })}` : 'n/a');
-  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${perOp(t.base).padStart(11)}  ${perOp(t.candidate).padStart(11)}  ${formatRatio(t.ratio, { digits: 5 }).padStart(8)}  ${ci(t).padEnd(17)}  ${noise(t).padStart(7)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
+  const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${perOp(t.base).padStart(11)}  ${perOp(t.candidate).padStart(11)}  ${shownText({ verdict: t }).padStart(8)}  ${ci(t).padEnd(17)}  ${noise(t).padStart(7)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
   const decided = tests.filter((t) => t.verdict !== 'inconclusive' && t.verdict !== 'failed').length;
   return `instructions per operation in the query path (counted under callgrind, ${decided} of ${tests.length} decided):\n${head}${lines.join('')}`;
+}
+
+/**
+ * The tests a metric was not judged for, each with the ratio shown for it and why, under the
+ * verdicts' lines: a test without a verdict still has its ratio, marked.
+ * @param {FullComparison} cmp
+ * @param {string} metric
+ * @returns {string} empty when every test of the metric was judged
+ */
+function renderUnjudgedLines(cmp, metric) {
+  const list = (cmp.notJudged ?? []).filter((n) => n.metric === metric);
+  if (list.length === 0) return '';
+  const width = Math.max(4, ...list.map((n) => n.test.length));
+  return `${metric} not judged (ratio shown, not a verdict):\n${list.map((n) => `${n.test.padEnd(width)}  ${shownText({ notJudged: n }).padStart(6)}  ${n.reason}\n`).join('')}`;
 }
 
 /**
@@ -271,21 +298,25 @@ function renderFunctionSections(cmp, format, which) {
 function renderGlance(cmp) {
   const timed = cmp.tests.filter((t) => t.metric === 'throughput');
   const counted = new Map(cmp.tests.filter((t) => t.metric === 'instructionsPerOp').map((t) => [t.test, t]));
-  if (timed.length === 0 && counted.size === 0) return '';
-  const tests = [...new Set([...timed.map((t) => t.test), ...counted.keys()])];
+  const unjudged = (/** @type {string} */ test, /** @type {string} */ metric) => cmp.notJudged?.find((n) => n.test === test && n.metric === metric);
+  const countedUnjudged = (cmp.notJudged ?? []).filter((n) => n.metric === 'instructionsPerOp');
+  if (timed.length === 0 && counted.size === 0 && !cmp.notJudged?.some((n) => n.metric === 'throughput')) return '';
+  const tests = [...new Set([...timed.map((t) => t.test), ...counted.keys(), ...(cmp.notJudged ?? []).filter((n) => n.metric === 'throughput' || n.metric === 'instructionsPerOp').map((n) => n.test)])];
   const rows = tests.map((name) => {
     const t = timed.find((x) => x.test === name);
     const c = counted.get(name);
-    const timedCells = t ? [formatRatio(t.ratio), interval(t), formatDetectable(t, t.mde), `**${label(t)}**`] : ['–', '–', '–', 'not timed'];
-    const countedCells = counted.size === 0 ? [] : c
-      ? [formatRatio(c.ratio, { digits: 5 }), c.ci ? `${formatRatio(c.ci[0], { digits: 5 })}–${formatRatio(c.ci[1], { digits: 5 })}` : 'n/a', `**${label(c)}**`]
-      : ['–', '–', 'not counted'];
+    const [tn, cn] = [unjudged(name, 'throughput'), unjudged(name, 'instructionsPerOp')];
+    const timedCells = t ? [shownText({ verdict: t }), interval(t), formatDetectable(t, t.mde), `**${label(t)}**`]
+      : tn ? [shownText({ notJudged: tn }), '–', '–', 'not judged (see below)'] : ['–', '–', '–', 'not timed'];
+    const countedCells = counted.size === 0 && countedUnjudged.length === 0 ? [] : c
+      ? [shownText({ verdict: c }), c.ci ? `${formatRatio(c.ci[0], { digits: 5 })}–${formatRatio(c.ci[1], { digits: 5 })}` : 'n/a', `**${label(c)}**`]
+      : cn ? [shownText({ notJudged: cn }), '–', 'not judged (see below)'] : ['–', '–', 'not counted'];
     return `| ${name} | ${[...timedCells, ...countedCells].join(' | ')} |\n`;
   });
-  const head = counted.size === 0
+  const head = counted.size === 0 && countedUnjudged.length === 0
     ? '| test | ratio | interval | smallest detectable drop | verdict |\n| --- | ---: | --- | ---: | --- |\n'
     : '| test | ratio | interval | smallest detectable drop | verdict | instructions/op ratio | interval | instructions verdict |\n| --- | ---: | --- | ---: | --- | ---: | --- | --- |\n';
-  return `**At a glance**: throughput (timed)${counted.size ? ' and instructions per operation in the query path (counted)' : ''}, one row per test; the ratio is the verdict's own estimate.\n\n${head}${rows.join('')}`;
+  return `**At a glance**: throughput (timed)${counted.size ? ' and instructions per operation in the query path (counted)' : ''}, one row per test; the ratio is the verdict's own estimate, or, for a test not judged, the ratio of medians marked so.\n\n${head}${rows.join('')}`;
 }
 
 /**
@@ -312,7 +343,9 @@ function label(t) {
 
 /** @param {import('./types.js').FullVerdict} t */
 function interval(t) {
-  if (t.ci) return `${formatRatio(t.ci[0])}–${formatRatio(t.ci[1])}`;
+  // A counted interval at the digits of its ratio: at three decimals it read "1.003–1.003".
+  const digits = isCountedVerdict(t) ? SHOWN_RATIO_DIGITS.counted : SHOWN_RATIO_DIGITS.timed;
+  if (t.ci) return `${formatRatio(t.ci[0], { digits })}–${formatRatio(t.ci[1], { digits })}`;
   if (t.differenceCi) return `${formatValue(t.differenceCi[0])}…${formatValue(t.differenceCi[1])}`;
   return 'n/a';
 }

@@ -57,7 +57,9 @@ export function renderRelativeTable(table, options) {
         if (showReads) line.push({ text: c.readsPerOp === undefined ? 'n/a' : formatValue(c.readsPerOp), mark: null });
         if (v !== table.base) {
           const cell = ratioCell(c.ratio, table.marks);
-          line.push(table.ratiosFrom === 'mixed' && c.ratio !== null && c.ratioFrom !== 'verdict' ? { ...cell, text: `${cell.text} *` } : cell);
+          // Not judged: no colour mark (it is not a verdict), and † to its reason under the table.
+          if (c.refused && c.ratio !== null) line.push({ text: `${formatTableRatio(c.ratio)} †`, mark: null });
+          else line.push(table.ratiosFrom === 'mixed' && c.ratio !== null && c.ratioFrom !== 'verdict' ? { ...cell, text: `${cell.text} *` } : cell);
         }
       }
       body.push(line);
@@ -72,6 +74,8 @@ export function renderRelativeTable(table, options) {
     body.push(gm);
     out.push(md ? renderMarkdown(header, body) : renderTerminal(header, body, color));
   }
+  const refused = table.groups.flatMap((g) => g.rows.flatMap((r) => table.versions.flatMap((v) => (r.cells[v].refused ? [`${r.test} on ${label(v)}: ${r.cells[v].refused}`] : []))));
+  if (refused.length > 0) out.push(`\n† not judged, left out of the group's geometric mean:\n${refused.map((x) => `${md ? '- ' : '  '}${x}\n`).join('')}`);
   // Swept tests again as seed 004 prints them: a row per release, a column per client count.
   out.push(renderSweepTables(computeSweepTables(table), { format: options.format, base: table.base, labels: options.labels }));
   return out.join('');

@@ -173,6 +173,8 @@ export {};
  * @property {number|null} ratio to the base release: the throughput verdict's own estimate where
  *   the table was given one (the same number as the verdict tables), else median / median
  * @property {'verdict'|'medians'} [ratioFrom] which of the two `ratio` is (absent: medians)
+ * @property {string} [refused] why compare refused to judge this release's test (too short a
+ *   step, quantized, failed): its ratio is shown marked and left out of the group mean
  * @property {string} [status] `failed` / `missing` when stats is null
  * @property {number} [readsPerOp] median storage reads per operation of the repeats (absent when
  *   no repeat has efficiency figures)

@@ -7,7 +7,7 @@ import { formatChange, formatDetectable, formatEffect, formatInterval, formatPer
 import { renderProvenance } from './render-provenance.js';
 import { largestFitting } from './fit-text.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
+import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, computeShownRatio, formatShownRatio, isCountedVerdict } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -257,9 +257,9 @@ function renderTable(regressed, comparison) {
     const threshold = t.threshold?.issue ?? comparison.thresholds.tests?.[t.test]?.issue ?? comparison.thresholds.groups[t.group]?.issue;
     const metric = `${t.metric}${t.unit ? ` (${t.unit})` : ''}${t.higherIsBetter ? ' ↑' : ' ↓'}`;
     const rerun = t.confirmation ? `${formatRatio(t.confirmation.ratio)} ${formatInterval(t.confirmation.ci)}` : 'n/a';
-    rows.push(`| ${t.test} | ${t.group} | ${metric} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatChange(t)} | ${formatEffect(t, threshold)} | ${formatDetectable(t, t.mde)} | ${rerun} |`);
+    rows.push(`| ${t.test} | ${t.group} | ${metric} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} | ${formatShownRatio(computeShownRatio({ verdict: t, counted: isCountedVerdict(t) }))} | ${formatInterval(t.ci)} | ${formatChange(t)} | ${formatEffect(t, threshold)} | ${formatDetectable(t, t.mde)} | ${rerun} |`);
   }
-  rows.push('', '↑ higher is better, ↓ lower is better. Ratio = candidate median / baseline median; CI = its confidence interval as computed by `tagbench compare`.');
+  rows.push('', '↑ higher is better, ↓ lower is better. Ratio = the verdict\'s estimate, the one every page and report shows (paired by round: the geometric mean of the rounds\' ratios; otherwise candidate median / baseline median); CI = its confidence interval as computed by `tagbench compare`.');
   return rows.join('\n');
 }
 

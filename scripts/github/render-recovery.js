@@ -3,9 +3,10 @@
  * an open issue lists. Decide which listed tests recovered and render the comment. Pure.
  */
 import { renderRecoveryMarker } from './issue-marker.js';
-import { formatInterval, formatRatio } from '../format-number.js';
+import { formatInterval } from '../format-number.js';
 import { testId } from './render-issue.js';
 import { compareVersions } from '../version-order.js';
+import { computeShownRatio, formatShownRatio, isCountedVerdict } from '../compare/index.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueMarker} IssueMarker */
@@ -49,7 +50,7 @@ export function renderRecovery(marker, comparison, links) {
   ];
   for (const id of marker.tests) {
     const t = byId.get(id);
-    lines.push(`| ${id} | ${t ? t.verdict : 'not measured'} | ${formatRatio(t?.ratio)} | ${formatInterval(t?.ci)} |`);
+    lines.push(`| ${id} | ${t ? t.verdict : 'not measured'} | ${t ? formatShownRatio(computeShownRatio({ verdict: t, counted: isCountedVerdict(t) })) : 'n/a'} | ${formatInterval(t?.ci)} |`);
   }
   lines.push('');
   if (links.runUrl) lines.push(`Run: ${links.runUrl}`);

@@ -2,9 +2,9 @@
  * The job summary: one comparison table per comparison (every test, not only regressions) and
  * what the report did with issues. Pure: data in, Markdown out.
  */
-import { formatDetectable, formatInterval, formatRatio, formatStats } from '../format-number.js';
+import { formatDetectable, formatInterval, formatStats } from '../format-number.js';
 import { describeOverrides } from './render-issue.js';
-import { describeHowSure, describeVerdict, findVerdictPolicy } from '../compare/index.js';
+import { describeHowSure, describeVerdict, findVerdictPolicy, computeShownRatio, formatShownRatio, isCountedVerdict } from '../compare/index.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -57,5 +57,5 @@ export function renderVerdictRow(t, thresholds) {
   const level = t.level ? `, ${t.level}` : '';
   const policy = findVerdictPolicy(t, thresholds);
   const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
-  return `| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${describeVerdict(t)}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`;
+  return `| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${describeVerdict(t)}${confirmed} | ${formatShownRatio(computeShownRatio({ verdict: t, counted: isCountedVerdict(t) }))} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`;
 }

@@ -6,7 +6,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
-import { SCHEMA_VERSION } from './build-table-data.js';
+import { SCHEMA_VERSION, testShownRatios } from './build-table-data.js';
 import { METRICS, describeHowSure, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
 
@@ -81,6 +81,8 @@ function releaseTests(table, rel) {
       verdict: pageVerdict(verdicts.find((v) => v.metric === 'throughput') ?? null),
       instructions: summarizeCounted(all),
       instructionVerdict: pageVerdict(verdicts.find((v) => v.metric === INSTRUCTIONS) ?? null),
+      // The one ratio of each (the verdict's estimate, or not judged and why): scripts/compare/shown-ratio.js.
+      ...testShownRatios(rel, table.releases, t.name),
       otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput' && v.metric !== INSTRUCTIONS).map(pageVerdict),
       // Whether the timed and the counted verdicts agree, in compare's words (null: one meter).
       timeAndWork: rel.comparison ? describeTestTimeAndWork(rel.comparison.comparison, t.name) : null,

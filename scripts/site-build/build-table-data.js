@@ -5,7 +5,7 @@
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { releaseHostSeries } from './host-series.js';
-import { describeTestTimeAndWork, describeVerdict, parseSweepName } from '../compare/index.js';
+import { describeTestTimeAndWork, describeVerdict, parseSweepName, computeShownRatio } from '../compare/index.js';
 
 /** @import { TableData, TestVerdict } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -40,6 +40,49 @@ export function throughputVerdict(rel, test) {
 function verdictOf(rel, test, metric) {
   const tests = rel.comparison?.comparison.tests ?? [];
   return tests.find((v) => v.test === test && v.metric === metric) ?? null;
+}
+
+/**
+ * A test's shown ratios in a release's comparison (shownRatioOf): its throughput's, and its
+ * instructions' where the release counted them or has their verdict.
+ * @param {ReleaseGroup} rel
+ * @param {ReleaseGroup[]} releases the table's
+ * @param {string} test
+ * @returns {{shown: import('./types.js').ShownRatio|null, instructionShown: import('./types.js').ShownRatio|null}}
+ */
+export function testShownRatios(rel, releases, test) {
+  const countedOf = (/** @type {ReleaseGroup} */ r) => summarizeCounted(r.records.flatMap((x) => x.steps.filter((s) => s.name === test)));
+  const instructionShown = countedOf(rel) || verdictOf(rel, test, 'instructionsPerOp')
+    ? shownRatioOf(rel, releases, test, 'instructionsPerOp', (r) => countedOf(r)?.median ?? null) : null;
+  return {
+    shown: shownRatioOf(rel, releases, test, 'throughput', (r) => summarizeRepeats(throughputSteps(r.records, test).steps).median),
+    instructionShown,
+  };
+}
+
+/**
+ * The ratio every page, chart and file shows for a test's metric in a release's comparison:
+ * the verdict's estimate, else the medians' ratio compare kept with its reason for not judging
+ * (scripts/compare/shown-ratio.js). The medians of the site's own summaries stand in only for
+ * comparisons stored before compare kept that ratio.
+ * @param {ReleaseGroup} rel
+ * @param {ReleaseGroup[]} releases the table's, to find the comparison's base
+ * @param {string} test
+ * @param {string} metric
+ * @param {(r: ReleaseGroup) => number|null} medianOf the site's median of the metric in a release
+ * @returns {import('./types.js').ShownRatio|null} null when the release has no comparison
+ */
+export function shownRatioOf(rel, releases, test, metric, medianOf) {
+  const cmp = rel.comparison?.comparison;
+  if (!cmp) return null;
+  const verdict = verdictOf(rel, test, metric);
+  const notJudged = cmp.notJudged?.find((n) => n.test === test && n.metric === metric) ?? null;
+  const base = releases.find((r) => r.version === cmp.base.version);
+  return computeShownRatio({
+    verdict, notJudged, counted: metric === 'instructionsPerOp',
+    baseMedian: base ? medianOf(base) : null, candidateMedian: medianOf(rel),
+    noVerdict: `no ${metric} verdict in the comparison with ${cmp.base.version}`,
+  });
 }
 
 /**
@@ -167,8 +210,10 @@ function buildTestRow(table, t, hostSeries, seriesPaths) {
   const verdicts = [];
   /** @type {import('./types.js').TableTest['intervals']} */
   const intervals = [];
+  /** @type {import('./types.js').TableTest['shown']} */
+  const shown = [];
   /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
-  const counted = { values: [], n: [], verdicts: [] };
+  const counted = { values: [], n: [], verdicts: [], shown: [] };
   const history = [];
   for (const rel of table.releases) {
     const cell = testCell(rel, t.name);
@@ -177,13 +222,16 @@ function buildTestRow(table, t, hostSeries, seriesPaths) {
     n.push(sum.n);
     verdicts.push(verdict?.verdict ?? null);
     intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? /** @type {[number, number, number]} */ ([verdict.ratio, ...verdict.ci].map(toRatioPrecision)) : null);
+    const { shown: ratio, instructionShown } = testShownRatios(rel, table.releases, t.name);
+    shown.push(ratio);
+    counted.shown.push(instructionShown);
     counted.values.push(instructions?.median ?? null);
     counted.n.push(instructions?.n ?? 0);
     counted.verdicts.push(instructionVerdict?.verdict ?? null);
-    if (cell.ran) history.push(historyEntry(rel, t.name, cell, hostSeries, seriesPaths));
+    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, instructionShown });
   }
   const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
-  return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, ...(anyCounted ? { instructions: counted } : {}) }, history };
+  return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, shown, ...(anyCounted ? { instructions: counted } : {}) }, history };
 }
 
 /**

@@ -1,46 +1,47 @@
 /**
- * A product-line table as CSV: one row per test, per release its median throughput and the
- * median ratio (median / median; a verdict's own ratio is in the comparison files) to the table's default base release (RFC 4180 quoting); a test whose runs counted
- * instructions gets a second row, metric `instructions/op`, with the median query-path count,
- * its ratio and the instruction verdict. Pure.
+ * A product-line table as CSV: one row per test, per release its median throughput, the ratio
+ * every page shows for it (the verdict's estimate against the release's comparison base, or the
+ * medians' ratio marked not judged: scripts/compare/shown-ratio.js), that base, and the verdict
+ * or why there is none (RFC 4180 quoting); a test whose runs counted instructions gets a second
+ * row, metric `instructions/op`, with the median query-path count and the instruction verdict's
+ * ratio likewise. Pure.
  */
-import { formatRatio } from '../format-number.js';
+import { formatShownRatio } from '../compare/index.js';
 
-/** Counted figures move by hundredths of a percent (the terminal's instruction lines print five decimals too). */
-const COUNTED_RATIO_DIGITS = 5;
-
-/** @import { TableData } from './types.js' */
+/** @import { TableData, ShownRatio } from './types.js' */
 
 /**
  * @param {TableData} table
  * @returns {string} CSV text with a header row, CRLF line ends
  */
 export function renderCsv(table) {
-  const baseAt = table.releases.findIndex((r) => r.version === table.defaultBase);
   const header = ['test', 'group', 'metric'];
-  for (const r of table.releases) header.push(`${r.version} median`, `${r.version} median ratio to ${table.defaultBase ?? 'base'}`, `${r.version} verdict`);
+  for (const r of table.releases) header.push(`${r.version} median`, `${r.version} ratio`, `${r.version} ratio to`, `${r.version} verdict`);
   const rows = [header];
+  const baseOf = (/** @type {number} */ i) => table.releases[i].comparison?.baseVersion ?? '';
   for (const t of table.tests) {
-    const base = baseAt >= 0 ? t.values[baseAt] : null;
     const row = [t.name, t.group, t.metric];
-    t.values.forEach((v, i) => {
-      row.push(v === null ? '' : String(round(v, 3)));
-      row.push(v !== null && base ? formatRatio(v / base) : '');
-      row.push(t.verdicts[i] ?? '');
-    });
+    t.values.forEach((v, i) => row.push(v === null ? '' : String(round(v, 3)), ...ratioCells(t.shown[i], t.verdicts[i], baseOf(i))));
     rows.push(row);
     if (!t.instructions) continue;
     const counted = t.instructions;
-    const countedBase = baseAt >= 0 ? counted.values[baseAt] : null;
     const extra = [t.name, t.group, 'instructions/op'];
-    counted.values.forEach((v, i) => {
-      extra.push(v === null ? '' : String(round(v, 1)));
-      extra.push(v !== null && countedBase ? formatRatio(v / countedBase, { digits: COUNTED_RATIO_DIGITS }) : '');
-      extra.push(counted.verdicts[i] ?? '');
-    });
+    counted.values.forEach((v, i) => extra.push(v === null ? '' : String(round(v, 1)), ...ratioCells(counted.shown[i], counted.verdicts[i], baseOf(i))));
     rows.push(extra);
   }
   return rows.map((r) => r.map(quote).join(',')).join('\r\n') + '\r\n';
+}
+
+/**
+ * A release's ratio, its base and its verdict (or `not judged: why`).
+ * @param {ShownRatio|null|undefined} shown
+ * @param {string|null} verdict
+ * @param {string} base
+ * @returns {[string, string, string]}
+ */
+function ratioCells(shown, verdict, base) {
+  if (!shown) return ['', '', verdict ?? ''];
+  return [shown.ratio === null ? '' : formatShownRatio(shown), base, shown.judged ? verdict ?? '' : `not judged: ${shown.why}`];
 }
 
 /**

@@ -61,6 +61,9 @@ export async function writeSiteSources(writer, title, charts) {
   const tmp = writer.root;
   await cp(join(SITE_SRC, 'css'), join(tmp, 'css'), { recursive: true });
   await cp(join(SITE_SRC, 'js'), join(tmp, 'js'), { recursive: true });
+  // The pages show the compare stage's one ratio through its own file (package.json's
+  // `#shown-ratio`), which the page template's import map names js/shown-ratio.js.
+  await cp(fileURLToPath(import.meta.resolve('#shown-ratio')), join(tmp, 'js', 'shown-ratio.js'));
   await mkdir(join(tmp, 'vendor'), { recursive: true });
   // The "common" build has every chart and component the pages use (line, scatter, legend,
   // dataZoom, markPoint/markLine, tooltip, aria) at two thirds of the full build's size.

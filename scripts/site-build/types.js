@@ -69,6 +69,8 @@ export {};
  *   the newest comparison whose candidate is this release
  */
 
+/** @typedef {import('../compare/index.js').ShownRatio} ShownRatio */
+
 /**
  * @typedef {object} TableTest one row of a table
  * @property {string} name
@@ -80,7 +82,11 @@ export {};
  * @property {([number, number, number]|null)[]} intervals that verdict's own ratio (paired by
  *   round) and interval, `[ratio, low, high]` to four decimals, against the comparison's base
  *   (releases[i].comparison); null = no verdict or no interval
- * @property {{values: (number|null)[], n: number[], verdicts: (VerdictClass|null)[]}} [instructions]
+ * @property {(ShownRatio|null)[]} shown the ratio every page prints for the release against its
+ *   comparison's base (releases[i].comparison.baseVersion): the verdict's estimate, or the
+ *   medians' ratio marked not judged with why (scripts/compare/shown-ratio.js); null = no
+ *   comparison
+ * @property {{values: (number|null)[], n: number[], verdicts: (VerdictClass|null)[], shown: (ShownRatio|null)[]}} [instructions]
  *   the instructions meter's figures per release (aligned with releases): median query-path
  *   instructions per operation of the counted repeats, how many, and the instructionsPerOp
  *   verdict; absent when no release of the table counted the test

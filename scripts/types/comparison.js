@@ -85,8 +85,10 @@ export {};
  * @property {TestVerdict[]} tests
  * @property {Record<VerdictClass, number>} summary
  * @property {FamilyControl} [family] how the run's issues are controlled as a whole
- * @property {{test: string, metric: string, reason: string}[]} [notJudged] gated metrics left
- *   unjudged: below their floor, within noise of zero, or measured over too short a window
+ * @property {{test: string, metric: string, reason: string, ratio?: number}[]} [notJudged] gated
+ *   metrics left unjudged: below their floor, within noise of zero, measured over too short a
+ *   window (or the step's throughput was), quantized; ratio: candidate / base of the medians
+ *   over the instances, shown marked as not judged
  * @property {AdaptiveSummary} [adaptive] what the adaptive repeats did, when they ran
  * @property {WarmupExclusion[]} [warmups] tests whose repeats had a warm-up left out of what
  *   was judged (scripts/compare/warm-up.js; absent when none had)

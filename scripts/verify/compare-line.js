@@ -71,7 +71,13 @@ export async function compareLine(options, ctx) {
       if (t.metric === 'throughput' && typeof t.ratio === 'number') (verdictRatios[c.candidate.version] ??= {})[t.test] = t.ratio;
     }
   }
-  const table = computeRelativeTable({ product: scope.product.name, line: cols.line, base: cols.base.version, releases: cols.releases, verdictRatios });
+  // Tests compare refused to judge (too short a step): marked, and out of the group means.
+  /** @type {Record<string, Record<string, string>>} */
+  const refused = {};
+  for (const c of comparisons) {
+    for (const n of c.notJudged ?? []) if (n.metric === 'throughput') (refused[c.candidate.version] ??= {})[n.test] = n.reason;
+  }
+  const table = computeRelativeTable({ product: scope.product.name, line: cols.line, base: cols.base.version, releases: cols.releases, verdictRatios, refused });
   options.onTable?.(table);
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }

@@ -2,6 +2,7 @@
 import { h, scrollTable } from './dom.js';
 import { pageUrl } from './paths.js';
 import { VERDICT_GLYPH, VERDICT_ORDER, fmtRatio, ratioClass, LO, HI } from './format.js';
+import { formatShownRatio } from '#shown-ratio';
 
 /**
  * @param {{label: string, href?: string}[]} items the last one is the current page
@@ -60,6 +61,20 @@ function plural(word, n) {
 export function ratioSpan(ratio) {
   const cls = ratioClass(ratio);
   return h('span', { class: `ratio ${cls}`.trim(), title: cls === 'lo' ? `below ${LO}` : cls === 'hi' ? `above ${HI}` : null, text: fmtRatio(ratio) });
+}
+
+/**
+ * A shown ratio's cell content (site/js/ratios.js shownAgainst): its digits as every page and
+ * file prints them, marked below LO / above HI when judged, grey with why when not.
+ * @param {import('#shown-ratio').ShownRatio|null} shown
+ */
+export function shownRatioSpan(shown) {
+  if (!shown) return h('span', { class: 'ratio', text: '—' });
+  if (!shown.judged) {
+    return h('span', { class: 'ratio unjudged', dataset: { judged: 'false' }, title: `not judged: ${shown.why}`, text: `${formatShownRatio(shown)}*` });
+  }
+  const cls = ratioClass(shown.ratio);
+  return h('span', { class: `ratio ${cls}`.trim(), dataset: { judged: 'true' }, title: `the verdict's estimate${cls === 'lo' ? `, below ${LO}` : cls === 'hi' ? `, above ${HI}` : ''}`, text: formatShownRatio(shown) });
 }
 
 /** Legend for the colour marks and verdict glyphs. */

@@ -147,6 +147,7 @@ export function fmtPct(v) {
  * @param {number|null|undefined} v
  */
 export function fmtDetectable(v) {
+  if (typeof v === 'number' && v > 0 && v < 0.001) return '< 0.1 %'; // a counted MDE below one decimal's reach, never "0 %"
   return typeof v === 'number' && v >= 1 ? 'not detectable at this noise' : fmtPct(v);
 }
 

@@ -3,6 +3,59 @@
  * reader picks the base. Pure (no DOM), so Node tests check it against the compare stage.
  */
 import { ratioClass } from './format.js';
+import { computeShownRatio } from '#shown-ratio';
+
+/** @typedef {import('#shown-ratio').ShownRatio} ShownRatio */
+
+/**
+ * The ratio a page shows for one release against the base the reader picked: the one the site
+ * build stored (the verdict's estimate, or the medians' ratio compare refused to judge) when the
+ * release was compared with that base; otherwise the medians' ratio, not judged, saying why (and
+ * still refused, with compare's reason, when compare refused the step in its own comparison).
+ * @param {object} at
+ * @param {ShownRatio|null} at.own the stored shown ratio against the release's comparison base
+ * @param {string|null} at.comparedWith that base (null: no comparison)
+ * @param {string} at.base the base the reader picked
+ * @param {string} at.version the release
+ * @param {number|null} at.baseMedian
+ * @param {number|null} at.median
+ * @returns {ShownRatio|null} null: no figure on either side
+ */
+export function shownAgainst({ own, comparedWith, base, version, baseMedian, median }) {
+  if (version === base) return { ratio: 1, judged: false, refused: false, counted: own?.counted ?? false, why: 'the base release itself' };
+  if (own && comparedWith === base) return own;
+  if (own?.refused) {
+    const ratio = computeShownRatio({ baseMedian, candidateMedian: median }).ratio;
+    return ratio === null ? null : { ...own, ratio };
+  }
+  const noVerdict = comparedWith ? `compared with ${comparedWith}, not ${base}: pick that base for its verdict` : `${version} has no comparison`;
+  const shown = computeShownRatio({ baseMedian, candidateMedian: median, noVerdict, counted: own?.counted ?? false });
+  return shown.ratio === null ? null : shown;
+}
+
+/**
+ * Every cell's shown ratio against `base` (shownAgainst), per test, per release.
+ * @param {{releases: {version: string, comparison: {baseVersion: string}|null}[], tests: {values: (number|null)[], shown?: (ShownRatio|null)[]}[]}} t table data
+ * @param {string} base
+ * @returns {(ShownRatio|null)[][]}
+ */
+export function tableShownRatios(t, base) {
+  const bi = t.releases.findIndex((r) => r.version === base);
+  return t.tests.map((test) => t.releases.map((r, i) => shownAgainst({
+    own: test.shown?.[i] ?? null, comparedWith: r.comparison?.baseVersion ?? null, base, version: r.version,
+    baseMedian: bi >= 0 ? test.values[bi] : null, median: test.values[i],
+  })));
+}
+
+/**
+ * The ratios a group mean counts: every shown ratio but those compare refused to judge (a step
+ * too short to judge must not move "Writes 1.03").
+ * @param {(ShownRatio|null)[][]} shown from tableShownRatios
+ * @returns {(number|null)[][]}
+ */
+export function groupMeanRatios(shown) {
+  return shown.map((row) => row.map((s) => (s && !s.refused ? s.ratio : null)));
+}
 
 /**
  * @param {{releases: {version: string}[], tests: {values: (number|null)[]}[]}} t table data

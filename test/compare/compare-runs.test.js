@@ -323,3 +323,24 @@ test('CPU per operation counted two ways (the whole machine in an older base rec
   assert.equal(alike.tests.find((t) => t.metric === 'cpuUsPerOp')?.verdict, 'regression');
   assert.equal((alike.notJudged ?? []).some((n) => n.metric === 'cpuUsPerOp'), false);
 });
+
+test('a step too short for its throughput is not judged on any other figure of those repeats (issue 35)', () => {
+  const t = resolveThresholds(/** @type {any} */ ({
+    groups: { write: { warn: 0.03, issue: 0.05, minDurationS: 1 } },
+    metrics: { cpuUsPerOp: { warn: 0.05, issue: 0.1 } },
+  }));
+  /** @param {number} durationS */
+  const run = (durationS) => compareRuns({
+    base: { version: 'a', records: [makeRecord({ id: 'b', version: 'a', steps: [{ name: 'l.i1', group: 'write', throughput: BASE, cpuUsPerOp: [10, 10.1, 9.9], cpuScope: 'processes', durationS }] })] },
+    candidate: { version: 'b', records: [makeRecord({ id: 'c', version: 'b', steps: [{ name: 'l.i1', group: 'write', throughput: [1200, 1210, 1190], cpuUsPerOp: [13, 13.1, 12.9], cpuScope: 'processes', durationS }] })] },
+    thresholds: t, createdAt: 'x',
+  });
+  const short = run(0.4);
+  assert.deepEqual(short.tests.map((v) => v.metric), [], 'neither throughput nor CPU/op judged on 0.4 s repeats');
+  const why = Object.fromEntries((short.notJudged ?? []).map((n) => [n.metric, n.reason]));
+  assert.match(why.throughput, /repeats of 0\.4 s are shorter than the 1 s this metric needs/);
+  assert.match(why.cpuUsPerOp, /not judged on the repeats the step's throughput is refused for \(repeats of 0\.4 s are shorter than the 1 s its throughput needs\)/);
+  const long = run(3);
+  assert.deepEqual(long.tests.map((v) => [v.metric, v.verdict]), [['throughput', 'improvement'], ['cpuUsPerOp', 'regression']]);
+  assert.deepEqual(long.notJudged, []);
+});

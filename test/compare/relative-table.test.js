@@ -123,3 +123,19 @@ test('one ratio per test: given the verdicts\' paired estimates, the table shows
   assert.match(md, /\| b \| [^|]+ \| [^|]+ \| [\d.]+ \* \|/, 'the median ratio without a verdict is marked');
   assert.match(md, new RegExp(`\\| a \\| [^|]+ \\| [^|]+ \\| \\**${verdictA.toFixed(2).replace('.', '\\.')}[ ▼▲]*\\** \\|`));
 });
+
+test('a test compare refused to judge is shown marked and left out of its group\'s geometric mean (issue 35: "Writes 1.03" counted l.i1\'s unjudged 1.20)', () => {
+  const rec = (/** @type {string} */ version, /** @type {number} */ a, /** @type {number} */ b) => makeRecord({ id: version, version, steps: [
+    { name: 'l.i0', group: 'write', throughput: [a, a, a] }, { name: 'l.i1', group: 'write', throughput: [b, b, b] }] });
+  const releases = [{ version: '10.11.18', records: [rec('10.11.18', 1000, 1000)] }, { version: '10.11.19', records: [rec('10.11.19', 1010, 1200)] }];
+  const refused = { '10.11.19': { 'l.i1': 'repeats of 0.4 s are shorter than the 1 s this metric needs' } };
+  const table = computeRelativeTable({ product: 'mariadb', line: '10.11', base: '10.11.18', releases, refused });
+  const writes = table.groups.find((g) => g.group === 'write');
+  assert.equal(writes?.geomean['10.11.19'], 1.01, 'only l.i0 counts');
+  assert.equal(writes?.rows.find((r) => r.test === 'l.i1')?.cells['10.11.19'].ratio, 1.2, 'l.i1 is still shown');
+  const without = computeRelativeTable({ product: 'mariadb', line: '10.11', base: '10.11.18', releases });
+  assert.ok(Math.abs(/** @type {number} */ (without.groups.find((g) => g.group === 'write')?.geomean['10.11.19']) - Math.sqrt(1.01 * 1.2)) < 1e-12, 'without the refusal it would have counted');
+  const text = renderRelativeTable(table, { format: 'terminal' });
+  assert.match(text, /1\.20 †/);
+  assert.match(text, /† not judged, left out of the group's geometric mean:\n {2}l\.i1 on 10\.11\.19: repeats of 0\.4 s are shorter/);
+});

@@ -74,12 +74,15 @@ describe('site data', () => {
     assert.equal(test.verdicts[3], 'regression', 'the injected 20 % drop');
 
     const csv = (await readFile(join(out, table.csv), 'utf8')).trim().split('\r\n');
-    assert.equal(csv[0], 'test,group,metric,10.11.16 median,10.11.16 median ratio to 10.11.17,10.11.16 verdict,10.11.17 median,10.11.17 median ratio to 10.11.17,10.11.17 verdict,10.11.18 median,10.11.18 median ratio to 10.11.17,10.11.18 verdict,10.11.19 median,10.11.19 median ratio to 10.11.17,10.11.19 verdict');
+    assert.equal(csv[0], ['test,group,metric', ...['10.11.16', '10.11.17', '10.11.18', '10.11.19'].map((v) => `${v} median,${v} ratio,${v} ratio to,${v} verdict`)].join(','));
     const row = /** @type {string} */ (csv.find((l) => l.startsWith('update-index,'))).split(',');
-    assert.equal(Number(row[12]), Math.round(test.values[3] * 1000) / 1000);
-    assert.equal(row[13], formatRatio(test.values[3] / test.values[1]));
-    assert.match(row[13], /^\d+\.\d{3}$/, 'ratios have three decimals, as in verdicts');
-    assert.equal(row[14], 'regression');
+    assert.equal(Number(row[15]), Math.round(test.values[3] * 1000) / 1000);
+    // The verdict's own estimate against its comparison's base (issue 35), not median ÷ median.
+    const verdict = fx.comparisons.find((c) => c.hostClass === 'local' && c.candidate.version === '10.11.19')?.tests.find((v) => v.test === 'update-index' && v.metric === 'throughput');
+    assert.equal(row[16], formatRatio(verdict?.ratio));
+    assert.match(row[16], /^\d+\.\d{3}$/, 'ratios have three decimals, as in verdicts');
+    assert.equal(row[17], table.releases[3].comparison.baseVersion);
+    assert.equal(row[18], 'regression');
 
     const feed = await readFile(join(out, dataPaths.feed()), 'utf8');
     assert.match(feed, /^<\?xml version="1.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/);
@@ -187,7 +190,8 @@ describe('site data', () => {
     const t = rel.tests.find((/** @type {any} */ x) => x.name === 'insert');
     assert.deepEqual([t.status, t.median, t.reason], ['failed', null, 'sysbench exited with 1']);
     const csv = await readFile(join(out, table.csv), 'utf8');
-    assert.match(csv, /\r\ninsert,write,qps,[0-9.]+,1\.000,,,,\r\n/);
+    // No comparison, no ratio: the CSV shows the comparison's ratio, never one of its own.
+    assert.match(csv, /\r\ninsert,write,qps,[0-9.]+,,,,,,,\r\n/);
   });
 });
 

@@ -124,40 +124,59 @@ describe('the published site in Chromium', () => {
     assert.deepEqual(rows.find((r) => r.table === 'mariadb/10.11/small-server/smoke')?.issues, [], 'closed issues are not "open"');
   });
 
-  it('product line: every cell holds the median of the repeats and its ratio to the baseline release', async () => {
+  it('product line: every cell holds the median of the repeats and the one ratio to the baseline release', async () => {
     await open(`line.html?${LINE}`);
     assert.equal(await page.inputValue('#base-select'), '10.11.17', 'the accepted baseline is the default base');
     const cells = await page.$$eval('#line-table td[data-version]', (tds) => tds.map((td) => ({
       test: /** @type {HTMLElement} */ (td.closest('tr')).dataset.test, version: /** @type {HTMLElement} */ (td).dataset.version,
       qps: Number(/** @type {HTMLElement} */ (td).dataset.qps), ratio: Number(/** @type {HTMLElement} */ (td).dataset.ratio),
+      judged: /** @type {HTMLElement} */ (td).dataset.judged,
       qpsText: td.querySelector('.qps')?.textContent, ratioText: td.querySelector('.ratio')?.textContent, lo: !!td.querySelector('.ratio.lo'),
     })));
     assert.equal(cells.length, 34 * 4);
+    /**
+     * What a cell must show (issue 35): the verdict's estimate where the release was compared
+     * with 10.11.17; otherwise median ÷ median, grey, marked * as not judged.
+     * @param {string} test @param {string} version
+     */
+    const expected = (test, version) => {
+      const want = expectedQps(fx.records, { host: 'local', version, test });
+      const base = expectedQps(fx.records, { host: 'local', version: '10.11.17', test });
+      const cmp = fx.comparisons.find((c) => c.hostClass === 'local' && c.product === 'mariadb' && c.candidate.version === version && c.base.version === '10.11.17');
+      const v = cmp?.tests.find((t) => t.test === test && t.metric === 'throughput');
+      return { want, ratio: v && v.verdict !== 'failed' && v.ratio !== null ? v.ratio : version === '10.11.17' ? 1 : want / base, judged: Boolean(v && v.ratio !== null && v.verdict !== 'failed') };
+    };
+    let judgedCells = 0;
     for (const cell of cells) {
-      const want = expectedQps(fx.records, { host: 'local', version: /** @type {string} */ (cell.version), test: /** @type {string} */ (cell.test) });
-      const base = expectedQps(fx.records, { host: 'local', version: '10.11.17', test: /** @type {string} */ (cell.test) });
+      const { want, ratio, judged } = expected(/** @type {string} */ (cell.test), /** @type {string} */ (cell.version));
       assert.ok(Math.abs(cell.qps - want) < 1e-9, `${cell.test} ${cell.version}: ${cell.qps} != ${want}`);
       assert.equal(cell.qpsText, Math.round(want).toLocaleString('en-US'));
-      assert.ok(Math.abs(cell.ratio - want / base) < 1e-9);
-      assert.equal(cell.ratioText, (want / base).toFixed(2));
-      assert.equal(cell.lo, want / base < 0.95, `${cell.test} ${cell.version} colour mark`);
+      assert.ok(Math.abs(cell.ratio - ratio) < 1e-9, `${cell.test} ${cell.version}: ratio ${cell.ratio} != ${ratio}`);
+      assert.equal(cell.judged, String(judged), `${cell.test} ${cell.version}`);
+      assert.equal(cell.ratioText, `${ratio.toFixed(3)}${judged ? '' : '*'}`);
+      assert.equal(cell.lo, judged && Number(ratio.toFixed(2)) < 0.95, `${cell.test} ${cell.version} colour mark`);
+      if (judged) judgedCells++;
     }
-    assert.ok(cells.find((c) => c.test === 'update-index' && c.version === '10.11.19')?.lo, 'the injected 20 % drop is marked');
-    // group summaries: the compare stage's geometric mean of the same ratios, to the digit
+    // Every release was compared with 10.11.16: against 10.11.17 no cell is a verdict (the next test picks 10.11.16).
+    assert.equal(judgedCells, 0);
+    assert.ok(cells.find((c) => c.test === 'update-index' && c.version === '10.11.19')?.ratioText, 'the injected 20 % drop is shown');
+    // group summaries: the geometric mean of the same shown ratios (none refused here), to the digit
     const versions = ['10.11.16', '10.11.17', '10.11.18', '10.11.19'];
-    const rel = computeRelativeTable({ product: 'mariadb', line: '10.11', base: '10.11.17',
-      releases: versions.map((version) => ({ version, records: fx.records.filter((r) => r.host.class === 'local' && r.release.product === 'mariadb' && r.release.version === version) })) });
+    const table = fx.records.filter((r) => r.host.class === 'local' && r.release.product === 'mariadb');
+    const rel = computeRelativeTable({ product: 'mariadb', line: '10.11', base: '10.11.17', releases: versions.map((version) => ({ version, records: table.filter((r) => r.release.version === version) })) });
     const summary = await page.$$eval('#group-summary td[data-version]', (tds) => tds.map((td) => ({
       group: /** @type {HTMLElement} */ (td.closest('tr')).dataset.group, version: /** @type {HTMLElement} */ (td).dataset.version,
       geomean: Number(/** @type {HTMLElement} */ (td).dataset.geomean), text: td.firstChild?.textContent,
     })));
     assert.equal(summary.length, rel.groups.length * versions.length);
     for (const cell of summary) {
-      const want = /** @type {number} */ (rel.groups.find((g) => g.group === cell.group)?.geomean[/** @type {string} */ (cell.version)]);
-      assert.equal(cell.geomean, want, `${cell.group} ${cell.version}`);
+      const tests = rel.groups.find((g) => g.group === cell.group)?.rows.map((r) => r.test) ?? [];
+      const ratios = tests.map((t) => expected(t, /** @type {string} */ (cell.version)).ratio);
+      const want = Math.pow(ratios.reduce((a, b) => a * b, 1), 1 / ratios.length);
+      assert.ok(Math.abs(cell.geomean - want) < 1e-12, `${cell.group} ${cell.version}: ${cell.geomean} != ${want}`);
       assert.equal(cell.text, want.toFixed(2));
     }
-    assert.match(await page.textContent('#group-summary caption') ?? '', /^Geometric mean of the median ratios to 10\.11\.17/);
+    assert.match(await page.textContent('#group-summary caption') ?? '', /^Geometric mean of the ratios to 10\.11\.17/);
     const charts = await chartsOnPage();
     assert.deepEqual(charts.map((c) => c.name.split(':')[0]), ['Point queries', 'Range queries without aggregation', 'Range queries with aggregation', 'Writes']);
     for (const chart of charts) {
@@ -194,9 +213,14 @@ describe('the published site in Chromium', () => {
       });
       assert.deepEqual(drawn, want, `${test}: the verdicts' intervals and ratios against 10.11.16`);
     }
-    const cell = await page.$eval('#line-table tr[data-test="update-index"] td[data-version="10.11.19"]', (td) => Number(/** @type {HTMLElement} */ (td).dataset.ratio));
-    const want = expectedQps(fx.records, { host: 'local', version: '10.11.19', test: 'update-index' }) / expectedQps(fx.records, { host: 'local', version: '10.11.16', test: 'update-index' });
-    assert.ok(Math.abs(cell - want) < 1e-9);
+    const cell = await page.$eval('#line-table tr[data-test="update-index"] td[data-version="10.11.19"]', (td) => ({
+      ratio: Number(/** @type {HTMLElement} */ (td).dataset.ratio), judged: /** @type {HTMLElement} */ (td).dataset.judged, text: td.querySelector('.ratio')?.textContent,
+    }));
+    // Compared with this base: the cell is the verdict's own estimate (issue 35), as the release page and the CSV print it.
+    const newest = fx.comparisons.filter((x) => x.hostClass === 'local' && x.product === 'mariadb' && x.candidate.version === '10.11.19').sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+    const want = /** @type {number} */ (newest?.tests.find((x) => x.test === 'update-index' && x.metric === 'throughput')?.ratio);
+    assert.ok(Math.abs(cell.ratio - want) < 1e-9, `${cell.ratio} vs the verdict's ${want}`);
+    assert.deepEqual([cell.judged, cell.text], ['true', want.toFixed(3)]);
     assert.match(page.url(), /[?&]base=10\.11\.16/);
     const writes = (await chartsOnPage()).find((c) => c.name.startsWith('Writes'));
     const series = writes?.series.find((s) => s.name === 'update-index');

@@ -8,8 +8,9 @@ import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtQps, fmtRatio, fmtDate, ratioClass } from '../format.js';
-import { tableRatios, groupSummary, intervalsAgainst, ratioAxisRange } from '../ratios.js';
-import { breadcrumb, verdictBadge, ratioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
+import { tableShownRatios, groupMeanRatios, groupSummary, intervalsAgainst, ratioAxisRange } from '../ratios.js';
+import { formatShownRatio } from '#shown-ratio';
+import { breadcrumb, verdictBadge, shownRatioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 
@@ -17,6 +18,9 @@ import { sequenceSection, drawSequenceCharts } from './sequences.js';
 const BASE_SOURCE = /** @type {Record<string, string>} */ ({
   baseline: 'accepted baseline', config: 'configured base', oldest: 'oldest release',
 });
+
+/** The colour of a point not judged, in every chart (the CSS's .ratio.unjudged). */
+const UNJUDGED_GREY = '#8c959f';
 
 /** Columns shown at first in long lines (all releases stay in the charts and the CSV). */
 const DEFAULT_WINDOW = 30;
@@ -42,13 +46,13 @@ export async function render(main) {
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(t) }]),
     h('h1', { text: tableTitle(t) }),
-    h('p', null, `${versions.length} releases, ${t.tests.length} tests. Each cell: median throughput of the repeats (QPS; rows/s for scans) and its median ratio (median ÷ the base release's median; a verdict's own ratio, on the release and test pages, is its estimate: paired by round, the geometric mean of the rounds' ratios). `,
+    h('p', null, `${versions.length} releases, ${t.tests.length} tests. Each cell: median throughput of the repeats (QPS; rows/s for scans) and its ratio to the base: the verdict's estimate (paired by round: the geometric mean of the rounds' ratios), the same number the release and test pages, the CSV and the reports give, when the release was compared with that base; otherwise median ÷ base median, grey and marked * as not judged, with why below the table. `,
       h('a', { href: t.csv, download: '', text: 'Download this table as CSV' }), '.'),
     h('div', { class: 'controls' },
-      h('label', { for: 'base-select' }, 'Base release (median ratio = median ÷ base median)', baseSelect),
+      h('label', { for: 'base-select' }, 'Base release', baseSelect),
       h('label', { for: 'window-select' }, 'Releases in the tables', windowSelect)),
     legend(),
-    h('h2', { id: 'charts-h', text: 'Median ratio to the base release, by test group' }),
+    h('h2', { id: 'charts-h', text: 'Ratio to the base release, by test group' }),
     intervalsBox,
     chartsBox,
     tablesBox,
@@ -60,7 +64,7 @@ export async function render(main) {
   /** @type {{g: any, chart: {update: (option: any) => void}}[]} */
   const charts = [];
   for (const g of t.groups) {
-    const { figure, canvas } = chartFigure(`${g.label}: median ratio to base by release`);
+    const { figure, canvas } = chartFigure(`${g.label}: ratio to base by release (grey points: not judged)`);
     canvas.dataset.group = g.name;
     chartsBox.append(figure);
     charts.push({ g, chart: await drawChart(canvas, groupChartOption(t, g, base)) });
@@ -114,7 +118,8 @@ function shownColumns(t, base, size) {
  * @returns {HTMLElement[]}
  */
 function renderTables(t, base, size) {
-  const r = tableRatios(t, base);
+  const r = tableShownRatios(t, base);
+  const means = groupMeanRatios(r);
   const cols = shownColumns(t, base, size);
   const head = (/** @type {string} */ first) => h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text sticky-col', text: first }),
     cols.map((i) => {
@@ -126,8 +131,8 @@ function renderTables(t, base, size) {
   const summaryRows = t.groups.map((/** @type {any} */ g) =>
     h('tr', { dataset: { group: g.name } }, h('th', { scope: 'row', class: 'text sticky-col', text: `${g.label} (${g.tests.length})` }),
       cols.map((i) => {
-        const { geomean, n, lo, hi } = groupSummary(t, g, r, i);
-        return h('td', { class: ratioClass(geomean) || null, title: `geometric mean of the ratios of ${n} tests; ${lo} below 0.95, ${hi} above 1.05`, dataset: { version: t.releases[i].version, geomean: geomean ?? '' } },
+        const { geomean, n, lo, hi } = groupSummary(t, g, means, i);
+        return h('td', { class: ratioClass(geomean) || null, title: `geometric mean of the ratios of ${n} tests (tests compare refused to judge left out); ${lo} below 0.95, ${hi} above 1.05`, dataset: { version: t.releases[i].version, geomean: geomean ?? '' } },
           fmtRatio(geomean), lo || hi ? h('span', { class: 'muted', text: ` (${lo}▼ ${hi}▲)` }) : null);
       })));
 
@@ -142,19 +147,37 @@ function renderTables(t, base, size) {
           const v = test.values[i];
           const verdict = test.verdicts[i];
           const cmp = t.releases[i].comparison;
-          return h('td', { dataset: { version: t.releases[i].version, qps: v ?? '', ratio: r[k][i] ?? '' }, title: v === null ? 'no result' : `${name} on ${t.releases[i].version}: median of ${test.n[i]} repeats` },
+          const shown = r[k][i];
+          return h('td', { dataset: { version: t.releases[i].version, qps: v ?? '', ratio: shown?.ratio ?? '', shownRatio: shown ? formatShownRatio(shown) : '', judged: shown ? String(shown.judged) : '' }, title: v === null ? 'no result' : `${name} on ${t.releases[i].version}: median of ${test.n[i]} repeats` },
             h('span', { class: 'qps', text: fmtQps(v) }),
-            h('span', { class: 'ratio-line' }, ratioSpan(r[k][i]), verdict && verdict !== 'unchanged' ? [' ', verdictBadge(verdict, cmp ? `vs ${cmp.baseVersion}` : '')] : null));
+            h('span', { class: 'ratio-line' }, shownRatioSpan(shown), verdict && verdict !== 'unchanged' ? [' ', verdictBadge(verdict, cmp ? `vs ${cmp.baseVersion}` : '')] : null));
         }));
     })));
 
   return /** @type {HTMLElement[]} */ ([
     h('h2', { text: 'Group summaries' }),
-    scrollTable(`Geometric mean of the median ratios to ${base} per test group (count of tests below 0.95 ▼ / above 1.05 ▲)`, [head('Group'), h('tbody', null, summaryRows)], { id: 'group-summary' }),
+    scrollTable(`Geometric mean of the ratios to ${base} per test group, without the tests compare refused to judge (count of tests below 0.95 ▼ / above 1.05 ▲)`, [head('Group'), h('tbody', null, summaryRows)], { id: 'group-summary' }),
     h('h2', { text: 'Throughput by test' }),
     cols.length < t.releases.length ? h('p', { class: 'muted', text: `Showing ${cols.length} of ${t.releases.length} releases; pick "all" above to see every column.` }) : null,
-    scrollTable(`QPS and median ratio to ${base}, each test a row, each release a column`, [head('Test'), ...bodies], { id: 'line-table' }),
+    scrollTable(`QPS and ratio to ${base}, each test a row, each release a column`, [head('Test'), ...bodies], { id: 'line-table' }),
+    refusedNote(t, r, cols),
   ].filter((x) => x !== null));
+}
+
+/**
+ * Why each test compare refused to judge is not judged, under the table (a cell's tooltip says
+ * it too, but a touch screen has no hover).
+ * @param {any} t
+ * @param {(import('#shown-ratio').ShownRatio|null)[][]} shown
+ * @param {number[]} cols
+ * @returns {HTMLElement|null}
+ */
+function refusedNote(t, shown, cols) {
+  const items = t.tests.flatMap((/** @type {any} */ test, /** @type {number} */ k) => cols.flatMap((i) => {
+    const s = shown[k][i];
+    return s?.refused ? [h('li', { dataset: { test: test.name, version: t.releases[i].version } }, `${test.name} on ${t.releases[i].version} (${formatShownRatio(s)}*): not judged: ${s.why}`)] : [];
+  }));
+  return items.length === 0 ? null : h('div', { id: 'not-judged', class: 'note' }, h('p', { text: '* Not judged: grey in the table and the charts, left out of the group means.' }), h('ul', null, items));
 }
 
 /**
@@ -164,7 +187,8 @@ function renderTables(t, base, size) {
  * @param {string} base
  */
 function groupChartOption(t, g, base) {
-  const r = tableRatios(t, base);
+  const shown = tableShownRatios(t, base);
+  const r = shown.map((row) => row.map((x) => x?.ratio ?? null));
   const { intervals } = intervalsAgainst(t, base);
   const versions = t.releases.map((/** @type {any} */ x) => x.version);
   /** @type {number[]} the group's tests' indexes in the table */
@@ -178,20 +202,24 @@ function groupChartOption(t, g, base) {
       trigger: 'axis',
       formatter: (/** @type {any[]} */ items) => [items[0]?.axisValue, ...items.map((it) => {
         const iv = intervals[rows[it.seriesIndex]]?.[it.dataIndex];
-        return `${it.marker}${it.seriesName}: ${it.value == null ? '—' : Number(it.value).toFixed(3)}${iv ? `; verdict ${fmtRatio(iv.ratio)} [${fmtRatio(iv.ci[0])}, ${fmtRatio(iv.ci[1])}]` : ''}`;
+        const s = shown[rows[it.seriesIndex]]?.[it.dataIndex];
+        if (!s) return `${it.marker}${it.seriesName}: —`;
+        return `${it.marker}${it.seriesName}: ${formatShownRatio(s)}${s.judged ? '' : ` (not judged: ${s.why})`}${iv ? ` [${fmtRatio(iv.ci[0], 3)}, ${fmtRatio(iv.ci[1], 3)}]` : ''}`;
       })].join('<br>'),
     },
     legend: { type: 'scroll', top: 0 },
     grid: { left: 58, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
     xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
     // The range's ends are no round numbers: their labels would crowd the nearest tick's.
-    yAxis: { type: 'value', name: `median ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true, min: range?.[0] ?? null, max: range?.[1] ?? null,
+    yAxis: { type: 'value', name: `ratio to ${base}`, nameLocation: 'middle', nameGap: 40, scale: true, min: range?.[0] ?? null, max: range?.[1] ?? null,
       axisLabel: { showMinLabel: false, showMaxLabel: false } },
     dataZoom: zoomFor(versions.length, 40),
     series: rows.map((k, j) => {
       const bars = intervals[k].flatMap((iv, i) => (iv ? [{ version: versions[i], ...iv }] : []));
       return {
-        name: t.tests[k].name, type: 'line', data: r[k], connectNulls: false, showSymbol: versions.length <= 60,
+        // A ratio not judged is a grey hollow point: its value is shown, never as a verdict.
+        name: t.tests[k].name, type: 'line', connectNulls: false, showSymbol: versions.length <= 60,
+        data: shown[k].map((x, i) => (x && !x.judged && versions[i] !== base ? { value: x.ratio, symbol: 'emptyCircle', symbolSize: 7, itemStyle: { color: UNJUDGED_GREY } } : x?.ratio ?? null)),
         // Markers take the series' colour and hide with it from the legend: the verdict's
         // interval as a vertical bar, its own ratio as a tick across it.
         markLine: { silent: true, symbol: 'none', label: { show: false }, lineStyle: { type: 'dashed' },
@@ -216,7 +244,7 @@ function intervalNote(t, base) {
   const withBars = t.releases.filter((/** @type {any} */ _r, /** @type {number} */ i) => intervals.some((row) => row[i] !== null)).map((/** @type {any} */ r) => r.version);
   const elsewhere = comparedElsewhere.map((c) => `${c.version} against ${c.baseVersion}`);
   return [
-    withBars.length > 0 ? `Bars: the verdict's interval of each test of ${withBars.join(', ')} (compared with ${base}), the tick across a bar its own ratio (paired by round), which can differ from the median ratio the line draws. `
+    withBars.length > 0 ? `Bars: the verdict's interval of each test of ${withBars.join(', ')} (compared with ${base}), the tick across a bar its own ratio (paired by round), which the line goes through. `
       : `No release was compared with ${base}, so no interval is drawn. `,
     elsewhere.length > 0 ? `Intervals exist only against the compared base: ${elsewhere.join(', ')}; pick that base to see them.` : '',
   ].join('').trim();

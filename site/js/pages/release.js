@@ -16,7 +16,9 @@ import { functionsSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { latencySection } from './release-latencies.js';
-import { breadcrumb, verdictBadge, ratioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable } from '../components.js';
+import { shownAgainst } from '../ratios.js';
+import { formatShownRatio, computeShownRatio } from '#shown-ratio';
+import { breadcrumb, verdictBadge, shownRatioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -163,7 +165,8 @@ function testsTable(d, baseData) {
   const rows = d.tests.filter((/** @type {any} */ t) => t.present).map((/** @type {any} */ t) => {
     const v = t.verdict;
     const baseTest = baseData?.tests.find((/** @type {any} */ x) => x.name === t.name);
-    const ratio = v ? v.ratio : baseTest?.median && t.median !== null ? t.median / baseTest.median : null;
+    // The one ratio (site/js/ratios.js): the stored one with a comparison, else to the default base, not judged.
+    const shown = d.comparison ? t.shown ?? null : shownAgainst({ own: null, comparedWith: null, base: baseData?.version ?? d.version, version: d.version, baseMedian: baseTest?.median ?? null, median: t.median });
     // A run with counting meters only leaves its timed steps skipped: say so, not "skipped".
     const status = t.timed === false ? 'not timed' : t.status;
     return h('tr', { dataset: { test: t.name, timed: String(t.timed !== false) } },
@@ -173,8 +176,9 @@ function testsTable(d, baseData) {
       h('td', { text: t.min === null ? '—' : `${fmtQps(t.min)} – ${fmtQps(t.max)}` }),
       // Repeats and their measured length: a step of a fraction of a second is shown, not judged.
       h('td', { dataset: { durationS: t.durationS ?? '' }, text: t.durationS == null ? String(t.n) : `${t.n} × ${fmtSeconds(t.durationS)}` }),
-      h('td', { dataset: { ratio: ratio ?? '' } }, ratioSpan(ratio)),
-      h('td', { text: v?.ci ? `${fmtRatio(v.ci[0])} – ${fmtRatio(v.ci[1])}` : '—' }),
+      h('td', { dataset: { ratio: shown?.ratio ?? '', shownRatio: shown ? formatShownRatio(shown) : '', judged: shown ? String(shown.judged) : '' } }, shownRatioSpan(shown),
+        shown?.refused ? h('span', { class: 'sub-line muted', text: `not judged: ${shown.why}` }) : null),
+      h('td', { text: v?.ci ? `${fmtRatio(v.ci[0], 3)} – ${fmtRatio(v.ci[1], 3)}` : '—' }),
       // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
       h('td', { text: v ? `${fmtDetectable(v.mdeDrop ?? v.mde)} / ${fmtDetectable(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
       // Frozen at the right edge while the columns before it scroll: in view at 800 px.
@@ -231,14 +235,17 @@ function instructionCells(t, baseTest) {
   const c = t.instructions;
   const v = t.instructionVerdict;
   const digits = ratioDigits(v ?? { counted: true });
-  const ratio = v ? v.ratio : baseTest?.instructions?.median && c?.median ? c.median / baseTest.instructions.median : null;
+  const shown = t.instructionShown ?? (baseTest?.instructions?.median && c?.median
+    ? computeShownRatio({ baseMedian: baseTest.instructions.median, candidateMedian: c.median, counted: true, noVerdict: 'this release has no comparison' }) : null);
+  const counted = shown ? { ...shown, counted: true } : null;
   const spread = c?.median && c.min !== null ? (c.max - c.min) / c.median : null;
   return [
     h('td', { dataset: { instructions: c?.median ?? '' },
       title: c?.median ? `${c.n} counted repeats on ${c.rounds} server processes, from ${fmtCount(c.min)} to ${fmtCount(c.max)}; whole process ${fmtCount(c.processMedian)}/op` : undefined },
       c?.median ? [h('span', { class: 'count', text: fmtCount(c.median) }), h('span', { class: 'sub-line muted', text: `spread ${fmtSmallPct(spread)}` })]
         : h('span', { class: 'muted', text: c ? c.status : '—' })),
-    h('td', { dataset: { instructionsRatio: ratio ?? '' } }, h('span', { class: 'ratio-value', text: fmtRatio(ratio, digits) }),
+    h('td', { dataset: { instructionsRatio: counted?.ratio ?? '', shownRatio: counted ? formatShownRatio(counted) : '', judged: counted ? String(counted.judged) : '' } },
+      h('span', { class: `ratio-value${counted && !counted.judged ? ' ratio unjudged' : ''}`, title: counted && !counted.judged ? `not judged: ${counted.why}` : null, text: counted ? formatShownRatio(counted) : '—' }),
       v?.ci ? h('span', { class: 'sub-line muted', text: `[${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` }) : null),
     h('td', { class: 'text', dataset: { instructionsVerdict: v?.verdict ?? '' } }, v ? [verdictBadge(v.verdict, v.reason, 'instructionsBadge', v.words ?? null), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: 'none' })),
   ];

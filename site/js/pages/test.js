@@ -7,8 +7,10 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJson, loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds, ratioDigits } from '../format.js';
-import { breadcrumb, verdictBadge, ratioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
+import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds } from '../format.js';
+import { breadcrumb, verdictBadge, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
+import { shownAgainst } from '../ratios.js';
+import { formatShownRatio } from '#shown-ratio';
 import { drawChart, chartFigure, zoomFor } from '../charts.js';
 
 /** @param {HTMLElement} main */
@@ -208,12 +210,13 @@ function timeAndWorkList(d) {
 function historyTable(d, base, baseRel) {
   // Releases whose runs counted instructions (callgrind): their query-path count and verdict.
   const counted = d.releases.some((/** @type {any} */ r) => r.instructions || r.instructionVerdict);
-  const heads = ['Release', 'Median', 'Min – max', 'Repeats', `Median ratio to ${base}`, 'Change point', 'Verdict', 'Ratio of the verdict [interval]', 'Min. detectable effect', 'Compared with',
+  const heads = ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Change point', 'Verdict', 'Ratio of the verdict [interval]', 'Min. detectable effect', 'Compared with',
     ...(counted ? ['Instructions/op (query path)', 'Instructions verdict, ratio'] : [])];
   return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, change points, and the verdict of its comparison`, [
     h('thead', null, h('tr', null, heads.map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 6 || i === 9 || i === 11 ? 'text' : null, text: c })))),
     h('tbody', null, [...d.releases].reverse().map((/** @type {any} */ r) => {
-      const ratio = baseRel?.median && r.median !== null ? r.median / baseRel.median : null;
+      // The verdict's estimate when compared with this base, else median ÷ median, not judged.
+      const shown = shownAgainst({ own: r.shown ?? null, comparedWith: r.comparedWith ?? null, base, version: r.version, baseMedian: baseRel?.median ?? null, median: r.median });
       const v = r.verdict;
       const here = points(d).filter((/** @type {any} */ c) => c.version === r.version);
       const between = here.some((/** @type {any} */ c) => c.atReleaseBoundary);
@@ -225,7 +228,8 @@ function historyTable(d, base, baseRel) {
         h('td', { text: fmtQps(r.median) }),
         h('td', { text: r.min === null ? '—' : `${fmtQps(r.min)} – ${fmtQps(r.max)}` }),
         h('td', { text: String(r.n) }),
-        h('td', { dataset: { ratio: ratio ?? '' } }, ratioSpan(ratio)),
+        h('td', { dataset: { ratio: shown?.ratio ?? '', shownRatio: shown ? formatShownRatio(shown) : '', judged: shown ? String(shown.judged) : '' } }, shownRatioSpan(shown),
+          shown && !shown.judged && shown.refused ? h('span', { class: 'muted note-inline', text: ` not judged: ${shown.why}` }) : null),
         h('td', { class: 'text', dataset: { changePoint: here.map((/** @type {any} */ c) => c.forwardChangePct).join(' ') } }, here.length === 0 ? h('span', { class: 'muted', text: '—' })
           : here.map((/** @type {any} */ c) => {
             const kind = pointKind(d, c);
@@ -233,13 +237,13 @@ function historyTable(d, base, baseRel) {
               h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), `${fmtChange(c.forwardChangePct)}${c.atReleaseBoundary ? '' : ' (inside)'} `);
           })),
         h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.timed === false ? 'not timed' : r.status })),
-        h('td', { text: v ? `${fmtRatio(v.ratio)}${v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : ''}` : '—' }),
+        h('td', { text: v ? `${formatShownRatio(r.shown)}${v.ci ? ` [${fmtRatio(v.ci[0], 3)}, ${fmtRatio(v.ci[1], 3)}]` : ''}` : '—' }),
         h('td', { text: v ? fmtDetectable(v.mde) : '—' }),
         h('td', { class: 'text', text: v?.baseVersion ?? '—' }),
         counted ? [
           h('td', { dataset: { instructions: r.instructions?.median ?? '' }, title: r.instructions ? `median of ${r.instructions.n} counted repeats` : undefined, text: fmtCount(r.instructions?.median) }),
           h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge', r.instructionVerdict.words ?? null),
-            ` ${r.instructionVerdict.words ?? r.instructionVerdict.verdict}, ${fmtRatio(r.instructionVerdict.ratio, ratioDigits({ counted: true }))}`] : h('span', { class: 'muted', text: '—' })),
+            ` ${r.instructionVerdict.words ?? r.instructionVerdict.verdict}, ${formatShownRatio(r.instructionShown)}`] : r.instructionShown?.refused ? h('span', { class: 'ratio unjudged', text: `${formatShownRatio(r.instructionShown)}* not judged: ${r.instructionShown.why}` }) : h('span', { class: 'muted', text: '—' })),
         ] : null);
     })),
   ], { id: 'test-history' });
@@ -255,7 +259,8 @@ function historyOption(d) {
     legend: { top: 0 },
     grid: { left: 70, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
     xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
-    yAxis: { type: 'value', name: d.metric, scale: true },
+    // From zero: a history whose axis starts at its own minimum makes a 2 % wobble look like a cliff (issue 35).
+    yAxis: { type: 'value', name: d.metric, min: 0 },
     dataZoom: zoomFor(versions.length, 60),
     series: [
       {
