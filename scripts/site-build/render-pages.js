@@ -3,6 +3,7 @@
  * pages fill themselves from data/ in the browser, so a few small files serve any number of
  * product lines, releases and tests. Pure.
  */
+import { createHash } from 'node:crypto';
 import { PAGES } from '../../site/js/paths.js';
 import { VIEW_PAGES } from '../../site/js/pages/view-paths.js';
 
@@ -17,12 +18,30 @@ import { VIEW_PAGES } from '../../site/js/pages/view-paths.js';
  * marks) with style attributes, and Chromium refuses them under `style-src 'self'`
  * (instructions-site.test.js saw it). A style attribute runs no script, and the pages put data
  * into the document only as text (dom.js), so no data can bring one. frame-ancestors cannot be
- * set by a meta element.
+ * set by a meta element. The template's one inline script is its import map (how the pages
+ * name compare's shown-ratio.js): the policy allows exactly that text by its hash
+ * (`policyFor`), so a changed or injected inline script still does not run.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'", "script-src 'self'", "style-src 'self'", "style-src-attr 'unsafe-inline'", "img-src 'self' data:", "connect-src 'self'",
   "object-src 'none'", "base-uri 'none'", "form-action 'none'",
 ].join('; ');
+
+/** The template's import map, the one inline script a page may have. */
+const IMPORT_MAP = /<script type="importmap">([^<]*)<\/script>/;
+
+/**
+ * The policy of pages made from this template: CONTENT_SECURITY_POLICY, with the hash of the
+ * template's import map (if it has one) added to script-src.
+ * @param {string} template
+ * @returns {string}
+ */
+export function policyFor(template) {
+  const map = IMPORT_MAP.exec(template);
+  if (!map) return CONTENT_SECURITY_POLICY;
+  const hash = createHash('sha256').update(map[1], 'utf8').digest('base64');
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' 'sha256-${hash}'`);
+}
 
 /**
  * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}}, {{chartsNav}}, {{csp}} placeholders
@@ -33,8 +52,9 @@ export const CONTENT_SECURITY_POLICY = [
  */
 export function renderPages(template, siteTitle, opts = {}) {
   const chartsNav = opts.charts ? '\n      <li><a href="benchmarks/" data-nav="charts">Charts</a></li>' : '';
+  const policy = policyFor(template);
   return [...PAGES, ...VIEW_PAGES].map(({ page, title }) => [`${page}.html`, template
-    .replaceAll('{{csp}}', CONTENT_SECURITY_POLICY)
+    .replaceAll('{{csp}}', policy)
     .replaceAll('{{chartsNav}}', chartsNav)
     .replaceAll('{{preload}}', preloads(page))
     .replaceAll('{{title}}', escapeHtml(page === 'index' ? siteTitle : `${title} · ${siteTitle}`))

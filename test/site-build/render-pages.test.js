@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
-import { renderPages, CONTENT_SECURITY_POLICY } from '../../scripts/site-build/render-pages.js';
+import { createHash } from 'node:crypto';
+import { renderPages, policyFor, CONTENT_SECURITY_POLICY } from '../../scripts/site-build/render-pages.js';
 
 const TEMPLATE = await readFile(new URL('../../site/templates/page.html', import.meta.url), 'utf8');
 
@@ -14,7 +15,7 @@ test('each page has the policy in a meta element ahead of its first script', () 
   const pages = renderPages(TEMPLATE, 'Bench <&> "x"', { charts: true });
   assert.ok(pages.length > 10, `${pages.length} pages`);
   for (const [file, html] of pages) {
-    const meta = html.indexOf(`<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`);
+    const meta = html.indexOf(`<meta http-equiv="Content-Security-Policy" content="${policyFor(TEMPLATE)}">`);
     assert.ok(meta > 0, `${file}: the policy`);
     assert.ok(meta < html.indexOf('<script'), `${file}: before any script`);
     assert.doesNotMatch(html, /\{\{\w+\}\}/, `${file}: every placeholder filled`);
@@ -37,7 +38,8 @@ test('the policy is strict: self only for scripts and style sheets, no inline sc
 });
 
 test('the template and the pages need nothing the policy forbids', async () => {
-  assert.doesNotMatch(TEMPLATE, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script');
+  // The import map is the one inline script, allowed by its hash (policyFor) and nothing else.
+  assert.doesNotMatch(TEMPLATE.replace(/<script type="importmap">[^<]*<\/script>/, ''), /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script but the import map');
   assert.doesNotMatch(TEMPLATE, /<style|\sstyle=|\son[a-z]+=/i, 'no inline style or handler');
   const dir = new URL('../../site/js/', import.meta.url);
   const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.js'));
@@ -45,4 +47,15 @@ test('the template and the pages need nothing the policy forbids', async () => {
     const src = await readFile(new URL(f, dir), 'utf8');
     assert.doesNotMatch(src, /setAttribute\(\s*['"]style['"]|\bstyle:\s|innerHTML|\beval\(|new Function\(/, `site/js/${f}`);
   }
+});
+
+test('the one inline script, the import map, is allowed by the hash of its exact text; another text is not', () => {
+  const map = /<script type="importmap">([^<]*)<\/script>/.exec(TEMPLATE);
+  assert.ok(map, 'the template names shown-ratio.js through an import map');
+  const hash = createHash('sha256').update(map[1], 'utf8').digest('base64');
+  const scriptSrc = policyFor(TEMPLATE).split(';').map((d) => d.trim().split(/\s+/)).find(([k]) => k === 'script-src');
+  assert.deepEqual(scriptSrc, ['script-src', "'self'", `'sha256-${hash}'`]);
+  const tampered = TEMPLATE.replace(map[1], map[1].replace('./js/shown-ratio.js', 'https://evil.example/x.js'));
+  assert.ok(!policyFor(tampered).includes(hash), 'a changed map gets another hash, never the shipped one');
+  assert.equal(policyFor('<html></html>'), CONTENT_SECURITY_POLICY, 'no map: nothing inline allowed');
 });
