@@ -23,7 +23,7 @@ export const APPROVAL_SHA_PREFIX = 12;
  * What an environment's settings allow (GET /repos/{owner}/{repo}/environments/{name} and, when
  * it limits branches by name, its deployment branch policies). Pure.
  * @param {any} environment the API's answer (protection_rules, can_admins_bypass, deployment_branch_policy)
- * @param {{name: string, type?: string}[]|null} branchPolicies the custom branch policies, null when not custom
+ * @param {{name?: string, type?: string}[]|null} branchPolicies the custom branch policies, null when not custom
  * @param {string} defaultBranch the service repository's default branch, the only one that may deploy
  * @returns {string[]} one sentence per setting that lets a run through without a person, with the setting to change
  */
