@@ -36,8 +36,6 @@ export async function planCommand(options, settings) {
   const { resolveBenchmarkRequest } = await import('./resolve-benchmark-request.js');
   const { applyAcceptedBaseline, needsReferenceRun, renderPlanOutputs } = await import('./benchmark-plan.js');
   const root = options.root ?? process.cwd();
-  // A pull request's plan: the environment that holds its run for approval must really hold it.
-  if (options.environment) await checkEnvironment(options, settings);
   const config = await loadConfig(root);
   const { plan: requested, errors } = resolveBenchmarkRequest(config, {
     product: options.product ?? '',
@@ -88,6 +86,9 @@ export async function planCommand(options, settings) {
   const text = renderPlanOutputs(plan, { estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeouts });
   if (settings.output) await appendFile(settings.output, text);
   process.stdout.write(options.json ? `${JSON.stringify({ ...plan, estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeoutsMinutes: timeouts }, null, 2)}\n` : text);
+  // A pull request's plan: the environment that holds its run for approval must really hold it.
+  // Checked after the outputs are written, so the job posting the check can say why it refused.
+  if (options.environment) await checkEnvironment(options, settings);
   return EXIT.ok;
 }
 
@@ -101,12 +102,17 @@ export async function planCommand(options, settings) {
 async function checkEnvironment(options, settings) {
   const { createGitHubClient, parseRepo, fetchEnvironmentProblems } = await import('../github/index.js');
   if (!options.defaultBranch) throw new UserError('--environment needs --default-branch: the only branch that may use the environment (the repository\'s default branch)');
-  if (!settings.token) throw new UserError(`--environment ${options.environment}: no token in $${settings.tokenEnv} to read it (actions: read); a pull request's run is not planned unchecked`);
+  if (!settings.token) {
+    const why = `--environment ${options.environment}: no token in $${settings.tokenEnv} to read it (actions: read); a pull request's run is not planned unchecked`;
+    if (settings.output) await appendFile(settings.output, `refused=${why}\n`);
+    throw new UserError(why);
+  }
   // The service repository: the one running this workflow (--repo is the ref's clone URL here).
   const repo = parseRepo(settings.repository ?? '');
   const log = (/** @type {string} */ line) => process.stderr.write(`plan: ${line}\n`);
   const octokit = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, log, ...(options.timing ?? {}) });
   const problems = await fetchEnvironmentProblems(octokit, repo, options.environment, options.defaultBranch);
+  if (problems.length > 0 && settings.output) await appendFile(settings.output, `refused=${problems.join('; ').replace(/[\r\n]+/g, ' ')}\n`);
   if (problems.length > 0) throw new UserError(`the approval of pull-request runs is not safe (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n  - ${problems.join('\n  - ')}`);
 }
 

@@ -35,7 +35,12 @@ test('plan refuses a pull request\'s run when the approval environment is missin
   const settings = githubSettings({ token: 'ghs', apiUrl: FAKE_API, repository: 'acme/tagbench' });
   await assert.rejects(plan(settings), /environment tagbench-pull-requests does not exist in acme\/tagbench/);
   f.environments = { [ENV]: fakeEnvironment(ENV, { reviewers: [], adminsBypass: true, branchPolicy: null }) };
-  await assert.rejects(plan(settings), /not safe \(3 problems\):\n {2}- .*no required reviewers[^]*administrators bypass[^]*every branch/);
+  const output = join(await github.tempDir('tagbench-plan-pr-'), 'output');
+  await assert.rejects(plan({ ...settings, output }), /not safe \(3 problems\):\n {2}- .*no required reviewers[^]*administrators bypass[^]*every branch/);
+  // The plan's outputs are written first, then why it refused: the posting job says it on the check.
+  const written = await readFile(output, 'utf8');
+  assert.match(written, /^commit=a{40}$/m);
+  assert.match(written, /\nrefused=environment tagbench-pull-requests has no required reviewers[^\n]*; [^\n]*administrators[^\n]*\n$/);
   await assert.rejects(plan(githubSettings({ apiUrl: FAKE_API, repository: 'acme/tagbench' })), /no token in \$GITHUB_TOKEN .* not planned unchecked/);
 });
 
