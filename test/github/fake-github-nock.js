@@ -85,7 +85,7 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  *   GET /repos/{owner}/{repo}/environments/{name} answers (fakeEnvironment builds one)
  * @property {Record<string, {name: string, type?: string}[]>} branchPolicies custom deployment branch policies per environment
  * @property {Record<string, any[]>} approvals deployment reviews per workflow run id (fakeApproval builds one)
- * @property {Record<string, string>} permissions a login's permission on the code repository (admin, write, read)
+ * @property {Record<string, string>} permissions a login's role on the code repository (admin, maintain, write, triage, read)
  * @property {{issue: number, name: string}[]} removedLabels labels removed from pull requests
  */
 
@@ -348,11 +348,14 @@ export function startFakeGitHub(seed = {}) {
     state.removedLabels.push({ issue: number, name });
     return [200, pull.labels];
   }));
-  // A user's permission on the repository: admin, write (maintain included), read or none.
+  // A user's permission on the repository: GitHub answers the role (permissions seeds it: admin,
+  // maintain, write, triage, read) in role_name, and in permission the legacy level it maps to:
+  // maintain reads as write and triage as read, so a triager never passes a write check.
   scope.get(new RegExp(`^${repo}/collaborators/[^/]+/permission$`)).reply(route('GET', (uri) => {
     const login = decodeURIComponent(uri.split('/')[5]);
-    const permission = state.permissions[login] ?? 'none';
-    return [200, { permission, role_name: permission, user: { ...userApi(login), role_name: permission } }];
+    const role = state.permissions[login] ?? 'none';
+    const permission = /** @type {Record<string, string>} */ ({ admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read' })[role] ?? 'none';
+    return [200, { permission, role_name: role, user: { ...userApi(login), role_name: role } }];
   }));
 
   return Object.assign(state, {

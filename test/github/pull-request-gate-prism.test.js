@@ -130,3 +130,17 @@ test('check-approval: no token is a failure, never a dry run; a refusal names ev
   Object.assign(f, { approvals: { 77: [fakeApproval('alice', `ok ${SHA.slice(0, 12)}`)] }, pulls: { 1: pull(SHA) } });
   assert.equal(await checkApprovalCommand(options, githubSettings({ token: 'ghs', apiUrl: ctx.prism.url, output: join(dir, 'ok') })), 0);
 });
+
+test('the stand-in\'s routes the request workflow uses keep GitHub\'s rules and shapes: a writer\'s permission (a triager\'s reads as read), and removing the label once (then 404)', { timeout: 300_000 }, async () => {
+  const pull = await examplePull();
+  const pr = pull(SHA);
+  pr.labels = [{ ...pr.labels[0], name: 'tagbench' }];
+  const f = start({ pulls: { 1: pr }, permissions: { maintainer: 'write', helper: 'triage' } });
+  const octokit = client();
+  assert.equal((await octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...CODE, username: 'maintainer' })).data.permission, 'write');
+  assert.equal((await octokit.request('GET /repos/{owner}/{repo}/collaborators/{username}/permission', { ...CODE, username: 'helper' })).data.permission, 'read', 'triage reads as read: it may label, not ask');
+  assert.deepEqual((await octokit.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { ...CODE, issue_number: 1, name: 'tagbench' })).data, []);
+  await assert.rejects(octokit.request('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { ...CODE, issue_number: 1, name: 'tagbench' }), (err) => /** @type {{status?: number}} */ (err).status === 404);
+  assert.deepEqual(f.removedLabels, [{ issue: 1, name: 'tagbench' }]);
+  assertValid();
+});
