@@ -55,7 +55,9 @@ export async function planCommand(options, settings) {
     ref: options.ref ?? '',
     repo: options.repo ?? '',
     baseRef: options.baseRef ?? '',
-  }, { hostLabels: options.hostLabels ?? settings.hostLabels ?? '', selfHosted: Boolean(options.selfHosted) });
+  // A pull request's leg runs on the labels of pull requests (below), never its class's: the
+  // class needs no labels of its own then.
+  }, { hostLabels: options.hostLabels ?? settings.hostLabels ?? '', selfHosted: Boolean(options.selfHosted) && !options.pull });
   if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
   if (options.commit && !requested.commit) process.stderr.write(`plan: commit ${options.commit} is not used: the ${requested.provider} provider installs a build that is not made from a commit here (only --provider source builds one)\n`);
   // A ref's base is resolved with git by `run --ref` (the release it branched from), not a baseline file.

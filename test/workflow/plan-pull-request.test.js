@@ -15,7 +15,8 @@ const github = useFakeGitHubPerTest();
 const ENV = 'tagbench-pull-requests';
 const SHA = 'a'.repeat(40);
 const options = {
-  root, product: 'mariadb', version: '', hostClass: 'local', suite: 'smoke', ref: 'pull/7/head', baseRef: 'main', repo: 'https://github.com/acme/bench.git', commit: SHA,
+  // local has no runner labels: a release leg on it is refused with --self-hosted, a pull request's is not.
+  root, selfHosted: true, product: 'mariadb', version: '', hostClass: 'local', suite: 'smoke', ref: 'pull/7/head', baseRef: 'main', repo: 'https://github.com/acme/bench.git', commit: SHA,
   environment: ENV, defaultBranch: 'main', pull: '7', codeRepo: 'acme/bench', requestedBy: 'mallory', timing: { throttle: false, retries: 0 },
 };
 
