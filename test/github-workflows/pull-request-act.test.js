@@ -155,7 +155,7 @@ test('act: a labelled pull request runs only once another person approved its co
       assert.notEqual(result.code, 0, 'a refused run fails');
       // Before any code of the pull request is fetched: the build step never started, nothing
       // of the pull request reached the install cache or the run's work folder.
-      assert.doesNotMatch(result.log, /build, run, compare and confirm the pull request/);
+      assert.doesNotMatch(result.log, /Run Main build, run, compare and confirm the pull request/);
       assert.deepEqual(await listCache(), cacheBefore, 'the install cache is as it was');
       await assert.rejects(readFile(join(dir, name, 'w')), /ENOENT/, 'no work folder: nothing was fetched or built');
     }
