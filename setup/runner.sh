@@ -5,6 +5,16 @@
 #   user      a dedicated system user that runs the runner service, owning the install cache
 #   runner    register the GitHub Actions runner of this host with the labels of its host
 #             class (configs/hosts/<class>.yml labels:) plus one label of its own (--host-label)
+#   pull requests (--pull-requests): a runner for pull requests' legs only (pull-request.yml):
+#             labels tagbench-pull-request and tagbench-pr-<class> instead of the class's own, so
+#             it never takes a release leg and a release host never takes a pull request;
+#             registered --ephemeral (one job, then it is gone: re-image the host, or restore its
+#             snapshot, before registering it again); and a second user (--pr-user, default
+#             tagbench-pr) that builds and runs the pull request: its own home with its install
+#             cache and ccache, no read access to the runner's folder (mode 0700) and its
+#             .credentials, no write access to the shared install cache; the runner's user may run
+#             commands as it (sudoers drop-in) and no more
+#   ephemeral (--ephemeral) register the runner for one job only (config.sh --ephemeral)
 #   tuning    (--tune) what doctor --strict checks: performance governor, turbo off, SMT as the
 #             host class says (tuning.smt, default off), transparent huge pages madvise,
 #             vm.swappiness=1, irqbalance stopped; kept across reboots by a systemd unit. The
@@ -15,6 +25,8 @@
 #   setup/runner.sh --host-class medium-server --host-label tagbench-medium-01 \
 #     --org acme --runner-group tagbench-benchmarks \
 #     --runner-tarball actions-runner-linux-x64-<version>.tar.gz --tune [--dry-run]
+#   setup/runner.sh --host-class small-server --host-label tagbench-pr-01 --org acme \
+#     --runner-group tagbench-pull-requests --pull-requests [--pr-user tagbench-pr] --tune
 #   (--repo acme/tagbench instead of --org registers a repository runner: any workflow of the
 #   repository can reach it; docs/github-service.md "Setting up the service in a company")
 #   setup/runner.sh --host-class medium-server --untune [--dry-run]
@@ -32,9 +44,9 @@ sysctl_file="$sys_root/etc/sysctl.d/90-tagbench.conf"
 
 host_class='' host_label='' repo='' org='' runner_group='' runner_tarball='' dry_run=0 tune=0 untune=0 tune_now=0
 runner_user=tagbench runner_dir=/opt/tagbench-runner cache_dir=/var/cache/tagbench/installs
-skip_packages=0 skip_runner=0
+skip_packages=0 skip_runner=0 ephemeral=0 pull_requests=0 pr_user=tagbench-pr
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 say() { printf 'setup/runner.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
@@ -49,6 +61,9 @@ while (($#)); do
     --runner-dir) runner_dir=${2:?}; shift 2 ;;
     --user) runner_user=${2:?}; shift 2 ;;
     --cache-dir) cache_dir=${2:?}; shift 2 ;;
+    --ephemeral) ephemeral=1; shift ;;
+    --pull-requests) pull_requests=1 ephemeral=1; shift ;;
+    --pr-user) pr_user=${2:?}; shift 2 ;;
     --skip-packages) skip_packages=1; shift ;;
     --skip-runner) skip_runner=1; shift ;;
     --tune) tune=1; shift ;;
@@ -69,6 +84,8 @@ known_classes() { local f; for f in "$project"/configs/hosts/*.yml; do f=${f##*/
 [[ -z $org || $org =~ ^[A-Za-z0-9][A-Za-z0-9-]{0,38}$ ]] || die "--org '$org' must be an organization name (letters, digits and -)"
 [[ -z $runner_group || $runner_group =~ ^[A-Za-z0-9][A-Za-z0-9\ ._-]{0,99}$ ]] || die "--runner-group '$runner_group' must be letters, digits, spaces, '.', '_' or '-'"
 [[ -n $repo && -n $org ]] && die "--repo and --org exclude each other: a runner is registered on a repository or on an organization"
+[[ $pr_user =~ ^[a-z_][a-z0-9_-]{0,30}$ ]] || die "--pr-user '$pr_user' is not a valid user name"
+[[ $pr_user == "$runner_user" ]] && die "--pr-user '$pr_user' is the runner's own user: a pull request's code runs as another one"
 [[ -n $runner_group && -z $org ]] && die "--runner-group needs --org: runner groups are an organization's (a repository runner has none)"
 
 # The host class's labels and SMT setting, from the project's own config loader (validated).
@@ -243,8 +260,23 @@ create_user() {
   else run install -d -o "$runner_user" -g "$runner_user" -m 0755 "$cache_dir"; fi
 }
 
+# --- the pull requests' user: builds and runs a pull request, and reads nothing of the runner ---
+create_pr_user() {
+  if id "$pr_user" >/dev/null 2>&1; then printf 'already: user %s exists\n' "$pr_user"
+  else run useradd --system --create-home --home-dir "/home/$pr_user" --shell /bin/bash "$pr_user"; fi
+  # Its home (private install cache, ccache, job folder) is its own; the runner's folder and
+  # home are closed to it; the shared install cache stays the runner user's (read-only to it).
+  run chmod 0700 "/home/$pr_user" "/home/$runner_user"
+  run install -d -o "$runner_user" -g "$runner_user" -m 0700 "$runner_dir"
+  local rule="$runner_user ALL=($pr_user) NOPASSWD: ALL"
+  if [[ $(cat "/etc/sudoers.d/tagbench-pr" 2>/dev/null) == "$rule" ]]; then printf 'already: %s may run commands as %s\n' "$runner_user" "$pr_user"
+  else run sh -c "printf '%s\n' '$rule' > /etc/sudoers.d/tagbench-pr && chmod 0440 /etc/sudoers.d/tagbench-pr && visudo -cf /etc/sudoers.d/tagbench-pr"; fi
+}
+
 # --- runner ---
 runner_labels() {
+  # A pull requests' runner: labels no release leg asks for (scripts/workflow/runner-labels.js).
+  if ((pull_requests)); then printf 'tagbench-pull-request,tagbench-pr-%s%s' "$host_class" "${host_label:+,$host_label}"; return 0; fi
   local labels=$class_labels
   [[ -n $host_label ]] && labels=${labels:+$labels,}$host_label
   printf '%s' "$labels"
@@ -262,6 +294,7 @@ register_runner() {
   fi
   local group_args=()
   [[ -n $runner_group ]] && group_args=(--runnergroup "$runner_group")
+  ((ephemeral)) && group_args+=(--ephemeral)
   if [[ -z $class_labels ]]; then
     say "host class $host_class has no runner labels: the workflows reach this runner only when TAGBENCH_HOST_LABELS names it, e.g. {\"$host_class\": [\"$host_label\"]} (docs/github-service.md)"
   fi
@@ -277,8 +310,8 @@ register_runner() {
     run chown -R "$runner_user:$runner_user" "$runner_dir"
   fi
   if ((dry_run)); then
-    printf 'would run (as %s, RUNNER_TOKEN from the environment): %s/config.sh --unattended --url %s%s --name %s --labels %s --work _work --replace\n' \
-      "$runner_user" "$runner_dir" "$url" "${runner_group:+ --runnergroup $runner_group}" "$host_label" "$labels"
+    printf 'would run (as %s, RUNNER_TOKEN from the environment): %s/config.sh --unattended --url %s%s%s --name %s --labels %s --work _work --replace\n' \
+      "$runner_user" "$runner_dir" "$url" "${runner_group:+ --runnergroup $runner_group}" "$( ((ephemeral)) && printf ' --ephemeral')" "$host_label" "$labels"
   else
     [[ -n ${RUNNER_TOKEN:-} ]] || die "RUNNER_TOKEN is not set: a registration token (gh api -X POST $token_api --jq .token), valid one hour"
     (cd "$runner_dir" && runuser -u "$runner_user" -- ./config.sh --unattended --url "$url" "${group_args[@]}" \
@@ -286,6 +319,8 @@ register_runner() {
   fi
   # The job's environment: the host class the workflow passes to doctor --strict, the cache.
   run sh -c "printf 'TAGBENCH_HOST_CLASS=%s\nTAGBENCH_CACHE=%s\n' '$host_class' '$cache_dir' >> '$runner_dir/.env'"
+  # pull-request.yml builds and runs the pull request as this user, and refuses without it.
+  ((pull_requests)) && run sh -c "printf 'TAGBENCH_PR_USER=%s\n' '$pr_user' >> '$runner_dir/.env'"
   (cd "$runner_dir" 2>/dev/null || cd /; run "$runner_dir/svc.sh" install "$runner_user")
   (cd "$runner_dir" 2>/dev/null || cd /; run "$runner_dir/svc.sh" start)
 }
@@ -303,6 +338,7 @@ fi
 need_root 'setting up a runner'
 if ((skip_packages)); then say 'packages skipped (--skip-packages)'; else install_packages; fi
 create_user
+((pull_requests)) && create_pr_user
 if ((skip_runner)); then say 'runner registration skipped (--skip-runner)'; else register_runner; fi
 if ((tune)); then tune_host; else say 'host tuning not changed (add --tune)'; fi
 if ((dry_run)); then

@@ -73,7 +73,8 @@ function result(id, title, status, detail, fix) {
  * @param {GitHubReader} client
  * @param {GitHubTarget} target
  * @returns {Promise<CheckResult[]>} repository visibility, fork pull request settings, self-hosted
- *   runners of the repository (and of its organisation), runner groups, one line per labelled host class
+ *   runners of the repository (and of its organisation), runner groups, one line per labelled host
+ *   class, and the approval environment of pull-request runs
  */
 export async function checkGitHub(client, { owner, repo, hostClasses }) {
   const repoAnswer = await read(client, 'GET /repos/{owner}/{repo}', { owner, repo });
@@ -107,7 +108,52 @@ export async function checkGitHub(client, { owner, repo, hostClasses }) {
       isPublic ? 'for a public repository, keep the self-hosted runners in an organisation runner group that does not allow public repositories, or make the repository private' : null));
   }
   out.push(...checkHostClasses(hostClasses, repoRunners, orgRunners));
+  out.push(await checkPullRequestEnvironment(client, owner, repo, String(repoAnswer.data.default_branch ?? 'main')));
   return out;
+}
+
+/** The environment whose reviewers approve each pull request's run (pull-request.yml). */
+const PR_ENVIRONMENT = 'tagbench-pull-requests';
+
+/**
+ * The approval environment of pull-request runs, as plan checks it before every run (github/
+ * pull-request-gate.js, which doctor may not import): required reviewers, self-review prevented,
+ * no administrator bypass, and the default branch alone may use it. A missing environment fails:
+ * GitHub would create it unprotected at the first run.
+ * @param {GitHubReader} client
+ * @param {string} owner
+ * @param {string} repo
+ * @param {string} defaultBranch
+ * @returns {Promise<CheckResult>}
+ */
+async function checkPullRequestEnvironment(client, owner, repo, defaultBranch) {
+  const id = 'github-pr-environment';
+  const title = `environment ${PR_ENVIRONMENT} (approval of pull-request runs)`;
+  const where = `Settings → Environments → ${PR_ENVIRONMENT}`;
+  const env = await read(client, 'GET /repos/{owner}/{repo}/environments/{environment_name}', { owner, repo, environment_name: PR_ENVIRONMENT });
+  if (!env.ok) {
+    return /HTTP 404/.test(env.why)
+      ? result(id, title, 'fail', `${PR_ENVIRONMENT} does not exist: GitHub would create it with no protection at the first pull-request run (plan refuses that run)`, `create it: ${where}, with required reviewers (docs/github-service.md "Trust model")`)
+      : result(id, title, 'unknown', env.why, 'give a token with actions: read on the repository');
+  }
+  const e = env.data;
+  const reviewers = (e.protection_rules ?? []).find((/** @type {any} */ r) => r?.type === 'required_reviewers');
+  const policy = e.deployment_branch_policy;
+  let branches = policy ? (policy.protected_branches ? ['every protected branch'] : []) : ['every branch'];
+  if (policy?.custom_branch_policies) {
+    const list = await read(client, 'GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies', { owner, repo, environment_name: PR_ENVIRONMENT, per_page: 100 });
+    if (!list.ok) return result(id, title, 'unknown', list.why, 'give a token with actions: read on the repository');
+    branches = (list.data.branch_policies ?? []).map((/** @type {any} */ b) => `${b.type ?? 'branch'} ${b.name}`);
+  }
+  const wrong = [
+    ...(!reviewers?.reviewers?.length ? ['no required reviewers ("Required reviewers"; private repositories need GitHub Enterprise)'] : []),
+    ...(reviewers?.reviewers?.length && reviewers.prevent_self_review !== true ? ['self-review allowed ("Prevent self-review" off)'] : []),
+    ...(e.can_admins_bypass !== false ? ['administrators may bypass ("Allow administrators to bypass configured protection rules" on, or not reported)'] : []),
+    ...(branches.length !== 1 || branches[0] !== `branch ${defaultBranch}` ? [`usable from ${branches.join(', ') || 'no branch'}, not only ${defaultBranch} ("Deployment branches and tags")`] : []),
+  ];
+  return wrong.length > 0
+    ? result(id, title, 'fail', `${PR_ENVIRONMENT}: ${wrong.join('; ')}: plan refuses every pull-request run`, `${where}: required reviewers, "Prevent self-review" on, administrator bypass off, "Selected branches and tags" with the one rule ${defaultBranch}`)
+    : result(id, title, 'ok', `${PR_ENVIRONMENT}: ${reviewers.reviewers.length} required reviewer(s), self-review prevented, no administrator bypass, ${defaultBranch} only`, null);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * CLI commands of the github stage: report (report-command.js), post-verdict
- * (verdict-command.js), issues, export, triage. Each command's entry (`run`) reads the
+ * (verdict-command.js), check-approval (gate-command.js), issues, export, triage. Each command's entry (`run`) reads the
  * environment once (settings.js: token, repository, API URL, job summary, ...) and hands the
  * handler a plain settings object; handlers import the modules they drive only when they run, so
  * `--help` stays light.
@@ -10,6 +10,7 @@ import { botLoginOption, githubRepoOption, identityFilterOptions, issueLabelOpti
 import { botLoginsFrom, readGitHubSettings } from './settings.js';
 import { reportSpec } from './report-command.js';
 import { postVerdictSpec } from './verdict-command.js';
+import { checkApprovalSpec } from './gate-command.js';
 
 /** @typedef {import('./settings.js').GitHubSettings} GitHubSettings */
 
@@ -196,4 +197,4 @@ const triageSpec = {
 };
 
 /** @type {import('../command-spec.js').CommandSpec[]} */
-export const commands = [reportSpec, issuesSpec, exportSpec, triageSpec, postVerdictSpec];
+export const commands = [reportSpec, issuesSpec, exportSpec, triageSpec, postVerdictSpec, checkApprovalSpec];

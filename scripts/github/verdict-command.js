@@ -32,7 +32,7 @@ export async function postVerdictCommand(options, settings) {
   const repoName = options.repo ?? settings.repository ?? '';
   if (!repoName) throw new UserError('post-verdict needs --repo <owner/name> (or GITHUB_REPOSITORY): the repository where the commit lives, a fork\'s own for a fork');
   const repo = parseRepo(repoName);
-  if (options.started) return postStartedCommand(options, { ...repo, sha: sha.toLowerCase(), pull: null }, settings, log);
+  if (options.started || options.neutral) return postStartedCommand(options, { ...repo, sha: sha.toLowerCase(), pull: null }, settings, log);
   if (!options.comparison) throw new UserError('post-verdict needs --comparison <file>: a comparison written by tagbench compare or confirm (results/verdicts/...)');
   let pull = null;
   if (options.pull !== undefined && options.pull !== '') {
@@ -44,7 +44,9 @@ export async function postVerdictCommand(options, settings) {
   }
   const { readComparisonFile, readCalibrationReport, replaceFileAtomic } = await import('../store/index.js');
   const { renderVerdict } = await import('./render-verdict.js');
+  if (options.untrusted) await checkUntrusted(options, sha);
   const comparison = await readComparisonFile(options.comparison);
+  if (options.untrusted) await checkUntrustedComparison(comparison, options, { sha, pull });
   const root = options.root ?? new URL('../..', import.meta.url).pathname;
   const verdict = renderVerdict(comparison, {
     sha: sha.toLowerCase(),
@@ -98,6 +100,7 @@ async function postStartedCommand(options, target, settings, log) {
   const { renderStartedCheck } = await import('./render-verdict.js');
   const started = renderStartedCheck({ product: options.product, hostClass: options.hostClass, suite: options.suite }, { runUrl: options.runUrl || settings.runUrl, about: options.about ?? null });
   const token = options.dryRun ? null : settings.token;
+  if (options.neutral) return postNeutralCheck(options, started, target, settings, log);
   if (!token) {
     log(`no token (or --dry-run): the in-progress check "${started.name}" is not posted`);
     process.stdout.write(`${JSON.stringify({ started: started.name, dryRun: true })}\n`);
@@ -110,6 +113,69 @@ async function postStartedCommand(options, target, settings, log) {
   log(`"${started.name}" in progress on ${target.sha} (${result.check}${result.url ? `: ${result.url}` : ''})`);
   process.stdout.write(`${JSON.stringify({ started: started.name, ...result })}\n`);
   return EXIT.ok;
+}
+
+/**
+ * `post-verdict --neutral <reason>`: a run that ended without a verdict (refused at the approval,
+ * failed, timed out or cancelled) completes its check as neutral, saying why and linking the run,
+ * so no check stays "in progress" for good. A token is required: this posts from the workflow.
+ * @param {Record<string, any>} options
+ * @param {ReturnType<typeof import('./render-verdict.js').renderStartedCheck>} started the check's name and id
+ * @param {{owner: string, repo: string, sha: string, pull: null}} target
+ * @param {GitHubSettings} settings
+ * @param {(line: string) => void} log
+ * @returns {Promise<number>}
+ * @throws {UserError} without a token, or when GitHub refuses the check
+ */
+async function postNeutralCheck(options, started, target, settings, log) {
+  if (!settings.token) throw new UserError(`post-verdict --neutral needs a token in $${settings.tokenEnv}: the check must be completed, never left in progress`);
+  const runUrl = options.runUrl || settings.runUrl;
+  // The reason may come from a failed step's output: one line, and no Markdown link or mention.
+  const reason = String(options.neutral).replace(/[\r\n]+/g, ' ').replace(/@/g, '@\u200b').replace(/\]\(/g, ']\u200b(').slice(0, 1000);
+  const { createGitHubClient } = await import('./github-client.js');
+  const { syncCheckRun } = await import('./post-verdict.js');
+  const octokit = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, log, ...(options.timing ?? {}) });
+  const ctx = { octokit, trustedLogins: new Set(), log, recheckDelayMs: options.timing?.recheckDelayMs };
+  const output = { title: 'Not benchmarked', summary: `${reason}${runUrl ? `\n\nThe workflow run: ${runUrl}` : ''}` };
+  const run = await syncCheckRun(ctx, { owner: target.owner, repo: target.repo }, target.sha, {
+    name: started.name, externalId: started.externalId,
+    fields: { status: 'completed', conclusion: 'neutral', output, ...(runUrl ? { details_url: runUrl } : {}) },
+  });
+  log(`"${started.name}" completed as neutral on ${target.sha}: ${reason}`);
+  process.stdout.write(`${JSON.stringify({ neutral: started.name, check: run.action, url: run.url })}\n`);
+  return EXIT.ok;
+}
+
+/**
+ * The artifact of a pull request's bench job (--untrusted): size and file count capped first.
+ * @param {Record<string, any>} options
+ * @param {string} sha
+ * @throws {UserError} naming every problem
+ */
+async function checkUntrusted(options, sha) {
+  const { readArtifactProblems } = await import('./untrusted-results.js');
+  for (const flag of ['product', 'hostClass', 'suite', 'expectRef', 'expectRepository', 'pull']) {
+    if (!options[flag]) throw new UserError(`post-verdict --untrusted needs --${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: the plan's value the comparison must match`);
+  }
+  const problems = await readArtifactProblems(options.untrusted);
+  if (problems.length > 0) throw new UserError(`post-verdict: the results of ${sha} are refused: ${problems.join('; ')}`);
+}
+
+/**
+ * The comparison of an --untrusted artifact must be this run's: the plan's pull request, ref,
+ * repository, commit, product, host class and suite.
+ * @param {import('../types/comparison.js').Comparison} comparison
+ * @param {Record<string, any>} options
+ * @param {{sha: string, pull: number|null}} target
+ * @throws {UserError}
+ */
+async function checkUntrustedComparison(comparison, options, { sha, pull }) {
+  const { validateComparisonIdentity } = await import('./untrusted-results.js');
+  const problems = validateComparisonIdentity(comparison, {
+    product: options.product, hostClass: options.hostClass, suite: options.suite, ref: options.expectRef,
+    repository: options.expectRepository, pull: Number(pull), commit: sha,
+  });
+  if (problems.length > 0) throw new UserError(`post-verdict: ${options.comparison} is not this run's comparison: ${problems.join('; ')}`);
 }
 
 /** @param {string} text */
@@ -151,6 +217,10 @@ export const postVerdictSpec = {
     { flags: '--site-url <url>', description: 'the site\'s page of this run, linked from the check run and the comment' },
     { flags: '--run-url <url>', description: 'workflow run linked (default: built from $GITHUB_SERVER_URL, $GITHUB_REPOSITORY, $GITHUB_RUN_ID)' },
     tokenEnvOption('environment variable holding the token of --repo'),
+    { flags: '--neutral <reason>', description: 'complete the check as neutral with this reason and the run\'s link (a run that ended without a verdict); needs --product, --host-class, --suite' },
+    { flags: '--untrusted <dir>', description: 'the comparison comes from this downloaded artifact of a pull request\'s run: its size and file count are capped, and the comparison must match --product, --host-class, --suite, --pull, --sha, --expect-ref and --expect-repository' },
+    { flags: '--expect-ref <ref>', description: 'with --untrusted: the ref the plan resolved (pull/N/head)' },
+    { flags: '--expect-repository <url>', description: 'with --untrusted: the clone URL the plan checked' },
     { flags: '--dry-run <dir>', description: 'post nothing: write check-run.md, comment.md and requests.json to this directory' },
     botLoginOption('whose verdict comments are ours to edit besides the token\'s own', '; a GitHub App: <app-slug>[bot]'),
   ],

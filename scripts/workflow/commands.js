@@ -55,7 +55,9 @@ export async function planCommand(options, settings) {
     ref: options.ref ?? '',
     repo: options.repo ?? '',
     baseRef: options.baseRef ?? '',
-  }, { hostLabels: options.hostLabels ?? settings.hostLabels ?? '', selfHosted: Boolean(options.selfHosted) });
+  // A pull request's leg runs on the labels of pull requests (below), never its class's: the
+  // class needs no labels of its own then.
+  }, { hostLabels: options.hostLabels ?? settings.hostLabels ?? '', selfHosted: Boolean(options.selfHosted) && !options.pull });
   if (!requested) throw new UserError(`invalid benchmark request (${errors.length} problem${errors.length > 1 ? 's' : ''}):\n  - ${errors.join('\n  - ')}`);
   if (options.commit && !requested.commit) process.stderr.write(`plan: commit ${options.commit} is not used: the ${requested.provider} provider installs a build that is not made from a commit here (only --provider source builds one)\n`);
   // A ref's base is resolved with git by `run --ref` (the release it branched from), not a baseline file.
@@ -77,10 +79,66 @@ export async function planCommand(options, settings) {
   process.stderr.write(`estimated time of the leg ${plan.leg}:\n${renderEstimate(leg.budgeted)}\n`
     + `  and, when a regression needs confirming, up to ${Math.round(leg.steps.confirmS / 60)} min more (every test rerun)\n`
     + `step timeouts (min): install ${timeouts.install}, run ${timeouts.run}, reference ${timeouts.reference}, confirm ${timeouts.confirm}; job ${timeouts.job}\n`);
+  if (options.pull) {
+    // Never a release host: labels of its own (runner-labels.js), and the request on the job summary.
+    const { pullRequestRunnerLabels } = await import('./runner-labels.js');
+    plan.runsOn = pullRequestRunnerLabels(plan.hostClass);
+    if (settings.stepSummary) await appendFile(settings.stepSummary, renderPullRequestSummary(options, plan));
+  }
   const text = renderPlanOutputs(plan, { estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeouts });
   if (settings.output) await appendFile(settings.output, text);
   process.stdout.write(options.json ? `${JSON.stringify({ ...plan, estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeoutsMinutes: timeouts }, null, 2)}\n` : text);
+  // A pull request's plan: the environment that holds its run for approval must really hold it.
+  // Checked after the outputs are written, so the job posting the check can say why it refused.
+  if (options.environment) await checkEnvironment(options, settings);
   return EXIT.ok;
+}
+
+/**
+ * Refuse a plan whose approval environment would let a run through without a person
+ * (github/pull-request-gate.js). Fail closed: no token, no plan.
+ * @param {Record<string, any>} options --environment, --default-branch
+ * @param {GitHubSettings} settings
+ * @throws {UserError} listing every problem
+ */
+async function checkEnvironment(options, settings) {
+  const { createGitHubClient, parseRepo, fetchEnvironmentProblems } = await import('../github/index.js');
+  if (!options.defaultBranch) throw new UserError('--environment needs --default-branch: the only branch that may use the environment (the repository\'s default branch)');
+  if (!settings.token) {
+    const why = `--environment ${options.environment}: no token in $${settings.tokenEnv} to read it (actions: read); a pull request's run is not planned unchecked`;
+    if (settings.output) await appendFile(settings.output, `refused=${why}\n`);
+    throw new UserError(why);
+  }
+  // The service repository: the one running this workflow (--repo is the ref's clone URL here).
+  const repo = parseRepo(settings.repository ?? '');
+  const log = (/** @type {string} */ line) => process.stderr.write(`plan: ${line}\n`);
+  const octokit = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, log, ...(options.timing ?? {}) });
+  const problems = await fetchEnvironmentProblems(octokit, repo, options.environment, options.defaultBranch);
+  if (problems.length > 0 && settings.output) await appendFile(settings.output, `refused=${problems.join('; ').replace(/[\r\n]+/g, ' ')}\n`);
+  if (problems.length > 0) throw new UserError(`the approval of pull-request runs is not safe (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n  - ${problems.join('\n  - ')}`);
+}
+
+/**
+ * The job summary of a pull request's plan: what the reviewer approves (the pull request, its
+ * commit and a compare link with its base), written before anyone is asked to approve.
+ * @param {Record<string, any>} options --code-repo, --pull, --commit, --base-ref, --server-url, --requested-by
+ * @param {{hostClass: string, suite: string}} plan
+ * @returns {string} Markdown
+ */
+function renderPullRequestSummary(options, plan) {
+  const server = String(options.serverUrl ?? 'https://github.com').replace(/\/+$/, '');
+  const repo = String(options.codeRepo ?? '');
+  const commit = String(options.commit ?? '');
+  return [
+    `## Pull request ${repo}#${options.pull} at \`${commit}\``,
+    '',
+    `- pull request: ${server}/${repo}/pull/${options.pull}`,
+    `- commit: ${server}/${repo}/commit/${commit}`,
+    `- compare with its base: ${server}/${repo}/compare/${options.baseRef}...${commit}`,
+    `- asked for by: \`${options.requestedBy ?? '?'}\`; suite ${plan.suite} on ${plan.hostClass} (runners of pull requests only)`,
+    `- to approve: read that commit, then approve the environment with a comment naming \`${commit.slice(0, 12)}\``,
+    '',
+  ].join('\n');
 }
 
 /**
@@ -148,6 +206,13 @@ const planSpec = {
     { flags: '--self-hosted', description: 'the jobs run on self-hosted runners: refuse a host class without runner labels' },
     { flags: '--host-labels <json>', description: 'extra runner labels per host class, {"<class>": ["<label>"]} (default: $TAGBENCH_HOST_LABELS)' },
     { flags: '--json', description: 'print the plan as JSON instead of key=value lines' },
+    { flags: '--environment <name>', description: 'a pull request\'s plan: refuse unless this environment of --repo has required reviewers, no self-review, no administrator bypass, and only --default-branch may use it (needs $GITHUB_REPOSITORY and a token with actions: read)' },
+    { flags: '--default-branch <name>', description: 'with --environment: the service repository\'s default branch' },
+    tokenEnvOption('with --environment: environment variable holding a token with actions: read'),
+    { flags: '--pull <number>', description: 'a pull request\'s plan: its runner labels are those of pull requests only (tagbench-pull-request, tagbench-pr-<host class>), and the job summary shows it' },
+    { flags: '--code-repo <owner/name>', description: 'with --pull: the pull request\'s repository (for the summary\'s links)' },
+    { flags: '--requested-by <login>', description: 'with --pull: who asked (for the summary)' },
+    { flags: '--server-url <url>', description: 'with --pull: GitHub\'s web address (default https://github.com)' },
   ],
   run: async (options) => planCommand(options, await settingsOf(options)),
 };

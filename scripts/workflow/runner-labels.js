@@ -72,3 +72,14 @@ function parseHostLabels(text, hosts, errors) {
   }
   return result;
 }
+
+/**
+ * The runner labels of a pull request's leg: labels of its own that no release leg asks for, so a
+ * pull request's code never runs on a release host and a runner registered for pull requests
+ * (setup/runner.sh --pull-requests, which gives it exactly these) never takes a release leg.
+ * @param {string} hostClass the pull request's host class (what its runner measures like)
+ * @returns {string[]} self-hosted, tagbench-pull-request and tagbench-pr-<host class>
+ */
+export function pullRequestRunnerLabels(hostClass) {
+  return ['self-hosted', 'tagbench-pull-request', `tagbench-pr-${hostClass}`];
+}

@@ -33,6 +33,9 @@ test('doctor --github on the description\'s public user repository: documented r
     'GET /repos/acme/bench',
     'GET /repos/acme/bench/actions/permissions/fork-pr-contributor-approval',
     'GET /repos/acme/bench/actions/runners',
+    // The approval environment of pull-request runs and its branch policies (issue 34).
+    'GET /repos/acme/bench/environments/tagbench-pull-requests',
+    'GET /repos/acme/bench/environments/tagbench-pull-requests/deployment-branch-policies',
   ]);
   const status = Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
   assert.deepEqual(status, {
@@ -44,7 +47,10 @@ test('doctor --github on the description\'s public user repository: documented r
     'github-host-local': 'info',
     'github-host-medium-server': 'fail',
     'github-host-small-server': 'fail',
+    // The description's example environment allows self-review and does not report can_admins_bypass.
+    'github-pr-environment': 'fail',
   });
+  assert.match(report.checks.find((c) => c.id === 'github-pr-environment')?.detail ?? '', /self-review allowed .*administrators may bypass/);
   assert.equal(report.ok, false);
   assert.equal(report.subject, 'github');
   assert.match(report.checks.find((c) => c.id === 'github-repo-runners')?.detail ?? '', /linux_runner \(online; labels self-hosted, X64, Linux\)/);

@@ -18,6 +18,8 @@ const DOCUMENTED = new Set([
   'GET /repos/{owner}/{repo}/actions/runners',
   'GET /orgs/{org}/actions/runners',
   'GET /orgs/{org}/actions/runner-groups',
+  'GET /repos/{owner}/{repo}/environments/{environment_name}',
+  'GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies',
 ]);
 
 /**
@@ -72,7 +74,34 @@ test('public organisation repository: unapproved fork PRs, runners on the reposi
   assert.equal(c['github-host-medium-server'].status, 'fail');
   assert.match(c['github-host-medium-server'].detail, /no self-hosted runner carries self-hosted, tagbench-medium/);
   assert.equal(c['github-host-local'].status, 'info');
-  assert.deepEqual(client.calls, [...DOCUMENTED].filter((r) => !r.endsWith('private-repos')));
+  // The approval environment does not exist (404): its branch policies are not asked for.
+  assert.deepEqual(client.calls, [...DOCUMENTED].filter((r) => !r.endsWith('private-repos') && !r.endsWith('deployment-branch-policies')));
+  assert.equal(c['github-pr-environment'].status, 'fail');
+  assert.match(c['github-pr-environment'].detail, /does not exist: GitHub would create it with no protection/);
+});
+
+test('the approval environment of pull-request runs: unprotected fails naming each setting; protected as documented passes (issue 34)', async () => {
+  const repo = { visibility: 'private', private: true, owner: { type: 'User' }, default_branch: 'trunk' };
+  const reviewers = { id: 1, node_id: 'x', type: 'required_reviewers', prevent_self_review: true, reviewers: [{ type: 'User', reviewer: { login: 'alice' } }] };
+  const open = byId(await checkGitHub(fakeClient({
+    'GET /repos/{owner}/{repo}': repo,
+    'GET /repos/{owner}/{repo}/environments/{environment_name}': { name: 'tagbench-pull-requests', can_admins_bypass: true, protection_rules: [], deployment_branch_policy: null },
+  }), TARGET))['github-pr-environment'];
+  assert.equal(open.status, 'fail');
+  assert.match(open.detail, /no required reviewers .*; administrators may bypass .*; usable from every branch, not only trunk/);
+  const good = byId(await checkGitHub(fakeClient({
+    'GET /repos/{owner}/{repo}': repo,
+    'GET /repos/{owner}/{repo}/environments/{environment_name}': { name: 'tagbench-pull-requests', can_admins_bypass: false, protection_rules: [reviewers], deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+    'GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies': { total_count: 1, branch_policies: [{ id: 1, node_id: 'y', name: 'trunk', type: 'branch' }] },
+  }), TARGET))['github-pr-environment'];
+  assert.equal(good.status, 'ok', good.detail);
+  const tooMany = byId(await checkGitHub(fakeClient({
+    'GET /repos/{owner}/{repo}': repo,
+    'GET /repos/{owner}/{repo}/environments/{environment_name}': { name: 'tagbench-pull-requests', can_admins_bypass: false, protection_rules: [{ ...reviewers, prevent_self_review: false }], deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+    'GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies': { total_count: 2, branch_policies: [{ name: 'trunk', type: 'branch' }, { name: 'dev', type: 'branch' }] },
+  }), TARGET))['github-pr-environment'];
+  assert.equal(tooMany.status, 'fail');
+  assert.match(tooMany.detail, /self-review allowed .*; usable from branch trunk, branch dev, not only trunk/);
 });
 
 test('public repository holding every fork PR for approval and a group closed to public repositories: runners on the repository only warn', async () => {

@@ -207,3 +207,25 @@ test('runner.sh registers an organization runner in a runner group, and says wha
   assert.equal(neither.code, 1);
   assert.match(neither.stderr, /--org \(an organization runner, in a runner group\) or --repo owner\/name is required to register a runner/);
 });
+
+test('runner.sh --pull-requests: labels of pull requests only, ephemeral, a second user closed off from the runner\'s folder and the shared cache', async () => {
+  const common = ['--host-class', 'medium-server', '--host-label', 'tagbench-pr-01', '--skip-packages', '--runner-tarball', '/srv/r.tgz', '--runner-dir', '/nonexistent/r', '--org', 'acme', '--runner-group', 'tagbench-pull-requests', '--dry-run'];
+  const pr = await runner([...common, '--pull-requests'], hosts.tuned);
+  assert.equal(pr.code, 0, pr.stderr);
+  // Never the class's own labels (tagbench-medium): a release leg cannot reach this runner.
+  assert.match(pr.stdout, /config\.sh --unattended --url https:\/\/github\.com\/acme --runnergroup tagbench-pull-requests --ephemeral --name tagbench-pr-01 --labels tagbench-pull-request,tagbench-pr-medium-server,tagbench-pr-01 --work _work --replace$/m);
+  assert.match(pr.stdout, /would run: useradd --system --create-home --home-dir \/home\/tagbench-pr --shell \/bin\/bash tagbench-pr/);
+  assert.match(pr.stdout, /would run: chmod 0700 \/home\/tagbench-pr \/home\/tagbench/);
+  assert.match(pr.stdout, /would run: install -d -o tagbench -g tagbench -m 0700 \/nonexistent\/r/);
+  assert.match(pr.stdout, /tagbench ALL=\(tagbench-pr\) NOPASSWD: ALL/);
+  assert.match(pr.stdout, /TAGBENCH_PR_USER=%s.*tagbench-pr/);
+  assert.deepEqual(changingCalls(pr.calls), [], 'a dry run changes nothing');
+  const release = await runner(common, hosts.tuned);
+  assert.match(release.stdout, /--name tagbench-pr-01 --labels tagbench-medium,tagbench-pr-01 --work/);
+  assert.doesNotMatch(release.stdout, /--ephemeral|TAGBENCH_PR_USER|useradd .*tagbench-pr/, 'a release runner is neither ephemeral nor given a pull requests\' user');
+  const same = await runner([...common, '--pull-requests', '--pr-user', 'tagbench'], hosts.tuned);
+  assert.equal(same.code, 1);
+  assert.match(same.stderr, /--pr-user 'tagbench' is the runner's own user/);
+  const eph = await runner([...common, '--ephemeral'], hosts.tuned);
+  assert.match(eph.stdout, /--ephemeral --name tagbench-pr-01 --labels tagbench-medium,tagbench-pr-01/);
+});

@@ -1,21 +1,24 @@
 /**
  * A labelled pull request of a code repository, benchmarked and answered on its commit, under
- * act, in both halves as GitHub runs them:
+ * act, in both halves as GitHub runs them, with the safeguards of issue 34:
  *   1. the code repository's request workflow (setup/code-repository/tagbench-request.yml) on
- *      `pull_request_target` (labelled `tagbench`, then a push): it reads the pull request from
- *      the API and sends a repository_dispatch to the service repository;
- *   2. the service's pull-request.yml on that repository_dispatch, with the payload the first
- *      half sent: plan, then build the pull request's head and its merge base with the source
- *      provider, run, compare, post the verdict (a check run started in progress, then
- *      completed; one comment on the pull request), publish to refs/ on the results branch.
+ *      `pull_request_target`: labelled `tagbench` by a writer (its permission read from the API),
+ *      it reads the pull request and sends a repository_dispatch naming the head and who asked;
+ *      a push removes the label and sends nothing; labelled again, it asks for the new head;
+ *   2. the service's pull-request.yml on that dispatch. Runs that must not build stop before any
+ *      code of the pull request is fetched, and their check is completed as neutral with the
+ *      reason: the approval environment has no reviewers (plan refuses), nobody approved the
+ *      run, or the approval names another commit (check-approval refuses). An approved run builds
+ *      the head and its merge base with the source provider, runs, compares, confirms, and the
+ *      hosted job posts the verdict (the same check run completed; one comment on the pull
+ *      request) after checking the artifact; publish --refs-only puts refs/ on the results branch.
  * GitHub's API is the STAND-IN of test/github/fake-github-nock.js (state and GitHub's rules for
- * check runs, statuses, comments, pull requests and dispatches), behind Prism as a validating
- * proxy of GitHub's published OpenAPI description: every request both workflows make, and every
- * answer, must be one the description allows. The pull request the API returns is GitHub's own
- * example from that description, with this test's numbers.
- * The code repository is a local repository of test/fixtures/install/source-shim-server (a real
- * MariaDB server behind a small cmake project), with refs/pull/1/head as GitHub keeps it; the
- * second push changes a comment only: what is proven is the path, not a regression.
+ * check runs, comments, pull requests, labels, permissions, environments, a run's reviews and
+ * dispatches), behind Prism as a validating proxy of GitHub's published OpenAPI description:
+ * every request both workflows make, and every answer, must be one the description allows. The
+ * pull request the API returns is GitHub's own example from that description, with this test's
+ * numbers. The code repository is a local repository of test/fixtures/install/source-shim-server
+ * (a real MariaDB server behind a small cmake project), with refs/pull/1/head as GitHub keeps it.
  * Small on purpose: point-query only, 2 repeats on 2 instances.
  */
 import { test, after } from 'node:test';
@@ -27,7 +30,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describeFailure, ROOT, runAct, STUB_MARK } from './run-act.js';
 import { serveFakeGitHub } from './fake-github-server.js';
-import { startFakeGitHub } from '../github/fake-github-nock.js';
+import { fakeApproval, fakeEnvironment, startFakeGitHub } from '../github/fake-github-nock.js';
 import { ensureGitHubSpec, usePrismForFile } from '../github/prism-harness.js';
 import { commitShim, git, privateInstallCache } from '../support/shim-repository.js';
 
@@ -41,8 +44,10 @@ let bridge = null;
 const ctx = usePrismForFile({ upstream: async () => (bridge = await serveFakeGitHub()).url });
 after(async () => { await bridge?.close(); });
 
+const ENV = 'tagbench-pull-requests';
+
 /**
- * GitHub's example pull request, as this repository's pull request #1 at the given head.
+ * GitHub's example pull request, as this repository's pull request #1 at the given head, labelled `tagbench`.
  * @param {any} example
  * @param {string} head
  * @param {string} cloneUrl
@@ -56,10 +61,11 @@ function pullRequest(example, head, cloneUrl) {
   pr.base.ref = 'main';
   pr.base.repo.clone_url = cloneUrl;
   pr.base.repo.full_name = 'acme/bench';
+  pr.labels = [{ ...pr.labels[0], name: 'tagbench' }];
   return pr;
 }
 
-test('act: a labelled pull request is benchmarked by the service on its head commit; the check run is started then completed, and a second push edits the one comment in place', { timeout: 40 * 60_000 }, async (t) => {
+test('act: a labelled pull request runs only once another person approved its commit; refused runs stop before the code is fetched and complete their check as neutral; a push drops the label; the verdict is posted by the hosted job', { timeout: 40 * 60_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'tagbench-act-pr-'));
   let passed = false;
   t.after(() => (passed ? rm(dir, { recursive: true, force: true }) : undefined));
@@ -77,7 +83,7 @@ test('act: a labelled pull request is benchmarked by the service on its head com
 
   const spec = JSON.parse(await readFile(await ensureGitHubSpec(), 'utf8'));
   const example = spec.components.examples['pull-request'].value;
-  const fake = startFakeGitHub({ commits: [first], pulls: { 1: pullRequest(example, first, code) } });
+  const fake = startFakeGitHub({ commits: [first], pulls: { 1: pullRequest(example, first, code) }, permissions: { maintainer: 'write' } });
   fake.allowLoopback();
   t.after(() => fake.done());
 
@@ -86,9 +92,12 @@ test('act: a labelled pull request is benchmarked by the service on its head com
   const cache = await privateInstallCache(join(dir, 'installs'), CACHE, [VERSION]);
   const resultsRepo = join(dir, 'results.git');
   await execFileP('git', ['init', '-q', '--bare', resultsRepo]);
+  // publish --refs-only comes with the validated publish of pull requests' artifacts (worktree
+  // wt-publish); until it is merged here the publish job is not run.
+  const refsOnly = (await execFileP('node', [join(ROOT, 'scripts/cli.js'), 'publish', '--help'])).stdout.includes('--refs-only');
 
   /**
-   * The code repository's request workflow on a pull_request_target event.
+   * The code repository's request workflow on a pull_request_target event, sent by `maintainer`.
    * @param {string} name scratch folder
    * @param {'labeled'|'synchronize'} action
    * @param {string} head
@@ -98,7 +107,7 @@ test('act: a labelled pull request is benchmarked by the service on its head com
       workflow: 'setup/code-repository/tagbench-request.yml',
       dir: join(dir, name),
       eventName: 'pull_request_target',
-      event: { action, ...(action === 'labeled' ? { label: { name: 'tagbench' } } : {}), number: 1, pull_request: { number: 1, labels: [{ name: 'tagbench' }], head: { sha: head }, base: { ref: 'main' } }, repository: { full_name: 'acme/bench' } },
+      event: { action, ...(action === 'labeled' ? { label: { name: 'tagbench' } } : {}), number: 1, pull_request: { number: 1, labels: [{ name: 'tagbench' }], head: { sha: head }, base: { ref: 'main' } }, repository: { full_name: 'acme/bench' }, sender: { login: 'maintainer' } },
       vars: { TAGBENCH_SERVICE_REPO: 'acme/tagbench' },
       env: { GITHUB_API_URL: ctx.prism.url, GITHUB_REPOSITORY: 'acme/bench' },
       secrets: { GITHUB_TOKEN: 'ghs_code_repository_token', TAGBENCH_SERVICE_TOKEN: 'github_pat_service_dispatch' },
@@ -109,19 +118,20 @@ test('act: a labelled pull request is benchmarked by the service on its head com
   };
 
   /**
-   * The service's pull-request.yml on the dispatch the request sent.
+   * The service's pull-request.yml on the dispatch the request sent, as workflow run `runId`.
    * @param {string} name scratch folder
    * @param {{event_type: string, client_payload: Record<string, unknown>}} dispatch
+   * @param {string} runId github.run_id: the run the stand-in's reviews are for
+   * @param {boolean} built whether the run must build (else it must be refused)
    */
-  const service = async (name, dispatch) => {
+  const service = async (name, dispatch, runId, built) => {
     const result = await runAct({
       workflow: '.github/workflows/pull-request.yml',
       dir: join(dir, name),
       eventName: 'repository_dispatch',
-      event: { action: dispatch.event_type, client_payload: dispatch.client_payload, repository: { full_name: 'acme/tagbench' } },
+      event: { action: dispatch.event_type, client_payload: dispatch.client_payload, repository: { full_name: 'acme/tagbench', default_branch: 'main' } },
       vars: {
-        TAGBENCH_HOST_LABELS: JSON.stringify({ local: ['tagbench-act'] }),
-        TAGBENCH_RESULTS_REPO: resultsRepo,
+        ...(refsOnly ? { TAGBENCH_RESULTS_REPO: resultsRepo } : {}),
         TAGBENCH_PR_HOST_CLASS: 'local',
         // Counted under callgrind (ref-smoke): a change's cost is exact here, so the second
         // push's added instructions are a confirmed regression in a named function.
@@ -130,54 +140,100 @@ test('act: a labelled pull request is benchmarked by the service on its head com
       },
       env: {
         GITHUB_API_URL: ctx.prism.url,
+        GITHUB_REPOSITORY: 'acme/tagbench',
+        GITHUB_RUN_ID: runId,
         TAGBENCH_CACHE: cache,
         TAGBENCH_PORT_BASE: String(PORT_BASE),
         TAGBENCH_WORK_DIR: join(dir, name, 'w'),
       },
-      // An app installation token of the code repository (a GitHub App's may create check runs).
-      secrets: { GITHUB_TOKEN: 'ghs_service_token', TAGBENCH_CODE_TOKEN: 'ghs_code_repository_app_token' },
+      // The service's own token; the App token act stands in for (no App to mint one offline).
+      secrets: { GITHUB_TOKEN: 'ghs_service_token', TAGBENCH_ACT_APP_TOKEN: 'ghs_code_repository_app_token' },
     });
-    assert.equal(result.code, 0, describeFailure(result));
     assert.doesNotMatch(result.log, new RegExp(STUB_MARK));
+    if (built) assert.equal(result.code, 0, describeFailure(result));
+    else {
+      assert.notEqual(result.code, 0, 'a refused run fails');
+      // Before any code of the pull request is fetched: the build step never started, nothing
+      // of the pull request reached the install cache or the run's work folder.
+      assert.doesNotMatch(result.log, /Run Main build, run, compare and confirm the pull request/);
+      assert.deepEqual(await listCache(), cacheBefore, 'the install cache is as it was');
+      await assert.rejects(readFile(join(dir, name, 'w')), /ENOENT/, 'no work folder: nothing was fetched or built');
+    }
     return result;
   };
+  const listCache = async () => (await execFileP('find', [cache, '-maxdepth', '2'])).stdout.split('\n').sort();
+  const cacheBefore = await listCache();
   const assertValid = () => {
     for (const r of ctx.prism.requests) assert.deepEqual(r.errorViolations, [], `${r.method} ${r.path} (HTTP ${r.status}) broke GitHub's description`);
   };
   const ours = () => fake.comments.filter((c) => c.issue === 1 && c.login === 'github-actions[bot]');
+  /** @param {string} sha */
+  const checkOf = (sha) => fake.checkRuns.filter((r) => r.head_sha === sha);
 
-  // Labelled: the request reaches the service with the pull request's head and base.
+  // Labelled by a writer: the request reaches the service with the head, base and who asked.
   ctx.prism.clear();
-  const dispatch1 = await request('label', 'labeled', first);
+  const dispatch1 = /** @type {any} */ (await request('label', 'labeled', first));
   assert.deepEqual(fake.repositoryDispatches.map((d) => [d.repo, d.event_type]), [['acme/tagbench', 'tagbench-pull-request']]);
-  assert.deepEqual(dispatch1?.client_payload, { repository: 'acme/bench', clone_url: code, pull: '1', sha: first, base_ref: 'main' });
-  await service('bench-1', /** @type {any} */ (dispatch1));
+  assert.deepEqual(dispatch1?.client_payload, { repository: 'acme/bench', clone_url: code, pull: '1', sha: first, base_ref: 'main', requested_by: 'maintainer' });
+  assert.ok(ctx.prism.requests.some((r) => r.path === '/repos/acme/bench/collaborators/maintainer/permission'), 'the labeller\'s permission was read');
   assertValid();
-  const writes1 = ctx.prism.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(/\d+$/, 'N')} ${r.status}`);
-  assert.deepEqual(writes1, ['POST /repos/acme/tagbench/dispatches 204', 'POST /repos/acme/bench/check-runs 201', 'PATCH /repos/acme/bench/check-runs/N 200', 'POST /repos/acme/bench/issues/1/comments 201'],
-    'the request dispatched; the check run was created in progress and completed by the verdict; one comment');
-  assert.equal(fake.checkRuns.length, 1);
+
+  // Refused: the approval environment has no reviewers (plan), nobody approved the run, an
+  // approval of another commit (check-approval). Each completes the check as neutral, saying why.
+  const refusals = /** @type {const} */ ([
+    ['no-reviewers', '901', /has no required reviewers/],
+    ['unapproved', '902', /nobody approved this run/],
+    ['other-commit', '903', new RegExp(`alice approved commit ${'0'.repeat(12)}, not ${first}`)],
+  ]);
+  for (const [name, runId, reason] of refusals) {
+    fake.environments = { [ENV]: fakeEnvironment(ENV, name === 'no-reviewers' ? { reviewers: [] } : {}) };
+    fake.branchPolicies = { [ENV]: [{ name: 'main' }] };
+    fake.approvals = { 901: [], 902: [], 903: [fakeApproval('alice', `read ${'0'.repeat(12)}`)] };
+    ctx.prism.clear();
+    await service(`refused-${name}`, dispatch1, runId, false);
+    assertValid();
+    const [run] = checkOf(first);
+    assert.deepEqual([checkOf(first).length, run.status, run.conclusion], [1, 'completed', 'neutral'], name);
+    assert.match(run.output.summary ?? '', reason, name);
+    assert.match(run.output.summary ?? '', new RegExp(`actions/runs/${runId}`), `${name}: the run's link`);
+  }
+  assert.equal(ours().length, 0, 'no verdict comment for a run that did not run');
+
+  // Approved by alice, naming the commit: built, measured, posted by the hosted job.
+  fake.approvals = { 904: [fakeApproval('alice', `read ${first.slice(0, 12)}, ok`)] };
+  ctx.prism.clear();
+  await service('bench-1', dispatch1, '904', true);
+  assertValid();
+  assert.equal(fake.checkRuns.length, 1, 'the neutral check of the refused runs, completed again by the verdict');
   assert.deepEqual([fake.checkRuns[0].head_sha, fake.checkRuns[0].status, fake.checkRuns[0].name], [first, 'completed', 'tagbench: ref-smoke on local']);
   assert.equal(fake.checkRuns[0].conclusion, 'success', `a comment-only change counts the same instructions: ${fake.checkRuns[0].output.title}`);
   assert.equal(ours().length, 1);
   assert.ok(ours()[0].body.includes(`commit \`${first}\``), ours()[0].body.slice(0, 400));
-  const published = (await execFileP('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.split('\n');
-  assert.ok(published.some((p) => p.startsWith('refs/runs/local/mariadb/') && p.endsWith('.json')), `the ref run's records on the results branch:\n${published.join('\n')}`);
-  assert.ok(published.some((p) => p.startsWith('refs/verdicts/local/mariadb/')), 'its comparison too');
-  assert.ok(!published.some((p) => p.startsWith('runs/')), 'nothing in the release series');
+  assert.ok(ctx.prism.requests.some((r) => r.path.endsWith('/actions/runs/904/approvals') && r.status === 200), 'the approval was read');
+  if (refsOnly) {
+    const published = (await execFileP('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', '--name-only', 'bench-data'])).stdout.split('\n');
+    assert.ok(published.some((p) => p.startsWith('refs/runs/local/mariadb/') && p.endsWith('.json')), `the ref run's records on the results branch:\n${published.join('\n')}`);
+    assert.ok(!published.some((p) => /^(runs|changepoints|attempts|logs)\//.test(p)), 'refs/ only');
+  }
 
-  // A second push: the same label, a new head that costs 20,000 instructions more per query
-  // answer in fixture_answer_cost. Its own check run, failed, naming that function first; the
-  // same comment, edited.
+  // A second push: the label goes, nothing is sent. Labelled again: the new head, approved by
+  // alice naming it, costs 20,000 instructions more per query answer in fixture_answer_cost.
   const second = await commitShim(work, { version: VERSION, cacheDir: CACHE, message: 'a slower answer', addedInstructions: 20_000 });
   await execFileP('git', ['-C', work, 'push', '-q', code, 'feature']);
   await git(code, 'update-ref', 'refs/pull/1/head', second);
   fake.pulls[1] = pullRequest(example, second, code);
   fake.addCommit(second);
   ctx.prism.clear();
-  const dispatch2 = await request('push', 'synchronize', second);
+  await request('push', 'synchronize', second);
+  assert.equal(fake.repositoryDispatches.length, 1, 'a push sends nothing');
+  assert.deepEqual(fake.removedLabels, [{ issue: 1, name: 'tagbench' }], 'a push removes the label');
+  fake.pulls[1] = pullRequest(example, second, code);
+  const dispatch2 = /** @type {any} */ (await request('relabel', 'labeled', second));
   assert.equal(dispatch2?.client_payload.sha, second);
-  await service('bench-2', /** @type {any} */ (dispatch2));
+  assertValid();
+  fake.approvals = { 905: [fakeApproval('alice', `ok ${second}`)] };
+  ctx.prism.clear();
+  await service('bench-2', dispatch2, '905', true);
   assertValid();
   assert.deepEqual(fake.checkRuns.map((r) => [r.head_sha, r.status, r.conclusion]), [[first, 'completed', 'success'], [second, 'completed', 'failure']]);
   const verdict = fake.checkRuns[1].output;

@@ -81,6 +81,12 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  * @property {Record<string, any>} pulls pull requests of the repository by number, as GET
  *   /repos/{owner}/{repo}/pulls/{n} answers (the test seeds them, e.g. from GitHub's own example)
  * @property {{method: string, path: string, body: any, status: number}[]} requests
+ * @property {Record<string, any>} environments environments of the service repository by name, as
+ *   GET /repos/{owner}/{repo}/environments/{name} answers (fakeEnvironment builds one)
+ * @property {Record<string, {name: string, type?: string}[]>} branchPolicies custom deployment branch policies per environment
+ * @property {Record<string, any[]>} approvals deployment reviews per workflow run id (fakeApproval builds one)
+ * @property {Record<string, string>} permissions a login's role on the code repository (admin, maintain, write, triage, read)
+ * @property {{issue: number, name: string}[]} removedLabels labels removed from pull requests
  */
 
 /**
@@ -109,7 +115,7 @@ export const ACTIONS_BOT = 'github-actions[bot]';
  */
 
 /**
- * @param {{issues?: FakeIssue[], comments?: FakeComment[], labels?: string[], authLogin?: string|null, commits?: string[], personalToken?: boolean, pulls?: Record<string, any>}} [seed]
+ * @param {{issues?: FakeIssue[], comments?: FakeComment[], labels?: string[], authLogin?: string|null, commits?: string[], personalToken?: boolean, pulls?: Record<string, any>, environments?: Record<string, any>, branchPolicies?: Record<string, {name: string, type?: string}[]>, approvals?: Record<string, any[]>, permissions?: Record<string, string>}} [seed]
  *   authLogin: login of a token that may read GET /user (a personal or app token); default none.
  *   commits: the SHAs the repository has (check runs and statuses name one). personalToken: the
  *   token is a personal one, which may not create or update check runs
@@ -118,7 +124,8 @@ export const ACTIONS_BOT = 'github-actions[bot]';
 export function startFakeGitHub(seed = {}) {
   nock.disableNetConnect();
   /** @type {FakeState & {checkRuns: FakeCheckRun[], statuses: FakeStatus[]}} */
-  const state = { issues: structuredClone(seed.issues ?? []), comments: structuredClone(seed.comments ?? []), labels: [...(seed.labels ?? [])], dispatches: [], repositoryDispatches: [], pulls: structuredClone(seed.pulls ?? {}), requests: [], checkRuns: [], statuses: [] };
+  const state = { issues: structuredClone(seed.issues ?? []), comments: structuredClone(seed.comments ?? []), labels: [...(seed.labels ?? [])], dispatches: [], repositoryDispatches: [], pulls: structuredClone(seed.pulls ?? {}), requests: [], checkRuns: [], statuses: [],
+    environments: structuredClone(seed.environments ?? {}), branchPolicies: structuredClone(seed.branchPolicies ?? {}), approvals: structuredClone(seed.approvals ?? {}), permissions: { ...(seed.permissions ?? {}) }, removedLabels: [] };
   const commits = new Set((seed.commits ?? []).map((c) => c.toLowerCase()));
   const author = seed.authLogin ?? ACTIONS_BOT;
   /** @type {Injection[]} */
@@ -311,6 +318,46 @@ export function startFakeGitHub(seed = {}) {
     return [204, ''];
   }));
 
+  // Environments of any repository (the service's): GitHub answers 404 for one that does not exist
+  // (a job naming it would create it, unprotected); its branch policies only when it lists names.
+  const env = (/** @type {string} */ uri) => decodeURIComponent(uri.split('?')[0].split('/')[5]);
+  scope.get(/^\/repos\/[^/]+\/[^/]+\/environments\/[^/]+\/deployment-branch-policies/).reply(route('GET', (uri) => {
+    const e = state.environments[env(uri)];
+    if (!e || e.deployment_branch_policy?.custom_branch_policies !== true) return [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/deployments/branch-policies#list-deployment-branch-policies' }];
+    const list = state.branchPolicies[env(uri)] ?? [];
+    return [200, { total_count: list.length, branch_policies: list.map((p, i) => ({ id: i + 1, node_id: `DBP_${i + 1}`, name: p.name, type: p.type ?? 'branch' })) }];
+  }));
+  scope.get(/^\/repos\/[^/]+\/[^/]+\/environments\/[^/?]+$/).reply(route('GET', (uri) => {
+    const e = state.environments[env(uri)];
+    return e ? [200, e] : [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/deployments/environments#get-an-environment' }];
+  }));
+  // A run's deployment reviews: [] while none was given; 404 for a run the repository lacks.
+  scope.get(/^\/repos\/[^/]+\/[^/]+\/actions\/runs\/\d+\/approvals$/).reply(route('GET', (uri) => {
+    const list = state.approvals[uri.split('/')[6]];
+    return list ? [200, list] : [404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/actions/workflow-runs#get-the-review-history-for-a-workflow-run' }];
+  }));
+  // Removing a label: 200 with the labels left; 404 "Label does not exist" when the issue lacks it.
+  scope.delete(new RegExp(`^${repo}/issues/\\d+/labels/[^/]+$`)).reply(route('DELETE', (uri) => {
+    const parts = uri.split('/');
+    const number = Number(parts[5]);
+    const name = decodeURIComponent(parts[7]);
+    const pull = state.pulls[String(number)];
+    const labels = pull?.labels ?? [];
+    if (!labels.some((/** @type {{name: string}} */ l) => l.name === name)) return [404, { message: 'Label does not exist', documentation_url: 'https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue' }];
+    pull.labels = labels.filter((/** @type {{name: string}} */ l) => l.name !== name);
+    state.removedLabels.push({ issue: number, name });
+    return [200, pull.labels];
+  }));
+  // A user's permission on the repository: GitHub answers the role (permissions seeds it: admin,
+  // maintain, write, triage, read) in role_name, and in permission the legacy level it maps to:
+  // maintain reads as write and triage as read, so a triager never passes a write check.
+  scope.get(new RegExp(`^${repo}/collaborators/[^/]+/permission$`)).reply(route('GET', (uri) => {
+    const login = decodeURIComponent(uri.split('/')[5]);
+    const role = state.permissions[login] ?? 'none';
+    const permission = /** @type {Record<string, string>} */ ({ admin: 'admin', maintain: 'write', write: 'write', triage: 'read', read: 'read' })[role] ?? 'none';
+    return [200, { permission, role_name: role, user: { ...userApi(login), role_name: role } }];
+  }));
+
   return Object.assign(state, {
     writes: () => state.requests.filter((r) => r.method !== 'GET'),
     // A commit pushed after the fake started (check runs and statuses may then name it).
@@ -367,5 +414,38 @@ function userApi(login) {
     followers_url: `${api}/followers`, following_url: `${api}/following{/other_user}`, gists_url: `${api}/gists{/gist_id}`, starred_url: `${api}/starred{/owner}{/repo}`,
     subscriptions_url: `${api}/subscriptions`, organizations_url: `${api}/orgs`, repos_url: `${api}/repos`, events_url: `${api}/events{/privacy}`, received_events_url: `${api}/received_events`,
     type: login.endsWith('[bot]') ? 'Bot' : 'User', site_admin: false,
+  };
+}
+
+/**
+ * An environment as GitHub's API answers for it, protected as tagbench requires unless told otherwise.
+ * @param {string} name
+ * @param {{reviewers?: string[], preventSelfReview?: boolean, adminsBypass?: boolean, branchPolicy?: {protected_branches: boolean, custom_branch_policies: boolean}|null}} [settings]
+ */
+export function fakeEnvironment(name, settings = {}) {
+  const reviewers = settings.reviewers ?? ['alice'];
+  const rules = reviewers.length > 0
+    ? [{ id: 3755, node_id: 'GA_3755', type: 'required_reviewers', prevent_self_review: settings.preventSelfReview ?? true, reviewers: reviewers.map((login) => ({ type: 'User', reviewer: userApi(login) })) }]
+    : [];
+  const branchPolicy = settings.branchPolicy === undefined ? { protected_branches: false, custom_branch_policies: true } : settings.branchPolicy;
+  return {
+    id: 161088068, node_id: 'EN_161088068', name, url: `${FAKE_API}/repos/acme/tagbench/environments/${name}`, html_url: `https://github.example/acme/tagbench/deployments/activity_log?environments_filter=${name}`,
+    created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', can_admins_bypass: settings.adminsBypass ?? false,
+    protection_rules: [...rules, ...(branchPolicy ? [{ id: 3756, node_id: 'GA_3756', type: 'branch_policy' }] : [])],
+    deployment_branch_policy: branchPolicy,
+  };
+}
+
+/**
+ * One deployment review of a run, as GET /repos/{owner}/{repo}/actions/runs/{id}/approvals lists it.
+ * @param {string} login the reviewer
+ * @param {string} comment what they wrote
+ * @param {{environment?: string, state?: 'approved'|'rejected'}} [options]
+ */
+export function fakeApproval(login, comment, options = {}) {
+  const name = options.environment ?? 'tagbench-pull-requests';
+  return {
+    environments: [{ id: 161088068, node_id: 'EN_161088068', name, url: `${FAKE_API}/repos/acme/tagbench/environments/${name}`, html_url: `https://github.example/acme/tagbench/deployments/activity_log?environments_filter=${name}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }],
+    state: options.state ?? 'approved', user: userApi(login), comment,
   };
 }
