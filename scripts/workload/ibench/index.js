@@ -63,6 +63,30 @@ export function ibenchSettings(suite) {
 }
 
 /**
+ * The events of one counted run of each step (the instructions meter: a fixed amount of work,
+ * the same for every release), from the suite's `ibench.counted` sizes: rows per client of the
+ * loads and inserts/deletes, rows to index for l.x, queries per client for the query steps. The
+ * cleanup is a setup step (flushed and analyzed uncounted, so every release's query steps start
+ * from the same state). Without `ibench.counted` no step is counted (the counted phase then
+ * marks them skipped, saying so): the timed sizes take minutes under valgrind.
+ * @param {string} name the step
+ * @param {IbenchSettings} s
+ * @param {number} clients the suite's clients
+ * @returns {number|undefined}
+ */
+function countedEventsOf(name, s, clients) {
+  const c = s.counted;
+  if (!c) return undefined;
+  if (name === 'l.i0') return c.loadRows;
+  // Every client loaded its rows, into its own table or the shared one.
+  if (name === 'l.x') return c.loadRows * clients;
+  if (name === 'l.i1') return c.l1Rows;
+  if (name === 'l.i2') return c.l2Rows;
+  if (/^q[rp]\d+$/.test(name)) return c.queries;
+  return undefined;
+}
+
+/**
  * @param {import('../../types.js').SuiteConfig} suite
  * @param {{engine: 'innodb'|'rocksdb'}} opts
  * @returns {StepPlan[]}
@@ -86,6 +110,7 @@ function planSteps(suite, { engine }) {
     // The load steps' time is their rows (a delete for every insert in l.i1 and l.i2; l.x reads
     // every row), not a duration: for the run's time estimate.
     ...(durationS === 0 && group !== 'setup' ? { workRows: workRowsOf(name) } : {}),
+    ...(countedEventsOf(name, s, suite.clients) ? { countedEvents: countedEventsOf(name, s, suite.clients) } : {}),
   });
   // Every client inserts its rows, into its own table or a shared one.
   /** @param {string} name */

@@ -91,6 +91,8 @@ export function measured(step, m) {
     tps: primary.count / durationS,
     latencyMs: { avg: lat.avgMs, p95: lat.p95Ms, p99: lat.p99Ms, max: lat.maxMs },
     errors: 0, reconnects: 0, intervals, details, rawOutput: `${m.log.join('\n')}\n`,
+    // What a counted run's instructions are divided by: rows inserted, or queries.
+    operations: m.rows[m.primary],
   };
 }
 
@@ -113,7 +115,39 @@ function recorders() {
 }
 
 /**
+ * The DATETIME of client row k in a counted run: a fixed clock (100 rows a second from
+ * 2026-01-01), so every release stores the same values and ix_price orders the same rows alike;
+ * the timed steps store the wall clock, as the insert benchmark does.
+ * @param {number} k
+ * @returns {string}
+ */
+function countedNow(k) {
+  return sqlNow(COUNTED_EPOCH_MS + k * 10);
+}
+const COUNTED_EPOCH_MS = Date.UTC(2026, 0, 1);
+
+/**
+ * Queries a client runs per write batch in a counted query step, so that the writer's share
+ * follows the timed step's target rate: one batch (`perCommit` rows inserted and as many
+ * deleted) per `NOMINAL_QUERIES_PER_S * perCommit / rate` queries, i.e. the writes the timed
+ * writer would make beside a client doing 10,000 queries/s. The nominal rate is a convention,
+ * not a measurement: what the count needs is a ratio that is the same for every release and grows
+ * with the step's rate (qr100: a batch per 1000 queries, qr1000: per 100), so qr100 and qr1000
+ * still differ in the work they count.
+ * @param {number} ratePerS the step's writer target, inserts/s per client
+ * @param {number} perCommit rows per writer INSERT
+ * @returns {number} queries between two write batches (>= 1)
+ */
+export function countedWriteEvery(ratePerS, perCommit) {
+  return Math.max(1, Math.round((NOMINAL_QUERIES_PER_S * perCommit) / ratePerS));
+}
+const NOMINAL_QUERIES_PER_S = 10000;
+
+/**
  * l.i0 (drop, create, load in PK order), l.i1 and l.i2 (insert + delete as fast as possible).
+ * A counted run (ctx.work) writes `work.events` rows per client from `work.seed`, the clients one
+ * after the other on a fixed clock: the same statements in the same order for every release
+ * (concurrent clients would interleave differently on each server).
  * @param {StepPlan} step
  * @param {BenchTarget} target
  * @param {StepContext} ctx
@@ -124,7 +158,8 @@ function recorders() {
  */
 export async function writeStep(step, target, ctx, layout, conns, log) {
   const load = step.name === 'l.i0';
-  const rowsPerClient = Number(step.params.rowsPerClient);
+  const work = ctx.work;
+  const rowsPerClient = work ? work.events : Number(step.params.rowsPerClient);
   const perCommit = Number(step.params.rowsPerCommit);
   const clientConns = [];
   for (let c = 0; c < layout.clients; c++) clientConns.push(await connect(target, conns));
@@ -145,18 +180,20 @@ export async function writeStep(step, target, ctx, layout, conns, log) {
   const startMs = Date.now();
   const buckets = new SecondBuckets(startMs, 'insert');
   const tally = { rec, rows, buckets };
-  await Promise.all(clientConns.map(async (conn, c) => {
-    const rand = seededRandom(hashSeed(step.name, ctx.pass, c));
+  const runClient = async (/** @type {Conn} */ conn, /** @type {number} */ c) => {
+    const rand = seededRandom(hashSeed(step.name, work ? work.seed : ctx.pass, c));
     let k = positions[c].nextK;
     let oldest = positions[c].oldestK;
     for (let done = 0; done < rowsPerClient; done += perCommit) {
       if (ctx.signal?.aborted) throw new Error('interrupted');
       const n = Math.min(perCommit, rowsPerClient - done);
-      await insertBatch(conn, tally, { layout, client: c, k, oldest: load ? null : oldest, rows: n, rand });
+      await insertBatch(conn, tally, { layout, client: c, k, oldest: load ? null : oldest, rows: n, rand, now: work ? countedNow(k) : null });
       k += n;
       if (!load) oldest += n;
     }
-  }));
+  };
+  if (work) for (const [c, conn] of clientConns.entries()) await runClient(conn, c);
+  else await Promise.all(clientConns.map(runClient));
   return measured(step, { buckets, recorders: rec, rows, startMs, endMs: Date.now(), primary: 'insert', keep: null, clients: layout.clients, log });
 }
 
@@ -174,12 +211,13 @@ export async function writeStep(step, target, ctx, layout, conns, log) {
  * background writers keep the table size constant so), each timed and counted in `tally`.
  * @param {Conn} conn the client's connection
  * @param {Tally} tally
- * @param {{layout: TableLayout, client: number, k: number, oldest: number|null, rows: number, rand: () => number}} batch
+ * @param {{layout: TableLayout, client: number, k: number, oldest: number|null, rows: number, rand: () => number, now: string|null}} batch
+ *   now: the rows' DATETIME (a counted run's fixed clock), null = the wall clock
  * @returns {Promise<void>}
  */
-async function insertBatch(conn, tally, { layout, client, k, oldest, rows, rand }) {
+async function insertBatch(conn, tally, { layout, client, k, oldest, rows, rand, now }) {
   const t0 = Date.now();
-  await conn.query(insertSql(layout, client, k, rows, rand, sqlNow(t0)));
+  await conn.query(insertSql(layout, client, k, rows, rand, now ?? sqlNow(t0)));
   const t1 = Date.now();
   tally.rec.insert.add(t1 - t0);
   tally.buckets.record('insert', rows, t1, t1 - t0);
@@ -215,7 +253,7 @@ export async function createIndexes(step, target, ctx, layout, conns, log) {
   const ms = durationS * 1000;
   return {
     status: 'ok', stateValid: true, durationS, throughput: rows / durationS, tps: tables / durationS,
-    latencyMs: { avg: ms, p95: ms, p99: ms, max: ms }, errors: 0, reconnects: 0, intervals: [],
+    latencyMs: { avg: ms, p95: ms, p99: ms, max: ms }, errors: 0, reconnects: 0, intervals: [], operations: rows,
     details: { ibench: { step: step.name, clients: layout.clients, tablePerClient: layout.tablePerClient, rows: { insert: 0, delete: 0, query: 0 }, indexedRows: rows, ratesPerS: null, responseMs: null, keepUp: null } },
     rawOutput: `${log.join('\n')}\n`,
   };
@@ -233,6 +271,7 @@ export async function createIndexes(step, target, ctx, layout, conns, log) {
  * @returns {Promise<StepOutcome>}
  */
 export async function queryStep(step, target, ctx, layout, conns, log) {
+  if (ctx.work) return countedQueryStep(step, target, { work: ctx.work, signal: ctx.signal }, layout, conns, log);
   const target1 = Number(step.params.insertsPerClientPerS);
   const perCommit = Number(step.params.writerRowsPerCommit);
   const range = step.params.query === 'range';
@@ -258,7 +297,7 @@ export async function queryStep(step, target, ctx, layout, conns, log) {
       const wait = pacerDelayMs(startMs, batch, perCommit, target1, Date.now());
       if (Date.now() + wait >= deadline || ctx.signal?.aborted) return;
       if (wait > 0) await sleep(wait);
-      await insertBatch(conn, tally, { layout, client: c, k, oldest, rows: perCommit, rand });
+      await insertBatch(conn, tally, { layout, client: c, k, oldest, rows: perCommit, rand, now: null });
       insertedPerClient[c] += perCommit;
       k += perCommit;
       oldest += perCommit;
@@ -283,6 +322,56 @@ export async function queryStep(step, target, ctx, layout, conns, log) {
   const endMs = Math.max(deadline, Date.now());
   const keep = keepUp(target1, insertedPerClient, (endMs - startMs) / 1000);
   return measured(step, { buckets, recorders: rec, rows, startMs, endMs, primary: 'query', keep, clients: layout.clients, log });
+}
+
+/**
+ * A query step as a fixed amount of work (a counted run): per client in turn, `work.events`
+ * queries drawn from `work.seed`, and after every countedWriteEvery of them the writer's INSERT of
+ * 10 rows and DELETE of its 10 oldest, on the same connection. The writer stays (rather than a
+ * read-only count) because what qr100..qp1000 measure is queries on a table being written: purge,
+ * page splits and change buffering are part of their cost, and without it the six steps would
+ * count the same reads thrice. In one client, in a fixed ratio, so the statements and their order
+ * are the same for every release; no pacing (time is not work).
+ * @param {StepPlan} step
+ * @param {BenchTarget} target
+ * @param {{work: import('../types.js').FixedWork, signal?: AbortSignal}} run
+ * @param {TableLayout} layout
+ * @param {Conn[]} conns
+ * @param {string[]} log
+ * @returns {Promise<StepOutcome>}
+ */
+async function countedQueryStep(step, target, { work, signal }, layout, conns, log) {
+  const perCommit = Number(step.params.writerRowsPerCommit);
+  const writeEvery = countedWriteEvery(Number(step.params.insertsPerClientPerS), perCommit);
+  const range = step.params.query === 'range';
+  const conn = await connect(target, conns);
+  const positions = await readPositions(conn, layout);
+  const rec = recorders();
+  const rows = { insert: 0, delete: 0, query: 0 };
+  const startMs = Date.now();
+  const tally = { rec, rows, buckets: new SecondBuckets(startMs, 'query') };
+  log.push(`${step.name} counted: ${work.events} queries per client, seed ${work.seed}, ${perCommit} rows written (and deleted) after every ${writeEvery} queries`);
+  for (let c = 0; c < layout.clients; c++) {
+    const rand = seededRandom(hashSeed(`${step.name}.q`, work.seed, c));
+    const writerRand = seededRandom(hashSeed(`${step.name}.w`, work.seed, c));
+    const { minId, maxId } = positions[c];
+    let { nextK: k, oldestK: oldest } = positions[c];
+    for (let i = 0; i < work.events; i++) {
+      if (signal?.aborted) throw new Error('interrupted');
+      const sql = range ? rangeSql(layout.table(c), i % INDEXES.length, rand) : pointSql(layout.table(c), minId, maxId, rand);
+      const t0 = Date.now();
+      await conn.query(sql);
+      const t1 = Date.now();
+      rec.query.add(t1 - t0);
+      tally.buckets.record('query', 1, t1, t1 - t0);
+      rows.query += 1;
+      if ((i + 1) % writeEvery !== 0) continue;
+      await insertBatch(conn, tally, { layout, client: c, k, oldest, rows: perCommit, rand: writerRand, now: countedNow(k) });
+      k += perCommit;
+      oldest += perCommit;
+    }
+  }
+  return measured(step, { buckets: tally.buckets, recorders: rec, rows, startMs, endMs: Date.now(), primary: 'query', keep: null, clients: layout.clients, log });
 }
 
 /**
