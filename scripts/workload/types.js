@@ -63,6 +63,8 @@ export {};
  *   rows per client of an insert-benchmark load or insert step, rows indexed by l.x, queries
  *   per client of a query step; LinkBench's nodes loaded (its index: links indexed) and requests
  *   of a request phase
+ * @property {string} [notCounted] a measured step without countedEvents: why it is not counted,
+ *   in words for the record's skipped meter slot (the insert benchmark without `ibench.counted`)
  * @property {number} [countedInstructions] with countedEvents: the instructions one counted
  *   repeat is expected to run, for the run's time estimate (scripts/run/estimate.js)
  * @property {number} [workRows] a step whose time is its work, not a duration (a load, an index
