@@ -208,6 +208,7 @@ async function countSequence(r, seq) {
     if (step.countedEvents && step.reported) {
       const kept = await countAndKeep(r, step, index, { repeat: 0, events: step.countedEvents, warmUp: null });
       if (!kept.stateValid) broken = kept.repeat.reason ?? 'failed';
+      else if (kept.repeat.status === 'ok' && step.countedParts) broken = await countParts(r, step, kept.repeat);
     } else {
       const out = await getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, { events: step.countedEvents ?? 1, seed: 7 + 100 * round }));
       if (out.status !== 'ok' && !out.stateValid) broken = out.reason ?? 'failed';
@@ -220,6 +221,35 @@ async function countSequence(r, seq) {
     return true;
   }
   return true;
+}
+
+/**
+ * The step's parts, each counted alone after the whole step (a LinkBench request phase: each
+ * operation type), kept in the whole step's counted repeat under `byType`: per operation of one
+ * type, which a mixed phase cannot say (callgrind counts the process, not the statement type).
+ * In a fixed order after the whole, so every release's part starts from the same data.
+ * @param {RoundOf} r
+ * @param {import('./types.js').StepPlanLike} step
+ * @param {import('../types.js').CountedRepeat} whole the step's counted repeat (gets byType)
+ * @returns {Promise<string|null>} why the data is no longer usable, null when it is
+ */
+async function countParts(r, step, whole) {
+  const { meter, state, key, round, ctx } = r;
+  /** @type {Record<string, import('../types.js').CountedRepeat>} */
+  const byType = {};
+  whole.byType = byType;
+  for (const part of step.countedParts ?? []) {
+    if (ctx.options.signal?.aborted) return null;
+    const counted = await countRepeat(meter, state, step, { round, repeat: 0, events: part.events, warmUp: null, part: part.name }, {
+      run: (work) => getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, work)),
+      dispatchFunction: ctx.dispatchFunction(state.record.release.product),
+      storeDir: ctx.options.storeDir,
+    });
+    byType[part.name] = counted.repeat;
+    ctx.write(`  ${key} ${step.name} ${part.name} alone, round ${round + 1}: ${describeCounted(meter, counted.repeat)}\n`);
+    if (!counted.stateValid) return `${part.name} alone: ${counted.repeat.reason ?? 'failed'}`;
+  }
+  return null;
 }
 
 /**

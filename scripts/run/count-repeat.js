@@ -25,9 +25,10 @@ export function describeCounted(meter, rep) {
  * @param {import('../metrics/types.js').Meter} meter
  * @param {import('./count-phase.js').CountState} state
  * @param {import('./types.js').StepPlanLike} step
- * @param {{round: number, repeat: number, events: number, warmUp: import('../workload/types.js').FixedWork|null}} at
+ * @param {{round: number, repeat: number, events: number, warmUp: import('../workload/types.js').FixedWork|null, part?: string}} at
  *   the repeat, and its warm-up's work (null: none, a sequence step: its own earlier steps are
- *   what it starts from, and a warm-up run of it would change the data)
+ *   what it starts from, and a warm-up run of it would change the data); part: one of the
+ *   step's countedParts, run alone (its logs are named after it)
  * @param {{run: (work: import('../workload/types.js').FixedWork) => Promise<import('../workload/types.js').StepOutcome>, dispatchFunction: string, storeDir: string}} io
  * @returns {Promise<{repeat: import('../types.js').CountedRepeat, stateValid: boolean}>} the
  *   counted repeat, and whether the data is still what the later steps of a sequence need
@@ -62,7 +63,7 @@ export async function countRepeat(meter, state, step, at, io) {
   /** @type {import('../workload/types.js').StepOutcome} */
   let out;
   try {
-    out = await io.run({ events, seed });
+    out = await io.run({ events, seed, ...(at.part ? { part: at.part } : {}) });
   } catch (err) {
     await session.stop(null).catch(() => null);
     throw err;
@@ -77,7 +78,7 @@ export async function countRepeat(meter, state, step, at, io) {
   } catch (err) {
     reason = `${meter.name} meter: ${err instanceof Error ? err.message : String(err)}`;
   }
-  const logBase = `${step.name}.${meter.name}.i${round}.r${repeat}`;
+  const logBase = `${step.name}${at.part ? `.${at.part}` : ''}.${meter.name}.i${round}.r${repeat}`;
   await writeRawLog(io.storeDir, state.record.id, `${logBase}.txt`, out.rawOutput ?? '');
   if (!figures || reason) return { repeat: { ...base, durationS: out.durationS ?? 0, status: 'failed', reason: reason ?? 'no figures' }, stateValid: out.stateValid };
   const profileLog = `${logBase}.profile.json`;

@@ -63,6 +63,10 @@ export {};
  *   rows per client of an insert-benchmark load or insert step, rows indexed by l.x, queries
  *   per client of a query step; LinkBench's nodes loaded (its index: links indexed) and requests
  *   of a request phase
+ * @property {{name: string, events: number}[]} [countedParts] with countedEvents: parts of the
+ *   step counted apart after its whole counted run, each in a meter window of its own (a LinkBench
+ *   request phase: one phase per operation type, `events` requests of that type alone), kept in
+ *   the counted repeat's `byType`
  * @property {string} [notCounted] a measured step without countedEvents: why it is not counted,
  *   in words for the record's skipped meter slot (the insert benchmark without `ibench.counted`)
  * @property {number} [countedInstructions] with countedEvents: the instructions one counted
@@ -219,6 +223,8 @@ export {};
  *   release: counted figures are then per operation of identical operations
  * @property {number} events the tool's events (sysbench --events; no time limit); a sequence
  *   step's work as its StepPlan.countedEvents says (rows, queries, nodes, requests)
+ * @property {string} [part] one of the step's countedParts (a LinkBench operation type): run
+ *   that part alone
  * @property {number} seed the tool's random seed (sysbench --rand-seed, the insert benchmark's
  *   rows and queries, LinkBench's request_random_seed): the same rows in the same order for
  *   every release

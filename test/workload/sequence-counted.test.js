@@ -10,7 +10,7 @@ import { planSuite } from '../../scripts/workload/index.js';
 import { countedWriteEvery } from '../../scripts/workload/ibench/counted-query.js';
 import { countedNow } from '../../scripts/workload/ibench/table-sql.js';
 import { countedParams, operationsByType } from '../../scripts/workload/linkbench/sequence.js';
-import { linkbenchProperties } from '../../scripts/workload/linkbench/properties.js';
+import { OPERATION_PROPERTIES, linkbenchProperties } from '../../scripts/workload/linkbench/properties.js';
 import { validateAgainst } from '../../scripts/config/validate.js';
 import { loadConfig } from '../../scripts/config/index.js';
 
@@ -98,4 +98,28 @@ test('the suite schema takes the counted blocks and refuses a misspelt or missin
   assert.match(errors, /missing required field 'queries'/);
   const lb = { ...yml, benchmarks: ['linkbench'], linkbench: { ...LINKBENCH, counted: { maxid1: 2001 } } };
   assert.match(validateAgainst('suite', lb).join('\n'), /missing required field 'requests'/);
+});
+
+test('linkbench.counted.requestsPerType: every request phase gets one counted part per operation type', () => {
+  const plans = planSuite({ ...BASE, benchmarks: ['linkbench'], linkbench: { ...LINKBENCH, counted: { maxid1: 2001, requests: 1500, requestsPerType: 300 } } });
+  const by = Object.fromEntries(plans.map((p) => [p.name, p]));
+  assert.equal(by['linkbench.load'].countedParts, undefined, 'the load has no parts');
+  const parts = by['linkbench.request.2'].countedParts ?? [];
+  assert.deepEqual(parts.map((p) => p.name).sort(), Object.keys(OPERATION_PROPERTIES).sort());
+  assert.ok(parts.every((p) => p.events === 300));
+  assert.ok(parts.some((p) => p.name === 'GET_LINKS_LIST') && parts.some((p) => p.name === 'ADD_LINK'));
+});
+
+test('a counted part runs one operation type alone: its probability 100, every other 0 (the driver wants 100 in all)', () => {
+  const params = { maxid1: 10001, loaders: 1, requesters: 2, maxtimeS: 10 };
+  const req = countedParams('request', params, { events: 300, seed: 7, part: 'GET_LINKS_LIST' });
+  assert.equal(req.onlyOperation, 'GET_LINKS_LIST');
+  const text = linkbenchProperties(req, { host: '127.0.0.1', port: 3306, user: 'root' }, '/lb');
+  assert.match(text, /^getlinklist = 100$/m);
+  for (const prop of ['addlink', 'deletelink', 'updatelink', 'countlink', 'getlink', 'addnode', 'updatenode', 'deletenode', 'getnode']) {
+    assert.match(text, new RegExp(`^${prop} = 0$`, 'm'), prop);
+  }
+  assert.match(linkbenchProperties(countedParams('request', params, { events: 300, seed: 7, part: 'MULTIGET_LINK' }), { host: 'h', port: 1, user: 'u' }, '/lb'), /^getlink = 100$/m, 'MULTIGET_LINK is the fork\'s getlink');
+  assert.doesNotMatch(linkbenchProperties(countedParams('request', params, { events: 300, seed: 7 }), { host: 'h', port: 1, user: 'u' }, '/lb'), /^getlinklist = /m, 'the mixed phase keeps the workload file\'s mix');
+  assert.throws(() => linkbenchProperties({ ...req, onlyOperation: 'GET_EVERYTHING' }, { host: 'h', port: 1, user: 'u' }, '/lb'), /no request property for operation type GET_EVERYTHING; known: ADD_LINK/);
 });

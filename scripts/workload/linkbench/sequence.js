@@ -12,6 +12,7 @@ import { ensureLinkbench } from './build.js';
 import { parseLinkbenchOutput, requestIntervals } from './parse.js';
 import { createLinkbenchIndex, createLinkbenchSchema, linkbenchDatabaseSize, runLinkbenchPhase } from './phases.js';
 import { LINKBENCH_DATABASE } from './schema.js';
+import { OPERATION_PROPERTIES } from './properties.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').StepOutcome} StepOutcome */
@@ -28,9 +29,10 @@ import { LINKBENCH_DATABASE } from './schema.js';
  * @property {boolean} [hdrHistogram] HDR latency histograms (default true: µs percentiles)
  * @property {{func: string, default?: number, config?: number}} [nlinks] replaces the fork's
  *   `real` links-per-node distribution (see README.md: at toy sizes it still loads > 4 M links)
- * @property {{maxid1: number, requests: number}} [counted] the counted sequence (the
- *   instructions meter): the graph of maxid1 - 1 nodes loaded by one loader, and `requests`
- *   requests of one requester per request phase; absent = LinkBench is not counted
+ * @property {{maxid1: number, requests: number, requestsPerType?: number}} [counted] the counted
+ *   sequence (the instructions meter): the graph of maxid1 - 1 nodes loaded by one loader, and
+ *   `requests` requests of one requester per request phase, then, with requestsPerType, a phase
+ *   of that many requests of each operation type alone; absent = LinkBench is not counted
  */
 
 /** @type {import('../types.js').Benchmark} */
@@ -88,6 +90,7 @@ function planSteps(suite, { engine }) {
     // Counted: nodes of the graph for the load and the index (the index step's operation is a
     // node's links: its rows are not known without a count, which would be counted too),
     // requests for a request phase.
+    ...(s.counted && s.counted.requestsPerType && name.startsWith('linkbench.request') ? { countedParts: Object.keys(OPERATION_PROPERTIES).map((op) => ({ name: op, events: /** @type {number} */ (s.counted?.requestsPerType) })) } : {}),
     ...(s.counted ? { countedEvents: name.startsWith('linkbench.request') ? s.counted.requests : s.counted.maxid1 - 1 } : { notCounted: `configs/suites/${suite.name}.yml sets no linkbench.counted sizes (the timed sizes would take minutes under valgrind)` }),
   });
   return [
@@ -126,7 +129,10 @@ function paramsOf(step) {
  */
 export function countedParams(phase, params, work) {
   if (phase === 'load') return { ...params, maxid1: work.events + 1, loaders: 1 };
-  return { ...params, requesters: 1, requestsPerRequester: work.events, requestSeed: work.seed, warmupS: 0, maxtimeS: COUNTED_MAX_TIME_S };
+  return {
+    ...params, requesters: 1, requestsPerRequester: work.events, requestSeed: work.seed, warmupS: 0, maxtimeS: COUNTED_MAX_TIME_S,
+    ...(work.part ? { onlyOperation: work.part } : {}),
+  };
 }
 /** The bound of a counted request phase: far beyond the ~60 s a counted step is sized for. */
 const COUNTED_MAX_TIME_S = 3600;
