@@ -219,7 +219,8 @@ export async function createIndexes(step, target, ctx, layout, conns, log) {
   await Promise.all(tableConns.map((conn, t) => conn.query(addIndexesSql(`pi${t + 1}`))));
   const durationS = (Date.now() - startMs) / 1000;
   if (ctx.signal?.aborted) throw new Error('interrupted');
-  const rows = step.tableSize * tables;
+  // A counted run loaded its own rows (work.events = every client's), not the timed step's.
+  const rows = ctx.work ? ctx.work.events : step.tableSize * tables;
   log.push(`l.x: ${INDEXES.length} indexes on ${tables} table(s) of ${step.tableSize} rows in ${durationS.toFixed(3)} s`);
   const ms = durationS * 1000;
   return {
