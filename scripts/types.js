@@ -29,6 +29,9 @@ export {};
  * @property {string} displayName
  * @property {string} [dispatchFunction] the command-dispatch function whose inclusive
  *   instructions are the instructions meter's query path (default dispatch_command)
+ * @property {Record<string, string|string[]|{missing: string}>} [workCounters] the work meter's
+ *   counters (scripts/metrics/meters/work.js) -> the status variable(s) summed for each, or why
+ *   the flavor has none
  * @property {string} [gitUrl] upstream repository for `tagbench watch`
  * @property {('innodb'|'rocksdb')[]} [engines] engines this product can run (default innodb)
  * @property {ProductLine[]} lines release lines (product line = product + line name)

@@ -163,7 +163,9 @@ const STORE_ONLY = [
   { what: 'a write-to-temp-and-rename (use replaceFileAtomic from store/)', re: /\brename\(/, alsoIn: [
     // Directory swaps, not file writes: a finished install prefix or site folder replaces the old one whole.
     'scripts/install/install-cache.js', 'scripts/install/source/cmake-build.js', 'scripts/install/tarball/unpack-tarball.js',
-    'scripts/site-build/build-site.js'] },
+    'scripts/site-build/build-site.js',
+    // The datadir snapshot moved into place for a release's last round (a directory, not a file write).
+    'scripts/server/datadir-snapshot.js'] },
 ];
 
 test('every stored format has one owner: nothing outside store/ parses, lays out or writes them', async () => {

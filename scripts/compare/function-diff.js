@@ -18,6 +18,7 @@
  *   ranked only when its change holds with its missing repeats set anywhere in that range.
  */
 import { formatPercent, formatValue, MISSING } from '../format-number.js';
+import { renderUntrustedText } from './markdown-text.js';
 
 /**
  * @typedef {object} CompactProfile one repeat's profile as the metrics stage stores it
@@ -242,7 +243,8 @@ export function renderFunctionDiff(diff, options = {}) {
 
   const render = (/** @type {number} */ dropped) => {
     const out = [];
-    if (options.title) out.push(format === 'markdown' ? `### ${options.title}` : options.title, '');
+    // The title names a test, which is data: escaped like the names in the tables.
+    if (options.title) out.push(format === 'markdown' ? `### ${renderUntrustedText(options.title, { span: false })}` : options.title, '');
     out.push(...headerLines(diff, labels, format));
     out.push('', ...section(`Added the most instructions per operation (${added.length} of ${diff.addedCount} functions):`, added, format, shownAdded));
     out.push('', ...section(`Removed the most instructions per operation (${removed.length} of ${diff.removedCount} functions):`, removed, format, shownRemoved));
@@ -277,7 +279,9 @@ function headerLines(diff, labels, format) {
     `${bullet}Instructions per operation: ${labels.base} ${count(b.totalPerOp)} → ${labels.candidate} ${count(c.totalPerOp)} (${count(diff.totalDelta, true)}${rel(diff.totalDelta, b.totalPerOp)}); means over ${b.repeats} and ${c.repeats} repeat${c.repeats === 1 ? '' : 's'}`,
   ];
   if (diff.queryPathDelta !== null && b.queryPathPerOp !== null && c.queryPathPerOp !== null) {
-    lines.push(`${bullet}In ${diff.dispatchFunction ?? 'the query path'} and what it calls: ${count(b.queryPathPerOp)} → ${count(c.queryPathPerOp)} (${count(diff.queryPathDelta, true)}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
+    // The function's name is as the profiled binary names it: data, so a span in Markdown.
+    const dispatch = diff.dispatchFunction === null ? 'the query path' : format === 'markdown' ? renderUntrustedText(diff.dispatchFunction) : diff.dispatchFunction;
+    lines.push(`${bullet}In ${dispatch} and what it calls: ${count(b.queryPathPerOp)} → ${count(c.queryPathPerOp)} (${count(diff.queryPathDelta, true)}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
   }
   if (diff.otherDelta !== 0) lines.push(`${bullet}Functions below the profile's share, together: ${count(diff.otherDelta, true)}`);
   return lines;
@@ -300,13 +304,13 @@ function section(heading, rows, format, available) {
   if (rows.length === 0) return [heading, available > 0 ? '(left out to fit, see below)' : '(none)'];
   const head = ['function', 'object', 'self/op', 'Δ self', 'Δ % of base total', 'inclusive/op', 'Δ inclusive'];
   if (format === 'markdown') {
-    const esc = (/** @type {string} */ s) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
     return [
       heading, '',
       `| ${head.join(' | ')} |`,
       `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`,
-      // GitHub tables take \| as a pipe inside code spans too.
-      ...rows.map((r) => `| ${r.map((cell, i) => (i === 0 ? `\`${cell.replace(/`/g, "'").replace(/\|/g, '\\|')}\`` : esc(cell))).join(' | ')} |`),
+      // The function's and the object file's names are data (a plugin of a pull request names
+      // its own file): code spans, so no link or mention renders; the figures are ours.
+      ...rows.map((r) => `| ${r.map((cell, i) => (i < 2 ? renderUntrustedText(cell, { table: true }) : cell)).join(' | ')} |`),
     ];
   }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

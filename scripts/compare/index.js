@@ -43,3 +43,8 @@ export { computeSequenceTables, renderSequenceTables, representativeRepeat, form
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
+export { renderUntrustedText } from './markdown-text.js';
+export { compareTimeAndWork } from './time-and-work.js';
+/** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
+export { describeTimeAndWork, describeTestTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
+export { describeVerdict, describeMeasuredChange } from './verdict-words.js';

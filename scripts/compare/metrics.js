@@ -135,6 +135,9 @@ function toMetricDef(meter, fact) {
       /** @type {unknown} */
       let v = block;
       for (const key of path) v = v !== null && typeof v === 'object' ? /** @type {Record<string, unknown>} */ (v)[key] : undefined;
+      // A ratio needs a positive figure; a difference does not: a linear figure of 0 (a counter
+      // of work the base never does, such as buffer pool misses) is a value, and its rise judged.
+      if (fact.scale === 'linear') return typeof v === 'number' && Number.isFinite(v) ? v : null;
       return positive(typeof v === 'number' ? v : null);
     },
   };

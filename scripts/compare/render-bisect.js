@@ -5,6 +5,7 @@
  * print it and neither may import the other.
  */
 import { formatRatio, formatInterval, formatPercent } from '../format-number.js';
+import { renderUntrustedText } from './markdown-text.js';
 
 /**
  * The fields of a stored bisect report (scripts/store/bisect-report.js, BisectReport) this
@@ -36,36 +37,41 @@ export function renderBisectReport(report) {
   const o = report.outcome;
   // A commit bisect names its candidates `<12-hex id> (<subject>)`.
   const what = [o.firstBad, ...o.suspects].some((c) => /^[0-9a-f]{12} \(/.test(c ?? '')) ? 'commit' : 'release';
+  // Candidate names hold commit subjects, refs and test names their authors chose: code spans
+  // (in a table, with its pipes escaped), and the sentences that quote them escaped.
+  const name = (/** @type {string} */ n) => renderUntrustedText(n);
+  const cell = (/** @type {string} */ n) => renderUntrustedText(n, { table: true });
+  const prose = (/** @type {string} */ t) => renderUntrustedText(t, { span: false });
   const head = o.status === 'found'
-    ? `**First bad ${what}: ${report.product} ${o.firstBad}** (last good: ${o.lastGood}).`
+    ? `**First bad ${what}: ${report.product} ${name(o.firstBad)}** (last good: ${name(o.lastGood)}).`
     : o.status === 'interrupted'
-      ? `**Bisect interrupted** before it could name the first bad ${what}; it is one of ${o.suspects.join(', ')}.`
-      : `**Bisect stopped: the evidence is not enough to go on.** The first bad ${what} is one of ${o.suspects.join(', ')}.`;
+      ? `**Bisect interrupted** before it could name the first bad ${what}; it is one of ${o.suspects.map(name).join(', ')}.`
+      : `**Bisect stopped: the evidence is not enough to go on.** The first bad ${what} is one of ${o.suspects.map(name).join(', ')}.`;
   const lines = [
-    `## Bisect of ${report.product} ${report.good.name} (good) .. ${report.bad.name} (bad)`,
+    `## Bisect of ${report.product} ${prose(report.good.name)} (good) .. ${prose(report.bad.name)} (bad)`,
     '',
     head,
     '',
-    o.message,
+    prose(o.message),
     '',
-    `Host class \`${report.hostClass}\`, suite \`${report.suite}\`; tests ${report.targets.map((t) => `\`${t.test}\` ${t.metric}`).join(', ')}`
+    `Host class \`${report.hostClass}\`, suite \`${report.suite}\`; tests ${report.targets.map((t) => `${name(t.test)} ${prose(t.metric)}`).join(', ')}`
       + (report.source.comparisonId ? ` (the issue-level regressions of comparison \`${report.source.comparisonId}\`)` : ' (named with --only)') + '.',
-    `Candidates, oldest first: ${report.candidates.map((c) => c.name).join(', ') || 'none'}. Each probe ran the tests of the candidate and of the good release ${report.good.name} side by side, alternating, with adaptive repeats of undecided tests; a candidate is bad on an issue-level regression of every test, good when every test is unchanged or better within the thresholds, and anything else stops the search.`,
+    `Candidates, oldest first: ${report.candidates.map((c) => name(c.name)).join(', ') || 'none'}. Each probe ran the tests of the candidate and of the good release ${prose(report.good.name)} side by side, alternating, with adaptive repeats of undecided tests; a candidate is bad on an issue-level regression of every test, good when every test is unchanged or better within the thresholds, and anything else stops the search.`,
     '',
   ];
-  for (const note of report.notes) lines.push(`> **Note:** ${note}`, '');
+  for (const note of report.notes) lines.push(`> **Note:** ${prose(note)}`, '');
   if (report.probes.length > 0) {
     lines.push('| # | candidate | call | test | verdict | ratio | interval | instances (good/cand.) | MDE |', '|---|---|---|---|---|---|---|---|---|');
     report.probes.forEach((p, i) => {
       for (const e of p.evidence) {
         const verdict = e.verdict === null ? 'no result' : `${e.verdict}${e.level ? ` (${e.level})` : ''}`;
-        lines.push(`| ${i + 1} | ${p.candidate} | **${p.call}** | ${e.test} ${e.metric} | ${verdict} | ${formatRatio(e.ratio)} | ${formatInterval(e.ci)} | ${e.instances[0]} / ${e.instances[1]}${e.pairedRounds ? ` (${e.pairedRounds} rounds, paired)` : ''} | ${formatPercent(e.mde)} |`);
+        lines.push(`| ${i + 1} | ${cell(p.candidate)} | **${p.call}** | ${cell(e.test)} ${prose(e.metric)} | ${verdict} | ${formatRatio(e.ratio)} | ${formatInterval(e.ci)} | ${e.instances[0]} / ${e.instances[1]}${e.pairedRounds ? ` (${e.pairedRounds} rounds, paired)` : ''} | ${formatPercent(e.mde)} |`);
       }
     });
     lines.push('');
     report.probes.forEach((p, i) => {
       const adaptive = p.adaptive ? `; adaptive repeats: ${p.adaptive.rounds} round(s), stopped: ${p.adaptive.stopped}` : '';
-      lines.push(`${i + 1}. ${p.candidate}: **${p.call}**, ${p.reason} (${Math.round(p.seconds)} s${adaptive}; runs ${[...p.runIds.good, ...p.runIds.candidate].join(', ')})`);
+      lines.push(`${i + 1}. ${name(p.candidate)}: **${p.call}**, ${prose(p.reason)} (${Math.round(p.seconds)} s${adaptive}; runs ${[...p.runIds.good, ...p.runIds.candidate].join(', ')})`);
     });
     lines.push('');
   }

@@ -9,6 +9,10 @@ import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue,
 import { renderFunctionDiff } from './function-diff.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
+import { renderCountedTable } from './render-counted-table.js';
+import { describeVerdict } from './verdict-words.js';
+import { compareTimeAndWork } from './time-and-work.js';
+import { renderTimeAndWork } from './render-time-and-work.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 
@@ -47,11 +51,13 @@ export function renderComparison(cmp, options) {
       out.push(`| ${t.test} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${formatRatio(t.ratio)} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     out.push(renderSuspects(cmp, true));
+    out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'markdown'));
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
       out.push('\n');
       for (const t of notable) out.push(`- **${t.test}** ${t.metric}: ${label(t)}: ${t.reason}\n`);
     }
+    out.push(renderCountedTable(cmp, { format: 'markdown' }));
     out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
@@ -72,15 +78,17 @@ export function renderComparison(cmp, options) {
   out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color, cmp));
   const counted = cmp.tests.filter((t) => t.metric === 'instructionsPerOp');
   if (counted.length > 0) out.push(`\n${renderInstructionLines(counted, color, cmp)}`);
+  out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'text'));
   // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
   // verdicts that call for action, so a noisy host does not bury them under "inconclusive".
   const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
   if (notable.length > 0) out.push('\nwhy:\n');
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
   out.push(renderSuspects(cmp, false));
+  out.push(renderCountedTable(cmp, { format: 'terminal' }));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
-  if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or unchanged: every number is in --markdown / --json.\n`);
+  if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or within their thresholds: every number is in --markdown / --json.\n`);
   if (cmp.notJudged?.length) {
     const byMetric = new Map();
     for (const n of cmp.notJudged) byMetric.set(n.metric, [...(byMetric.get(n.metric) ?? []), n]);
@@ -291,11 +299,15 @@ function paint(text, t, color) {
   return `${code}${text}\x1b[0m\n`;
 }
 
-/** @param {import('./types.js').FullVerdict} t */
+/**
+ * A verdict's words (describeVerdict: never "unchanged" for an interval that excludes no change),
+ * its level and whether a rerun confirmed it.
+ * @param {import('./types.js').FullVerdict} t
+ */
 function label(t) {
   const level = t.level ? ` (${t.level})` : '';
   const conf = t.confirmed === true ? ', confirmed' : t.confirmed === false ? ', not confirmed' : '';
-  return `${t.verdict}${level}${conf}`;
+  return `${describeVerdict(t)}${level}${conf}`;
 }
 
 /** @param {import('./types.js').FullVerdict} t */

@@ -7,7 +7,7 @@ import { formatChange, formatDetectable, formatEffect, formatInterval, formatPer
 import { renderProvenance } from './render-provenance.js';
 import { largestFitting } from './fit-text.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { describeHowSure, findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
+import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -128,6 +128,7 @@ export function renderIssue(comparison, records, context) {
     // compare's reason already tells the confirmation rerun's outcome when there was one.
     ...listed.map((t) => `- ${code(testId(t))}: ${t.reason}`),
     '',
+    ...renderTimeAndWorkLines(comparison, listed),
     ...renderWhereItWent(listed, comparison),
     '### Links',
     '',
@@ -176,6 +177,30 @@ function fitBody(regressed, compose) {
   // Left with no row, the rest of the body (the marker's test list, provenance) is too long on its own.
   if (body.length > ISSUE_BODY_LIMIT) throw new Error(`the issue body is ${body.length} characters with no regression listed, over GitHub's limit: the marker or provenance grew`);
   return body;
+}
+
+/**
+ * Time and work side by side for the tests the body lists (compare's statements): whether the
+ * timed and the counted verdicts agree, and what a disagreement points to.
+ * Disagreements come first, then the undecided, then agreements; past `limit` the rest are counted.
+ * @param {Comparison} comparison
+ * @param {ReportedVerdict[]} listed
+ * @param {number} [limit] most statements shown (a check run's text has a size limit)
+ * @returns {string[]} Markdown lines, none when no listed test was judged by more than one meter
+ */
+export function renderTimeAndWorkLines(comparison, listed, limit = Infinity) {
+  const tests = new Set(listed.map((t) => t.test));
+  const rank = { disagree: 0, undecided: 1, agree: 2 };
+  const statements = compareTimeAndWork(comparison)
+    .filter((s) => tests.has(s.test)).sort((a, b) => rank[a.agreement] - rank[b.agreement]);
+  if (statements.length === 0) return [];
+  const more = statements.length - limit;
+  return [
+    '### Time and work', '',
+    ...statements.slice(0, limit).map((s) => `- ${code(s.test)}: ${describeTimeAndWork(s)}`),
+    ...(more > 0 ? [`- and ${more} more test${more === 1 ? '' : 's'} (agreeing ones last) in the full report and on the site`] : []),
+    '',
+  ];
 }
 
 /** Instruction regressions whose functions an issue shows; the rest are on the site. */

@@ -4,7 +4,7 @@
  */
 import { formatDetectable, formatInterval, formatRatio, formatStats } from '../format-number.js';
 import { describeOverrides } from './render-issue.js';
-import { describeHowSure, findVerdictPolicy } from '../compare/index.js';
+import { describeHowSure, describeVerdict, findVerdictPolicy } from '../compare/index.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -57,5 +57,5 @@ export function renderVerdictRow(t, thresholds) {
   const level = t.level ? `, ${t.level}` : '';
   const policy = findVerdictPolicy(t, thresholds);
   const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
-  return `| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${t.verdict}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`;
+  return `| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${describeVerdict(t)}${confirmed} | ${formatRatio(t.ratio)} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`;
 }

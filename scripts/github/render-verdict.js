@@ -4,11 +4,11 @@
  * the token may not create check runs, and as a pull-request comment with a hidden marker so a
  * later run edits it in place. Pure: data in, Markdown and request bodies out.
  */
-import { confirmedRegressions, FUNCTION_SECTIONS, hasFunctions, renderFunctionSection, testId } from './render-issue.js';
+import { confirmedRegressions, FUNCTION_SECTIONS, hasFunctions, renderFunctionSection, renderTimeAndWorkLines, testId } from './render-issue.js';
 import { renderVerdictRow, VERDICT_TABLE_HEAD } from './render-summary.js';
 import { parseNamedMarker, renderNamedMarker } from './issue-marker.js';
 import { largestFitting, utf8Bytes } from './fit-text.js';
-import { describeHowSure, findVerdictPolicy } from '../compare/index.js';
+import { describeHowSure, findVerdictPolicy, renderUntrustedText } from '../compare/index.js';
 import { formatChange, formatPercent, formatValue } from '../format-number.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
@@ -29,6 +29,8 @@ export const COMMENT_BUDGET = GITHUB_LIMITS.commentBody - MARGIN;
 /** The marker name of the pull-request comment (its value: the check run's external id). */
 export const VERDICT_MARKER = 'tagbench-verdict';
 
+/** How many time-and-work statements the check run's text lists (about 400 bytes each). */
+const TIME_AND_WORK_LINES = 20;
 /** How many tests a title names before "and N more". */
 const TITLE_TESTS = 3;
 /** A title is one line; GitHub shows about this much of it in the checks list. */
@@ -107,7 +109,8 @@ export function renderVerdict(comparison, context) {
   /** @param {number} shownRows @param {number} shownSections */
   const commentOf = (shownRows, shownSections) => [
     marker,
-    `## ${MARK[decision.conclusion]} ${name} — ${title}`,
+    // The title names tests (data): escaped, as a heading cannot hold code spans well.
+    `## ${MARK[decision.conclusion]} ${name} — ${renderUntrustedText(title, { span: false })}`,
     '',
     summaryOf(shownRows),
     textOf(shownSections),
@@ -159,7 +162,7 @@ export function renderStartedCheck(what, context) {
   const title = `benchmarking: ${what.suite} on ${what.hostClass}`;
   const detailsUrl = context.runUrl ?? null;
   const summary = [
-    `tagbench is measuring this commit${context.about ? ` (${context.about})` : ''} with the suite \`${what.suite}\` on host class \`${what.hostClass}\`.`,
+    `tagbench is measuring this commit${context.about ? ` (${renderUntrustedText(context.about, { span: false })})` : ''} with the suite \`${what.suite}\` on host class \`${what.hostClass}\`.`,
     'The verdict replaces this text when the run is done.',
     ...(detailsUrl ? ['', `[The workflow run](${detailsUrl})`] : []),
   ].join('\n');
@@ -246,10 +249,10 @@ function bySize(tests) {
 function renderSummaryPart(comparison, decision, context, rows, shown) {
   const c = comparison;
   const why = {
-    failure: `**${decision.regressions.length} confirmed regression${decision.regressions.length === 1 ? '' : 's'}** at the issue level: ${listSome(decision.regressions, (t) => `\`${testId(t)}\` ${formatChange(t)}`)}.`,
+    failure: `**${decision.regressions.length} confirmed regression${decision.regressions.length === 1 ? '' : 's'}** at the issue level: ${listSome(decision.regressions, (t) => `${renderUntrustedText(testId(t))} ${formatChange(t)}`)}.`,
     neutral: decision.unconfirmed.length > 0
-      ? `**No confirmed regression yet**: ${listSome(decision.unconfirmed, (t) => `\`${testId(t)}\``)} regressed, but no rerun has confirmed ${decision.unconfirmed.length === 1 ? 'it' : 'them'} (\`tagbench confirm\`).${decision.undecided.length > 0 ? ` ${decision.undecided.length} test(s) undecided.` : ''}`
-      : `**No decision** for ${listSome(decision.undecided, (t) => `\`${testId(t)}\` (${t.verdict})`)}; no regression among the others.`,
+      ? `**No confirmed regression yet**: ${listSome(decision.unconfirmed, (t) => renderUntrustedText(testId(t)))} regressed, but no rerun has confirmed ${decision.unconfirmed.length === 1 ? 'it' : 'them'} (\`tagbench confirm\`).${decision.undecided.length > 0 ? ` ${decision.undecided.length} test(s) undecided.` : ''}`
+      : `**No decision** for ${listSome(decision.undecided, (t) => `${renderUntrustedText(testId(t))} (${t.verdict})`)}; no regression among the others.`,
     success: '**No regression** at the issue level.',
   }[decision.conclusion];
   const out = [
@@ -302,11 +305,15 @@ function renderTextPart(comparison, sections, shown, links) {
     const top = [...f.added.slice(0, 1), ...f.removed.slice(0, 1)].sort((a, b) => Math.abs(b.selfDelta) - Math.abs(a.selfDelta))[0];
     if (top) {
       const share = f.base.totalPerOp > 0 ? ` (${formatPercent(top.selfDelta / f.base.totalPerOp, { signed: true })} of the base total)` : '';
-      out.push(`**${t.test}: the function that moved most** is \`${top.name.replace(/`/g, "'")}\` (${top.object}): ${formatValue(top.selfDelta, { signed: true })} instructions per operation${share}, ${t.verdict} ${formatChange(t)} in all.`, '');
+      // Function and object names come from the profiled binaries, a pull request's own among
+      // them (a plugin file named `lib[pay here](https:evil.example) @octocat.so`): code spans.
+      out.push(`**${renderUntrustedText(t.test)}: the function that moved most** is ${renderUntrustedText(top.name)} (${renderUntrustedText(top.object)}): ${formatValue(top.selfDelta, { signed: true })} instructions per operation${share}, ${t.verdict} ${formatChange(t)} in all.`, '');
     }
     out.push(renderFunctionSection(t, comparison));
   }
   if (shown < sections.length) out.push(`${sections.length - shown} more instruction verdict${sections.length - shown === 1 ? ' has its' : 's have their'} functions in the full report and on the site.`, '');
+  // Tests judged by more than one meter, one line each, bounded so the function tables keep room.
+  out.push(...renderTimeAndWorkLines(comparison, /** @type {ReportedVerdict[]} */ (comparison.tests), TIME_AND_WORK_LINES));
   out.push('### Links', '', ...(links.length > 0 ? links : ['- No report or site URL was given.']), '');
   return out.join('\n');
 }

@@ -7,6 +7,7 @@ import { getProvider } from './registry.js';
 
 export { listAvailable } from './products.js';
 export { auditInstallCache, findCachedInstall, COMMIT_RE } from './install-cache.js';
+export { evictAdHocBuilds, AD_HOC_BUILDS_KEPT } from './evict-ad-hoc-builds.js';
 export { providerNames } from './registry.js';
 export { resolveRefRun, resolveRefCommit, redactRepository, parseGitRef, isCommitVersion, REF_CACHE_DIR } from './source/resolve-ref.js';
 /** @typedef {import('./source/resolve-ref.js').ResolvedRefRun} ResolvedRefRun a ref run's candidate and base, resolved with git */

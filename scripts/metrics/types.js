@@ -155,6 +155,24 @@ export {};
  * @property {string} [workDir] the server instance's private folder (a wrapper's output files)
  * @property {string} [dispatchFunction] the flavor's command-dispatch function (products config):
  *   the instructions meter's query path
+ * @property {WorkCounterNames} [workCounters] the product's status variables of the work meter's
+ *   counters (products config `workCounters`)
+ */
+
+/**
+ * @typedef {Record<string, string|string[]|{missing: string}>} WorkCounterNames a work counter's
+ *   key (meters/work.js WORK_COUNTERS) -> the status variable(s) summed for it, or, for a counter
+ *   the flavor lacks, why
+ */
+
+/**
+ * @typedef {object} WorkFigures the work meter's figures of one counted repeat (countedRepeat.work)
+ * @property {number} operations the divisor of every per-op figure
+ * @property {Record<string, number|null>} perOp counter key -> change per operation (null: see missing)
+ * @property {Record<string, number>} totals counter key -> change over the repeat
+ * @property {Record<string, string>} missing counter key -> why its figure is null
+ * @property {{before: number, after: number}} [settleS] seconds spent waiting for purge and the
+ *   dirty pages before the count and after the work
  */
 
 /**

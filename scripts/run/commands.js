@@ -155,7 +155,7 @@ export const commands = [
     summary: 'benchmark releases with a suite on this host; writes one run record per release',
     help: [
       'Releases run side by side: each reported test\'s repeats alternate between them (A B A B ...)',
-      'and are spread over several server instances (a restart on the same datadir between rounds).',
+      'and are spread over several server instances (between rounds, a restart on a copy of the datadir taken after the load).',
       'Example: tagbench run --releases mariadb@10.11.18,mariadb@10.11.19 --suite smoke --host-class local',
       'InnoDB against MyRocks on one release: tagbench run --releases mariadb@10.11.18 --engine innodb,rocksdb',
       'A git ref (a branch, tag, full commit or pull request of the product\'s repository or a fork) against its base,',
@@ -179,7 +179,7 @@ export const commands = [
       { flags: '--engine <engines>', description: 'storage engine (innodb, rocksdb; default: the suite\'s engine, else innodb); several, comma-separated, run one server per engine of each release, labelled by it (mariadb@10.11.18#innodb, mariadb@10.11.18#rocksdb), alternating like releases', parse: parseList },
       { flags: '--mycnf <name>', description: 'my.cnf template (configs/mycnf/<name>.cnf); default: the engine\'s' },
       { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s', parse: parsePositiveInt },
-      { flags: '--instances <n>', description: 'server instances (restarts on the same datadir) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },
+      { flags: '--instances <n>', description: 'server instances (restarts on a copy of the datadir after the load) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },
       { flags: '--meter <meters>', description: `how to measure, comma-separated, of the registered meters (scripts/metrics/meters/): ${Object.values(METERS).map((m) => `${m.name} (${m.kind})`).join(', ')}; timed meters measure the timed repeats, counted ones count a fixed amount of work on servers of their own; default: the suite's, else the host class's, else ${DEFAULT_METERS.join(',')}`, parse: parseMeters },
       { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: parseList },
       { flags: '--budget-h <hours>', description: 'hours this run may take: a run estimated over it is refused before anything starts (0 = no limit); default: the host class\'s legBudgetH, else no limit', parse: parseHours },

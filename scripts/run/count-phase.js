@@ -55,6 +55,8 @@ import { countRepeat, describeCounted } from './count-repeat.js';
  * @property {(opts: import('../server/types.js').ServerOptions) => import('../server/types.js').ServerOptions} wrap
  *   the server options with the meter's wrapper
  * @property {(product: string) => string} dispatchFunction the flavor's command-dispatch function
+ * @property {(product: string) => import('../metrics/types.js').WorkCounterNames} [workCounters]
+ *   the product's status variables of the work meter's counters
  * @property {{suite: any, host: any}} plan
  * @property {{storeDir: string, cacheDir: string, signal?: AbortSignal}} options
  * @property {(t: string) => void} write
@@ -243,6 +245,7 @@ async function countParts(r, step, whole) {
     const counted = await countRepeat(meter, state, step, { round, repeat: 0, events: part.events, warmUp: null, part: part.name }, {
       run: (work) => getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, work)),
       dispatchFunction: ctx.dispatchFunction(state.record.release.product),
+      workCounters: ctx.workCounters?.(state.record.release.product),
       storeDir: ctx.options.storeDir,
     });
     byType[part.name] = counted.repeat;
@@ -266,6 +269,7 @@ async function countAndKeep(r, step, index, at) {
   const counted = await countRepeat(meter, state, step, { round, ...at }, {
     run: (work) => getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, work)),
     dispatchFunction: ctx.dispatchFunction(state.record.release.product),
+    workCounters: ctx.workCounters?.(state.record.release.product),
     storeDir: ctx.options.storeDir,
   });
   const rep = counted.repeat;

@@ -29,7 +29,7 @@ export function describeCounted(meter, rep) {
  *   the repeat, and its warm-up's work (null: none, a sequence step: its own earlier steps are
  *   what it starts from, and a warm-up run of it would change the data); part: one of the
  *   step's countedParts, run alone (its logs are named after it)
- * @param {{run: (work: import('../workload/types.js').FixedWork) => Promise<import('../workload/types.js').StepOutcome>, dispatchFunction: string, storeDir: string}} io
+ * @param {{run: (work: import('../workload/types.js').FixedWork) => Promise<import('../workload/types.js').StepOutcome>, dispatchFunction: string, workCounters?: import('../metrics/types.js').WorkCounterNames, storeDir: string}} io
  * @returns {Promise<{repeat: import('../types.js').CountedRepeat, stateValid: boolean}>} the
  *   counted repeat, and whether the data is still what the later steps of a sequence need
  *   (false: the counted step, or its warm-up, failed that way)
@@ -50,7 +50,7 @@ export async function countRepeat(meter, state, step, at, io) {
     const warm = await io.run(at.warmUp);
     if (warm.status !== 'ok') warmFailed = warm.reason ?? 'failed';
   };
-  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction });
+  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction, workCounters: io.workCounters });
   if (!warmed) {
     // A counting meter must call beforeZero: without it the warm-up would be counted.
     await session.stop(null).catch(() => null);

@@ -13,7 +13,7 @@
  */
 import { UserError } from '../errors.js';
 import { getMeter, DEFAULT_METERS } from '../metrics/index.js';
-import { buildSchedule, DEFAULT_LOAD_ROWS_PER_S } from './schedule.js';
+import { buildSchedule, needsSnapshot, DEFAULT_LOAD_ROWS_PER_S } from './schedule.js';
 import { formatDuration } from './progress.js';
 import { resolveRepeats } from './resolve-run.js';
 import { planSuite } from '../workload/index.js';
@@ -67,8 +67,12 @@ export const ESTIMATE_DEFAULTS = Object.freeze({
 export function estimateRun({ steps, releases, repeats, instances, meters, host }) {
   const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
   const keys = Array.from({ length: releases }, (_, i) => `r${i}`);
-  const schedule = buildSchedule(steps, keys, repeats, instances, rates);
-  const sum = (/** @type {(a: typeof schedule[number]) => boolean} */ keep) => schedule.filter(keep).reduce((s, a) => s + a.estimatedS, 0);
+  const counted = meters.some((m) => getMeter(m).kind === 'counted');
+  const copy = needsSnapshot(steps, instances, counted) ? { copyS: estimateCopyS(steps, host), countedFirst: counted } : null;
+  const schedule = buildSchedule(steps, keys, repeats, instances, rates, copy);
+  // The datadir copies are a part of their own; the other parts count their actions without them.
+  const sum = (/** @type {(a: typeof schedule[number]) => boolean} */ keep) => schedule.filter(keep).reduce((s, a) => s + a.estimatedS - (a.copyS ?? 0), 0);
+  const copiesS = schedule.reduce((s, a) => s + (a.copyS ?? 0), 0);
   const loadS = sum((a) => Boolean(a.step.workRows));
   const testS = sum((a) => !a.step.workRows && a.step.measured && a.step.reported);
   const setupS = sum((a) => !a.step.workRows && !(a.step.measured && a.step.reported));
@@ -79,10 +83,69 @@ export function estimateRun({ steps, releases, repeats, instances, meters, host 
     { name: 'loads', seconds: loadS, detail: `${rows.toLocaleString('en-US')} rows per release (every pass of a sequence benchmark loads again) at ${rates.loadRowsPerS.toLocaleString('en-US')} rows/s` },
     { name: 'timed repeats', seconds: testS, detail: `${tests.length} tests x ${repeats} repeats x ${releases} release${releases > 1 ? 's' : ''} at their durations` },
     { name: 'warm-ups, flushes, restarts', seconds: setupS, detail: `the not-reported steps, rests and ${instances - 1} restart${instances === 2 ? '' : 's'} per release` },
+    ...(copy ? [{ name: 'same data every round', seconds: copiesS, detail: describeRestores(schedule.filter((a) => a.restore).length / releases, copy.copyS, steps, host) }] : []),
   ];
   // Every counting meter's phase is estimated at the instructions meter's (callgrind's) rates: the slowest there is.
   for (const m of meters) if (getMeter(m).kind === 'counted') parts.push(estimateCounting(steps, releases, host, rates));
   return { parts: parts.filter((p) => p.seconds > 0), totalS: parts.reduce((s, p) => s + p.seconds, 0) };
+}
+
+/**
+ * InnoDB's bytes a row of a sysbench table takes on disk (clustered index and the k index, pages
+ * about 15/16 full after a sorted load): MEASURED_BYTES_PER_ROW. The datadir's fixed part besides
+ * the redo log (system and undo tablespaces, the mysql schema): FIXED_DATADIR_BYTES. The rate a
+ * copy runs at where the filesystem has no reflinks: COPY_BYTES_PER_S. Basis: bench/same-data-rounds.md.
+ */
+const MEASURED_BYTES_PER_ROW = 250;
+const FIXED_DATADIR_BYTES = 50e6;
+const COPY_BYTES_PER_S = 200e6;
+/** innodb_log_file_size when the host class sets none: configs/mycnf/innodb.cnf's default. */
+const DEFAULT_REDO_BYTES = 1024 ** 3;
+
+/**
+ * Seconds one copy of a release's datadir after the load takes (same-data-rounds.js): its
+ * tables' rows, the redo log the host class configures and the fixed part, at a plain copy's
+ * rate (a reflink would take a moment: the estimate assumes none).
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @param {import('../types.js').HostClass} host
+ * @returns {number}
+ */
+export function estimateCopyS(steps, host) {
+  return datadirBytes(steps, host) / COPY_BYTES_PER_S;
+}
+
+/**
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @param {import('../types.js').HostClass} host
+ * @returns {number}
+ */
+function datadirBytes(steps, host) {
+  const rows = steps.filter((s) => s.loadsData).reduce((s, l) => s + (l.workRows ?? 0), 0);
+  return rows * MEASURED_BYTES_PER_ROW + redoBytes(host) + FIXED_DATADIR_BYTES;
+}
+
+/**
+ * The estimate's line for the datadir copies.
+ * @param {number} restores restores per release (the last one a move of the snapshot)
+ * @param {number} copyS seconds of one copy
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @param {import('../types.js').HostClass} host
+ */
+function describeRestores(restores, copyS, steps, host) {
+  const size = `${(datadirBytes(steps, host) / 1e9).toFixed(1)} GB with a ${(redoBytes(host) / 1024 ** 3).toFixed(2).replace(/\.?0+$/, '')} GiB redo log`;
+  return `a snapshot of the datadir after the load and ${restores} restore${restores === 1 ? '' : 's'} per release (the last a move), about ${formatDuration(copyS)} a copy (${size}, at ${COPY_BYTES_PER_S / 1e6} MB/s)`;
+}
+
+/**
+ * The redo log's size from the host class's my.cnf values (`8G`, `256M`, bytes).
+ * @param {import('../types.js').HostClass} host
+ */
+function redoBytes(host) {
+  const value = String(host.mycnf?.innodb_log_file_size ?? '').trim();
+  const m = /^(\d+(?:\.\d+)?)([KMGT]?)$/i.exec(value);
+  if (!m) return DEFAULT_REDO_BYTES;
+  const power = ' KMGT'.indexOf((m[2] || ' ').toUpperCase());
+  return Number(m[1]) * 1024 ** power;
 }
 
 /**
@@ -139,6 +202,7 @@ export function checkBudget(estimate, budgetH, what) {
     'counted phase': 'fewer counting.rounds on the host class, or fewer tests (--only)',
     loads: 'a suite with smaller tables (tableSize, loadRows, maxid1)',
     'warm-ups, flushes, restarts': 'fewer --instances, or a suite with a shorter restS or scanWarmDurationS',
+    'same data every round': 'fewer --instances, a work directory on a filesystem with reflinks (XFS, btrfs), or a smaller innodb_log_file_size',
   };
   const largest = [...estimate.parts].sort((a, b) => b.seconds - a.seconds)
     .map((p) => `  - ${p.name}, ${formatDuration(p.seconds)}: ${/** @type {Record<string, string>} */ (advice)[p.name] ?? p.detail}`);

@@ -8,10 +8,12 @@ import { startServer } from '../server/index.js';
 import { getBenchmark } from '../workload/index.js';
 import { measureDbSize } from '../metrics/index.js';
 import { writeRawLog } from '../store/index.js';
-import { buildSchedule } from './schedule.js';
+import { buildSchedule, needsSnapshot } from './schedule.js';
 import { measureRepeat } from './measure-repeat.js';
 import { markStep, skipRemaining } from './record-builder.js';
 import { createProgress } from './progress.js';
+import { snapshotAfterLoad, restoreForRound } from './same-data-rounds.js';
+import { estimateCopyS } from './estimate.js';
 
 /** @typedef {import('./run-releases.js').RunOptions} RunOptions */
 /** @typedef {import('./start-release.js').RunState} RunState */
@@ -21,10 +23,14 @@ import { createProgress } from './progress.js';
  * @param {import('./types.js').RunRelease[]} releases
  * @param {Map<string, RunState>} states
  * @param {any} ctx plan, options, write; afterLoad: runs once the loads are done (the counting
- *   meters); onReleaseDone: stores a release once its last action ran or its server died
+ *   meters); counted: whether afterLoad counts (round 1 then starts from the snapshot too);
+ *   onReleaseDone: stores a release once its last action ran or its server died
  */
-export async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad, onReleaseDone }) {
-  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances, plan.host.estimate);
+export async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad, counted, onReleaseDone }) {
+  // Every round starts from the data the load left (same-data-rounds.js).
+  const snapshot = needsSnapshot(steps, plan.instances, counted);
+  const restore = snapshot ? { copyS: estimateCopyS(steps, plan.host), countedFirst: counted } : null;
+  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances, plan.host.estimate, restore);
   const progress = createProgress(schedule, { write, now: Date.now });
   const lastAction = new Map(schedule.map((a) => [a.release, a.index]));
   let loaded = false;
@@ -42,13 +48,15 @@ export async function executeSchedule(steps, releases, states, { plan, options, 
     // The loads come first in the schedule: the first other action is where they are all done.
     if (!loaded && !action.step.loadsData) {
       loaded = true;
+      // Before the counted phase and before any test writes: what every round starts from.
+      if (snapshot) await snapshotLoads(states, steps.findIndex((s) => s.loadsData), write);
       await afterLoad();
       if (options.signal?.aborted) return;
     }
     const state = /** @type {RunState} */ (states.get(action.release));
     if (state.deadReason) return;
     if (action.restart) {
-      const restarted = await restartServer(state, action, write);
+      const restarted = action.restore ? await restoreServer(state, action, write) : await restartServer(state, action, write);
       if (!restarted) {
         progress.end(action, { status: 'failed', reason: state.deadReason ?? undefined });
         return;
@@ -76,6 +84,35 @@ export async function executeSchedule(steps, releases, states, { plan, options, 
       else if (result.stateValid !== true) killRelease(state, action.stepIndex, `${action.step.sequence ? 'sequence' : 'setup'} step ${action.step.name} failed: ${result.reason}`);
     }
   }
+}
+
+/**
+ * Each live release's datadir copied aside after the load (its server stopped and started
+ * again); a release whose copy or restart fails ends there, with the reason on its load step.
+ * @param {Map<string, RunState>} states
+ * @param {number} loadIndex the load's step index (it fails with the reason)
+ * @param {(t: string) => void} write
+ */
+async function snapshotLoads(states, loadIndex, write) {
+  for (const [key, state] of states) {
+    if (state.deadReason) continue;
+    const done = await snapshotAfterLoad(state, key, write);
+    if (!done.ok) killRelease(state, loadIndex, done.reason);
+  }
+}
+
+/**
+ * Start a round of a release from the snapshot after the load: a clean shutdown, the copy put
+ * back, a new process on it.
+ * @param {RunState} state
+ * @param {import('./schedule.js').ScheduledAction} action
+ * @param {(t: string) => void} write
+ * @returns {Promise<boolean>} false when the restore or the start failed (the release is then dead)
+ */
+async function restoreServer(state, action, write) {
+  const done = await restoreForRound(state, action.release, { round: action.instance + 1, last: action.lastRound === true }, write);
+  if (!done.ok) killRelease(state, action.stepIndex, done.reason);
+  return done.ok;
 }
 
 /**
@@ -139,9 +176,11 @@ async function runAction(action, state, plan, options, steps) {
     /** @type {import('../workload/types.js').StepContext} */
     const ctx = { suite: plan.suite, engine: state.engine, pass: action.repeat, clientCpus: plan.host.pinning.clientCpus, cacheDir: options.cacheDir, signal: options.signal, onProgress: quiet };
     if (!step.measured) return await runSetupStep(action, state, options, () => bench.runStep(step, state.server, ctx));
+    // What the repeat's figures depend on, read before the meter starts (a scan's rows).
+    const measured = bench.beforeRepeat ? await bench.beforeRepeat(step, state.server) : step;
     const result = await measureRepeat(
       { action, record: state.record, server: state.server, meter: /** @type {import('../metrics/types.js').Meter} */ (state.meter), storeDir: options.storeDir, signal: options.signal },
-      () => bench.runStep(step, state.server, ctx),
+      () => bench.runStep(measured, state.server, ctx),
     );
     // A suite without the sysbench load gets its size after load from the sequence's first step.
     const first = stepIndex === 0 || steps[stepIndex - 1].sequence !== step.sequence;

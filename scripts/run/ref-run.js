@@ -6,7 +6,7 @@
  * side and alternating like any two releases. Their records carry `release.ref` and are stored
  * apart from the release series (refs/runs/).
  */
-import { resolveRefRun } from '../install/index.js';
+import { resolveRefRun, evictAdHocBuilds } from '../install/index.js';
 import { findProduct } from '../config/index.js';
 
 /** @typedef {import('./run-releases.js').RunOptions['releases'][number]} RunReleaseSpec */
@@ -36,7 +36,8 @@ export function refRunReleases(r, profile) {
 }
 
 /**
- * Resolve a ref run and return its releases for runSuite.
+ * Resolve a ref run and return its releases for runSuite, after evicting the install cache's
+ * older ad-hoc builds (install/evict-ad-hoc-builds.js).
  * @param {import('../types.js').Config} config
  * @param {{product: string, ref: string, repo?: string, baseRef?: string, baseVersion?: string, commit?: string, profile?: string, cacheDir: string, log?: (line: string) => void}} o
  * @returns {Promise<{resolved: import('../install/index.js').ResolvedRefRun, releases: RunReleaseSpec[]}>}
@@ -49,5 +50,9 @@ export async function planRefRun(config, o) {
     ...(o.repo !== undefined ? { repo: o.repo } : {}), ...(o.baseRef !== undefined ? { baseRef: o.baseRef } : {}), ...(o.baseVersion !== undefined ? { baseVersion: o.baseVersion } : {}),
     ...(o.commit !== undefined ? { commit: o.commit } : {}),
   });
+  // Every pushed commit of a pull request is a build of its own: before this run adds its two,
+  // the cache's older ad-hoc builds beyond the newest few leave it (release builds never do).
+  const evicted = await evictAdHocBuilds(o.cacheDir, { keepCommits: [resolved.candidate.commit, resolved.base.commit] });
+  for (const prefix of evicted) o.log?.(`evicted the ad-hoc build ${prefix} (the install cache keeps the newest few)`);
   return { resolved, releases: refRunReleases(resolved, o.profile) };
 }

@@ -134,10 +134,11 @@ export async function runReleases(config, options) {
           settings: countSettings(plan.host),
           wrap: (opts) => { const o = { ...opts }; withMeterWrapper(o, meter); return o; },
           dispatchFunction: (product) => config.products[product]?.dispatchFunction ?? 'dispatch_command',
+          workCounters: (product) => config.products[product]?.workCounters ?? {},
         });
       }
     };
-    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll, onReleaseDone: storeDone });
+    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll, counted: counting.length > 0, onReleaseDone: storeDone });
     for (const [key, state] of states) if (!stored.has(key)) await closeRelease(state, options);
   } finally {
     await stopAllServers();

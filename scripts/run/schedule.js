@@ -1,9 +1,11 @@
 /**
  * The order in which a run executes. The repeats of a release are spread over `instances`
  * rounds, each on its own server instance: round 0 starts from the load; every later round
- * begins by restarting each release's server on the same datadir (a new process: new memory
- * layout, cold buffer pool) and re-running the warm-up and postwrite steps, then runs its share
- * of every reported step. Repeats of one server process are not independent (they share its
+ * begins by restarting each release's server (a new process: new memory layout, cold buffer
+ * pool) and re-running the warm-up and postwrite steps, then runs its share of every reported
+ * step. With `restore` (a run with a run-wide load, same-data-rounds.js), that restart puts the
+ * datadir snapshot taken after the load back first, so every round reads the data the load
+ * left, not what the rounds before wrote; after a counted phase round 0 starts that way too. Repeats of one server process are not independent (they share its
  * memory layout and warm-up, docs/method.md "Instances"), so the verdicts count instances, not
  * repeats. A sequence benchmark (the insert benchmark: steps with `sequence` set) runs its whole
  * sequence once per repeat ("pass"), passes spread over the rounds like repeats, each pass from
@@ -25,14 +27,29 @@
  * @property {number} repeat 0-based repeat number over the whole run (always 0 for setup steps)
  * @property {number} repeats how many repeats this step has in the run
  * @property {number} instance 0-based round: which server instance of the release runs it
- * @property {boolean} [restart] restart the release's server (same datadir) before this action
+ * @property {boolean} [restart] restart the release's server before this action (on the same
+ *   datadir, or with `restore` on the snapshot after the load)
+ * @property {boolean} [restore] with restart: put the datadir snapshot taken after the load back
+ *   before the server starts again
+ * @property {boolean} [lastRound] with restore: the release's last round, which may take the
+ *   snapshot itself (moved into place) instead of a copy
  * @property {number} estimatedS expected wall time of this action, for "time left"
+ * @property {number} [copyS] the part of estimatedS that goes to the datadir snapshot after the
+ *   load (its copy and restart) or to putting it back before a round (and round 0's restart,
+ *   which only a restore asks for)
  */
 
 /** Fixed cost per action on top of its measured duration: process start, connect, warm-up tail. */
 const OVERHEAD_S = 0.5;
 /** Expected cost of a server restart (shutdown, start, ping). */
 const RESTART_S = 8;
+/**
+ * @typedef {object} ScheduleRestore how a run's rounds start from the snapshot after the load
+ * @property {number} copyS expected seconds of one copy of the datadir (the snapshot, a restore)
+ * @property {boolean} countedFirst a counted phase runs between the load and round 0, so round 0
+ *   restores too
+ */
+
 /**
  * Rows a second a load step writes when the host class says nothing (its `estimate.loadRowsPerS`):
  * below every load rate measured on this project's 2-vCPU VM (the demo's insert benchmark: l.i1
@@ -47,9 +64,11 @@ export const DEFAULT_LOAD_ROWS_PER_S = 20_000;
  * @param {number} repeats repeats per reported step and release (>= 1)
  * @param {number} [instances] server instances (rounds) the repeats are spread over, 1..repeats
  * @param {{loadRowsPerS?: number}} [rates] the host class's `estimate` (rows a second of a load step)
+ * @param {ScheduleRestore|null} [restore] rounds start from the snapshot taken after the load;
+ *   null = later rounds restart on the datadir as the rounds before left it
  * @returns {ScheduledAction[]}
  */
-export function buildSchedule(steps, releases, repeats, instances = 1, rates = {}) {
+export function buildSchedule(steps, releases, repeats, instances = 1, rates = {}, restore = null) {
   if (releases.length === 0) throw new Error('buildSchedule: no releases');
   if (!Number.isInteger(repeats) || repeats < 1) throw new Error(`buildSchedule: repeats must be a positive integer, got ${repeats}`);
   if (!Number.isInteger(instances) || instances < 1 || instances > repeats) {
@@ -58,15 +77,25 @@ export function buildSchedule(steps, releases, repeats, instances = 1, rates = {
   /** @type {ScheduledAction[]} */
   const actions = [];
   for (let instance = 0; instance < instances; instance++) {
-    const restartPending = new Set(instance > 0 ? releases : []);
+    const restartPending = new Set(instance > 0 || restore?.countedFirst ? releases : []);
     const order = releases.map((_, i) => releases[(i + instance) % releases.length]);
     /** @param {import('./types.js').StepPlanLike} step @param {number} stepIndex @param {number} repeat @param {number} of */
     const push = (step, stepIndex, repeat, of) => {
       for (const release of order) {
-        const restart = restartPending.delete(release);
+        // The load itself runs on the fresh datadir; the restart comes before the first step after it.
+        const restart = !step.loadsData && restartPending.delete(release);
+        // With restore, the load's action also pays for the snapshot (a restart and a copy),
+        // and every restart for the copy put back.
+        const snapshotS = restore && step.loadsData ? RESTART_S + restore.copyS : 0;
+        // The last round moves the snapshot into place: a rename, no copy.
+        const last = instance === instances - 1;
+        const restoreS = restore && restart && !last ? restore.copyS : 0;
         actions.push({
           index: actions.length, step, stepIndex, release, repeat, repeats: of, instance,
-          estimatedS: estimateS(step, rates) + (restart ? RESTART_S : 0), ...(restart ? { restart: true } : {}),
+          estimatedS: estimateS(step, rates) + (restart ? RESTART_S : 0) + snapshotS + restoreS,
+          ...(restart ? { restart: true } : {}), ...(restart && restore ? { restore: true, ...(last ? { lastRound: true } : {}) } : {}),
+          // Round 0's restart exists only to restore (after a counted phase): it counts as the copy's.
+          ...(snapshotS + restoreS > 0 || (restart && instance === 0) ? { copyS: snapshotS + restoreS + (restart && instance === 0 ? RESTART_S : 0) } : {}),
         });
       }
     };
@@ -86,12 +115,24 @@ export function buildSchedule(steps, releases, repeats, instances = 1, rates = {
         continue;
       }
       const once = step.runOnce ?? !step.reported;
-      // The data is loaded once; later rounds restart on the loaded datadir.
+      // The data is loaded once; later rounds restart on the loaded datadir (or its snapshot).
       if (step.loadsData && instance > 0) continue;
       for (const repeat of once ? [0] : mine) push(step, stepIndex, repeat, once ? 1 : repeats);
     }
   }
   return actions;
+}
+
+/**
+ * Whether a run takes the snapshot: it has a run-wide load, and something would otherwise read
+ * another state than the load's (a later round, or round 1 after a counted phase).
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @param {number} instances timed rounds
+ * @param {boolean} counted a counted phase runs after the load
+ * @returns {boolean}
+ */
+export function needsSnapshot(steps, instances, counted) {
+  return steps.some((s) => s.loadsData) && (instances > 1 || counted);
 }
 
 /**

@@ -26,6 +26,8 @@ import { formatRecordId } from '../run-id.js';
  * @property {'innodb'|'rocksdb'} engine storage engine of this release's server
  * @property {import('../metrics/types.js').Meter|null} meter what measures this release's timed
  *   repeats; null = the run has no timed meter (its measured steps run counted only)
+ * @property {string} [snapshotDir] the copy of the datadir taken after the load, which every
+ *   round starts from (same-data-rounds.js); absent = the run takes none
  */
 
 /**

@@ -7,3 +7,4 @@ export { renderMycnf } from './mycnf.js';
 export { stopAllServers } from './server-registry.js';
 export { findFreePort } from './ports.js';
 export { releaseClients } from './build-server-args.js';
+export { snapshotDatadir, restoreDatadir } from './datadir-snapshot.js';

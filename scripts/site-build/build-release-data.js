@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
-import { METRICS, describeHowSure, isCountedVerdict } from '../compare/index.js';
+import { METRICS, describeHowSure, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
 
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
@@ -82,6 +82,8 @@ function releaseTests(table, rel) {
       instructions: summarizeCounted(all),
       instructionVerdict: pageVerdict(verdicts.find((v) => v.metric === INSTRUCTIONS) ?? null),
       otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput' && v.metric !== INSTRUCTIONS).map(pageVerdict),
+      // Whether the timed and the counted verdicts agree, in compare's words (null: one meter).
+      timeAndWork: rel.comparison ? describeTestTimeAndWork(rel.comparison.comparison, t.name) : null,
       params: all[0]?.params ?? {},
     };
   });
@@ -185,6 +187,9 @@ export function slimVerdict(v) {
   const evidence = /** @type {any} */ (v);
   return /** @type {V} */ (/** @type {unknown} */ ({
     test, group, metric, higherIsBetter, ratio, ci, mde, verdict, reason, confirmed: confirmed ?? false,
+    // The verdict in words (never "unchanged" for an interval that excludes no change), and the
+    // level and scale compare's time-and-work sentence reads, so the site's says what the report's does.
+    words: describeVerdict(v), level: v.level ?? null, scale: v.scale ?? 'log',
     // the detectable effect per direction and the degrees of freedom of its noise (docs/method.md)
     mdeDrop: evidence.mdeDrop ?? null, mdeRise: evidence.mdeRise ?? null, noiseDf: evidence.noiseDf ?? null,
     base: v.base ? { median: v.base.median, n: v.base.n } : null,

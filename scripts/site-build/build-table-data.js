@@ -5,7 +5,7 @@
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { releaseHostSeries } from './host-series.js';
-import { parseSweepName } from '../compare/index.js';
+import { describeTestTimeAndWork, describeVerdict, parseSweepName } from '../compare/index.js';
 
 /** @import { TableData, TestVerdict } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -218,13 +218,15 @@ function historyEntry(rel, test, { sum, timed, verdict, instructions, instructio
     median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason, timed,
     instructions: instructions ? { median: instructions.median, min: instructions.min, max: instructions.max, n: instructions.n } : null,
     instructionVerdict: instructionVerdict ? {
-      verdict: instructionVerdict.verdict, ratio: instructionVerdict.ratio, ci: instructionVerdict.ci, reason: instructionVerdict.reason,
+      verdict: instructionVerdict.verdict, words: describeVerdict(instructionVerdict), ratio: instructionVerdict.ratio, ci: instructionVerdict.ci, reason: instructionVerdict.reason,
     } : null,
+    // Whether the timed and the counted verdicts agree, in compare's words (null: one meter).
+    timeAndWork: rel.comparison ? describeTestTimeAndWork(rel.comparison.comparison, test) : null,
     // which host series its runs belong to (the newest run's), and all of them when they span several
     hostSeries: hostSeries.byVersion.get(rel.version)?.series ?? 0,
     mixedHostSeries: hostSeries.byVersion.get(rel.version)?.mixed ?? [],
     verdict: verdict ? {
-      verdict: verdict.verdict, ratio: verdict.ratio, ci: verdict.ci, mde: verdict.mde,
+      verdict: verdict.verdict, words: describeVerdict(verdict), ratio: verdict.ratio, ci: verdict.ci, mde: verdict.mde,
       baseVersion: rel.comparison?.comparison.base.version ?? null, reason: verdict.reason,
       confirmed: verdict.confirmed ?? false,
     } : null,

@@ -39,6 +39,10 @@ export function readStoreSettings(env) {
  */
 export async function publishCommand(options) {
   if (!options.repo) throw new UserError('tagbench publish needs --repo <git URL or path> (the repository holding the results branch)');
+  const stray = ['expectRepository', 'expectPullRequest', 'expectCommit', 'expectHostClass', 'expectProduct', 'expectSuite'].filter((k) => options[k] !== undefined);
+  // An expectation without --refs-only would check nothing while looking as if it did.
+  if (!options.refsOnly && stray.length > 0) throw new UserError(`${stray.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} only go${stray.length === 1 ? 'es' : ''} with --refs-only`);
+  const refsOnly = options.refsOnly ? refArtifactExpectation(options) : undefined;
   const { publishToBranch } = await import('./publish-to-branch.js');
   const result = await publishToBranch(resolve(options.store), {
     repo: options.repo,
@@ -47,10 +51,33 @@ export async function publishCommand(options) {
     maxLogBytes: options.maxLogKb * 1024,
     logRetentionDays: options.logRetentionDays,
     attempts: options.attempts,
+    ...(refsOnly ? { refsOnly } : {}),
   });
   if (options.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else process.stdout.write(`${result.status}: ${result.added.length} file(s) added${result.replaced.length > 0 ? `, ${result.replaced.length} change-point file(s) replaced` : ''} to ${result.branch} at ${result.commit ?? '(no commit)'}\n`);
   return EXIT.ok;
+}
+
+/**
+ * What `publish --refs-only` checks the artifact against: the trusted plan's values, every one
+ * required (an artifact checked against nothing would be trusted after all).
+ * @param {Record<string, any>} options {expectRepository, expectPullRequest, expectCommit, expectHostClass?, expectProduct?, expectSuite?}
+ * @returns {import('./ref-artifact.js').RefArtifactExpectation}
+ * @throws {UserError} naming every missing or malformed --expect-* option
+ */
+export function refArtifactExpectation(options) {
+  const errors = [];
+  if (!options.expectRepository) errors.push('--expect-repository <url> (the clone URL the plan resolved)');
+  if (!Number.isInteger(options.expectPullRequest)) errors.push('--expect-pull-request <n> (the pull request number)');
+  if (!/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(options.expectCommit ?? '')) errors.push(`--expect-commit <sha> (the approved head commit, a full id; got ${JSON.stringify(options.expectCommit ?? null)})`);
+  if (options.logs) errors.push('no --logs (a pull request\'s run never writes logs/ on the results branch)');
+  if (errors.length > 0) throw new UserError(`tagbench publish --refs-only needs:\n  - ${errors.join('\n  - ')}`);
+  return {
+    repository: options.expectRepository, pullRequest: options.expectPullRequest, commit: options.expectCommit,
+    ...(options.expectHostClass ? { hostClass: options.expectHostClass } : {}),
+    ...(options.expectProduct ? { product: options.expectProduct } : {}),
+    ...(options.expectSuite ? { suite: options.expectSuite } : {}),
+  };
 }
 
 /**
@@ -177,6 +204,13 @@ const publishSpec = {
     { flags: '--max-log-kb <n>', description: 'with --logs: leave out (and list) logs larger than this', default: 1024, parse: parsePositiveInt },
     { flags: '--log-retention-days <n>', description: 'raw logs of runs that started more than this many days ago leave the branch\'s tip (its history keeps them); 0 = keep every log', default: 90, parse: wholeNumberAtLeast(0) },
     { flags: '--attempts <n>', description: 'push attempts before giving up when other publishers keep winning', default: 12, parse: parsePositiveInt },
+    { flags: '--refs-only', description: 'the store is a pull request\'s untrusted artifact: publish only its ref run (refs/runs/, refs/verdicts/), every file capped, schema-checked and of the --expect-* values, or nothing' },
+    { flags: '--expect-repository <url>', description: 'with --refs-only: the clone URL every record\'s and comparison\'s ref.repository must be (the plan\'s repo output)' },
+    { flags: '--expect-pull-request <n>', description: 'with --refs-only: the pull request every ref must be of (ref.pullRequest, ref.name pull/<n>/head)', parse: parsePositiveInt },
+    { flags: '--expect-commit <sha>', description: 'with --refs-only: the approved head commit every ref must be of (ref.commit)' },
+    { flags: '--expect-host-class <name>', description: 'with --refs-only: the host class every file must be of' },
+    { flags: '--expect-product <name>', description: 'with --refs-only: the product every file must be of' },
+    { flags: '--expect-suite <name>', description: 'with --refs-only: the suite every file must be of' },
     { flags: '--json', description: 'print the result as JSON on stdout' },
   ],
   run: publishCommand,

@@ -48,6 +48,8 @@ const TOP = 'attempts';
  * @property {'failure'|'cancelled'} lastOutcome
  * @property {string} lastReason
  * @property {string|null} lastRunUrl
+ * @property {string[]} [runUrls] the distinct workflow runs the attempts name, oldest first (absent
+ *   in indexes written before it): watch counts only those of its own repository's runs
  */
 
 /**
@@ -131,10 +133,12 @@ export function summarizeLegAttempts(attempts) {
   for (const a of attempts) {
     const key = [a.hostClass, a.product, a.version, a.suite].join('/');
     const seen = legs.get(key);
+    const runUrls = seen?.runUrls ?? [];
     legs.set(key, {
       hostClass: a.hostClass, product: a.product, version: a.version, suite: a.suite,
       count: (seen?.count ?? 0) + 1, firstAt: seen?.firstAt ?? a.at,
       lastAt: a.at, lastOutcome: a.outcome, lastReason: a.reason, lastRunUrl: a.runUrl,
+      runUrls: a.runUrl && !runUrls.includes(a.runUrl) ? [...runUrls, a.runUrl] : runUrls,
     });
   }
   return [...legs.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, v]) => v);

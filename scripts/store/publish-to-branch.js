@@ -34,6 +34,7 @@ import { RECORD_SCHEMA_VERSION, COMPARISON_SCHEMA_VERSION } from './validate-rec
 import { runGit, remoteTip, redactUrls, originEnv } from './run-git.js';
 import { readBisectReports, bisectReportPath } from './bisect-report.js';
 import { readLegAttempts } from './leg-attempts.js';
+import { collectRefArtifact } from './ref-artifact.js';
 
 /** What git prints when a push lost to a concurrent one (non-fast-forward, or the ref lock). */
 const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to update ref|incorrect old value|stale info/i;
@@ -55,6 +56,9 @@ const RACE_MESSAGE = /non-fast-forward|fetch first|cannot lock ref|failed to upd
  * @property {number} [baseDelayMs] first backoff delay (default 250 ms), doubled per attempt
  * @property {number} [maxDelayMs] backoff cap (default 8000 ms); each delay is scaled by a random 0.5–1.5
  * @property {string} [message] commit message (default: generated from what is added)
+ * @property {import('./ref-artifact.js').RefArtifactExpectation} [refsOnly] the store is a pull
+ *   request's untrusted artifact: publish only its ref run's files, each checked against these
+ *   values of the trusted plan, or nothing at all (ref-artifact.js; not with `logs`)
  * @property {(line: string) => void} [progress] progress lines (default: stderr)
  */
 
@@ -92,7 +96,8 @@ export async function publishToBranch(storeDir, options) {
   const check = await runGit(['check-ref-format', '--branch', branch], { check: false });
   if (check.code !== 0) throw new UserError(`--branch ${JSON.stringify(branch)} is not a valid git branch name`);
 
-  const { files, skippedLogs } = await collectLocalFiles(storeDir, options);
+  if (options.refsOnly && options.logs) throw new UserError('publish --refs-only publishes no logs: a pull request\'s run never writes logs/ on the results branch; drop --logs');
+  const { files, skippedLogs } = options.refsOnly ? { files: await collectRefArtifact(storeDir, options.refsOnly), skippedLogs: [] } : await collectLocalFiles(storeDir, options);
   for (const s of skippedLogs) progress(`publish: not publishing ${s.path} (${s.bytes} bytes > ${options.maxLogBytes ?? 1 << 20})`);
   const work = await mkdtemp(join(tmpdir(), 'tagbench-publish-'));
   const env = originEnv(repo);

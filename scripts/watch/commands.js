@@ -9,10 +9,24 @@ import { collect, wholeNumberAtLeast, parseList } from '../command-spec.js';
 import { parseRemoteOverrides } from '../upstream-remote.js';
 
 /**
+ * Where this repository's workflow runs live, as a failed attempt names its run.
+ * @param {string|undefined} repository owner/name (--attempts-repository, else $GITHUB_REPOSITORY)
+ * @param {string|undefined} server $GITHUB_SERVER_URL (default https://github.com)
+ * @returns {string|null} `<server>/<owner>/<name>/actions/runs/`, null when no repository is known
+ * @throws {UserError} for a repository that is not owner/name
+ */
+export function attemptRunPrefix(repository, server) {
+  if (!repository) return null;
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/.test(repository)) throw new UserError(`--attempts-repository ${JSON.stringify(repository)} is not owner/name`);
+  return `${(server || 'https://github.com').replace(/\/+$/, '')}/${repository}/actions/runs/`;
+}
+
+/**
  * `tagbench watch`: the CLI face of discoverTags.
  * @param {Record<string, any>} options commander options: {store: string, index?: string (an index.json read alone, instead of store), products?: string,
  *   hostClass?: string[], suite?: string, max: number, retryFailed?: boolean,
- *   remoteOverride?: string[], json?: boolean, githubOutput?: string (default: $GITHUB_OUTPUT)};
+ *   remoteOverride?: string[], json?: boolean, githubOutput?: string (default: $GITHUB_OUTPUT),
+ *   attemptsRepository?: string (owner/name whose workflow runs' attempts count), serverUrl?: string};
  *   root: project root holding configs/ (default: this checkout; tests pass a fixture)
  * @returns {Promise<number>} exit code
  * @throws {UserError} on a bad option, config or store
@@ -33,6 +47,7 @@ export async function watchCommand(options) {
     max: options.max ?? 10,
     retryFailed: Boolean(options.retryFailed),
     backOff: { hours: options.backOffHours ?? DEFAULT_BACK_OFF.hours, maxAttempts: options.maxAttempts ?? DEFAULT_BACK_OFF.maxAttempts },
+    attemptRunPrefix: attemptRunPrefix(options.attemptsRepository, options.serverUrl),
   });
   const matrix = JSON.stringify(result.matrix);
   // For the site (tagbench site --deleted-tags): it reads no upstream itself.
@@ -153,12 +168,14 @@ export const commands = [
       { flags: '--retry-failed', description: 'propose again versions whose runs failed (partial runs are always proposed again)' },
       { flags: '--back-off-hours <n>', description: 'a leg whose bench job failed, timed out or was cancelled (the index\'s attempts: tagbench store attempt) is proposed again after this many hours, doubled after each further failure', default: 6, parse: wholeNumberAtLeast(0) },
       { flags: '--max-attempts <n>', description: 'after this many failed attempts a leg is not proposed again until someone dispatches it by hand', default: 3, parse: wholeNumberAtLeast(1) },
+      { flags: '--attempts-repository <owner/name>', description: 'count a leg\'s failed attempts once per workflow run of this repository, and no attempt that names another run (default: $GITHUB_REPOSITORY when set; outside Actions every attempt counts)' },
       { flags: '--remote-override <product=url>', description: 'read this product\'s tags from another URL or path (repeatable, or comma-separated)', parse: collect },
       { flags: '--json', description: 'print the matrix as JSON ({"include": [...]}) on stdout' },
       { flags: '--github-output <file>', description: 'append matrix=<json> and count=<n> to this file (default: $GITHUB_OUTPUT when set, i.e. in GitHub Actions)' },
       { flags: '--deleted-tags-out <file>', description: 'write the tags the index has runs of that upstream deleted to this JSON file ({schemaVersion, checkedAt, deleted: [{product, tag, versions, runs}]}), for tagbench site --deleted-tags' },
       { flags: '--step-summary <file>', description: 'append a table of the failed legs backed off from to this file (default: $GITHUB_STEP_SUMMARY when set)' },
     ],
-    run: watchCommand,
+    // The Actions environment is read here, once: the handler (and its tests) get plain values.
+    run: (/** @type {Record<string, any>} */ options) => watchCommand({ ...options, attemptsRepository: options.attemptsRepository ?? process.env.GITHUB_REPOSITORY, serverUrl: process.env.GITHUB_SERVER_URL }),
   },
 ];

@@ -72,6 +72,9 @@ export const DEFAULT_BACK_OFF = Object.freeze({ hours: 6, maxAttempts: 3 });
  * @property {Record<string, string>} [remoteOverrides] product -> git URL or path used instead of its gitUrl
  * @property {{runs: IndexedRun[], comparisons?: import('./resume-legs.js').IndexComparisonLike[], attempts?: LegAttempts[]}} index
  *   what is already benchmarked, and the legs that failed (the results index; readIndex() of scripts/store/)
+ * @property {string|null} [attemptRunPrefix] count only the failed attempts of workflow runs under
+ *   this address (`<server>/<owner>/<repo>/actions/runs/`: this repository's, trustedAttempts);
+ *   null or absent = every attempt counts (a store of one's own, outside GitHub Actions)
  * @property {BackOff} [backOff] when a leg that failed is proposed again (default DEFAULT_BACK_OFF)
  * @property {number} [now] the time to judge back-offs at, ms since the epoch (default: the clock)
  * @property {number} [max] most matrix entries (default 10)
@@ -112,9 +115,11 @@ export async function discoverTags(config, options) {
     }
   }
   const max = options.max ?? 10;
+  const attempts = trustedAttempts(options.index.attempts ?? [], options.attemptRunPrefix ?? null);
+  for (const i of attempts.ignored) progress(`watch: ${i.product} ${i.version} on ${i.hostClass}: ${i.ignored} of its ${i.count} failed attempts are not counted: ${i.why}`);
   const result = planMatrix({
     candidates, hostClasses, runs: options.index.runs, comparisons: options.index.comparisons ?? [], max, retryFailed: options.retryFailed,
-    attempts: options.index.attempts ?? [], backOff: options.backOff ?? DEFAULT_BACK_OFF, now: options.now ?? Date.now(),
+    attempts: attempts.counted, backOff: options.backOff ?? DEFAULT_BACK_OFF, now: options.now ?? Date.now(),
   });
   for (const s of result.skipped.filter((x) => x.attempts)) progress(`watch: ${s.product} ${s.version} on ${s.hostClass}: ${s.reason}`);
   for (const e of result.matrix.include.filter((x) => x.movedFrom)) progress(`watch: ${e.product} ${e.version} on ${e.hostClass}: tag ${e.tag} moved from ${e.movedFrom} to ${e.commit}: benchmarking it again`);
@@ -193,7 +198,9 @@ export function planMatrix({ candidates, hostClasses, runs, comparisons = [], ma
     const entries = [];
     for (const h of hostClasses) {
       const legKey = [h.name, c.product, c.version, h.suite].join('\0');
-      const judged = judgeLeg(done.get(legKey) ?? [], c.commit);
+      // A run that names another tag than upstream's for this version is not this release's run
+      // (a record the release service did not write for it): it never makes the leg benchmarked.
+      const judged = judgeLeg((done.get(legKey) ?? []).filter((r) => !r.tag || r.tag === c.tag), c.commit);
       const { movedFrom } = judged;
       const allFailed = failedLegs.get(legKey);
       // A moved tag's leg backs off only from failures after its last run (those of the new commit).
@@ -289,4 +296,31 @@ export function backOffReason(failed, backOff, now) {
   const until = Date.parse(failed.lastAt) + backOff.hours * 3600_000 * 2 ** (failed.count - 1);
   if (now >= until) return null;
   return `backing off after ${failed.count} failed attempt${failed.count > 1 ? 's' : ''}: not before ${new Date(until).toISOString()}; ${last}`;
+}
+
+/**
+ * The failed attempts watch believes: a leg's attempts count once per workflow run of this
+ * repository (the remember-failure job of benchmark.yml writes one attempt per run, naming it).
+ * Attempts that name no run, another repository's run, or a run already counted are not
+ * counted: three planted attempts must not stop a release for good, and the run URL is the one
+ * field of an attempt that ties it to the service. Indexes written before attempts listed their
+ * runs (no runUrls) are taken as they are. Pure.
+ * @param {LegAttempts[]} attempts the index's attempts
+ * @param {string|null} prefix `<server>/<owner>/<repo>/actions/runs/`; null = count every attempt
+ * @returns {{counted: LegAttempts[], ignored: (LegAttempts & {ignored: number, why: string})[]}}
+ *   counted: with count = the runs that count (legs with none left out)
+ */
+export function trustedAttempts(attempts, prefix) {
+  if (!prefix) return { counted: attempts, ignored: [] };
+  /** @type {LegAttempts[]} */
+  const counted = [];
+  /** @type {(LegAttempts & {ignored: number, why: string})[]} */
+  const ignored = [];
+  for (const a of attempts) {
+    if (!a.runUrls) { counted.push(a); continue; }
+    const runs = new Set(a.runUrls.map((u) => (u.startsWith(prefix) ? /^(\d+)(\/attempts\/\d+)?\/?$/.exec(u.slice(prefix.length))?.[1] : undefined)).filter(Boolean));
+    if (runs.size < a.count) ignored.push({ ...a, ignored: a.count - runs.size, why: `only ${runs.size} distinct workflow run${runs.size === 1 ? '' : 's'} of ${prefix}` });
+    if (runs.size > 0) counted.push({ ...a, count: runs.size });
+  }
+  return { counted, ignored };
 }

@@ -54,7 +54,8 @@ export {};
  * @property {number} tableSize rows per table at load (--table-size unless params override it)
  * @property {'innodb'|'rocksdb'} engine storage engine of the sbtest tables
  * @property {number} rowsPerEvent scans only: rows read by one event (one full scan of one
- *   table) = tableSize; throughput = tps x rowsPerEvent. 0 for other tests
+ *   table); throughput = tps x rowsPerEvent. Planned as tableSize; a timed repeat counts the
+ *   rows its tables hold right before it (the plug-in's beforeRepeat). 0 for other tests
  * @property {boolean} postwriteAfter true when the next plan entry is a postwrite step
  * @property {number} restS postwrite only: seconds to rest after flushing (suite restS)
  * @property {number} [countedEvents] a step that can run a fixed amount of work: the events of
@@ -288,6 +289,10 @@ export {};
  *   later steps read what they need from the server, so nothing is kept in memory between
  *   steps. Expected failures (server errors, a tool's FATAL, a timeout) come back as status
  *   failed, never as a throw
+ * @property {(step: StepPlan, target: BenchTarget) => Promise<StepPlan>} [beforeRepeat] read from
+ *   the server, before the run's meter starts, what a timed repeat's figures depend on, and
+ *   return the step to run with it (sysbench: the rows a scan will read, for its rows/s); absent
+ *   = the planned step as it is
  * @property {(text: string) => unknown} [parseOutput] its tool's output parser, pure (sysbench,
  *   LinkBench); absent when its clients run inside tagbench (the insert benchmark) or it times
  *   SQL statements itself (ddl, reload)

@@ -18,11 +18,15 @@ export function breadcrumb(items) {
  * @param {string} [detail] extra text for the tooltip
  * @param {string} [dataKey] its data attribute: `verdict` (data-verdict) marks a row's
  *   throughput verdict, so a second verdict in the same row takes another name
+ * @param {string|null} [words] the verdict's words when they differ from its class (compare's
+ *   describeVerdict: an unchanged verdict whose interval excludes no change is worded as its
+ *   change, and the tooltip and screen readers say so too)
  */
-export function verdictBadge(verdict, detail = '', dataKey = 'verdict') {
+export function verdictBadge(verdict, detail = '', dataKey = 'verdict', words = null) {
   if (!verdict) return null;
-  return h('span', { class: `verdict verdict-${verdict}`, title: `${verdict}${detail ? `: ${detail}` : ''}`, dataset: { [dataKey]: verdict } },
-    h('span', { 'aria-hidden': 'true', text: VERDICT_GLYPH[verdict] ?? '?' }), h('span', { class: 'sr-only', text: ` ${verdict}` }));
+  const said = words ?? verdict;
+  return h('span', { class: `verdict verdict-${verdict}`, title: `${said}${detail ? `: ${detail}` : ''}`, dataset: { [dataKey]: verdict } },
+    h('span', { 'aria-hidden': 'true', text: VERDICT_GLYPH[verdict] ?? '?' }), h('span', { class: 'sr-only', text: ` ${said}` }));
 }
 
 /**

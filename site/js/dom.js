@@ -5,8 +5,28 @@
  */
 
 /**
+ * An address from data as the site may link it: a path of the site (relative, no scheme) or an
+ * https: URL. Anything else is refused: a `javascript:` or `data:` href runs script in the site's
+ * origin when clicked, and `http:` is not what any service tagbench links to serves. The address
+ * is parsed as the browser will (the URL parser drops tabs and newlines, so `java\tscript:` is
+ * `javascript:`), never matched as text.
+ * @param {unknown} href
+ * @returns {string|null} href itself when safe, else null
+ */
+export function safeHref(href) {
+  if (typeof href !== 'string' || href.trim() === '') return null;
+  try {
+    // The base only decides relative paths; its scheme is the one allowed.
+    return new URL(href, 'https://site.invalid/').protocol === 'https:' ? href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * @param {string} tag
- * @param {Record<string, any>|null} [attrs] attributes; `class`, `text`, `on<event>` handled specially
+ * @param {Record<string, any>|null} [attrs] attributes; `class`, `text`, `on<event>` handled
+ *   specially; `href` and `src` only when safeHref allows them
  * @param {...(Node|string|number|null|undefined|false|Array<any>)} children
  * @returns {HTMLElement}
  */
@@ -17,6 +37,8 @@ export function h(tag, attrs, ...children) {
     if (k === 'text') el.textContent = String(v);
     else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
     else if (k === 'dataset') Object.assign(el.dataset, v);
+    // Every link the pages build passes here: an unsafe one is left without its href (the text stays).
+    else if (k === 'href' || k === 'src') { const safe = safeHref(v); if (safe !== null) el.setAttribute(k, safe); }
     else el.setAttribute(k, v === true ? '' : String(v));
   }
   append(el, children);

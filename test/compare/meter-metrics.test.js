@@ -10,7 +10,11 @@ import { runRecordV1ToV2 } from '../../scripts/store/migrations/001-run-record-v
 import { makeRecord } from './make-record.js';
 
 test('the built-in meters\' rows in METRICS, the meters\' own facts and the migration\'s agree', () => {
-  const builtIn = Object.keys(METERS).filter((n) => METERS[n].metrics.length > 0);
+  // The meters that had metrics before records carried their facts (schema 2): compare keeps
+  // rows for them to read older comparisons. A meter added since (work) is read from the facts
+  // its records carry, and has no row.
+  const builtIn = ['instructions', 'counters'];
+  assert.ok(builtIn.every((n) => METERS[n].metrics.length > 0));
   const facts = recordMeterMetrics(builtIn);
   for (const meter of builtIn) {
     const rows = METRICS.filter((m) => m.meter === meter);

@@ -146,3 +146,35 @@ test('a moved tag\'s issue says from which commit to which; an unmoved one says 
   assert.ok(plan.body.includes(`> The tag \`mariadb-10.11.19\` was moved upstream: moved from \`${old}\` to \`${now}\`. This run is of the new commit.`), plan.body);
   assert.match(plan.body, new RegExp(`\\| tag / commit \\| .* \\| \`mariadb-10\\.11\\.19\` / \`${now}\` \\(tag moved from \`${old}\`\\) \\|`));
 });
+
+/**
+ * c19 with a counted query-path verdict beside point-query's confirmed throughput regression:
+ * the instructions barely moved (+0.25 %, under the warn threshold), so time and work disagree.
+ * @param {import('../../scripts/types.js').Comparison} c19
+ */
+function withUnmovedInstructions(c19) {
+  const instructions = {
+    ...c19.tests[0], metric: 'instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, counted: true, scale: /** @type {const} */ ('log'),
+    verdict: /** @type {const} */ ('unchanged'), level: null, confirmed: undefined, ratio: 1.0025, ci: /** @type {[number, number]} */ ([1.0022, 1.0028]),
+    base: { median: 63140, min: 63100, max: 63180, n: 3 }, candidate: { median: 63298, min: 63260, max: 63330, n: 3 },
+  };
+  return { ...c19, tests: [...c19.tests, instructions] };
+}
+
+test('the issue sets time beside work for the regressed tests: slower with the same instructions points to waiting', async () => {
+  const { c19, records } = await loadFixtures();
+  const plan = renderIssue(withUnmovedInstructions(c19), records, context);
+  assert.ok(plan);
+  assert.match(plan.body, /### Time and work\n\n- `point-query`: time and work disagree: time: throughput -10\.2 % \[-11\.4, -9\.0\] \(regression\); CPU work: instructionsPerOp \+0\.25 % \[0\.22, 0\.28\], under the warn threshold\. Time moved and the work did not: this points to waiting \(I\/O, locks, the host\) rather than CPU work\.\n/);
+  assert.doesNotMatch(plan.body, /`update-index`: time and/, 'a test judged by one meter has no statement');
+  assert.doesNotMatch(renderIssue(c19, records, context)?.body ?? '', /### Time and work/, 'no section when no test has two meters');
+});
+
+test('the job summary never says unchanged for an interval that excludes no change', async () => {
+  const { c19 } = await loadFixtures();
+  const summary = renderSummary([withUnmovedInstructions(c19)], [], { dryRun: true });
+  assert.match(summary, /\| point-query \| instructionsPerOp \| \S+ \+0\.25 % \[0\.22, 0\.28\], under the warn threshold \|/);
+  // The stored fixture's own: insert 1.0139 with 1.0019–1.0259, under the 3 % warn threshold.
+  assert.match(summary, /\| insert \| throughput \| \S+ \+1\.4 % \[0\.2, 2\.6\], under the warn threshold \|/);
+  assert.doesNotMatch(summary, /\| insert \| throughput \|[^|]*unchanged/);
+});

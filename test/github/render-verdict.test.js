@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readComparisonFile } from '../../scripts/store/index.js';
-import { CHECK_OUTPUT_BUDGET, decideVerdict, GITHUB_LIMITS, parseVerdictMarker, renderVerdict } from '../../scripts/github/render-verdict.js';
+import { CHECK_OUTPUT_BUDGET, decideVerdict, GITHUB_LIMITS, parseVerdictMarker, renderStartedCheck, renderVerdict } from '../../scripts/github/render-verdict.js';
 import { utf8Bytes } from '../../scripts/github/fit-text.js';
 import { formatChange } from '../../scripts/format-number.js';
 import { loadFixtures } from './fixture-store.js';
 import { compareInstructionRuns, injectCost, REAL_PROFILES } from '../support/instruction-comparison.js';
+import { linksAndMentions, outsideCodeSpans } from '../support/markdown-syntax.js';
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
 const context = { sha: SHA, reportUrl: 'https://github.example/acme/bench/actions/runs/7#summary', siteUrl: 'https://acme.example/bench/refs/x/', runUrl: null };
@@ -106,9 +107,10 @@ test('an instruction regression: the text names the function that moved most fir
   const v = renderVerdict(comparison, context);
   assert.equal(v.conclusion, 'failure');
   assert.match(v.output.title, /^1 regression: point-query \+2\.\d % \(instructionsPerOp\)$/);
-  const firstFunction = /`([^`]+)`/.exec(v.output.text.slice(v.output.text.indexOf('point-query')));
+  // The test's and the function's names are code spans (issue 34: names are data).
+  const firstFunction = /`([^`]+)`/.exec(v.output.text.slice(v.output.text.indexOf('the function that moved most')));
   assert.equal(firstFunction?.[1], INJECTED, 'the function that moved most is the first one named');
-  assert.match(v.output.text, new RegExp(`the function that moved most\\*\\* is \`${INJECTED}\` \\(inject-cost\\.so\\): \\+1250 instructions per operation`));
+  assert.match(v.output.text, new RegExp(`\`point-query\`: the function that moved most\\*\\* is \`${INJECTED}\` \\(\`inject-cost\\.so\`\\): \\+1250 instructions per operation`));
   assert.match(v.output.text, /### Where the instructions went: point-query/);
   assert.ok(v.output.text.indexOf(INJECTED) < v.output.text.indexOf('### Links'));
   assert.ok(v.comment.includes(`\`${INJECTED}\``));
@@ -168,4 +170,50 @@ test('2,000 verdicts: summary, text and comment stay under GitHub\'s limits, reg
   assert.ok(v.status.description.length <= GITHUB_LIMITS.statusDescription);
   const commentRows = [...v.comment.matchAll(/^\| größe/gm)].length;
   assert.ok(commentRows > 50 && commentRows <= listed.length, `${commentRows} rows in the comment`);
+});
+
+test('a plugin file named with a Markdown link and an @mention renders neither in the comment or the check run (issue 34)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-verdict-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const OBJECT = 'lib[pay here](https:evil.example) @octocat.so';
+  const FUNCTION = 'evil`fn` [click](https://evil.example) @octocat';
+  const rounds = [REAL_PROFILES[0], REAL_PROFILES[1], REAL_PROFILES[0]].map((p) => {
+    const q = injectCost(p, FUNCTION, 1250);
+    return { ...q, functions: q.functions.map((f) => (f.name === FUNCTION ? { ...f, object: OBJECT } : f)) };
+  });
+  const { comparison } = await compareInstructionRuns(join(dir, 'results'), rounds);
+  const verdict = comparison.tests.find((x) => x.metric === 'instructionsPerOp');
+  assert.equal(verdict?.verdict, 'regression', String(verdict?.reason));
+  const v = renderVerdict(comparison, context);
+  for (const [what, md] of /** @type {const} */ ([['comment', v.comment], ['check run text', v.output.text]])) {
+    const found = linksAndMentions(md);
+    assert.ok(!found.some((x) => /octocat/.test(x)), `${what}: no mention (${found.join(', ')})`);
+    assert.doesNotMatch(outsideCodeSpans(md), /\]\(https:evil|\]\(https:\/\/evil/, `${what}: no link`);
+    assert.ok(md.includes(`\`${OBJECT}\``), `${what}: the object's name shown whole, in a code span`);
+    assert.ok(md.includes(`\`\`${FUNCTION}\`\``), `${what}: the function's name whole, in a span fenced longer than its backticks`);
+  }
+});
+
+test('what a started check is about (a base branch from the dispatch) renders no link or mention', () => {
+  const { output } = renderStartedCheck({ product: 'mariadb', hostClass: 'local', suite: 'smoke' }, { about: 'pull request #7 against its merge base with release@octocat](https://evil.example)', runUrl: null });
+  assert.deepEqual(linksAndMentions(output.summary), [], output.summary);
+  assert.match(output.summary, /release@\u200Boctocat\\\]\(https:\u200B\/\/evil\.example\)/);
+});
+
+test('the check run sets time beside work: a timed regression with the instructions unmoved points to waiting, disagreements first; words, never "unchanged", for an interval excluding no change', async () => {
+  const { c19 } = await loadFixtures();
+  /** A counted query-path verdict on a test of the fixture, as compare writes one. @param {string} test @param {import('../../scripts/types.js').VerdictClass} verdict @param {number} ratio @param {[number, number]} ci */
+  const counted = (test, verdict, ratio, ci) => ({
+    ...c19.tests[0], test, metric: 'instructionsPerOp', unit: 'instructions/op', higherIsBetter: false, counted: true, scale: /** @type {const} */ ('log'),
+    verdict, level: verdict === 'regression' ? /** @type {const} */ ('warn') : null, confirmed: undefined, ratio, ci,
+  });
+  const cmp = { ...c19, tests: [...c19.tests, counted('scan', 'regression', 1.01, [1.009, 1.011]), counted('point-query', 'unchanged', 1.0025, [1.0022, 1.0028])] };
+  const v = renderVerdict(cmp, context);
+  const section = v.output.text.slice(v.output.text.indexOf('### Time and work'), v.output.text.indexOf('### Links'));
+  const lines = section.split('\n').filter((l) => l.startsWith('- '));
+  assert.equal(lines.length, 2, section);
+  assert.match(lines[0], /^- `point-query`: time and work disagree: .*this points to waiting \(I\/O, locks, the host\) rather than CPU work\.$/);
+  assert.match(lines[1], /^- `scan`: cannot tell whether time and work agree: time: throughput undecided; CPU work: instructionsPerOp \+1\.0 % \[0\.9, 1\.1\] \(regression, warn\)\./);
+  assert.match(v.output.summary, /\| point-query \| instructionsPerOp \| ⚪ \+0\.25 % \[0\.22, 0\.28\], under the warn threshold \|/);
+  assert.ok(v.comment.includes(section), 'the comment carries it too');
 });

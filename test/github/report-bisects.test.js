@@ -62,8 +62,8 @@ test('the comment goes on the bad release\'s official issue once; a rerun posts 
   const [comment] = fake.comments;
   assert.equal(comment.issue, 3);
   assert.equal(parseBisectMarker(comment.body), id);
-  assert.match(comment.body, /\*\*First bad release: mariadb 10\.11\.21\*\* \(last good: 10\.11\.20\)/);
-  assert.match(comment.body, /\| 2 \| 10\.11\.21 \| \*\*bad\*\* \| point-query throughput \| regression \(issue\) \| 0\.710 \|/);
+  assert.match(comment.body, /\*\*First bad release: mariadb `10\.11\.21`\*\* \(last good: `10\.11\.20`\)/);
+  assert.match(comment.body, /\| 2 \| `10\.11\.21` \| \*\*bad\*\* \| `point-query` throughput \| regression \(issue\) \| 0\.710 \|/);
   assert.match(await readFile(summaryFile, 'utf8'), /### Bisects\n\n- commented: bisect mariadb 10\.11\.18 \.\. 10\.11\.22 on local \(smoke\) \[#3\]\(https:\/\/github\.example\/acme\/bench\/issues\/3\) — first bad release 10\.11\.21/);
 
   const writesBefore = fake.writes().length;
@@ -96,7 +96,7 @@ test('a dry run writes the comment to a file', async () => {
   assert.equal(await reportCommand({ store, bisects: true, dryRunDir, summaryFile: join(dir, 'summary.md') }, githubSettings()), 0);
   const text = await readFile(join(dryRunDir, `${id}.md`), 'utf8');
   assert.equal(parseBisectMarker(text), id);
-  assert.match(text, /First bad release: mariadb 10\.11\.21/);
+  assert.match(text, /First bad release: mariadb `10\.11\.21`/);
 });
 
 test('planBisectComment: create, leave, or edit only a trusted comment carrying this report\'s marker', () => {

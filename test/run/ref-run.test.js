@@ -116,3 +116,23 @@ test('run --ref: the releases of a resolved ref run; options that do not go toge
   assert.deepEqual(reduced.map((r) => r.source?.profile), ['reduced', 'reduced']);
   assert.throws(() => checkRefOptions({ releases: 'mariadb@10.11.18', profile: 'reduced' }), /--profile goes with --ref/);
 });
+
+test('run --ref evicts the cache\'s older ad-hoc builds before adding its own two (release builds stay)', async () => {
+  const cacheDir = join(dir, 'evict-cache');
+  const { mkdir, writeFile, readdir } = await import('node:fs/promises');
+  const { MARKER } = await import('../../scripts/install/install-cache.js');
+  const { AD_HOC_BUILDS_KEPT } = await import('../../scripts/install/index.js');
+  // Earlier pull requests' builds, as their markers record them (the eviction reads key and time).
+  const names = ['a', 'b', 'c', 'd'].map((c, i) => ({ name: `mariadb-10.11.18+${c.repeat(12)}@source-release+ref-${c.repeat(40)}`, at: `2026-11-0${i + 1}T00:00:00.000Z`, ref: c.repeat(40) }));
+  for (const n of [...names, { name: 'mariadb-10.11.18@deb', at: '2026-10-01T00:00:00.000Z', ref: null }]) {
+    await mkdir(join(cacheDir, n.name), { recursive: true });
+    await writeFile(join(cacheDir, n.name, MARKER), JSON.stringify({ schemaVersion: 2, key: { product: 'mariadb', version: '10.11.18', provider: 'source', profile: 'release', ref: n.ref, commit: n.ref }, installedAt: n.at }));
+  }
+  /** @type {string[]} */
+  const lines = [];
+  await planRefRun(config, { product: 'mariadb', ref: 'pull/7/head', baseRef: 'main', cacheDir, log: (l) => lines.push(l) });
+  const left = (await readdir(cacheDir)).filter((n) => n.includes('@')).sort();
+  assert.deepEqual(left, ['mariadb-10.11.18+cccccccccccc@source-release+ref-' + 'c'.repeat(40), 'mariadb-10.11.18+dddddddddddd@source-release+ref-' + 'd'.repeat(40), 'mariadb-10.11.18@deb'],
+    `${AD_HOC_BUILDS_KEPT} kept in all: this run's two to come and the two newest others`);
+  assert.equal(lines.filter((l) => /^evicted the ad-hoc build /.test(l)).length, 2, lines.join('\n'));
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSchedule, estimateRemainingS } from '../../scripts/run/schedule.js';
+import { buildSchedule, estimateRemainingS, needsSnapshot } from '../../scripts/run/schedule.js';
 
 /** Just the fields the schedule reads. @type {any[]} */
 const steps = [
@@ -55,4 +55,38 @@ test('time left scales with the observed pace', () => {
   assert.equal(estimateRemainingS(s, 0, 0), 10);
   // first two actions estimated 5 s took 10 s: the remaining 5 s estimate doubles
   assert.equal(estimateRemainingS(s, 2, 10), 10);
+});
+
+test('with a snapshot after the load, every later round restores it before its restart; after a counted phase round 0 does too', () => {
+  const warm = { name: 'point-query.warm', kind: 'sysbench', group: 'setup', reported: false, runOnce: true, metric: 'qps', durationS: 3 };
+  const plan = [steps[0], warm, steps[1], steps[2]];
+  const label = (/** @type {import('../../scripts/run/schedule.js').ScheduledAction} */ x) => `${x.instance}:${x.restore ? 'S ' : x.restart ? 'R ' : ''}${x.step.name}:${x.release}`;
+  const timedOnly = buildSchedule(plan, ['a', 'b'], 3, 3, {}, { copyS: 5, countedFirst: false });
+  assert.deepEqual(timedOnly.filter((x) => x.restart).map(label), ['1:S point-query.warm:b', '1:S point-query.warm:a', '2:S point-query.warm:a', '2:S point-query.warm:b']);
+  // Every restart restores, and pays the copy on top of the restart, but the last round's,
+  // which moves the snapshot into place.
+  const plain = buildSchedule(plan, ['a', 'b'], 3, 3);
+  assert.deepEqual(timedOnly.filter((x) => x.restore).map((x) => [x.copyS ?? 0, x.lastRound ?? false]), [[5, false], [5, false], [0, true], [0, true]]);
+  const first = timedOnly.findIndex((x) => x.restore);
+  assert.equal(plain[first].restart, true);
+  assert.equal(timedOnly[first].estimatedS - plain[first].estimatedS, 5);
+  assert.equal(timedOnly[first].copyS, 5);
+  // The load pays for the snapshot: a restart (8 s) and a copy.
+  assert.equal(timedOnly[0].copyS, 13);
+  assert.equal(timedOnly[0].estimatedS - plain[0].estimatedS, 13);
+  const counted = buildSchedule(plan, ['a', 'b'], 2, 2, {}, { copyS: 5, countedFirst: true });
+  assert.deepEqual(counted.filter((x) => x.restart).map(label), [
+    '0:S point-query.warm:a', '0:S point-query.warm:b', '1:S point-query.warm:b', '1:S point-query.warm:a',
+  ]);
+  assert.equal(counted.filter((x) => x.step.loadsData && x.restart).length, 0, 'the load itself runs on the fresh datadir');
+  // Without a snapshot nothing restores (a suite without a run-wide load).
+  assert.equal(plain.some((x) => x.restore || x.copyS), false);
+});
+
+test('a run takes the snapshot only when it has a run-wide load and something would read past it', () => {
+  const noLoad = steps.filter((s) => !s.loadsData);
+  assert.equal(needsSnapshot(steps, 2, false), true, 'a later round');
+  assert.equal(needsSnapshot(steps, 1, true), true, 'round 1 after a counted phase');
+  assert.equal(needsSnapshot(steps, 1, false), false, 'one round, nothing counted: the load is what it reads');
+  assert.equal(needsSnapshot(noLoad, 3, true), false, 'no run-wide load: sequence passes load their own');
 });

@@ -18,7 +18,7 @@ test('resolveMeters: the option, else the suite\'s, else the host class\'s, else
 });
 
 test('resolveMeters: a configured name the registry does not know is refused, naming the file and the known meters', async () => {
-  assert.throws(() => resolveMeters(base, plan(['wall', 'sundial'], undefined)), /^UserError: unknown meter in configs\/suites\/smoke\.yml: meters\[1\] = 'sundial'; known: wall, counters, instructions$/);
+  assert.throws(() => resolveMeters(base, plan(['wall', 'sundial'], undefined)), /^UserError: unknown meter in configs\/suites\/smoke\.yml: meters\[1\] = 'sundial'; known: wall, counters, instructions, work$/);
   assert.throws(() => resolveMeters(base, plan(undefined, ['rapl'])), /unknown meter in configs\/hosts\/local\.yml: meters\[0\] = 'rapl'/);
   const rapl = { name: 'rapl', kind: /** @type {const} */ ('timed'), metrics: [], needs: { tools: [], wrappedServer: false }, start: async () => ({ stop: async () => null }) };
   assert.deepEqual(await withMeters({ rapl }, async () => resolveMeters(base, plan(undefined, ['wall', 'rapl']))), ['wall', 'rapl']);

@@ -234,6 +234,30 @@ describe('instructions in the built data', () => {
     assert.equal(d.functions, dataPaths.functions(releaseKey('smoke')));
   });
 
+  it('time and work: the release and test data carry compare\'s statement for the test judged by both meters, and none for a test timed only', async () => {
+    const { describeTestTimeAndWork } = await import('../../scripts/compare/index.js');
+    const expected = describeTestTimeAndWork(made.smoke.comparison, 'point-query');
+    assert.ok(expected, 'point-query is timed and counted');
+    // Throughput 14,900–15,050 against 15,100–15,350: down 1.5 %, under the warn threshold but
+    // with an interval excluding no change, the same way as the 2 % more instructions.
+    assert.equal(expected.agreement, 'agree');
+    assert.equal(expected.sentence, 'time and work agree: time: throughput -1.5 % [-2.8, -0.3], under the warn threshold; '
+      + 'CPU work: instructionsPerOp +2.004 % [2.004, 2.004] (regression, issue), processInstructionsPerOp +1.9 % [1.7, 2.1] (regression, warn). '
+      + 'Both moved the same way: the time follows the CPU work (the time by less than its warn threshold); counters: cycles per operation did not move (cyclesPerOp unchanged, ipc unchanged).');
+    const rel = await readData(dataPaths.release(releaseKey('smoke')));
+    const pq = rel.tests.find((/** @type {any} */ t) => t.name === 'point-query');
+    assert.deepEqual(pq.timeAndWork, expected);
+    assert.equal(rel.tests.find((/** @type {any} */ t) => t.name === 'update-index').timeAndWork, null, 'one meter: no statement');
+    assert.equal(pq.verdict.verdict, 'unchanged', 'what gates stays as it is');
+    assert.equal(pq.verdict.words, '-1.5 % [-2.8, -0.3], under the warn threshold', 'an interval excluding no change is not worded unchanged');
+    assert.equal(pq.instructionVerdict.words, 'regression', 'a regression is worded as its class');
+    const history = await readData(dataPaths.test({ host: 'local', product: 'mariadb', line: '10.11', suite: 'smoke', test: 'point-query' }));
+    const entry = history.releases.find((/** @type {any} */ r) => r.version === '10.11.19');
+    assert.deepEqual(entry.timeAndWork, expected);
+    assert.equal(entry.verdict.words, pq.verdict.words, 'the test page words it as the release page does');
+    assert.equal(history.releases.find((/** @type {any} */ r) => r.version === '10.11.18').timeAndWork, null, 'the base has no comparison');
+  });
+
   it('functions file: the functions that added and removed the most, by their real names, and the totals', async () => {
     const f = await readData(dataPaths.functions(releaseKey('smoke')));
     assert.equal(f.baseVersion, '10.11.18');
@@ -382,6 +406,24 @@ describe('instructions on the pages, in Chromium', () => {
     assert.ok(row, 'a row for the instructions verdict');
     assert.equal(row[6], 'point-query');
     assert.equal(row[8], v.ratio.toFixed(5));
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('time and work on the release and test pages, and verdict words that never say unchanged for an interval excluding no change', async () => {
+    const { page, server, problems } = site;
+    const { describeTestTimeAndWork } = await import('../../scripts/compare/index.js');
+    const expected = /** @type {{agreement: string, sentence: string}} */ (describeTestTimeAndWork(made.smoke.comparison, 'point-query'));
+    assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`), 'true');
+    const items = await page.$$eval('#time-and-work li', (lis) => lis.map((li) => [/** @type {HTMLElement} */ (li).dataset.test, /** @type {HTMLElement} */ (li).dataset.agreement, li.textContent]));
+    assert.deepEqual(items, [['point-query', 'agree', `point-query: ${expected.sentence}`]], 'one statement: update-index is timed only');
+    const verdictCell = await page.$eval('#release-tests tr[data-test="point-query"] td.sticky-verdict', (td) => td.textContent ?? '');
+    assert.match(verdictCell, /-1\.5 % \[-2\.8, -0\.3\], under the warn threshold/);
+    assert.doesNotMatch(verdictCell, /unchanged/);
+    assert.equal(await gotoReady(page, `${server.url}site/test.html?product=mariadb&line=10.11&host=local&suite=smoke&test=point-query`), 'true');
+    const history = await page.$$eval('#time-and-work li', (lis) => lis.map((li) => [/** @type {HTMLElement} */ (li).dataset.version, li.textContent]));
+    assert.deepEqual(history, [['10.11.19', `10.11.19: ${expected.sentence}`]], 'the base release has no comparison');
+    const row = await page.$eval('#test-history tr[data-version="10.11.19"]', (tr) => tr.textContent ?? '');
+    assert.match(row, /-1\.5 % \[-2\.8, -0\.3\], under the warn threshold/);
     assert.deepEqual(problems, [], 'no console error');
   });
 

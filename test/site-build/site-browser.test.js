@@ -265,7 +265,9 @@ describe('the published site in Chromium', () => {
         return { left: r.left, right: r.right, text: td.textContent };
       });
       assert.ok(box.left >= 0 && box.right <= 800, `the verdict cell spans ${box.left}-${box.right} px at 800 px`);
-      assert.match(box.text ?? '', /regression|improvement|unchanged|inconclusive|failed/);
+      // A verdict word, or for an unchanged verdict whose interval excludes no change its change
+      // (compare's describeVerdict: "+0.41 % [0.03, 1.10], under the warn threshold").
+      assert.match(box.text ?? '', /regression|improvement|unchanged|inconclusive|failed|[+-]\d+\.\d+ % \[-?\d+\.\d+, -?\d+\.\d+\], under the warn threshold/);
       await page.screenshot({ path: join(ARTIFACTS, 'release-800.png'), fullPage: false });
     } finally {
       if (wide) await page.setViewportSize(wide);

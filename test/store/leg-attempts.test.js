@@ -36,6 +36,7 @@ test('failed attempts are stored one file each, read back oldest first, and summ
     hostClass: 'small-server', product: 'mariadb', version: '10.11.19', suite: 'small', count: 2,
     firstAt: '2026-11-27T04:00:00.000Z', lastAt: '2026-11-27T10:00:00.000Z', lastOutcome: 'cancelled', lastReason: 'job timed out',
     lastRunUrl: 'https://github.example/acme/bench/actions/runs/7',
+    runUrls: ['https://github.example/acme/bench/actions/runs/7'], // both attempts name one run: listed once
   });
   // The index lists them, whether computed or read from a stale index.json.
   const index = await buildIndex(store);

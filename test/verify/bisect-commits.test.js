@@ -227,7 +227,7 @@ test('bisect --commits: each probe builds its commit (source provider, ref = the
     assert.deepEqual([report.outcome.status, report.outcome.lastGood, report.outcome.firstBad], ['found', `${labels[3]} (MDEV-4 change 4)`, `${labels[4]} (MDEV-5 change 5)`]);
     assert.match(report.outcome.message, new RegExp(`^Commit ${labels[4]} \\(MDEV-5 change 5\\) is the first bad commit: ${labels[3]} \\(MDEV-4 change 4\\) is good`));
     assert.match(report.notes.join('\n'), /the 7 first-parent commit\(s\) of .*mirror after mariadb-10\.11\.18 and before mariadb-10\.11\.19/);
-    assert.match(printed, new RegExp(`First bad commit: mariadb ${labels[4]} \\(MDEV-5 change 5\\)`));
+    assert.match(printed, new RegExp(`First bad commit: mariadb \`${labels[4]} \\(MDEV-5 change 5\\)\``));
     // progress: which commit builds, how many probes are left at most, the time so far
     const starts = progress.filter((l) => /^bisect: probe \d+: building commit/.test(l));
     assert.equal(starts.length, 3);

@@ -110,9 +110,9 @@ test('bisect over four candidates on real servers finds c3, the first one the te
     assert.match(report.notes[0], /Injected slowdown/);
     const md = await readFile(markdown, 'utf8');
     assert.equal(md, printed);
-    assert.match(md, /\*\*First bad release: mariadb 10\.11\.18#c3\*\* \(last good: 10\.11\.18#c2\)/);
+    assert.match(md, /\*\*First bad release: mariadb `10\.11\.18#c3`\*\* \(last good: `10\.11\.18#c2`\)/);
     assert.match(md, /> \*\*Note:\*\* Injected slowdown/);
-    assert.match(md, /\| 2 \| 10\.11\.18#c3 \| \*\*bad\*\* \| point-query throughput \| regression \(issue\) \|/);
+    assert.match(md, /\| 2 \| `10\.11\.18#c3` \| \*\*bad\*\* \| `point-query` throughput \| regression \(issue\) \|/);
   } finally {
     for (const w of watches) await w.stop().catch(() => {});
     await rm(dir, { recursive: true, force: true });

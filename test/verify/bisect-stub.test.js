@@ -92,7 +92,7 @@ test('stand-in runs: the tests come from the stored comparison and the first bad
     assert.ok(report.targets.every((t) => t.test === 'point-query'), 'only the regressed test is bisected');
     assert.deepEqual([report.outcome.status, report.outcome.lastGood, report.outcome.firstBad], ['found', '10.11.20', '10.11.21']);
     assert.match(report.outcome.message, /^10\.11\.21 is the first bad release: 10\.11\.20 is good and 10\.11\.21 is bad \(2 probe\(s\)\)\./);
-    assert.match(printed, /\*\*First bad release: mariadb 10\.11\.21\*\* \(last good: 10\.11\.20\)/);
+    assert.match(printed, /\*\*First bad release: mariadb `10\.11\.21`\*\* \(last good: `10\.11\.20`\)/);
     const tp = report.probes[1].evidence.find((e) => e.metric === 'throughput');
     assert.ok(tp && tp.ratio !== null && Math.abs(tp.ratio - 0.7) < 0.03, `ratio ${tp?.ratio}`);
     assert.deepEqual(tp?.instances, [8, 8]);
@@ -130,7 +130,7 @@ test('stand-in runs: a probe whose instances scatter too much stops the search w
     assert.match(undecided.adaptive?.stopped ?? '', /budget is spent/, 'the adaptive step ran and ran out of budget');
     assert.match(report.outcome.message, /^Stopped at probe 2 \(10\.11\.21\): not enough evidence to call it good or bad \(point-query throughput: inconclusive with 5 vs 5 instances/);
     assert.match(report.outcome.message, /Not guessing: the first bad release is one of 10\.11\.21, 10\.11\.22, 10\.11\.23 \(last known good 10\.11\.20, first known bad 10\.11\.23\)\. To go on, bisect again between 10\.11\.20 and 10\.11\.23 with more instances/);
-    assert.match(printed, /\*\*Bisect stopped: the evidence is not enough to go on\.\*\* The first bad release is one of 10\.11\.21, 10\.11\.22, 10\.11\.23\./);
+    assert.match(printed, /\*\*Bisect stopped: the evidence is not enough to go on\.\*\* The first bad release is one of `10\.11\.21`, `10\.11\.22`, `10\.11\.23`\./);
     assert.equal(await readFile(markdown, 'utf8'), printed);
     assert.deepEqual(report.source, { comparisonId: null, testsFrom: 'option' });
   } finally {

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../scripts/config/index.js';
-import { planSuite, prepareTables, runStepRepeat, runPostwrite } from '../../scripts/workload/index.js';
+import { planSuite, prepareTables, runStepRepeat, runPostwrite, getBenchmark } from '../../scripts/workload/index.js';
 import { findTestPrefix, startTestServer } from './helpers/test-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -171,6 +171,36 @@ test('runStepRepeat: timeout, abort, missing executable, bad CPU list are failur
   const badCpu = await runStepRepeat(step, server, { clientCpus: '4095' });
   assert.equal(badCpu.status, 'failed');
   assert.match(badCpu.status === 'failed' ? badCpu.reason : '', /last output line: taskset: /);
+});
+
+test('scan: rows/s is the rows the scan read (counted before the repeat), not the configured table size', async () => {
+  const plan = planSuite(suite, { engine: 'innodb' });
+  const scan = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (plan.find((s) => s.name === 'scan'));
+  const point = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (plan.find((s) => s.name === 'point-query'));
+  const sysbench = getBenchmark('sysbench');
+  // The table grows past the configured size, as an insert test's rows made it grow.
+  await server.query(`DELETE FROM sbtest1 WHERE id > ${suite.tableSize}`);
+  await server.query(`INSERT INTO sbtest1 (id, k, c, pad) SELECT id + ${suite.tableSize}, k, c, pad FROM sbtest1 WHERE id <= 3000`);
+  // The earlier tests' delete left some ids free: the table holds what it holds, not the plan's size.
+  const [{ n }] = await server.query('SELECT COUNT(*) AS n FROM sbtest1');
+  const rows = Number(n);
+  assert.ok(rows > suite.tableSize + 1000, `${rows} rows: more than the configured ${suite.tableSize}`);
+  assert.ok(sysbench.beforeRepeat, 'the sysbench plug-in counts before a repeat');
+  const counted = await sysbench.beforeRepeat(scan, server);
+  assert.equal(counted.rowsPerEvent, rows);
+  assert.equal(await sysbench.beforeRepeat(point, server), point, 'other tests are left as planned');
+  // No warm-up: the server's count of rows read covers exactly the summary's events.
+  // (a full scan is one Handler_read_rnd_next call a row, and one more at its end).
+  const before = await status(server);
+  const rep = await runStepRepeat({ ...counted, warmupS: 0, durationS: 1 }, server);
+  const after = await status(server);
+  assert.equal(rep.status, 'ok', rep.status === 'failed' ? rep.reason : '');
+  const events = Math.round(/** @type {number} */ (rep.tps) * rep.durationS);
+  const readPerEvent = (after.Handler_read_rnd_next - before.Handler_read_rnd_next) / events;
+  assert.ok(Math.abs(readPerEvent / rows - 1) < 0.02, `the server read ${readPerEvent} rows a scan`);
+  assert.ok(Math.abs(/** @type {number} */ (rep.throughput) / /** @type {number} */ (rep.tps) - rows) < 1, `rows/s ${rep.throughput} = ${rep.tps} scans/s x the counted rows`);
+  assert.match(rep.rawOutput, new RegExp(`x ${rows} rows per event`));
+  await server.query(`DELETE FROM sbtest1 WHERE id > ${suite.tableSize}`);
 });
 
 test('runStepRepeat: server killed mid-step is a failed repeat with the reason', async () => {

@@ -240,7 +240,7 @@ const FLUSH_WAIT_LIMIT_S = 120;
  * @param {import('../types.js').QueryFn} query
  * @returns {Promise<number>} seconds waited
  */
-async function flushDirtyPages(query) {
+export async function flushDirtyPages(query) {
   const started = Date.now();
   const [row] = await query("SHOW GLOBAL VARIABLES LIKE 'innodb_max_dirty_pages_pct'");
   const saved = Number(/** @type {{Value?: string}} */ (row ?? {}).Value);

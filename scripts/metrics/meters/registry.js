@@ -2,12 +2,14 @@
  * Every meter by name (STYLE.md section 2): explicit imports into a frozen map, each checked for
  * its shape when registered, so a broken meter fails at load time naming its file and the
  * missing member. `wall`: the timed repeats' wall-clock figures; `counters`: perf stat's
- * hardware counters over the same timed repeats; `instructions`: counted repeats under callgrind.
+ * hardware counters over the same timed repeats; `instructions`: counted repeats under callgrind;
+ * `work`: the server's status counters around counted repeats, per operation.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { wall } from './wall.js';
 import { instructions } from './instructions.js';
 import { counters } from './counters.js';
+import { work } from './work.js';
 
 /** @typedef {import('../types.js').Meter} Meter */
 
@@ -45,7 +47,7 @@ export function registerMeters(byFile) {
 }
 
 /** Every known meter, name -> meter. */
-export const METERS = registerMeters({ wall, counters, instructions });
+export const METERS = registerMeters({ wall, counters, instructions, work });
 
 /** The meters of a run that names none (a record without `config.meters` was measured by these). */
 export const DEFAULT_METERS = Object.freeze([wall.name]);

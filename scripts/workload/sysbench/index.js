@@ -9,7 +9,7 @@
  */
 import { planSysbench, sysbenchStepNames } from './plan.js';
 import { prepareTables } from './prepare-tables.js';
-import { runStepRepeat } from './run-step-repeat.js';
+import { runStepRepeat, countScanRows } from './run-step-repeat.js';
 import { buildCommand } from './command.js';
 import { parseSysbench } from './parse-sysbench.js';
 import { runPostwrite } from '../postwrite.js';
@@ -34,6 +34,7 @@ export const sysbench = Object.freeze({
   planSteps: planSysbench,
   stepNames: sysbenchStepNames,
   runStep,
+  beforeRepeat: countScanRows,
   buildCommand,
   parseOutput: parseSysbench,
   toolVersions: runSysbenchVersion,

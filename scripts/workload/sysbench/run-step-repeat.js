@@ -41,7 +41,9 @@ export async function runStepRepeat(step, target, opts = {}) {
     onLine: onProgress ? (l) => { if (l.startsWith('FATAL') || l.startsWith('[')) onProgress(`${step.name}: ${l}`); } : undefined,
   });
   const parsed = parseSysbench(res.output);
-  const base = { startedAt, argv: res.argv, rawOutput: res.output };
+  // The raw log says which row count a scan's rows/s was computed with.
+  const note = step.metric === 'rows/s' ? `\ntagbench: rows/s = events/s x ${step.rowsPerEvent} rows per event (rows per table: counted before the repeat, else the configured table size)\n` : '';
+  const base = { startedAt, argv: res.argv, rawOutput: res.output + note };
   /** @param {string} reason @returns {RepeatResult} */
   const failed = (reason) => ({
     ...base, status: 'failed', reason, durationS: res.elapsedS, throughput: null, qps: null, tps: null,
@@ -75,6 +77,31 @@ export async function runStepRepeat(step, target, opts = {}) {
     intervals: parsed.intervals,
     operations,
   };
+}
+
+/**
+ * A scan's rows per event as its tables hold them right before a timed repeat: the mean of
+ * SELECT COUNT(*) over the tables (each event scans one, picked at random), so that rows/s is
+ * the rows the scan read a second and not the configured table size (a table that grew by an
+ * earlier insert test read 7x more than it claimed, issue 35). Any other step comes back as it
+ * is. Runs before the meter starts: the counts are not part of the measured work.
+ * @param {StepPlan} step
+ * @param {BenchTarget} target needs `query` for a scan
+ * @returns {Promise<StepPlan>}
+ * @throws {Error} a scan without a query function, or a count that fails (naming the table)
+ */
+export async function countScanRows(step, target) {
+  if (step.metric !== 'rows/s') return step;
+  if (!target.query) throw new Error(`step ${step.name}: counting the rows a scan reads needs the target's query function (a scripts/server handle)`);
+  let rows = 0;
+  for (let i = 1; i <= step.tables; i += 1) {
+    const table = `sbtest${i}`;
+    const result = await target.query(`SELECT COUNT(*) AS n FROM ${table}`).catch((err) => {
+      throw new Error(`step ${step.name}: cannot count the rows of ${table}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    });
+    rows += Number(result[0].n);
+  }
+  return { ...step, rowsPerEvent: rows / step.tables };
 }
 
 /** @param {import('../spawn-sysbench.js').SpawnResult} res */

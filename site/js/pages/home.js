@@ -1,5 +1,5 @@
 /** Home: the newest release of every product line on every host class, with its verdicts, and any host whose reference release drifted. */
-import { h, scrollTable, fill } from '../dom.js';
+import { h, scrollTable, fill, safeHref } from '../dom.js';
 import { loadJson, loadJsonOrNull } from '../data.js';
 import { dataPaths, pageUrl } from '../paths.js';
 import { fmtDate } from '../format.js';
@@ -57,7 +57,7 @@ export async function render(main) {
  * @param {any[]} legs the manifest's failedLegs
  * @returns {HTMLElement|null}
  */
-function failedLegs(legs) {
+export function failedLegs(legs) {
   if (legs.length === 0) return null;
   return h('section', { id: 'failed-legs', 'aria-labelledby': 'failed-legs-h' },
     h('h2', { id: 'failed-legs-h', text: `Failed benchmark legs (${legs.length})` }),
@@ -72,6 +72,7 @@ function failedLegs(legs) {
         h('td', { text: String(l.count) }),
         h('td', { class: 'text', text: `${l.lastOutcome}, ${fmtDate(l.lastAt)}` }),
         h('td', { class: 'text wrap-cell', text: l.lastReason }),
-        h('td', { class: 'text' }, l.lastRunUrl ? h('a', { href: l.lastRunUrl, text: 'run' }) : h('span', { class: 'muted', text: '—' }))))),
+        // A leg attempt's run URL is data a publisher wrote: linked only when https: (or a site path).
+        h('td', { class: 'text' }, safeHref(l.lastRunUrl) ? h('a', { href: l.lastRunUrl, text: 'run' }) : h('span', { class: 'muted', text: '—' }))))),
     ]));
 }

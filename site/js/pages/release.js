@@ -46,6 +46,7 @@ export async function render(main) {
     suspectsSection(d),
     legend(),
     testsTable(d, baseData),
+    timeAndWorkSection(d),
     moves.section,
     bisectSection(d),
     sequenceSection(d.sequences, { highlight: d.version }),
@@ -175,7 +176,7 @@ function testsTable(d, baseData) {
       // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
       h('td', { text: v ? `${fmtDetectable(v.mdeDrop ?? v.mde)} / ${fmtDetectable(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
       // Frozen at the right edge while the columns before it scroll: in view at 800 px.
-      h('td', { class: 'text sticky-verdict', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
+      h('td', { class: 'text sticky-verdict', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null), ` ${v.words ?? v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
       counted ? instructionCells(t, baseTest) : null,
       h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
   });
@@ -204,6 +205,22 @@ function testsTable(d, baseData) {
 }
 
 /**
+ * Time and work side by side: for each test judged by more than one meter, whether the timed and
+ * the counted verdicts agree and what a disagreement points to (compare's sentence, as the
+ * terminal, the report and the issue word it). Disagreements first.
+ * @param {any} d
+ */
+function timeAndWorkSection(d) {
+  const stated = d.tests.filter((/** @type {any} */ t) => t.timeAndWork);
+  if (stated.length === 0) return null;
+  const disagree = stated.filter((/** @type {any} */ t) => t.timeAndWork.agreement === 'disagree');
+  const ordered = [...disagree, ...stated.filter((/** @type {any} */ t) => !disagree.includes(t))];
+  return h('section', { id: 'time-and-work' }, h('h2', { text: 'Time and work' }),
+    h('p', { class: 'muted', text: `Does the time follow the work? For the ${stated.length} test${stated.length === 1 ? '' : 's'} judged by more than one meter, ${disagree.length} disagree. Only decided verdicts decide: an undecided one is named, never guessed.` }),
+    h('ul', null, ordered.map((/** @type {any} */ t) => h('li', { dataset: { test: t.name, agreement: t.timeAndWork.agreement } }, h('a', { href: testHref(d, t.name), text: t.name }), `: ${t.timeAndWork.sentence}`))));
+}
+
+/**
  * A test's counted figures and their verdict, beside its throughput.
  * @param {any} t
  * @param {any} baseTest the same test of the default base release (no comparison), if loaded
@@ -221,7 +238,7 @@ function instructionCells(t, baseTest) {
         : h('span', { class: 'muted', text: c ? c.status : '—' })),
     h('td', { dataset: { instructionsRatio: ratio ?? '' } }, h('span', { class: 'ratio-value', text: fmtRatio(ratio, digits) }),
       v?.ci ? h('span', { class: 'sub-line muted', text: `[${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` }) : null),
-    h('td', { class: 'text', dataset: { instructionsVerdict: v?.verdict ?? '' } }, v ? [verdictBadge(v.verdict, v.reason, 'instructionsBadge'), ` ${v.verdict}`] : h('span', { class: 'muted', text: 'none' })),
+    h('td', { class: 'text', dataset: { instructionsVerdict: v?.verdict ?? '' } }, v ? [verdictBadge(v.verdict, v.reason, 'instructionsBadge', v.words ?? null), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: 'none' })),
   ];
 }
 
@@ -241,8 +258,8 @@ function otherVerdicts(d) {
       // counted metrics (the whole process's instructions) need their five decimals here too
       const digits = v.counted ? ratioDigits(v) : undefined;
       const ci = v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : '';
-      return h('td', { title: `${v.verdict}: ${v.reason}`, dataset: { metric: m, verdict: v.verdict } },
-        v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason));
+      return h('td', { title: `${v.words ?? v.verdict}: ${v.reason}`, dataset: { metric: m, verdict: v.verdict } },
+        v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null));
     })));
   return h('section', null, h('h2', { text: 'Other gated metrics' }),
     h('p', { class: 'muted', text: 'Ratio (candidate ÷ base) with its interval and verdict per metric; hover a cell for the reasoning (also in the comparison JSON). For latency and CPU per operation lower is better.' }),

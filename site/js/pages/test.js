@@ -52,6 +52,7 @@ export async function render(main) {
     hostSeriesNote(d),
     h('div', { class: 'charts' }, history.figure),
     historyTable(d, base, baseRel),
+    timeAndWorkList(d),
     changePointTable(d),
     h('h2', { text: 'Per second' }),
     h('p', { class: 'muted', text: 'Pick runs to overlay; dips are stalls. Latency is the per-second p95 sysbench reports, or the per-second maximum where the benchmark gives it.' }),
@@ -190,6 +191,19 @@ function changePointTable(d) {
   ], { id: 'change-points' });
 }
 
+/**
+ * Time and work side by side, per release whose comparison judged this test by more than one
+ * meter: compare's sentence (do the timed and the counted verdicts agree, and what a
+ * disagreement points to). Newest release first.
+ * @param {any} d
+ */
+function timeAndWorkList(d) {
+  const stated = [...d.releases].reverse().filter((/** @type {any} */ r) => r.timeAndWork);
+  if (stated.length === 0) return null;
+  return h('section', { id: 'time-and-work' }, h('h2', { text: 'Time and work' }),
+    h('ul', null, stated.map((/** @type {any} */ r) => h('li', { dataset: { version: r.version, agreement: r.timeAndWork.agreement } }, h('a', { href: releaseHref(d, r.version), text: r.version }), `: ${r.timeAndWork.sentence}`))));
+}
+
 /** @param {any} d @param {string} base @param {any} baseRel */
 function historyTable(d, base, baseRel) {
   // Releases whose runs counted instructions (callgrind): their query-path count and verdict.
@@ -218,14 +232,14 @@ function historyTable(d, base, baseRel) {
             return h('span', { title: `${kind.word}: mean ${fmtNum(c.meanBefore)} → ${fmtNum(c.meanAfter)}, p ${c.pValue.toExponential(1)}` },
               h('span', { 'aria-hidden': 'true', text: `${kind.glyph} ` }), `${fmtChange(c.forwardChangePct)}${c.atReleaseBoundary ? '' : ' (inside)'} `);
           })),
-        h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason), ` ${v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.timed === false ? 'not timed' : r.status })),
+        h('td', { class: 'text' }, v ? [verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: r.status === 'ok' ? 'none' : r.timed === false ? 'not timed' : r.status })),
         h('td', { text: v ? `${fmtRatio(v.ratio)}${v.ci ? ` [${fmtRatio(v.ci[0])}, ${fmtRatio(v.ci[1])}]` : ''}` : '—' }),
         h('td', { text: v ? fmtDetectable(v.mde) : '—' }),
         h('td', { class: 'text', text: v?.baseVersion ?? '—' }),
         counted ? [
           h('td', { dataset: { instructions: r.instructions?.median ?? '' }, title: r.instructions ? `median of ${r.instructions.n} counted repeats` : undefined, text: fmtCount(r.instructions?.median) }),
-          h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge'),
-            ` ${r.instructionVerdict.verdict}, ${fmtRatio(r.instructionVerdict.ratio, ratioDigits({ counted: true }))}`] : h('span', { class: 'muted', text: '—' })),
+          h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge', r.instructionVerdict.words ?? null),
+            ` ${r.instructionVerdict.words ?? r.instructionVerdict.verdict}, ${fmtRatio(r.instructionVerdict.ratio, ratioDigits({ counted: true }))}`] : h('span', { class: 'muted', text: '—' })),
         ] : null);
     })),
   ], { id: 'test-history' });

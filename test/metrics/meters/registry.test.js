@@ -6,14 +6,14 @@ import { registerMeters } from '../../../scripts/metrics/meters/registry.js';
 import { wallFigures } from '../../../scripts/metrics/meters/wall.js';
 import { computeEfficiency } from '../../../scripts/metrics/compute-efficiency.js';
 
-test('meters by name: wall, counters and instructions are known, an unknown name lists the known ones from the map', () => {
+test('meters by name: wall, counters, instructions and work are known, an unknown name lists the known ones from the map', () => {
   assert.equal(getMeter('wall').name, 'wall');
   assert.equal(getMeter('wall').serverWrapper, undefined, 'wall starts the server plainly');
   assert.equal(getMeter('counters').serverWrapper, undefined, 'counters attaches to the running server (perf stat -p)');
   assert.equal(getMeter('instructions').serverWrapper?.({ workDir: '/w' })?.argv[0], 'valgrind');
   assert.equal(getMeter('instructions').kind, 'counted');
   assert.equal(getMeter('wall').kind, 'timed');
-  assert.throws(() => getMeter('perf'), /^Error: unknown meter 'perf'; known: wall, counters, instructions$/);
+  assert.throws(() => getMeter('perf'), /^Error: unknown meter 'perf'; known: wall, counters, instructions, work$/);
   assert.throws(() => getMeter('constructor'), /unknown meter 'constructor'/);
   assert.ok(Object.isFrozen(METERS));
 });
@@ -47,7 +47,7 @@ test('withMeters: a test meter is known inside the call only; the registry map s
   const start = async () => ({ stop: async () => null });
   const ticks = { name: 'ticks', kind: /** @type {const} */ ('counted'), start, metrics: [], needs: { tools: [], wrappedServer: false } };
   const inside = await withMeters({ ticks }, async () => [getMeter('ticks').name, meterNames()]);
-  assert.deepEqual(inside, ['ticks', ['wall', 'counters', 'instructions', 'ticks']]);
+  assert.deepEqual(inside, ['ticks', ['wall', 'counters', 'instructions', 'work', 'ticks']]);
   assert.throws(() => getMeter('ticks'), /unknown meter 'ticks'/);
   assert.equal(Object.hasOwn(METERS, 'ticks'), false);
 });
