@@ -14,10 +14,20 @@
  * after them the releases' tables differ (rows inserted, values updated); counted on such data,
  * two releases would not do the same work. Counted writes use seeds that are the same for every
  * release, so the data stays the same for all of them through the phase.
+ *
+ * Sequence benchmarks (the insert benchmark, LinkBench) are counted too when their steps can do a
+ * fixed amount of work (the suite's `ibench.counted` / `linkbench.counted` sizes): after the
+ * sysbench tests of a round, each sequence runs once, whole and in order, from its own start
+ * (its first step drops and creates its own tables, which the sysbench tests never read, and
+ * which the timed schedule's first pass creates again), every counted step under the meter with
+ * the round's seed, its setup steps uncounted between them. Each release's server of a round thus
+ * counts the same statements on the same data. One pass per round, not `repeats`: a second pass
+ * would redo the load, and rounds are what compare pairs anyway. A measured step that cannot be
+ * counted gets a skipped slot with the reason (compare gives it no counted verdict).
  */
-import { writeRawLog } from '../store/index.js';
 import { startServer } from '../server/index.js';
 import { getBenchmark } from '../workload/index.js';
+import { countRepeat, describeCounted } from './count-repeat.js';
 
 /**
  * @typedef {object} CountSettings
@@ -37,33 +47,70 @@ import { getBenchmark } from '../workload/index.js';
  */
 
 /**
- * @param {import('../metrics/types.js').Meter} meter a counted meter (kind 'counted')
- * @param {object} ctx
- * @param {import('./types.js').StepPlanLike[]} ctx.steps the run's planned steps
- * @param {string[]} ctx.order release keys in run order
- * @param {Map<string, CountState>} ctx.states
- * @param {CountSettings} ctx.settings
- * @param {(opts: import('../server/types.js').ServerOptions) => import('../server/types.js').ServerOptions} ctx.wrap
+ * @typedef {object} PhaseContext what the phase is handed (runCountPhase's ctx)
+ * @property {import('./types.js').StepPlanLike[]} steps the run's planned steps
+ * @property {string[]} order release keys in run order
+ * @property {Map<string, CountState>} states
+ * @property {CountSettings} settings
+ * @property {(opts: import('../server/types.js').ServerOptions) => import('../server/types.js').ServerOptions} wrap
  *   the server options with the meter's wrapper
- * @param {(product: string) => string} ctx.dispatchFunction the flavor's command-dispatch function
- * @param {(product: string) => import('../metrics/types.js').WorkCounterNames} [ctx.workCounters]
+ * @property {(product: string) => string} dispatchFunction the flavor's command-dispatch function
+ * @property {(product: string) => import('../metrics/types.js').WorkCounterNames} [workCounters]
  *   the product's status variables of the work meter's counters
- * @param {{suite: any, host: any}} ctx.plan
- * @param {{storeDir: string, cacheDir: string, signal?: AbortSignal}} ctx.options
- * @param {(t: string) => void} ctx.write
+ * @property {{suite: any, host: any}} plan
+ * @property {{storeDir: string, cacheDir: string, signal?: AbortSignal}} options
+ * @property {(t: string) => void} write
  */
-export async function runCountPhase(meter, { steps, order, states, settings, wrap, dispatchFunction, workCounters, plan, options, write }) {
-  const counted = steps.map((s, i) => ({ step: s, index: i })).filter(({ step }) => step.measured && step.reported && !step.sequence && step.countedEvents);
-  if (counted.length === 0) {
+
+/** @typedef {{step: import('./types.js').StepPlanLike, index: number}} IndexedStep */
+
+/**
+ * What the phase counts: the sysbench tests (and their warm-ups), and the sequences that can run
+ * a fixed amount of work, each whole and in order (its setup steps run uncounted between its
+ * counted ones). A sequence step that cannot be counted gets a skipped slot saying why.
+ * @param {import('./types.js').StepPlanLike[]} steps
+ * @returns {{tests: IndexedStep[], warmups: import('./types.js').StepPlanLike[], sequences: IndexedStep[][], notCounted: {index: number, reason: string}[]}}
+ */
+export function planCounting(steps) {
+  const indexed = steps.map((step, index) => ({ step, index }));
+  const tests = indexed.filter(({ step }) => step.measured && step.reported && !step.sequence && step.countedEvents);
+  const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
+  /** @type {Map<string, IndexedStep[]>} */
+  const bySequence = new Map();
+  for (const x of indexed) if (x.step.sequence) bySequence.set(x.step.sequence, [...(bySequence.get(x.step.sequence) ?? []), x]);
+  /** @type {IndexedStep[][]} */
+  const sequences = [];
+  /** @type {{index: number, reason: string}[]} */
+  const notCounted = [];
+  for (const seq of bySequence.values()) {
+    const judged = seq.filter(({ step }) => step.measured && step.reported);
+    if (judged.some(({ step }) => step.countedEvents)) sequences.push(seq);
+    for (const { step, index } of judged) {
+      if (step.countedEvents && sequences.includes(seq)) continue;
+      notCounted.push({ index, reason: `not counted: ${step.notCounted ?? `the ${step.benchmark} benchmark runs no fixed amount of work (its steps plan no countedEvents)`}` });
+    }
+  }
+  return { tests, warmups, sequences, notCounted };
+}
+
+/**
+ * @param {import('../metrics/types.js').Meter} meter a counted meter (kind 'counted')
+ * @param {PhaseContext} ctx
+ */
+export async function runCountPhase(meter, ctx) {
+  const { steps, order, states, settings, wrap, options, write } = ctx;
+  const { tests, warmups, sequences, notCounted } = planCounting(steps);
+  addSkipped(meter, states, notCounted);
+  if (tests.length === 0 && sequences.length === 0) {
     write(`${meter.name}: no step of this suite can run a fixed amount of work; nothing to count\n`);
     return;
   }
-  const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
-  addSlots(meter, states, counted.map((c) => c.index));
-  await prepareSameRows(meter, counted.map((c) => c.step), { order, states, plan, write });
-  const total = settings.rounds * order.length * counted.length * settings.repeats;
-  let done = 0;
-  const startedMs = Date.now();
+  const countedIndexes = [...tests, ...sequences.flat().filter(({ step }) => step.countedEvents && step.reported)].map((c) => c.index);
+  addSlots(meter, states, countedIndexes);
+  await prepareSameRows(meter, tests.map((c) => c.step), { order, states, plan: ctx.plan, write });
+  // A sequence runs once per round (one pass from its own start), a test `repeats` times.
+  const perRound = tests.length * settings.repeats + sequences.flat().filter(({ step }) => step.countedEvents && step.reported).length;
+  const progress = { done: 0, total: settings.rounds * order.length * perRound, startedMs: Date.now() };
   for (let round = 0; round < settings.rounds; round += 1) {
     // Alternate which release goes first, as the timed schedule does.
     const keys = round % 2 === 0 ? order : [...order].reverse();
@@ -72,39 +119,11 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
       const state = /** @type {CountState} */ (states.get(key));
       if (state.deadReason) continue;
       write(`${meter.name}: ${key} round ${round + 1} of ${settings.rounds}: start the server under the ${meter.name} meter's wrapper\n`);
-      const started = await restartWrapped(state, wrap, meter.name, counted.map((c) => c.index));
+      const started = await restartWrapped(state, wrap, meter.name, countedIndexes);
       if (!started) continue;
-      const bench = (/** @type {string} */ name) => getBenchmark(name);
-      /** @type {(work: import('../workload/types.js').FixedWork) => import('../workload/types.js').StepContext} */
-      const ctxFor = (work) => ({ suite: plan.suite, engine: state.engine, pass: round, clientCpus: plan.host.pinning.clientCpus, cacheDir: options.cacheDir, signal: options.signal, onProgress: quiet, work });
-      // The timed warm-ups (a scan that brings the table into the buffer pool) as counted runs.
-      for (const w of warmups) await bench(w.benchmark).runStep(w, state.server, ctxFor({ events: /** @type {number} */ (w.countedEvents), seed: 1 + round }));
-      for (const { step, index } of counted) {
-        for (let r = 0; r < settings.repeats; r += 1) {
-          if (options.signal?.aborted) return;
-          const events = /** @type {number} */ (step.countedEvents);
-          // Seeds differ by round and repeat (a write repeated with the seed of the one before
-          // would rewrite the same values: no row changed, nothing logged, a third fewer
-          // instructions) and are the same for every release in a round: paired rounds compare
-          // the same work on the same data.
-          const warmUp = { events: Math.max(1, Math.ceil(events * settings.warmupShare)), seed: 1000 + 100 * round + r };
-          const rep = await countRepeat(meter, state, step, { round, repeat: r, events, warmUp }, {
-            run: (work) => bench(step.benchmark).runStep(step, state.server, ctxFor(work)),
-            dispatchFunction: dispatchFunction(state.record.release.product),
-            workCounters: workCounters?.(state.record.release.product),
-            storeDir: options.storeDir,
-          });
-          const slot = /** @type {import('../types.js').StepMeterRun} */ (state.record.steps[index].meters?.[meter.name]);
-          slot.repeats.push(rep);
-          if (rep.status !== 'ok' && slot.status === 'ok' && !options.signal?.aborted) {
-            slot.status = 'failed';
-            slot.reason = rep.reason;
-          }
-          done += 1;
-          const leftS = ((Date.now() - startedMs) / done) * (total - done) / 1000;
-          write(`  ${key} ${step.name} round ${round + 1} repeat ${r + 1}: ${describeCounted(meter, rep)} (${done}/${total}, about ${formatLeft(leftS)} left)\n`);
-        }
-      }
+      const round1 = { meter, state, key, round, ctx, progress };
+      if (!(await countTests(round1, tests, warmups))) return;
+      for (const seq of sequences) if (!(await countSequence(round1, seq))) return;
       const health = await state.server.checkHealth();
       if (!health.ok) state.deadReason = `server under ${meter.name} crashed: ${health.reason}`;
       // An idle server under valgrind still runs its background threads, fifty times slower:
@@ -120,6 +139,163 @@ export async function runCountPhase(meter, { steps, order, states, settings, wra
       state.server = await startServer(state.install, { ...state.serverOptions, reuseDatadir: true });
     } catch (err) {
       state.deadReason = `server would not start again after the ${meter.name} meter: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+}
+
+/**
+ * @typedef {object} RoundOf one release's server process of one round
+ * @property {import('../metrics/types.js').Meter} meter
+ * @property {CountState} state
+ * @property {string} key
+ * @property {number} round
+ * @property {PhaseContext} ctx
+ * @property {{done: number, total: number, startedMs: number}} progress
+ */
+
+/**
+ * The step context of a counted run (or its warm-up) of this round.
+ * @param {RoundOf} r
+ * @param {import('../workload/types.js').FixedWork} work
+ * @returns {import('../workload/types.js').StepContext}
+ */
+function stepContext({ state, round, ctx }, work) {
+  return { suite: ctx.plan.suite, engine: state.engine, pass: round, clientCpus: ctx.plan.host.pinning.clientCpus, cacheDir: ctx.options.cacheDir, signal: ctx.options.signal, onProgress: quiet, work };
+}
+
+/**
+ * The sysbench tests of one round: the timed warm-ups as counted runs, then `repeats` counted
+ * repeats of each test, each after a warm-up run of its own.
+ * @param {RoundOf} r
+ * @param {IndexedStep[]} tests
+ * @param {import('./types.js').StepPlanLike[]} warmups
+ * @returns {Promise<boolean>} false when the run was interrupted
+ */
+async function countTests(r, tests, warmups) {
+  const { state, round, ctx } = r;
+  // The timed warm-ups (a scan that brings the table into the buffer pool) as counted runs.
+  for (const w of warmups) await getBenchmark(w.benchmark).runStep(w, state.server, stepContext(r, { events: /** @type {number} */ (w.countedEvents), seed: 1 + round }));
+  for (const { step, index } of tests) {
+    for (let rep = 0; rep < ctx.settings.repeats; rep += 1) {
+      if (ctx.options.signal?.aborted) return false;
+      const events = /** @type {number} */ (step.countedEvents);
+      // Seeds differ by round and repeat (a write repeated with the seed of the one before
+      // would rewrite the same values: no row changed, nothing logged, a third fewer
+      // instructions) and are the same for every release in a round: paired rounds compare
+      // the same work on the same data.
+      const warmUp = { events: Math.max(1, Math.ceil(events * ctx.settings.warmupShare)), seed: 1000 + 100 * round + rep };
+      await countAndKeep(r, step, index, { repeat: rep, events, warmUp });
+    }
+  }
+  return true;
+}
+
+/**
+ * One pass of a sequence in one round, from its own start (its first step drops and creates its
+ * tables), every step in order: the counted ones under the meter with the round's seed (the same
+ * for every release), the setup ones (the insert benchmark's cleanup) uncounted. No warm-up run:
+ * a sequence step's warm-up is the steps before it, and a run of its own would change the data
+ * the counted one starts from. A step that leaves the data unusable ends the pass; the steps
+ * after it are failed in this round, naming it.
+ * @param {RoundOf} r
+ * @param {IndexedStep[]} seq
+ * @returns {Promise<boolean>} false when the run was interrupted
+ */
+async function countSequence(r, seq) {
+  const { meter, state, round, ctx } = r;
+  for (const [at, { step, index }] of seq.entries()) {
+    if (ctx.options.signal?.aborted) return false;
+    /** @type {string|null} */
+    let broken = null;
+    if (step.countedEvents && step.reported) {
+      const kept = await countAndKeep(r, step, index, { repeat: 0, events: step.countedEvents, warmUp: null });
+      if (!kept.stateValid) broken = kept.repeat.reason ?? 'failed';
+      else if (kept.repeat.status === 'ok' && step.countedParts) broken = await countParts(r, step, kept.repeat);
+    } else {
+      const out = await getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, { events: step.countedEvents ?? 1, seed: 7 + 100 * round }));
+      if (out.status !== 'ok' && !out.stateValid) broken = out.reason ?? 'failed';
+    }
+    if (broken === null) continue;
+    for (const later of seq.slice(at + 1)) {
+      const slot = state.record.steps[later.index].meters?.[meter.name];
+      if (slot && slot.status === 'ok') Object.assign(slot, { status: 'failed', reason: `not counted in round ${round + 1}: ${step.name} failed before it (${broken})` });
+    }
+    return true;
+  }
+  return true;
+}
+
+/**
+ * The step's parts, each counted alone after the whole step (a LinkBench request phase: each
+ * operation type), kept in the whole step's counted repeat under `byType`: per operation of one
+ * type, which a mixed phase cannot say (callgrind counts the process, not the statement type).
+ * In a fixed order after the whole, so every release's part starts from the same data.
+ * @param {RoundOf} r
+ * @param {import('./types.js').StepPlanLike} step
+ * @param {import('../types.js').CountedRepeat} whole the step's counted repeat (gets byType)
+ * @returns {Promise<string|null>} why the data is no longer usable, null when it is
+ */
+async function countParts(r, step, whole) {
+  const { meter, state, key, round, ctx } = r;
+  /** @type {Record<string, import('../types.js').CountedRepeat>} */
+  const byType = {};
+  whole.byType = byType;
+  for (const part of step.countedParts ?? []) {
+    if (ctx.options.signal?.aborted) return null;
+    const counted = await countRepeat(meter, state, step, { round, repeat: 0, events: part.events, warmUp: null, part: part.name }, {
+      run: (work) => getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, work)),
+      dispatchFunction: ctx.dispatchFunction(state.record.release.product),
+      workCounters: ctx.workCounters?.(state.record.release.product),
+      storeDir: ctx.options.storeDir,
+    });
+    byType[part.name] = counted.repeat;
+    ctx.write(`  ${key} ${step.name} ${part.name} alone, round ${round + 1}: ${describeCounted(meter, counted.repeat)}\n`);
+    if (!counted.stateValid) return `${part.name} alone: ${counted.repeat.reason ?? 'failed'}`;
+  }
+  return null;
+}
+
+/**
+ * Count one repeat and keep it in the step's slot (failing the slot with its reason when it
+ * failed), with a progress line.
+ * @param {RoundOf} r
+ * @param {import('./types.js').StepPlanLike} step
+ * @param {number} index the step's index in the record
+ * @param {{repeat: number, events: number, warmUp: import('../workload/types.js').FixedWork|null}} at
+ * @returns {Promise<{repeat: import('../types.js').CountedRepeat, stateValid: boolean}>}
+ */
+async function countAndKeep(r, step, index, at) {
+  const { meter, state, key, round, ctx, progress } = r;
+  const counted = await countRepeat(meter, state, step, { round, ...at }, {
+    run: (work) => getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, work)),
+    dispatchFunction: ctx.dispatchFunction(state.record.release.product),
+    workCounters: ctx.workCounters?.(state.record.release.product),
+    storeDir: ctx.options.storeDir,
+  });
+  const rep = counted.repeat;
+  const slot = /** @type {import('../types.js').StepMeterRun} */ (state.record.steps[index].meters?.[meter.name]);
+  slot.repeats.push(rep);
+  if (rep.status !== 'ok' && slot.status === 'ok' && !ctx.options.signal?.aborted) {
+    slot.status = 'failed';
+    slot.reason = rep.reason;
+  }
+  progress.done += 1;
+  const leftS = ((Date.now() - progress.startedMs) / progress.done) * (progress.total - progress.done) / 1000;
+  ctx.write(`  ${key} ${step.name} round ${round + 1} repeat ${at.repeat + 1}: ${describeCounted(meter, rep)} (${progress.done}/${progress.total}, about ${formatLeft(leftS)} left)\n`);
+  return counted;
+}
+
+/**
+ * The steps that cannot be counted get the meter's slot as skipped, with the reason.
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {Map<string, CountState>} states
+ * @param {{index: number, reason: string}[]} notCounted
+ */
+function addSkipped(meter, states, notCounted) {
+  for (const state of states.values()) {
+    for (const { index, reason } of notCounted) {
+      const step = state.record.steps[index];
+      step.meters = { ...(step.meters ?? {}), [meter.name]: { status: 'skipped', reason, repeats: [] } };
     }
   }
 }
@@ -159,88 +335,6 @@ async function prepareSameRows(meter, steps, { order, states, plan, write }) {
       await prepare(plan.suite, state.server);
     }
   }
-}
-
-/**
- * A counted repeat's progress figure: the meter's first metric, as the meter names it.
- * @param {import('../metrics/types.js').Meter} meter
- * @param {import('../types.js').CountedRepeat} rep
- * @returns {string}
- */
-function describeCounted(meter, rep) {
-  if (rep.status !== 'ok') return `failed: ${rep.reason}`;
-  const first = meter.metrics[0];
-  /** @type {unknown} */
-  let v = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (rep))[meter.name];
-  for (const key of first ? first.figure.split('.') : []) v = v !== null && typeof v === 'object' ? /** @type {Record<string, unknown>} */ (v)[key] : undefined;
-  return first && typeof v === 'number' ? `${Math.round(v).toLocaleString('en-US')} ${first.unit} (${first.label})` : 'counted';
-}
-
-/**
- * One counted repeat: the meter around a fixed amount of work, its profile kept as a raw log.
- * @param {import('../metrics/types.js').Meter} meter
- * @param {CountState} state
- * @param {import('./types.js').StepPlanLike} step
- * @param {{round: number, repeat: number, events: number, warmUp: import('../workload/types.js').FixedWork}} at the repeat, and its warm-up's work
- * @param {{run: (work: import('../workload/types.js').FixedWork) => Promise<import('../workload/types.js').StepOutcome>, dispatchFunction: string, workCounters?: import('../metrics/types.js').WorkCounterNames, storeDir: string}} io
- * @returns {Promise<import('../types.js').CountedRepeat>}
- */
-async function countRepeat(meter, state, step, at, io) {
-  const { round, repeat, events } = at;
-  const seed = 7 + 100 * round + repeat;
-  const startedAt = new Date().toISOString();
-  const base = { index: repeat, instance: round, startedAt, meter: meter.name, events, seed };
-  /** @type {string|null} */
-  let warmFailed = null;
-  let warmed = false;
-  // The warm-up runs inside the meter's preparation (after its waits, under its purge hold,
-  // before zeroing): a warm-up write racing purge left pages laid out differently per server.
-  const warmUp = async () => {
-    warmed = true;
-    const warm = await io.run(at.warmUp);
-    if (warm.status !== 'ok') warmFailed = warm.reason ?? 'failed';
-  };
-  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction, workCounters: io.workCounters });
-  if (!warmed) {
-    // A counting meter must call beforeZero: without it the warm-up would be counted.
-    await session.stop(null).catch(() => null);
-    throw new Error(`the ${meter.name} meter did not run the warm-up before zeroing (MeterTarget.beforeZero)`);
-  }
-  if (warmFailed) {
-    await session.stop(null).catch(() => null);
-    return { ...base, durationS: 0, status: 'failed', reason: `warm-up run failed: ${warmFailed}` };
-  }
-  /** @type {import('../workload/types.js').StepOutcome} */
-  let out;
-  try {
-    out = await io.run({ events, seed });
-  } catch (err) {
-    await session.stop(null).catch(() => null);
-    throw err;
-  }
-  const ok = out.status === 'ok';
-  /** @type {import('../metrics/types.js').MeterFigures|null} */
-  let figures = null;
-  /** @type {string|undefined} */
-  let reason = ok ? undefined : out.reason ?? 'failed';
-  try {
-    figures = await session.stop({ ok, durationS: out.durationS, throughput: out.throughput, tps: out.tps, latencyMs: out.latencyMs, intervals: [], operations: out.operations });
-  } catch (err) {
-    reason = `${meter.name} meter: ${err instanceof Error ? err.message : String(err)}`;
-  }
-  const logBase = `${step.name}.${meter.name}.i${round}.r${repeat}`;
-  await writeRawLog(io.storeDir, state.record.id, `${logBase}.txt`, out.rawOutput ?? '');
-  if (!figures || reason) return { ...base, durationS: out.durationS ?? 0, status: 'failed', reason: reason ?? 'no figures' };
-  const profileLog = `${logBase}.profile.json`;
-  if (figures.profile) await writeRawLog(io.storeDir, state.record.id, profileLog, `${JSON.stringify(figures.profile)}\n`);
-  return {
-    ...base,
-    durationS: out.durationS ?? 0,
-    status: 'ok',
-    operations: /** @type {number} */ (out.operations),
-    ...(/** @type {Partial<import('../types.js').CountedRepeat>} */ (figures.repeat)),
-    ...(figures.profile ? { profile: profileLog } : {}),
-  };
 }
 
 /**

@@ -181,6 +181,12 @@ export {};
  * @property {'ok'|'failed'} status
  * @property {string} [reason]
  * @property {number} [operations] operations in the step's metric (queries; rows of a scan)
+ * @property {Record<string, CountedRepeat>} [byType] the step's parts counted apart after it, each
+ *   in a meter window of its own (a LinkBench request phase: each operation type alone, its
+ *   figures per operation of that type), by part name
+ * @property {Record<string, number>} [operationsByType] operations of each type, when the tool
+ *   reports them (a LinkBench phase: GET_LINKS_LIST, ADD_LINK, ..., LOAD_LINKS_BULK): both
+ *   releases' counts are then seen to be of the same work
  * @property {InstructionFigures} [instructions] the instructions meter's figures
  * @property {string} [profile] raw log holding the repeat's per-function profile (JSON, per op)
  */

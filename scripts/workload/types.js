@@ -58,9 +58,18 @@ export {};
  *   rows its tables hold right before it (the plug-in's beforeRepeat). 0 for other tests
  * @property {boolean} postwriteAfter true when the next plan entry is a postwrite step
  * @property {number} restS postwrite only: seconds to rest after flushing (suite restS)
- * @property {number} [countedEvents] a step that can run a fixed amount of work (a sysbench
- *   test): the events of one counted repeat (the instructions meter); absent = the step runs
- *   timed only
+ * @property {number} [countedEvents] a step that can run a fixed amount of work: the events of
+ *   one counted repeat (the instructions meter); absent = the step runs timed only. A sysbench
+ *   test: --events. A sequence step (the suite's `ibench.counted` / `linkbench.counted` sizes):
+ *   rows per client of an insert-benchmark load or insert step, rows indexed by l.x, queries
+ *   per client of a query step; LinkBench's nodes loaded (its index: links indexed) and requests
+ *   of a request phase
+ * @property {{name: string, events: number}[]} [countedParts] with countedEvents: parts of the
+ *   step counted apart after its whole counted run, each in a meter window of its own (a LinkBench
+ *   request phase: one phase per operation type, `events` requests of that type alone), kept in
+ *   the counted repeat's `byType`
+ * @property {string} [notCounted] a measured step without countedEvents: why it is not counted,
+ *   in words for the record's skipped meter slot (the insert benchmark without `ibench.counted`)
  * @property {number} [countedInstructions] with countedEvents: the instructions one counted
  *   repeat is expected to run, for the run's time estimate (scripts/run/estimate.js)
  * @property {number} [workRows] a step whose time is its work, not a duration (a load, an index
@@ -213,9 +222,13 @@ export {};
 /**
  * @typedef {object} FixedWork a repeat that does a fixed amount of work, the same for every
  *   release: counted figures are then per operation of identical operations
- * @property {number} events the tool's events (sysbench --events; no time limit)
- * @property {number} seed the tool's random seed (sysbench --rand-seed): the same rows in the
- *   same order for every release
+ * @property {number} events the tool's events (sysbench --events; no time limit); a sequence
+ *   step's work as its StepPlan.countedEvents says (rows, queries, nodes, requests)
+ * @property {string} [part] one of the step's countedParts (a LinkBench operation type): run
+ *   that part alone
+ * @property {number} seed the tool's random seed (sysbench --rand-seed, the insert benchmark's
+ *   rows and queries, LinkBench's request_random_seed): the same rows in the same order for
+ *   every release
  */
 
 /**
@@ -234,6 +247,9 @@ export {};
  * @property {LatencyMs|null} latencyMs of the step's own operation; null as above
  * @property {number} [operations] operations completed, in the step's metric (queries, rows of
  *   a scan): what a counted repeat's figures are divided by; absent when the tool does not say
+ * @property {Record<string, number>} [operationsByType] operations per type when the tool
+ *   reports them (LinkBench: GET_LINKS_LIST, ADD_LINK, ...); a counted repeat keeps them, so that
+ *   the releases' counts are seen to be of the same work
  * @property {number} errors
  * @property {number} reconnects
  * @property {SequenceInterval[]} intervals one per second of the measured part
@@ -311,4 +327,16 @@ export {};
  * @property {number} l1Rows l.i1: rows each client inserts (and deletes), 50 per INSERT
  * @property {number} l2Rows l.i2: rows each client inserts (and deletes), 5 per INSERT
  * @property {number} queryDurationS seconds of each qr* / qp* step
+ * @property {IbenchCountedSizes} [counted] the sizes of the counted sequence (the instructions
+ *   meter); absent = the insert benchmark is not counted
+ */
+
+/**
+ * @typedef {object} IbenchCountedSizes the suite's `ibench.counted` block: the insert benchmark
+ *   as a fixed amount of work under the instructions meter, small enough for valgrind
+ * @property {number} loadRows l.i0: rows each client loads (l.x then indexes them all)
+ * @property {number} l1Rows l.i1: rows each client inserts and deletes
+ * @property {number} l2Rows l.i2: the same, 5 per INSERT
+ * @property {number} queries queries per client of each qr* / qp* step (with the writer's
+ *   statements interleaved in a fixed ratio: ibench/steps.js countedWriteEvery)
  */

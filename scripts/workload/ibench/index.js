@@ -23,7 +23,8 @@
  *   between steps (a restarted server or a later pass needs nothing from this process).
  *
  * Files: this plug-in (planning, and runStep choosing the step), table-sql.js (the tables and
- * every statement), steps.js (the steps against a server), ibench-stats.js (per-second rates,
+ * every statement), steps.js (the steps against a server), counted-query.js (a query step as a
+ * fixed amount of work, for the instructions meter), ibench-stats.js (per-second rates,
  * response times, keep-up).
  */
 import { execFile } from 'node:child_process';
@@ -31,6 +32,7 @@ import { promisify } from 'node:util';
 import { suiteBlock } from '../sequence-helpers.js';
 import { INDEXES, RANGE_ROWS, tableLayout } from './table-sql.js';
 import { cleanup, createIndexes, failed, queryStep, writeStep } from './steps.js';
+import { countedQueryStep } from './counted-query.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -63,6 +65,30 @@ export function ibenchSettings(suite) {
 }
 
 /**
+ * The events of one counted run of each step (the instructions meter: a fixed amount of work,
+ * the same for every release), from the suite's `ibench.counted` sizes: rows per client of the
+ * loads and inserts/deletes, rows to index for l.x, queries per client for the query steps. The
+ * cleanup is a setup step (flushed and analyzed uncounted, so every release's query steps start
+ * from the same state). Without `ibench.counted` no step is counted (the counted phase then
+ * marks them skipped, saying so): the timed sizes take minutes under valgrind.
+ * @param {string} name the step
+ * @param {IbenchSettings} s
+ * @param {number} clients the suite's clients
+ * @returns {number|undefined}
+ */
+function countedEventsOf(name, s, clients) {
+  const c = s.counted;
+  if (!c) return undefined;
+  if (name === 'l.i0') return c.loadRows;
+  // Every client loaded its rows, into its own table or the shared one.
+  if (name === 'l.x') return c.loadRows * clients;
+  if (name === 'l.i1') return c.l1Rows;
+  if (name === 'l.i2') return c.l2Rows;
+  if (/^q[rp]\d+$/.test(name)) return c.queries;
+  return undefined;
+}
+
+/**
  * @param {import('../../types.js').SuiteConfig} suite
  * @param {{engine: 'innodb'|'rocksdb'}} opts
  * @returns {StepPlan[]}
@@ -86,6 +112,7 @@ function planSteps(suite, { engine }) {
     // The load steps' time is their rows (a delete for every insert in l.i1 and l.i2; l.x reads
     // every row), not a duration: for the run's time estimate.
     ...(durationS === 0 && group !== 'setup' ? { workRows: workRowsOf(name) } : {}),
+    ...(countedEventsOf(name, s, suite.clients) ? { countedEvents: countedEventsOf(name, s, suite.clients) } : group === 'setup' ? {} : { notCounted: `configs/suites/${suite.name}.yml sets no ibench.counted sizes (the timed sizes would take minutes under valgrind)` }),
   });
   // Every client inserts its rows, into its own table or a shared one.
   /** @param {string} name */
@@ -124,6 +151,7 @@ async function runStep(step, target, ctx) {
     if (step.name === 'ibench.cleanup') return await cleanup(step, target, ctx, layout, log);
     if (step.name === 'l.x') return await createIndexes(step, target, ctx, layout, conns, log);
     if (step.name.startsWith('l.i')) return await writeStep(step, target, ctx, layout, conns, log);
+    if (/^q[rp]\d+$/.test(step.name) && ctx.work) return await countedQueryStep(step, target, { work: ctx.work, signal: ctx.signal }, layout, conns, log);
     if (/^q[rp]\d+$/.test(step.name)) return await queryStep(step, target, ctx, layout, conns, log);
     throw new Error(`ibench: unknown step ${step.name}`);
   } catch (err) {

@@ -7,7 +7,7 @@
 import { createConnection } from 'mysql2/promise';
 import { runPostwrite } from '../postwrite.js';
 import { LatencyRecorder, SecondBuckets, keepUp, pacerDelayMs, ratePercentiles } from './ibench-stats.js';
-import { INDEXES, addIndexesSql, createTableSql, deleteSql, hashSeed, insertSql, pointSql, rangeSql, seededRandom, sqlNow } from './table-sql.js';
+import { INDEXES, addIndexesSql, countedNow, createTableSql, deleteSql, hashSeed, insertSql, pointSql, rangeSql, seededRandom, sqlNow } from './table-sql.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').BenchTarget} BenchTarget */
@@ -22,7 +22,7 @@ import { INDEXES, addIndexesSql, createTableSql, deleteSql, hashSeed, insertSql,
  * @param {Conn[]} conns every connection opened, closed by runStep
  * @returns {Promise<Conn>}
  */
-async function connect(target, conns) {
+export async function connect(target, conns) {
   const c = await createConnection({
     ...(target.socket ? { socketPath: target.socket } : { host: target.host ?? '127.0.0.1', port: target.port ?? 3306 }),
     user: target.user, password: target.password ?? '', database: target.database,
@@ -37,7 +37,7 @@ async function connect(target, conns) {
  * @param {TableLayout} layout
  * @returns {Promise<{nextK: number, oldestK: number, minId: number, maxId: number}[]>}
  */
-async function readPositions(conn, layout) {
+export async function readPositions(conn, layout) {
   const out = [];
   for (let c = 0; c < layout.clients; c++) {
     const [rows] = /** @type {any} */ (await conn.query(`SELECT MIN(transactionid) AS lo, MAX(transactionid) AS hi FROM ${layout.table(c)}`));
@@ -91,6 +91,8 @@ export function measured(step, m) {
     tps: primary.count / durationS,
     latencyMs: { avg: lat.avgMs, p95: lat.p95Ms, p99: lat.p99Ms, max: lat.maxMs },
     errors: 0, reconnects: 0, intervals, details, rawOutput: `${m.log.join('\n')}\n`,
+    // What a counted run's instructions are divided by: rows inserted, or queries.
+    operations: m.rows[m.primary],
   };
 }
 
@@ -108,12 +110,15 @@ export function failed(reason, durationS, log, stateValid) {
   };
 }
 
-function recorders() {
+export function recorders() {
   return { insert: new LatencyRecorder(), delete: new LatencyRecorder(), query: new LatencyRecorder() };
 }
 
 /**
  * l.i0 (drop, create, load in PK order), l.i1 and l.i2 (insert + delete as fast as possible).
+ * A counted run (ctx.work) writes `work.events` rows per client from `work.seed`, the clients one
+ * after the other on a fixed clock: the same statements in the same order for every release
+ * (concurrent clients would interleave differently on each server).
  * @param {StepPlan} step
  * @param {BenchTarget} target
  * @param {StepContext} ctx
@@ -124,7 +129,8 @@ function recorders() {
  */
 export async function writeStep(step, target, ctx, layout, conns, log) {
   const load = step.name === 'l.i0';
-  const rowsPerClient = Number(step.params.rowsPerClient);
+  const work = ctx.work;
+  const rowsPerClient = work ? work.events : Number(step.params.rowsPerClient);
   const perCommit = Number(step.params.rowsPerCommit);
   const clientConns = [];
   for (let c = 0; c < layout.clients; c++) clientConns.push(await connect(target, conns));
@@ -145,18 +151,20 @@ export async function writeStep(step, target, ctx, layout, conns, log) {
   const startMs = Date.now();
   const buckets = new SecondBuckets(startMs, 'insert');
   const tally = { rec, rows, buckets };
-  await Promise.all(clientConns.map(async (conn, c) => {
-    const rand = seededRandom(hashSeed(step.name, ctx.pass, c));
+  const runClient = async (/** @type {Conn} */ conn, /** @type {number} */ c) => {
+    const rand = seededRandom(hashSeed(step.name, work ? work.seed : ctx.pass, c));
     let k = positions[c].nextK;
     let oldest = positions[c].oldestK;
     for (let done = 0; done < rowsPerClient; done += perCommit) {
       if (ctx.signal?.aborted) throw new Error('interrupted');
       const n = Math.min(perCommit, rowsPerClient - done);
-      await insertBatch(conn, tally, { layout, client: c, k, oldest: load ? null : oldest, rows: n, rand });
+      await insertBatch(conn, tally, { layout, client: c, k, oldest: load ? null : oldest, rows: n, rand, now: work ? countedNow(k) : null });
       k += n;
       if (!load) oldest += n;
     }
-  }));
+  };
+  if (work) for (const [c, conn] of clientConns.entries()) await runClient(conn, c);
+  else await Promise.all(clientConns.map(runClient));
   return measured(step, { buckets, recorders: rec, rows, startMs, endMs: Date.now(), primary: 'insert', keep: null, clients: layout.clients, log });
 }
 
@@ -174,12 +182,13 @@ export async function writeStep(step, target, ctx, layout, conns, log) {
  * background writers keep the table size constant so), each timed and counted in `tally`.
  * @param {Conn} conn the client's connection
  * @param {Tally} tally
- * @param {{layout: TableLayout, client: number, k: number, oldest: number|null, rows: number, rand: () => number}} batch
+ * @param {{layout: TableLayout, client: number, k: number, oldest: number|null, rows: number, rand: () => number, now: string|null}} batch
+ *   now: the rows' DATETIME (a counted run's fixed clock), null = the wall clock
  * @returns {Promise<void>}
  */
-async function insertBatch(conn, tally, { layout, client, k, oldest, rows, rand }) {
+export async function insertBatch(conn, tally, { layout, client, k, oldest, rows, rand, now }) {
   const t0 = Date.now();
-  await conn.query(insertSql(layout, client, k, rows, rand, sqlNow(t0)));
+  await conn.query(insertSql(layout, client, k, rows, rand, now ?? sqlNow(t0)));
   const t1 = Date.now();
   tally.rec.insert.add(t1 - t0);
   tally.buckets.record('insert', rows, t1, t1 - t0);
@@ -210,12 +219,13 @@ export async function createIndexes(step, target, ctx, layout, conns, log) {
   await Promise.all(tableConns.map((conn, t) => conn.query(addIndexesSql(`pi${t + 1}`))));
   const durationS = (Date.now() - startMs) / 1000;
   if (ctx.signal?.aborted) throw new Error('interrupted');
-  const rows = step.tableSize * tables;
+  // A counted run loaded its own rows (work.events = every client's), not the timed step's.
+  const rows = ctx.work ? ctx.work.events : step.tableSize * tables;
   log.push(`l.x: ${INDEXES.length} indexes on ${tables} table(s) of ${step.tableSize} rows in ${durationS.toFixed(3)} s`);
   const ms = durationS * 1000;
   return {
     status: 'ok', stateValid: true, durationS, throughput: rows / durationS, tps: tables / durationS,
-    latencyMs: { avg: ms, p95: ms, p99: ms, max: ms }, errors: 0, reconnects: 0, intervals: [],
+    latencyMs: { avg: ms, p95: ms, p99: ms, max: ms }, errors: 0, reconnects: 0, intervals: [], operations: rows,
     details: { ibench: { step: step.name, clients: layout.clients, tablePerClient: layout.tablePerClient, rows: { insert: 0, delete: 0, query: 0 }, indexedRows: rows, ratesPerS: null, responseMs: null, keepUp: null } },
     rawOutput: `${log.join('\n')}\n`,
   };
@@ -258,7 +268,7 @@ export async function queryStep(step, target, ctx, layout, conns, log) {
       const wait = pacerDelayMs(startMs, batch, perCommit, target1, Date.now());
       if (Date.now() + wait >= deadline || ctx.signal?.aborted) return;
       if (wait > 0) await sleep(wait);
-      await insertBatch(conn, tally, { layout, client: c, k, oldest, rows: perCommit, rand });
+      await insertBatch(conn, tally, { layout, client: c, k, oldest, rows: perCommit, rand, now: null });
       insertedPerClient[c] += perCommit;
       k += perCommit;
       oldest += perCommit;

@@ -187,3 +187,15 @@ export function sqlNow(ms) {
   if (second !== nowCache.second) nowCache = { second, text: new Date(second * 1000).toISOString().slice(0, 19).replace('T', ' ') };
   return nowCache.text;
 }
+
+/**
+ * The DATETIME of client row k in a counted run: a fixed clock (100 rows a second from
+ * 2026-01-01), so every release stores the same values and ix_price orders the same rows alike;
+ * the timed steps store the wall clock, as the insert benchmark does.
+ * @param {number} k
+ * @returns {string}
+ */
+export function countedNow(k) {
+  return sqlNow(COUNTED_EPOCH_MS + k * 10);
+}
+const COUNTED_EPOCH_MS = Date.UTC(2026, 0, 1);

@@ -19,6 +19,8 @@ import { LINKBENCH_DATABASE } from './schema.js';
  * @property {number} [requestSeed] `request_random_seed`, default 2
  * @property {boolean} [hdrHistogram] HDR latency histogram (µs percentiles) instead of the bucketed one (ms ranges)
  * @property {number} [bulkInsertBatch] `MySQL_bulk_insert_batch`, default the fork's 1024
+ * @property {string} [onlyOperation] a counted request phase of one operation type (a key of
+ *   OPERATION_PROPERTIES): its probability 100, every other type's 0
  * @property {{func: string, default: number, config: number}} [nlinks] links per node:
  *   `nlinks_func` (a built-in mode: const, multiples, exponential, perfect_squares, or a
  *   distribution class), `nlinks_default`, `nlinks_config`; absent = the workload file's `real`
@@ -32,6 +34,16 @@ import { LINKBENCH_DATABASE } from './schema.js';
  * @property {string} [password]
  */
 
+/**
+ * The request mix's property of each operation type the driver reports (the fork's Config.PR_*
+ * and the LinkBenchOp it counts under: `getlink` is MULTIGET_LINK). A counted phase of one type
+ * sets its property to 100 and the others to 0 (the driver requires them to add up to 100).
+ */
+export const OPERATION_PROPERTIES = Object.freeze({
+  ADD_LINK: 'addlink', DELETE_LINK: 'deletelink', UPDATE_LINK: 'updatelink', COUNT_LINK: 'countlink', MULTIGET_LINK: 'getlink',
+  GET_LINKS_LIST: 'getlinklist', ADD_NODE: 'addnode', UPDATE_NODE: 'updatenode', DELETE_NODE: 'deletenode', GET_NODE: 'getnode',
+});
+
 /** Fixed seeds: the same graph is loaded every time, and every request phase draws the same stream. */
 export const DEFAULT_LOAD_SEED = 1;
 export const DEFAULT_REQUEST_SEED = 2;
@@ -42,6 +54,17 @@ export const DEFAULT_REQUEST_SEED = 2;
  */
 function escapeValue(value) {
   return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/^\s/, (c) => `\\${c}`);
+}
+
+/**
+ * The request mix of a phase of one operation type.
+ * @param {string} op a key of OPERATION_PROPERTIES
+ * @returns {[string, number][]}
+ * @throws {Error} for a type the driver has no property for
+ */
+function operationMix(op) {
+  if (!(op in OPERATION_PROPERTIES)) throw new Error(`linkbench: no request property for operation type ${op}; known: ${Object.keys(OPERATION_PROPERTIES).join(', ')}`);
+  return Object.entries(OPERATION_PROPERTIES).map(([name, prop]) => [prop, name === op ? 100 : 0]);
 }
 
 /**
@@ -98,6 +121,7 @@ export function linkbenchProperties(params, connection, home) {
     ['use_hdr_histogram', params.hdrHistogram === true],
     ['hdr_histogram_accuracy', 3],
     ['hdr_histogram_max_latency', 100000000],
+    ...(params.onlyOperation ? operationMix(params.onlyOperation) : []),
     ...(params.nlinks ? /** @type {[string, string|number][]} */ ([
       ['nlinks_func', params.nlinks.func], ['nlinks_default', params.nlinks.default], ['nlinks_config', params.nlinks.config],
     ]) : []),

@@ -12,6 +12,7 @@ import { ensureLinkbench } from './build.js';
 import { parseLinkbenchOutput, requestIntervals } from './parse.js';
 import { createLinkbenchIndex, createLinkbenchSchema, linkbenchDatabaseSize, runLinkbenchPhase } from './phases.js';
 import { LINKBENCH_DATABASE } from './schema.js';
+import { OPERATION_PROPERTIES } from './properties.js';
 
 /** @typedef {import('../types.js').StepPlan} StepPlan */
 /** @typedef {import('../types.js').StepOutcome} StepOutcome */
@@ -28,6 +29,10 @@ import { LINKBENCH_DATABASE } from './schema.js';
  * @property {boolean} [hdrHistogram] HDR latency histograms (default true: µs percentiles)
  * @property {{func: string, default?: number, config?: number}} [nlinks] replaces the fork's
  *   `real` links-per-node distribution (see README.md: at toy sizes it still loads > 4 M links)
+ * @property {{maxid1: number, requests: number, requestsPerType?: number}} [counted] the counted
+ *   sequence (the instructions meter): the graph of maxid1 - 1 nodes loaded by one loader, and
+ *   `requests` requests of one requester per request phase, then, with requestsPerType, a phase
+ *   of that many requests of each operation type alone; absent = LinkBench is not counted
  */
 
 /** @type {import('../types.js').Benchmark} */
@@ -82,6 +87,11 @@ function planSteps(suite, { engine }) {
     // The load writes a node, about 5 links and 2 counts per node (the demo's load: 10,000
     // nodes, 50,000 links, 20,000 counts); the index build reads the links: for the time estimate.
     ...(name === 'linkbench.load' ? { workRows: 8 * (s.maxid1 - 1) } : name === 'linkbench.index' ? { workRows: 5 * (s.maxid1 - 1) } : {}),
+    // Counted: nodes of the graph for the load and the index (the index step's operation is a
+    // node's links: its rows are not known without a count, which would be counted too),
+    // requests for a request phase.
+    ...(s.counted && s.counted.requestsPerType && name.startsWith('linkbench.request') ? { countedParts: Object.keys(OPERATION_PROPERTIES).map((op) => ({ name: op, events: /** @type {number} */ (s.counted?.requestsPerType) })) } : {}),
+    ...(s.counted ? { countedEvents: name.startsWith('linkbench.request') ? s.counted.requests : s.counted.maxid1 - 1 } : { notCounted: `configs/suites/${suite.name}.yml sets no linkbench.counted sizes (the timed sizes would take minutes under valgrind)` }),
   });
   return [
     step('linkbench.load', 'write', 'inserts/s', s.loaders, 0),
@@ -101,6 +111,40 @@ function paramsOf(step) {
     warmupS: Number(p.warmupS), hdrHistogram: p.hdrHistogram === true,
     ...(p.nlinksFunc ? { nlinks: { func: String(p.nlinksFunc), default: Number(p.nlinksDefault), config: Number(p.nlinksConfig) } } : {}),
   };
+}
+
+/**
+ * A counted run's parameters (the instructions meter's fixed work, the same for every release):
+ * the load of `work.events` nodes by one loader (the graph is the load seed's, fixed), or
+ * `work.events` requests of one requester drawn from `work.seed`, ended by their number rather
+ * than by time (maxtime only as a bound). One thread each: with several, which requester's
+ * statement the server runs next depends on timing, and so do lock waits and the pages each
+ * finds. One thing stays outside the seed: the fork stamps links with the client's clock
+ * (`link.time = System.currentTimeMillis()`), so the `time` values (not their number) differ
+ * between runs; the A/A figures of bench/instructions-sequences.md show what that costs.
+ * @param {'load'|'request'} phase
+ * @param {import('./properties.js').LinkbenchParams} params
+ * @param {import('../types.js').FixedWork} work
+ * @returns {import('./properties.js').LinkbenchParams}
+ */
+export function countedParams(phase, params, work) {
+  if (phase === 'load') return { ...params, maxid1: work.events + 1, loaders: 1 };
+  return {
+    ...params, requesters: 1, requestsPerRequester: work.events, requestSeed: work.seed, warmupS: 0, maxtimeS: COUNTED_MAX_TIME_S,
+    ...(work.part ? { onlyOperation: work.part } : {}),
+  };
+}
+/** The bound of a counted request phase: far beyond the ~60 s a counted step is sized for. */
+const COUNTED_MAX_TIME_S = 3600;
+
+/**
+ * How many operations of each type a phase ran (the driver's per-operation statistics): a counted
+ * repeat keeps them, so that two releases' counts are seen to be of the same work.
+ * @param {import('./parse.js').OperationStats[]} ops
+ * @returns {Record<string, number>}
+ */
+export function operationsByType(ops) {
+  return Object.fromEntries(ops.filter((o) => o.kind === 'latency').map((o) => [o.op, o.count]));
 }
 
 /**
@@ -184,6 +228,7 @@ async function runStep(step, benchTarget, ctx) {
   const log = (/** @type {string} */ l) => ctx.onProgress?.(l);
   try {
     const target = linkbenchTarget(benchTarget);
+    if (ctx.work) return await runCounted(step, target, params, { ...ctx, work: ctx.work });
     if (step.name === 'linkbench.index') {
       const { durationS, statement } = await createLinkbenchIndex(target, schema);
       const size = await sizeNow(target, step.engine, benchTarget.datadir);
@@ -235,3 +280,43 @@ async function runStep(step, benchTarget, ctx) {
   }
 }
 
+
+/**
+ * One counted run of a step: the same work as the timed step at the counted sizes, and nothing
+ * else inside the meter's window (no ANALYZE, no size query: they would be counted too).
+ * @param {StepPlan} step
+ * @param {import('./phases.js').LinkbenchTarget} target
+ * @param {import('./properties.js').LinkbenchParams} params
+ * @param {import('../types.js').StepContext & {work: import('../types.js').FixedWork}} ctx
+ * @returns {Promise<StepOutcome>}
+ */
+async function runCounted(step, target, params, ctx) {
+  const schema = { engine: step.engine, partitions: Number(step.params.partitions ?? 0) };
+  if (step.name === 'linkbench.index') {
+    const { durationS, statement } = await createLinkbenchIndex(target, schema);
+    const ms = durationS * 1000;
+    return {
+      status: 'ok', stateValid: true, durationS, throughput: ctx.work.events / durationS, tps: 1 / durationS,
+      latencyMs: { avg: ms, p95: ms, p99: ms, max: ms }, errors: 0, reconnects: 0, intervals: [], operations: ctx.work.events,
+      rawOutput: `${statement}\n-- counted: ${durationS.toFixed(3)} s for the graph of ${ctx.work.events} nodes\n`,
+    };
+  }
+  const phase = step.name === 'linkbench.load' ? 'load' : 'request';
+  const build = await ensureLinkbench({ cacheDir: ctx.cacheDir ?? cacheDirFrom(undefined), log: (l) => ctx.onProgress?.(l) });
+  if (phase === 'load') await createLinkbenchSchema(target, schema);
+  const res = await runLinkbenchPhase(phase, build, target, countedParams(phase, params, ctx.work), { clientCpus: ctx.clientCpus, signal: ctx.signal, onProgress: ctx.onProgress });
+  const rawOutput = `${res.argv.join(' ')}\n${res.properties}\n${res.rawOutput}`;
+  const summary = phase === 'load' ? res.parsed.load : res.parsed.request;
+  if (res.status === 'failed' || !summary) return failed(`${step.name}: ${res.reason ?? 'no summary line'}`, res.wallS, rawOutput, phase === 'request');
+  // The links (load) or requests the driver says it did: the divisor of the counts. A rate is
+  // not asked for: under valgrind a short phase may print 0/s, and time is not what is counted.
+  const operations = 'links' in summary ? summary.links : summary.requests;
+  const byType = operationsByType(res.parsed.operations);
+  return {
+    status: 'ok', stateValid: true, durationS: res.wallS, throughput: operations / res.wallS, tps: operations / res.wallS,
+    latencyMs: overallLatency(res.parsed.operations), errors: res.parsed.errors.length, reconnects: 0, intervals: [], operations,
+    operationsByType: byType,
+    details: { linkbench: { step: step.name, phase, summary, operations: res.parsed.operations, seeds: res.parsed.seeds, jarCommit: build.provenance.commit } },
+    rawOutput,
+  };
+}
