@@ -18,7 +18,7 @@ import { formatDuration } from './progress.js';
 import { resolveRepeats } from './resolve-run.js';
 import { planSuite } from '../workload/index.js';
 
-/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number}} EstimateRates */
+/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
 
 /**
  * The rates of the host class's `estimate` block when it gives none. Measured on this project's
@@ -39,6 +39,9 @@ export const ESTIMATE_DEFAULTS = Object.freeze({
   // ccache (1,274 s); a Debian install is minutes. For the leg estimate (estimateLeg).
   sourceBuildS: 1800,
   debInstallS: 300,
+  // A plain copy of the datadir (no reflinks), as this 2-vCPU VM's disk ran one
+  // (bench/same-data-rounds.md): the snapshot after the load and each round's restore.
+  datadirCopyMBps: 200,
 });
 
 /**
@@ -94,11 +97,11 @@ export function estimateRun({ steps, releases, repeats, instances, meters, host 
  * InnoDB's bytes a row of a sysbench table takes on disk (clustered index and the k index, pages
  * about 15/16 full after a sorted load): MEASURED_BYTES_PER_ROW. The datadir's fixed part besides
  * the redo log (system and undo tablespaces, the mysql schema): FIXED_DATADIR_BYTES. The rate a
- * copy runs at where the filesystem has no reflinks: COPY_BYTES_PER_S. Basis: bench/same-data-rounds.md.
+ * copy runs at where the filesystem has no reflinks: the host class's `estimate.datadirCopyMBps`
+ * (ESTIMATE_DEFAULTS). Basis: bench/same-data-rounds.md.
  */
 const MEASURED_BYTES_PER_ROW = 250;
 const FIXED_DATADIR_BYTES = 50e6;
-const COPY_BYTES_PER_S = 200e6;
 /** innodb_log_file_size when the host class sets none: configs/mycnf/innodb.cnf's default. */
 const DEFAULT_REDO_BYTES = 1024 ** 3;
 
@@ -111,7 +114,15 @@ const DEFAULT_REDO_BYTES = 1024 ** 3;
  * @returns {number}
  */
 export function estimateCopyS(steps, host) {
-  return datadirBytes(steps, host) / COPY_BYTES_PER_S;
+  return datadirBytes(steps, host) / copyBytesPerS(host);
+}
+
+/**
+ * @param {import('../types.js').HostClass} host
+ * @returns {number} bytes a second a datadir copy runs at on this class's runners
+ */
+function copyBytesPerS(host) {
+  return (host.estimate?.datadirCopyMBps ?? ESTIMATE_DEFAULTS.datadirCopyMBps) * 1e6;
 }
 
 /**
@@ -133,7 +144,7 @@ function datadirBytes(steps, host) {
  */
 function describeRestores(restores, copyS, steps, host) {
   const size = `${(datadirBytes(steps, host) / 1e9).toFixed(1)} GB with a ${(redoBytes(host) / 1024 ** 3).toFixed(2).replace(/\.?0+$/, '')} GiB redo log`;
-  return `a snapshot of the datadir after the load and ${restores} restore${restores === 1 ? '' : 's'} per release (the last a move), about ${formatDuration(copyS)} a copy (${size}, at ${COPY_BYTES_PER_S / 1e6} MB/s)`;
+  return `a snapshot of the datadir after the load and ${restores} restore${restores === 1 ? '' : 's'} per release (the last a move), about ${formatDuration(copyS)} a copy (${size}, at ${copyBytesPerS(host) / 1e6} MB/s)`;
 }
 
 /**

@@ -36,13 +36,7 @@ test('every bare-metal host class has a budget, and each cycle preset fits it as
     for (const provider of ['deb', 'source']) {
       // The heaviest leg a cycle plans: the release and its base, and the reference on its own.
       const leg = estimateLeg(config, { suite, hostClass: host, provider, releases: 2, reference: true });
-      // Open (issue 35 item 1): the large preset sat 1 s under large-server's 8 h; the datadir
-      // copies that give every round the load's data (29 min at the 200 MB/s this VM copies)
-      // take it over until the runner's copy rate is measured (a reflink filesystem makes them
-      // near 0) or the preset is trimmed. Only that preset, and only by the copies.
-      const copiesS = leg.budgeted.parts.find((p) => p.name === 'same data every round')?.seconds ?? 0;
-      const overByCopies = suite === 'large' && host === 'large-server' && leg.budgeted.totalS - copiesS <= budgetS;
-      assert.ok(leg.budgeted.totalS <= budgetS || overByCopies, `${suite} on ${host} (${provider}): ${formatDuration(leg.budgeted.totalS)} > ${formatDuration(budgetS)}`);
+      assert.ok(leg.budgeted.totalS <= budgetS, `${suite} on ${host} (${provider}): ${formatDuration(leg.budgeted.totalS)} > ${formatDuration(budgetS)}`);
       const names = leg.budgeted.parts.map((p) => p.name);
       // The instructions meter carries the CPU cost; a wall-clock check stays beside it.
       for (const part of ['installs', 'loads', 'timed repeats', 'counted phase']) assert.ok(names.includes(part), `${suite} on ${host}: no ${part} in ${names.join(', ')}`);
