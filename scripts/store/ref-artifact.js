@@ -82,7 +82,11 @@ export async function collectRefArtifact(storeDir, expect) {
   for (const file of records) {
     const problem = await checkStoredFile(storeDir, file, samples, expect);
     if (problem) refused.push(`${file.relPath}: ${problem}`);
-    else if (file.kind === 'run-record') named.add(file.relPath.replace(/\.json$/, '.samples.json.gz'));
+    else if (file.kind === 'run-record') {
+      // A record without per-second samples (the shim's runs, a meter-only run) has no file to name.
+      const own = file.relPath.replace(/\.json$/, '.samples.json.gz');
+      if (samples.has(own)) named.add(own);
+    }
   }
   for (const relPath of samples.keys()) {
     if (!named.has(relPath) && !refused.some((r) => r.startsWith(`${relPath.replace(/\.samples\.json\.gz$/, '.json')}:`))) {

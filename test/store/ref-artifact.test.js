@@ -5,7 +5,7 @@
 // as a ref run (test/support/ref-store.js).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, writeFile, readFile, symlink, readdir } from 'node:fs/promises';
+import { mkdir, writeFile, readFile, symlink, readdir, rm } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { writeRecord, writeRawLog, publishToBranch } from '../../scripts/store/index.js';
@@ -123,4 +123,28 @@ test('publish --refs-only needs every --expect-* value of the plan, and no --log
     return true;
   });
   await assert.rejects(publishCommand({ ...options, refsOnly: false, logs: false, expectCommit: CANDIDATE }), /--expect-commit only goes with --refs-only/);
+});
+
+test('a ref run whose records have no samples files (no per-second figures) is published, records only', async () => {
+  // The act test's shim runs wrote none: the publish took every valid record's samples file for
+  // granted and wrote `undefined` (a TypeError in the workflow's publish job).
+  const store = await tempDir('no-samples');
+  await writeRefRunStore(store, { candidateCommit: CANDIDATE, baseCommit: BASE });
+  const all = await readdir(store, { recursive: true });
+  const samplesFiles = all.filter((f) => String(f).endsWith('.samples.json.gz'));
+  assert.ok(samplesFiles.length > 0);
+  for (const f of samplesFiles) await rm(join(store, String(f)));
+  const records = all.filter((f) => String(f).startsWith('refs/runs/') && String(f).endsWith('.json') && !String(f).endsWith('.samples.json.gz'));
+  for (const f of records) {
+    const record = JSON.parse(await readFile(join(store, String(f)), 'utf8'));
+    // As a run with no per-second sampling stores it: no samples file, no intervals.
+    delete record.samples;
+    for (const step of record.steps) for (const rep of step.repeats ?? []) rep.intervals ??= [];
+    await writeFile(join(store, String(f)), JSON.stringify(record));
+  }
+  const bare = await branchWithOneRelease();
+  const result = await publishToBranch(store, { repo: bare, refsOnly: EXPECT, ...quiet });
+  assert.equal(result.status, 'published');
+  assert.equal(result.added.length, 4, 'the four records, no samples file');
+  assert.ok(result.added.every((p) => p.startsWith('refs/runs/local/mariadb/') && !p.endsWith('.gz')), result.added.join(', '));
 });
