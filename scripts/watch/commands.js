@@ -17,8 +17,26 @@ import { parseRemoteOverrides } from '../upstream-remote.js';
  */
 export function attemptRunPrefix(repository, server) {
   if (!repository) return null;
-  if (!/^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/.test(repository)) throw new UserError(`--attempts-repository ${JSON.stringify(repository)} is not owner/name`);
+  if (!OWNER_NAME.test(repository)) throw new UserError(`--attempts-repository ${JSON.stringify(repository)} is not owner/name`);
   return `${(server || 'https://github.com').replace(/\/+$/, '')}/${repository}/actions/runs/`;
+}
+
+/** A GitHub repository's full name. */
+const OWNER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
+
+/**
+ * The repository whose workflow runs' failed attempts count: --attempts-repository, else the
+ * Actions environment's. act (env ACT) sets GITHUB_REPOSITORY to the checkout's origin, which
+ * may be a local path that names no workflow runs: there every attempt counts, as outside
+ * Actions. A malformed value anywhere else still fails (attemptRunPrefix).
+ * @param {string|undefined} option --attempts-repository
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {string|undefined}
+ */
+export function attemptsRepositoryFrom(option, env) {
+  if (option !== undefined) return option;
+  const fromEnv = env.GITHUB_REPOSITORY;
+  return env.ACT && fromEnv && !OWNER_NAME.test(fromEnv) ? undefined : fromEnv;
 }
 
 /**
@@ -176,6 +194,6 @@ export const commands = [
       { flags: '--step-summary <file>', description: 'append a table of the failed legs backed off from to this file (default: $GITHUB_STEP_SUMMARY when set)' },
     ],
     // The Actions environment is read here, once: the handler (and its tests) get plain values.
-    run: (/** @type {Record<string, any>} */ options) => watchCommand({ ...options, attemptsRepository: options.attemptsRepository ?? process.env.GITHUB_REPOSITORY, serverUrl: process.env.GITHUB_SERVER_URL }),
+    run: (/** @type {Record<string, any>} */ options) => watchCommand({ ...options, attemptsRepository: attemptsRepositoryFrom(options.attemptsRepository, process.env), serverUrl: process.env.GITHUB_SERVER_URL }),
   },
 ];

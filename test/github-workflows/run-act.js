@@ -130,7 +130,7 @@ export async function runAct({ workflow, dir, event, eventName = 'workflow_dispa
     if (action.startsWith('actions/download-artifact@')) return join(dir, 'download-artifact-stand-in');
     return stub;
   };
-  const args = [
+  const argsWith = async () => [
     eventName, '-W', workflow, '-e', eventFile, ...(job ? ['-j', job] : []),
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
@@ -143,6 +143,25 @@ export async function runAct({ workflow, dir, event, eventName = 'workflow_dispa
     ...remote.flatMap((a) => ['--local-repository', `${a}=${replacement(a)}`]),
   ];
   const logFile = join(dir, 'act.log');
+  // A port found free can be taken by a neighbour (four test files run side by side) before act
+  // binds it: act then stops at once ("bind: address already in use"), before any job ran, so
+  // starting it again on other ports changes nothing of what the test sees. Other failures are not retried.
+  for (let attempt = 1; ; attempt += 1) {
+    const code = await spawnAct(await argsWith(), logFile, secrets);
+    const log = await readFile(logFile, 'utf8');
+    if (code !== 0 && attempt < 3 && /level=fatal msg="listen tcp [^"]*bind: address already in use"/.test(log) && !/⭐ Run (?!Set up job)/.test(log)) continue;
+    return { code, log, logFile, artifacts };
+  }
+}
+
+/**
+ * One act process, its output (both streams) into logFile.
+ * @param {string[]} args
+ * @param {string} logFile
+ * @param {Record<string, string>} secrets
+ * @returns {Promise<number|null>} act's exit code
+ */
+async function spawnAct(args, logFile, secrets) {
   const out = createWriteStream(logFile);
   const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...secrets, CI: '' } });
   // Two sources share one file: neither may end it (a pipe ends its destination when its own
@@ -156,7 +175,7 @@ export async function runAct({ workflow, dir, event, eventName = 'workflow_dispa
     child.once('close', (c) => resolve(c));
   });
   await new Promise((resolve) => out.end(resolve));
-  return { code, log: await readFile(logFile, 'utf8'), logFile, artifacts };
+  return code;
 }
 
 /**

@@ -57,8 +57,12 @@ test('ddl: every statement timed on loaded tables in both passes, lower-is-bette
   const json = JSON.parse(execFileSync('cat', [join(base, 'compare.json')], { encoding: 'utf8' }));
   const verdicts = json.comparisons.flatMap((/** @type {any} */ c) => c.tests);
   const latency = verdicts.find((/** @type {any} */ v) => v.test === 'ddl.drop-table' && v.metric === 'latencyP95Ms');
-  assert.ok(latency, 'the duration is judged');
-  assert.equal(latency.higherIsBetter, false, 'a longer DROP TABLE is worse');
+  // The duration is judged (lower is better) when the step ran long enough; a step too short
+  // for its rate is too short for every timed figure of it (issue 35 item 5), listed with why.
+  const notJudged = json.comparisons.flatMap((/** @type {any} */ c) => c.notJudged ?? []);
+  const latencySkipped = notJudged.find((/** @type {any} */ n) => n.test === 'ddl.drop-table' && n.metric === 'latencyP95Ms');
+  if (latency) assert.equal(latency.higherIsBetter, false, 'a longer DROP TABLE is worse');
+  else assert.match(latencySkipped?.reason ?? '', /shorter than/, 'a duration too short to judge is listed with its reason');
   // Its rate (rows/s) is judged only when the step ran a second or more (thresholds.yml
   // groups' minDurationS); a DROP TABLE of the test's small table takes a fraction of one.
   const rate = verdicts.find((/** @type {any} */ v) => v.test === 'ddl.drop-table' && v.metric === 'throughput');

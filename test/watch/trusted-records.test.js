@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeRecord, writeLegAttempt, buildIndex } from '../../scripts/store/index.js';
-import { watchCommand, attemptRunPrefix } from '../../scripts/watch/commands.js';
+import { watchCommand, attemptRunPrefix, attemptsRepositoryFrom } from '../../scripts/watch/commands.js';
 import { trustedAttempts } from '../../scripts/watch/discover-tags.js';
 import { upstreamRepos, record, tempDir, cleanupTempDirs } from './watch-testkit.js';
 
@@ -69,4 +69,14 @@ test('trustedAttempts counts distinct runs under the prefix (a rerun\'s /attempt
   assert.equal(attemptRunPrefix('acme/tagbench', 'https://ghe.example/'), 'https://ghe.example/acme/tagbench/actions/runs/');
   assert.equal(attemptRunPrefix(undefined, undefined), null);
   assert.throws(() => attemptRunPrefix('acme', undefined), /--attempts-repository "acme" is not owner\/name/);
+});
+
+test('the repository whose runs count: the option, else GitHub\'s; under act a local path names no runs (every attempt counts), anywhere else a malformed one fails', () => {
+  assert.equal(attemptsRepositoryFrom('acme/tagbench', { GITHUB_REPOSITORY: 'other/repo' }), 'acme/tagbench');
+  assert.equal(attemptsRepositoryFrom(undefined, { GITHUB_REPOSITORY: 'acme/tagbench' }), 'acme/tagbench');
+  assert.equal(attemptsRepositoryFrom(undefined, { ACT: 'true', GITHUB_REPOSITORY: '/work/main' }), undefined, 'act: the checkout\'s origin path');
+  assert.equal(attemptsRepositoryFrom(undefined, { ACT: 'true', GITHUB_REPOSITORY: 'acme/tagbench' }), 'acme/tagbench');
+  assert.equal(attemptsRepositoryFrom(undefined, { GITHUB_REPOSITORY: '/work/main' }), '/work/main', 'outside act it is passed on, and attemptRunPrefix refuses it');
+  assert.throws(() => attemptRunPrefix(attemptsRepositoryFrom(undefined, { GITHUB_REPOSITORY: '/work/main' }), undefined), /is not owner\/name/);
+  assert.equal(attemptsRepositoryFrom(undefined, {}), undefined);
 });
