@@ -13,6 +13,8 @@
  * @typedef {object} LatencyResolution
  * @property {number} stepMs the step the figure moves in, ms
  * @property {string} source why, in a few words (the clock or histogram)
+ * @property {boolean} [wholeMs] the driver's clock reads whole milliseconds: the figure's digits
+ *   past the whole ms are a histogram bucket's edge, not a time anything took (wholeMsReading)
  */
 
 /** sysbench's latency histogram: 1024 cells from 0.001 ms to 100 s on a log scale (1.8 % each). */
@@ -36,7 +38,7 @@ export function latencyResolution(repeat, kind) {
     // Percentiles are the upper edges of 2 % buckets over whole milliseconds; a step without
     // response times (l.x: its figure is its duration) was timed by the same clock.
     const bucket = details.ibench.responseMs ? IBENCH_BUCKET_GROWTH * p95 : 0;
-    return { stepMs: Math.max(1, bucket), source: 'the insert benchmark times each operation in whole milliseconds' };
+    return { stepMs: Math.max(1, bucket), source: 'the insert benchmark times each operation in whole milliseconds', wholeMs: true };
   }
   if (details.linkbench) {
     /** @type {{percentiles?: {p95?: {ms: number, bucketMs: [number, number]|null}}}[]} */
@@ -81,17 +83,49 @@ export function coarsestResolution(repeats, kind, resolve) {
  */
 export function explainQuantized(res, issue) {
   if (res.relative < issue) return null;
-  return `quantized: ${res.source}, so a p95 of ${formatMs(res.valueMs)} moves in steps of ${formatMs(res.stepMs)} (${describeStep(res.relative)}), coarser than the ${Math.round(issue * 100)} % an issue needs: shown, not judged`;
+  // Said at the clock's resolution: "a p95 of 4.01 ms" was a bucket's edge over a 4 ms reading.
+  const shownMs = res.wholeMs ? wholeMsReading(res.valueMs) : res.valueMs;
+  const value = res.wholeMs ? formatWholeMs(shownMs, ' ms') : formatMs(shownMs);
+  return `quantized: ${res.source}, so a p95 of ${value} moves in steps of ${formatMs(res.stepMs)} (${describeStep(res.stepMs, shownMs)}), coarser than the ${Math.round(issue * 100)} % an issue needs: shown, not judged`;
 }
 
 /**
  * A step relative to the value it quantizes: a percentage up to 100 %, past it how many times the
- * value ("(100000 %)" said nothing a reader could use of a 0.001 ms p95 in 1 ms steps).
- * @param {number} relative step / value
+ * value ("(100000 %)" said nothing a reader could use of a 0.001 ms p95 in 1 ms steps), and of a
+ * reading under one step, that the step is more than the whole value.
+ * @param {number} stepMs
+ * @param {number} valueMs the value as shown
  * @returns {string}
  */
-function describeStep(relative) {
+function describeStep(stepMs, valueMs) {
+  if (!(valueMs > 0)) return 'more than the whole value';
+  const relative = stepMs / valueMs;
   return relative <= 1 ? `${Math.round(relative * 100)} %` : `${Number(relative.toPrecision(2))} × the value`;
+}
+
+/**
+ * The whole milliseconds a percentile of whole-millisecond readings stands for. The insert
+ * benchmark's percentiles are the upper edges of 2 % buckets (scripts/workload/ibench/ibench-stats.js):
+ * never below the reading they hold and less than 2 % above it, so a reading of 1 ms comes out as
+ * 1.003 and one of 0 ms as 0.001 (its first bucket's edge). Under 51 ms a bucket holds at most
+ * one whole ms, the floor of its edge; past it the floor is still inside the bucket.
+ * @param {number} edgeMs the percentile as recorded
+ * @returns {number} whole ms (0: the clock read under one tick)
+ */
+export function wholeMsReading(edgeMs) {
+  return Math.floor(edgeMs + 1e-9);
+}
+
+/**
+ * A whole-millisecond figure as a reader should see it: "< 1" for a reading under one tick of
+ * the clock (was "0.001"), else its whole ms; a median of two repeats can fall half-way.
+ * @param {number} ms a wholeMsReading, or a median of them
+ * @param {string} [unit] appended, e.g. ' ms'
+ * @returns {string}
+ */
+export function formatWholeMs(ms, unit = '') {
+  if (ms === 0) return `< 1${unit}`;
+  return `${Number.isInteger(ms) ? String(ms) : ms.toFixed(1)}${unit}`;
 }
 
 /**

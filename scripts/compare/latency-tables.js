@@ -7,6 +7,7 @@
  * from them. Pure.
  */
 import { formatQps, formatValue } from '../format-number.js';
+import { wholeMsReading, formatWholeMs } from './latency-resolution.js';
 
 /** @import { RunRecord, Repeat } from '../types.js' */
 
@@ -58,6 +59,8 @@ export function medianOfFinite(values) {
  *   histogram, µs resolution) or `bucketed` (ms ranges: each value is its range's upper bound);
  *   the insert benchmark's `fine-2pct` (percentiles within 2 %, avg and max exact)
  * @property {string[]} notes what each format's values can say (FORMAT_NOTES), in formats' order
+ * @property {readonly string[]} wholeMsColumns the columns that hold whole-millisecond readings
+ *   (the insert benchmark's percentiles and max): printed as whole ms, "< 1" for 0
  * @property {LatencyRow[]} rows in step order, the driver's operation order within a step
  */
 
@@ -69,8 +72,14 @@ export function medianOfFinite(values) {
 export const FORMAT_NOTES = {
   hdr: 'an HDR histogram: to the microsecond',
   bucketed: 'ms ranges: each value is the upper bound of its range, so equal values can hide a change within the range',
-  'fine-2pct': 'a clock in whole milliseconds, percentiles from buckets 2 % wide: a value moves in steps of at least 1 ms (a p95 of 1.003 ms is "1 ms"); avg is exact, max in whole ms',
+  'fine-2pct': 'a clock in whole milliseconds: percentiles and max are the whole ms it read (< 1: under one tick; a percentile above 50 ms is within 2 %, its bucket), so a value moves in steps of at least 1 ms and a reading of 1 ms is any time under 2 ms; avg is the mean of the readings, so it can sit above the p95 when a few readings are long',
 };
+
+/** The insert benchmark's columns that are whole-millisecond readings (avg is a mean of them). */
+const WHOLE_MS_COLUMNS = Object.freeze(['p50', 'p95', 'p99', 'max']);
+
+/** @param {unknown} ms @returns {number|null} */
+const reading = (ms) => (typeof ms === 'number' ? wholeMsReading(ms) : null);
 
 /** What each benchmark records of an operation, and how to read it from a repeat. */
 const BENCHMARKS = {
@@ -94,7 +103,10 @@ const BENCHMARKS = {
       const response = /** @type {any} */ (rep.details?.ibench)?.responseMs ?? {};
       return ['insert', 'delete', 'query'].filter((kind) => response[kind]).map((kind) => {
         const r = response[kind];
-        return { op: kind, count: r.count, format: 'fine-2pct', failed: rep.status !== 'ok', ms: { avg: r.avgMs, p50: r.p50Ms, p95: r.p95Ms, p99: r.p99Ms, max: r.maxMs } };
+        // The recorded percentiles are bucket edges (1.003 for 1 ms, 0.001 for 0): shown as the
+        // readings they stand for, a p95 of "0.001" beside a mean of 0.02 contradicted the data.
+        return { op: kind, count: r.count, format: 'fine-2pct', failed: rep.status !== 'ok',
+          ms: { avg: r.avgMs, p50: reading(r.p50Ms), p95: reading(r.p95Ms), p99: reading(r.p99Ms), max: r.maxMs } };
       });
     },
   },
@@ -120,6 +132,7 @@ export function latencyTable(benchmark, records, baseRecords) {
     columns,
     formats,
     notes: formats.map((f) => FORMAT_NOTES[f] ?? f),
+    wholeMsColumns: formats.includes('fine-2pct') ? WHOLE_MS_COLUMNS : [],
     rows: keys.map((key) => {
       const [step, engine, op] = JSON.parse(key);
       return { step, engine, op, release: summarize(mine.get(key), columns), base: summarize(theirs.get(key), columns) };
@@ -196,9 +209,10 @@ export function renderLatencyTables(releases, baseVersion) {
       }
     }
     const notes = [...new Set(present.flatMap((t) => /** @type {LatencyTable} */ (t.table).notes))];
+    const whole = new Set(present.flatMap((t) => /** @type {LatencyTable} */ (t.table).wholeMsColumns));
     const cells = (/** @type {string} */ label, /** @type {string} */ op, /** @type {string} */ version, /** @type {LatencyFigures} */ f) => [
       label, op, version, f.failedRepeats ? `${f.repeats} (${f.failedRepeats} failed)` : String(f.repeats), formatQps(f.count),
-      ...columns.map((c) => (f.ms[c] === null ? '–' : formatValue(f.ms[c]))),
+      ...columns.map((c) => (f.ms[c] === null ? '–' : whole.has(c) ? formatWholeMs(f.ms[c]) : formatValue(f.ms[c]))),
     ];
     const lines = [...rows.values()].flatMap((r) => [
       ...(r.base && others.length > 0 ? [cells(r.label, r.op, baseVersion, r.base)] : []),

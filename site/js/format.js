@@ -135,6 +135,17 @@ export function fmtNum(v) {
   return v === null || v === undefined || !Number.isFinite(v) ? '—' : nf3.format(v);
 }
 
+/**
+ * A whole-millisecond reading (the insert benchmark's percentiles and max: compare's
+ * latency-tables.js wholeMsColumns) as the reports print it: "< 1" for a reading under one tick
+ * of the clock, else its whole ms (a median of two repeats can fall half-way).
+ * @param {number|null|undefined} v
+ */
+export function fmtWholeMs(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  return v === 0 ? '< 1' : Number.isInteger(v) ? String(v) : v.toFixed(1);
+}
+
 /** @param {number|null|undefined} v a relative effect (0.031) as a percentage */
 export function fmtPct(v) {
   return v === null || v === undefined || !Number.isFinite(v) ? '—' : `${nf1.format(v * 100)} %`;

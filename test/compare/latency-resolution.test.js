@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { parse } from 'yaml';
-import { compareRuns, resolveThresholds, renderComparison } from '../../scripts/compare/index.js';
+import { compareRuns, resolveThresholds, renderComparison, renderLatencyTables } from '../../scripts/compare/index.js';
 import { latencyResolution, coarsestResolution } from '../../scripts/compare/latency-resolution.js';
 import { classifyProbe } from '../../scripts/verify/bisect-search.js';
 
@@ -100,4 +100,37 @@ test('widening: the same instances give an interval one step wider each way and 
   assert.ok(Math.abs(widened.ci[0] - plain.ci[0] / (1 + step.relative)) < 1e-12);
   assert.ok(Math.abs(widened.ci[1] - plain.ci[1] * (1 + step.relative)) < 1e-12);
   assert.ok(/** @type {number} */ (widened.mde) >= step.relative);
+});
+
+test('issue 35, on the demo\'s records: whole-millisecond readings are printed as whole ms, "< 1" under a tick, and no percentile contradicts the data', () => {
+  // The demo printed p50 "0.00100" and p95 "1.00"/"4.01" (bucket edges over 0, 1 and 4 ms
+  // readings), and a p95 of 0.001 beside a mean of 0.02 (10.11.18's qp100 inserts).
+  const records = read('sequence/issue35-demo');
+  const [base, candidate] = ['10.11.18', '10.11.19'].map((v) => /** @type {RunRecord} */ (records.find((r) => r.release.version === v)));
+  const edges = records.flatMap((r) => r.steps.flatMap((st) => st.repeats.flatMap((rep) => Object.values(/** @type {any} */ (rep.details)?.ibench?.responseMs ?? {}).map((x) => x?.p95Ms))));
+  assert.ok(edges.includes(0.001) && edges.includes(1.003), 'the fixture holds the bucket edges this is about');
+  const md = renderLatencyTables([{ version: '10.11.18', records: [base] }, { version: '10.11.19', records: [candidate] }], '10.11.18');
+  const section = md.slice(md.indexOf('### Insert benchmark'));
+  const head = section.split('\n').find((l) => l.startsWith('| step')) ?? '';
+  const columns = head.slice(2, -2).split(' | ');
+  const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| step') && !l.startsWith('| ---')).map((l) => l.slice(2, -2).split(' | '));
+  assert.ok(rows.length >= 10, section);
+  const at = (/** @type {string} */ c) => columns.indexOf(c);
+  const ms = (/** @type {string} */ cell) => (cell === '< 1' ? 0 : Number(cell));
+  for (const r of rows) {
+    for (const c of ['p50 (ms)', 'p95 (ms)', 'p99 (ms)', 'max (ms)']) {
+      assert.match(r[at(c)], /^(< 1|\d+(\.5)?)$/, `${r.slice(0, 3).join(' ')} ${c}: ${r[at(c)]} is a whole-ms reading (a median of two can be half-way)`);
+    }
+    assert.ok(ms(r[at('p50 (ms)')]) <= ms(r[at('p95 (ms)')]) && ms(r[at('p95 (ms)')]) <= ms(r[at('p99 (ms)')]) && ms(r[at('p99 (ms)')]) <= ms(r[at('max (ms)')]), r.join(' | '));
+    // A mean of whole-ms readings under 1 ms means most read 0: the p50 says "< 1", never "0.00100".
+    if (Number(r[at('avg (ms)')]) < 0.5) assert.equal(r[at('p50 (ms)')], '< 1', r.join(' | '));
+  }
+  assert.doesNotMatch(section, /0\.00100|1\.003/);
+  assert.match(section, /a reading of 1 ms is any time under 2 ms; avg is the mean of the readings, so it can sit above the p95/);
+  // The verdict's reason says the p95 at the clock's resolution: 4 ms, not 4.01 ms.
+  const cmp = compareRuns({ base: { version: '10.11.18', records: [base] }, candidate: { version: '10.11.19', records: [candidate] }, thresholds, createdAt: '2026-11-28T00:00:00Z' });
+  const reasons = (cmp.notJudged ?? []).filter((n) => n.metric === 'latencyP95Ms' && /quantized/.test(n.reason)).map((n) => n.reason);
+  assert.ok(reasons.length >= 3, JSON.stringify(cmp.notJudged));
+  for (const reason of reasons) assert.match(reason, /a p95 of (< 1|\d+) ms moves in steps of 1 ms \((\d+ %|more than the whole value)\)/);
+  assert.ok(reasons.some((r) => /a p95 of 4 ms moves in steps of 1 ms \(25 %\)/.test(r)), reasons.join('\n'));
 });

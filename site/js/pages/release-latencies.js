@@ -5,7 +5,7 @@
  * the release and one for the release it is compared with.
  */
 import { h, scrollTable } from '../dom.js';
-import { fmtNum, fmtQps } from '../format.js';
+import { fmtNum, fmtQps, fmtWholeMs } from '../format.js';
 
 /**
  * @param {any} d the release file
@@ -25,13 +25,16 @@ export function latencySection(d) {
 /**
  * @param {any} d
  * @param {{version: string}|null} base
- * @param {{columns: string[], formats: string[], notes: string[], rows: any[]}} table notes: what
- *   each way of measuring can say (scripts/compare/latency-tables.js FORMAT_NOTES)
+ * @param {{columns: string[], formats: string[], notes: string[], wholeMsColumns?: string[], rows: any[]}} table notes: what
+ *   each way of measuring can say (scripts/compare/latency-tables.js FORMAT_NOTES); wholeMsColumns:
+ *   the columns of whole-millisecond readings
  * @param {{id: string, title: string, operation: string}} labels
  */
 function latencyTable(d, base, table, labels) {
   const sides = [{ version: d.version, field: 'release' }, ...(base ? [{ version: base.version, field: 'base' }] : [])];
   const measured = table.notes.join('; ');
+  // Tables built before whole-ms readings were marked have no list: their figures print as numbers.
+  const whole = new Set(table.wholeMsColumns ?? []);
   const rows = table.rows.flatMap((row) => sides.map((side, i) => {
     const figures = row[side.field];
     const isRelease = side.field === 'release';
@@ -45,7 +48,7 @@ function latencyTable(d, base, table, labels) {
         h('td', { dataset: { failedRepeats: figures.failedRepeats } }, String(figures.repeats),
           figures.failedRepeats ? h('span', { class: 'sub-line keep-up-missed', text: `${figures.failedRepeats} failed` }) : null),
         h('td', { text: fmtQps(figures.count) }),
-        table.columns.map((c) => h('td', { dataset: { column: c, ms: figures.ms[c] ?? '' }, text: fmtNum(figures.ms[c]) })),
+        table.columns.map((c) => h('td', { dataset: { column: c, ms: figures.ms[c] ?? '' }, text: whole.has(c) ? fmtWholeMs(figures.ms[c]) : fmtNum(figures.ms[c]) })),
       ] : h('td', { class: 'muted', colspan: String(table.columns.length + 2), text: 'not timed in these runs' }));
   }));
   return h('div', null,
