@@ -25,6 +25,9 @@ export function loadECharts() {
   return loading;
 }
 
+/** The colour of a figure compare did not judge, in every chart (the CSS's .ratio.unjudged): its value shown, never as a verdict. */
+export const UNJUDGED_GREY = '#8c959f';
+
 const dark = window.matchMedia('(prefers-color-scheme: dark)');
 
 /** @type {Set<{el: HTMLElement, option: any, chart: any}>} */

@@ -13,15 +13,24 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeRecord } from '../../scripts/store/index.js';
+import { writeRecord, writeComparison } from '../../scripts/store/index.js';
+import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
+import { loadConfig } from '../../scripts/config/index.js';
 import { gotoReady, unlabelledAxes } from '../support/browser.js';
-import { startSite } from './fixture-store.js';
+import { startSite, PROJECT_ROOT } from './fixture-store.js';
 
 const FIXTURES = new URL('../fixtures/sequence/', import.meta.url).pathname;
 /** @type {import('../../scripts/types.js').RunRecord[]} */
 const records = ['insert-smoke', 'linkbench-smoke'].flatMap((suite) => readdirSync(join(FIXTURES, suite)).filter((f) => f.endsWith('.json'))
   .map((f) => JSON.parse(readFileSync(join(FIXTURES, suite, f), 'utf8'))));
 const VERSIONS = ['10.11.18', '10.11.19'];
+/**
+ * The demo run of issue 35 (suite demo), trimmed to the steps its defects were seen on (see the
+ * fixture's trim-records.js): l.i1's 1.3-1.5 s repeats, l.i2's 0.6 s ones (throughput not judged),
+ * LinkBench's request phase (no per-second latency), whole-ms percentiles.
+ * @type {import('../../scripts/types.js').RunRecord[]}
+ */
+const demo = readdirSync(join(FIXTURES, 'issue35-demo')).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(FIXTURES, 'issue35-demo', f), 'utf8')));
 // These records predate the on-disk size of linkdb0 (details.linkbench.filesAfterBytes): 10.11.19's
 // are given one here (1.5 x the logical size), so the table shows both kinds of cell.
 for (const r of records) {
@@ -62,9 +71,12 @@ let page;
 let problems;
 
 before(async () => {
+  const thresholds = resolveThresholds(/** @type {any} */ ((await loadConfig(PROJECT_ROOT)).thresholds));
   site = await startSite('tagbench-sequence-site-', async (store) => {
-    for (const r of records) await writeRecord(store, r);
-  }, { now: new Date('2026-11-23T00:00:00Z') });
+    for (const r of [...records, ...demo]) await writeRecord(store, r);
+    const [base, candidate] = VERSIONS.map((version) => ({ version, records: demo.filter((r) => r.release.version === version) }));
+    await writeComparison(store, compareRuns({ base, candidate, thresholds, createdAt: '2026-11-28T15:00:00Z' }));
+  }, { now: new Date('2026-11-29T00:00:00Z') });
   ({ out, server, page, problems } = site);
 });
 
@@ -217,6 +229,48 @@ describe('insert benchmark and LinkBench on the site', () => {
     // Writers missed their target at 1000 inserts/s: failed repeats, their times shown and marked.
     assert.equal(ib.find((r) => r.step === 'qr1000' && r.op === 'query' && r.version === '10.11.19')?.repeats, '22 failed');
     assert.equal(ib.find((r) => r.step === 'qr100' && r.op === 'query' && r.version === '10.11.18')?.repeats, '2');
+    assert.deepEqual(problems, [], 'no console error');
+  });
+
+  it('issue 35\'s demo: no chart with bare axes (l.i1\'s one-second repeats, LinkBench\'s per-second latency), a step not judged drawn grey with why, whole-ms readings', async () => {
+    const demoPage = (/** @type {string} */ kind, /** @type {string} */ extra) => `${server.url}site/${kind}.html?product=mariadb&host=local&suite=demo&${extra}`;
+    assert.equal(await gotoReady(page, demoPage('release', 'version=10.11.19')), 'true');
+    // l.i2's repeats ran under a second (no per-second sample): a note where its chart would be.
+    const note = await page.$eval('[data-ibench-note="l.i2"]', (el) => el.textContent);
+    assert.match(/** @type {string} */ (note), /^l\.i2: no per-second chart: fewer than 2 per-second samples \(its repeats ran 0\.\d+(–0\.\d+)? s, the median per release: too short for a per-second picture\)\.$/);
+    // l.i1: 10.11.19's charted repeat (1.5 s) has one sample, a point no line joins (the bare axes
+    // of the demo's page): the chart draws 10.11.18's two seconds and names 10.11.19 as not drawn.
+    const charts = await readCharts();
+    const li1 = charts.find((c) => c.step === 'l.i1');
+    assert.deepEqual(li1?.series.map((line) => [line.name, line.data.length]), [['10.11.18', 2]]);
+    assert.match(/** @type {string} */ (li1?.caption), /; not drawn: 10\.11\.19: fewer than 2 per-second samples \(its repeats ran 1\.5 s, the median per release: too short for a per-second picture\)$/);
+    for (const chart of charts) assert.ok(chart.series.every((line) => line.data.length >= 2), `${chart.step}: every line drawn is a line`);
+    // Whole-ms readings: a query p50 under one tick reads "< 1", never "0.001".
+    const p50s = await page.$$eval('#ibench-latency td[data-column="p50"]', (tds) => tds.map((td) => td.textContent));
+    assert.ok(p50s.includes('< 1'), p50s.join(' '));
+    assert.ok(p50s.every((t) => /^(< 1|\d+(\.5)?)$/.test(t ?? '')), p50s.join(' '));
+    assert.deepEqual(await unlabelledAxes(page), []);
+
+    // LinkBench's request phase: throughput per second drawn, its latency says why there is none.
+    assert.equal(await gotoReady(page, demoPage('test', 'line=10.11&test=linkbench.request.1')), 'true');
+    const perSecond = await page.$$eval('[data-per-second-note]', (els) => els.map((el) => ({
+      note: /** @type {HTMLElement} */ (el).dataset.perSecondNote, series: /** @type {any} */ (window).echarts.getInstanceByDom(el).getOption().series.length })));
+    assert.deepEqual(perSecond, [{ note: '', series: 2 }, { note: 'no per-second latency recorded for linkbench.request.1: its benchmark times each operation over a phase (the release page has them)', series: 0 }]);
+
+    // l.i2 ran 0.6 s: its throughput is not judged, and its history chart says so in grey.
+    assert.equal(await gotoReady(page, demoPage('test', 'line=10.11&test=l.i2')), 'true');
+    const history = await page.$eval('[data-chart$="by release"]', (el) => {
+      const option = /** @type {any} */ (window).echarts.getInstanceByDom(el).getOption();
+      return { legend: option.legend[0].data ?? option.series.map((/** @type {any} */ x) => x.name), median: option.series[0].data, repeats: option.series.find((/** @type {any} */ x) => x.name === 'repeats').data };
+    });
+    const candidate = history.median[1];
+    assert.equal(candidate.itemStyle?.color, '#8c959f', JSON.stringify(history.median));
+    assert.equal(candidate.symbol, 'emptyCircle');
+    assert.equal(typeof history.median[0], 'number', 'the base is drawn as usual');
+    assert.ok(history.legend.includes('not judged (grey)'), JSON.stringify(history.legend));
+    assert.ok(history.repeats.filter((/** @type {any} */ x) => x.value?.[0] === '10.11.19').every((/** @type {any} */ x) => x.itemStyle?.color === '#8c959f'));
+    const why = await page.$eval('#test-history tr[data-version="10.11.19"] .note-inline', (el) => el.textContent);
+    assert.match(/** @type {string} */ (why), /not judged: repeats of 0\.\d s are shorter than the 1 s this metric needs/);
     assert.deepEqual(problems, [], 'no console error');
   });
 });

@@ -11,16 +11,13 @@ import { fmtQps, fmtRatio, fmtDate, ratioClass } from '../format.js';
 import { tableShownRatios, groupMeanRatios, groupSummary, intervalsAgainst, ratioAxisRange } from '../ratios.js';
 import { formatShownRatio } from '#shown-ratio';
 import { breadcrumb, verdictBadge, shownRatioSpan, legend, tableTitle, releaseHref, testHref, requireParams } from '../components.js';
-import { drawChart, chartFigure, zoomFor } from '../charts.js';
+import { drawChart, chartFigure, zoomFor, UNJUDGED_GREY } from '../charts.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 
 /** Why the default base is the default, in words. */
 const BASE_SOURCE = /** @type {Record<string, string>} */ ({
   baseline: 'accepted baseline', config: 'configured base', oldest: 'oldest release',
 });
-
-/** The colour of a point not judged, in every chart (the CSS's .ratio.unjudged). */
-const UNJUDGED_GREY = '#8c959f';
 
 /** Columns shown at first in long lines (all releases stay in the charts and the CSV). */
 const DEFAULT_WINDOW = 30;

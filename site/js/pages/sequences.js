@@ -8,7 +8,7 @@
  */
 import { h, scrollTable } from '../dom.js';
 import { loadJsonOrNull } from '../data.js';
-import { fmtQps, fmtNum, fmtPct, fmtBytes } from '../format.js';
+import { fmtQps, fmtNum, fmtPct, fmtBytes, fmtSeconds } from '../format.js';
 import { drawChart, chartFigure } from '../charts.js';
 
 /**
@@ -38,14 +38,41 @@ export async function drawSequenceCharts(view, options = {}) {
   const charts = document.getElementById('ibench-charts');
   if (!view || !charts) return;
   for (const step of view.insert.filter((/** @type {any} */ s) => s.rateField === 'inserts')) {
-    const lines = await loadLines(step);
-    if (lines.length === 0) continue;
-    const { figure, canvas } = chartFigure(`${step.test}: inserts per second, one repeat per release (the one of median rate)`);
+    // One second's sample is a point no line joins: drawn alone it left bare axes (the demo's
+    // l.i1, 1.3-1.5 s repeats), and a sub-second step has none. Such a release is named in the
+    // caption, or, when no release has a line, a note stands where the chart would.
+    const lines = (await loadLines(step)).filter((l) => l.t.length >= MIN_LINE_SAMPLES);
+    const short = step.releases.filter((/** @type {any} */ r) => r.rate !== null && r.rate !== undefined && !lines.some((l) => l.version === r.version));
+    if (lines.length === 0 && short.length === 0) continue;
+    const why = short.length === 0 ? null : `${short.map((/** @type {any} */ r) => r.version).join(', ')}: ${tooShortText(short)}`;
+    if (lines.length === 0) {
+      charts.append(h('p', { class: 'note chart-note', dataset: { ibenchNote: step.test },
+        text: `${step.test}: no per-second chart: ${tooShortText(short)}.` }));
+      continue;
+    }
+    const { figure, canvas } = chartFigure(`${step.test}: inserts per second, one repeat per release (the one of median rate)${why ? `; not drawn: ${why}` : ''}`);
     canvas.dataset.ibenchStep = step.test;
     canvas.dataset.lines = String(lines.length);
     charts.append(figure);
     await drawChart(canvas, rateChartOption(lines, options.highlight));
   }
+}
+
+/** Per-second samples a line needs to be a line (one is a point with nothing to compare). */
+const MIN_LINE_SAMPLES = 2;
+
+/**
+ * Why releases give no line: under two per-second samples of their charted repeat here, and how
+ * long their repeats ran (a site of a long history may also carry no samples of an older release).
+ * @param {{version: string, seconds: number|null}[]} short the step's rows of those releases
+ * @returns {string}
+ */
+function tooShortText(short) {
+  const seconds = short.map((r) => r.seconds).filter((x) => typeof x === 'number');
+  const lo = Math.min(...seconds);
+  const hi = Math.max(...seconds);
+  const ran = seconds.length > 0 ? ` (its repeats ran ${hi > lo ? `${fmtSeconds(lo).replace(/ s$/, '')}–` : ''}${fmtSeconds(hi)}, the median per release${hi < MIN_LINE_SAMPLES + 1 ? ': too short for a per-second picture' : ''})` : '';
+  return `fewer than ${MIN_LINE_SAMPLES} per-second samples${ran}`;
 }
 
 /**

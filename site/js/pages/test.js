@@ -5,13 +5,14 @@
  * stalls show as dips.
  */
 import { h, scrollTable, fill } from '../dom.js';
-import { loadJson, loadJsonOrNull, params, setParam } from '../data.js';
+import { loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds } from '../format.js';
+import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio } from '../format.js';
 import { breadcrumb, verdictBadge, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { shownAgainst } from '../ratios.js';
 import { formatShownRatio } from '#shown-ratio';
-import { drawChart, chartFigure, zoomFor } from '../charts.js';
+import { drawChart, chartFigure, zoomFor, UNJUDGED_GREY } from '../charts.js';
+import { perSecondOption } from './test-per-second.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -63,7 +64,7 @@ export async function render(main) {
     choices.length > 0 ? picker : null,
     h('div', { class: 'charts' }, qpsFig.figure, latFig.figure));
 
-  await drawChart(history.canvas, historyOption(d));
+  await drawChart(history.canvas, historyOption(d, base, baseRel));
   const perSecondCharts = await Promise.all(/** @type {const} */ (['qps', 'latency']).map(async (what) => {
     const canvas = what === 'qps' ? qpsFig.canvas : latFig.canvas;
     const option = await perSecondOption(d, choices, wanted, what);
@@ -249,13 +250,41 @@ function historyTable(d, base, baseRel) {
   ], { id: 'test-history' });
 }
 
-/** @param {any} d */
-function historyOption(d) {
+/**
+ * Why compare refused to judge each release's figure of this test against the base (a step too
+ * short to judge), by version: its points are drawn grey and the tooltip says why.
+ * @param {any} d @param {string} base @param {any} baseRel
+ * @returns {Map<string, string>}
+ */
+function refusedByVersion(d, base, baseRel) {
+  /** @type {Map<string, string>} */
+  const out = new Map();
+  for (const r of d.releases) {
+    const shown = shownAgainst({ own: r.shown ?? null, comparedWith: r.comparedWith ?? null, base, version: r.version, baseMedian: baseRel?.median ?? null, median: r.median });
+    if (shown?.refused) out.set(r.version, shown.why ?? 'compare refused to judge it');
+  }
+  return out;
+}
+
+/** @param {any} d @param {string} base @param {any} baseRel */
+function historyOption(d, base, baseRel) {
   const versions = d.releases.map((/** @type {any} */ r) => r.version);
+  const refused = refusedByVersion(d, base, baseRel);
+  const grey = { color: UNJUDGED_GREY };
   const repeats = d.releases.flatMap((/** @type {any} */ r) => r.runs.flatMap((/** @type {any} */ run) =>
-    run.repeats.filter((/** @type {any} */ x) => x.status === 'ok').map((/** @type {any} */ x) => [r.version, x.throughput])));
+    run.repeats.filter((/** @type {any} */ x) => x.status === 'ok').map((/** @type {any} */ x) => (refused.has(r.version) ? { value: [r.version, x.throughput], itemStyle: grey } : [r.version, x.throughput]))));
+  // A not-judged release keeps its place on the line, as a grey hollow point (the line page's mark).
+  const greyMedians = (/** @type {any} */ line) => ({ ...line, data: line.data.map((/** @type {number|null} */ v, /** @type {number} */ i) => (v !== null && refused.has(versions[i]) ? { value: v, symbol: 'emptyCircle', symbolSize: 8, itemStyle: grey } : v)) });
   return {
-    tooltip: { trigger: 'axis' },
+    tooltip: {
+      trigger: 'axis',
+      formatter: (/** @type {any[]} */ items) => {
+        const version = items[0]?.axisValue;
+        const why = refused.get(version);
+        return [version, ...items.filter((it) => it.seriesName !== 'repeats' || !why).map((it) => `${it.marker}${it.seriesName}: ${fmtQps(Array.isArray(it.value) ? it.value[1] : it.value)}`),
+          ...(why ? [`not judged: ${why}`] : [])].join('<br>');
+      },
+    },
     legend: { top: 0 },
     grid: { left: 70, right: 16, top: 36, bottom: versions.length > 40 ? 78 : 56 },
     xAxis: { type: 'category', data: versions, axisLabel: { rotate: 40 } },
@@ -264,7 +293,7 @@ function historyOption(d) {
     dataZoom: zoomFor(versions.length, 60),
     series: [
       {
-        ...medianLines(d)[0], showSymbol: versions.length <= 80,
+        ...greyMedians(medianLines(d)[0]), showSymbol: versions.length <= 80 || refused.size > 0,
         markLine: hostMarkLine(d),
         markPoint: {
           symbolSize: 44,
@@ -278,8 +307,10 @@ function historyOption(d) {
           }),
         },
       },
-      ...medianLines(d).slice(1).map((line) => ({ ...line, showSymbol: versions.length <= 80 })),
+      ...medianLines(d).slice(1).map((line) => ({ ...greyMedians(line), showSymbol: versions.length <= 80 || refused.size > 0 })),
       { name: 'repeats', type: 'scatter', data: repeats, symbolSize: 5, itemStyle: { opacity: 0.6 } },
+      // A legend entry for the grey, so the colour is explained without hovering.
+      ...(refused.size > 0 ? [{ name: 'not judged (grey)', type: 'scatter', data: [], itemStyle: grey }] : []),
     ],
   };
 }
@@ -310,63 +341,5 @@ function hostMarkLine(d) {
     lineStyle: { type: 'dashed', color: '#9a6700' },
     label: { formatter: (/** @type {any} */ p) => p.name, position: 'insideEndTop', color: '#9a6700' },
     data: marks.map((m) => ({ name: m.label, xAxis: m.version, hostSeries: m.series })),
-  };
-}
-
-/**
- * What a per-second chart says instead of bare axes: that the repeats it would draw (the picked
- * ones, or every repeat when none has samples on this site) ran too short for a per-second
- * picture, that none is picked, or that no samples of the test are here.
- * @param {any} d
- * @param {any[]} choices repeats with a per-second series file
- * @param {any[]} chosen the picked ones
- * @returns {string|null} null: draw the chart
- */
-function perSecondNote(d, choices, chosen) {
-  /** @type {any[]} */
-  const repeats = chosen.length > 0
-    ? chosen.map((c) => c.run.repeats.find((/** @type {any} */ r) => r.index === c.repeat))
-    : choices.length > 0 ? [] : d.releases.flatMap((/** @type {any} */ r) => r.runs.flatMap((/** @type {any} */ run) => run.repeats));
-  if (repeats.length > 0 && repeats.every((r) => r.tooShortForPerSecond)) {
-    return `this step ran ${fmtSeconds(Math.max(...repeats.map((r) => r.durationS)))}: too short for a per-second picture`;
-  }
-  if (chosen.length > 0) return null;
-  return choices.length > 0 ? 'no run picked: pick runs above to overlay' : 'no per-second samples of this test on this site';
-}
-
-/**
- * @param {any} d
- * @param {any[]} choices
- * @param {string[]} ids chosen `<run-id>:<repeat>`
- * @param {'qps'|'latency'} what
- */
-async function perSecondOption(d, choices, ids, what) {
-  const chosen = choices.filter((c) => ids.includes(c.id));
-  const note = perSecondNote(d, choices, chosen);
-  if (note) {
-    return {
-      title: { show: true, text: note, left: 'center', top: 'middle', textStyle: { fontSize: 14, fontWeight: 'normal' } },
-      tooltip: { show: false }, legend: { show: false }, xAxis: { show: false }, yAxis: { show: false }, series: [],
-    };
-  }
-  const files = await Promise.all(chosen.map((c) => loadJson(c.run.series)));
-  let longest = 0;
-  const series = chosen.map((c, i) => {
-    const rep = files[i].repeats.find((/** @type {any} */ r) => r.index === c.repeat);
-    const ys = what === 'qps' ? rep.qps : (rep.maxLatencyMs ?? rep.latencyMs);
-    longest = Math.max(longest, rep.t.length);
-    return { name: c.short, type: 'line', showSymbol: false, sampling: 'lttb',
-      data: rep.t.map((/** @type {number} */ t, /** @type {number} */ j) => [t, ys[j]]) };
-  });
-  // show: true and an empty title undo a note drawn before (chart updates merge options)
-  return {
-    title: { show: false, text: '' },
-    tooltip: { show: true, trigger: 'axis' },
-    legend: { show: true, type: 'scroll', top: 0 },
-    grid: { left: 70, right: 16, top: 36, bottom: longest > 300 ? 64 : 40 },
-    xAxis: { show: true, type: 'value', name: 's', min: 0 },
-    yAxis: { show: true, type: 'value', name: what === 'qps' ? d.metric : 'ms', scale: what === 'qps' ? false : true },
-    dataZoom: longest > 300 ? [{ type: 'slider', bottom: 6, height: 18 }, { type: 'inside' }] : [],
-    series,
   };
 }
