@@ -225,6 +225,19 @@ export {};
  *   its figures (empty for wall: its figures are the repeat's own fields, judged by
  *   compare/metrics.js's METRICS); the run stage writes them into the record (config.meterMetrics)
  * @property {MeterNeeds} needs what it needs of the host and the server
+ * @property {(rates: Readonly<Record<string, number>>) => CountedPace} [countedPace] a counted
+ *   meter's pace, for the run's estimate (scripts/run/estimate.js), from the host class's
+ *   estimate rates (its `estimate` block over the defaults); absent: reckoned at callgrind's,
+ *   the slowest there is
+ */
+
+/**
+ * @typedef {object} CountedPace how fast a counted meter's phase goes on a host class
+ * @property {number} instructionsPerS server instructions a second of a counted repeat
+ * @property {number} repeatOverheadS seconds of a counted repeat besides its instructions
+ *   (starting the client, connecting, reading the figures)
+ * @property {number} serverStartS seconds to start one of its servers (one a round and release)
+ * @property {string} servers how its servers run, for the estimate's line (`under callgrind`)
  */
 
 /**

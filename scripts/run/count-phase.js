@@ -118,7 +118,9 @@ export async function runCountPhase(meter, ctx) {
       if (options.signal?.aborted) return;
       const state = /** @type {CountState} */ (states.get(key));
       if (state.deadReason) continue;
-      write(`${meter.name}: ${key} round ${round + 1} of ${settings.rounds}: start the server under the ${meter.name} meter's wrapper\n`);
+      // A meter without a wrapper (work) restarts a plain server: no wrapper to name.
+      const how = meter.needs.wrappedServer ? `under the ${meter.name} meter's wrapper` : `plainly (the ${meter.name} meter needs no wrapper)`;
+      write(`${meter.name}: ${key} round ${round + 1} of ${settings.rounds}: start the server ${how}\n`);
       const started = await restartWrapped(state, wrap, meter.name, countedIndexes);
       if (!started) continue;
       const round1 = { meter, state, key, round, ctx, progress };

@@ -88,8 +88,13 @@ export function estimateRun({ steps, releases, repeats, instances, meters, host 
     { name: 'warm-ups, flushes, restarts', seconds: setupS, detail: `the not-reported steps, rests and ${instances - 1} restart${instances === 2 ? '' : 's'} per release` },
     ...(copy ? [{ name: 'same data every round', seconds: copiesS, detail: describeRestores(schedule.filter((a) => a.restore).length / releases, copy.copyS, steps, host) }] : []),
   ];
-  // Every counting meter's phase is estimated at the instructions meter's (callgrind's) rates: the slowest there is.
-  for (const m of meters) if (getMeter(m).kind === 'counted') parts.push(estimateCounting(steps, releases, host, rates));
+  // Each counting meter's phase at its own pace: the work meter's plain servers run a counted
+  // repeat in well under a second, where callgrind's take minutes (issue 35: the estimate gave
+  // the work meter 7 min at callgrind's rates for a phase that took under one).
+  for (const m of meters) {
+    const meter = getMeter(m);
+    if (meter.kind === 'counted') parts.push(estimateCounting(meter, steps, releases, host, rates, meter.countedPace?.(rates) ?? CALLGRIND_PACE(rates)));
+  }
   return { parts: parts.filter((p) => p.seconds > 0), totalS: parts.reduce((s, p) => s + p.seconds, 0) };
 }
 
@@ -160,32 +165,44 @@ function redoBytes(host) {
 }
 
 /**
- * The instructions meter's phase (count-phase.js): per release and round, a server start under
- * callgrind, the counted warm-ups, then every countable test's repeats, each with its uncounted
- * warm-up run; before it, each release's rows made the same (a rewrite of its tables).
+ * The pace of a counted meter that states none (Meter.countedPace): callgrind's, the slowest.
+ * @param {EstimateRates} rates
+ * @returns {import('../metrics/types.js').CountedPace}
+ */
+const CALLGRIND_PACE = (rates) => ({
+  instructionsPerS: rates.countedInstructionsPerS, repeatOverheadS: rates.countedRepeatOverheadS,
+  serverStartS: rates.countedServerStartS, servers: 'at callgrind\'s pace (the meter states none)',
+});
+
+/**
+ * A counted meter's phase (count-phase.js): per release and round, a server start the way the
+ * meter needs it, the counted warm-ups, then every countable test's repeats, each with its
+ * uncounted warm-up run; before it, each release's rows made the same (a rewrite of its tables).
+ * @param {import('../metrics/types.js').Meter} meter
  * @param {import('./types.js').StepPlanLike[]} steps
  * @param {number} releases
  * @param {import('../types.js').HostClass} host
- * @param {EstimateRates} rates
+ * @param {EstimateRates} rates the host class's (its load rate rewrites the rows)
+ * @param {import('../metrics/types.js').CountedPace} pace the meter's, on this host class
  * @returns {EstimatePart}
  */
-function estimateCounting(steps, releases, host, rates) {
+function estimateCounting(meter, steps, releases, host, rates, pace) {
   const rounds = host.counting?.rounds ?? 3;
   const repeats = host.counting?.repeats ?? 1;
   const warmupShare = host.counting?.warmupShare ?? 0.3;
   const counted = steps.filter((s) => s.measured && s.reported && !s.sequence && s.countedEvents);
   const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
-  const instructionsS = (/** @type {number|undefined} */ n) => (n ?? 0) / rates.countedInstructionsPerS;
-  const perRound = rates.countedServerStartS
-    + warmups.reduce((s, w) => s + rates.countedRepeatOverheadS + instructionsS(w.countedInstructions), 0)
-    + counted.reduce((s, t) => s + repeats * (rates.countedRepeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions)), 0);
+  const instructionsS = (/** @type {number|undefined} */ n) => (n ?? 0) / pace.instructionsPerS;
+  const perRound = pace.serverStartS
+    + warmups.reduce((s, w) => s + pace.repeatOverheadS + instructionsS(w.countedInstructions), 0)
+    + counted.reduce((s, t) => s + repeats * (pace.repeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions)), 0);
   const sameRowsS = counted.some((s) => s.benchmark === 'sysbench')
     ? steps.filter((s) => s.loadsData).reduce((s, l) => s + (l.workRows ?? 0), 0) / rates.loadRowsPerS : 0;
   const total = counted.reduce((s, t) => s + (t.countedInstructions ?? 0), 0);
   return {
-    name: 'counted phase',
+    name: `counted phase (${meter.name})`,
     seconds: counted.length === 0 ? 0 : releases * (rounds * perRound + sameRowsS),
-    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} under callgrind, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(rates.countedInstructionsPerS / 1e6).toFixed(0)} million/s`,
+    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} ${pace.servers}, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(pace.instructionsPerS / 1e6).toFixed(0)} million/s, ${formatDuration(pace.serverStartS)} a server start`,
   };
 }
 
@@ -215,8 +232,10 @@ export function checkBudget(estimate, budgetH, what) {
     'warm-ups, flushes, restarts': 'fewer --instances, or a suite with a shorter restS or scanWarmDurationS',
     'same data every round': 'fewer --instances, a work directory on a filesystem with reflinks (XFS, btrfs), or a smaller innodb_log_file_size',
   };
+  // A counted phase is named with its meter (`counted phase (instructions)`): one advice for each.
+  const adviceOf = (/** @type {string} */ name) => /** @type {Record<string, string>} */ (advice)[name.replace(/ \(.*\)$/, '')];
   const largest = [...estimate.parts].sort((a, b) => b.seconds - a.seconds)
-    .map((p) => `  - ${p.name}, ${formatDuration(p.seconds)}: ${/** @type {Record<string, string>} */ (advice)[p.name] ?? p.detail}`);
+    .map((p) => `  - ${p.name}, ${formatDuration(p.seconds)}: ${adviceOf(p.name) ?? p.detail}`);
   throw new UserError([
     `${what} is estimated at ${formatDuration(estimate.totalS)}, over the host class's budget of ${budgetH} h (legBudgetH): it would be killed by its job's timeout with nothing published.`,
     renderEstimate(estimate),

@@ -18,6 +18,7 @@ import { githubSettings } from '../support/github-settings.js';
 import { formatDuration } from '../../scripts/run/progress.js';
 import { COUNTED_SCAN_MAX_ROWS } from '../../scripts/workload/sysbench/plan.js';
 import { UserError } from '../../scripts/errors.js';
+import { getMeter, withMeters } from '../../scripts/metrics/index.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const config = await loadConfig(root);
@@ -39,7 +40,7 @@ test('every bare-metal host class has a budget, and each cycle preset fits it as
       assert.ok(leg.budgeted.totalS <= budgetS, `${suite} on ${host} (${provider}): ${formatDuration(leg.budgeted.totalS)} > ${formatDuration(budgetS)}`);
       const names = leg.budgeted.parts.map((p) => p.name);
       // The instructions meter carries the CPU cost; a wall-clock check stays beside it.
-      for (const part of ['installs', 'loads', 'timed repeats', 'counted phase']) assert.ok(names.includes(part), `${suite} on ${host}: no ${part} in ${names.join(', ')}`);
+      for (const part of ['installs', 'loads', 'timed repeats', 'counted phase (instructions)']) assert.ok(names.includes(part), `${suite} on ${host}: no ${part} in ${names.join(', ')}`);
       assert.equal(leg.budgeted.totalS, leg.budgeted.parts.reduce((s, p) => s + p.seconds, 0));
       assert.ok(leg.steps.referenceS > 0 && leg.steps.runS > leg.steps.referenceS, `${suite} on ${host}: two releases take longer than one`);
     }
@@ -75,7 +76,7 @@ test('the counted phase: instructions at the host class\'s rate, server starts p
   const steps = planSuite(suite, { engine: 'innodb' });
   const counted = steps.filter((s) => s.countedInstructions);
   const e = estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall', 'instructions'], host });
-  const part = /** @type {import('../../scripts/run/estimate.js').EstimatePart} */ (e.parts.find((p) => p.name === 'counted phase'));
+  const part = /** @type {import('../../scripts/run/estimate.js').EstimatePart} */ (e.parts.find((p) => p.name === 'counted phase (instructions)'));
   const r = ESTIMATE_DEFAULTS;
   const test = /** @type {import('../../scripts/workload/types.js').StepPlan} */ (steps.find((s) => s.name === 'point-query'));
   const warmups = counted.filter((s) => !s.reported);
@@ -87,13 +88,43 @@ test('the counted phase: instructions at the host class\'s rate, server starts p
   // 1,000 point selects at about 65,000 instructions each at 20,000 rows.
   assert.ok(/** @type {number} */ (test.countedInstructions) > 50e6 && /** @type {number} */ (test.countedInstructions) < 80e6);
   // Wall only: no counted phase.
-  assert.equal(estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall'], host }).parts.some((p) => p.name === 'counted phase'), false);
+  assert.equal(estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall'], host }).parts.some((p) => p.name.startsWith('counted phase')), false);
   // A scan of every row under callgrind is hours at runner sizes: timed only there.
   const small = planSuite({ ...config.suites.smoke, only: ['scan'] }, { engine: 'innodb' });
   const big = planSuite({ ...config.suites.smoke, only: ['scan'], tableSize: COUNTED_SCAN_MAX_ROWS + 1 }, { engine: 'innodb' });
   assert.ok(small.find((s) => s.name === 'scan')?.countedEvents);
   assert.equal(big.find((s) => s.name === 'scan')?.countedEvents, undefined);
   assert.equal(big.find((s) => s.name === 'scan.warmpre')?.countedEvents, undefined);
+});
+
+test('each counted meter\'s phase at its own pace: the work meter\'s plain servers, not callgrind\'s rates (issue 35); a meter stating none at callgrind\'s', async () => {
+  // The demo's suite and meters: its estimate printed a second 7 min "counted phase" for the
+  // work meter, whose phase took 39 s in that run.
+  const suite = config.suites.demo;
+  const steps = planSuite(suite, { engine: 'innodb' });
+  const host = config.hosts.local;
+  const e = estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall', 'instructions', 'work'], host });
+  const byName = Object.fromEntries(e.parts.map((p) => [p.name, p]));
+  const counting = byName['counted phase (instructions)'];
+  const work = byName['counted phase (work)'];
+  assert.ok(counting && work, Object.keys(byName).join(', '));
+  assert.match(counting.detail, /under callgrind, .* at 100 million\/s, 30s a server start$/);
+  assert.match(work.detail, /on plain servers, .* at 1000 million\/s, 4s a server start$/);
+  assert.ok(work.seconds < 90 && work.seconds > 30, `the work meter's phase: ${formatDuration(work.seconds)} (39 s measured)`);
+  assert.ok(work.seconds * 4 < counting.seconds, `${formatDuration(work.seconds)} beside ${formatDuration(counting.seconds)}`);
+  // The pace is the meter's own: a host class's callgrind rates move the instructions meter's only.
+  const slower = { ...host, estimate: { countedInstructionsPerS: 50e6, countedServerStartS: 60 } };
+  const again = estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall', 'instructions', 'work'], host: slower });
+  assert.ok(/** @type {any} */ (again.parts.find((p) => p.name === 'counted phase (instructions)')).seconds > counting.seconds * 1.5);
+  assert.equal(/** @type {any} */ (again.parts.find((p) => p.name === 'counted phase (work)')).seconds, work.seconds);
+  // A counted meter that states no pace (a made-up one, as a plug-in would be) is reckoned at
+  // callgrind's: the same seconds as the instructions meter, under its own name.
+  const { countedPace, ...paceless } = getMeter('work');
+  assert.equal(typeof countedPace, 'function');
+  const made = await withMeters({ 'no-pace': /** @type {any} */ ({ ...paceless, name: 'no-pace' }) }, async () => estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: /** @type {any} */ (['wall', 'no-pace']), host }));
+  const guessed = /** @type {any} */ (made.parts.find((p) => p.name === 'counted phase (no-pace)'));
+  assert.equal(guessed.seconds, counting.seconds);
+  assert.match(guessed.detail, /at callgrind's pace \(the meter states none\)/);
 });
 
 test('loads are estimated by their rows, every pass of a sequence benchmark again', () => {

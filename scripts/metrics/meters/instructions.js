@@ -44,6 +44,11 @@ export const instructions = Object.freeze({
   serverWrapper: callgrindWrapper,
   dependsOn: describeDependencies,
   start: startCounting,
+  // The host class's counted* rates are callgrind's (scripts/run/estimate.js ESTIMATE_DEFAULTS).
+  countedPace: (rates) => ({
+    instructionsPerS: rates.countedInstructionsPerS, repeatOverheadS: rates.countedRepeatOverheadS,
+    serverStartS: rates.countedServerStartS, servers: 'under callgrind',
+  }),
 });
 
 /**

@@ -13,7 +13,7 @@ import { work } from './work.js';
 
 /** @typedef {import('../types.js').Meter} Meter */
 
-/** Members every meter has (serverWrapper and dependsOn are optional). */
+/** Members every meter has (serverWrapper, dependsOn and countedPace are optional). */
 const REQUIRED = /** @type {const} */ (['name', 'kind', 'start', 'metrics', 'needs']);
 /** Members every metric of a meter has (MeterMetric). */
 const METRIC_MEMBERS = ['name', 'figure', 'unit', 'higherIsBetter', 'scale', 'label'];
@@ -34,7 +34,7 @@ export function registerMeters(byFile) {
     if (missing.length > 0) throw new Error(`${where}: meter lacks ${missing.join(', ')}`);
     if (m.name !== file) throw new Error(`${where}: meter name '${m.name}' must equal the file name`);
     if (!KINDS.includes(/** @type {string} */ (m.kind))) throw new Error(`${where}: meter kind '${m.kind}' must be one of ${KINDS.join(', ')}`);
-    for (const k of ['start', 'serverWrapper', 'dependsOn']) {
+    for (const k of ['start', 'serverWrapper', 'dependsOn', 'countedPace']) {
       if (m[k] !== undefined && typeof m[k] !== 'function') throw new Error(`${where}: meter member ${k} must be a function`);
     }
     if (!Array.isArray(m.metrics)) throw new Error(`${where}: meter member metrics must be an array`);

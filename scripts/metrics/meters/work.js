@@ -81,7 +81,21 @@ export const work = Object.freeze({
   }))),
   needs: { tools: [], wrappedServer: false },
   start: startWork,
+  countedPace: () => WORK_PACE,
 });
+
+/**
+ * The work meter's pace (plain servers; a host class's rates are callgrind's and do not apply).
+ * Measured in the demo of 2026-11-28 on this project's 2-vCPU VM (results/logs of run
+ * 20261128T144206Z-*-f91051): its seven read tests' counted repeats ended 0.06-0.12 s apart, the
+ * insert's 2.3 s after the last (the settling waits for purge and the page cleaner), and a stop
+ * and a start of a plain server between rounds took about 3 s; the whole phase (both releases,
+ * three rounds, the rows made the same) took 39 s, from the last counted repeat under callgrind
+ * at 14:44:51 to the last of this meter at 14:45:30. Rounded towards slower, as ESTIMATE_DEFAULTS
+ * are: the demo's suite is estimated at about a minute.
+ * @type {Readonly<import('../types.js').CountedPace>}
+ */
+const WORK_PACE = Object.freeze({ instructionsPerS: 1e9, repeatOverheadS: 0.4, serverStartS: 4, servers: 'on plain servers' });
 
 /**
  * Run the warm-up, settle the server, read its status twice (the second read's change from the
