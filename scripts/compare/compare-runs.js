@@ -231,7 +231,7 @@ function medianRatio(base, candidate) {
  * @param {import('../types.js').Repeat[]} repeats both sides' valid timed repeats
  * @returns {string|null}
  */
-function explainStepRefused(thresholds, test, repeats) {
+export function explainStepRefused(thresholds, test, repeats) {
   const minDurationS = findThreshold(thresholds, test.name, test.group, 'throughput')?.minDurationS;
   if (minDurationS === undefined || repeats.length === 0) return null;
   const shortest = Math.min(...repeats.map((r) => r.durationS));

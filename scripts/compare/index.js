@@ -5,7 +5,7 @@
  * `detectChangePoints`, which runs apache-otava in a Python child process. Reading records and
  * writing results is scripts/verify/'s job.
  */
-export { compareRuns, chooseBase, estimateNoiseHistory } from './compare-runs.js';
+export { compareRuns, chooseBase, estimateNoiseHistory, explainStepRefused } from './compare-runs.js';
 export { splitSuperseded } from './moved-tags.js';
 export { selectUndecided, isUndecided } from './select-undecided.js';
 export { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE, SUSPECT_METRICS } from './suspects.js';

@@ -11,6 +11,7 @@ import { compareVersions } from '../version-order.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats } from './summarize-repeats.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
+import { explainStepRefused } from '../compare/index.js';
 
 /** @import { RunRecord } from './types.js' */
 
@@ -31,7 +32,9 @@ const GROUP_LABELS = /** @type {Record<string, string>} */ ({
  * @property {string} version
  * @property {string|null} date finishedAt of the newest run
  * @property {number} runs
- * @property {Record<string, {median: number|null, n: number}>} tests by test name
+ * @property {Record<string, {median: number|null, n: number, refused: string|null}>} tests by
+ *   test name; refused: why compare would not judge its throughput (repeats too short: the
+ *   compare stage's rule), so the page leaves it out of the group means
  */
 
 /**
@@ -45,9 +48,11 @@ const GROUP_LABELS = /** @type {Record<string, string>} */ ({
 /**
  * @param {RunRecord[]} records the runs of one host class, product and suite
  * @param {{host: string, product: string, suite: string, productName: string}} slice
+ * @param {import('../compare/index.js').CompareThresholds|null} [thresholds] the project's (none:
+ *   nothing refused)
  * @returns {CrossSlice}
  */
-export function crossSlice(records, slice) {
+export function crossSlice(records, slice, thresholds = null) {
   /** @type {Map<string, RunRecord[]>} */
   const byVersion = new Map();
   /** @type {Map<string, {name: string, group: string, metric: string}>} */
@@ -58,13 +63,14 @@ export function crossSlice(records, slice) {
   }
   const releases = [...byVersion].sort(([a], [b]) => compareVersions(a, b)).map(([version, runs]) => {
     const sorted = [...runs].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-    /** @type {Record<string, {median: number|null, n: number}>} */
+    /** @type {Record<string, {median: number|null, n: number, refused: string|null}>} */
     const medians = {};
-    for (const name of tests.keys()) {
+    for (const [name, test] of tests) {
       const steps = sorted.flatMap((r) => r.steps.filter((s) => s.name === name));
       if (steps.length === 0) continue;
       const sum = summarizeRepeats(steps);
-      medians[name] = { median: sum.median, n: sum.n };
+      const ok = steps.flatMap((s) => s.repeats.filter((rep) => rep.status === 'ok'));
+      medians[name] = { median: sum.median, n: sum.n, refused: thresholds ? explainStepRefused(thresholds, test, ok) : null };
     }
     return {
       key: `${slice.product}@${version}`,
@@ -89,8 +95,9 @@ export function crossSlice(records, slice) {
  * @property {{key: string, product: string, productName: string, line: string, version: string, date: string|null, runs: number}[]} releases
  *   by product (id order), then version order: each product's whole history, every line in order
  * @property {{name: string, label: string, tests: string[]}[]} groups reporting groups, line-table order
- * @property {{name: string, group: string, metric: string, values: (number|null)[], n: number[]}[]} tests
- *   values: median throughput per release (aligned with releases), null = not run or no ok repeat
+ * @property {{name: string, group: string, metric: string, values: (number|null)[], n: number[], refused: (string|null)[]}[]} tests
+ *   values: median throughput per release (aligned with releases), null = not run or no ok repeat;
+ *   refused: why that release's repeats are too short to judge (left out of the group means)
  * @property {string[]} defaultColumns keys shown at first: the newest release of every line
  * @property {string|null} defaultBase the first default column
  */
@@ -122,7 +129,7 @@ export function buildCrossData(slices) {
   groups.sort((a, b) => rank(a.name) - rank(b.name));
   const tests = groups.flatMap((g) => g.tests).map((name) => {
     const t = /** @type {{name: string, group: string, metric: string}} */ (seen.get(name));
-    return { ...t, values: releases.map((r) => r.tests[name]?.median ?? null), n: releases.map((r) => r.tests[name]?.n ?? 0) };
+    return { ...t, values: releases.map((r) => r.tests[name]?.median ?? null), n: releases.map((r) => r.tests[name]?.n ?? 0), refused: releases.map((r) => r.tests[name]?.refused ?? null) };
   });
   /** @type {Map<string, string>} product|line -> its newest release's key */
   const newest = new Map();

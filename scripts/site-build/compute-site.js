@@ -97,7 +97,7 @@ export function computeSlice(input, seriesPaths, context) {
       })),
       counts: { runs: input.records.length, comparisons: input.comparisons.length, releases },
       views,
-      cross: crossSlice(input.records, { ...slice, host: slice.hostClass, productName: input.products[slice.product]?.displayName ?? slice.product }),
+      cross: crossSlice(input.records, { ...slice, host: slice.hostClass, productName: input.products[slice.product]?.displayName ?? slice.product }, context.thresholds),
       hostSuite: reference && context.thresholds && referenceRuns.length > 0 ? buildHostSuite(referenceRuns, context.thresholds) : null,
       legs: legsEnded(input, slice),
     },

@@ -271,6 +271,18 @@ describe('insert benchmark and LinkBench on the site', () => {
     assert.ok(history.repeats.filter((/** @type {any} */ x) => x.value?.[0] === '10.11.19').every((/** @type {any} */ x) => x.itemStyle?.color === '#8c959f'));
     const why = await page.$eval('#test-history tr[data-version="10.11.19"] .note-inline', (el) => el.textContent);
     assert.match(/** @type {string} */ (why), /not judged: repeats of 0\.\d s are shorter than the 1 s this metric needs/);
+
+    // The page across lines: l.i2 marked not judged and left out of the Writes mean, which is
+    // then l.i1's ratio alone (the demo's "Writes 1.03" counted l.i1's unjudged 1.20).
+    assert.equal(await gotoReady(page, `${server.url}site/cross.html?host=local&suite=demo&releases=mariadb@10.11.18,mariadb@10.11.19&base=mariadb@10.11.18`), 'true');
+    const cell = (/** @type {string} */ test) => page.$eval(`#cross-table tr[data-test="${test}"] td[data-key="mariadb@10.11.19"]`, (td) => ({ ...(/** @type {HTMLElement} */ (td).dataset) }));
+    const [i1, i2] = [await cell('l.i1'), await cell('l.i2')];
+    assert.match(/** @type {string} */ (i2.notJudged), /^repeats of 0\.\d s are shorter than the 1 s its throughput needs$/);
+    assert.equal(i1.notJudged, '');
+    const writes = await page.$eval('#cross-summary tr[data-group="write"] td[data-key="mariadb@10.11.19"]', (td) => ({ ...(/** @type {HTMLElement} */ (td).dataset) }));
+    assert.equal(Number(writes.geomean).toFixed(9), Number(i1.ratio).toFixed(9));
+    assert.notEqual(Number(writes.geomean).toFixed(6), Math.sqrt(Number(i1.ratio) * Number(i2.ratio)).toFixed(6), 'l.i2 is not in it');
+    assert.equal(writes.notJudged, '1');
     assert.deepEqual(problems, [], 'no console error');
   });
 });

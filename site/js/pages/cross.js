@@ -18,7 +18,7 @@ import { drawChart, chartFigure, zoomFor } from '../charts.js';
  * @typedef {{key: string, product: string, productName: string, line: string, version: string, date: string|null, runs: number}} CrossRelease
  * @typedef {{schemaVersion: number, host: string, suite: string, releases: CrossRelease[],
  *   groups: {name: string, label: string, tests: string[]}[],
- *   tests: {name: string, group: string, metric: string, values: (number|null)[], n: number[]}[],
+ *   tests: {name: string, group: string, metric: string, values: (number|null)[], n: number[], refused?: (string|null)[]}[],
  *   defaultColumns: string[], defaultBase: string|null}} CrossData
  */
 
@@ -166,6 +166,9 @@ function ratiosTo(t, base) {
  */
 function renderTable(t, columns, base, label) {
   const r = ratiosTo(t, base);
+  const bi = t.releases.findIndex((x) => x.key === base);
+  // Why a ratio is not judged: the release's or the base's repeats too short for compare to judge.
+  const refusedAt = (/** @type {number} */ k, /** @type {number} */ i) => t.tests[k].refused?.[i] ?? (i !== bi ? t.tests[k].refused?.[bi] ?? null : null);
   const cols = columns.map((k) => t.releases.findIndex((x) => x.key === k)).filter((i) => i >= 0);
   const head = (/** @type {string} */ first) => h('thead', null,
     h('tr', null, h('th', { scope: 'col', class: 'text sticky-col', text: first }),
@@ -177,9 +180,12 @@ function renderTable(t, columns, base, label) {
   const summaryRows = t.groups.map((g) => h('tr', { dataset: { group: g.name } },
     h('th', { scope: 'row', class: 'text sticky-col', text: `${g.label} (${g.tests.length})` }),
     cols.map((i) => {
-      const rs = g.tests.map((name) => r[t.tests.findIndex((x) => x.name === name)][i]);
-      const gm = geometricMean(rs);
-      return h('td', { class: ratioClass(gm) || null, dataset: { key: t.releases[i].key, geomean: gm ?? '' } }, fmtRatio(gm));
+      const rows = g.tests.map((name) => t.tests.findIndex((x) => x.name === name));
+      // A step too short to judge must not move its group's mean (issue 35: "Writes 1.03").
+      const gm = geometricMean(rows.map((k) => (refusedAt(k, i) ? null : r[k][i])));
+      const left = rows.filter((k) => refusedAt(k, i) && r[k][i] !== null).length;
+      return h('td', { class: ratioClass(gm) || null, dataset: { key: t.releases[i].key, geomean: gm ?? '', notJudged: String(left) },
+        title: left > 0 ? `${left} test${left === 1 ? '' : 's'} not judged left out (repeats too short)` : undefined }, fmtRatio(gm));
     })));
   const bodies = t.groups.map((g) => h('tbody', null,
     h('tr', null, h('th', { scope: 'rowgroup', colspan: String(cols.length + 1), class: 'sticky-col', text: g.label })),
@@ -190,9 +196,10 @@ function renderTable(t, columns, base, label) {
         h('th', { scope: 'row', class: 'text sticky-col', text: test.metric === 'qps' ? name : `${name} (${test.metric})` }),
         cols.map((i) => {
           const v = test.values[i];
-          return h('td', { dataset: { key: t.releases[i].key, qps: v ?? '', ratio: r[k][i] ?? '' }, title: v === null ? 'not run, or no ok repeat' : `${name} on ${label(t.releases[i].key)}: median of ${test.n[i]} repeats` },
+          const why = i === bi ? null : refusedAt(k, i);
+          return h('td', { dataset: { key: t.releases[i].key, qps: v ?? '', ratio: r[k][i] ?? '', notJudged: why ?? '' }, title: v === null ? 'not run, or no ok repeat' : `${name} on ${label(t.releases[i].key)}: median of ${test.n[i]} repeats${why ? `; not judged: ${why}` : ''}` },
             h('span', { class: 'qps', text: fmtQps(v) }),
-            h('span', { class: 'ratio-line' }, ratioSpan(r[k][i])));
+            h('span', { class: 'ratio-line' }, why && r[k][i] !== null ? h('span', { class: 'ratio unjudged', text: `${fmtRatio(r[k][i])}*` }) : ratioSpan(r[k][i])));
         }));
     })));
   return [
