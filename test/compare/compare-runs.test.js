@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { compareRuns, resolveThresholds, hasIssueRegression, estimateNoiseHistory } from '../../scripts/compare/index.js';
 import { makeRecord } from './make-record.js';
 import { validateComparison } from '../../scripts/store/index.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 
 const thresholds = resolveThresholds({
   confidence: 0.9,
@@ -343,4 +345,24 @@ test('a step too short for its throughput is not judged on any other figure of t
   const long = run(3);
   assert.deepEqual(long.tests.map((v) => [v.metric, v.verdict]), [['throughput', 'improvement'], ['cpuUsPerOp', 'regression']]);
   assert.deepEqual(long.notJudged, []);
+});
+
+test('a step too short for its throughput: its p95, CPU/op and QoS figures are refused with it, under the project\'s thresholds (issue 35 item 5)', () => {
+  const t = resolveThresholds(parse(readFileSync(new URL('../../configs/thresholds.yml', import.meta.url), 'utf8')));
+  // Per-second samples that give every QoS figure (p1, p5, p50, cv, stall share) a value; the
+  // candidate's are 30 % lower, so each is judged, and moves, when the repeats are long enough.
+  const seconds = (/** @type {number} */ f) => [0, 1, 2].map((k) => Array.from({ length: 12 }, (_, s) => f * (1000 + ((s * 7 + k * 3) % 11) * 10)));
+  const run = (/** @type {number} */ durationS) => compareRuns({
+    base: { version: 'a', records: [makeRecord({ id: 'b', version: 'a', steps: [{ name: 'l.i1', group: 'write', throughput: [1000, 1010, 990], intervals: seconds(1), cpuUsPerOp: [10, 10.1, 9.9], cpuScope: 'processes', durationS }] })] },
+    candidate: { version: 'b', records: [makeRecord({ id: 'c', version: 'b', steps: [{ name: 'l.i1', group: 'write', throughput: [1200, 1210, 1190], intervals: seconds(0.7), cpuUsPerOp: [13, 13.1, 12.9], cpuScope: 'processes', durationS }] })] },
+    thresholds: t, createdAt: 'x',
+  });
+  const long = run(12);
+  const judged = long.tests.map((v) => v.metric);
+  for (const m of ['throughput', 'latencyP95Ms', 'cpuUsPerOp', 'qpsP1', 'qpsP50', 'qpsCv', 'stallShare']) assert.ok(judged.includes(m), `${m} judged on 12 s repeats: ${judged.join(', ')}`);
+  const short = run(0.4);
+  assert.deepEqual(short.tests, [], 'nothing judged on 0.4 s repeats');
+  const refused = (short.notJudged ?? []).filter((n) => n.metric !== 'throughput');
+  assert.deepEqual(refused.map((n) => n.metric).sort(), judged.filter((m) => m !== 'throughput').sort());
+  for (const n of refused) assert.match(n.reason, /^not judged on the repeats the step's throughput is refused for \(repeats of 0\.4 s are shorter than the 1 s its throughput needs\)/);
 });
