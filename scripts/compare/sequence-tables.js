@@ -237,14 +237,20 @@ export function renderSequenceTables(tables, options) {
       keepUpText(r.keepUp),
     ]));
     out.push(table(head, rows, md, 2));
-    const charted = tables.insert.filter((s) => s.rateField === 'inserts' && s.releases.some((r) => r.perSecond.length > 0));
+    // A release's line needs two seconds: one is a lone bar that says nothing of stalls (the
+    // demo's l.i1, 1.3-1.5 s repeats), as the site leaves such a line out of its chart.
+    const charted = tables.insert.filter((s) => s.rateField === 'inserts' && s.releases.some((r) => r.perSecond.length >= MIN_SPARKLINE_SECONDS));
     if (charted.length > 0) {
       out.push(md ? '\nInserts per second, one repeat per release (the one of median rate), on one scale per step:\n\n```\n' : '\ninserts per second, one repeat per release (the one of median rate), on one scale per step:\n');
       const width = Math.max(...tables.insert.flatMap((s) => s.releases.map((r) => r.version.length)));
       for (const step of charted) {
         const top = Math.max(...step.releases.flatMap((r) => r.perSecond));
         out.push(`${step.test} (top ${formatQps(top)}/s)\n`);
-        for (const r of step.releases) out.push(`  ${r.version.padEnd(width)} ${sparkline(r.perSecond, top) || '(no per-second samples)'}\n`);
+        for (const r of step.releases) {
+          const line = r.perSecond.length >= MIN_SPARKLINE_SECONDS ? sparkline(r.perSecond, top)
+            : `(${r.perSecond.length === 0 ? 'no per-second samples' : 'one second of samples'}: its repeats ran ${formatValue(r.seconds)} s (median), too short for a per-second picture)`;
+          out.push(`  ${r.version.padEnd(width)} ${line}\n`);
+        }
       }
       if (md) out.push('```\n');
     }
@@ -268,6 +274,9 @@ export function renderSequenceTables(tables, options) {
   }
   return out.join('');
 }
+
+/** Per-second samples a release's sparkline needs to be drawn (site/js/pages/sequences.js: the same). */
+const MIN_SPARKLINE_SECONDS = 2;
 
 /** What the LinkBench table's sizes are, printed above it. */
 export const LINKBENCH_SIZES = 'Sizes after each phase: on disk (linkdb0\'s files; MyRocks: its SST files) / logical (information_schema after ANALYZE: InnoDB\'s are sampled statistics, trust the first).';

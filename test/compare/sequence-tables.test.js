@@ -205,3 +205,14 @@ describe('helpers', () => {
     assert.equal(formatBytes(null), 'n/a');
   });
 });
+
+describe('issue 35\'s demo (its records trimmed: test/fixtures/sequence/issue35-demo/)', () => {
+  it('a release whose charted repeat has one second of samples gets no lone bar but why; a step where none has two is not drawn', () => {
+    const text = renderSequenceTables(computeSequenceTables(byRelease(records('issue35-demo')), OPTIONS), { format: 'markdown' });
+    const chart = text.slice(text.indexOf('Inserts per second'), text.indexOf('```\n', text.indexOf('```\n') + 4));
+    // l.i1: 10.11.18's charted repeat ran 2.0 s (two samples), 10.11.19's 1.5 s (one).
+    assert.match(chart, /\nl\.i1 \(top \d+\/s\)\n {2}10\.11\.18 \S{2}\n {2}10\.11\.19 \(one second of samples: its repeats ran 1\.51 s \(median\), too short for a per-second picture\)\n/);
+    // l.i2's repeats ran under a second: no per-second sample, no chart.
+    assert.doesNotMatch(chart, /l\.i2/);
+  });
+});
