@@ -44,3 +44,9 @@ test('terminal: one line per test, the figures that moved named with their value
 test('no counted verdicts, no section', () => {
   assert.equal(renderCountedTable(/** @type {any} */ ({ tests: [cmp.tests[0]] }), { format: 'markdown' }), '');
 });
+
+test('a counted ratio at the five decimals every page gives it (the demo\'s range-covered-si medians: 1.00300), never "1.003"', () => {
+  const demo = /** @type {any} */ ({ tests: [verdict('range-covered-si', 'instructionsPerOp', 'instructions/op', 351656, 352710, 'regression')] });
+  assert.match(renderCountedTable(demo, { format: 'markdown' }), /\| instructionsPerOp \| instructions\/op \| 351656 \| 352710 \| 1\.00300 \| regression \|/);
+  assert.match(renderCountedTable(demo, { format: 'terminal' }), /instructionsPerOp 351656 -> 352710 \(1\.00300, regression\)/);
+});
