@@ -91,8 +91,9 @@ export const work = Object.freeze({
  * insert's 2.3 s after the last (the settling waits for purge and the page cleaner), and a stop
  * and a start of a plain server between rounds took about 3 s; the whole phase (both releases,
  * three rounds, the rows made the same) took 39 s, from the last counted repeat under callgrind
- * at 14:44:51 to the last of this meter at 14:45:30. Rounded towards slower, as ESTIMATE_DEFAULTS
- * are: the demo's suite is estimated at about a minute.
+ * at 14:44:51 to the last of this meter at 14:45:30 (the host's load was not recorded; the VM was
+ * shared with other work then, so this is a basis for an estimate, not a measured result). Rounded
+ * towards slower, as ESTIMATE_DEFAULTS are: the demo's suite is estimated at about a minute.
  * @type {Readonly<import('../types.js').CountedPace>}
  */
 const WORK_PACE = Object.freeze({ instructionsPerS: 1e9, repeatOverheadS: 0.4, serverStartS: 4, servers: 'on plain servers' });
