@@ -29,6 +29,8 @@ import { renderUntrustedText } from './markdown-text.js';
  * @property {string|null} dispatchFunction
  * @property {number|null} queryPathPerOp
  * @property {number} unnamedSelfPerOp
+ * @property {Record<string, number>} [unnamedByObject] unnamedSelfPerOp per ELF object (profiles
+ *   stored before it was kept lack it)
  * @property {number} [minShare] share of the total below which a function has no row of its own
  * @property {{name: string, object: string, selfPerOp: number, inclusivePerOp: number}[]} functions
  *   the row named OTHER sums the functions below the profile's share
@@ -71,6 +73,17 @@ const ADDRESS = /^0x[0-9a-fA-F]+$/;
  */
 
 /**
+ * @typedef {object} UnnamedObject the code without a name in one ELF object
+ * @property {string} object `mariadbd`, `libc.so.6`; '' when the profiles do not say
+ * @property {number} delta candidate − base self instructions per operation
+ */
+
+/** A named list that explains less than this share of the difference is labelled so. */
+export const EXPLAINS_MOST = 0.5;
+/** How many functions each way `added` and `removed` hold by default. */
+const TOP_LISTED = 10;
+
+/**
  * @typedef {object} FunctionDiff
  * @property {SideSummary} base
  * @property {SideSummary} candidate
@@ -80,6 +93,9 @@ const ADDRESS = /^0x[0-9a-fA-F]+$/;
  * @property {number} unnamedDelta candidate − base self instructions per operation in functions
  *   without a name
  * @property {number|null} unnamedShare unnamedDelta / totalDelta; null when the totals are equal
+ * @property {UnnamedObject[]} [unnamedByObject] where the code without a name is: unnamedDelta per
+ *   ELF object, largest change first (object '' for what profiles stored without the split hide
+ *   below their share); absent in comparisons stored before it was kept
  * @property {number} otherDelta candidate − base of the `(other)` rows (functions below the share)
  * @property {FunctionDelta[]} functions every function of either side, `(other)` included, by
  *   |selfDelta| desc
@@ -98,7 +114,7 @@ const ADDRESS = /^0x[0-9a-fA-F]+$/;
  * @throws {RangeError} when a side has no profile
  */
 export function diffProfiles(baseProfiles, candidateProfiles, options = {}) {
-  const top = options.top ?? 10;
+  const top = options.top ?? TOP_LISTED;
   if (baseProfiles.length === 0) throw new RangeError('diffProfiles: the base side has no profile (no counted repeat measured instructions)');
   if (candidateProfiles.length === 0) throw new RangeError('diffProfiles: the candidate side has no profile (no counted repeat measured instructions)');
   const base = meanFunctions(baseProfiles);
@@ -135,6 +151,8 @@ export function diffProfiles(baseProfiles, candidateProfiles, options = {}) {
   const totalDelta = round(cs.totalPerOp - bs.totalPerOp);
   const unnamedDelta = round(cs.unnamedSelfPerOp - bs.unnamedSelfPerOp);
   const other = functions.find((f) => f.name === OTHER);
+  const added = gained.slice(0, top);
+  const removed = lost.slice(0, top);
   return {
     base: bs,
     candidate: cs,
@@ -143,13 +161,40 @@ export function diffProfiles(baseProfiles, candidateProfiles, options = {}) {
     queryPathDelta: bs.queryPathPerOp === null || cs.queryPathPerOp === null ? null : round(cs.queryPathPerOp - bs.queryPathPerOp),
     unnamedDelta,
     unnamedShare: totalDelta === 0 ? null : unnamedDelta / totalDelta,
+    unnamedByObject: unnamedObjects(baseProfiles, candidateProfiles, functions, unnamedDelta),
     otherDelta: other ? other.selfDelta : 0,
     functions,
-    added: gained.slice(0, top),
-    removed: lost.slice(0, top),
+    added,
+    removed,
     addedCount: gained.length,
     removedCount: lost.length,
   };
+}
+
+/**
+ * The change in code without a name, per ELF object. Profiles that keep the split
+ * (`unnamedByObject`) give it whole; older ones only through their address-named rows, and what
+ * those leave of unnamedDelta is put under object '' (below the profiles' share: not known where).
+ * @param {CompactProfile[]} baseProfiles
+ * @param {CompactProfile[]} candidateProfiles
+ * @param {FunctionDelta[]} functions
+ * @param {number} unnamedDelta
+ * @returns {UnnamedObject[]} non-zero changes, largest first
+ */
+function unnamedObjects(baseProfiles, candidateProfiles, functions, unnamedDelta) {
+  /** @type {Map<string, number>} */
+  const deltas = new Map();
+  const add = (/** @type {string} */ object, /** @type {number} */ v) => deltas.set(object, (deltas.get(object) ?? 0) + v);
+  if ([...baseProfiles, ...candidateProfiles].every((p) => p.unnamedByObject)) {
+    for (const [side, profiles] of /** @type {const} */ ([[-1, baseProfiles], [1, candidateProfiles]])) {
+      for (const p of profiles) for (const [object, perOp] of Object.entries(p.unnamedByObject ?? {})) add(object, (side * perOp) / profiles.length);
+    }
+  } else {
+    for (const f of functions) if (ADDRESS.test(f.name)) add(f.object, f.selfDelta);
+    add('', unnamedDelta - [...deltas.values()].reduce((sum, v) => sum + v, 0));
+  }
+  return [...deltas].map(([object, delta]) => ({ object, delta: round(delta) })).filter((o) => o.delta !== 0)
+    .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || compareText(x.object, y.object));
 }
 
 /**
@@ -218,9 +263,10 @@ const NAME_CHARS = 60;
  * name. Bounded: at most `limit` rows per direction, and rows are dropped (the smallest changes
  * first, never part of a row) until the whole text fits in `maxChars`; a line says how many.
  * @param {FunctionDiff} diff from diffProfiles()
- * @param {{format?: 'text'|'markdown', limit?: number, title?: string, maxChars?: number, baseLabel?: string, candidateLabel?: string}} [options]
+ * @param {{format?: 'text'|'markdown', limit?: number, title?: string, maxChars?: number, baseLabel?: string, candidateLabel?: string, namingCommand?: string|null}} [options]
  *   format default 'text'; limit default 10; maxChars default DEFAULT_MAX_CHARS (a header that
- *   alone is longer is returned whole, with no rows); labels default 'base' and 'candidate'
+ *   alone is longer is returned whole, with no rows); labels default 'base' and 'candidate';
+ *   namingCommand: the command that names every function (namingCommand())
  * @returns {string} ends with a newline
  */
 export function renderFunctionDiff(diff, options = {}) {
@@ -246,9 +292,12 @@ export function renderFunctionDiff(diff, options = {}) {
     // The title names a test, which is data: escaped like the names in the tables.
     if (options.title) out.push(format === 'markdown' ? `### ${renderUntrustedText(options.title, { span: false })}` : options.title, '');
     out.push(...headerLines(diff, labels, format));
+    // Before the tables: a reader must not take a list that explains little for the cause.
+    const partial = describeListedShare(diff);
+    if (partial) out.push('', format === 'markdown' ? `**${partial}**` : `Note: ${partial}`);
     out.push('', ...section(`Added the most instructions per operation (${added.length} of ${diff.addedCount} functions):`, added, format, shownAdded));
     out.push('', ...section(`Removed the most instructions per operation (${removed.length} of ${diff.removedCount} functions):`, removed, format, shownRemoved));
-    out.push('', unnamedLine(diff));
+    out.push('', describeUnnamed(diff, { command: options.namingCommand ?? null, format }));
     if (dropped > 0) out.push('', `${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under ${grouped(String(maxChars))} characters.`);
     return `${out.join('\n')}\n`;
   };
@@ -287,11 +336,81 @@ function headerLines(diff, labels, format) {
   return lines;
 }
 
-/** @param {FunctionDiff} diff */
-function unnamedLine(diff) {
+/**
+ * What the named functions of `added` and `removed` explain of the whole difference together.
+ * @param {Pick<FunctionDiff, 'totalDelta'|'added'|'removed'>} diff
+ * @returns {number|null} null when the totals are equal
+ */
+export function listedShare(diff) {
+  if (diff.totalDelta === 0) return null;
+  return round([...diff.added, ...diff.removed].reduce((sum, f) => sum + f.selfDelta, 0)) / diff.totalDelta;
+}
+
+/**
+ * The label a named list gets when it explains under half of the difference, so that nobody
+ * blames the few functions it names for all of it (the demo's range-covered-si: free_root's +25
+ * of +600, 96 % in code without a name).
+ * @param {Pick<FunctionDiff, 'totalDelta'|'unnamedShare'|'unnamedByObject'|'added'|'removed'>} diff
+ * @returns {string|null} null when the listed functions explain half of the difference or more,
+ *   or the totals are equal
+ */
+export function describeListedShare(diff) {
+  const share = listedShare(diff);
+  if (share === null || Math.abs(share) >= EXPLAINS_MOST) return null;
+  const named = diff.added.length + diff.removed.length === 0 ? 'No named function moved beyond what the profiles\' cut can explain'
+    : `The ${diff.added.length + diff.removed.length} named functions that moved the most explain only ${formatPercent(share)} of the difference together (under half)`;
+  const unnamed = diff.unnamedShare === null || diff.unnamedShare === undefined ? ''
+    : `; ${formatPercent(diff.unnamedShare)} is in code without a name${objectsText(diff.unnamedByObject ?? [])}`;
+  return `${named}${unnamed}: the list is not where most of the instructions went.`;
+}
+
+/**
+ * Where the code without a name is, and how to name it: Debian's binaries keep symbols for
+ * exported functions only, and Debian's debug-symbol packages could not be had where this was
+ * built (bench/debug-symbols.md), so the sentence gives the command that counts the same releases
+ * built from source with symbols (the source provider's profiles are RelWithDebInfo).
+ * @param {Pick<FunctionDiff, 'unnamedDelta'|'unnamedShare'|'unnamedByObject'>} diff
+ * @param {{command?: string|null, format?: 'text'|'markdown'}} [options] command: the one that
+ *   names every function (namingCommand()); markdown puts it in a code span
+ * @returns {string}
+ */
+export function describeUnnamed(diff, options = {}) {
   const share = diff.unnamedShare === null ? '' : ` (${formatPercent(diff.unnamedShare)} of the difference)`;
-  return `Code without a name: ${count(diff.unnamedDelta, true)} instructions per operation${share}. `
-    + 'Debian binaries name only exported functions; a source build with symbols names every function.';
+  const head = `Code without a name: ${count(diff.unnamedDelta, true)} instructions per operation${share}`;
+  if (diff.unnamedDelta === 0) return `${head}.`;
+  const command = options.command ? (options.format === 'markdown' ? renderUntrustedText(options.command) : `\`${options.command}\``) : null;
+  return `${head}${objectsText(diff.unnamedByObject ?? [])}. `
+    + 'Debian\'s binaries carry symbols for their exported functions only, and Debian\'s debug-symbol packages (its debug archive, or debuginfod) are not reachable from tagbench\'s hosts (bench/debug-symbols.md). '
+    + (command ? `A source build with symbols names every function: ${command}.` : 'A source build with symbols (the source provider) names every function.');
+}
+
+/**
+ * The command that counts a comparison's two releases again, built from source with symbols,
+ * into a store of its own (a source build's records would otherwise join the packages' ones).
+ * @param {{product: string, hostClass: string, suite: string, base: {version: string}, candidate: {version: string}}} cmp
+ * @returns {string}
+ */
+export function namingCommand(cmp) {
+  const store = 'results-with-symbols';
+  return `tagbench run --releases ${cmp.product}@${cmp.base.version}:source,${cmp.product}@${cmp.candidate.version}:source --meter instructions --suite ${cmp.suite} --host-class ${cmp.hostClass} --store ${store}`
+    + ` && tagbench compare --product ${cmp.product} --suite ${cmp.suite} --host-class ${cmp.hostClass} --store ${store} --functions`;
+}
+
+/** Objects named one by one in the unnamed sentence; the rest are summed. */
+const OBJECTS_NAMED = 3;
+
+/**
+ * @param {UnnamedObject[]} objects largest first
+ * @returns {string} e.g. `, in mariadbd +570, libc.so.6 +5`; empty without objects
+ */
+function objectsText(objects) {
+  if (objects.length === 0) return '';
+  // callgrind's name for code in no known object
+  const name = (/** @type {string} */ o) => (o === '' ? 'objects below the profiles\' share' : o === '???' ? 'no known object (???)' : o);
+  const parts = objects.slice(0, OBJECTS_NAMED).map((o) => `${name(o.object)} ${count(o.delta, true)}`);
+  const rest = objects.slice(OBJECTS_NAMED);
+  if (rest.length > 0) parts.push(`${rest.length} other object${rest.length === 1 ? '' : 's'} ${count(round(rest.reduce((sum, o) => sum + o.delta, 0)), true)}`);
+  return `, in ${parts.join(', ')}`;
 }
 
 /**

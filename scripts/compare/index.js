@@ -41,7 +41,7 @@ export { latencyTable, renderLatencyTables, medianOfFinite } from './latency-tab
 /** @typedef {import('./latency-tables.js').LatencyTable} LatencyTable */
 export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
-export { diffProfiles, renderFunctionDiff } from './function-diff.js';
+export { diffProfiles, renderFunctionDiff, describeListedShare, describeUnnamed, namingCommand, listedShare } from './function-diff.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
 export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';
