@@ -47,6 +47,6 @@ export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
 export { describeTimeAndWork, describeTestTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
-export { describeVerdict, describeMeasuredChange } from './verdict-words.js';
+export { describeVerdict, describeMeasuredChange, formatPercentInterval } from './verdict-words.js';
 export { computeShownRatio, formatShownRatio, describeShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
 /** @typedef {import('./shown-ratio.js').ShownRatio} ShownRatio */
