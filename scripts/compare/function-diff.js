@@ -379,7 +379,9 @@ export function describeUnnamed(diff, options = {}) {
   const head = `Code without a name: ${count(diff.unnamedDelta, true)} instructions per operation${share}`;
   if (diff.unnamedDelta === 0) return `${head}.`;
   const command = options.command ? (options.format === 'markdown' ? renderUntrustedText(options.command) : `\`${options.command}\``) : null;
-  return `${head}${objectsText(diff.unnamedByObject ?? [])}. `
+  // A comparison stored before the objects were kept cannot say them; comparing again can.
+  const where = diff.unnamedByObject ? objectsText(diff.unnamedByObject) : ' (in which objects: not kept in this comparison, made before tagbench kept them; compare again to see them)';
+  return `${head}${where}. `
     + 'Debian\'s binaries carry symbols for their exported functions only, and Debian\'s debug-symbol packages (its debug archive, or debuginfod) are not reachable from tagbench\'s hosts (bench/debug-symbols.md). '
     + (command ? `A source build with symbols names every function: ${command}.` : 'A source build with symbols (the source provider) names every function.');
 }

@@ -255,3 +255,21 @@ test('a named list that explains under half of the difference is labelled so, in
   assert.equal(describeListedShare(most), null);
   assert.equal(listedShare(diffProfiles([P1], [P1])), null, 'no difference: no share');
 });
+
+test('a real comparison (10.11.18 vs 10.11.19, Debian packages, recorded): its named lists explain little and are labelled so in the terminal and the Markdown', async () => {
+  const { readComparisons } = await import('../../scripts/store/index.js');
+  const { renderComparison } = await import('../../scripts/compare/index.js');
+  const [stored] = await readComparisons(new URL('../fixtures/compare/time-and-work/', import.meta.url).pathname);
+  const update = /** @type {any} */ (stored.tests.find((t) => t.test === 'update-index' && t.metric === 'instructionsPerOp'));
+  // The recorded figures: -327.8 instructions per update in all, -274.7 of it without a name.
+  assert.deepEqual([update.functions.totalDelta, update.functions.unnamedDelta], [-327.8, -274.7]);
+  assert.equal(describeListedShare(update.functions),
+    'The 20 named functions that moved the most explain only 5.7 % of the difference together (under half); 83.8 % is in code without a name: the list is not where most of the instructions went.');
+  assert.match(describeUnnamed(update.functions), /\(83\.8 % of the difference\) \(in which objects: not kept in this comparison, made before tagbench kept them; compare again to see them\)\./,
+    'a comparison stored before the objects were kept says so instead of naming none');
+  const terminal = renderComparison(/** @type {any} */ (stored), { format: 'terminal', functions: 'all' });
+  assert.match(terminal, /\nNote: The 20 named functions that moved the most explain only 5\.7 % /);
+  assert.ok(terminal.includes(`names every function: \`${namingCommand(stored)}\`.`), 'the terminal gives the command with the run\'s own releases, suite and host class');
+  const markdown = renderComparison(/** @type {any} */ (stored), { format: 'markdown', functions: 'all' });
+  assert.match(markdown, /\n\*\*The 20 named functions that moved the most explain only 5\.7 % of the difference together \(under half\); 83\.8 % is in code without a name: the list is not where most of the instructions went\.\*\*\n/);
+});
