@@ -17,7 +17,8 @@
  *   instructions per point select, and a dozen functions of 32–35 looked removed; a function is
  *   ranked only when its change holds with its missing repeats set anywhere in that range.
  */
-import { formatPercent, formatValue, MISSING } from '../format-number.js';
+import { formatCount, formatPercent, MISSING } from '../format-number.js';
+import { ADDRESS, describeListedShare, describeUnnamed, unnamedObjects } from './unnamed-code.js';
 import { renderUntrustedText } from './markdown-text.js';
 
 /**
@@ -38,8 +39,6 @@ import { renderUntrustedText } from './markdown-text.js';
 
 /** The row of a compact profile that sums the functions below its share (summarizeProfile's OTHER). */
 export const OTHER = '(other)';
-/** How callgrind names a function without a symbol: its address (summarizeProfile's isUnnamed). */
-const ADDRESS = /^0x[0-9a-fA-F]+$/;
 
 /**
  * @typedef {object} SideMean one function's mean over one side's repeats
@@ -72,14 +71,6 @@ const ADDRESS = /^0x[0-9a-fA-F]+$/;
  *   (always true when no repeat misses it), for a function with a symbol
  */
 
-/**
- * @typedef {object} UnnamedObject the code without a name in one ELF object
- * @property {string} object `mariadbd`, `libc.so.6`; '' when the profiles do not say
- * @property {number} delta candidate − base self instructions per operation
- */
-
-/** A named list that explains less than this share of the difference is labelled so. */
-export const EXPLAINS_MOST = 0.5;
 /** How many functions each way `added` and `removed` hold by default. */
 const TOP_LISTED = 10;
 
@@ -93,7 +84,7 @@ const TOP_LISTED = 10;
  * @property {number} unnamedDelta candidate − base self instructions per operation in functions
  *   without a name
  * @property {number|null} unnamedShare unnamedDelta / totalDelta; null when the totals are equal
- * @property {UnnamedObject[]} [unnamedByObject] where the code without a name is: unnamedDelta per
+ * @property {import('./unnamed-code.js').UnnamedObject[]} [unnamedByObject] where the code without a name is: unnamedDelta per
  *   ELF object, largest change first (object '' for what profiles stored without the split hide
  *   below their share); absent in comparisons stored before it was kept
  * @property {number} otherDelta candidate − base of the `(other)` rows (functions below the share)
@@ -169,32 +160,6 @@ export function diffProfiles(baseProfiles, candidateProfiles, options = {}) {
     addedCount: gained.length,
     removedCount: lost.length,
   };
-}
-
-/**
- * The change in code without a name, per ELF object. Profiles that keep the split
- * (`unnamedByObject`) give it whole; older ones only through their address-named rows, and what
- * those leave of unnamedDelta is put under object '' (below the profiles' share: not known where).
- * @param {CompactProfile[]} baseProfiles
- * @param {CompactProfile[]} candidateProfiles
- * @param {FunctionDelta[]} functions
- * @param {number} unnamedDelta
- * @returns {UnnamedObject[]} non-zero changes, largest first
- */
-function unnamedObjects(baseProfiles, candidateProfiles, functions, unnamedDelta) {
-  /** @type {Map<string, number>} */
-  const deltas = new Map();
-  const add = (/** @type {string} */ object, /** @type {number} */ v) => deltas.set(object, (deltas.get(object) ?? 0) + v);
-  if ([...baseProfiles, ...candidateProfiles].every((p) => p.unnamedByObject)) {
-    for (const [side, profiles] of /** @type {const} */ ([[-1, baseProfiles], [1, candidateProfiles]])) {
-      for (const p of profiles) for (const [object, perOp] of Object.entries(p.unnamedByObject ?? {})) add(object, (side * perOp) / profiles.length);
-    }
-  } else {
-    for (const f of functions) if (ADDRESS.test(f.name)) add(f.object, f.selfDelta);
-    add('', unnamedDelta - [...deltas.values()].reduce((sum, v) => sum + v, 0));
-  }
-  return [...deltas].map(([object, delta]) => ({ object, delta: round(delta) })).filter((o) => o.delta !== 0)
-    .sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || compareText(x.object, y.object));
 }
 
 /**
@@ -278,9 +243,9 @@ export function renderFunctionDiff(diff, options = {}) {
   /** @param {FunctionDelta} f */
   const cells = (f) => [
     shorten(f.name), f.object,
-    `${count(f.base.selfPerOp)} → ${count(f.candidate.selfPerOp)}`, count(f.selfDelta, true),
+    `${formatCount(f.base.selfPerOp)} → ${formatCount(f.candidate.selfPerOp)}`, formatCount(f.selfDelta, { signed: true }),
     baseTotal > 0 ? formatPercent(f.selfDelta / baseTotal, { signed: true }) : MISSING,
-    `${count(f.base.inclusivePerOp)} → ${count(f.candidate.inclusivePerOp)}`, count(f.inclusiveDelta, true),
+    `${formatCount(f.base.inclusivePerOp)} → ${formatCount(f.candidate.inclusivePerOp)}`, formatCount(f.inclusiveDelta, { signed: true }),
   ];
   const added = diff.added.slice(0, limit).map(cells);
   const removed = diff.removed.slice(0, limit).map(cells);
@@ -298,7 +263,7 @@ export function renderFunctionDiff(diff, options = {}) {
     out.push('', ...section(`Added the most instructions per operation (${added.length} of ${diff.addedCount} functions):`, added, format, shownAdded));
     out.push('', ...section(`Removed the most instructions per operation (${removed.length} of ${diff.removedCount} functions):`, removed, format, shownRemoved));
     out.push('', describeUnnamed(diff, { command: options.namingCommand ?? null, format }));
-    if (dropped > 0) out.push('', `${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under ${grouped(String(maxChars))} characters.`);
+    if (dropped > 0) out.push('', `${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under ${maxChars.toLocaleString('en-US')} characters.`);
     return `${out.join('\n')}\n`;
   };
 
@@ -325,94 +290,15 @@ function headerLines(diff, labels, format) {
   const rel = (/** @type {number} */ delta, /** @type {number} */ of) => (of > 0 ? `, ${formatPercent(delta / of, { signed: true })}` : '');
   const bullet = format === 'markdown' ? '- ' : '';
   const lines = [
-    `${bullet}Instructions per operation: ${labels.base} ${count(b.totalPerOp)} → ${labels.candidate} ${count(c.totalPerOp)} (${count(diff.totalDelta, true)}${rel(diff.totalDelta, b.totalPerOp)}); means over ${b.repeats} and ${c.repeats} repeat${c.repeats === 1 ? '' : 's'}`,
+    `${bullet}Instructions per operation: ${labels.base} ${formatCount(b.totalPerOp)} → ${labels.candidate} ${formatCount(c.totalPerOp)} (${formatCount(diff.totalDelta, { signed: true })}${rel(diff.totalDelta, b.totalPerOp)}); means over ${b.repeats} and ${c.repeats} repeat${c.repeats === 1 ? '' : 's'}`,
   ];
   if (diff.queryPathDelta !== null && b.queryPathPerOp !== null && c.queryPathPerOp !== null) {
     // The function's name is as the profiled binary names it: data, so a span in Markdown.
     const dispatch = diff.dispatchFunction === null ? 'the query path' : format === 'markdown' ? renderUntrustedText(diff.dispatchFunction) : diff.dispatchFunction;
-    lines.push(`${bullet}In ${dispatch} and what it calls: ${count(b.queryPathPerOp)} → ${count(c.queryPathPerOp)} (${count(diff.queryPathDelta, true)}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
+    lines.push(`${bullet}In ${dispatch} and what it calls: ${formatCount(b.queryPathPerOp)} → ${formatCount(c.queryPathPerOp)} (${formatCount(diff.queryPathDelta, { signed: true })}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
   }
-  if (diff.otherDelta !== 0) lines.push(`${bullet}Functions below the profile's share, together: ${count(diff.otherDelta, true)}`);
+  if (diff.otherDelta !== 0) lines.push(`${bullet}Functions below the profile's share, together: ${formatCount(diff.otherDelta, { signed: true })}`);
   return lines;
-}
-
-/**
- * What the named functions of `added` and `removed` explain of the whole difference together.
- * @param {Pick<FunctionDiff, 'totalDelta'|'added'|'removed'>} diff
- * @returns {number|null} null when the totals are equal
- */
-export function listedShare(diff) {
-  if (diff.totalDelta === 0) return null;
-  return round([...diff.added, ...diff.removed].reduce((sum, f) => sum + f.selfDelta, 0)) / diff.totalDelta;
-}
-
-/**
- * The label a named list gets when it explains under half of the difference, so that nobody
- * blames the few functions it names for all of it (the demo's range-covered-si: free_root's +25
- * of +600, 96 % in code without a name).
- * @param {Pick<FunctionDiff, 'totalDelta'|'unnamedShare'|'unnamedByObject'|'added'|'removed'>} diff
- * @returns {string|null} null when the listed functions explain half of the difference or more,
- *   or the totals are equal
- */
-export function describeListedShare(diff) {
-  const share = listedShare(diff);
-  if (share === null || Math.abs(share) >= EXPLAINS_MOST) return null;
-  const named = diff.added.length + diff.removed.length === 0 ? 'No named function moved beyond what the profiles\' cut can explain'
-    : `The ${diff.added.length + diff.removed.length} named functions that moved the most explain only ${formatPercent(share)} of the difference together (under half)`;
-  const unnamed = diff.unnamedShare === null || diff.unnamedShare === undefined ? ''
-    : `; ${formatPercent(diff.unnamedShare)} is in code without a name${objectsText(diff.unnamedByObject ?? [])}`;
-  return `${named}${unnamed}: the list is not where most of the instructions went.`;
-}
-
-/**
- * Where the code without a name is, and how to name it: Debian's binaries keep symbols for
- * exported functions only, and Debian's debug-symbol packages could not be had where this was
- * built (bench/debug-symbols.md), so the sentence gives the command that counts the same releases
- * built from source with symbols (the source provider's profiles are RelWithDebInfo).
- * @param {Pick<FunctionDiff, 'unnamedDelta'|'unnamedShare'|'unnamedByObject'>} diff
- * @param {{command?: string|null, format?: 'text'|'markdown'}} [options] command: the one that
- *   names every function (namingCommand()); markdown puts it in a code span
- * @returns {string}
- */
-export function describeUnnamed(diff, options = {}) {
-  const share = diff.unnamedShare === null ? '' : ` (${formatPercent(diff.unnamedShare)} of the difference)`;
-  const head = `Code without a name: ${count(diff.unnamedDelta, true)} instructions per operation${share}`;
-  if (diff.unnamedDelta === 0) return `${head}.`;
-  const command = options.command ? (options.format === 'markdown' ? renderUntrustedText(options.command) : `\`${options.command}\``) : null;
-  // A comparison stored before the objects were kept cannot say them; comparing again can.
-  const where = diff.unnamedByObject ? objectsText(diff.unnamedByObject) : ' (in which objects: not kept in this comparison, made before tagbench kept them; compare again to see them)';
-  return `${head}${where}. `
-    + 'Debian\'s binaries carry symbols for their exported functions only, and Debian\'s debug-symbol packages (its debug archive, or debuginfod) are not reachable from tagbench\'s hosts (bench/debug-symbols.md). '
-    + (command ? `A source build with symbols names every function: ${command}.` : 'A source build with symbols (the source provider) names every function.');
-}
-
-/**
- * The command that counts a comparison's two releases again, built from source with symbols,
- * into a store of its own (a source build's records would otherwise join the packages' ones).
- * @param {{product: string, hostClass: string, suite: string, base: {version: string}, candidate: {version: string}}} cmp
- * @returns {string}
- */
-export function namingCommand(cmp) {
-  const store = 'results-with-symbols';
-  return `tagbench run --releases ${cmp.product}@${cmp.base.version}:source,${cmp.product}@${cmp.candidate.version}:source --meter instructions --suite ${cmp.suite} --host-class ${cmp.hostClass} --store ${store}`
-    + ` && tagbench compare --product ${cmp.product} --suite ${cmp.suite} --host-class ${cmp.hostClass} --store ${store} --functions`;
-}
-
-/** Objects named one by one in the unnamed sentence; the rest are summed. */
-const OBJECTS_NAMED = 3;
-
-/**
- * @param {UnnamedObject[]} objects largest first
- * @returns {string} e.g. `, in mariadbd +570, libc.so.6 +5`; empty without objects
- */
-function objectsText(objects) {
-  if (objects.length === 0) return '';
-  // callgrind's name for code in no known object
-  const name = (/** @type {string} */ o) => (o === '' ? 'objects below the profiles\' share' : o === '???' ? 'no known object (???)' : o);
-  const parts = objects.slice(0, OBJECTS_NAMED).map((o) => `${name(o.object)} ${count(o.delta, true)}`);
-  const rest = objects.slice(OBJECTS_NAMED);
-  if (rest.length > 0) parts.push(`${rest.length} other object${rest.length === 1 ? '' : 's'} ${count(round(rest.reduce((sum, o) => sum + o.delta, 0)), true)}`);
-  return `, in ${parts.join(', ')}`;
 }
 
 /**
@@ -437,26 +323,6 @@ function section(heading, rows, format, available) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (/** @type {string[]} */ r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
   return [heading, line(head), ...rows.map(line)];
-}
-
-/**
- * An instruction count per operation: format-number's rounding, with thousands separators
- * (counts run to six digits, unreadable without them).
- * @param {number} v
- * @param {boolean} [signed]
- */
-function count(v, signed = false) {
-  return grouped(formatValue(v, { signed }));
-}
-
-/**
- * Thousands separators in the integer part of a formatted number (`+12345.6` → `+12,345.6`).
- * @param {string} text
- */
-function grouped(text) {
-  const m = /^([+-]?)(\d+)(.*)$/.exec(text);
-  if (!m) return text;
-  return `${m[1]}${m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3]}`;
 }
 
 /** @param {string} name */

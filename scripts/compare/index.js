@@ -41,7 +41,8 @@ export { latencyTable, renderLatencyTables, medianOfFinite } from './latency-tab
 /** @typedef {import('./latency-tables.js').LatencyTable} LatencyTable */
 export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
-export { diffProfiles, renderFunctionDiff, describeListedShare, describeUnnamed, namingCommand, listedShare } from './function-diff.js';
+export { diffProfiles, renderFunctionDiff } from './function-diff.js';
+export { describeListedShare, describeUnnamed, namingCommand, listedShare } from './unnamed-code.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
 export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';

@@ -6,7 +6,8 @@
 import { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE } from './suspects.js';
 import { describeHowSure } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
-import { renderFunctionDiff, namingCommand } from './function-diff.js';
+import { renderFunctionDiff } from './function-diff.js';
+import { namingCommand } from './unnamed-code.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
 import { renderCountedTable } from './render-counted-table.js';

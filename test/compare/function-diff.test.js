@@ -13,7 +13,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { diffProfiles, renderFunctionDiff, OTHER, DEFAULT_MAX_CHARS, describeListedShare, describeUnnamed, listedShare, namingCommand } from '../../scripts/compare/function-diff.js';
+import { diffProfiles, renderFunctionDiff, OTHER, DEFAULT_MAX_CHARS } from '../../scripts/compare/function-diff.js';
+import { describeListedShare, describeUnnamed, listedShare, namingCommand } from '../../scripts/compare/unnamed-code.js';
 import { parseCallgrind } from '../../scripts/metrics/parse-callgrind.js';
 import { summarizeProfile, OTHER as METRICS_OTHER, isUnnamed } from '../../scripts/metrics/summarize-profile.js';
 
