@@ -70,7 +70,7 @@ export function describeListedShare(diff) {
   const share = listedShare(diff);
   if (share === null || Math.abs(share) >= EXPLAINS_MOST) return null;
   const named = diff.added.length + diff.removed.length === 0 ? 'No named function moved beyond what the profiles\' cut can explain'
-    : `The ${diff.added.length + diff.removed.length} named functions that moved the most explain only ${formatPercent(share)} of the difference together (under half)`;
+    : `The named functions that moved the most (${diff.added.length + diff.removed.length}, together) explain only ${formatPercent(share)} of the difference (under half)`;
   const unnamed = diff.unnamedShare === null || diff.unnamedShare === undefined ? ''
     : `; ${formatPercent(diff.unnamedShare)} is in code without a name${objectsText(diff.unnamedByObject ?? [])}`;
   return `${named}${unnamed}: the list is not where most of the instructions went.`;

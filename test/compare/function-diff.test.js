@@ -234,7 +234,7 @@ test('a named list that explains under half of the difference is labelled so, in
   const share = /** @type {number} */ (listedShare(d));
   assert.ok(Math.abs(share) < 0.5, `the named functions explain ${share}`);
   const label = /** @type {string} */ (describeListedShare(d));
-  assert.match(label, /^(The \d+ named functions that moved the most explain only -?\d+\.\d % of the difference together \(under half\)|No named function moved beyond what the profiles' cut can explain); 94\.\d % is in code without a name, in mariadbd [+-]/);
+  assert.match(label, /^(The named functions that moved the most \(\d+, together\) explain only -?\d+\.\d % of the difference \(under half\)|No named function moved beyond what the profiles' cut can explain); 94\.\d % is in code without a name, in mariadbd [+-]/);
   assert.match(label, /the list is not where most of the instructions went\.$/);
 
   const command = namingCommand({ product: 'mariadb', hostClass: 'local', suite: 'demo', base: { version: '10.11.18' }, candidate: { version: '10.11.19' } });
@@ -265,12 +265,12 @@ test('a real comparison (10.11.18 vs 10.11.19, Debian packages, recorded): its n
   // The recorded figures: -327.8 instructions per update in all, -274.7 of it without a name.
   assert.deepEqual([update.functions.totalDelta, update.functions.unnamedDelta], [-327.8, -274.7]);
   assert.equal(describeListedShare(update.functions),
-    'The 20 named functions that moved the most explain only 5.7 % of the difference together (under half); 83.8 % is in code without a name: the list is not where most of the instructions went.');
+    'The named functions that moved the most (20, together) explain only 5.7 % of the difference (under half); 83.8 % is in code without a name: the list is not where most of the instructions went.');
   assert.match(describeUnnamed(update.functions), /\(83\.8 % of the difference\) \(in which objects: not kept in this comparison, made before tagbench kept them; compare again to see them\)\./,
     'a comparison stored before the objects were kept says so instead of naming none');
   const terminal = renderComparison(/** @type {any} */ (stored), { format: 'terminal', functions: 'all' });
-  assert.match(terminal, /\nNote: The 20 named functions that moved the most explain only 5\.7 % /);
+  assert.match(terminal, /\nNote: The named functions that moved the most \(20, together\) explain only 5\.7 % /);
   assert.ok(terminal.includes(`names every function: \`${namingCommand(stored)}\`.`), 'the terminal gives the command with the run\'s own releases, suite and host class');
   const markdown = renderComparison(/** @type {any} */ (stored), { format: 'markdown', functions: 'all' });
-  assert.match(markdown, /\n\*\*The 20 named functions that moved the most explain only 5\.7 % of the difference together \(under half\); 83\.8 % is in code without a name: the list is not where most of the instructions went\.\*\*\n/);
+  assert.match(markdown, /\n\*\*The named functions that moved the most \(20, together\) explain only 5\.7 % of the difference \(under half\); 83\.8 % is in code without a name: the list is not where most of the instructions went\.\*\*\n/);
 });

@@ -366,8 +366,8 @@ describe('instructions on the pages, in Chromium', () => {
     assert.ok(chart.width > 100, 'the chart is drawn');
     assert.equal(chart.labels[0], 'MYSQLparse(…)');
     assert.equal(chart.labels.at(-2), 'JOIN::optimize_inner()', 'the largest removal is the last function');
-    assert.equal(chart.labels.at(-1), 'code without a name');
-    assert.deepEqual(chart.labels, ['MYSQLparse(…)', 'Lex_input_stream::scan_ident_middle(…)', 'alloc_root', 'Item_field::used_tables()', 'JOIN::prepare(…)', 'JOIN::optimize_inner()', 'code without a name'],
+    assert.equal(chart.labels.at(-1), 'code without a name (mariadbd)', 'the bar names the object the unnamed code is in');
+    assert.deepEqual(chart.labels, ['MYSQLparse(…)', 'Lex_input_stream::scan_ident_middle(…)', 'alloc_root', 'Item_field::used_tables()', 'JOIN::prepare(…)', 'JOIN::optimize_inner()', 'code without a name (mariadbd)'],
       'added largest first, then removed down to the largest removal');
     assert.deepEqual(chart.values.map((/** @type {number} */ x) => Math.round(x)), [1250, 180, 95, -60, -120, -400, 300]);
     assert.equal(chart.colors[0], '#cf222e', 'added: red');

@@ -86,7 +86,8 @@ function barsOf(m) {
   const bars = [
     ...m.added.map((/** @type {any} */ f) => ({ label: shortFunctionName(f.name), delta: f.selfDelta, color: ADDED, f })),
     ...[...m.removed].reverse().map((/** @type {any} */ f) => ({ label: shortFunctionName(f.name), delta: f.selfDelta, color: REMOVED, f })),
-    { label: 'code without a name', delta: m.unnamedDelta, color: UNNAMED, f: null },
+    // Which objects hold it (largest change first), where the comparison kept them.
+    { label: `code without a name${(m.unnamedByObject ?? []).length ? ` (${m.unnamedByObject.slice(0, 2).map((/** @type {any} */ o) => o.object || '?').join(', ')})` : ''}`, delta: m.unnamedDelta, color: UNNAMED, f: null },
   ];
   // Overloads shorten alike (`Item::val_int()` of two classes' clones); the axis needs distinct labels.
   /** @type {Map<string, number>} */
