@@ -98,6 +98,20 @@ export function formatValue(value, options = {}) {
 }
 
 /**
+ * An instruction count per operation: formatValue's rounding with thousands separators (counts
+ * run to six digits, unreadable without them): `+12345.6` → `+12,345.6`.
+ * @param {number|null|undefined} value
+ * @param {{signed?: boolean}} [options] signed: a `+` before positive values
+ * @returns {string} `n/a` for null
+ */
+export function formatCount(value, options = {}) {
+  const text = formatValue(value, options);
+  const m = /^([+-]?)(\d+)(.*)$/.exec(text);
+  if (!m) return text;
+  return `${m[1]}${m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3]}`;
+}
+
+/**
  * Median with its spread and, when asked, the sample count, as engineers read it.
  * @param {{median: number, min: number, max: number, n: number}|null|undefined} stats
  * @param {{count?: boolean}} [options] count: add `n=` (issues, summaries)

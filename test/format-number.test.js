@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDetectable, UNDETECTABLE } from '../scripts/format-number.js';
+import { formatDetectable, UNDETECTABLE, formatCount } from '../scripts/format-number.js';
 import { fmtDetectable, fmtRatio, ratioClass } from '../site/js/format.js';
 
 test('a detectable change past 100 % is words in the reports and on the site; below it, a percentage; a difference metric keeps its unit', () => {
@@ -38,4 +38,13 @@ test('a measured length reads in seconds, two significant digits below one', asy
   assert.equal(fmtSeconds(12.34), '12.3 s');
   assert.equal(fmtSeconds(0.0712), '0.071 s');
   assert.equal(fmtSeconds(null), '—');
+});
+
+test('an instruction count: formatValue\'s rounding with thousands separators, signed when asked', () => {
+  assert.equal(formatCount(62132.4), '62,132');
+  assert.equal(formatCount(7210.3, { signed: true }), '+7,210');
+  assert.equal(formatCount(-274.7, { signed: true }), '-274.7');
+  assert.equal(formatCount(1234567), '1,234,567');
+  assert.equal(formatCount(0.5), '0.500');
+  assert.equal(formatCount(null), 'n/a');
 });

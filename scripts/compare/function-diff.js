@@ -17,7 +17,8 @@
  *   instructions per point select, and a dozen functions of 32–35 looked removed; a function is
  *   ranked only when its change holds with its missing repeats set anywhere in that range.
  */
-import { formatPercent, formatValue, MISSING } from '../format-number.js';
+import { formatCount, formatPercent, MISSING } from '../format-number.js';
+import { ADDRESS, describeListedShare, describeUnnamed, unnamedObjects } from './unnamed-code.js';
 import { renderUntrustedText } from './markdown-text.js';
 
 /**
@@ -29,6 +30,8 @@ import { renderUntrustedText } from './markdown-text.js';
  * @property {string|null} dispatchFunction
  * @property {number|null} queryPathPerOp
  * @property {number} unnamedSelfPerOp
+ * @property {Record<string, number>} [unnamedByObject] unnamedSelfPerOp per ELF object (profiles
+ *   stored before it was kept lack it)
  * @property {number} [minShare] share of the total below which a function has no row of its own
  * @property {{name: string, object: string, selfPerOp: number, inclusivePerOp: number}[]} functions
  *   the row named OTHER sums the functions below the profile's share
@@ -36,8 +39,6 @@ import { renderUntrustedText } from './markdown-text.js';
 
 /** The row of a compact profile that sums the functions below its share (summarizeProfile's OTHER). */
 export const OTHER = '(other)';
-/** How callgrind names a function without a symbol: its address (summarizeProfile's isUnnamed). */
-const ADDRESS = /^0x[0-9a-fA-F]+$/;
 
 /**
  * @typedef {object} SideMean one function's mean over one side's repeats
@@ -70,6 +71,9 @@ const ADDRESS = /^0x[0-9a-fA-F]+$/;
  *   (always true when no repeat misses it), for a function with a symbol
  */
 
+/** How many functions each way `added` and `removed` hold by default. */
+const TOP_LISTED = 10;
+
 /**
  * @typedef {object} FunctionDiff
  * @property {SideSummary} base
@@ -80,6 +84,9 @@ const ADDRESS = /^0x[0-9a-fA-F]+$/;
  * @property {number} unnamedDelta candidate − base self instructions per operation in functions
  *   without a name
  * @property {number|null} unnamedShare unnamedDelta / totalDelta; null when the totals are equal
+ * @property {import('./unnamed-code.js').UnnamedObject[]} [unnamedByObject] where the code without a name is: unnamedDelta per
+ *   ELF object, largest change first (object '' for what profiles stored without the split hide
+ *   below their share); absent in comparisons stored before it was kept
  * @property {number} otherDelta candidate − base of the `(other)` rows (functions below the share)
  * @property {FunctionDelta[]} functions every function of either side, `(other)` included, by
  *   |selfDelta| desc
@@ -98,7 +105,7 @@ const ADDRESS = /^0x[0-9a-fA-F]+$/;
  * @throws {RangeError} when a side has no profile
  */
 export function diffProfiles(baseProfiles, candidateProfiles, options = {}) {
-  const top = options.top ?? 10;
+  const top = options.top ?? TOP_LISTED;
   if (baseProfiles.length === 0) throw new RangeError('diffProfiles: the base side has no profile (no counted repeat measured instructions)');
   if (candidateProfiles.length === 0) throw new RangeError('diffProfiles: the candidate side has no profile (no counted repeat measured instructions)');
   const base = meanFunctions(baseProfiles);
@@ -135,6 +142,8 @@ export function diffProfiles(baseProfiles, candidateProfiles, options = {}) {
   const totalDelta = round(cs.totalPerOp - bs.totalPerOp);
   const unnamedDelta = round(cs.unnamedSelfPerOp - bs.unnamedSelfPerOp);
   const other = functions.find((f) => f.name === OTHER);
+  const added = gained.slice(0, top);
+  const removed = lost.slice(0, top);
   return {
     base: bs,
     candidate: cs,
@@ -143,10 +152,11 @@ export function diffProfiles(baseProfiles, candidateProfiles, options = {}) {
     queryPathDelta: bs.queryPathPerOp === null || cs.queryPathPerOp === null ? null : round(cs.queryPathPerOp - bs.queryPathPerOp),
     unnamedDelta,
     unnamedShare: totalDelta === 0 ? null : unnamedDelta / totalDelta,
+    unnamedByObject: unnamedObjects(baseProfiles, candidateProfiles, functions, unnamedDelta),
     otherDelta: other ? other.selfDelta : 0,
     functions,
-    added: gained.slice(0, top),
-    removed: lost.slice(0, top),
+    added,
+    removed,
     addedCount: gained.length,
     removedCount: lost.length,
   };
@@ -218,9 +228,10 @@ const NAME_CHARS = 60;
  * name. Bounded: at most `limit` rows per direction, and rows are dropped (the smallest changes
  * first, never part of a row) until the whole text fits in `maxChars`; a line says how many.
  * @param {FunctionDiff} diff from diffProfiles()
- * @param {{format?: 'text'|'markdown', limit?: number, title?: string, maxChars?: number, baseLabel?: string, candidateLabel?: string}} [options]
+ * @param {{format?: 'text'|'markdown', limit?: number, title?: string, maxChars?: number, baseLabel?: string, candidateLabel?: string, namingCommand?: string|null}} [options]
  *   format default 'text'; limit default 10; maxChars default DEFAULT_MAX_CHARS (a header that
- *   alone is longer is returned whole, with no rows); labels default 'base' and 'candidate'
+ *   alone is longer is returned whole, with no rows); labels default 'base' and 'candidate';
+ *   namingCommand: the command that names every function (namingCommand())
  * @returns {string} ends with a newline
  */
 export function renderFunctionDiff(diff, options = {}) {
@@ -232,9 +243,9 @@ export function renderFunctionDiff(diff, options = {}) {
   /** @param {FunctionDelta} f */
   const cells = (f) => [
     shorten(f.name), f.object,
-    `${count(f.base.selfPerOp)} → ${count(f.candidate.selfPerOp)}`, count(f.selfDelta, true),
+    `${formatCount(f.base.selfPerOp)} → ${formatCount(f.candidate.selfPerOp)}`, formatCount(f.selfDelta, { signed: true }),
     baseTotal > 0 ? formatPercent(f.selfDelta / baseTotal, { signed: true }) : MISSING,
-    `${count(f.base.inclusivePerOp)} → ${count(f.candidate.inclusivePerOp)}`, count(f.inclusiveDelta, true),
+    `${formatCount(f.base.inclusivePerOp)} → ${formatCount(f.candidate.inclusivePerOp)}`, formatCount(f.inclusiveDelta, { signed: true }),
   ];
   const added = diff.added.slice(0, limit).map(cells);
   const removed = diff.removed.slice(0, limit).map(cells);
@@ -246,10 +257,13 @@ export function renderFunctionDiff(diff, options = {}) {
     // The title names a test, which is data: escaped like the names in the tables.
     if (options.title) out.push(format === 'markdown' ? `### ${renderUntrustedText(options.title, { span: false })}` : options.title, '');
     out.push(...headerLines(diff, labels, format));
+    // Before the tables: a reader must not take a list that explains little for the cause.
+    const partial = describeListedShare(diff);
+    if (partial) out.push('', format === 'markdown' ? `**${partial}**` : `Note: ${partial}`);
     out.push('', ...section(`Added the most instructions per operation (${added.length} of ${diff.addedCount} functions):`, added, format, shownAdded));
     out.push('', ...section(`Removed the most instructions per operation (${removed.length} of ${diff.removedCount} functions):`, removed, format, shownRemoved));
-    out.push('', unnamedLine(diff));
-    if (dropped > 0) out.push('', `${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under ${grouped(String(maxChars))} characters.`);
+    out.push('', describeUnnamed(diff, { command: options.namingCommand ?? null, format }));
+    if (dropped > 0) out.push('', `${dropped} more row${dropped === 1 ? '' : 's'} left out to keep this under ${maxChars.toLocaleString('en-US')} characters.`);
     return `${out.join('\n')}\n`;
   };
 
@@ -276,22 +290,15 @@ function headerLines(diff, labels, format) {
   const rel = (/** @type {number} */ delta, /** @type {number} */ of) => (of > 0 ? `, ${formatPercent(delta / of, { signed: true })}` : '');
   const bullet = format === 'markdown' ? '- ' : '';
   const lines = [
-    `${bullet}Instructions per operation: ${labels.base} ${count(b.totalPerOp)} → ${labels.candidate} ${count(c.totalPerOp)} (${count(diff.totalDelta, true)}${rel(diff.totalDelta, b.totalPerOp)}); means over ${b.repeats} and ${c.repeats} repeat${c.repeats === 1 ? '' : 's'}`,
+    `${bullet}Instructions per operation: ${labels.base} ${formatCount(b.totalPerOp)} → ${labels.candidate} ${formatCount(c.totalPerOp)} (${formatCount(diff.totalDelta, { signed: true })}${rel(diff.totalDelta, b.totalPerOp)}); means over ${b.repeats} and ${c.repeats} repeat${c.repeats === 1 ? '' : 's'}`,
   ];
   if (diff.queryPathDelta !== null && b.queryPathPerOp !== null && c.queryPathPerOp !== null) {
     // The function's name is as the profiled binary names it: data, so a span in Markdown.
     const dispatch = diff.dispatchFunction === null ? 'the query path' : format === 'markdown' ? renderUntrustedText(diff.dispatchFunction) : diff.dispatchFunction;
-    lines.push(`${bullet}In ${dispatch} and what it calls: ${count(b.queryPathPerOp)} → ${count(c.queryPathPerOp)} (${count(diff.queryPathDelta, true)}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
+    lines.push(`${bullet}In ${dispatch} and what it calls: ${formatCount(b.queryPathPerOp)} → ${formatCount(c.queryPathPerOp)} (${formatCount(diff.queryPathDelta, { signed: true })}${rel(diff.queryPathDelta, b.queryPathPerOp)}); the rest ran outside the statements (background threads, connection handling)`);
   }
-  if (diff.otherDelta !== 0) lines.push(`${bullet}Functions below the profile's share, together: ${count(diff.otherDelta, true)}`);
+  if (diff.otherDelta !== 0) lines.push(`${bullet}Functions below the profile's share, together: ${formatCount(diff.otherDelta, { signed: true })}`);
   return lines;
-}
-
-/** @param {FunctionDiff} diff */
-function unnamedLine(diff) {
-  const share = diff.unnamedShare === null ? '' : ` (${formatPercent(diff.unnamedShare)} of the difference)`;
-  return `Code without a name: ${count(diff.unnamedDelta, true)} instructions per operation${share}. `
-    + 'Debian binaries name only exported functions; a source build with symbols names every function.';
 }
 
 /**
@@ -316,26 +323,6 @@ function section(heading, rows, format, available) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (/** @type {string[]} */ r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
   return [heading, line(head), ...rows.map(line)];
-}
-
-/**
- * An instruction count per operation: format-number's rounding, with thousands separators
- * (counts run to six digits, unreadable without them).
- * @param {number} v
- * @param {boolean} [signed]
- */
-function count(v, signed = false) {
-  return grouped(formatValue(v, { signed }));
-}
-
-/**
- * Thousands separators in the integer part of a formatted number (`+12345.6` → `+12,345.6`).
- * @param {string} text
- */
-function grouped(text) {
-  const m = /^([+-]?)(\d+)(.*)$/.exec(text);
-  if (!m) return text;
-  return `${m[1]}${m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3]}`;
 }
 
 /** @param {string} name */

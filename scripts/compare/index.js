@@ -42,11 +42,12 @@ export { latencyTable, renderLatencyTables, medianOfFinite } from './latency-tab
 export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
+export { describeListedShare, describeUnnamed, namingCommand, listedShare } from './unnamed-code.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
 export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
 export { describeTimeAndWork, describeTestTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
-export { describeVerdict, describeMeasuredChange } from './verdict-words.js';
+export { describeVerdict, describeMeasuredChange, formatPercentInterval } from './verdict-words.js';
 export { computeShownRatio, formatShownRatio, describeShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
 /** @typedef {import('./shown-ratio.js').ShownRatio} ShownRatio */

@@ -7,6 +7,7 @@ import { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE } from './sus
 import { describeHowSure } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
+import { namingCommand } from './unnamed-code.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
 import { renderCountedTable } from './render-counted-table.js';
@@ -285,7 +286,7 @@ function renderFunctionSections(cmp, format, which) {
     // The terminal keeps every verdict's section short when all are shown (compare --functions).
     format, limit: format === 'markdown' ? 10 : which === 'all' ? 3 : 5,
     title: `Where the instructions went: ${t.test} (${t.verdict}, ${cmp.candidate.version} vs ${cmp.base.version})`,
-    baseLabel: cmp.base.version, candidateLabel: cmp.candidate.version,
+    baseLabel: cmp.base.version, candidateLabel: cmp.candidate.version, namingCommand: namingCommand(cmp),
   })}`).join('');
 }
 

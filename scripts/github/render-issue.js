@@ -7,7 +7,7 @@ import { formatChange, formatDetectable, formatEffect, formatInterval, formatPer
 import { renderProvenance } from './render-provenance.js';
 import { largestFitting } from './fit-text.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, computeShownRatio, formatShownRatio, isCountedVerdict } from '../compare/index.js';
+import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, namingCommand, computeShownRatio, formatShownRatio, isCountedVerdict } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -240,7 +240,7 @@ export function renderFunctionSection(t, comparison) {
   return renderFunctionDiff({ ...t.functions, functions: [] }, {
     format: 'markdown', limit: 8, maxChars: 5000,
     title: `Where the instructions went: ${t.test}`,
-    baseLabel: comparison.base.version, candidateLabel: comparison.candidate.version,
+    baseLabel: comparison.base.version, candidateLabel: comparison.candidate.version, namingCommand: namingCommand(comparison),
   });
 }
 

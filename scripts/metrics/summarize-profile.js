@@ -30,6 +30,8 @@
  *   function (all functions of that bare name, summed); null when none is given or none matched
  * @property {number} unnamedSelfPerOp self instructions per operation of functions without a
  *   symbol (callgrind names them by address), all of them, kept rows or not
+ * @property {Record<string, number>} unnamedByObject unnamedSelfPerOp per ELF object (`mariadbd`,
+ *   `libc.so.6`): which binary lacks the symbols, so a reader knows what would name them
  * @property {number} minShare the share of the total a function needed to get a row of its own
  * @property {ProfileFunction[]} functions by inclusivePerOp desc, `(other)` last
  */
@@ -55,12 +57,17 @@ export function summarizeProfile(parsed, options) {
   const cut = minShare * total;
 
   let unnamed = 0;
+  /** @type {Map<string, number>} */
+  const unnamedIn = new Map();
   /** @type {number|null} */
   let queryPath = null;
   /** @type {ProfileFunction[]} */
   const kept = [];
   for (const f of parsed.functions) {
-    if (isUnnamed(f.name)) unnamed += f.selfIr;
+    if (isUnnamed(f.name)) {
+      unnamed += f.selfIr;
+      unnamedIn.set(f.object, (unnamedIn.get(f.object) ?? 0) + f.selfIr);
+    }
     if (dispatchFunction !== null && bareFunctionName(f.name) === dispatchFunction) queryPath = (queryPath ?? 0) + f.inclusiveIr;
     if ((f.selfIr >= cut || f.inclusiveIr >= cut) && f.inclusiveIr > 0) {
       kept.push({ name: f.name, object: f.object, selfPerOp: round(f.selfIr / ops), inclusivePerOp: round(f.inclusiveIr / ops) });
@@ -78,6 +85,7 @@ export function summarizeProfile(parsed, options) {
     dispatchFunction,
     queryPathPerOp: queryPath === null ? null : round(queryPath / ops),
     unnamedSelfPerOp: round(unnamed / ops),
+    unnamedByObject: Object.fromEntries([...unnamedIn].map(([object, ir]) => [object, round(ir / ops)]).filter(([, perOp]) => perOp !== 0)),
     minShare,
     functions: kept,
   };

@@ -7,6 +7,7 @@ import { compareVersions } from '../version-order.js';
 import { isCountedVerdict } from '../compare/index.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 import { meterOf, slimSuspect } from './build-release-data.js';
+import { namedFindings } from './build-findings.js';
 
 /** @import { TableData, IssueRef } from './types.js' */
 /** @import { TableGroup } from './group-tables.js' */
@@ -33,6 +34,16 @@ function countVerdicts(verdicts) {
 }
 
 /**
+ * @param {TableGroup} group
+ * @param {string} version
+ * @returns {import('./build-findings.js').NamedFinding[]}
+ */
+function findingsOf(group, version) {
+  const c = group.releases.find((r) => r.version === version)?.comparison;
+  return c ? namedFindings(c.comparison, c.suspects ?? []) : [];
+}
+
+/**
  * The manifest's line for one table.
  * @param {TableGroup} group
  * @param {TableData} data
@@ -51,6 +62,8 @@ export function manifestEntry(group, data, issues) {
       comparison: latest.comparison ? {
         baseVersion: latest.comparison.baseVersion, summary: latest.comparison.summary, createdAt: latest.comparison.createdAt,
         throughputSummary: countVerdicts(data.tests.map((t) => t.verdicts.at(-1) ?? null)),
+        // Named, not only counted: home lists every regression and suspect with a link.
+        findings: findingsOf(group, latest.version),
       } : null,
     } : null,
     openIssues: issues.filter((i) => i.state === 'open' && issueFits(i, group.key))

@@ -8,6 +8,7 @@
 import { dataPaths } from '../../site/js/paths.js';
 import { refRunKey, refRunPagePath } from '../store/index.js';
 import { slimVerdict } from './build-release-data.js';
+import { describeListedShare } from '../compare/index.js';
 
 /** Functions named per instruction verdict on the page (the comparison download has ten). */
 const FUNCTIONS_SHOWN = 3;
@@ -76,7 +77,8 @@ export function buildRefData({ records, comparisons, products, download }) {
         summary: c.comparison.summary, download: download.comparison(c),
         tests: c.comparison.tests.map((t) => {
           const { functions, ...slim } = /** @type {any} */ (slimVerdict(t));
-          return { ...slim, ...(functions ? { functions: { added: functions.added.slice(0, FUNCTIONS_SHOWN).map(nameAndDelta), removed: functions.removed.slice(0, FUNCTIONS_SHOWN).map(nameAndDelta) } } : {}) };
+          // listed: compare's label when the named functions explain under half of the difference.
+          return { ...slim, ...(functions ? { functions: { added: functions.added.slice(0, FUNCTIONS_SHOWN).map(nameAndDelta), removed: functions.removed.slice(0, FUNCTIONS_SHOWN).map(nameAndDelta), listed: describeListedShare(functions) } } : {}) };
         }),
       })),
       records: runs.map((r) => ({ id: r.id, role: r.release.ref?.role ?? null, version: r.release.version, commit: r.release.commit, status: r.status, startedAt: r.startedAt, download: download.record(r) })),

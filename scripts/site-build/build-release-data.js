@@ -9,6 +9,8 @@ import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize
 import { SCHEMA_VERSION, testShownRatios } from './build-table-data.js';
 import { METRICS, describeHowSure, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
+import { namedFindings } from './build-findings.js';
+import { testFunctionMoves } from './build-function-moves.js';
 
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -54,6 +56,8 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     tag: releaseTagStatus(key.product, [...rel.superseded, ...rel.records], deletedTags),
     // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
     suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
+    // Every regression and suspect by name: the first thing the page shows (build-findings.js).
+    findings: rel.comparison ? namedFindings(rel.comparison.comparison, rel.comparison.suspects ?? []) : [],
     tests: releaseTests(table, rel),
     latencies: buildLatencyData(table, rel),
   };
@@ -108,7 +112,7 @@ function releaseFunctions(rel, where) {
       ...where,
       comparisonId: rel.comparison.id,
       baseVersion: comparison.base.version,
-      tests: moves.map((v) => ({ test: v.test, functions: slimMoves(/** @type {import('./types.js').FunctionMoves} */ (v.functions)) })),
+      tests: moves.map((v) => /** @type {import('./build-function-moves.js').TestFunctionMoves} */ (testFunctionMoves(comparison, v.test))),
     },
   };
 }
@@ -226,19 +230,6 @@ function pageVerdict(v) {
   if (!v) return null;
   const { functions: _moves, ...rest } = slimVerdict(v);
   return rest;
-}
-
-/**
- * Where the instructions went, with only what the page draws of each function (the compare
- * stage's bookkeeping, missing repeats and ranking, stays in the comparison download).
- * @param {import('./types.js').FunctionMoves} m
- * @returns {import('./types.js').FunctionMoves}
- */
-function slimMoves(m) {
-  const row = (/** @type {import('./types.js').FunctionMoves['added'][number]} */ f) => ({
-    name: f.name, object: f.object, base: f.base, candidate: f.candidate, selfDelta: f.selfDelta, inclusiveDelta: f.inclusiveDelta,
-  });
-  return /** @type {import('./types.js').FunctionMoves} */ ({ ...m, added: m.added.map(row), removed: m.removed.map(row) });
 }
 
 /**

@@ -5,6 +5,7 @@
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { releaseHostSeries } from './host-series.js';
+import { testFunctionMoves } from './build-function-moves.js';
 import { describeTestTimeAndWork, describeVerdict, parseSweepName, computeShownRatio } from '../compare/index.js';
 
 /** @import { TableData, TestVerdict } from './types.js' */
@@ -228,7 +229,9 @@ function buildTestRow(table, t, hostSeries, seriesPaths) {
     counted.values.push(instructions?.median ?? null);
     counted.n.push(instructions?.n ?? 0);
     counted.verdicts.push(instructionVerdict?.verdict ?? null);
-    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, instructionShown });
+    // Where the instructions went, for the newest release only: the test page shows it for that one.
+    const moves = rel === table.releases.at(-1) && rel.comparison ? testFunctionMoves(rel.comparison.comparison, t.name) : null;
+    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, instructionShown, functions: moves });
   }
   const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
   return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, shown, ...(anyCounted ? { instructions: counted } : {}) }, history };

@@ -142,6 +142,8 @@ export {};
  * @property {string} suite
  * @property {string} comparisonId
  * @property {string} baseVersion
- * @property {{test: string, functions: FunctionMoves}[]} tests the functions rows keep name,
- *   object, both sides' self and inclusive counts and the deltas
+ * @property {{test: string, functions: FunctionMoves, words: {listed: string|null, unnamed: string}}[]} tests
+ *   the functions rows keep name, object, both sides' self and inclusive counts and the deltas;
+ *   words: compare's label of a list explaining under half of the difference (null otherwise)
+ *   and its sentence on the code without a name (which objects, the command that names it)
  */

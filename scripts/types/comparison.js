@@ -42,6 +42,9 @@ export {};
  * @property {number|null} queryPathDelta null unless both sides have a query path
  * @property {number} unnamedDelta of totalDelta, in code without a symbol name
  * @property {number|null} unnamedShare unnamedDelta / totalDelta; null when the totals are equal
+ * @property {{object: string, delta: number}[]} [unnamedByObject] unnamedDelta per ELF object
+ *   (mariadbd, libc.so.6; '' where the profiles do not say), largest first; absent in
+ *   comparisons stored before it was kept
  * @property {number} otherDelta of the functions below the profiles' share, together
  * @property {FunctionMove[]} added largest self increase first
  * @property {FunctionMove[]} removed largest self decrease first

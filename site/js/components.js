@@ -158,3 +158,21 @@ export function suspectsTable(rows, options) {
       h('td', { class: 'text', text: s.settle ?? '' })))),
   ], { id: options.id });
 }
+
+/**
+ * Every regression and suspect of a comparison by name (the site build's namedFindings), each
+ * linked to its test page, with its metric, whether it was timed or counted, and the change with
+ * its interval: what a reader looks for first, so it goes at the top of home and the release
+ * page, above any chart or table. One line each, so a dozen still fit the first screen.
+ * @param {any[]} findings
+ * @param {{product: string, line: string, host: string, suite: string}} t the table the tests are in
+ * @returns {HTMLElement} a list; empty findings give a line saying there are none
+ */
+export function findingsList(findings, t) {
+  if (findings.length === 0) return h('p', { class: 'muted findings-none', text: 'No regression and no suspect.' });
+  return h('ul', { class: 'findings' }, findings.map((f) => h('li', { dataset: { finding: f.kind, test: f.test, metric: f.metric, counted: String(f.counted) } },
+    h('span', { class: `verdict verdict-${f.kind === 'regression' ? 'regression' : 'inconclusive'}`, text: f.kind === 'regression' ? `${VERDICT_GLYPH.regression ?? ''} regression` : '◆ suspect' }),
+    ' ', h('a', { href: testHref(t, f.test), text: f.test }),
+    h('span', { text: `: ${f.label} ${f.change ?? ''}` }),
+    h('span', { class: 'muted', text: ` (${f.counted ? 'counted' : 'timed'}${f.confirmed ? ', confirmed' : ''})` }))));
+}

@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { diffProfiles, renderFunctionDiff, OTHER, DEFAULT_MAX_CHARS } from '../../scripts/compare/function-diff.js';
+import { describeListedShare, describeUnnamed, listedShare, namingCommand } from '../../scripts/compare/unnamed-code.js';
 import { parseCallgrind } from '../../scripts/metrics/parse-callgrind.js';
 import { summarizeProfile, OTHER as METRICS_OTHER, isUnnamed } from '../../scripts/metrics/summarize-profile.js';
 
@@ -48,7 +49,8 @@ test('one profile against itself, and the same repeats in another order: no diff
     for (const f of d.functions) assert.deepEqual([f.selfDelta, f.inclusiveDelta], [0, 0], f.name);
     const text = renderFunctionDiff(d);
     assert.match(text, /Added the most instructions per operation \(0 of 0 functions\):\n\(none\)/);
-    assert.match(text, /Code without a name: 0 instructions per operation\. Debian binaries name only exported functions; a source build with symbols names every function\./);
+    assert.match(text, /\nCode without a name: 0 instructions per operation\.\n$/, 'nothing unnamed moved: no advice on naming it');
+    assert.doesNotMatch(text, /Note:/, 'no difference, no label on the list');
   }
   const two = diffProfiles([P1, P2], [P1, P2]);
   assert.equal(two.base.repeats, 2);
@@ -101,8 +103,10 @@ function withChanges(p, changes, unnamed) {
   assert.equal(Object.keys(changes).length, p.functions.filter((f) => Object.keys(changes).some((k) => f.name.startsWith(k))).length, 'each change names one function');
   const u = functions.findIndex((f) => isUnnamed(f.name));
   functions[u] = { ...functions[u], selfPerOp: functions[u].selfPerOp + unnamed, inclusivePerOp: functions[u].inclusivePerOp + unnamed };
+  const object = functions[u].object;
   return {
     ...p,
+    unnamedByObject: { ...p.unnamedByObject, [object]: (p.unnamedByObject[object] ?? 0) + unnamed },
     totalPerOp: p.totalPerOp + moved + unnamed,
     queryPathPerOp: /** @type {number} */ (p.queryPathPerOp) + moved + unnamed,
     unnamedSelfPerOp: p.unnamedSelfPerOp + unnamed,
@@ -148,7 +152,8 @@ test('rendering: totals, the table of each direction, the unnamed line; text and
   assert.match(lines[addedAt + 1], /^function\s+object\s+self\/op\s+Δ self\s+Δ % of base total\s+inclusive\/op\s+Δ inclusive$/);
   assert.match(lines[addedAt + 2], /^JOIN::optimize_inner\(\)\s+mariadbd\s+\S+ → \S+\s+\+1,500\s+\+2\.4 %\s+\S+ → \S+\s+\+1,500$/);
   assert.match(text, /Removed the most instructions per operation \(1 of 1 functions\):\n.*\nmysql_parse\(THD\*, char\*, unsigned int, Parser_state\*\)\s+mariadbd\s+91\.00 → 51\.00\s+-40\.00\s+-0\.1 %\s+60,160 → 60,120\s+-40\.00\n/);
-  assert.match(text, /Code without a name: \+500\.0 instructions per operation \(25\.5 % of the difference\)\. Debian binaries name only exported functions; a source build with symbols names every function\.\n$/);
+  assert.match(text, /Code without a name: \+500\.0 instructions per operation \(25\.5 % of the difference\), in mariadbd \+500\.0\. Debian's binaries carry symbols for their exported functions only, .*A source build with symbols \(the source provider\) names every function\.\n$/);
+  assert.doesNotMatch(text, /Note:/, 'the named functions explain 74.5 %: no label');
   assert.doesNotMatch(text, /left out/);
 
   const md = renderFunctionDiff(d, { format: 'markdown', title: 'Where the instructions went' });
@@ -203,4 +208,69 @@ test('Markdown escapes a pipe in a function name so the table keeps its columns'
 test('a side without profiles is refused', () => {
   assert.throws(() => diffProfiles([], [P1]), /the base side has no profile/);
   assert.throws(() => diffProfiles([P1], []), /the candidate side has no profile/);
+});
+
+test('where the code without a name is: per ELF object from the profiles, summing to the unnamed change', () => {
+  // The two real processes: 94.7 % of the 7,611 more is in code without a name.
+  const d = diffProfiles([P1], [P2]);
+  const objects = /** @type {{object: string, delta: number}[]} */ (d.unnamedByObject);
+  assert.ok(objects.length >= 1);
+  assert.ok(objects.every((o) => o.object !== ''), 'profiles that keep the split name every object');
+  assert.ok(Math.abs(objects.reduce((s, o) => s + o.delta, 0) - d.unnamedDelta) < 0.1 * objects.length + 0.01, 'the objects add up to the unnamed change');
+  for (let i = 1; i < objects.length; i++) assert.ok(Math.abs(objects[i - 1].delta) >= Math.abs(objects[i].delta), 'largest first');
+  const kept = Object.keys(P1.unnamedByObject);
+  assert.ok(kept.includes('mariadbd'), `the stripped server binary holds unnamed code: ${kept.join(', ')}`);
+
+  // A profile stored before the split: the address-named rows say what they can, the rest is ''.
+  const old = (/** @type {Profile} */ p) => { const { unnamedByObject: _split, ...rest } = p; return /** @type {Profile} */ (rest); };
+  const legacy = diffProfiles([old(P1)], [old(P2)]);
+  const legacyObjects = /** @type {{object: string, delta: number}[]} */ (legacy.unnamedByObject);
+  assert.ok(Math.abs(legacyObjects.reduce((s, o) => s + o.delta, 0) - legacy.unnamedDelta) < 0.1 * legacyObjects.length + 0.01);
+  assert.match(describeUnnamed(legacy), /objects below the profiles' share|in [a-z]/);
+});
+
+test('a named list that explains under half of the difference is labelled so, in text and Markdown, before its tables', () => {
+  const d = diffProfiles([P1], [P2]);
+  const share = /** @type {number} */ (listedShare(d));
+  assert.ok(Math.abs(share) < 0.5, `the named functions explain ${share}`);
+  const label = /** @type {string} */ (describeListedShare(d));
+  assert.match(label, /^(The named functions that moved the most \(\d+, together\) explain only -?\d+\.\d % of the difference \(under half\)|No named function moved beyond what the profiles' cut can explain); 94\.\d % is in code without a name, in mariadbd [+-]/);
+  assert.match(label, /the list is not where most of the instructions went\.$/);
+
+  const command = namingCommand({ product: 'mariadb', hostClass: 'local', suite: 'demo', base: { version: '10.11.18' }, candidate: { version: '10.11.19' } });
+  assert.equal(command, 'tagbench run --releases mariadb@10.11.18:source,mariadb@10.11.19:source --meter instructions --suite demo --host-class local --store results-with-symbols'
+    + ' && tagbench compare --product mariadb --suite demo --host-class local --store results-with-symbols --functions');
+  const text = renderFunctionDiff(d, { namingCommand: command });
+  const lines = text.split('\n');
+  const noteAt = lines.findIndex((l) => l.startsWith('Note: '));
+  assert.ok(noteAt > 0 && noteAt < lines.findIndex((l) => l.startsWith('Added the most')), 'the label comes before the tables');
+  assert.equal(lines[noteAt], `Note: ${label}`);
+  assert.match(text, new RegExp(`A source build with symbols names every function: \`${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`\\.\\n$`));
+  const md = renderFunctionDiff(d, { format: 'markdown', namingCommand: command });
+  assert.ok(md.includes(`**${label}**`), 'Markdown: the label in bold');
+  assert.ok(md.includes(`names every function: \`${command}\`.`), 'Markdown: the command in a code span');
+
+  // Most of a constructed change is in named functions: no label.
+  const most = diffProfiles([P1], [withChanges(P1, GAINS, 500)]);
+  assert.ok(/** @type {number} */ (listedShare(most)) > 0.5);
+  assert.equal(describeListedShare(most), null);
+  assert.equal(listedShare(diffProfiles([P1], [P1])), null, 'no difference: no share');
+});
+
+test('a real comparison (10.11.18 vs 10.11.19, Debian packages, recorded): its named lists explain little and are labelled so in the terminal and the Markdown', async () => {
+  const { readComparisons } = await import('../../scripts/store/index.js');
+  const { renderComparison } = await import('../../scripts/compare/index.js');
+  const [stored] = await readComparisons(new URL('../fixtures/compare/time-and-work/', import.meta.url).pathname);
+  const update = /** @type {any} */ (stored.tests.find((t) => t.test === 'update-index' && t.metric === 'instructionsPerOp'));
+  // The recorded figures: -327.8 instructions per update in all, -274.7 of it without a name.
+  assert.deepEqual([update.functions.totalDelta, update.functions.unnamedDelta], [-327.8, -274.7]);
+  assert.equal(describeListedShare(update.functions),
+    'The named functions that moved the most (20, together) explain only 5.7 % of the difference (under half); 83.8 % is in code without a name: the list is not where most of the instructions went.');
+  assert.match(describeUnnamed(update.functions), /\(83\.8 % of the difference\) \(in which objects: not kept in this comparison, made before tagbench kept them; compare again to see them\)\./,
+    'a comparison stored before the objects were kept says so instead of naming none');
+  const terminal = renderComparison(/** @type {any} */ (stored), { format: 'terminal', functions: 'all' });
+  assert.match(terminal, /\nNote: The named functions that moved the most \(20, together\) explain only 5\.7 % /);
+  assert.ok(terminal.includes(`names every function: \`${namingCommand(stored)}\`.`), 'the terminal gives the command with the run\'s own releases, suite and host class');
+  const markdown = renderComparison(/** @type {any} */ (stored), { format: 'markdown', functions: 'all' });
+  assert.match(markdown, /\n\*\*The named functions that moved the most \(20, together\) explain only 5\.7 % of the difference \(under half\); 83\.8 % is in code without a name: the list is not where most of the instructions went\.\*\*\n/);
 });

@@ -279,6 +279,12 @@ describe('the published site in Chromium', () => {
     // Suspects: compare's findSuspects on the stored comparison, the same tests on the page.
     const suspects = await page.$$eval('#suspects-table tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.suspect));
     assert.deepEqual(suspects, findSuspects(/** @type {any} */ (c)).map((x) => x.test));
+    // Named above everything (issue 35 item 4): every regression, then every suspect, each linked.
+    const named = await page.$$eval('#findings li', (lis) => lis.map((li) => `${/** @type {HTMLElement} */ (li).dataset.finding} ${li.querySelector('a')?.textContent} ${/** @type {HTMLElement} */ (li).dataset.metric}`));
+    const regressed = c.tests.filter((/** @type {any} */ t) => t.verdict === 'regression');
+    assert.equal(named.filter((n) => n.startsWith('regression ')).length, regressed.length, 'every regression, every metric');
+    for (const t of regressed) assert.ok(named.includes(`regression ${t.test} ${t.metric}`), `${t.test} ${t.metric} named`);
+    assert.deepEqual(named.filter((n) => n.startsWith('suspect ')), findSuspects(/** @type {any} */ (c)).map((x) => `suspect ${x.test} ${x.metric}`), 'then the suspects, in compare\'s order');
     await shoot('release-light');
     // At 800 px the verdict stays in view: frozen at the right edge of the scrolled table.
     const wide = page.viewportSize();

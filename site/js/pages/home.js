@@ -3,7 +3,7 @@ import { h, scrollTable, fill, safeHref } from '../dom.js';
 import { loadJson, loadJsonOrNull } from '../data.js';
 import { dataPaths, pageUrl } from '../paths.js';
 import { fmtDate } from '../format.js';
-import { summaryBadges, summaryText, lineHref, releaseHref } from '../components.js';
+import { summaryBadges, summaryText, lineHref, releaseHref, findingsList } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -48,7 +48,27 @@ export async function render(main) {
         h('tbody', null, rows),
       ]));
   });
-  fill(main, h('h1', { text: m.title }), intro, hostNote, failed, ...sections);
+  fill(main, h('h1', { text: m.title }), intro, newestFindings(m.tables), hostNote, failed, ...sections);
+}
+
+/**
+ * The newest release of every table that has regressions or suspects, each named with a link to
+ * its test page, before the tables: a count alone ("1 regression") does not say where to look.
+ * @param {any[]} tables the manifest's
+ * @returns {HTMLElement}
+ */
+function newestFindings(tables) {
+  const withFindings = tables.filter((t) => (t.latest?.comparison?.findings ?? []).length > 0);
+  const compared = tables.filter((t) => t.latest?.comparison).length;
+  if (withFindings.length === 0) {
+    return h('p', { id: 'newest-findings', class: 'muted', text: compared === 0 ? 'No release has been compared yet.' : `No regression and no suspect in the newest release of the ${compared} compared table${compared === 1 ? '' : 's'}.` });
+  }
+  return h('section', { id: 'newest-findings', 'aria-labelledby': 'newest-findings-h' },
+    h('h2', { id: 'newest-findings-h', text: 'Regressions and suspects in the newest releases' }),
+    withFindings.map((t) => h('div', { class: 'findings-table', dataset: { table: `${t.product}/${t.line}/${t.host}/${t.suite}` } },
+      h('p', { class: 'findings-head' }, h('a', { href: releaseHref(t, t.latest.version), text: `${t.productName} ${t.latest.version}` }),
+        ` on ${t.host}, suite ${t.suite}, against ${t.latest.comparison.baseVersion}:`),
+      findingsList(t.latest.comparison.findings, t))));
 }
 
 /**

@@ -84,6 +84,8 @@ function testsTable(c) {
       h('td', { text: t.ci ? `${fmtRatio(t.ci[0], ratioDigits(t))} – ${fmtRatio(t.ci[1], ratioDigits(t))}` : '—' }),
       h('td', { text: fmtDetectable(t.mde) }),
       h('td', null, verdictBadge(t.verdict, t.reason)),
-      h('td', { class: 'text' }, t.functions ? [...t.functions.added.map((/** @type {any} */ f) => `+${Math.round(f.selfDelta)} ${shortFunctionName(f.name)}`), ...t.functions.removed.map((/** @type {any} */ f) => `${Math.round(f.selfDelta)} ${shortFunctionName(f.name)}`)].join('; ') : '')))),
+      h('td', { class: 'text' }, t.functions ? [[...t.functions.added.map((/** @type {any} */ f) => `+${Math.round(f.selfDelta)} ${shortFunctionName(f.name)}`), ...t.functions.removed.map((/** @type {any} */ f) => `${Math.round(f.selfDelta)} ${shortFunctionName(f.name)}`)].join('; '),
+        // A list that explains under half of the difference says so beside it (compare's words).
+        t.functions.listed ? h('span', { class: 'sub-line muted', dataset: { partial: 'true' }, text: t.functions.listed }) : null] : '')))),
   ], { id: 'ref-tests' });
 }

@@ -47,8 +47,10 @@ export function functionsSection(d, moves) {
     const details = h('details', { class: 'functions', open: moved, dataset: { test: e.test, verdict: verdict?.verdict ?? '' } },
       h('summary', null, h('strong', { text: e.test }), ' ', verdict ? [verdictBadge(verdict.verdict, verdict.reason), ` ${verdict.verdict}, ratio ${fmtRatio(verdict.ratio, ratioDigits(verdict))}; `] : '',
         `query path ${fmtCount(m.base.queryPathPerOp)} → ${fmtCount(m.candidate.queryPathPerOp)} instructions/op (${fmtCount(m.queryPathDelta, { signed: true })})`),
+      // Before the chart: a list that explains under half must not be read as the cause.
+      e.words?.listed ? h('p', { class: 'note', dataset: { partial: 'true' }, text: e.words.listed }) : null,
       fig.figure,
-      caption(m, moves.baseVersion, d.version),
+      caption(m, moves.baseVersion, d.version, e.words?.unnamed ?? null),
       numbersTable(e.test, bars));
     charts.push({ details, canvas: fig.canvas, option: chartOption(bars) });
     return details;
@@ -84,7 +86,8 @@ function barsOf(m) {
   const bars = [
     ...m.added.map((/** @type {any} */ f) => ({ label: shortFunctionName(f.name), delta: f.selfDelta, color: ADDED, f })),
     ...[...m.removed].reverse().map((/** @type {any} */ f) => ({ label: shortFunctionName(f.name), delta: f.selfDelta, color: REMOVED, f })),
-    { label: 'code without a name', delta: m.unnamedDelta, color: UNNAMED, f: null },
+    // Which objects hold it (largest change first), where the comparison kept them.
+    { label: `code without a name${(m.unnamedByObject ?? []).length ? ` (${m.unnamedByObject.slice(0, 2).map((/** @type {any} */ o) => o.object || '?').join(', ')})` : ''}`, delta: m.unnamedDelta, color: UNNAMED, f: null },
   ];
   // Overloads shorten alike (`Item::val_int()` of two classes' clones); the axis needs distinct labels.
   /** @type {Map<string, number>} */
@@ -151,8 +154,10 @@ function esc(s) {
  * @param {any} m FunctionMoves
  * @param {string} base
  * @param {string} candidate
+ * @param {string|null} unnamed compare's sentence on the code without a name (the site build's
+ *   `words.unnamed`), its command in backticks
  */
-function caption(m, base, candidate) {
+function caption(m, base, candidate, unnamed) {
   const rel = (/** @type {number|null} */ delta, /** @type {number|null} */ of) => (delta !== null && of ? `, ${delta > 0 ? '+' : ''}${fmtSmallPct(delta / of)}` : '');
   const path = m.queryPathDelta === null ? null
     : `Query path (${m.dispatchFunction ?? 'the dispatch function'} and what it calls): ${fmtCount(m.base.queryPathPerOp)} → ${fmtCount(m.candidate.queryPathPerOp)} instructions per operation (${fmtCount(m.queryPathDelta, { signed: true })}${rel(m.queryPathDelta, m.base.queryPathPerOp)}), ${base} → ${candidate}.`;
@@ -160,8 +165,8 @@ function caption(m, base, candidate) {
     path ? h('p', { text: path }) : null,
     h('p', { text: `Whole server process: ${fmtCount(m.base.totalPerOp)} → ${fmtCount(m.candidate.totalPerOp)} (${fmtCount(m.totalDelta, { signed: true })}${rel(m.totalDelta, m.base.totalPerOp)}); means over ${m.base.repeats} and ${m.candidate.repeats} counted repeats. `
       + `Bars: the ${m.added.length} of ${m.addedCount} functions that added and the ${m.removed.length} of ${m.removedCount} that removed the most self instructions (spent in the function itself, not in what it calls); hover a bar for its full name, object and inclusive counts.` }),
-    h('p', { text: `Code without a name: ${fmtCount(m.unnamedDelta, { signed: true })} instructions per operation${m.unnamedShare === null ? '' : ` (${fmtPct(m.unnamedShare)} of the difference)`}. `
-      + 'Debian binaries name only exported functions; a source build with symbols names every function.' }));
+    unnamed ? h('p', { dataset: { unnamed: 'true' } }, unnamed.split('`').map((part, i) => (i % 2 === 1 ? h('code', { text: part }) : part)))
+      : h('p', { text: `Code without a name: ${fmtCount(m.unnamedDelta, { signed: true })} instructions per operation${m.unnamedShare === null ? '' : ` (${fmtPct(m.unnamedShare)} of the difference)`}.` }));
 }
 
 /**

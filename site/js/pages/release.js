@@ -18,7 +18,7 @@ import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { latencySection } from './release-latencies.js';
 import { shownAgainst } from '../ratios.js';
 import { formatShownRatio, computeShownRatio } from '#shown-ratio';
-import { breadcrumb, verdictBadge, shownRatioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable } from '../components.js';
+import { breadcrumb, verdictBadge, shownRatioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable, findingsList } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -43,6 +43,7 @@ export async function render(main) {
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.version }]),
     h('h1', { text: title }),
     tagNotes(d),
+    findingsBlock(d),
     verdictIntro(d, baseData),
     overview.figure,
     suspectsSection(d),
@@ -79,6 +80,22 @@ function tagNotes(d) {
       `; run ${m.runId} benchmarked the new commit.`, d.runs.some((/** @type {any} */ r) => r.superseded) ? ' Runs of the old commit are listed below, not counted.' : '')),
     deleted ? h('p', { class: 'note', id: 'tag-deleted' }, h('strong', { text: 'Tag deleted: ' }),
       `upstream no longer has ${deleted.tags.join(', ')} (checked ${fmtDate(deleted.checkedAt)}). Its runs stay here as they were measured.`) : null);
+}
+
+/**
+ * Every regression and suspect of the comparison by name, first: the tests table below holds a
+ * counted verdict past the right edge of a 1400 px screen, and the charts show one meter each.
+ * @param {any} d
+ */
+function findingsBlock(d) {
+  if (!d.comparison) return null;
+  const findings = d.findings ?? [];
+  const count = (/** @type {string} */ kind) => {
+    const n = findings.filter((/** @type {any} */ f) => f.kind === kind).length;
+    return `${n} ${kind}${n === 1 ? '' : 's'}`;
+  };
+  return h('div', { id: 'findings' }, h('p', { class: 'findings-head' }, h('strong', { text: `Against ${d.comparison.base.version}: ` }),
+    `${count('regression')} and ${count('suspect')}, every gated metric, timed and counted:`), findingsList(findings, d));
 }
 
 /**

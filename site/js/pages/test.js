@@ -7,7 +7,8 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio } from '../format.js';
+import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, ratioDigits } from '../format.js';
+import { functionsSection } from './release-functions.js';
 import { breadcrumb, verdictBadge, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { shownAgainst } from '../ratios.js';
 import { formatShownRatio } from '#shown-ratio';
@@ -47,10 +48,12 @@ export async function render(main) {
     choices.map((c) => h('label', null, h('input', { type: 'checkbox', value: c.id, checked: wanted.includes(c.id), name: 'runs' }),
       ` ${c.version} · ${c.run.id} · repeat ${c.repeat + 1}`)));
 
+  const counted = countedSection(d);
   fill(main, 
     breadcrumb([{ label: 'Home', href: 'index.html' }, { label: tableTitle(d), href: lineHref(d) }, { label: d.test }]),
     h('h1', { text: `${d.test} · ${tableTitle(d)}` }),
     h('p', null, `Group ${d.group}; ${d.releases.length} releases.`),
+    counted.section,
     changePointNote(d),
     hostSeriesNote(d),
     h('div', { class: 'charts' }, history.figure),
@@ -65,6 +68,7 @@ export async function render(main) {
     h('div', { class: 'charts' }, qpsFig.figure, latFig.figure));
 
   await drawChart(history.canvas, historyOption(d, base, baseRel));
+  await counted.draw();
   const perSecondCharts = await Promise.all(/** @type {const} */ (['qps', 'latency']).map(async (what) => {
     const canvas = what === 'qps' ? qpsFig.canvas : latFig.canvas;
     const option = await perSecondOption(d, choices, wanted, what);
@@ -80,6 +84,31 @@ export async function render(main) {
       chart.update(option);
     }
   });
+}
+
+/**
+ * The newest counted verdict of the test (instructions per operation in the query path) near the
+ * top, and where its instructions went when the release's comparison has the function moves
+ * (the site build keeps them for the newest release): the chart and words of the release page.
+ * @param {any} d test data
+ * @returns {{section: HTMLElement|null, draw: () => Promise<void>}}
+ */
+function countedSection(d) {
+  const rel = [...d.releases].reverse().find((/** @type {any} */ r) => r.instructionVerdict);
+  if (!rel) return { section: null, draw: async () => {} };
+  const v = { ...rel.instructionVerdict, counted: true };
+  const digits = ratioDigits(v);
+  const moves = rel.functions
+    ? functionsSection({ version: rel.version, tests: [{ name: d.test, instructionVerdict: v }] }, { baseVersion: rel.comparedWith, tests: [rel.functions] })
+    : { section: null, draw: async () => {} };
+  return {
+    section: h('section', { id: 'counted-verdict', dataset: { version: rel.version, instructionsVerdict: v.verdict } },
+      h('p', null, h('strong', { text: `Counted, ${rel.version} against ${rel.comparedWith ?? 'its base'}: ` }), verdictBadge(v.verdict, v.reason, 'instructionsBadge', v.words),
+        ` instructions per operation in the query path: ${v.words}, ratio ${fmtRatio(v.ratio, digits)}${v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : ''}.`,
+        rel.functions ? '' : h('span', { class: 'muted', text: ' Where the instructions went: on the release page of the newest release, or in its comparison (JSON).' })),
+      moves.section),
+    draw: moves.draw,
+  };
 }
 
 /** @param {any} d test data @returns {any[]} its change points (none when none are stored) */
