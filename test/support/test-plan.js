@@ -36,9 +36,12 @@ export const ALONE = Object.freeze({
 
 /**
  * What in a test file's source says it starts a server, a benchmark tool, a workflow run or a
- * tagbench command (directly, through a helper, or as a child process).
+ * tagbench command (directly, through a helper, or as a child process). The CPU throttle of
+ * servers is named by its files and function (server-throttle.js, the act tests'
+ * throttle-server.js, watchServer), not by the word: `throttle: false` is the Octokit client's
+ * rate-limit plugin turned off, which the GitHub tests all write, and it started no server.
  */
-export const STARTS_WORK = /startServer|runReleases|runSuite|getInstall|test-server|runAct|calibrateHost|bisectReleases|confirmRegressions|compareReleases|cli\.js|installRelease|throttle|spawn|execFile|exec\(/;
+export const STARTS_WORK = /startServer|runReleases|runSuite|getInstall|test-server|runAct|calibrateHost|bisectReleases|confirmRegressions|compareReleases|cli\.js|installRelease|server-throttle|throttle-server|watchServer|spawn|execFile|exec\(/;
 
 /**
  * The slowest heavy files first (test/support/slowest-tests.js on the 2-core host), so the
