@@ -51,7 +51,8 @@ export const STARTS_WORK = /startServer|runReleases|runSuite|getInstall|test-ser
  * (test/support/slowest-tests.js; watch-act's full run from the run before, the preload
  * calibration from its test in calibrate-host.test.js then); on a 2-core host with four files
  * side by side, so they rank files rather than say how long one takes alone. Files of 25 s and
- * more are listed; the others follow in name order.
+ * more are listed; the others follow in name order. To refresh it after a run:
+ * `node test/support/slowest-tests.js --top 40` (the light and quiet files it lists stay out).
  */
 export const SLOW_FIRST = Object.freeze([
   'test/github-workflows/pull-request-act.test.js', // 943
