@@ -23,6 +23,16 @@ for release in "mariadb 10.11.18" "mariadb 10.11.19" "mariadb 10.5.23" "mariadb 
   node scripts/cli.js install $release --provider deb --cache-dir "$cache" >/dev/null
 done
 
+# Where the time goes, phase by phase, with the load beside it (CI's log keeps it; each file's
+# own time is in .tagbench/test-times.jsonl, printed at the end).
+# $1: the phase that just ended
+phase_done() {
+  echo "test: $1 took $(( $(date +%s) - phase_start )) s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  phase_start=$(date +%s)
+}
+phase_start=$start
+phase_done "setup, type checks and installs"
+
 mkdir -p .tagbench
 times=.tagbench/test-times.jsonl
 : > "$times"
@@ -56,9 +66,11 @@ else
   node --test --test-concurrency=1 $(reporters "$times.light") "${light[@]}" > "$light_log" 2>&1 || status=$?
 fi
 cat "$light_log"
+phase_done "phase 1 (quiet files, light files beside them)"
 # Phase 2: every other file, side by side.
 # shellcheck disable=SC2046
 node --test --test-concurrency="$concurrency" $(reporters "$times.heavy") "${heavy[@]}" || status=$?
+phase_done "phase 2 (side by side)"
 cat "$times.alone" "$times.light" "$times.heavy" >> "$times"
 rm -f "$times.alone" "$times.light" "$times.heavy"
 echo

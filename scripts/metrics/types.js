@@ -150,6 +150,8 @@ export {};
  * @property {QueryFn} [query] SHOW GLOBAL STATUS and the like; omitted = none
  * @property {() => Promise<{release: () => Promise<void>}>} [holdPurge] keeps InnoDB's purge from
  *   running until release() (a scripts/server handle's holdPurge); omitted = purge runs during the count
+ * @property {() => Promise<number>} [flushDirtyPages] writes every dirty page and resolves to the
+ *   seconds it took (a scripts/server handle's flushDirtyPages); omitted = no flush before the count
  * @property {() => Promise<void>} [beforeZero] work to run after the meter's preparation and right
  *   before its counters start (the counted repeat's warm-up run)
  * @property {string} [workDir] the server instance's private folder (a wrapper's output files)

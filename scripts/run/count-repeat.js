@@ -50,7 +50,7 @@ export async function countRepeat(meter, state, step, at, io) {
     const warm = await io.run(at.warmUp);
     if (warm.status !== 'ok') warmFailed = warm.reason ?? 'failed';
   };
-  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction, workCounters: io.workCounters });
+  const session = await meter.start({ pid: state.server.pid, datadir: state.server.datadir, query: state.server.query, holdPurge: state.server.holdPurge, flushDirtyPages: state.server.flushDirtyPages, beforeZero: warmUp, workDir: state.serverOptions.workDir, dispatchFunction: io.dispatchFunction, workCounters: io.workCounters });
   if (!warmed) {
     // A counting meter must call beforeZero: without it the warm-up would be counted.
     await session.stop(null).catch(() => null);

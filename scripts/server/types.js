@@ -106,6 +106,9 @@ export {};
  * @property {() => Promise<{release: () => Promise<void>}>} holdPurge opens a read view on a connection of its
  *   own (START TRANSACTION WITH CONSISTENT SNAPSHOT) so InnoDB's purge cannot run until release():
  *   the instructions meter counts a write without purge racing it
+ * @property {() => Promise<number>} flushDirtyPages writes every dirty InnoDB page (innodb_max_dirty_pages_pct=0
+ *   until none is left, up to 120 s, the setting then restored) and resolves to the seconds it took;
+ *   0 when the server has no such setting (MyRocks only): the counted meters settle the server with it
  * @property {() => boolean} isAlive true while the process exists
  * @property {() => Promise<HealthReport>} checkHealth
  * @property {(lines?: number) => Promise<string>} errorLogExcerpt last `lines` lines (default 40) of the error log

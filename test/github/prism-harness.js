@@ -134,8 +134,9 @@ export function repairSpec(spec) {
 
 /**
  * Start Prism on the repaired description and the logging proxy in front of it.
- * @param {{timeoutS?: number, upstream?: string}} [options] upstream: run Prism as a validating
- *   proxy to this server instead of answering with the description's examples
+ * @param {{timeoutS?: number, upstream?: string, attempt?: number}} [options] upstream: run Prism
+ *   as a validating proxy to this server instead of answering with the description's examples;
+ *   attempt: which start this is (a port taken before Prism bound it is tried again, twice)
  * @returns {Promise<PrismHarness>}
  * @throws {Error} when Prism is not installed (run npm ci) or does not come up in time
  */
@@ -205,6 +206,11 @@ export async function startPrism(options = {}) {
   for (;;) {
     if (prism.exitCode !== null) {
       await stop();
+      // Another Prism (a file beside this one, or another checkout's tests on this machine) bound
+      // the port between findFreePort and Prism's own bind: nothing was served yet, so start
+      // again, on the next free port. Other exits are not retried.
+      const attempt = options.attempt ?? 1;
+      if (/EADDRINUSE/.test(output) && attempt < 3) return startPrism({ ...options, attempt: attempt + 1 });
       throw new Error(`Prism exited with code ${prism.exitCode} before listening:\n${output}`);
     }
     if (/Prism is listening/.test(output)) break;

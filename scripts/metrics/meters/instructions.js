@@ -112,7 +112,7 @@ async function startCounting(target) {
   if (!target.workDir) throw new Error('the instructions meter needs the server instance\'s workDir (where callgrind writes its dumps)');
   const workDir = target.workDir;
   const purgeWaitS = target.query ? await waitForPurge(target.query) : null;
-  const flushWaitS = target.query ? await flushDirtyPages(target.query) : null;
+  const flushWaitS = target.flushDirtyPages ? await target.flushDirtyPages() : null;
   // Purge held over the count: while it ran beside a write, how many undo pages the client's
   // transactions had to create (and format: a 16 KiB memset each) depended on how far purge
   // had freed them, a race under valgrind's one-thread-at-a-time scheduling. Measured here on
@@ -225,40 +225,6 @@ async function waitForPurge(query) {
     const length = Number(/History list length (\d+)/.exec(text)?.[1] ?? 0);
     if (length === 0) break;
     await new Promise((r) => setTimeout(r, 500));
-  }
-  return (Date.now() - started) / 1000;
-}
-
-/** How long to wait for the dirty pages to be written before counting anyway. */
-const FLUSH_WAIT_LIMIT_S = 120;
-
-/**
- * Write every dirty page before the count. The page cleaner writes the redo log up to a page's
- * newest change before writing the page, so a page flush during a counted write did part of the
- * client's commit work in a background thread instead: in a development run (six smoke writes,
- * purge already held) two servers of one release differed by up to 1.9 % in the query path of
- * writes, the difference moving between the query path and the rest of the process; with this
- * flush the two moved together. Its own share of the final noise was not measured apart from the
- * other measures (bench/instructions-noise.md has them all together). With no dirty pages at the
- * start, nothing asks the page cleaner to flush during a count of a few seconds.
- * The setting is restored (whatever it was) before returning.
- * @param {import('../types.js').QueryFn} query
- * @returns {Promise<number>} seconds waited
- */
-export async function flushDirtyPages(query) {
-  const started = Date.now();
-  const [row] = await query("SHOW GLOBAL VARIABLES LIKE 'innodb_max_dirty_pages_pct'");
-  const saved = Number(/** @type {{Value?: string}} */ (row ?? {}).Value);
-  if (!Number.isFinite(saved)) return 0;
-  await query('SET GLOBAL innodb_max_dirty_pages_pct=0');
-  try {
-    while ((Date.now() - started) / 1000 < FLUSH_WAIT_LIMIT_S) {
-      const [status] = await query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
-      if (Number(/** @type {{Value?: string}} */ (status ?? {}).Value) === 0) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } finally {
-    await query(`SET GLOBAL innodb_max_dirty_pages_pct=${saved}`);
   }
   return (Date.now() - started) / 1000;
 }

@@ -29,8 +29,6 @@
  * record does not keep it; keeping it (and dividing it by this meter's names) is the cheaper way
  * to that context than a second meter reading the same status again.
  */
-import { flushDirtyPages } from './instructions.js';
-
 /** @typedef {import('../types.js').WorkCounterNames} WorkCounterNames */
 /** @typedef {import('../types.js').WorkFigures} WorkFigures */
 
@@ -103,21 +101,24 @@ const WORK_PACE = Object.freeze({ instructionsPerS: 1e9, repeatOverheadS: 0.4, s
  * first is what one read itself adds); stop() reads it right after the work, settles, reads again.
  * @param {import('../types.js').MeterTarget} target
  * @returns {Promise<import('../types.js').MeterSession>}
- * @throws {Error} when the target has no query function (status counters are read through it)
+ * @throws {Error} when the target has no query function (status counters are read through it) or
+ *   no flushDirtyPages
  */
 async function startWork(target) {
   const query = target.query;
   if (!query) throw new Error('the work meter needs the server\'s query function (it reads SHOW GLOBAL STATUS)');
+  const flush = target.flushDirtyPages;
+  if (!flush) throw new Error('the work meter needs the server\'s flushDirtyPages (it writes the dirty pages before and after the count)');
   const names = target.workCounters ?? {};
   await target.beforeZero?.();
-  const settledBeforeS = await settle(query);
+  const settledBeforeS = await settle(query, flush);
   const idle = await readStatus(query);
   const before = await readStatus(query);
   return {
     async stop(repeat) {
       if (repeat === null || !repeat.ok || !repeat.operations) return null;
       const after = await readStatus(query);
-      const settledAfterS = await settle(query);
+      const settledAfterS = await settle(query, flush);
       const settled = await readStatus(query);
       const figures = computeWorkFigures({ idle, before, after, settled, names, operations: repeat.operations });
       figures.settleS = { before: round1(settledBeforeS), after: round1(settledAfterS) };
@@ -130,11 +131,12 @@ async function startWork(target) {
  * Purge finished and every dirty page written (InnoDB; a MyRocks-only server answers the
  * first with an error and has no dirty pages to wait for).
  * @param {import('../types.js').QueryFn} query
+ * @param {() => Promise<number>} flushDirtyPages the server handle's
  * @returns {Promise<number>} seconds it took
  */
-async function settle(query) {
+async function settle(query, flushDirtyPages) {
   const purgeS = await waitForPurgeIdle(query).catch(() => 0);
-  const flushS = await flushDirtyPages(query).catch(() => 0);
+  const flushS = await flushDirtyPages().catch(() => 0);
   return purgeS + flushS;
 }
 

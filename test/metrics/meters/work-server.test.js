@@ -1,7 +1,8 @@
 // The work meter on a real MariaDB 10.11.18: around a fixed amount of known work (point selects
 // by primary key, then one sort), the counters it reports are that work's and nothing of its own
 // (its status reads and the settling's polls add temporary tables and table scans on MariaDB,
-// taken off), and a counter MariaDB lacks is null with the reason.
+// taken off), and a counter MariaDB lacks is null with the reason; the server handle's dirty-page
+// flush the meter settles with.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -27,7 +28,7 @@ test('a real server: the counts of 200 point selects and one sort of 50 rows, pe
   await server.query('CREATE TABLE sbtest.t (id INT PRIMARY KEY, k INT, pad CHAR(60)) ENGINE=InnoDB');
   await server.query(`INSERT INTO sbtest.t VALUES ${Array.from({ length: 500 }, (_, i) => `(${i + 1}, ${(i * 37) % 500}, 'x')`).join(',')}`);
   let warmed = false;
-  const session = await work.start({ pid: server.pid, datadir: server.datadir, query: server.query, workCounters: config.products.mariadb.workCounters, beforeZero: async () => { warmed = true; } });
+  const session = await work.start({ pid: server.pid, datadir: server.datadir, query: server.query, flushDirtyPages: server.flushDirtyPages, workCounters: config.products.mariadb.workCounters, beforeZero: async () => { warmed = true; } });
   assert.ok(warmed, 'the meter runs the warm-up before it reads the counters');
   for (let i = 1; i <= 200; i += 1) await server.query(`SELECT pad FROM sbtest.t WHERE id = ${i}`);
   await server.query('SELECT k FROM sbtest.t WHERE id <= 50 ORDER BY k');
@@ -49,4 +50,16 @@ test('a real server: the counts of 200 point selects and one sort of 50 rows, pe
   assert.match(w.missing.logFsyncs, /MariaDB reports no Innodb_os_log_fsyncs/);
   assert.equal(w.perOp.rocksdbStalls, null, 'no MyRocks on this server: null, not 0');
   assert.match(w.missing.rocksdbStalls, /no status variable Rocksdb_stall_total_slowdowns/);
+
+  // The handle's flush (scripts/server): after a write, no dirty page left and the setting it
+  // lowered to 0 back at what it was.
+  const setting = async () => (await server.query("SHOW GLOBAL VARIABLES LIKE 'innodb_max_dirty_pages_pct'"))[0].Value;
+  const saved = await setting();
+  await server.query("UPDATE sbtest.t SET pad = 'y'");
+  const flushS = await server.flushDirtyPages();
+  assert.ok(flushS >= 0 && flushS < 120, `flushed in ${flushS} s`);
+  const [dirty] = await server.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+  assert.equal(Number(dirty.Value), 0);
+  assert.equal(await setting(), saved);
+  assert.notEqual(Number(saved), 0, 'the server\'s own setting, not the flush\'s 0');
 });

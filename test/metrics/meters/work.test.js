@@ -104,3 +104,12 @@ test('every work metric has thresholds (gated) and the thresholds schema knows i
     else assert.ok(levels && levels.issue < 1, `${metric} (linear): issue at less than one more per op`);
   }
 });
+
+test('the meter refuses a server without a query function or a dirty-page flush, before any statement', async () => {
+  /** @type {string[]} */
+  const ran = [];
+  const query = async (/** @type {string} */ sql) => { ran.push(sql); return []; };
+  await assert.rejects(work.start({ pid: 1, datadir: '/tmp' }), /needs the server's query function/);
+  await assert.rejects(work.start({ pid: 1, datadir: '/tmp', query }), /needs the server's flushDirtyPages/);
+  assert.deepEqual(ran, []);
+});
