@@ -41,8 +41,12 @@ test('two counting servers at once: both count per op, agree, each on its own CP
   });
   const log = lines.join('');
   assert.match(log, /instructions: 2 counting servers at once \(counting\.parallel = 2/);
-  assert.match(log, /mariadb@10\.11\.18 round 1 of 1: start the server under the instructions meter's wrapper on CPU 1\n/);
-  assert.match(log, /mariadb@10\.11\.18#b round 1 of 1: start the server under the instructions meter's wrapper on CPU 0\n/);
+  // local pins: the slots' CPUs are the machine's last two, the first release on the last.
+  const last = cpus().length - 1;
+  assert.ok(log.includes(`mariadb@10.11.18 round 1 of 1: start the server under the instructions meter's wrapper on CPU ${last}\n`), log);
+  assert.ok(log.includes(`mariadb@10.11.18#b round 1 of 1: start the server under the instructions meter's wrapper on CPU ${last - 1}\n`), log);
+  // ...and the servers really start under taskset there (server/start-server.js's line).
+  for (const cpu of [last, last - 1]) assert.match(log, new RegExp(`pinned to CPUs ${cpu} \\(innodb\\) under valgrind --tool=callgrind`));
   /** @type {Record<string, import('../../scripts/types.js').CountedRepeat>[]} */
   const byTest = [{}, {}];
   for (const [i, record] of outcome.records.entries()) {
