@@ -80,6 +80,17 @@ export function aloneReason(test, groupSize, alone, hostName) {
 }
 
 /**
+ * The names in the host class's `counting.alone` that are no test or sequence of any suite: a
+ * typo would otherwise count that test beside the others without a word.
+ * @param {import('../types.js').HostClass} host
+ * @param {Set<string>} known every step and sequence name of the configured suites
+ * @returns {string[]} one message per unknown name, naming the file, the field and the value
+ */
+export function validateAloneNames(host, known) {
+  return (host.counting?.alone ?? []).flatMap((name, i) => (known.has(name) ? [] : [`configs/hosts/${host.name}.yml: counting.alone[${i}] = '${name}' is no test or sequence of any suite in configs/suites (a test's name, e.g. update-nonindex, or a sequence's, e.g. ibench)`]));
+}
+
+/**
  * A shard `k/n` of a counted leg, from its text form.
  * @param {string} text `k/n`, 1 <= k <= n
  * @returns {{index: number, of: number}} index 1-based

@@ -20,7 +20,7 @@ import { measureDbSize, collectHostFacts, splitMeters } from '../metrics/index.j
 import { writeRecord, writeRawLog, readRecords } from '../store/index.js';
 import { estimateRun, checkBudget, renderEstimate } from './estimate.js';
 import { runCountPhase } from './count-phase.js';
-import { resolveCountSlots } from './count-schedule.js';
+import { resolveCountSlots, validateAloneNames } from './count-schedule.js';
 import { startRelease, resolveMeters, countSettings, describeCounting, withMeterWrapper } from './start-release.js';
 import { executeSchedule } from './execute-schedule.js';
 
@@ -91,6 +91,8 @@ export async function runReleases(config, options) {
   if (options.countShard && splitMeters(meterNames).timed) {
     throw new UserError(`--count-shard ${options.countShard.index}/${options.countShard.of} counts a share of the counted tests and times nothing, but this run's meters (${meterNames.join(', ')}) include a timed one: give --meter with counting meters only (e.g. --meter instructions); the timed leg runs apart`);
   }
+  const unknownAlone = validateAloneNames(plan.host, knownStepNames(config));
+  if (unknownAlone.length > 0) throw new UserError(unknownAlone.join('\n'));
   if (options.resumeFrom?.length) return resumeRun(config, options, plan, meterNames, write);
   // Before anything is installed or started: a run that cannot fit its host class's budget
   // would be killed by its job's timeout with nothing published.
@@ -156,6 +158,19 @@ export async function runReleases(config, options) {
     if (!options.keepWork) await rm(workRoot, { recursive: true, force: true }).catch(() => {});
   }
   return storeRecords(states, stored, options, write);
+}
+
+/**
+ * Every step and sequence name of the configured suites (what `counting.alone` may name).
+ * @param {import('../types.js').Config} config
+ * @returns {Set<string>}
+ */
+function knownStepNames(config) {
+  const names = new Set();
+  for (const suite of Object.values(config.suites)) {
+    for (const step of planSuite(suite, { engine: suite.engine ?? 'innodb' })) names.add(step.sequence ?? step.name).add(step.name);
+  }
+  return names;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveCountSlots, groupReleases, aloneReason, parseShard, shardUnits } from '../../scripts/run/count-schedule.js';
+import { resolveCountSlots, groupReleases, aloneReason, parseShard, shardUnits, validateAloneNames } from '../../scripts/run/count-schedule.js';
 import { loadConfig } from '../../scripts/config/index.js';
 
 const config = await loadConfig(new URL('../..', import.meta.url).pathname);
@@ -59,4 +59,12 @@ test('shards: k/n parsed strictly; every unit in exactly one shard, both release
   assert.deepEqual(shards, [['point-query', 'insert', 'linkbench'], ['read-only.range10', 'scan'], ['update-index', 'ibench']]);
   assert.deepEqual(shards.flat().sort(), [...units].sort(), 'every unit once');
   assert.deepEqual([...shardUnits(['a'], { index: 2, of: 2 })], [], 'a shard may get nothing');
+});
+
+test('counting.alone: a name that is no test or sequence of any suite is an error naming file, field and value', () => {
+  const known = new Set(['update-nonindex', 'range-covered-si', 'ibench']);
+  assert.deepEqual(validateAloneNames(config.hosts.local, known), [], 'the shipped local.yml names real tests');
+  assert.deepEqual(validateAloneNames({ ...config.hosts.local, counting: { alone: ['ibench', 'update-nonidex'] } }, known), [
+    "configs/hosts/local.yml: counting.alone[1] = 'update-nonidex' is no test or sequence of any suite in configs/suites (a test's name, e.g. update-nonindex, or a sequence's, e.g. ibench)",
+  ]);
 });
