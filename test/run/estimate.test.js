@@ -88,7 +88,7 @@ test('the counted phase with servers at once: a test in the time of one, a test 
   assert.ok(fixedS > 0, 'each shard starts its own servers and makes its own rows the same');
   assert.match(shard1.detail, /in 2 shards \S+ the longest \(this run: shard 1\)$/);
   const leg = estimateLeg(config, { suite: 'demo', hostClass: 'local', provider: 'deb', releases: 2, reference: false, countShards: 3 });
-  assert.match(/** @type {any} */ (leg.budgeted.parts.find((p) => p.name === 'counted phase')).detail, /one server at a time \S+, 2 at once \S+, in 3 shards \S+ the longest$/);
+  assert.match(/** @type {any} */ (leg.budgeted.parts.find((p) => p.name === 'counted phase')).detail, /one server at a time \S+, 2 at once \S+ \(2 counted alone\), in 3 shards \S+ the longest$/);
 });
 
 test('the seed posts\' own sizes do not fit a cycle, and say so before anything starts', () => {
