@@ -66,9 +66,11 @@ export {};
  *   server instances per release and test (default 12)
  * @property {MeterName[]} [meters] how runs on this class measure (default [wall]); a suite's
  *   meters and `run --meter` replace them
- * @property {{rounds?: number, repeats?: number, warmupShare?: number}} [counting] counted
+ * @property {{rounds?: number, repeats?: number, warmupShare?: number, parallel?: number, alone?: string[]}} [counting] counted
  *   repeats of the instructions meter: server processes per release (default 3), repeats per
- *   process (default 1), the uncounted warm-up run as a share of a repeat's events (default 0.3)
+ *   process (default 1), the uncounted warm-up run as a share of a repeat's events (default 0.3),
+ *   counting servers at once (default: this machine's cores, as many as its memory holds:
+ *   scripts/run/count-schedule.js), tests counted one server at a time (default none)
  * @property {number} [legBudgetH] hours a benchmark leg may take on a runner of this class;
  *   plans estimated over it are refused before any server starts (scripts/run/estimate.js)
  * @property {{loadRowsPerS?: number, countedInstructionsPerS?: number, countedRepeatOverheadS?: number,

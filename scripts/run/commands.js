@@ -7,6 +7,7 @@ import { UserError, EXIT } from '../errors.js';
 import { SERVER_RUN_OPTIONS, cacheDirFrom, workDirFrom } from '../run-options.js';
 import { InvalidArgumentError } from 'commander';
 import { parseList, parsePositiveInt } from '../command-spec.js';
+import { parseShard } from './count-schedule.js';
 import { withInterrupt } from '../with-interrupt.js';
 import { providerNames } from '../install/index.js';
 import { meterNames, METERS, DEFAULT_METERS } from '../metrics/index.js';
@@ -54,6 +55,7 @@ export async function runCommand(options) {
     ...(options.meter ? { meters: options.meter } : {}),
     ...(options.budgetH !== undefined ? { budgetH: options.budgetH } : {}),
     ...(options.resumeFrom?.length ? { resumeFrom: options.resumeFrom } : {}),
+    ...(options.countShard ? { countShard: options.countShard } : {}),
     only: options.only,
     storeDir: resolve(options.store),
     workDir: resolve(workDirFrom(options.workDir, host)),
@@ -148,6 +150,18 @@ function parseHours(value) {
   return n;
 }
 
+/**
+ * @param {string} value `k/n`
+ * @returns {{index: number, of: number}}
+ */
+function parseShardOption(value) {
+  try {
+    return parseShard(value);
+  } catch (err) {
+    throw new InvalidArgumentError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /** @type {import('../command-spec.js').CommandSpec[]} */
 export const commands = [
   {
@@ -182,6 +196,7 @@ export const commands = [
       { flags: '--instances <n>', description: 'server instances (restarts on a copy of the datadir after the load) the repeats are spread over; default: the host class\'s, else 2', parse: parsePositiveInt },
       { flags: '--meter <meters>', description: `how to measure, comma-separated, of the registered meters (scripts/metrics/meters/): ${Object.values(METERS).map((m) => `${m.name} (${m.kind})`).join(', ')}; timed meters measure the timed repeats, counted ones count a fixed amount of work on servers of their own; default: the suite's, else the host class's, else ${DEFAULT_METERS.join(',')}`, parse: parseMeters },
       { flags: '--only <tests>', description: 'comma-separated test names to run (setup steps still run)', parse: parseList },
+      { flags: '--count-shard <k/n>', description: 'count the k-th of n shares of the counted tests (every n-th test or sequence in suite order, from the k-th), both releases of each, and nothing timed: with counting meters only (--meter instructions); the n shards\' records of a release merge in compare like any records of it, so n runners (which need no bare metal) split a counted leg', parse: parseShardOption },
       { flags: '--budget-h <hours>', description: 'hours this run may take: a run estimated over it is refused before anything starts (0 = no limit); default: the host class\'s legBudgetH, else no limit', parse: parseHours },
       { flags: '--resume-from <run ids>', description: 'comma-separated run ids in --store (a leg resumed after it died: tagbench store fetch puts them there): a release with a finished (ok) record among them is not run again; a partial or failed one is history and its release runs again; a finished one measured with other repeats, instances, tests, my.cnf or meters is refused', parse: parseList },
       { flags: '--provider <name>', description: `install provider for every release (${providerNames().join(', ')}); default: the install cache, else deb` },

@@ -7,6 +7,18 @@
  * the releases like the timed schedule, one new server process per release and round: counts
  * differ a little between processes (memory layout), so a round is the unit compare pairs.
  *
+ * Servers at once (count-schedule.js): a round's release servers count side by side when the
+ * host class's slots allow (`counting.parallel`, else the machine's cores and memory), each on its
+ * own port and datadir (its release's), pinned with its client to a CPU of its own where the host
+ * class pins, and every test on all of them at the same time: each release's count has the same
+ * neighbour, the other's count of the same test. Counts do not depend on load, but a neighbour
+ * can change what a server does (a timer's background work, memory layout); a test whose counts
+ * beside another differ from its counts alone by more than the meter's A/A noise is listed in
+ * `counting.alone` (bench/count-parallel.md measured which) and counted one server at a time, its
+ * slot saying so. A shard (`run --count-shard k/n`) counts every n-th unit (a test, a sequence)
+ * of both releases; the other units get a skipped slot, which compare reads as missing and takes
+ * from the shard that counted them (the records of one release merge like any two).
+ *
  * Its repeats go to `step.meters.<meter>` of each release's record, apart from the timed
  * repeats: a count under valgrind is not a throughput, and no reader of timed figures sees them.
  *
@@ -25,9 +37,11 @@
  * would redo the load, and rounds are what compare pairs anyway. A measured step that cannot be
  * counted gets a skipped slot with the reason (compare gives it no counted verdict).
  */
+import { cpus as machineCpus, totalmem } from 'node:os';
 import { startServer } from '../server/index.js';
 import { getBenchmark } from '../workload/index.js';
-import { countRepeat, describeCounted } from './count-repeat.js';
+import { countWarmups, countTest, countSequence } from './count-round.js';
+import { resolveCountSlots, groupReleases, aloneReason, shardUnits } from './count-schedule.js';
 
 /**
  * @typedef {object} CountSettings
@@ -60,6 +74,10 @@ import { countRepeat, describeCounted } from './count-repeat.js';
  * @property {{suite: any, host: any}} plan
  * @property {{storeDir: string, cacheDir: string, signal?: AbortSignal}} options
  * @property {(t: string) => void} write
+ * @property {import('./count-schedule.js').CountSlots} [slots] counting servers at once and
+ *   their CPUs (default: the host class's `counting.parallel`, else this machine's cores and memory)
+ * @property {{index: number, of: number}|null} [shard] the share of the counted units this run
+ *   counts (`run --count-shard k/n`); null or absent: all of them
  */
 
 /** @typedef {{step: import('./types.js').StepPlanLike, index: number}} IndexedStep */
@@ -94,43 +112,53 @@ export function planCounting(steps) {
 }
 
 /**
+ * The counted phase: every counted unit (a sysbench test, a sequence) of this run's shard, round by
+ * round, each round's release servers side by side as the slots allow (count-schedule.js).
  * @param {import('../metrics/types.js').Meter} meter a counted meter (kind 'counted')
  * @param {PhaseContext} ctx
+ * @returns {Promise<void>}
  */
 export async function runCountPhase(meter, ctx) {
-  const { steps, order, states, settings, wrap, options, write } = ctx;
-  const { tests, warmups, sequences, notCounted } = planCounting(steps);
-  addSkipped(meter, states, notCounted);
+  const { order, states, settings, options, write } = ctx;
+  const planned = planCounting(ctx.steps);
+  const shard = ctx.shard ?? null;
+  const mine = shardUnits([...planned.tests.map(({ step }) => step.name), ...planned.sequences.map(sequenceName)], shard);
+  const tests = planned.tests.filter(({ step }) => mine.has(step.name));
+  const sequences = planned.sequences.filter((seq) => mine.has(sequenceName(seq)));
+  // A unit of another shard is missing here, not failed: compare takes it from that shard's record.
+  const otherShards = [...planned.tests.filter((t) => !tests.includes(t)), ...planned.sequences.filter((q) => !sequences.includes(q)).flat()]
+    .filter(({ step }) => step.countedEvents && step.reported)
+    .map(({ index }) => ({ index, reason: `counted by another shard of ${shard?.of} (this run is shard ${shard?.index})` }));
+  addSkipped(meter, states, [...planned.notCounted, ...otherShards]);
+  const slots = ctx.slots ?? resolveCountSlots(ctx.plan.host, { cpus: machineCpus().length, memBytes: totalmem() });
+  noteSetup(meter, states, slots, shard);
   if (tests.length === 0 && sequences.length === 0) {
-    write(`${meter.name}: no step of this suite can run a fixed amount of work; nothing to count\n`);
+    write(`${meter.name}: no step of this ${shard ? 'shard' : 'suite'} can run a fixed amount of work; nothing to count\n`);
     return;
   }
   const countedIndexes = [...tests, ...sequences.flat().filter(({ step }) => step.countedEvents && step.reported)].map((c) => c.index);
   addSlots(meter, states, countedIndexes);
   await prepareSameRows(meter, tests.map((c) => c.step), { order, states, plan: ctx.plan, write });
+  write(`${meter.name}: ${Math.min(slots.parallel, order.length)} counting server${slots.parallel > 1 ? 's' : ''} at once (${slots.why})\n`);
   // A sequence runs once per round (one pass from its own start), a test `repeats` times.
   const perRound = tests.length * settings.repeats + sequences.flat().filter(({ step }) => step.countedEvents && step.reported).length;
   const progress = { done: 0, total: settings.rounds * order.length * perRound, startedMs: Date.now() };
   for (let round = 0; round < settings.rounds; round += 1) {
     // Alternate which release goes first, as the timed schedule does.
     const keys = round % 2 === 0 ? order : [...order].reverse();
-    for (const key of keys) {
+    for (const group of groupReleases(keys, slots.parallel)) {
       if (options.signal?.aborted) return;
-      const state = /** @type {CountState} */ (states.get(key));
-      if (state.deadReason) continue;
-      // A meter without a wrapper (work) restarts a plain server: no wrapper to name.
-      const how = meter.needs.wrappedServer ? `under the ${meter.name} meter's wrapper` : `plainly (the ${meter.name} meter needs no wrapper)`;
-      write(`${meter.name}: ${key} round ${round + 1} of ${settings.rounds}: start the server ${how}\n`);
-      const started = await restartWrapped(state, wrap, meter.name, countedIndexes);
-      if (!started) continue;
-      const round1 = { meter, state, key, round, ctx, progress };
-      if (!(await countTests(round1, tests, warmups))) return;
-      for (const seq of sequences) if (!(await countSequence(round1, seq))) return;
-      const health = await state.server.checkHealth();
-      if (!health.ok) state.deadReason = `server under ${meter.name} crashed: ${health.reason}`;
-      // An idle server under valgrind still runs its background threads, fifty times slower:
-      // it would take CPU from the next release's counting. The next round starts its own.
-      else await state.server.stop();
+      const members = await startGroup(meter, ctx, group, round, { slots, countedIndexes });
+      if (members.length === 0) continue;
+      const runs = members.map(({ key, cpus }) => ({ meter, state: /** @type {CountState} */ (states.get(key)), key, round, ctx, progress, cpus }));
+      if (!(await countGroup(runs, tests, sequences, planned.warmups))) return;
+      await Promise.all(runs.map(async ({ state }) => {
+        const health = await state.server.checkHealth();
+        if (!health.ok) state.deadReason = `server under ${meter.name} crashed: ${health.reason}`;
+        // An idle server under valgrind still runs its background threads, fifty times slower:
+        // it would take CPU from the next group's counting. The next round starts its own.
+        else await state.server.stop();
+      }));
     }
   }
   // The run ends with every live release's server up, as after the timed schedule (the size
@@ -146,145 +174,78 @@ export async function runCountPhase(meter, ctx) {
 }
 
 /**
- * @typedef {object} RoundOf one release's server process of one round
- * @property {import('../metrics/types.js').Meter} meter
- * @property {CountState} state
- * @property {string} key
- * @property {number} round
- * @property {PhaseContext} ctx
- * @property {{done: number, total: number, startedMs: number}} progress
- */
-
-/**
- * The step context of a counted run (or its warm-up) of this round.
- * @param {RoundOf} r
- * @param {import('../workload/types.js').FixedWork} work
- * @returns {import('../workload/types.js').StepContext}
- */
-function stepContext({ state, round, ctx }, work) {
-  return { suite: ctx.plan.suite, engine: state.engine, pass: round, clientCpus: ctx.plan.host.pinning.clientCpus, cacheDir: ctx.options.cacheDir, signal: ctx.options.signal, onProgress: quiet, work };
-}
-
-/**
- * The sysbench tests of one round: the timed warm-ups as counted runs, then `repeats` counted
- * repeats of each test, each after a warm-up run of its own.
- * @param {RoundOf} r
+ * One round of a group of release servers: the warm-ups, every test, every sequence, each on all
+ * the group's servers at once (so each release's count of a test has the same neighbour: the
+ * other's count of the same test), except a test counted alone (count-schedule.js aloneReason),
+ * which each server counts in turn while the others wait, its slot saying so.
+ * @param {import('./count-round.js').RoundOf[]} runs the group's servers of this round
  * @param {IndexedStep[]} tests
+ * @param {IndexedStep[][]} sequences
  * @param {import('./types.js').StepPlanLike[]} warmups
  * @returns {Promise<boolean>} false when the run was interrupted
  */
-async function countTests(r, tests, warmups) {
-  const { state, round, ctx } = r;
-  // The timed warm-ups (a scan that brings the table into the buffer pool) as counted runs.
-  for (const w of warmups) await getBenchmark(w.benchmark).runStep(w, state.server, stepContext(r, { events: /** @type {number} */ (w.countedEvents), seed: 1 + round }));
-  for (const { step, index } of tests) {
-    for (let rep = 0; rep < ctx.settings.repeats; rep += 1) {
-      if (ctx.options.signal?.aborted) return false;
-      const events = /** @type {number} */ (step.countedEvents);
-      // Seeds differ by round and repeat (a write repeated with the seed of the one before
-      // would rewrite the same values: no row changed, nothing logged, a third fewer
-      // instructions) and are the same for every release in a round: paired rounds compare
-      // the same work on the same data.
-      const warmUp = { events: Math.max(1, Math.ceil(events * ctx.settings.warmupShare)), seed: 1000 + 100 * round + rep };
-      await countAndKeep(r, step, index, { repeat: rep, events, warmUp });
-    }
-  }
-  return true;
-}
-
-/**
- * One pass of a sequence in one round, from its own start (its first step drops and creates its
- * tables), every step in order: the counted ones under the meter with the round's seed (the same
- * for every release), the setup ones (the insert benchmark's cleanup) uncounted. No warm-up run:
- * a sequence step's warm-up is the steps before it, and a run of its own would change the data
- * the counted one starts from. A step that leaves the data unusable ends the pass; the steps
- * after it are failed in this round, naming it.
- * @param {RoundOf} r
- * @param {IndexedStep[]} seq
- * @returns {Promise<boolean>} false when the run was interrupted
- */
-async function countSequence(r, seq) {
-  const { meter, state, round, ctx } = r;
-  for (const [at, { step, index }] of seq.entries()) {
-    if (ctx.options.signal?.aborted) return false;
-    /** @type {string|null} */
-    let broken = null;
-    if (step.countedEvents && step.reported) {
-      const kept = await countAndKeep(r, step, index, { repeat: 0, events: step.countedEvents, warmUp: null });
-      if (!kept.stateValid) broken = kept.repeat.reason ?? 'failed';
-      else if (kept.repeat.status === 'ok' && step.countedParts) broken = await countParts(r, step, kept.repeat);
-    } else {
-      const out = await getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, { events: step.countedEvents ?? 1, seed: 7 + 100 * round }));
-      if (out.status !== 'ok' && !out.stateValid) broken = out.reason ?? 'failed';
-    }
-    if (broken === null) continue;
-    for (const later of seq.slice(at + 1)) {
-      const slot = state.record.steps[later.index].meters?.[meter.name];
-      if (slot && slot.status === 'ok') Object.assign(slot, { status: 'failed', reason: `not counted in round ${round + 1}: ${step.name} failed before it (${broken})` });
-    }
+async function countGroup(runs, tests, sequences, warmups) {
+  const { ctx, meter } = runs[0];
+  const alone = ctx.plan.host.counting?.alone ?? [];
+  /** @param {string} name @param {number[]} indexes @param {(r: import('./count-round.js').RoundOf) => Promise<boolean>} count */
+  const unit = async (name, indexes, count) => {
+    const why = aloneReason(name, runs.length, alone, ctx.plan.host.name);
+    if (why === null) return (await Promise.all(runs.map(count))).every(Boolean);
+    for (const r of runs) for (const i of indexes) Object.assign(/** @type {object} */ (r.state.record.steps[i].meters?.[meter.name]), { alone: why });
+    for (const r of runs) if (!(await count(r))) return false;
     return true;
+  };
+  await Promise.all(runs.map((r) => countWarmups(r, warmups)));
+  for (const t of tests) if (!(await unit(t.step.name, [t.index], (r) => countTest(r, t)))) return false;
+  for (const seq of sequences) {
+    const indexes = seq.filter(({ step }) => step.countedEvents && step.reported).map(({ index }) => index);
+    if (!(await unit(sequenceName(seq), indexes, (r) => countSequence(r, seq)))) return false;
   }
   return true;
 }
 
 /**
- * The step's parts, each counted alone after the whole step (a LinkBench request phase: each
- * operation type), kept in the whole step's counted repeat under `byType`: per operation of one
- * type, which a mixed phase cannot say (callgrind counts the process, not the statement type).
- * In a fixed order after the whole, so every release's part starts from the same data.
- * @param {RoundOf} r
- * @param {import('./types.js').StepPlanLike} step
- * @param {import('../types.js').CountedRepeat} whole the step's counted repeat (gets byType)
- * @returns {Promise<string|null>} why the data is no longer usable, null when it is
+ * Start a group's servers under the meter's wrapper at once, each on its own slot's CPU where
+ * the host class pins (its own port and datadir are its release's).
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {PhaseContext} ctx
+ * @param {string[]} group release keys
+ * @param {number} round
+ * @param {{slots: import('./count-schedule.js').CountSlots, countedIndexes: number[]}} at
+ * @returns {Promise<{key: string, cpus: string|null}[]>} the servers that started
  */
-async function countParts(r, step, whole) {
-  const { meter, state, key, round, ctx } = r;
-  /** @type {Record<string, import('../types.js').CountedRepeat>} */
-  const byType = {};
-  whole.byType = byType;
-  for (const part of step.countedParts ?? []) {
-    if (ctx.options.signal?.aborted) return null;
-    const counted = await countRepeat(meter, state, step, { round, repeat: 0, events: part.events, warmUp: null, part: part.name }, {
-      run: (work) => getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, work)),
-      dispatchFunction: ctx.dispatchFunction(state.record.release.product),
-      workCounters: ctx.workCounters?.(state.record.release.product),
-      storeDir: ctx.options.storeDir,
-    });
-    byType[part.name] = counted.repeat;
-    ctx.write(`  ${key} ${step.name} ${part.name} alone, round ${round + 1}: ${describeCounted(meter, counted.repeat)}\n`);
-    if (!counted.stateValid) return `${part.name} alone: ${counted.repeat.reason ?? 'failed'}`;
-  }
-  return null;
+async function startGroup(meter, ctx, group, round, { slots, countedIndexes }) {
+  const live = group.filter((key) => !ctx.states.get(key)?.deadReason);
+  const started = await Promise.all(live.map(async (key, slot) => {
+    const state = /** @type {CountState} */ (ctx.states.get(key));
+    const cpus = slots.cpus[slot] ?? null;
+    // A meter without a wrapper (work) restarts a plain server: no wrapper to name.
+    const how = meter.needs.wrappedServer ? `under the ${meter.name} meter's wrapper` : `plainly (the ${meter.name} meter needs no wrapper)`;
+    ctx.write(`${meter.name}: ${key} round ${round + 1} of ${ctx.settings.rounds}: start the server ${how}${cpus ? ` on CPU ${cpus}` : ''}\n`);
+    const wrap = (/** @type {import('../server/types.js').ServerOptions} */ o) => ctx.wrap(cpus ? { ...o, serverCpus: cpus } : o);
+    return (await restartWrapped(state, wrap, meter.name, countedIndexes)) ? { key, cpus } : null;
+  }));
+  return started.filter((s) => s !== null);
 }
 
 /**
- * Count one repeat and keep it in the step's slot (failing the slot with its reason when it
- * failed), with a progress line.
- * @param {RoundOf} r
- * @param {import('./types.js').StepPlanLike} step
- * @param {number} index the step's index in the record
- * @param {{repeat: number, events: number, warmUp: import('../workload/types.js').FixedWork|null}} at
- * @returns {Promise<{repeat: import('../types.js').CountedRepeat, stateValid: boolean}>}
+ * The record says how its counts were taken: servers at once, and the shard.
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {Map<string, CountState>} states
+ * @param {import('./count-schedule.js').CountSlots} slots
+ * @param {{index: number, of: number}|null} shard
  */
-async function countAndKeep(r, step, index, at) {
-  const { meter, state, key, round, ctx, progress } = r;
-  const counted = await countRepeat(meter, state, step, { round, ...at }, {
-    run: (work) => getBenchmark(step.benchmark).runStep(step, state.server, stepContext(r, work)),
-    dispatchFunction: ctx.dispatchFunction(state.record.release.product),
-    workCounters: ctx.workCounters?.(state.record.release.product),
-    storeDir: ctx.options.storeDir,
-  });
-  const rep = counted.repeat;
-  const slot = /** @type {import('../types.js').StepMeterRun} */ (state.record.steps[index].meters?.[meter.name]);
-  slot.repeats.push(rep);
-  if (rep.status !== 'ok' && slot.status === 'ok' && !ctx.options.signal?.aborted) {
-    slot.status = 'failed';
-    slot.reason = rep.reason;
+function noteSetup(meter, states, slots, shard) {
+  for (const state of states.values()) {
+    const setup = state.record.config.meterSetup?.[meter.name];
+    if (!setup) continue;
+    setup.counting = { ...setup.counting, parallel: Math.min(slots.parallel, states.size), ...(shard ? { shard } : {}) };
   }
-  progress.done += 1;
-  const leftS = ((Date.now() - progress.startedMs) / progress.done) * (progress.total - progress.done) / 1000;
-  ctx.write(`  ${key} ${step.name} round ${round + 1} repeat ${at.repeat + 1}: ${describeCounted(meter, rep)} (${progress.done}/${progress.total}, about ${formatLeft(leftS)} left)\n`);
-  return counted;
+}
+
+/** @param {IndexedStep[]} seq @returns {string} the sequence's name (its steps' `sequence`) */
+function sequenceName(seq) {
+  return seq[0].step.sequence ?? seq[0].step.name;
 }
 
 /**
@@ -363,10 +324,3 @@ async function restartWrapped(state, wrap, meterName, stepIndexes) {
   }
 }
 
-/** @param {number} s */
-function formatLeft(s) {
-  return s >= 90 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`;
-}
-
-/** The tools' own progress lines are kept in the raw logs. */
-function quiet() {}

@@ -17,6 +17,7 @@ import { buildSchedule, needsSnapshot, DEFAULT_LOAD_ROWS_PER_S } from './schedul
 import { formatDuration } from './progress.js';
 import { resolveRepeats } from './resolve-run.js';
 import { planSuite } from '../workload/index.js';
+import { shardUnits } from './count-schedule.js';
 
 /** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
 
@@ -65,9 +66,11 @@ export const ESTIMATE_DEFAULTS = Object.freeze({
  * @param {number} run.instances
  * @param {import('../types.js').MeterName[]} run.meters
  * @param {import('../types.js').HostClass} run.host
+ * @param {CountPlan} [run.count] the counted phase's servers at once and shard; default: the host
+ *   class's `counting.parallel`, else one per release (the pair), all tests
  * @returns {RunEstimate}
  */
-export function estimateRun({ steps, releases, repeats, instances, meters, host }) {
+export function estimateRun({ steps, releases, repeats, instances, meters, host, count }) {
   const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
   const keys = Array.from({ length: releases }, (_, i) => `r${i}`);
   const counted = meters.some((m) => getMeter(m).kind === 'counted');
@@ -91,9 +94,10 @@ export function estimateRun({ steps, releases, repeats, instances, meters, host 
   // Each counting meter's phase at its own pace: the work meter's plain servers run a counted
   // repeat in well under a second, where callgrind's take minutes (issue 35: the estimate gave
   // the work meter 7 min at callgrind's rates for a phase that took under one).
+  const countPlan = count ?? { parallel: host.counting?.parallel ?? releases };
   for (const m of meters) {
     const meter = getMeter(m);
-    if (meter.kind === 'counted') parts.push(estimateCounting(meter, steps, releases, host, rates, meter.countedPace?.(rates) ?? CALLGRIND_PACE(rates)));
+    if (meter.kind === 'counted') parts.push(estimateCounting(meter, steps, releases, host, rates, meter.countedPace?.(rates) ?? CALLGRIND_PACE(rates), countPlan));
   }
   return { parts: parts.filter((p) => p.seconds > 0), totalS: parts.reduce((s, p) => s + p.seconds, 0) };
 }
@@ -175,34 +179,58 @@ const CALLGRIND_PACE = (rates) => ({
 });
 
 /**
+ * @typedef {object} CountPlan how the counted phase spreads its servers (count-schedule.js)
+ * @property {number} parallel counting servers at once
+ * @property {{index: number, of: number}|null} [shard] the share of the counted tests this run counts
+ * @property {number} [shards] for the estimate's line: the longest of this many shards
+ */
+
+/**
  * A counted meter's phase (count-phase.js): per release and round, a server start the way the
  * meter needs it, the counted warm-ups, then every countable test's repeats, each with its
  * uncounted warm-up run; before it, each release's rows made the same (a rewrite of its tables).
+ * With several servers at once a group of releases counts a test in the time one takes (a core
+ * each), a test of `counting.alone` in the time of all of them; a shard counts its share of the
+ * tests. The line gives the three: one server at a time, the servers at once, the longest shard.
  * @param {import('../metrics/types.js').Meter} meter
  * @param {import('./types.js').StepPlanLike[]} steps
  * @param {number} releases
  * @param {import('../types.js').HostClass} host
  * @param {EstimateRates} rates the host class's (its load rate rewrites the rows)
  * @param {import('../metrics/types.js').CountedPace} pace the meter's, on this host class
+ * @param {CountPlan} count
  * @returns {EstimatePart}
  */
-function estimateCounting(meter, steps, releases, host, rates, pace) {
+function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   const rounds = host.counting?.rounds ?? 3;
   const repeats = host.counting?.repeats ?? 1;
   const warmupShare = host.counting?.warmupShare ?? 0.3;
+  const alone = host.counting?.alone ?? [];
   const counted = steps.filter((s) => s.measured && s.reported && !s.sequence && s.countedEvents);
   const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
   const instructionsS = (/** @type {number|undefined} */ n) => (n ?? 0) / pace.instructionsPerS;
-  const perRound = pace.serverStartS
-    + warmups.reduce((s, w) => s + pace.repeatOverheadS + instructionsS(w.countedInstructions), 0)
-    + counted.reduce((s, t) => s + repeats * (pace.repeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions)), 0);
+  const testS = (/** @type {import('./types.js').StepPlanLike} */ t) => repeats * (pace.repeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions));
+  const warmS = warmups.reduce((s, w) => s + pace.repeatOverheadS + instructionsS(w.countedInstructions), 0);
   const sameRowsS = counted.some((s) => s.benchmark === 'sysbench')
     ? steps.filter((s) => s.loadsData).reduce((s, l) => s + (l.workRows ?? 0), 0) / rates.loadRowsPerS : 0;
+  const phaseS = (/** @type {import('./types.js').StepPlanLike[]} */ tests, /** @type {number} */ parallel) => {
+    if (tests.length === 0) return 0;
+    const size = Math.max(1, Math.min(parallel, releases));
+    const perGroupRound = pace.serverStartS + warmS + tests.reduce((s, t) => s + (size > 1 && alone.includes(t.name) ? size : 1) * testS(t), 0);
+    return rounds * Math.ceil(releases / size) * perGroupRound + releases * sameRowsS;
+  };
+  const names = counted.map((t) => t.name);
+  const share = (/** @type {{index: number, of: number}|null} */ shard) => { const mine = shardUnits(names, shard); return counted.filter((t) => mine.has(t.name)); };
+  const shards = count.shard?.of ?? count.shards ?? 1;
+  const longestShardS = Math.max(0, ...Array.from({ length: shards }, (_, i) => phaseS(share({ index: i + 1, of: shards }), count.parallel)));
   const total = counted.reduce((s, t) => s + (t.countedInstructions ?? 0), 0);
+  const at = Math.max(1, Math.min(count.parallel, releases));
   return {
     name: `counted phase (${meter.name})`,
-    seconds: counted.length === 0 ? 0 : releases * (rounds * perRound + sameRowsS),
-    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} ${pace.servers}, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(pace.instructionsPerS / 1e6).toFixed(0)} million/s, ${formatDuration(pace.serverStartS)} a server start`,
+    seconds: phaseS(share(count.shard ?? null), count.parallel),
+    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} ${pace.servers}, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(pace.instructionsPerS / 1e6).toFixed(0)} million/s, ${formatDuration(pace.serverStartS)} a server start; `
+      + `one server at a time ${formatDuration(phaseS(counted, 1))}, ${at} at once ${formatDuration(phaseS(counted, at))}${alone.length ? ` (${alone.length} counted alone)` : ''}`
+      + `${shards > 1 ? `, in ${shards} shards ${formatDuration(longestShardS)} the longest${count.shard ? ` (this run: shard ${count.shard.index})` : ''}` : ''}`,
   };
 }
 
@@ -258,7 +286,8 @@ export function checkBudget(estimate, budgetH, what) {
  * reference run added up by name, so the advice of checkBudget applies to the whole leg.
  * @param {import('../types.js').Config} config
  * @param {{suite: string, hostClass: string, provider: string, releases: number, reference: boolean,
- *   repeats?: number, instances?: number, only?: string[]}} leg
+ *   repeats?: number, instances?: number, only?: string[], countShards?: number}} leg countShards: the
+ *   counted leg split over this many runners (the estimate's line gives the longest shard)
  * @returns {LegEstimate}
  * @throws {UserError} unknown test in `only`, bad repeats or instances
  */
@@ -270,7 +299,10 @@ export function estimateLeg(config, leg) {
   const { repeats, instances } = resolveRepeats(host, { repeats: leg.repeats, instances: leg.instances });
   const meters = suite.meters ?? host.meters ?? [...DEFAULT_METERS];
   const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
-  const run = estimateRun({ steps, releases: leg.releases, repeats, instances, meters, host });
+  // The runner's cores and memory are not known here: the host class's counting.parallel, else
+  // the pair (a core and a server's memory per release, what every shipped class has).
+  const count = { parallel: host.counting?.parallel ?? leg.releases, shards: leg.countShards ?? 1 };
+  const run = estimateRun({ steps, releases: leg.releases, repeats, instances, meters, host, count });
   const reference = leg.reference ? estimateRun({ steps, releases: 1, repeats, instances, meters, host }) : { parts: [], totalS: 0 };
   // The confirmation reruns only the regressed tests; at most every one, base and candidate.
   const confirm = estimateRun({ steps, releases: 2, repeats, instances, meters, host });

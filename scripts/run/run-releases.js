@@ -10,6 +10,7 @@
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cpus, totalmem } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import { installRelease, findCachedInstall } from '../install/index.js';
@@ -19,6 +20,7 @@ import { measureDbSize, collectHostFacts, splitMeters } from '../metrics/index.j
 import { writeRecord, writeRawLog, readRecords } from '../store/index.js';
 import { estimateRun, checkBudget, renderEstimate } from './estimate.js';
 import { runCountPhase } from './count-phase.js';
+import { resolveCountSlots, validateAloneNames } from './count-schedule.js';
 import { startRelease, resolveMeters, countSettings, describeCounting, withMeterWrapper } from './start-release.js';
 import { executeSchedule } from './execute-schedule.js';
 
@@ -59,6 +61,8 @@ import { chooseResumed } from './resume.js';
  *   default: the suite's meters, else the host class's, else wall
  * @property {number} [budgetH] hours the run may take (`run --budget-h`; 0 = no limit); default:
  *   the host class's legBudgetH
+ * @property {{index: number, of: number}} [countShard] count only this shard's share of the
+ *   counted tests (`run --count-shard k/n`: count-schedule.js shardUnits); counting meters only
  * @property {string[]} [resumeFrom] run ids in the store (`run --resume-from`): a release with a
  *   finished (`ok`) record among them, measured as this run would, is not run again; ids of
  *   other releases are left to the run they belong to (the reference's, a matrix suite's cells)
@@ -84,10 +88,16 @@ export async function runReleases(config, options) {
   const { plan, preinstalled } = await resolveWithCache(config, options);
   const steps = planSuite(plan.suite, { engine: plan.engine });
   const meterNames = resolveMeters(options, plan);
+  if (options.countShard && splitMeters(meterNames).timed) {
+    throw new UserError(`--count-shard ${options.countShard.index}/${options.countShard.of} counts a share of the counted tests and times nothing, but this run's meters (${meterNames.join(', ')}) include a timed one: give --meter with counting meters only (e.g. --meter instructions); the timed leg runs apart`);
+  }
+  const unknownAlone = validateAloneNames(plan.host, knownStepNames(config));
+  if (unknownAlone.length > 0) throw new UserError(unknownAlone.join('\n'));
   if (options.resumeFrom?.length) return resumeRun(config, options, plan, meterNames, write);
   // Before anything is installed or started: a run that cannot fit its host class's budget
   // would be killed by its job's timeout with nothing published.
-  const estimate = estimateRun({ steps, releases: plan.releases.length, repeats: plan.repeats, instances: plan.instances, meters: meterNames, host: plan.host });
+  const countSlots = resolveCountSlots(plan.host, { cpus: cpus().length, memBytes: totalmem() });
+  const estimate = estimateRun({ steps, releases: plan.releases.length, repeats: plan.repeats, instances: plan.instances, meters: meterNames, host: plan.host, count: { parallel: countSlots.parallel, shard: options.countShard ?? null } });
   checkBudget(estimate, options.budgetH ?? plan.host.legBudgetH, 'This run');
   write(`estimated time (before it starts; the progress lines correct it as the run goes):\n${renderEstimate(estimate)}\n`);
   const plugins = suiteBenchmarks(plan.suite).map(getBenchmark);
@@ -135,6 +145,8 @@ export async function runReleases(config, options) {
           wrap: (opts) => { const o = { ...opts }; withMeterWrapper(o, meter); return o; },
           dispatchFunction: (product) => config.products[product]?.dispatchFunction ?? 'dispatch_command',
           workCounters: (product) => config.products[product]?.workCounters ?? {},
+          shard: options.countShard ?? null,
+          slots: countSlots,
         });
       }
     };
@@ -146,6 +158,19 @@ export async function runReleases(config, options) {
     if (!options.keepWork) await rm(workRoot, { recursive: true, force: true }).catch(() => {});
   }
   return storeRecords(states, stored, options, write);
+}
+
+/**
+ * Every step and sequence name of the configured suites (what `counting.alone` may name).
+ * @param {import('../types.js').Config} config
+ * @returns {Set<string>}
+ */
+function knownStepNames(config) {
+  const names = new Set();
+  for (const suite of Object.values(config.suites)) {
+    for (const step of planSuite(suite, { engine: suite.engine ?? 'innodb' })) names.add(step.sequence ?? step.name).add(step.name);
+  }
+  return names;
 }
 
 /**

@@ -136,8 +136,10 @@ export {};
  * @typedef {object} MeterSetup
  * @property {string[]} wrapper the command line the server ran under (before the server's own)
  * @property {Record<string, string|number>} mycnf my.cnf values the wrapped server needed
- * @property {{rounds: number, repeats: number, warmupShare: number}} counting server processes
- *   per release, counted repeats per process, warm-up run per repeat as a share of its events
+ * @property {{rounds: number, repeats: number, warmupShare: number, parallel?: number, shard?: {index: number, of: number}}} counting server processes
+ *   per release, counted repeats per process, warm-up run per repeat as a share of its events;
+ *   parallel: counting servers that ran at once (absent in older records: one); shard: the share
+ *   of the counted tests this run counted (`run --count-shard k/n`, k 1-based), absent: all
  * @property {Record<string, string>} dependsOn what the counts depend on beyond the release
  *   (CPU model and flags, glibc, valgrind): counts compare only where these are equal
  */
@@ -167,6 +169,9 @@ export {};
  * @property {'ok'|'failed'|'skipped'} status failed = some repeat failed (the others still count)
  * @property {string} [reason]
  * @property {CountedRepeat[]} repeats
+ * @property {string} [alone] why the step was counted with no other counting server running
+ *   (the host class's `counting.alone`); absent: beside the other releases' servers when the run
+ *   counted several at once (config.meterSetup.<meter>.counting.parallel)
  */
 
 /**

@@ -6,7 +6,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
-import { githubRepoOption, tokenEnvOption } from '../command-spec.js';
+import { githubRepoOption, tokenEnvOption, parsePositiveInt } from '../command-spec.js';
 
 /** @typedef {import('../github/index.js').GitHubSettings} GitHubSettings */
 
@@ -73,6 +73,7 @@ export async function planCommand(options, settings) {
     suite: plan.suite, hostClass: plan.hostClass, provider: plan.provider, releases: plan.kind === 'ref' ? 2 : plan.releases.split(',').length,
     reference: needsReferenceRun(plan), ...(plan.repeats ? { repeats: Number(plan.repeats) } : {}),
     ...(plan.instances ? { instances: Number(plan.instances) } : {}), ...(plan.only ? { only: plan.only.split(',') } : {}),
+    ...(options.countShards ? { countShards: options.countShards } : {}),
   });
   checkBudget(leg.budgeted, config.hosts[plan.hostClass].legBudgetH, `This leg (${plan.leg})`);
   const timeouts = legTimeoutsMinutes(leg.steps);
@@ -197,6 +198,7 @@ const planSpec = {
     { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
     { flags: '--instances <n>', description: 'server instances the repeats are spread over; default: the host class\'s' },
     { flags: '--only <tests>', description: 'comma-separated test names' },
+    { flags: '--count-shards <n>', description: 'estimate the counted phase split over n runners (run --count-shard k/n each; the workflow does not make the matrix yet): the estimate\'s counted line gives the longest shard beside one server at a time and the servers at once', parse: parsePositiveInt },
     { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion; with --ref: the release to compare with (default: the one it branched from)' },
     { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
     { flags: '--resume <run ids>', description: 'comma-separated run ids on the results branch this leg resumes from (watch\'s resume; the bench job fetches them and runs only the releases without a finished record); default: none' },

@@ -60,6 +60,38 @@ test('the preset for a change under review counts every sysbench test and benchm
   assert.deepEqual(config.suites['ref-quick'].meters, ['instructions', 'wall']);
 });
 
+test('the counted phase with servers at once: a test in the time of one, a test counted alone in the time of all, a shard its share', () => {
+  const steps = planSuite({ ...config.suites.smoke, only: ['point-query', 'read-only.range10', 'update-index', 'insert'] }, { engine: 'innodb' });
+  const counted = (/** @type {Record<string, unknown>} */ counting, /** @type {any} */ count = undefined) => /** @type {import('../../scripts/run/estimate.js').EstimatePart} */ (
+    estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall', 'instructions'], host: { ...config.hosts.local, counting }, ...(count ? { count } : {}) }).parts.find((p) => p.name === 'counted phase (instructions)'));
+  const r = ESTIMATE_DEFAULTS;
+  const testS = (/** @type {string} */ name) => r.countedRepeatOverheadS + 1.3 * /** @type {number} */ (steps.find((s) => s.name === name)?.countedInstructions) / r.countedInstructionsPerS;
+  const alone = counted({ parallel: 1 });
+  const paired = counted({ parallel: 2 });
+  // Both releases' servers at once: half the rounds' time, the same rows made twice (serial).
+  const sameRowsS = 2 * (config.suites.smoke.tables * config.suites.smoke.tableSize) / r.loadRowsPerS;
+  assert.ok(Math.abs((alone.seconds - sameRowsS) / 2 - (paired.seconds - sameRowsS)) < 1e-6, `${alone.seconds} alone, ${paired.seconds} paired`);
+  assert.match(paired.detail, /one server at a time \S+, 2 at once \S+$/);
+  // More slots than releases: still a pair (one datadir per release).
+  assert.equal(counted({ parallel: 8 }).seconds, paired.seconds);
+  // update-index counted alone: its time counts twice again in each of the 3 rounds.
+  const withAlone = counted({ parallel: 2, alone: ['update-index'] });
+  assert.ok(Math.abs(withAlone.seconds - paired.seconds - 3 * testS('update-index')) < 1e-6);
+  assert.match(withAlone.detail, /\(1 counted alone\)/);
+  // The default is the pair; a run's own count plan wins.
+  assert.equal(counted({}).seconds, paired.seconds);
+  assert.equal(counted({ parallel: 2 }, { parallel: 1 }).seconds, alone.seconds);
+  // Two shards: shard 1 counts point-query and update-index, shard 2 the others; the line names the longest.
+  const shard1 = counted({ parallel: 2 }, { parallel: 2, shard: { index: 1, of: 2 } });
+  const shard2 = counted({ parallel: 2 }, { parallel: 2, shard: { index: 2, of: 2 } });
+  const fixedS = shard1.seconds + shard2.seconds - paired.seconds;
+  assert.ok(Math.abs(shard1.seconds - shard2.seconds - 3 * (testS('point-query') + testS('update-index') - testS('read-only.range10') - testS('insert'))) < 1e-6);
+  assert.ok(fixedS > 0, 'each shard starts its own servers and makes its own rows the same');
+  assert.match(shard1.detail, /in 2 shards \S+ the longest \(this run: shard 1\)$/);
+  const leg = estimateLeg(config, { suite: 'demo', hostClass: 'local', provider: 'deb', releases: 2, reference: false, countShards: 3 });
+  assert.match(/** @type {any} */ (leg.budgeted.parts.find((p) => p.name === 'counted phase (instructions)')).detail, /one server at a time \S+, 2 at once \S+ \(2 counted alone\), in 3 shards \S+ the longest$/);
+});
+
 test('the seed posts\' own sizes do not fit a cycle, and say so before anything starts', () => {
   for (const suite of ['insert-in-memory', 'linkbench-cached']) {
     const leg = estimateLeg(config, { suite, hostClass: 'small-server', provider: 'deb', releases: 2, reference: false });
@@ -71,7 +103,8 @@ test('the seed posts\' own sizes do not fit a cycle, and say so before anything 
 });
 
 test('the counted phase: instructions at the host class\'s rate, server starts per round, scans counted only at small sizes', () => {
-  const host = { ...config.hosts.local, counting: { rounds: 3, repeats: 1, warmupShare: 0.5 } };
+  // One counting server at a time (counting.parallel 1): the releases' rounds one after the other.
+  const host = { ...config.hosts.local, counting: { rounds: 3, repeats: 1, warmupShare: 0.5, parallel: 1 } };
   const suite = { ...config.suites.smoke, only: ['point-query'] };
   const steps = planSuite(suite, { engine: 'innodb' });
   const counted = steps.filter((s) => s.countedInstructions);
@@ -108,8 +141,8 @@ test('each counted meter\'s phase at its own pace: the work meter\'s plain serve
   const counting = byName['counted phase (instructions)'];
   const work = byName['counted phase (work)'];
   assert.ok(counting && work, Object.keys(byName).join(', '));
-  assert.match(counting.detail, /under callgrind, .* at 100 million\/s, 30s a server start$/);
-  assert.match(work.detail, /on plain servers, .* at 1000 million\/s, 4s a server start$/);
+  assert.match(counting.detail, /under callgrind, .* at 100 million\/s, 30s a server start; one server at a time /);
+  assert.match(work.detail, /on plain servers, .* at 1000 million\/s, 4s a server start; one server at a time /);
   assert.ok(work.seconds < 90 && work.seconds > 30, `the work meter's phase: ${formatDuration(work.seconds)} (39 s measured)`);
   assert.ok(work.seconds * 4 < counting.seconds, `${formatDuration(work.seconds)} beside ${formatDuration(counting.seconds)}`);
   // The pace is the meter's own: a host class's callgrind rates move the instructions meter's only.
