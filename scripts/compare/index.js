@@ -21,6 +21,7 @@ export { renderRelativeTable, READS_SHOWN_FROM } from './render-relative-table.j
 export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';
 export { renderComparison } from './render-comparison.js';
 export { describeHowSure } from './how-sure.js';
+export { selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from './select-calibration.js';
 /** @typedef {import('./how-sure.js').HostCalibration} HostCalibration */
 export { detectChangePoints } from './run-change-points.js';
 export { renderChangePoints } from './render-change-points.js';

@@ -15,8 +15,8 @@ const MARK = Object.freeze({ regression: '🔴', improvement: '🟢', unchanged:
 /**
  * @param {Comparison[]} comparisons
  * @param {IssueOutcome[]} outcomes
- * @param {{dryRun: boolean, adHoc?: import('./types.js').AdHocOverrides|null, calibrations?: Map<string, import('../compare/index.js').HostCalibration>}} mode
- *   calibrations: each host class's calibration, for the "how sure" line
+ * @param {{dryRun: boolean, adHoc?: import('./types.js').AdHocOverrides|null, storedCalibrations?: Map<string, import('../types.js').Calibration[]>}} mode
+ *   storedCalibrations: each host class's stored calibrations, for the "how sure" sentence
  * @returns {string} Markdown
  */
 export function renderSummary(comparisons, outcomes, mode) {
@@ -25,7 +25,7 @@ export function renderSummary(comparisons, outcomes, mode) {
   for (const c of comparisons) {
     out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
     out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
-    out.push(`**How sure:** ${describeHowSure(c, mode.calibrations?.get(c.hostClass) ?? null)}`, '');
+    out.push(`**How sure:** ${describeHowSure(c, mode.storedCalibrations?.get(c.hostClass) ?? [])}`, '');
     out.push(...VERDICT_TABLE_HEAD);
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) out.push(renderVerdictRow(t, c.thresholds));
     out.push('');

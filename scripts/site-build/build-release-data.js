@@ -22,10 +22,12 @@ const INSTRUCTIONS = 'instructionsPerOp';
  * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
  *   the host class's calibration: what it caught of known slowdowns (the page's "how sure")
  * @param {import('./types.js').DeletedTags|null} [deletedTags] tags upstream deleted (watch)
+ * @param {import('../types.js').Calibration[]} [calibrations] the host class's stored
+ *   calibrations, which the "how sure" sentence chooses from
  * @returns {{path: string, data: unknown, functions: {path: string, data: FunctionsData}|null}}
  *   functions: where the instructions went, when the release's comparison has it
  */
-export function buildReleaseData(table, rel, calibration = null, deletedTags = null) {
+export function buildReleaseData(table, rel, calibration = null, deletedTags = null, calibrations = []) {
   const { key } = table;
   const comparison = rel.comparison?.comparison ?? null;
   const against = pickReference(table, rel);
@@ -40,7 +42,7 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     defaultBase: table.defaultBase,
     runs: releaseRuns(rel, where),
     mycnf: first ? first.config.mycnf.text : null,
-    comparison: comparison && rel.comparison ? releaseComparison(rel.comparison.id, comparison, where, calibration) : null,
+    comparison: comparison && rel.comparison ? releaseComparison(rel.comparison.id, comparison, where, calibration, calibrations) : null,
     reference: against && first ? {
       version: against.version,
       source: against.source,
@@ -140,8 +142,9 @@ function releaseRuns(rel, where) {
  * @param {import('./types.js').Comparison} comparison
  * @param {{host: string, product: string, version: string, suite: string}} where
  * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} calibration
+ * @param {import('../types.js').Calibration[]} calibrations
  */
-function releaseComparison(id, comparison, where, calibration) {
+function releaseComparison(id, comparison, where, calibration, calibrations) {
   return {
     id,
     file: dataPaths.comparison({ ...where, id }),
@@ -151,10 +154,7 @@ function releaseComparison(id, comparison, where, calibration) {
     thresholds: comparison.thresholds,
     summary: comparison.summary,
     // How sure, worded once (compare/how-sure.js) for the report, the issue and this page.
-    howSure: describeHowSure(comparison, calibration ? {
-      runs: calibration.falseIssues.runs, runsWithFalseIssue: calibration.falseIssues.withIssue, upper95: calibration.falseIssues.upper95,
-      file: calibration.file, detection: calibration.detection,
-    } : null),
+    howSure: describeHowSure(comparison, calibrations),
     // What this host class's calibration caught of slowdowns of known size (the page's note).
     calibration: calibration ? { file: calibration.file, measuredAt: calibration.measuredAt, falseIssues: calibration.falseIssues, detection: calibration.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected })) } : null,
   };

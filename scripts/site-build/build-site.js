@@ -137,7 +137,7 @@ async function buildSlice(store, slice, inputs, detail, writer, timings) {
   const c0 = performance.now();
   const { files, summary } = computeSlice({
     records, ...verdicts, baselines: inputs.baselines, issues: inputs.issues, products,
-    calibration: inputs.calibrations.get(slice.hostClass) ?? null, detailVersions: withDetail, deletedTags: inputs.deletedTags,
+    calibration: inputs.calibrations.get(slice.hostClass) ?? null, calibrations: inputs.storedCalibrations.get(slice.hostClass) ?? [], detailVersions: withDetail, deletedTags: inputs.deletedTags,
   }, seriesPaths, { slice, reference: inputs.references[slice.hostClass] ?? null, thresholds: inputs.thresholds });
   const w0 = performance.now();
   await writer.write(jsonAndText(files));

@@ -36,6 +36,9 @@ export {};
  *   apache-otava), one per product line × host class × suite; none = no marks
  * @property {(import('../store/index.js').BisectReport & {id: string})[]} [bisects] the bisect reports
  *   (tagbench bisect) of the slice; their bad and first bad releases' pages show them
+ * @property {import('../types.js').Calibration[]} [calibrations] the slice's host class's stored
+ *   calibrations (bench/calibrations/<host>/): the "how sure" sentence of the release pages and
+ *   home chooses from them
  * @property {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
  *   the slice's host class's calibration (bench/calibration-<host>.json): the release pages say
  *   how sure their verdicts are from it
