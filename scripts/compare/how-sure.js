@@ -11,7 +11,7 @@
  * ./select-calibration.js (host class, meter, design, age), never a mismatched one. Pure.
  */
 import { median } from 'simple-statistics';
-import { formatDetectable, formatPercent, formatValue } from '../format-number.js';
+import { formatDetectable, formatPercent } from '../format-number.js';
 import { CALIBRATION_MAX_AGE_DAYS, computeRunDesign, describeDesign, selectCalibration } from './select-calibration.js';
 
 /** @typedef {import('../types.js').Calibration} Calibration */
@@ -74,7 +74,7 @@ function describeMeter(comparison, metric, calibrations) {
   const detectable = verdicts.map((t) => t.mdeIssue).filter((m) => typeof m === 'number').sort((a, b) => a - b);
   const shown = (/** @type {number} */ v) => formatDetectable({ scale: first.scale ?? 'log', ratio: null }, v);
   const found = detectable.length === 0
-    ? `${capitalize(noun)}: no verdict of this run has an issue-level detectable change (too few instances for the issue level)`
+    ? `${capitalize(first.label ?? first.metric)}: no verdict of this run could detect a change at the issue level (too few instances for it)`
     : `${capitalize(noun)} of ${shown(/** @type {number} */ (detectable.at(-1)))} would have been found in every test, one under ${shown(median(detectable))} might not have been`
       + ` (issue-level detectable change over ${detectable.length} of ${verdicts.length} test${verdicts.length === 1 ? '' : 's'}: median ${shown(median(detectable))}, ${shown(detectable[0])}–${shown(/** @type {number} */ (detectable.at(-1)))})`;
   const design = computeRunDesign(verdicts, metric);
@@ -98,8 +98,8 @@ function capitalize(s) {
 }
 
 /**
- * What the calibration found at the injected sizes nearest the run's median detectable change
- * (the largest at or under it and the smallest over it): the sizes a reader can set beside it.
+ * What the calibration found at the (at most two) injected sizes nearest the run's median
+ * detectable change, by ratio: the sizes a reader can set beside it; every size without one.
  * @param {Calibration} c
  * @param {number} ageDays
  * @param {number|null} around the run's median issue-level detectable change
@@ -107,10 +107,10 @@ function capitalize(s) {
  */
 function citeCalibration(c, ageDays, around) {
   const sizes = c.detection.filter((d) => d.trials > 0);
-  const under = around === null ? [] : sizes.filter((d) => d.size <= around).slice(-1);
-  const over = around === null ? sizes : sizes.filter((d) => d.size > around).slice(0, 1);
-  const cited = [...under, ...over];
-  const load = c.load.maxOneMinute === null ? 'load not recorded' : `load up to ${formatValue(c.load.maxOneMinute)}`;
+  const distance = (/** @type {{size: number}} */ d) => (around === null || around <= 0 ? 0 : Math.abs(Math.log(d.size / around)));
+  const cited = around === null ? sizes : [...sizes].sort((a, b) => distance(a) - distance(b)).slice(0, 2).sort((a, b) => a.size - b.size);
+  // As the kernel reports it (two decimals): a load is a count, not a measurement to round.
+  const load = c.load.maxOneMinute === null ? 'load not recorded' : `load up to ${c.load.maxOneMinute}`;
   const caught = cited.map((d) => `${formatPercent(d.size)} in ${d.detected} of ${d.trials} trials`).join(', ');
   return `the calibration of ${c.measuredAt.slice(0, 10)} (${ageDays} day${ageDays === 1 ? '' : 's'} before this run; ${c.suite}, ${describeDesign(c.design)}, ${load}; ${c.source}) found an injected ${caught || 'change in no trial yet'}`;
 }

@@ -25,7 +25,7 @@ export { selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from '.
 /** @typedef {import('./how-sure.js').HostCalibration} HostCalibration */
 export { detectChangePoints } from './run-change-points.js';
 export { renderChangePoints } from './render-change-points.js';
-export { findHostDrift, splitHostSegments, renderHostDrift, referenceRecords, HOST_FACT_FIELDS } from './host-drift.js';
+export { findHostDrift, splitHostSegments, renderHostDrift, describeHostDrift, referenceRecords, HOST_FACT_FIELDS } from './host-drift.js';
 
 /** @typedef {import('./types.js').CompareThresholds} CompareThresholds */
 /** @typedef {import('./types.js').FullComparison} FullComparison */

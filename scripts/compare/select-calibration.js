@@ -80,7 +80,7 @@ export function selectCalibration(calibrations, run, maxAgeDays = CALIBRATION_MA
     else matching.push({ calibration: c, ageDays });
   }
   // The newest: it measured the host and the meter closest to how the run found them.
-  const best = matching.sort((a, b) => a.ageDays - b.ageDays)[0];
+  const best = matching.sort((a, b) => (a.calibration.measuredAt > b.calibration.measuredAt ? -1 : a.calibration.measuredAt < b.calibration.measuredAt ? 1 : 0))[0];
   return { calibration: best?.calibration ?? null, ageDays: best?.ageDays ?? null, passedOver };
 }
 

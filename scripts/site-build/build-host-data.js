@@ -4,7 +4,7 @@
  * stage's host check found), and the host series of a table's releases for the per-test
  * history charts. Pure: records and a drift report in, data objects out.
  */
-import { findHostDrift } from '../compare/index.js';
+import { findHostDrift, describeHostDrift } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 
@@ -20,6 +20,8 @@ import { SCHEMA_VERSION } from './build-table-data.js';
  * @property {{test: string, group: string, metric: string, warn: number,
  *   runs: {id: string, startedAt: string, segment: number, median: number, values: number[], record: string}[]}[]} tests
  * @property {HostDriftReport['drifts']} drifts
+ * @property {{state: string, lines: string[]}} driftWords the host's state in the words compare's
+ *   host check prints (describeHostDrift: one function decides them for both)
  */
 
 /**
@@ -53,6 +55,7 @@ export function buildHostSuite(records, thresholds) {
       })),
     })),
     drifts: report.drifts,
+    driftWords: describeHostDrift(report),
   };
 }
 

@@ -289,7 +289,7 @@ export {};
 /**
  * @typedef {object} Calibration one calibration of one meter on one host class: the conditions
  *   it ran under (which decide whether a run may cite it) and what it caught
- * @property {1} schemaVersion
+ * @property {number} schemaVersion 1
  * @property {string} hostClass
  * @property {{cores: number|null, cpuModel: string|null}|null} host the runs' host facts
  * @property {string} meter the meter calibrated (`wall`: the timed repeats' own figures)

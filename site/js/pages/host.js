@@ -155,9 +155,10 @@ function fmtChange(change) {
 /** @param {any} s suite data */
 function driftNote(s) {
   const m = s.method;
-  return h('p', { class: s.drifts.length ? 'note' : null, dataset: { drifts: String(s.drifts.length) }, id: `drift-note-${s.suite}` },
-    s.drifts.length === 0 ? 'No drift of the reference: the host looks steady. '
-      : `${s.drifts.length} drift${s.drifts.length === 1 ? '' : 's'} of the reference: the HOST changed, not the releases; verdicts measured on this host since then may carry it. `,
+  // The words are compare's (describeHostDrift, stored by the site build), as the report prints them.
+  const words = s.driftWords ?? { state: 'steady', lines: [] };
+  return h('p', { class: words.state === 'steady' ? null : 'note', dataset: { drifts: String(s.drifts.length), state: words.state }, id: `drift-note-${s.suite}` },
+    `${words.lines.join(' ')} `,
     `Found by the release-series rule ${m.version} over the runs of each host series in time order (at most ${fmtPct(m.alpha)} false events per test and series, windows of ${m.windowRuns} runs), a change counting only from the test's warn threshold.`);
 }
 
