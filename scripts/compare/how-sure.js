@@ -30,7 +30,7 @@ import { CALIBRATION_MAX_AGE_DAYS, computeRunDesign, describeDesign, selectCalib
  * @typedef {object} SureVerdict the fields of a verdict the sentence reads
  * @property {string} test
  * @property {string} metric
- * @property {string} [meter]
+ * @property {string|null} [meter] none (or null) for the timed repeats' own figures
  * @property {string} [label]
  * @property {boolean} higherIsBetter
  * @property {'log'|'linear'} [scale]
@@ -78,7 +78,7 @@ function describeMeter(comparison, metric, calibrations) {
     : `${capitalize(noun)} of ${shown(/** @type {number} */ (detectable.at(-1)))} would have been found in every test, one under ${shown(median(detectable))} might not have been`
       + ` (issue-level detectable change over ${detectable.length} of ${verdicts.length} test${verdicts.length === 1 ? '' : 's'}: median ${shown(median(detectable))}, ${shown(detectable[0])}–${shown(/** @type {number} */ (detectable.at(-1)))})`;
   const design = computeRunDesign(verdicts, metric);
-  const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, metric, meter: first.meter, design, at: comparison.createdAt });
+  const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, metric, meter: first.meter ?? undefined, design, at: comparison.createdAt });
   return `${found}; ${choice.calibration ? citeCalibration(choice.calibration, /** @type {number} */ (choice.ageDays), detectable.length > 0 ? median(detectable) : null)
     : noCalibration(design, choice.passedOver)}.`;
 }

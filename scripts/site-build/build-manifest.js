@@ -4,7 +4,7 @@
  */
 import { dataPaths } from '../../site/js/paths.js';
 import { compareVersions } from '../version-order.js';
-import { describeHowSure, isCountedVerdict } from '../compare/index.js';
+import { isCountedVerdict } from '../compare/index.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 import { meterOf, slimSuspect } from './build-release-data.js';
 
@@ -37,12 +37,9 @@ function countVerdicts(verdicts) {
  * @param {TableGroup} group
  * @param {TableData} data
  * @param {IssueRef[]} issues
- * @param {import('../types.js').Calibration[]} [calibrations] the host class's stored
- *   calibrations: the latest comparison's "how sure" sentence, on home, chooses from them
  */
-export function manifestEntry(group, data, issues, calibrations = []) {
+export function manifestEntry(group, data, issues) {
   const latest = data.releases.at(-1);
-  const latestComparison = group.releases.find((r) => r.version === latest?.version)?.comparison?.comparison ?? null;
   return {
     product: data.product, productName: data.productName, line: data.line, host: data.host, suite: data.suite,
     releaseCount: data.releases.length,
@@ -55,7 +52,7 @@ export function manifestEntry(group, data, issues, calibrations = []) {
         baseVersion: latest.comparison.baseVersion, summary: latest.comparison.summary, createdAt: latest.comparison.createdAt,
         throughputSummary: countVerdicts(data.tests.map((t) => t.verdicts.at(-1) ?? null)),
         // How sure, worded once (compare/how-sure.js) as in the reports and on the release page.
-        howSure: latestComparison ? describeHowSure(latestComparison, calibrations) : null,
+        howSure: group.releases.find((r) => r.version === latest.version)?.comparison?.howSure ?? null,
       } : null,
     } : null,
     openIssues: issues.filter((i) => i.state === 'open' && issueFits(i, group.key))

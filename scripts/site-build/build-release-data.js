@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION, testShownRatios } from './build-table-data.js';
-import { METRICS, describeHowSure, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
+import { METRICS, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
 
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
@@ -22,12 +22,10 @@ const INSTRUCTIONS = 'instructionsPerOp';
  * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
  *   the host class's calibration: what it caught of known slowdowns (the page's "how sure")
  * @param {import('./types.js').DeletedTags|null} [deletedTags] tags upstream deleted (watch)
- * @param {import('../types.js').Calibration[]} [calibrations] the host class's stored
- *   calibrations, which the "how sure" sentence chooses from
  * @returns {{path: string, data: unknown, functions: {path: string, data: FunctionsData}|null}}
  *   functions: where the instructions went, when the release's comparison has it
  */
-export function buildReleaseData(table, rel, calibration = null, deletedTags = null, calibrations = []) {
+export function buildReleaseData(table, rel, calibration = null, deletedTags = null) {
   const { key } = table;
   const comparison = rel.comparison?.comparison ?? null;
   const against = pickReference(table, rel);
@@ -42,7 +40,7 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     defaultBase: table.defaultBase,
     runs: releaseRuns(rel, where),
     mycnf: first ? first.config.mycnf.text : null,
-    comparison: comparison && rel.comparison ? releaseComparison(rel.comparison.id, comparison, where, calibration, calibrations) : null,
+    comparison: comparison && rel.comparison ? releaseComparison(rel.comparison.id, comparison, where, calibration, rel.comparison.howSure ?? null) : null,
     reference: against && first ? {
       version: against.version,
       source: against.source,
@@ -142,9 +140,9 @@ function releaseRuns(rel, where) {
  * @param {import('./types.js').Comparison} comparison
  * @param {{host: string, product: string, version: string, suite: string}} where
  * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} calibration
- * @param {import('../types.js').Calibration[]} calibrations
+ * @param {string|null} howSure the sentence compare words (the site build's, from the full verdicts)
  */
-function releaseComparison(id, comparison, where, calibration, calibrations) {
+function releaseComparison(id, comparison, where, calibration, howSure) {
   return {
     id,
     file: dataPaths.comparison({ ...where, id }),
@@ -153,8 +151,8 @@ function releaseComparison(id, comparison, where, calibration, calibrations) {
     candidate: comparison.candidate,
     thresholds: comparison.thresholds,
     summary: comparison.summary,
-    // How sure, worded once (compare/how-sure.js) for the report, the issue and this page.
-    howSure: describeHowSure(comparison, calibrations),
+    // How sure, worded once (compare/how-sure.js) for the report, the issue, this page and home.
+    howSure,
     // What this host class's calibration caught of slowdowns of known size (the page's note).
     calibration: calibration ? { file: calibration.file, measuredAt: calibration.measuredAt, falseIssues: calibration.falseIssues, detection: calibration.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected })) } : null,
   };

@@ -76,7 +76,7 @@ export function computeSlice(input, seriesPaths, context) {
   let releases = 0;
   for (const group of groups) {
     const table = addTableFiles(files, group, input, seriesPaths);
-    entries.push(manifestEntry(group, table, input.issues, input.calibrations ?? []));
+    entries.push(manifestEntry(group, table, input.issues));
     releases += table.releases.length;
   }
   const views = buildSliceViews(groups);
@@ -120,7 +120,7 @@ function addTableFiles(files, group, input, seriesPaths) {
   files.json.set(dataPaths.table(group.key), sequences ? { ...table, sequences } : table);
   for (const [path, data] of extra) files.json.set(path, data);
   for (const rel of group.releases) {
-    const { path, data, functions } = buildReleaseData(group, rel, input.calibration ?? null, input.deletedTags ?? null, input.calibrations ?? []);
+    const { path, data, functions } = buildReleaseData(group, rel, input.calibration ?? null, input.deletedTags ?? null);
     // An older release of a long history keeps its function tables in its comparison only.
     const detailed = !input.detailVersions || input.detailVersions.has(rel.version);
     const elsewhere = functions && !detailed ? { functions: null, functionsInComparison: true } : {};

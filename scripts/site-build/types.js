@@ -21,6 +21,8 @@ export {};
  * @property {import('../compare/index.js').Suspect[]} [suspects] its inconclusive verdicts that
  *   lean the bad way (compare's findSuspects), found from the full verdicts before the site
  *   slims them
+ * @property {string} [howSure] how sure its verdicts are (compare's describeHowSure), worded from
+ *   the full verdicts and the host class's stored calibrations before the site slims them
  */
 
 /**
@@ -36,9 +38,6 @@ export {};
  *   apache-otava), one per product line × host class × suite; none = no marks
  * @property {(import('../store/index.js').BisectReport & {id: string})[]} [bisects] the bisect reports
  *   (tagbench bisect) of the slice; their bad and first bad releases' pages show them
- * @property {import('../types.js').Calibration[]} [calibrations] the slice's host class's stored
- *   calibrations (bench/calibrations/<host>/): the "how sure" sentence of the release pages and
- *   home chooses from them
  * @property {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} [calibration]
  *   the slice's host class's calibration (bench/calibration-<host>.json): the release pages say
  *   how sure their verdicts are from it
