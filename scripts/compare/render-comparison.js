@@ -84,8 +84,7 @@ export function renderComparison(cmp, options) {
     }
     return out.join('');
   }
-  out.push(`${title}: ${counts}\n`);
-  if (sure) out.push(`how sure: ${sure}\n`);
+  out.push(`${title}: ${counts}\n${sure ? `how sure: ${sure}\n` : ''}`);
   out.push(`method: ${method}\n`);
   for (const line of extra) out.push(`${line}\n`);
   out.push('\n');

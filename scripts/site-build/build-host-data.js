@@ -32,6 +32,8 @@ import { SCHEMA_VERSION } from './build-table-data.js';
  * @property {HostSuiteData[]} suites
  * @property {import('./build-calibration-data.js').HostCalibration|null} calibration from bench/calibration-<host>.json; null without one
  * @property {import('./build-calibration-data.js').HostFalseAlarms|null} falseAlarms issues judged noise; null without a noise summary
+ * @property {import('../types.js').Calibration[]} calibrations every stored calibration of the
+ *   host class (bench/calibrations/<host>/), newest first: the ones a run's "how sure" may cite
  */
 
 /**
@@ -63,13 +65,15 @@ export function buildHostSuite(records, thresholds) {
  * @param {string} host
  * @param {{product: string, version: string}} reference as configured
  * @param {HostSuiteData[]} suites none when the reference has not run yet
- * @param {Pick<HostData, 'calibration'|'falseAlarms'>} [measured] the host class's calibration and false alarms in service
+ * @param {Pick<HostData, 'calibration'|'falseAlarms'> & {calibrations?: HostData['calibrations']}} [measured] the host class's
+ *   calibration report, false alarms in service and stored calibrations
  * @returns {HostData}
  */
 export function buildHostData(host, reference, suites, measured = { calibration: null, falseAlarms: null }) {
   return {
     schemaVersion: SCHEMA_VERSION, host, reference: { ...reference }, suites: [...suites].sort((a, b) => (a.suite < b.suite ? -1 : 1)),
     calibration: measured.calibration, falseAlarms: measured.falseAlarms,
+    calibrations: [...(measured.calibrations ?? [])].sort((a, b) => (a.measuredAt < b.measuredAt ? 1 : -1)),
   };
 }
 

@@ -222,10 +222,10 @@ async function readSliceVerdicts(store, slice, { linked, calibrations }, writer)
  * @param {{slice: StoreSlice, summary: SliceSummary}[]} built
  * @returns {Promise<void>}
  */
-async function writeHostsCrossAndViews(writer, { references, calibrations, noise }, built) {
+async function writeHostsCrossAndViews(writer, { references, calibrations, storedCalibrations, noise }, built) {
   const hosts = Object.entries(references).map(([host, reference]) => buildHostData(host, reference,
     built.flatMap((b) => (b.slice.hostClass === host && b.summary.hostSuite ? [b.summary.hostSuite] : [])),
-    { calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host) }));
+    { calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host), calibrations: storedCalibrations.get(host) ?? [] }));
   const cross = buildCrossFiles(built.map((b) => b.summary.cross));
   const summaries = built.map((b) => b.summary);
   await writer.write([

@@ -77,3 +77,11 @@ test('the host page\'s drift words are the host check\'s', async () => {
   for (const line of suite.driftWords.lines) assert.ok(text.includes(`  ${line}`), `the host check prints: ${line}\n${text}`);
   assert.doesNotMatch(suite.driftWords.lines.join(' '), /steady\./);
 });
+
+test('the host page lists every stored calibration, newest first, with what decides whether a run may cite it', async () => {
+  const host = await readData(dataPaths.host('local'));
+  const stored = await readCalibrations(join(PROJECT_ROOT, 'bench'), 'local');
+  assert.deepEqual(host.calibrations, [...stored].reverse());
+  assert.deepEqual(host.calibrations.map((/** @type {any} */ c) => [c.meter, c.design.paired, c.design.instances]),
+    [['instructions', true, 3], ['instructions', true, 3], ['wall', false, 7], ['wall', false, 5]]);
+});

@@ -51,6 +51,7 @@ export async function render(main) {
       'A change of the runs\' hardware, kernel or BIOS settings starts a new host series: the line breaks there and runs are never compared across it.'),
     d.suites.length === 0 ? h('p', { class: 'note', id: 'host-no-runs', text: `No run of ${ref} on ${d.host} yet: the benchmark workflow reruns it every cycle.` }) : null,
     calibrationSection(d),
+    citableSection(d),
     falseAlarmSection(d),
     sections);
   for (const c of charts) await drawChart(c.el, c.option);
@@ -126,6 +127,31 @@ function calibrationSection(d) {
       h('tbody', null, c.mde.map((/** @type {any} */ m) => h('tr', { dataset: { test: m.test } },
         h('th', { scope: 'row', class: 'text', text: m.test }), h('td', { text: fmtPct(m.drop) }), h('td', { text: fmtPct(m.rise) })))),
     ], { id: 'calibration-mde' }));
+}
+
+/**
+ * Every stored calibration of the host class with the conditions that decide whether a run may
+ * cite it (compare/select-calibration.js: host class, meter, design, at most 30 days old).
+ * @param {any} d host data
+ */
+function citableSection(d) {
+  const list = d.calibrations ?? [];
+  const heading = h('h2', { id: 'citable-heading', text: 'Calibrations a run may cite' });
+  const intro = h('p', null, 'A run\'s "how sure" cites one of these only when its meter and design (paired by round or not, instances per side) are the run\'s and it was measured at most 30 days before the run; otherwise it says none matches (docs/method.md, "How sure").');
+  if (list.length === 0) return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro, h('p', { class: 'note', id: 'citable-none', text: `None stored for ${d.host} (bench/calibrations/${d.host}/): tagbench calibrate writes one.` }));
+  return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro,
+    scrollTable(`Stored calibrations of ${d.host}, newest first`, [
+      h('thead', null, h('tr', null, ['Measured', 'Meter (metric)', 'Suite', 'Design', 'Highest load', 'Detected (injected size: confirmed of trials)', 'Report']
+        .map((c, i) => h('th', { scope: 'col', class: i === 4 ? null : 'text', text: c })))),
+      h('tbody', null, list.map((/** @type {any} */ c) => h('tr', { dataset: { meter: c.meter, measured: c.measuredAt } },
+        h('th', { scope: 'row', class: 'text', text: fmtDate(c.measuredAt) }),
+        h('td', { class: 'text', text: `${c.meter} (${c.metric})` }),
+        h('td', { class: 'text', text: c.suite }),
+        h('td', { class: 'text', text: c.design.paired ? `${c.design.instances} rounds paired` : `${c.design.instances} instances per side` }),
+        h('td', { text: c.load.maxOneMinute === null ? 'not recorded' : String(c.load.maxOneMinute) }),
+        h('td', { class: 'text', text: c.detection.map((/** @type {any} */ x) => `${fmtPct(x.size)}: ${x.detected} of ${x.trials}`).join('; ') || '—' }),
+        h('td', { class: 'text', text: c.source })))),
+    ], { id: 'citable-calibrations' }));
 }
 
 /** @param {any} d host data */
