@@ -11,7 +11,7 @@
  * ./select-calibration.js (host class, meter, design, age), never a mismatched one. Pure.
  */
 import { median } from 'simple-statistics';
-import { formatDetectable, formatPercent } from '../format-number.js';
+import { formatDetectable, formatPercent, SMALLEST_PERCENT, UNDETECTABLE_OVER } from '../format-number.js';
 import { CALIBRATION_MAX_AGE_DAYS, computeRunDesign, describeDesign, selectCalibration } from './select-calibration.js';
 
 /** @typedef {import('../types.js').Calibration} Calibration */
@@ -75,12 +75,33 @@ function describeMeter(comparison, metric, calibrations) {
   const shown = (/** @type {number} */ v) => formatDetectable({ scale: first.scale ?? 'log', ratio: null }, v);
   const found = detectable.length === 0
     ? `${capitalize(first.label ?? first.metric)}: no verdict of this run could detect a change at the issue level (too few instances for it)`
-    : `${capitalize(noun)} of ${shown(/** @type {number} */ (detectable.at(-1)))} would have been found in every test, one under ${shown(median(detectable))} might not have been`
-      + ` (issue-level detectable change over ${detectable.length} of ${verdicts.length} test${verdicts.length === 1 ? '' : 's'}: median ${shown(median(detectable))}, ${shown(detectable[0])}–${shown(/** @type {number} */ (detectable.at(-1)))})`;
+    : `${plainWords(noun, detectable)} (issue-level detectable change over ${detectable.length} of ${verdicts.length} test${verdicts.length === 1 ? '' : 's'}: median ${shown(median(detectable))}, ${shown(detectable[0])}–${shown(/** @type {number} */ (detectable.at(-1)))})`;
   const design = computeRunDesign(verdicts, metric);
   const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, metric, meter: first.meter ?? undefined, design, at: comparison.createdAt });
   return `${found}; ${choice.calibration ? citeCalibration(choice.calibration, /** @type {number} */ (choice.ageDays), detectable.length > 0 ? median(detectable) : null)
     : noCalibration(design, choice.passedOver)}.`;
+}
+
+/**
+ * What the run would have found, in plain words: a change of the largest detectable size in
+ * every test (or that some test could find none: a drop of 100 % is no size), and what the
+ * median says of half of them.
+ * @param {string} noun e.g. "a throughput drop"
+ * @param {number[]} detectable the verdicts' issue-level detectable changes, ascending
+ * @returns {string}
+ */
+function plainWords(noun, detectable) {
+  const worst = /** @type {number} */ (detectable.at(-1));
+  const middle = median(detectable);
+  // Zero noise (a counter that never moved in A/A): any change is found.
+  if (worst === 0) return `Any ${noun.replace(/^an? /, '')} would have been found in every test`;
+  const every = worst >= UNDETECTABLE_OVER || formatPercent(worst) === formatPercent(1)
+    ? `Some test could not have found ${noun} of any size`
+    : `${capitalize(noun)} of ${formatPercent(worst)} would have been found in every test`;
+  const half = middle < SMALLEST_PERCENT
+    ? `half of the tests would have found one under ${formatPercent(SMALLEST_PERCENT)}`
+    : `one under ${formatPercent(middle)} might not have been`;
+  return `${every}, ${half}`;
 }
 
 /**

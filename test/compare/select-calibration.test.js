@@ -70,3 +70,13 @@ test('the wall calibrations (5 and 7 unpaired instances) are not cited for 3 pai
   const mdes = comparison.tests.filter((t) => t.metric === 'throughput').map((t) => /** @type {number} */ (/** @type {any} */ (t).mdeIssue)).sort((a, b) => a - b);
   assert.ok(throughput.includes(`${(mdes[1] * 100).toFixed(1)} % would have been found in every test`), throughput);
 });
+
+test('plain words at the edges: a drop no test could find, a median under 0.1 %, a figure without noise', () => {
+  const verdict = (/** @type {string} */ test, /** @type {number} */ mdeIssue, /** @type {any} */ more = {}) => ({ test, metric: 'throughput', higherIsBetter: true, scale: /** @type {const} */ ('log'), mdeIssue, pairedRounds: 3, base: { n: 3 }, candidate: { n: 3 }, ...more });
+  const at = { hostClass: 'local', createdAt: '2026-11-28T00:00:00Z' };
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0.2), verdict('b', 0.99999)] }, []), /^Some test could not have found a throughput drop of any size, one under [\d.]+ % might not have been/);
+  const counted = { metric: 'instructionsPerOp', higherIsBetter: false, meter: 'instructions', label: 'instructions per op' };
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0.0004, counted), verdict('b', 0.0006, counted), verdict('c', 0.004, counted)] }, []),
+    /^A rise in instructions per op of 0\.4 % would have been found in every test, half of the tests would have found one under 0\.1 % \(issue-level detectable change over 3 of 3 tests: median < 0\.1 %/);
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0, { ...counted, label: 'rows read per op' })] }, []), /^Any rise in rows read per op would have been found in every test/);
+});
