@@ -210,7 +210,13 @@ async function writeReport(strategy, plan, report) {
   Object.assign(report, strategy.summarize(report, plan));
   await replaceFileAtomic(plan.reportJson, `${JSON.stringify(report, null, 2)}\n`);
   await replaceFileAtomic(plan.reportMd, strategy.render(report));
-  if (report.runs.length > 0 && isCondensedFormat(report.format)) {
+  if (report.runs.length === 0 || !isCondensedFormat(report.format)) return;
+  try {
     await writeCalibration(dirname(plan.reportJson), calibrationFromReport(report, relative(plan.root, plan.reportJson)));
+  } catch (err) {
+    // A report whose runs judged no verdict of the meter's metric yet has no design to cite:
+    // the report stands, and no run cites it until one does.
+    if (!(err instanceof UserError)) throw err;
+    log(`no calibration to cite yet: ${err.message}`);
   }
 }
