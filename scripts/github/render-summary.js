@@ -24,8 +24,9 @@ export function renderSummary(comparisons, outcomes, mode) {
   if (comparisons.length === 0) out.push('No comparison to report.', '');
   for (const c of comparisons) {
     out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
-    out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
+    // How sure first: every count below is read by it.
     out.push(`**How sure:** ${describeHowSure(c, mode.storedCalibrations?.get(c.hostClass) ?? [])}`, '');
+    out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
     out.push(...VERDICT_TABLE_HEAD);
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) out.push(renderVerdictRow(t, c.thresholds));
     out.push('');
