@@ -209,3 +209,5 @@ export {};
 /** @typedef {import('./types/comparison.js').ChangePointSeries} ChangePointSeries */
 /** @typedef {import('./types/comparison.js').ChangePointSeriesRelease} ChangePointSeriesRelease */
 /** @typedef {import('./types/comparison.js').DetectedChangePoint} DetectedChangePoint */
+/** @typedef {import('./types/comparison.js').Calibration} Calibration */
+/** @typedef {import('./types/comparison.js').CalibrationDesign} CalibrationDesign */

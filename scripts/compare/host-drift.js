@@ -323,6 +323,38 @@ function findLastPairMoves(segments, tests) {
 const MIN_DRIFT_RUNS = 3;
 
 /**
+ * The words for the state of the host, decided once for every place that shows it (compare's
+ * host check in the terminal and Markdown reports, the site's host page): a drift, a move of the
+ * reference between its last two runs, too few runs to judge, or steady, in that order, so no
+ * place calls a host steady that another says moved. Pure.
+ * @param {Pick<HostDriftReport, 'segments'|'drifts'|'lastPair'|'method'>} report
+ * @returns {{state: 'drift'|'moved'|'not-judged'|'steady', lines: string[]}} one sentence a line,
+ *   most serious first
+ */
+export function describeHostDrift(report) {
+  const lines = [];
+  const latestRuns = report.segments.at(-1)?.runIds.length ?? 0;
+  const pair = report.lastPair;
+  const moved = pair !== null && pair !== undefined && pair.moves.length > 0;
+  if (report.drifts.length > 0) {
+    lines.push(`${report.drifts.length} drift${report.drifts.length === 1 ? '' : 's'} of the reference: the HOST changed, not the releases; verdicts measured on this host since then may carry it.`);
+  }
+  if (moved) {
+    const shown = pair.moves.slice(0, 8).map((m) => `${m.test} ${formatPercent(m.change, { signed: true })}`).join(', ');
+    lines.push(`REFERENCE MOVED between its last two runs (${pair.fromRunId} -> ${pair.toRunId}), beyond the warn threshold in ${pair.moves.length} test${pair.moves.length === 1 ? '' : 's'}: ${shown}${pair.moves.length > 8 ? ', …' : ''}.` +
+      ' The same binary on the same host: this is the host (or the run\'s state), and verdicts of this run may carry it' +
+      (pair.runs < MIN_DRIFT_RUNS ? '; one pair of runs is a lead, not a drift: more runs of the reference tell.' : '.'));
+  }
+  if (report.drifts.length === 0 && latestRuns < MIN_DRIFT_RUNS) {
+    lines.push(`Not judged: the latest host series has ${latestRuns} run${latestRuns === 1 ? '' : 's'} of the reference, and the drift rule needs ${MIN_DRIFT_RUNS}: this says nothing about the host's steadiness yet.`);
+  } else if (report.drifts.length === 0 && !moved) {
+    lines.push(`No drift: no test of the reference moved by its warn threshold (release-series rule, at most ${formatPercent(report.method.alpha)} false events per test and host series); the host looks steady.`);
+  }
+  const state = report.drifts.length > 0 ? 'drift' : moved ? 'moved' : latestRuns < MIN_DRIFT_RUNS ? 'not-judged' : 'steady';
+  return { state, lines };
+}
+
+/**
  * The report as text, for `tagbench compare` to print as a note: a drift is the host's, so it
  * never reads as a release's verdict.
  * @param {HostDriftReport} report
@@ -335,19 +367,8 @@ export function renderHostDrift(report) {
   for (const s of report.segments) {
     if (s.change) lines.push(`  new host series ${s.index + 1}: ${s.change.label} (from run ${s.change.runId}); earlier runs are not compared across it`);
   }
-  const latestRuns = report.segments.at(-1)?.runIds.length ?? 0;
-  if (report.drifts.length === 0 && latestRuns >= MIN_DRIFT_RUNS) {
-    lines.push(`  no drift: no test of the reference moved by its warn threshold (release-series rule, at most ${formatPercent(report.method.alpha)} false events per test and host series)`);
-  } else if (report.drifts.length === 0) {
-    lines.push(`  not judged: the latest host series has ${latestRuns} run${latestRuns === 1 ? '' : 's'} of the reference, and the drift rule needs ${MIN_DRIFT_RUNS}: this says nothing about the host's steadiness yet`);
-  }
-  const pair = report.lastPair;
-  if (pair && pair.moves.length > 0) {
-    const shown = pair.moves.slice(0, 8).map((m) => `${m.test} ${formatPercent(m.change, { signed: true })}`).join(', ');
-    lines.push(`  REFERENCE MOVED between its last two runs (${pair.fromRunId} -> ${pair.toRunId}), beyond the warn threshold in ${pair.moves.length} test${pair.moves.length === 1 ? '' : 's'}: ${shown}${pair.moves.length > 8 ? ', …' : ''}.` +
-      ' The same binary on the same host: this is the host (or the run\'s state), and verdicts of this run may carry it' +
-      (pair.runs < MIN_DRIFT_RUNS ? '; one pair of runs is a lead, not a drift: more runs of the reference tell.' : '.'));
-  }
+  // Only the state's words here: the drifts' own lines follow, one per drift.
+  lines.push(...describeHostDrift(report).lines.filter((l) => !/^\d+ drifts? of the reference/.test(l)).map((l) => `  ${l}`));
   for (const d of report.drifts) {
     lines.push(`  HOST DRIFT: ${d.test} ${d.kind} ${formatPercent(d.change, { signed: true })} from ${d.startedAt.slice(0, 10)} (run ${d.runId}, after ${d.earlierRuns} run${d.earlierRuns === 1 ? '' : 's'} of host series ${d.segment + 1}):` +
       ` ${formatValue(d.levelBefore)} -> ${formatValue(d.levelAfter)}, warn ${formatPercent(d.warn)}, p ${formatValue(d.pValue)}`);

@@ -1,48 +1,148 @@
 /**
- * How sure a comparison's verdicts are, in one sentence for every place a verdict reaches a
- * reader (the terminal and Markdown reports, the GitHub issue, the job summary): what the host
- * class's calibration caught of slowdowns of known size, the smallest drop the comparison's
- * throughput verdicts could detect (best and median test), and how many counted verdicts
- * decided. Pure.
+ * How sure a comparison's verdicts are, in the words every place a verdict reaches a reader
+ * prints first (the terminal and Markdown reports, the GitHub issue and summary, the check run,
+ * the release page and home): per meter, the change this run could have found at the issue level
+ * (its verdicts' issue-level detectable change: median and range over the tests), and what the
+ * matching calibration found of injected changes of comparable size, or that there is none.
+ *
+ * A meter's headline metric speaks for it: the first metric its verdicts judge (throughput for
+ * the timed repeats' own figures, the instructions meter's instructions per operation), as a
+ * calibration judges detection on that metric. The calibration is chosen by
+ * ./select-calibration.js (host class, meter, design, age), never a mismatched one. Pure.
  */
-import { formatDetectable, formatPercent } from '../format-number.js';
+import { median } from 'simple-statistics';
+import { formatDetectable, formatPercent, SMALLEST_PERCENT, UNDETECTABLE_OVER } from '../format-number.js';
+import { CALIBRATION_MAX_AGE_DAYS, computeRunDesign, describeDesign, selectCalibration } from './select-calibration.js';
+
+/** @typedef {import('../types.js').Calibration} Calibration */
 
 /**
- * @typedef {object} HostCalibration what the host class's calibration measured (its report,
- *   bench/calibration-<host-class>.json)
+ * @typedef {object} HostCalibration what the host class's calibration report measured of false
+ *   issues (bench/calibration-<host-class>.json), which the reports print beside the design bound
  * @property {number} runs A/A runs through compare and confirm
  * @property {number} runsWithFalseIssue
  * @property {number} upper95 one-sided 95 % upper bound of the per-run false-issue rate
  * @property {string} file the report
- * @property {{slowdown: number, trials: number, detected: number}[]} [detection] injected
- *   slowdowns (wall meter) and how many of their trials opened a confirmed issue
+ * @property {{slowdown: number, trials: number, detected: number}[]} [detection]
  */
-
-/** A ratio metric's detectable change, for formatDetectable. */
-const RATIO = /** @type {import('../format-number.js').JudgedChange} */ ({ scale: 'log', ratio: null });
 
 /**
- * @param {{tests: {metric: string, verdict: string, mde?: number|null}[]}} comparison
- * @param {HostCalibration|null} calibration
- * @returns {string} one sentence without the leading "how sure", ending in a full stop
+ * @typedef {object} SureVerdict the fields of a verdict the sentence reads
+ * @property {string} test
+ * @property {string} metric
+ * @property {string|null} [meter] none (or null) for the timed repeats' own figures
+ * @property {string} [label]
+ * @property {boolean} higherIsBetter
+ * @property {'log'|'linear'} [scale]
+ * @property {number|null} [mdeIssue] issue-level detectable change (compare-runs.js)
+ * @property {number|null} [pairedRounds]
+ * @property {{n: number}|null} base
+ * @property {{n: number}|null} candidate
  */
-export function describeHowSure(comparison, calibration) {
-  const parts = [];
-  const caught = (calibration?.detection ?? []).filter((d) => d.trials > 0);
-  if (caught.length > 0) {
-    parts.push(`on this host class, ${caught.map((d) => `a ${formatPercent(d.slowdown)} slowdown was caught in ${d.detected} of ${d.trials} calibration trials (${formatPercent(d.detected / d.trials)})`).join(', ')} (${calibration?.file})`);
-  } else {
-    parts.push('this host class has no calibration of detection (tagbench calibrate)');
-  }
-  const drops = comparison.tests.filter((t) => t.metric === 'throughput' && typeof t.mde === 'number').map((t) => /** @type {number} */ (t.mde)).sort((a, b) => a - b);
-  if (drops.length > 0) {
-    const median = drops[Math.floor((drops.length - 1) / 2)];
-    parts.push(`this run's throughput verdicts could detect drops of ${formatDetectable(RATIO, drops[0])} at best, ${formatDetectable(RATIO, median)} for the median test`);
-  }
-  const counted = comparison.tests.filter((t) => t.metric === 'instructionsPerOp');
-  if (counted.length > 0) {
-    const decided = counted.filter((t) => t.verdict !== 'inconclusive' && t.verdict !== 'failed').length;
-    parts.push(`${decided} of ${counted.length} counted verdicts (instructions per operation) decided`);
-  }
-  return `${parts.join('; ')}.`;
+
+/**
+ * @param {{hostClass: string, createdAt: string, tests: SureVerdict[]}} comparison
+ * @param {Calibration[]} calibrations the host class's stored calibrations (store/calibrations.js)
+ * @returns {string} one sentence per meter, each ending in a full stop; '' without verdicts
+ */
+export function describeHowSure(comparison, calibrations) {
+  return headlineMetrics(comparison.tests).map((metric) => describeMeter(comparison, metric, calibrations)).join(' ');
+}
+
+/**
+ * The first metric of each meter among the verdicts, in verdict order.
+ * @param {SureVerdict[]} tests
+ * @returns {string[]}
+ */
+function headlineMetrics(tests) {
+  /** @type {Map<string, string>} */
+  const byMeter = new Map();
+  for (const t of tests) if (!byMeter.has(t.meter ?? '')) byMeter.set(t.meter ?? '', t.metric);
+  return [...byMeter.values()];
+}
+
+/**
+ * @param {{hostClass: string, createdAt: string, tests: SureVerdict[]}} comparison
+ * @param {string} metric
+ * @param {Calibration[]} calibrations
+ * @returns {string}
+ */
+function describeMeter(comparison, metric, calibrations) {
+  const verdicts = comparison.tests.filter((t) => t.metric === metric);
+  const first = verdicts[0];
+  const noun = changeNoun(first);
+  const detectable = verdicts.map((t) => t.mdeIssue).filter((m) => typeof m === 'number').sort((a, b) => a - b);
+  const shown = (/** @type {number} */ v) => formatDetectable({ scale: first.scale ?? 'log', ratio: null }, v);
+  const found = detectable.length === 0
+    ? `${capitalize(first.label ?? first.metric)}: no verdict of this run could detect a change at the issue level (too few instances for it)`
+    : `${plainWords(noun, detectable)} (issue-level detectable change over ${detectable.length} of ${verdicts.length} test${verdicts.length === 1 ? '' : 's'}: median ${shown(median(detectable))}, ${shown(detectable[0])}–${shown(/** @type {number} */ (detectable.at(-1)))})`;
+  const design = computeRunDesign(verdicts, metric);
+  const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, metric, meter: first.meter ?? undefined, design, at: comparison.createdAt });
+  return `${found}; ${choice.calibration ? citeCalibration(choice.calibration, /** @type {number} */ (choice.ageDays), detectable.length > 0 ? median(detectable) : null)
+    : noCalibration(design, choice.passedOver)}.`;
+}
+
+/**
+ * What the run would have found, in plain words: a change of the largest detectable size in
+ * every test (or that some test could find none: a drop of 100 % is no size), and what the
+ * median says of half of them.
+ * @param {string} noun e.g. "a throughput drop"
+ * @param {number[]} detectable the verdicts' issue-level detectable changes, ascending
+ * @returns {string}
+ */
+function plainWords(noun, detectable) {
+  const worst = /** @type {number} */ (detectable.at(-1));
+  const middle = median(detectable);
+  // Zero noise (a counter that never moved in A/A): any change is found.
+  if (worst === 0) return `Any ${noun.replace(/^an? /, '')} would have been found in every test`;
+  const every = worst >= UNDETECTABLE_OVER || formatPercent(worst) === formatPercent(1)
+    ? `Some test could not have found ${noun} of any size`
+    : `${capitalize(noun)} of ${formatPercent(worst)} would have been found in every test`;
+  const half = middle < SMALLEST_PERCENT
+    ? `half of the tests would have found one under ${formatPercent(SMALLEST_PERCENT)}`
+    : `one under ${formatPercent(middle)} might not have been`;
+  return `${every}, ${half}`;
+}
+
+/**
+ * @param {SureVerdict} t
+ * @returns {string} e.g. "a throughput drop", "a rise in instructions per op in the query path"
+ */
+function changeNoun(t) {
+  const direction = t.higherIsBetter ? 'drop' : 'rise';
+  return t.label ? `a ${direction} in ${t.label}` : `a ${t.metric} ${direction}`;
+}
+
+/** @param {string} s */
+function capitalize(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * What the calibration found at the (at most two) injected sizes nearest the run's median
+ * detectable change, by ratio: the sizes a reader can set beside it; every size without one.
+ * @param {Calibration} c
+ * @param {number} ageDays
+ * @param {number|null} around the run's median issue-level detectable change
+ * @returns {string}
+ */
+function citeCalibration(c, ageDays, around) {
+  const sizes = c.detection.filter((d) => d.trials > 0);
+  const distance = (/** @type {{size: number}} */ d) => (around === null || around <= 0 ? 0 : Math.abs(Math.log(d.size / around)));
+  const cited = around === null ? sizes : [...sizes].sort((a, b) => distance(a) - distance(b)).slice(0, 2).sort((a, b) => a.size - b.size);
+  // As the kernel reports it (two decimals): a load is a count, not a measurement to round.
+  const load = c.load.maxOneMinute === null ? 'load not recorded' : `load up to ${c.load.maxOneMinute}`;
+  const caught = cited.map((d) => `${formatPercent(d.size)} in ${d.detected} of ${d.trials} trials`).join(', ');
+  return `the calibration of ${c.measuredAt.slice(0, 10)} (${ageDays} day${ageDays === 1 ? '' : 's'} before this run; ${c.suite}, ${describeDesign(c.design)}, ${load}; ${c.source}) found an injected ${caught || 'change in no trial yet'}`;
+}
+
+/**
+ * @param {import('../types.js').CalibrationDesign|null} design the run's
+ * @param {string[]} passedOver
+ * @returns {string}
+ */
+function noCalibration(design, passedOver) {
+  const wanted = design ? describeDesign(design) : 'its design';
+  const others = passedOver.length > 0 ? `; not cited: ${passedOver.join('; ')}` : '';
+  return `no calibration of this host class matches this meter and design (${wanted}, at most ${CALIBRATION_MAX_AGE_DAYS} days old: tagbench calibrate)${others}`;
 }

@@ -21,10 +21,11 @@ export { renderRelativeTable, READS_SHOWN_FROM } from './render-relative-table.j
 export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';
 export { renderComparison } from './render-comparison.js';
 export { describeHowSure } from './how-sure.js';
+export { selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from './select-calibration.js';
 /** @typedef {import('./how-sure.js').HostCalibration} HostCalibration */
 export { detectChangePoints } from './run-change-points.js';
 export { renderChangePoints } from './render-change-points.js';
-export { findHostDrift, splitHostSegments, renderHostDrift, referenceRecords, HOST_FACT_FIELDS } from './host-drift.js';
+export { findHostDrift, splitHostSegments, renderHostDrift, describeHostDrift, referenceRecords, HOST_FACT_FIELDS } from './host-drift.js';
 
 /** @typedef {import('./types.js').CompareThresholds} CompareThresholds */
 /** @typedef {import('./types.js').FullComparison} FullComparison */

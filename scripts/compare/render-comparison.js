@@ -34,7 +34,9 @@ const ORDER = /** @type {const} */ (['regression', 'failed', 'inconclusive', 'im
 
 /**
  * @param {FullComparison} cmp
- * @param {{format: 'markdown'|'terminal', color?: boolean, calibration?: MeasuredFalseIssues|null, functions?: 'changed'|'all'}} options
+ * @param {{format: 'markdown'|'terminal', color?: boolean, calibration?: MeasuredFalseIssues|null, calibrations?: import('../types.js').Calibration[], functions?: 'changed'|'all'}} options
+ *   calibration: the host class's false-issue rate; calibrations: its stored calibrations, which
+ *   the "how sure" sentence (first after the title) chooses from
  *   functions: where the instructions went, for instruction regressions and improvements
  *   (default `changed`) or for every instruction verdict that has it (`all`: compare --functions)
  * @returns {string} text ending with a newline
@@ -50,9 +52,10 @@ export function renderComparison(cmp, options) {
   const paired = `paired by round (releases side by side): geometric mean of the rounds' ratios, paired t interval at ${formatPercent(th.confidence ?? 0.9)}`;
   const design = pairedCount === 0 ? independent : pairedCount === cmp.tests.length ? paired : `${paired} for ${pairedCount} of ${cmp.tests.length} verdicts, else ${independent}`;
   const method = `${design}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
-  const extra = [`how sure: ${describeHowSure(cmp, options.calibration ?? null)}`, familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp)].filter(Boolean);
+  const sure = describeHowSure(cmp, options.calibrations ?? []);
+  const extra = [familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp)].filter(Boolean);
   if (md) {
-    out.push(`## ${title}\n\n${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
+    out.push(`## ${title}\n\n${sure ? `**How sure:** ${sure}\n\n` : ''}${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
     // The 30-second view first: one row per test, as the terminal prints it; every figure after.
     out.push(renderGlance(cmp));
@@ -82,7 +85,7 @@ export function renderComparison(cmp, options) {
     }
     return out.join('');
   }
-  out.push(`${title}: ${counts}\n`);
+  out.push(`${title}: ${counts}\n${sure ? `how sure: ${sure}\n` : ''}`);
   out.push(`method: ${method}\n`);
   for (const line of extra) out.push(`${line}\n`);
   out.push('\n');

@@ -87,9 +87,10 @@ function renderTagMoved(candidate, records) {
  * Render the issue for a comparison, or null when it has no confirmed regression.
  * @param {Comparison} comparison
  * @param {Map<string, RunRecord>} records run records by id, for provenance (missing ones are named)
- * @param {{siteUrl: string|null, runUrl: string|null, label: string, adHoc?: import('./types.js').AdHocOverrides|null, calibration?: import('../compare/index.js').HostCalibration|null}} context
- *   links, the index label, the run's overrides (an ad-hoc run gets an issue of its own), and
- *   the host class's calibration (the "how sure" line)
+ * @param {{siteUrl: string|null, runUrl: string|null, label: string, adHoc?: import('./types.js').AdHocOverrides|null, calibration?: import('../compare/index.js').HostCalibration|null, calibrations?: import('../types.js').Calibration[]}} context
+ *   links, the index label, the run's overrides (an ad-hoc run gets an issue of its own), the
+ *   host class's false-issue rate (calibration) and its stored calibrations (calibrations), for
+ *   the "how sure" sentence, second only to the count of regressions
  * @returns {IssuePlan|null}
  */
 export function renderIssue(comparison, records, context) {
@@ -115,13 +116,13 @@ export function renderIssue(comparison, records, context) {
     renderMarker(marker),
     `**${n} confirmed regression${n > 1 ? 's' : ''}** in ${code(`${key.product} ${key.version}`)} (line ${code(key.line)}) against the baseline ${code(`${key.product} ${comparison.base.version}`)}, host class ${code(key.hostClass)}, suite ${code(key.suite)}. Each was confirmed by a rerun of the regressed tests.`,
     '',
+    `**How sure:** ${describeHowSure(comparison, context.calibrations ?? [])}${context.calibration ? ` On this host class ${context.calibration.runsWithFalseIssue} of ${context.calibration.runs} A/A calibration runs opened an issue (at most ${formatPercent(context.calibration.upper95)} per run, 95 % bound).` : ''}`,
+    '',
     ...renderTagMoved(comparison.candidate, records),
     ...(key.adHoc ? [`> Ad-hoc run with overrides (${describeOverrides(key.adHoc)}): this is not the official issue of ${code(`${key.product} ${key.version}`)}, which only default runs write.`, ''] : []),
     renderTable(listed, comparison),
     '',
     ...(listed.length < n ? [`**${n - listed.length} more confirmed regression${n - listed.length > 1 ? 's' : ''}** (the smallest changes) are not listed here: an issue body holds at most ${ISSUE_BODY_LIMIT.toLocaleString('en-US')} characters. Every one is in the comparison${context.siteUrl ? ` and on the site (${context.siteUrl})` : ''}, and in this issue's marker.`, ''] : []),
-    `**How sure:** ${describeHowSure(comparison, context.calibration ?? null)}${context.calibration ? ` On this host class ${context.calibration.runsWithFalseIssue} of ${context.calibration.runs} A/A calibration runs opened an issue (at most ${formatPercent(context.calibration.upper95)} per run, 95 % bound).` : ''}`,
-    '',
     ...(noted.length > 0 ? [`Also regressed, noted only (their policy in configs/thresholds.yml is \`note\`): ${noted.map((t) => code(testId(t))).join(', ')}.`, ''] : []),
     '### Why each verdict',
     '',

@@ -15,8 +15,8 @@ const MARK = Object.freeze({ regression: '🔴', improvement: '🟢', unchanged:
 /**
  * @param {Comparison[]} comparisons
  * @param {IssueOutcome[]} outcomes
- * @param {{dryRun: boolean, adHoc?: import('./types.js').AdHocOverrides|null, calibrations?: Map<string, import('../compare/index.js').HostCalibration>}} mode
- *   calibrations: each host class's calibration, for the "how sure" line
+ * @param {{dryRun: boolean, adHoc?: import('./types.js').AdHocOverrides|null, storedCalibrations?: Map<string, import('../types.js').Calibration[]>}} mode
+ *   storedCalibrations: each host class's stored calibrations, for the "how sure" sentence
  * @returns {string} Markdown
  */
 export function renderSummary(comparisons, outcomes, mode) {
@@ -24,8 +24,9 @@ export function renderSummary(comparisons, outcomes, mode) {
   if (comparisons.length === 0) out.push('No comparison to report.', '');
   for (const c of comparisons) {
     out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
+    // How sure first: every count below is read by it.
+    out.push(`**How sure:** ${describeHowSure(c, mode.storedCalibrations?.get(c.hostClass) ?? [])}`, '');
     out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
-    out.push(`**How sure:** ${describeHowSure(c, mode.calibrations?.get(c.hostClass) ?? null)}`, '');
     out.push(...VERDICT_TABLE_HEAD);
     for (const t of /** @type {import('./types.js').ReportedVerdict[]} */ (c.tests)) out.push(renderVerdictRow(t, c.thresholds));
     out.push('');

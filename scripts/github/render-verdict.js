@@ -67,8 +67,8 @@ export function decideVerdict(comparison) {
  * @property {string|null} [reportUrl] the full report (e.g. the workflow run's artifact or job summary)
  * @property {string|null} [siteUrl] the site's page of this run
  * @property {string|null} [runUrl] the workflow run that measured it
- * @property {import('../compare/index.js').HostCalibration|null} [calibration] the host class's
- *   calibration, for the "how sure" line
+ * @property {import('../types.js').Calibration[]} [calibrations] the host class's stored
+ *   calibrations, for the "how sure" sentence
  */
 
 /**
@@ -260,7 +260,7 @@ function renderSummaryPart(comparison, decision, context, rows, shown) {
     '',
     `${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`,
     '',
-    `**How sure:** ${describeHowSure(c, context.calibration ?? null)}`,
+    `**How sure:** ${describeHowSure(c, context.calibrations ?? [])}`,
     '',
     ...VERDICT_TABLE_HEAD,
     ...rows.slice(0, shown).map((t) => renderVerdictRow(t, c.thresholds)),

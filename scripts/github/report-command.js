@@ -4,7 +4,7 @@
  * (settings.js); the handler receives it.
  */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EXIT, UserError } from '../errors.js';
 import { botLoginOption, githubRepoOption, identityFilterOptions, issueLabelOption, parseList, storeOption, tokenEnvOption } from '../command-spec.js';
 import { botLoginsFrom, readGitHubSettings } from './settings.js';
@@ -30,7 +30,7 @@ export async function reportCommand(options, settings) {
   });
   log(`${comparisons.length} comparison(s) to report`);
   const records = await readReferencedRecords(comparisons, storeDir);
-  const calibrations = await readCalibrations(comparisons, options.root ?? new URL('../..', import.meta.url).pathname);
+  const { calibrations, storedCalibrations } = await readCalibrations(comparisons, options.root ?? new URL('../..', import.meta.url).pathname);
   const token = options.dryRun ? null : settings.token;
   const repo = options.repo ?? settings.repository;
   if (!options.dryRun && !token) log(`no token in $${settings.tokenEnv}: dry run`);
@@ -39,6 +39,7 @@ export async function reportCommand(options, settings) {
   const result = await reportComparisons(comparisons, records, {
     adHoc,
     calibrations,
+    storedCalibrations,
     adHocIssues: options.adHocIssues === 'issue' ? 'issue' : 'summary',
     botLogins: botLoginsFrom(options.botLogin, settings),
     timing: options.timing,
@@ -94,20 +95,25 @@ export function parseOverrides(options) {
 }
 
 /**
- * Each host class's calibration, for the "how sure" line of its issues and summary.
+ * Each host class's calibration report (its false-issue rate) and stored calibrations (the "how
+ * sure" sentence chooses among them), for its issues and summary.
  * @param {{hostClass: string}[]} comparisons
- * @param {string} root the project folder holding bench/calibration-<host-class>.json
- * @returns {Promise<Map<string, import('../compare/index.js').HostCalibration>>} host classes without one left out
+ * @param {string} root the project folder holding bench/
+ * @returns {Promise<{calibrations: Map<string, import('../compare/index.js').HostCalibration>, storedCalibrations: Map<string, import('../types.js').Calibration[]>}>}
+ *   host classes without a report are left out of calibrations
  */
 async function readCalibrations(comparisons, root) {
-  const { readCalibrationReport } = await import('../store/index.js');
+  const { readCalibrationReport, readCalibrations: readStored } = await import('../store/index.js');
   /** @type {Map<string, import('../compare/index.js').HostCalibration>} */
   const calibrations = new Map();
+  /** @type {Map<string, import('../types.js').Calibration[]>} */
+  const storedCalibrations = new Map();
   for (const host of new Set(comparisons.map((c) => c.hostClass))) {
     const report = await readCalibrationReport(root, host);
     if (report) calibrations.set(host, report);
+    storedCalibrations.set(host, await readStored(join(root, 'bench'), host));
   }
-  return calibrations;
+  return { calibrations, storedCalibrations };
 }
 
 /**

@@ -31,8 +31,9 @@ export async function reportComparisons(comparisons, records, options) {
   const adHoc = options.adHoc ?? null;
   const context = { siteUrl: options.siteUrl, runUrl: options.runUrl, label: options.label, adHoc };
   const calibrations = options.calibrations ?? new Map();
+  const storedCalibrations = options.storedCalibrations ?? new Map();
   /** @type {{comparison: Comparison, plan: IssuePlan|null}[]} */
-  const rendered = comparisons.map((comparison) => ({ comparison, plan: renderIssue(comparison, records, { ...context, calibration: calibrations.get(comparison.hostClass) ?? null }) }));
+  const rendered = comparisons.map((comparison) => ({ comparison, plan: renderIssue(comparison, records, { ...context, calibration: calibrations.get(comparison.hostClass) ?? null, calibrations: storedCalibrations.get(comparison.hostClass) ?? [] }) }));
   const dryRun = !options.token || !options.repo;
   /** @type {IssueOutcome[]} */
   let outcomes;
@@ -45,7 +46,7 @@ export async function reportComparisons(comparisons, records, options) {
   } else {
     ({ outcomes, failures } = await syncWithGitHub(rendered, options));
   }
-  return { outcomes, summary: renderSummary(comparisons, outcomes, { dryRun, adHoc, calibrations }), dryRun, failures };
+  return { outcomes, summary: renderSummary(comparisons, outcomes, { dryRun, adHoc, storedCalibrations }), dryRun, failures };
 }
 
 /**

@@ -96,6 +96,9 @@ export {};
  * @property {Map<string, import('../compare/index.js').HostCalibration>} [calibrations] each host
  *   class's calibration (bench/calibration-<host-class>.json), for the "how sure" line of its
  *   issues and job summary; a host class without one says so
+ * @property {Map<string, import('../types.js').Calibration[]>} [storedCalibrations] each host
+ *   class's stored calibrations (bench/calibrations/<host-class>/), which the "how sure"
+ *   sentence of its issues and job summary chooses from
  */
 
 /**

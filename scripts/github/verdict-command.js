@@ -42,7 +42,7 @@ export async function postVerdictCommand(options, settings) {
   for (const [flag, value] of /** @type {[string, unknown][]} */ ([['--report-url', options.reportUrl], ['--site-url', options.siteUrl], ['--run-url', options.runUrl]])) {
     if (value !== undefined && value !== '' && !isWebUrl(String(value))) throw new UserError(`${flag} is '${value}' but must be an http(s) URL`);
   }
-  const { readComparisonFile, readCalibrationReport, replaceFileAtomic } = await import('../store/index.js');
+  const { readComparisonFile, readCalibrations, replaceFileAtomic } = await import('../store/index.js');
   const { renderVerdict } = await import('./render-verdict.js');
   if (options.untrusted) await checkUntrusted(options, sha);
   const comparison = await readComparisonFile(options.comparison);
@@ -53,7 +53,7 @@ export async function postVerdictCommand(options, settings) {
     reportUrl: options.reportUrl || null,
     siteUrl: options.siteUrl || null,
     runUrl: options.runUrl || settings.runUrl,
-    calibration: await readCalibrationReport(root, comparison.hostClass),
+    calibrations: await readCalibrations(`${root}/bench`, comparison.hostClass),
   });
   const target = { ...repo, sha: sha.toLowerCase(), pull };
   const token = options.dryRun ? null : settings.token;

@@ -4,7 +4,7 @@
  * stage's host check found), and the host series of a table's releases for the per-test
  * history charts. Pure: records and a drift report in, data objects out.
  */
-import { findHostDrift } from '../compare/index.js';
+import { findHostDrift, describeHostDrift } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { SCHEMA_VERSION } from './build-table-data.js';
 
@@ -20,6 +20,8 @@ import { SCHEMA_VERSION } from './build-table-data.js';
  * @property {{test: string, group: string, metric: string, warn: number,
  *   runs: {id: string, startedAt: string, segment: number, median: number, values: number[], record: string}[]}[]} tests
  * @property {HostDriftReport['drifts']} drifts
+ * @property {{state: string, lines: string[]}} driftWords the host's state in the words compare's
+ *   host check prints (describeHostDrift: one function decides them for both)
  */
 
 /**
@@ -30,6 +32,8 @@ import { SCHEMA_VERSION } from './build-table-data.js';
  * @property {HostSuiteData[]} suites
  * @property {import('./build-calibration-data.js').HostCalibration|null} calibration from bench/calibration-<host>.json; null without one
  * @property {import('./build-calibration-data.js').HostFalseAlarms|null} falseAlarms issues judged noise; null without a noise summary
+ * @property {import('../types.js').Calibration[]} calibrations every stored calibration of the
+ *   host class (bench/calibrations/<host>/), newest first: the ones a run's "how sure" may cite
  */
 
 /**
@@ -53,6 +57,7 @@ export function buildHostSuite(records, thresholds) {
       })),
     })),
     drifts: report.drifts,
+    driftWords: describeHostDrift(report),
   };
 }
 
@@ -60,13 +65,15 @@ export function buildHostSuite(records, thresholds) {
  * @param {string} host
  * @param {{product: string, version: string}} reference as configured
  * @param {HostSuiteData[]} suites none when the reference has not run yet
- * @param {Pick<HostData, 'calibration'|'falseAlarms'>} [measured] the host class's calibration and false alarms in service
+ * @param {Pick<HostData, 'calibration'|'falseAlarms'> & {calibrations?: HostData['calibrations']}} [measured] the host class's
+ *   calibration report, false alarms in service and stored calibrations
  * @returns {HostData}
  */
 export function buildHostData(host, reference, suites, measured = { calibration: null, falseAlarms: null }) {
   return {
     schemaVersion: SCHEMA_VERSION, host, reference: { ...reference }, suites: [...suites].sort((a, b) => (a.suite < b.suite ? -1 : 1)),
     calibration: measured.calibration, falseAlarms: measured.falseAlarms,
+    calibrations: [...(measured.calibrations ?? [])].sort((a, b) => (a.measuredAt < b.measuredAt ? 1 : -1)),
   };
 }
 

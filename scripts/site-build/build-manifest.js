@@ -64,6 +64,8 @@ export function manifestEntry(group, data, issues) {
         throughputSummary: countVerdicts(data.tests.map((t) => t.verdicts.at(-1) ?? null)),
         // Named, not only counted: home lists every regression and suspect with a link.
         findings: findingsOf(group, latest.version),
+        // How sure, worded once (compare/how-sure.js) as in the reports and on the release page.
+        howSure: group.releases.find((r) => r.version === latest.version)?.comparison?.howSure ?? null,
       } : null,
     } : null,
     openIssues: issues.filter((i) => i.state === 'open' && issueFits(i, group.key))

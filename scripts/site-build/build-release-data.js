@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION, testShownRatios } from './build-table-data.js';
-import { METRICS, describeHowSure, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
+import { METRICS, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
 import { namedFindings } from './build-findings.js';
 import { testFunctionMoves } from './build-function-moves.js';
@@ -42,7 +42,7 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
     defaultBase: table.defaultBase,
     runs: releaseRuns(rel, where),
     mycnf: first ? first.config.mycnf.text : null,
-    comparison: comparison && rel.comparison ? releaseComparison(rel.comparison.id, comparison, where, calibration) : null,
+    comparison: comparison && rel.comparison ? releaseComparison(rel.comparison.id, comparison, where, calibration, rel.comparison.howSure ?? null) : null,
     reference: against && first ? {
       version: against.version,
       source: against.source,
@@ -144,8 +144,9 @@ function releaseRuns(rel, where) {
  * @param {import('./types.js').Comparison} comparison
  * @param {{host: string, product: string, version: string, suite: string}} where
  * @param {ReturnType<typeof import('./build-calibration-data.js').hostCalibration>} calibration
+ * @param {string|null} howSure the sentence compare words (the site build's, from the full verdicts)
  */
-function releaseComparison(id, comparison, where, calibration) {
+function releaseComparison(id, comparison, where, calibration, howSure) {
   return {
     id,
     file: dataPaths.comparison({ ...where, id }),
@@ -154,11 +155,8 @@ function releaseComparison(id, comparison, where, calibration) {
     candidate: comparison.candidate,
     thresholds: comparison.thresholds,
     summary: comparison.summary,
-    // How sure, worded once (compare/how-sure.js) for the report, the issue and this page.
-    howSure: describeHowSure(comparison, calibration ? {
-      runs: calibration.falseIssues.runs, runsWithFalseIssue: calibration.falseIssues.withIssue, upper95: calibration.falseIssues.upper95,
-      file: calibration.file, detection: calibration.detection,
-    } : null),
+    // How sure, worded once (compare/how-sure.js) for the report, the issue, this page and home.
+    howSure,
     // What this host class's calibration caught of slowdowns of known size (the page's note).
     calibration: calibration ? { file: calibration.file, measuredAt: calibration.measuredAt, falseIssues: calibration.falseIssues, detection: calibration.detection.map(({ slowdown, trials, detected }) => ({ slowdown, trials, detected })) } : null,
   };

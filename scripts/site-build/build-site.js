@@ -16,7 +16,7 @@ import { hostFalseAlarms, noiseOverview } from './build-calibration-data.js';
 import { buildCrossFiles } from './build-cross-data.js';
 import { buildViewsIndex } from './build-views-data.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
-import { findSuspects } from '../compare/index.js';
+import { describeHowSure, findSuspects } from '../compare/index.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { storeLinker, detailVersions } from './store-links.js';
 import { buildRefData } from './build-ref-data.js';
@@ -133,7 +133,7 @@ async function buildSlice(store, slice, inputs, detail, writer, timings) {
   const withDetail = detailVersions(slice.versions, detail.detailReleases, Object.values(products[slice.product]?.baseVersions ?? {}));
   const { records, seriesPaths } = await readSliceRecords(store, slice, { withDetail, linked: detail.linked }, writer, timings);
   const r0 = performance.now();
-  const verdicts = await readSliceVerdicts(store, slice, detail.linked, writer);
+  const verdicts = await readSliceVerdicts(store, slice, { linked: detail.linked, calibrations: inputs.storedCalibrations.get(slice.hostClass) ?? [] }, writer);
   const c0 = performance.now();
   const { files, summary } = computeSlice({
     records, ...verdicts, baselines: inputs.baselines, issues: inputs.issues, products,
@@ -193,17 +193,22 @@ async function readSliceRecords(store, slice, { withDetail, linked }, writer, ti
  * download. Suspects need the evidence (intervals' scale, noise, thresholds): found here, before.
  * @param {string} store
  * @param {StoreSlice} slice
- * @param {boolean} linked downloads point at the results branch: no copies
+ * @param {{linked: boolean, calibrations: import('../types.js').Calibration[]}} options linked:
+ *   downloads point at the results branch (no copies); calibrations: the host class's stored
+ *   ones, for each comparison's "how sure" sentence
  * @param {SiteWriter} writer
  * @returns {Promise<Pick<import('./types.js').SiteInput, 'comparisons'|'changePoints'|'bisects'>>}
  */
-async function readSliceVerdicts(store, slice, linked, writer) {
+async function readSliceVerdicts(store, slice, { linked, calibrations }, writer) {
   const filter = { hostClass: slice.hostClass, product: slice.product, suite: slice.suite };
   /** @type {import('./types.js').StoredComparison[]} */
   const full = (await readComparisons(store, filter)).map(({ id, ...comparison }) => ({ id, comparison }));
   if (!linked) await writer.write(full.map((c) => [comparisonDownload(c), JSON.stringify(c.comparison)]));
   const comparisons = full.map((c) => ({
     id: c.id, suspects: findSuspects(/** @type {any} */ (c.comparison)),
+    // Worded from the full verdicts (their issue-level detectable changes and designs), once for
+    // the release page and home, as the reports word it.
+    howSure: describeHowSure(c.comparison, calibrations),
     comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) },
   }));
   return { comparisons, changePoints: await readChangePoints(store, filter), bisects: await readBisectReports(store, filter) };
@@ -217,10 +222,10 @@ async function readSliceVerdicts(store, slice, linked, writer) {
  * @param {{slice: StoreSlice, summary: SliceSummary}[]} built
  * @returns {Promise<void>}
  */
-async function writeHostsCrossAndViews(writer, { references, calibrations, noise }, built) {
+async function writeHostsCrossAndViews(writer, { references, calibrations, storedCalibrations, noise }, built) {
   const hosts = Object.entries(references).map(([host, reference]) => buildHostData(host, reference,
     built.flatMap((b) => (b.slice.hostClass === host && b.summary.hostSuite ? [b.summary.hostSuite] : [])),
-    { calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host) }));
+    { calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host), calibrations: storedCalibrations.get(host) ?? [] }));
   const cross = buildCrossFiles(built.map((b) => b.summary.cross));
   const summaries = built.map((b) => b.summary);
   await writer.write([

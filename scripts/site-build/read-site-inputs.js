@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { loadConfig } from '../config/index.js';
-import { readBaselines, readIssueList, listPartitions, readNoiseSummary, readCalibrationReport } from '../store/index.js';
+import { readBaselines, readIssueList, listPartitions, readNoiseSummary, readCalibrationReport, readCalibrations } from '../store/index.js';
 import { resolveThresholds } from '../compare/index.js';
 import { hostCalibration } from './build-calibration-data.js';
 import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
@@ -34,6 +34,8 @@ import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
  * @property {import('../store/index.js').NoiseSummary|null} noise
  * @property {import('./types.js').DeletedTags|null} deletedTags
  * @property {Map<string, ReturnType<typeof hostCalibration>>} calibrations host class (with a reference) -> its calibration
+ * @property {Map<string, import('../types.js').Calibration[]>} storedCalibrations host class (of a
+ *   slice or a reference) -> its stored calibrations, which the "how sure" sentence chooses from
  * @property {{tagbench: string, echarts: string}} tools versions for the footer
  */
 
@@ -55,7 +57,10 @@ export async function readSiteInputs(sources) {
   ]);
   const calibrations = new Map(await Promise.all(Object.keys(references).map(async (host) =>
     /** @type {const} */ ([host, hostCalibration(await readCalibrationReport(sources.configRoot, host))]))));
-  return { baselines, issues, products, references, thresholds, partitions, noise, deletedTags, calibrations, tools };
+  const hosts = [...new Set([...Object.keys(references), ...partitions.map((p) => p.hostClass)])];
+  const storedCalibrations = new Map(await Promise.all(hosts.map(async (host) =>
+    /** @type {const} */ ([host, await readCalibrations(join(sources.configRoot, 'bench'), host)]))));
+  return { baselines, issues, products, references, thresholds, partitions, noise, deletedTags, calibrations, storedCalibrations, tools };
 }
 
 /** @returns {Promise<{tagbench: string, echarts: string}>} the versions the footer names */

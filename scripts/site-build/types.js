@@ -21,6 +21,8 @@ export {};
  * @property {import('../compare/index.js').Suspect[]} [suspects] its inconclusive verdicts that
  *   lean the bad way (compare's findSuspects), found from the full verdicts before the site
  *   slims them
+ * @property {string} [howSure] how sure its verdicts are (compare's describeHowSure), worded from
+ *   the full verdicts and the host class's stored calibrations before the site slims them
  */
 
 /**

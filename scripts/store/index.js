@@ -30,5 +30,6 @@ export { refRunKey, refRunPagePath } from './ref-runs.js';
 /** @typedef {import('./leg-attempts.js').LegsBenchmarked} LegsBenchmarked */
 export { readNoiseSummary, writeNoiseSummary, validateNoiseSummary, NOISE_SUMMARY_SCHEMA_VERSION } from './noise-summary.js';
 export { readCalibrationReport, CALIBRATION_FORMAT } from './calibration-report.js';
+export { readCalibrations, writeCalibration, calibrationFromReport, calibrationPath, isCondensedFormat, CALIBRATION_SCHEMA_VERSION } from './calibrations.js';
 /** @typedef {import('./calibration-report.js').CalibrationReport} CalibrationReport */
 /** @typedef {import('./noise-summary.js').NoiseSummary} NoiseSummary */

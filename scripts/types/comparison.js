@@ -284,3 +284,38 @@ export {};
  * @property {boolean} [worse] release-series: whether the change is bad for the metric
  * @property {string} [evidence] release-series: levels, release-to-release interval, scan numbers
  */
+
+// ---------------------------------------------------------------------------------------------
+// Calibrations (bench/calibrations/<host-class>/<meter>-<suite>-<started>.json, owned by
+// scripts/store/calibrations.js; schema scripts/store/schemas/calibration.schema.json)
+
+/**
+ * @typedef {object} Calibration one calibration of one meter on one host class: the conditions
+ *   it ran under (which decide whether a run may cite it) and what it caught
+ * @property {number} schemaVersion 1
+ * @property {string} hostClass
+ * @property {{cores: number|null, cpuModel: string|null}|null} host the runs' host facts
+ * @property {string} meter the meter calibrated (`wall`: the timed repeats' own figures)
+ * @property {'timed'|'counted'} kind
+ * @property {string} metric whose verdicts judged detection (`throughput`, `instructionsPerOp`)
+ * @property {string} suite
+ * @property {string[]} tests
+ * @property {string} product
+ * @property {string} version
+ * @property {{paired: boolean, instances: number}} design how its verdicts were made (CalibrationDesign)
+ * @property {{maxOneMinute: number|null, conditions: string|null}} load the highest one-minute
+ *   load recorded (null: none recorded) and the report's own words on the machine
+ * @property {string} startedAt ISO 8601, its first run's start
+ * @property {string} measuredAt ISO 8601, its last run's end: the age is counted from here
+ * @property {{runs: number, runsWithFalseIssue: number, upper95: number}} falseIssues A/A runs
+ * @property {{size: number, trials: number, detected: number}[]} detection per injected size (a
+ *   share: CPU slowdown for timed, added instructions for counted), smallest first: trials, and
+ *   confirmed issue-level regressions among them
+ * @property {string} source the report it was condensed from, relative to the project
+ */
+
+/**
+ * @typedef {object} CalibrationDesign how a calibration's (or a run's) verdicts were made
+ * @property {boolean} paired paired by round (releases side by side)
+ * @property {number} instances instances per side (rounds when paired)
+ */

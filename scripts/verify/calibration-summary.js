@@ -1,8 +1,9 @@
 /**
  * The measured false-issue rate and detection of a host class, from its calibration report
  * (bench/calibration-<host-class>.json, written by `tagbench calibrate`), for every comparison
- * report to print beside the design bound and as its "how sure" line. store/ reads and checks the file; this keeps the few
- * figures compare prints.
+ * report to print beside the design bound. The "how sure" sentence cites the stored calibrations
+ * instead (store/calibrations.js: only one of the run's host class, meter and design). store/
+ * reads and checks the file; this keeps the few figures compare prints.
  */
 import { readCalibrationReport } from '../store/index.js';
 

@@ -4,9 +4,9 @@
  * results store) and the change points across the releases (stored as the series' change-point
  * file when the compare covers the whole series).
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
-import { readRecords, readBaseline, replaceFileAtomic } from '../store/index.js';
+import { readRecords, readBaseline, replaceFileAtomic, readCalibrations } from '../store/index.js';
 import {
   compareRuns, hasIssueRegression, chooseBase, computeRelativeTable, detectChangePoints, renderRelativeTable,
   renderComparison, renderChangePoints, estimateNoiseHistory, findHostDrift, renderHostDrift, referenceRecords, computeSequenceTables,
@@ -63,6 +63,7 @@ export async function compareLine(options, ctx) {
   const createdAt = new Date().toISOString();
   const comparisons = await judgeColumns(options, ctx, scope, cols, createdAt);
   const calibration = await readCalibrationSummary(ctx.root, scope.hostClass);
+  const calibrations = await readCalibrations(join(ctx.root, 'bench'), scope.hostClass);
   // One ratio per test: the table shows the throughput verdicts' own estimates against its base.
   /** @type {Record<string, Record<string, number>>} */
   const verdictRatios = {};
@@ -82,7 +83,7 @@ export async function compareLine(options, ctx) {
   const changePoints = options.changePoints === false
     ? { status: /** @type {const} */ ('unavailable'), note: 'change points skipped (--no-change-points)', changePoints: [], method: null, series: [] }
     : await detectChangePoints(cols.releases, { python: otavaPythonFrom(process.env), options: ctx.thresholds.changePoints, thresholds: ctx.thresholds });
-  const report = { table, comparisons, changePoints, calibration };
+  const report = { table, comparisons, changePoints, calibration, calibrations };
   const printed = await printLineReport(ctx, scope, cols, report, options);
   if (options.storeVerdicts !== false) await writeCompareResults(scope, cols, { comparisons, changePoints, createdAt, storeChangePoints: options.changePoints !== false });
   await writeLineFiles(options, scope, cols, { ...report, ...printed, createdAt });
@@ -234,6 +235,7 @@ function describeBase({ base, baseline, line }) {
  * @property {FullComparison[]} comparisons
  * @property {Awaited<ReturnType<typeof detectChangePoints>>} changePoints
  * @property {Awaited<ReturnType<typeof readCalibrationSummary>>} calibration
+ * @property {import('../types.js').Calibration[]} calibrations the host class's, for "how sure"
  */
 
 /**
@@ -255,10 +257,10 @@ function describeBase({ base, baseline, line }) {
  * @throws {UserError} an unreadable store (the reference release's records)
  */
 async function printLineReport({ out, color, thresholds, config }, { hostClass, suite, storeDir }, cols, report, options) {
-  const { table, comparisons, changePoints, calibration } = report;
+  const { table, comparisons, changePoints, calibration, calibrations } = report;
   out(renderRelativeTable(table, { format: 'terminal', color }));
   out(`\n${describeBase(cols)}\n`);
-  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration, functions: options.functions ? 'all' : 'changed' })}`);
+  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration, calibrations, functions: options.functions ? 'all' : 'changed' })}`);
   // The insert benchmark's per-step rates, stalls and per-second chart; LinkBench's seed 000 table.
   const sequenceTables = computeSequenceTables(cols.releases, { stallFraction: thresholds.qos.stallFraction });
   const sequenceText = renderSequenceTables(sequenceTables, { format: 'terminal' });
@@ -293,9 +295,9 @@ function latencyText(cols) {
  * @throws {Error} when a file cannot be written
  */
 async function writeLineFiles(options, { product, hostClass, suite }, cols, report) {
-  const { table, comparisons, changePoints, calibration, sequenceTables, sequenceText, hostNote, createdAt } = report;
+  const { table, comparisons, changePoints, calibration, calibrations, sequenceTables, sequenceText, hostNote, createdAt } = report;
   if (options.markdown) {
-    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, ...comparisons.map((c) => `${renderComparison(c, { format: 'markdown', calibration, functions: options.functions ? 'all' : 'changed' })}\n`), renderRelativeTable(table, { format: 'markdown' }), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', latencyText(cols), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
+    const md = [`# ${product.displayName} ${cols.line}: ${suite} on ${hostClass}\n\n`, `Compared ${createdAt}; ${describeBase(cols)}.\n\n`, ...comparisons.map((c) => `${renderComparison(c, { format: 'markdown', calibration, calibrations, functions: options.functions ? 'all' : 'changed' })}\n`), renderRelativeTable(table, { format: 'markdown' }), sequenceText ? `\n## Sequence benchmarks\n\n${renderSequenceTables(sequenceTables, { format: 'markdown' })}` : '', latencyText(cols), `\n${renderChangePoints(changePoints, { format: 'markdown' })}`, hostNote ? `\n## Host check\n\n${hostNote}` : ''].join('');
     await replaceFileAtomic(resolve(options.markdown), md);
   }
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ base: { ...cols.base }, table, comparisons, changePoints, sequences: sequenceTables }, null, 2)}\n`);

@@ -6,9 +6,9 @@
  * stored apart (refs/verdicts/) with `ref`: no release series, baseline or change point is read
  * or written here.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { UserError, EXIT } from '../errors.js';
-import { readRecords, writeComparison, replaceFileAtomic, refRunPagePath } from '../store/index.js';
+import { readRecords, writeComparison, replaceFileAtomic, refRunPagePath, readCalibrations } from '../store/index.js';
 import { compareRuns, hasIssueRegression, renderComparison, estimateNoiseHistory } from '../compare/index.js';
 import { resolveRefCommit, COMMIT_RE } from '../install/index.js';
 import { runGroupKey } from '../run-id.js';
@@ -94,13 +94,14 @@ export async function compareRef(options, ctx) {
   await attachFunctionMoves(comparison, baseRel, candidateRel, storeDir);
   const stored = { ...comparison, ref: picked.ref };
   const calibration = await readCalibrationSummary(ctx.root, hostClass);
+  const calibrations = await readCalibrations(join(ctx.root, 'bench'), hostClass);
   const head = describeRefComparison(stored);
-  out(`${head}\n\n${renderComparison(stored, { format: 'terminal', color, calibration, functions: options.functions ? 'all' : 'changed' })}`);
+  out(`${head}\n\n${renderComparison(stored, { format: 'terminal', color, calibration, calibrations, functions: options.functions ? 'all' : 'changed' })}`);
   if (options.storeVerdicts !== false) {
     const { path } = await writeComparison(storeDir, /** @type {any} */ (stored));
     process.stderr.write(`stored ${path}\nsite page: ${refRunPagePath(/** @type {any} */ (stored))}\n`);
   }
-  if (options.markdown) await replaceFileAtomic(resolve(options.markdown), `# ${product.displayName} ${head}\n\n${renderComparison(stored, { format: 'markdown', calibration, functions: options.functions ? 'all' : 'changed' })}\n`);
+  if (options.markdown) await replaceFileAtomic(resolve(options.markdown), `# ${product.displayName} ${head}\n\n${renderComparison(stored, { format: 'markdown', calibration, calibrations, functions: options.functions ? 'all' : 'changed' })}\n`);
   if (options.json) await replaceFileAtomic(resolve(options.json), `${JSON.stringify({ comparison: stored, page: refRunPagePath(/** @type {any} */ (stored)) }, null, 2)}\n`);
   return hasIssueRegression(comparison) ? EXIT.regression : EXIT.ok;
 }

@@ -25,10 +25,11 @@ test('terminal and Markdown say how issues are controlled, what the adaptive rou
   };
   const calibration = { runs: 12, runsWithFalseIssue: 0, upper95: 0.221, file: 'bench/calibration-local.json', detection: [{ slowdown: 0.1, trials: 20, detected: 0 }, { slowdown: 0.15, trials: 20, detected: 2 }] };
   const term = renderComparison(cmp, { format: 'terminal', calibration });
-  // How sure, among the first lines: what the host caught of known slowdowns, and this run's MDEs.
+  // How sure, right under the title: 3 unpaired instances reach no issue-level detectable
+  // change, and no calibration was given, so none is cited (the false-issue rate is another line).
   const howSure = term.split('\n').findIndex((l) => l.startsWith('how sure: '));
-  assert.ok(howSure >= 0 && howSure <= 3, term.split('\n').slice(0, 5).join('\n'));
-  assert.match(term, /how sure: on this host class, a 10\.0 % slowdown was caught in 0 of 20 calibration trials \(0\.0 %\), a 15\.0 % slowdown was caught in 2 of 20 calibration trials \(10\.0 %\) \(bench\/calibration-local\.json\); this run's throughput verdicts could detect drops of \d+\.\d % at best, \d+\.\d % for the median test\./);
+  assert.equal(howSure, 1, term.split('\n').slice(0, 5).join('\n'));
+  assert.match(term, /how sure: Throughput: no verdict of this run could detect a change at the issue level \(too few instances for it\); no calibration of this host class matches this meter and design \(3 instances per side, at most 30 days old: tagbench calibrate\)\./);
   assert.match(term, /issues: Holm over 8 gated verdicts at 5\.0 %: expected false issues per run at most 0\.0500 before the confirmation rerun; measured on this host class: 0 of 12 A\/A runs opened an issue \(95 % upper bound 22\.1 % per run, bench\/calibration-local\.json\)\. An issue judged on independent instances needs at least 5 instances per side\./);
   assert.match(term, /adaptive repeats: 2 round\(s\) in 140 s of a 300 s budget resolved 5 of 12 undecided verdicts \(instances per side: 7 for a, b; 3 for c, d, e, f, g, h\); stopped: the 300 s budget is spent/);
   assert.match(term, /not judged .*kbWrittenPerOp of 8 test\(s\), e\.g\. a: repeats of 3 s are shorter than the 60 s this metric needs/);
@@ -36,7 +37,7 @@ test('terminal and Markdown say how issues are controlled, what the adaptive rou
   assert.match(term, /needs 5/, 'a test that cannot reach the issue level yet says how many instances it needs');
   const md = renderComparison(cmp, { format: 'markdown', calibration: null });
   assert.match(md, /not yet measured on this host class \(run tagbench calibrate\)/);
-  assert.match(md, /\n\nhow sure: this host class has no calibration of detection \(tagbench calibrate\); this run's throughput verdicts could detect/);
+  assert.match(md, /^## .*\n\n\*\*How sure:\*\* Throughput: no verdict of this run could detect/);
   assert.match(md, /\| MDE drop \| MDE rise \| MDE for an issue \|/);
   assert.match(md, /Not judged:\n\n- a kbWrittenPerOp: repeats of 3 s/);
 });

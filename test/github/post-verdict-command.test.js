@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { postVerdictCommand } from '../../scripts/github/verdict-command.js';
 import { githubSettings } from '../support/github-settings.js';
 import { renderVerdict } from '../../scripts/github/render-verdict.js';
-import { readCalibrationReport } from '../../scripts/store/index.js';
+import { readCalibrations } from '../../scripts/store/index.js';
 import { useFakeGitHubPerTest, FAKE_API } from './fake-github-nock.js';
 import { FIXTURE_STORE, loadFixtures } from './fixture-store.js';
 
@@ -48,9 +48,10 @@ test('--dry-run with a token set writes check-run.md, comment.md and requests.js
   assert.equal(await run({ pull: '12', reportUrl, dryRun: dir }, githubSettings({ token: 'ghs_app', apiUrl: FAKE_API })), 0);
   assert.deepEqual(fake.requests, [], 'nothing reached GitHub');
   const { c19 } = await loadFixtures();
-  // The command reads the host class's calibration from the project, as report does.
-  const calibration = await readCalibrationReport(new URL('../..', import.meta.url).pathname, c19.hostClass);
-  const verdict = renderVerdict(c19, { sha: SHA, reportUrl, siteUrl: null, runUrl: null, calibration });
+  // The command reads the host class's stored calibrations from the project, as report does.
+  const calibrations = await readCalibrations(new URL('../../bench', import.meta.url).pathname, c19.hostClass);
+  assert.ok(calibrations.length > 0, 'the project has calibrations of the host class');
+  const verdict = renderVerdict(c19, { sha: SHA, reportUrl, siteUrl: null, runUrl: null, calibrations });
   assert.equal(await readFile(join(dir, 'check-run.md'), 'utf8'), `# ${verdict.output.title}\n\n${verdict.output.summary}\n${verdict.output.text}`);
   assert.equal(await readFile(join(dir, 'comment.md'), 'utf8'), verdict.comment);
   const plan = JSON.parse(await readFile(join(dir, 'requests.json'), 'utf8'));

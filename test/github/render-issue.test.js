@@ -84,18 +84,29 @@ test('the issue policy stamped on each verdict decides, over the comparison\'s t
   assert.equal(renderSummary([allOpen], [], { dryRun: true }), renderSummary([c19], [], { dryRun: true }));
 });
 
-test('the issue and the job summary say how sure: the host class\'s calibration, or that it has none, and the comparison\'s detectable drops', async () => {
+test('the issue and the job summary say how sure, right after the count: the matching calibration, or that there is none', async () => {
   const { c19, records } = await loadFixtures();
   const calibration = { runs: 30, runsWithFalseIssue: 0, upper95: 0.095, file: 'bench/calibration-local.json', detection: [{ slowdown: 0.15, trials: 20, detected: 2 }] };
-  const plan = renderIssue(c19, records, { ...context, calibration });
-  assert.match(plan?.body ?? '', /\*\*How sure:\*\* on this host class, a 15\.0 % slowdown was caught in 2 of 20 calibration trials \(10\.0 %\) \(bench\/calibration-local\.json\); this run's throughput verdicts could detect drops of [\d.]+ % at best, [\d.]+ % for the median test\. On this host class 0 of 30 A\/A calibration runs opened an issue \(at most 9\.5 % per run, 95 % bound\)\./);
+  // A calibration of c19's own design (3 unpaired instances per side), 9 days before it.
+  /** @type {import('../../scripts/types.js').Calibration} */
+  const matching = {
+    schemaVersion: 1, hostClass: 'local', host: { cores: 2, cpuModel: 'x' }, meter: 'wall', kind: 'timed', metric: 'throughput', suite: 'smoke', tests: [], product: 'mariadb', version: '10.11.18',
+    design: { paired: false, instances: 3 }, load: { maxOneMinute: 0.4, conditions: null }, startedAt: '2025-02-19T00:00:00Z', measuredAt: '2025-02-20T00:00:00Z',
+    falseIssues: { runs: 30, runsWithFalseIssue: 0, upper95: 0.095 }, detection: [{ size: 0.1, trials: 20, detected: 15 }], source: 'bench/calibration-local.json',
+  };
+  const plan = renderIssue(c19, records, { ...context, calibration, calibrations: [matching] });
+  const body = plan?.body ?? '';
+  assert.match(body, /against the baseline .*\n\n\*\*How sure:\*\* Throughput: no verdict of this run could detect a change at the issue level \(too few instances for it\); the calibration of 2025-02-20 \(9 days before this run; smoke, 3 instances per side, load up to 0\.4; bench\/calibration-local\.json\) found an injected 10\.0 % in 15 of 20 trials\. On this host class 0 of 30 A\/A calibration runs opened an issue \(at most 9\.5 % per run, 95 % bound\)\./);
   const without = renderIssue(c19, records, context);
-  assert.match(without?.body ?? '', /\*\*How sure:\*\* this host class has no calibration of detection \(tagbench calibrate\);/);
+  assert.match(without?.body ?? '', /\*\*How sure:\*\* Throughput: .*no calibration of this host class matches this meter and design \(3 instances per side, at most 30 days old: tagbench calibrate\)\./);
   assert.doesNotMatch(without?.body ?? '', /A\/A calibration runs/);
-  const summary = renderSummary([c19], [], { dryRun: true, calibrations: new Map([['local', calibration]]) });
+  // Another design is not cited, and is named as passed over.
+  const other = renderIssue(c19, records, { ...context, calibrations: [{ ...matching, design: { paired: true, instances: 3 } }] });
+  assert.match(other?.body ?? '', /no calibration of this host class matches .*; not cited: 2025-02-20 \(smoke\): another design \(3 rounds paired\)\./);
+  const summary = renderSummary([c19], [], { dryRun: true, storedCalibrations: new Map([['local', [matching]]]) });
   assert.equal(c19.hostClass, 'local');
-  assert.match(summary, /\*\*How sure:\*\* on this host class, a 15\.0 % slowdown was caught in 2 of 20/);
-  assert.match(renderSummary([c19], [], { dryRun: true }), /\*\*How sure:\*\* this host class has no calibration of detection/);
+  assert.match(summary, /\*\*How sure:\*\* Throughput: .*found an injected 10\.0 % in 15 of 20 trials\./);
+  assert.match(renderSummary([c19], [], { dryRun: true }), /\*\*How sure:\*\* Throughput: .*no calibration of this host class matches/);
 });
 
 test('300 confirmed regressions: the body stays under GitHub\'s 65,536 characters, the largest listed first, the rest counted, every one in the marker', async () => {

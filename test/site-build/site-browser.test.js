@@ -255,17 +255,14 @@ describe('the published site in Chromium', () => {
     const record = fx.records.find((r) => r.host.class === 'local' && r.release.version === '10.11.19');
     assert.ok((await page.textContent('main'))?.includes(/** @type {any} */ (record).release.binarySha256), 'provenance shows the binary checksum');
     assert.ok(await page.$('#release-efficiency'));
-    // How sure: the best and median detectable drop of this comparison's throughput verdicts,
-    // computed here from the stored verdicts.
-    const drops = c.tests.filter((/** @type {any} */ t) => t.metric === 'throughput' && typeof t.mde === 'number').map((/** @type {any} */ t) => t.mde).sort((/** @type {number} */ a, /** @type {number} */ b) => a - b);
-    const pct = (/** @type {number} */ x) => (x >= 1 ? 'not detectable at this noise' : `${new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }).format(x * 100)} %`);
+    // How sure, first in the verdict summary: compare's sentence (compare/how-sure.js) from the
+    // project's stored calibrations, the same string as the reports', not a copy of it.
     const sure = await page.textContent('#how-sure') ?? '';
-    assert.ok(sure.includes(`could detect drops of ${pct(drops[0])} at best, ${pct(drops[Math.floor((drops.length - 1) / 2)])} for the median test`), sure);
-    assert.match(sure, /^How sure: (on this host class, a \d|this host class has no calibration of detection)/);
-    // The same sentence as the report's and the issue's (compare/how-sure.js), not a copy of it.
     const { describeHowSure } = await import('../../scripts/compare/how-sure.js');
-    const shared = describeHowSure(c, null).split('; ').slice(1).join('; ');
-    assert.ok(shared.length > 0 && sure.includes(shared), `the page's sentence after its calibration clause is compare's:\n${sure}\n${shared}`);
+    const { readCalibrations } = await import('../../scripts/store/index.js');
+    const shared = describeHowSure(c, await readCalibrations(join(PROJECT_ROOT, 'bench'), 'local'));
+    assert.ok(shared.length > 0 && sure.startsWith(`How sure: ${shared}`), `the page's sentence is compare's:\n${sure}\n${shared}`);
+    assert.equal(await page.$eval('#verdict-summary', (el) => el.firstElementChild?.id), 'how-sure', 'first in the verdict summary');
     // The overview chart: every throughput verdict once, worst ratio first, its interval drawn.
     const overview = (await chartsOnPage()).find((ch) => ch.name.startsWith(`Throughput ratio to ${c.base.version} with its interval`));
     assert.ok(overview && overview.width > 0 && overview.height > 0, 'the overview chart is drawn');

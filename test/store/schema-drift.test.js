@@ -44,6 +44,7 @@ const MAPPING = {
   ChangePointSeries: ['change-points', ['$defs', 'ChangePointSeries']],
   ChangePointSeriesRelease: ['change-points', ['$defs', 'ChangePointSeriesRelease']],
   DetectedChangePoint: ['change-points', ['$defs', 'DetectedChangePoint']],
+  Calibration: ['calibration', []],
 };
 
 /** Typedefs of every TYPE_FILES file (a name defined twice is itself drift). */

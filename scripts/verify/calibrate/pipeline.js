@@ -28,13 +28,13 @@
  * the meters a run of the suite would. Any other meter's report is
  * bench/calibration-<meter>-<host-class>.md, its runs measure with that meter.
  */
-import { resolve, join } from 'node:path';
+import { resolve, join, relative, dirname } from 'node:path';
 import { parseList } from '../../command-spec.js';
 import { UserError, EXIT } from '../../errors.js';
 import { findHostClass } from '../../config/index.js';
 import { formatValue } from '../../format-number.js';
 import { METERS, getMeter, meterNames } from '../../run/index.js';
-import { replaceFileAtomic } from '../../store/index.js';
+import { replaceFileAtomic, calibrationFromReport, isCondensedFormat, writeCalibration } from '../../store/index.js';
 import { withInterrupt } from '../../with-interrupt.js';
 import { cacheDirFrom, workDirFrom } from '../../run-options.js';
 import { resolveAdaptiveLimits } from '../adaptive-repeats.js';
@@ -64,6 +64,7 @@ import { countedStrategy } from './counted.js';
  * @property {string} storeDir
  * @property {string} workBase
  * @property {string} cacheDir
+ * @property {string} root the project root (the condensed calibration names its report from it)
  */
 
 /**
@@ -162,6 +163,7 @@ function planCommon(options, { root, config, thresholds }, meter, kind) {
     storeDir: resolve(options.store ?? '.tagbench/calibration-store'),
     workBase: resolve(workDirFrom(options.workDir, host)),
     cacheDir: resolve(cacheDirFrom(options.cacheDir)),
+    root,
   };
 }
 
@@ -196,9 +198,10 @@ async function calibrate(strategy, plan, note) {
 }
 
 /**
- * The summaries over all runs, then both files of the report.
+ * The summaries over all runs, then both files of the report, then the calibration a run's "how
+ * sure" cites (store/calibrations.js), condensed from the same report so the two never disagree.
  * @param {CalibrationStrategy} strategy
- * @param {{reportJson: string, reportMd: string}} plan
+ * @param {{reportJson: string, reportMd: string, root: string}} plan
  * @param {Record<string, any>} report updated in place
  * @returns {Promise<void>}
  */
@@ -207,4 +210,13 @@ async function writeReport(strategy, plan, report) {
   Object.assign(report, strategy.summarize(report, plan));
   await replaceFileAtomic(plan.reportJson, `${JSON.stringify(report, null, 2)}\n`);
   await replaceFileAtomic(plan.reportMd, strategy.render(report));
+  if (report.runs.length === 0 || !isCondensedFormat(report.format)) return;
+  try {
+    await writeCalibration(dirname(plan.reportJson), calibrationFromReport(report, relative(plan.root, plan.reportJson)));
+  } catch (err) {
+    // A report whose runs judged no verdict of the meter's metric yet has no design to cite:
+    // the report stands, and no run cites it until one does.
+    if (!(err instanceof UserError)) throw err;
+    log(`no calibration to cite yet: ${err.message}`);
+  }
 }

@@ -48,7 +48,7 @@ export async function render(main) {
         h('tbody', null, rows),
       ]));
   });
-  fill(main, h('h1', { text: m.title }), intro, newestFindings(m.tables), hostNote, failed, ...sections);
+  fill(main, h('h1', { text: m.title }), newestFindings(m.tables), howSureList(m.tables), intro, hostNote, failed, ...sections);
 }
 
 /**
@@ -69,6 +69,20 @@ function newestFindings(tables) {
       h('p', { class: 'findings-head' }, h('a', { href: releaseHref(t, t.latest.version), text: `${t.productName} ${t.latest.version}` }),
         ` on ${t.host}, suite ${t.suite}, against ${t.latest.comparison.baseVersion}:`),
       findingsList(t.latest.comparison.findings, t))));
+}
+
+/**
+ * How sure each table's latest comparison is, first on the page: the sentence compare/how-sure.js
+ * words for the reports and the release page (the site build stores it in the manifest).
+ * @param {any[]} tables the manifest's
+ * @returns {HTMLElement|null}
+ */
+function howSureList(tables) {
+  const sure = tables.filter((t) => t.latest?.comparison?.howSure);
+  if (sure.length === 0) return null;
+  return h('ul', { id: 'how-sure', class: 'how-sure' }, sure.map((t) => h('li', { dataset: { table: `${t.product}/${t.line}/${t.host}/${t.suite}` } },
+    h('strong', null, 'How sure, ', h('a', { href: releaseHref(t, t.latest.version), text: `${t.productName} ${t.latest.version}` }), ` vs ${t.latest.comparison.baseVersion} (${t.host}, ${t.suite}): `),
+    t.latest.comparison.howSure)));
 }
 
 /**

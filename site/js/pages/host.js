@@ -51,6 +51,7 @@ export async function render(main) {
       'A change of the runs\' hardware, kernel or BIOS settings starts a new host series: the line breaks there and runs are never compared across it.'),
     d.suites.length === 0 ? h('p', { class: 'note', id: 'host-no-runs', text: `No run of ${ref} on ${d.host} yet: the benchmark workflow reruns it every cycle.` }) : null,
     calibrationSection(d),
+    citableSection(d),
     falseAlarmSection(d),
     sections);
   for (const c of charts) await drawChart(c.el, c.option);
@@ -128,6 +129,31 @@ function calibrationSection(d) {
     ], { id: 'calibration-mde' }));
 }
 
+/**
+ * Every stored calibration of the host class with the conditions that decide whether a run may
+ * cite it (compare/select-calibration.js: host class, meter, design, at most 30 days old).
+ * @param {any} d host data
+ */
+function citableSection(d) {
+  const list = d.calibrations ?? [];
+  const heading = h('h2', { id: 'citable-heading', text: 'Calibrations a run may cite' });
+  const intro = h('p', null, 'A run\'s "how sure" cites one of these only when its meter and design (paired by round or not, instances per side) are the run\'s and it was measured at most 30 days before the run; otherwise it says none matches (docs/method.md, "How sure").');
+  if (list.length === 0) return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro, h('p', { class: 'note', id: 'citable-none', text: `None stored for ${d.host} (bench/calibrations/${d.host}/): tagbench calibrate writes one.` }));
+  return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro,
+    scrollTable(`Stored calibrations of ${d.host}, newest first`, [
+      h('thead', null, h('tr', null, ['Measured', 'Meter (metric)', 'Suite', 'Design', 'Highest load', 'Detected (injected size: confirmed of trials)', 'Report']
+        .map((c, i) => h('th', { scope: 'col', class: i === 4 ? null : 'text', text: c })))),
+      h('tbody', null, list.map((/** @type {any} */ c) => h('tr', { dataset: { meter: c.meter, measured: c.measuredAt } },
+        h('th', { scope: 'row', class: 'text', text: fmtDate(c.measuredAt) }),
+        h('td', { class: 'text', text: `${c.meter} (${c.metric})` }),
+        h('td', { class: 'text', text: c.suite }),
+        h('td', { class: 'text', text: c.design.paired ? `${c.design.instances} rounds paired` : `${c.design.instances} instances per side` }),
+        h('td', { text: c.load.maxOneMinute === null ? 'not recorded' : String(c.load.maxOneMinute) }),
+        h('td', { class: 'text', text: c.detection.map((/** @type {any} */ x) => `${fmtPct(x.size)}: ${x.detected} of ${x.trials}`).join('; ') || '—' }),
+        h('td', { class: 'text', text: c.source })))),
+    ], { id: 'citable-calibrations' }));
+}
+
 /** @param {any} d host data */
 function falseAlarmSection(d) {
   const a = d.falseAlarms;
@@ -155,9 +181,10 @@ function fmtChange(change) {
 /** @param {any} s suite data */
 function driftNote(s) {
   const m = s.method;
-  return h('p', { class: s.drifts.length ? 'note' : null, dataset: { drifts: String(s.drifts.length) }, id: `drift-note-${s.suite}` },
-    s.drifts.length === 0 ? 'No drift of the reference: the host looks steady. '
-      : `${s.drifts.length} drift${s.drifts.length === 1 ? '' : 's'} of the reference: the HOST changed, not the releases; verdicts measured on this host since then may carry it. `,
+  // The words are compare's (describeHostDrift, stored by the site build), as the report prints them.
+  const words = s.driftWords ?? { state: 'steady', lines: [] };
+  return h('p', { class: words.state === 'steady' ? null : 'note', dataset: { drifts: String(s.drifts.length), state: words.state }, id: `drift-note-${s.suite}` },
+    `${words.lines.join(' ')} `,
     `Found by the release-series rule ${m.version} over the runs of each host series in time order (at most ${fmtPct(m.alpha)} false events per test and series, windows of ${m.windowRuns} runs), a change counting only from the test's warn threshold.`);
 }
 

@@ -9,7 +9,7 @@
  */
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params } from '../data.js';
-import { dataPaths } from '../paths.js';
+import { dataPaths, pageUrl } from '../paths.js';
 import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds, fmtSmallPct, ratioDigits } from '../format.js';
 import { bisectSection } from './release-bisect.js';
 import { functionsSection } from './release-functions.js';
@@ -118,25 +118,26 @@ function verdictIntro(d, baseData) {
   // The counted metric named as its meter states it (the verdict's label), not worded here.
   const countedLabel = d.tests.find((/** @type {any} */ t) => t.instructionVerdict?.label)?.instructionVerdict.label ?? 'counted per operation';
   return h('div', { id: 'verdict-summary' },
+    // How sure comes first: a reader weighs every count and ratio below by it.
+    howSure(d),
     h('p', null, 'Compared with ', h('strong', { text: c.base.version }), ` (runs ${c.base.runIds.join(', ')}) on ${fmtDate(c.createdAt)}. Throughput: `,
       summaryBadges(throughputCounts(d)),
       Object.keys(counted).length ? [` ${countedLabel[0].toUpperCase()}${countedLabel.slice(1)}: `, h('span', { dataset: { scope: 'instructions' } }, summaryBadges(counted))] : null,
       h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
-    howSure(d),
     h('p', { class: 'muted' }, `Thresholds (relative change: warn / issue) per group: ${Object.entries(c.thresholds.groups ?? {}).map(([g, t]) => `${g} ${fmtPct(/** @type {any} */ (t).warn)} / ${fmtPct(/** @type {any} */ (t).issue)}`).join('; ')}. `,
       h('a', { href: c.file, text: 'Comparison (JSON)' })));
 }
 
 /**
  * How sure the verdicts are: the sentence compare/how-sure.js words for every place a verdict
- * reaches a reader (the site build stores it with the comparison), and where the calibration is.
+ * reaches a reader (the site build stores it with the comparison). It cites only a calibration
+ * that matches this run; the host class's page has every one.
  * @param {any} d
  */
 function howSure(d) {
   if (!d.comparison?.howSure) return null;
-  const cal = d.comparison.calibration;
   return h('p', { id: 'how-sure' }, h('strong', { text: 'How sure: ' }), d.comparison.howSure,
-    cal ? h('span', { class: 'muted', text: ` (calibration measured ${fmtDate(cal.measuredAt)}: ${cal.falseIssues.withIssue} of ${cal.falseIssues.runs} A/A runs opened an issue; ${cal.file.replace(/\.json$/, '.md')} in the project; the host class's page has all of it)` }) : null);
+    h('span', { class: 'muted' }, ' Every calibration of this host class: ', h('a', { href: pageUrl('host', { host: d.host }), text: `host ${d.host}` }), '.'));
 }
 
 /**

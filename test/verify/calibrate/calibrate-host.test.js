@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calibrateHost } from '../../../scripts/verify/calibrate/pipeline.js';
-import { readRecords } from '../../../scripts/store/index.js';
+import { readCalibrations, readRecords } from '../../../scripts/store/index.js';
 
 const root = new URL('../../..', import.meta.url).pathname;
 const cacheDir = process.env.TAGBENCH_CACHE ?? join(root, '.tagbench/installs');
@@ -38,6 +38,11 @@ test('one calibration run: A/A of two installs and an injected slowdown, reporte
     assert.equal(d.interval.length, 2);
     assert.ok(d.medianRatio > 0.5 && d.medianRatio < 1.1, `realised ratio ${d.medianRatio}`);
     assert.equal(result.runs[0].aa.family.method, 'holm');
+    // The calibration a run's "how sure" cites, beside the report: its conditions and detection.
+    const [stored] = await readCalibrations(dir, 'local');
+    assert.deepEqual({ meter: stored.meter, metric: stored.metric, suite: stored.suite, design: stored.design, runs: stored.falseIssues.runs, detection: stored.detection },
+      { meter: 'wall', metric: 'throughput', suite: result.suite, design: { paired: Boolean(result.runs[0].aa.verdicts.find((/** @type {any} */ v) => v.metric === 'throughput').pairedRounds), instances: stored.design.instances }, runs: 1, detection: [{ size: 0.15, trials: 1, detected: d.detected }] });
+    assert.ok(stored.design.instances >= 2, 'two instances per side, or more after the adaptive round');
     // three servers, each from its own install: A from the cache, B and S from copies (path provider)
     const records = await readRecords(store, {});
     const ids = result.runs[0].runIds;

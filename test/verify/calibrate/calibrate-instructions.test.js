@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { calibrateHost } from '../../../scripts/verify/calibrate/pipeline.js';
-import { readRecords } from '../../../scripts/store/index.js';
+import { readCalibrations, readRecords } from '../../../scripts/store/index.js';
 
 const execFileP = promisify(execFile);
 const hasValgrind = await execFileP('valgrind', ['--version']).then(() => true, () => false);
@@ -48,6 +48,12 @@ test('one instructions calibration run: A/A and injected costs under callgrind, 
 
     const run = result.runs[0];
     assert.equal(run.aa.family.method, 'holm');
+    // The calibration a run's "how sure" cites, beside the report: counted, 3 paired rounds, the
+    // injected 2 % with its trial; performance_schema has no size and is left out.
+    const [stored] = await readCalibrations(dir, 'local');
+    assert.deepEqual({ meter: stored.meter, kind: stored.kind, metric: stored.metric, design: stored.design, sizes: stored.detection.map((x) => [x.size, x.trials]) },
+      { meter: 'instructions', kind: 'counted', metric: 'instructionsPerOp', design: { paired: true, instances: 3 }, sizes: [[0.02, 1]] });
+    assert.equal(stored.load.conditions, 'Test conditions: whatever else CI runs.');
     assert.ok(run.aa.verdicts.some((/** @type {any} */ v) => v.test === 'point-query' && v.metric === 'instructionsPerOp' && v.pairedRounds === 3), JSON.stringify(run.aa.verdicts));
     assert.deepEqual(run.injections.map((/** @type {any} */ i) => i.label), ['S2', 'PFS']);
     assert.deepEqual(Object.keys(run.runIds), ['A', 'B', 'S2', 'PFS']);

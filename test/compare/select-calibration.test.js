@@ -1,0 +1,82 @@
+// Which calibration a run's "how sure" cites (scripts/compare/select-calibration.js, through
+// describeHowSure): only one of the run's host class, meter (its metric) and design, measured at
+// most CALIBRATION_MAX_AGE_DAYS before the run; a stale or mismatched one is never cited, and the
+// sentence says there is none and why. Calibrations: the repository's own (bench/calibrations/),
+// varied one field at a time; the run: a real comparison (test/fixtures/compare/time-and-work,
+// 3 paired rounds of wall and instructions on host class local, 2026-11-28).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { readCalibrations, readComparisonFile } from '../../scripts/store/index.js';
+import { describeHowSure, selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from '../../scripts/compare/index.js';
+
+const BENCH = fileURLToPath(new URL('../../bench', import.meta.url));
+const COMPARISON = fileURLToPath(new URL('../fixtures/compare/time-and-work/verdicts/local/mariadb/10.11.19/smoke/vs-10.11.18-20261128T130217Z-284138fa.json', import.meta.url));
+const real = await readCalibrations(BENCH, 'local');
+const comparison = await readComparisonFile(COMPARISON);
+/** The repository's newest instructions calibration (3 rounds paired, 2026-11-27). */
+const counted = /** @type {import('../../scripts/types.js').Calibration} */ (real.filter((c) => c.metric === 'instructionsPerOp').at(-1));
+const run = { hostClass: 'local', metric: 'instructionsPerOp', meter: 'instructions', design: computeRunDesign(comparison.tests, 'instructionsPerOp'), at: comparison.createdAt };
+
+test('the real comparison\'s design is read from its verdicts: 3 rounds paired for both meters', () => {
+  assert.deepEqual(computeRunDesign(comparison.tests, 'instructionsPerOp'), { paired: true, instances: 3 });
+  assert.deepEqual(computeRunDesign(comparison.tests, 'throughput'), { paired: true, instances: 3 });
+  assert.equal(computeRunDesign(comparison.tests, 'noSuchMetric'), null);
+});
+
+test('a matching calibration is cited with its age; of two, the newer', () => {
+  assert.ok(counted, 'the repository has an instructions calibration');
+  const choice = selectCalibration(real, run);
+  assert.equal(choice.calibration?.source, 'bench/calibration-instructions-held.json', 'the newer of the two matching ones');
+  assert.equal(choice.ageDays, 1, '2026-11-27 04:13 to 2026-11-28 13:02');
+  const sentence = describeHowSure(comparison, real);
+  assert.match(sentence, /the calibration of 2026-11-27 \(1 day before this run; smoke, 3 rounds paired, load up to 11\.97; bench\/calibration-instructions-held\.json\) found an injected 0\.5 % in 8 of 20 trials, 1\.0 % in 56 of 60 trials\./);
+});
+
+test('a stale, or a mismatched host class, meter or design, is not cited, and the sentence says there is none', () => {
+  const at = Date.parse(counted.measuredAt);
+  const variants = {
+    stale: { ...counted, measuredAt: new Date(at - (CALIBRATION_MAX_AGE_DAYS + 1) * 86_400_000).toISOString() },
+    'host class': { ...counted, hostClass: 'large-server' },
+    meter: { ...counted, meter: 'counters' },
+    'design (rounds)': { ...counted, design: { paired: true, instances: 5 } },
+    'design (unpaired)': { ...counted, design: { paired: false, instances: 3 } },
+    'measured after the run': { ...counted, measuredAt: '2026-11-29T00:00:00.000Z' },
+  };
+  for (const [what, calibration] of Object.entries(variants)) {
+    const choice = selectCalibration([calibration], run);
+    assert.equal(choice.calibration, null, `${what}: not cited`);
+    assert.equal(choice.passedOver.length, 1, `${what}: said why`);
+    const sentence = describeHowSure(comparison, [calibration]);
+    assert.doesNotMatch(sentence, /the calibration of/, `${what}: the sentence cites none`);
+    assert.match(sentence, /instructions per op in the query path .*no calibration of this host class matches this meter and design \(3 rounds paired, at most 30 days old: tagbench calibrate\); not cited: /, what);
+  }
+  assert.match(selectCalibration([variants.stale], run).passedOver[0], /32 days old, over the 30 a calibration is cited for/);
+  assert.match(selectCalibration([variants['design (rounds)']], run).passedOver[0], /another design \(5 rounds paired\)/);
+  // The limit itself is still cited: 30 days is "at most".
+  const edge = { ...counted, measuredAt: new Date(Date.parse(comparison.createdAt) - CALIBRATION_MAX_AGE_DAYS * 86_400_000).toISOString() };
+  assert.equal(selectCalibration([edge], run).ageDays, CALIBRATION_MAX_AGE_DAYS);
+});
+
+test('the wall calibrations (5 and 7 unpaired instances) are not cited for 3 paired rounds of throughput', () => {
+  const choice = selectCalibration(real, { ...run, metric: 'throughput', meter: undefined, design: computeRunDesign(comparison.tests, 'throughput') });
+  assert.equal(choice.calibration, null);
+  assert.deepEqual(choice.passedOver, ['2026-11-23 (smoke): another design (5 instances per side)', '2026-11-23 (smoke-15s): another design (7 instances per side)']);
+  // Each meter gets its own sentence: throughput's cites none, the instructions' cites its own.
+  const [throughput, instructions] = describeHowSure(comparison, real).split(/(?<=\.) (?=A rise)/);
+  assert.match(throughput, /^A throughput drop of [\d.]+ % would have been found in every test, one under [\d.]+ % might not have been \(issue-level detectable change over 2 of 2 tests: median [\d.]+ %, [\d.]+ %–[\d.]+ %\); no calibration/);
+  assert.match(instructions, /^A rise in instructions per op in the query path of 0\.6 % would have been found in every test, one under 0\.5 % might not have been .*the calibration of 2026-11-27/);
+  // The issue-level figures are the verdicts' own: median and range of mdeIssue.
+  const mdes = comparison.tests.filter((t) => t.metric === 'throughput').map((t) => /** @type {number} */ (/** @type {any} */ (t).mdeIssue)).sort((a, b) => a - b);
+  assert.ok(throughput.includes(`${(mdes[1] * 100).toFixed(1)} % would have been found in every test`), throughput);
+});
+
+test('plain words at the edges: a drop no test could find, a median under 0.1 %, a figure without noise', () => {
+  const verdict = (/** @type {string} */ test, /** @type {number} */ mdeIssue, /** @type {any} */ more = {}) => ({ test, metric: 'throughput', higherIsBetter: true, scale: /** @type {const} */ ('log'), mdeIssue, pairedRounds: 3, base: { n: 3 }, candidate: { n: 3 }, ...more });
+  const at = { hostClass: 'local', createdAt: '2026-11-28T00:00:00Z' };
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0.2), verdict('b', 0.99999)] }, []), /^Some test could not have found a throughput drop of any size, one under [\d.]+ % might not have been/);
+  const counted = { metric: 'instructionsPerOp', higherIsBetter: false, meter: 'instructions', label: 'instructions per op' };
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0.0004, counted), verdict('b', 0.0006, counted), verdict('c', 0.004, counted)] }, []),
+    /^A rise in instructions per op of 0\.4 % would have been found in every test, half of the tests would have found one under 0\.1 % \(issue-level detectable change over 3 of 3 tests: median < 0\.1 %/);
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0, { ...counted, label: 'rows read per op' })] }, []), /^Any rise in rows read per op would have been found in every test/);
+});
