@@ -190,6 +190,49 @@ function estimateCounting(steps, releases, host, rates) {
 }
 
 /**
+ * The counted phase of one counting meter (count-phase.js) as the run's estimate reckons it: what
+ * the run asks before it starts the phase (runReleases), from the same estimator as its plan.
+ * @param {import('./types.js').StepPlanLike[]} steps the run's planned steps
+ * @param {number} releases
+ * @param {import('../types.js').HostClass} host
+ * @returns {EstimatePart}
+ */
+export function estimateCountedPhase(steps, releases, host) {
+  return estimateCounting(steps, releases, host, { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) });
+}
+
+/**
+ * A run of some of a suite's tests, estimated before anything starts: the adaptive rounds ask it
+ * before each round (scripts/verify/adaptive-repeats.js), as `run` and `plan` do for a whole run.
+ * @param {import('../types.js').Config} config
+ * @param {{suite: string, hostClass: string, only: string[], releases: number, repeats: number,
+ *   instances: number, meters: import('../types.js').MeterName[]}} run
+ * @returns {RunEstimate}
+ * @throws {UserError} a test `only` names that the suite does not have
+ */
+export function estimateTestsRun(config, run) {
+  const host = config.hosts[run.hostClass];
+  const suite = { ...config.suites[run.suite], only: run.only };
+  const steps = planSuite(suite, { engine: suite.engine ?? 'innodb' });
+  return estimateRun({ steps, releases: run.releases, repeats: run.repeats, instances: run.instances, meters: run.meters, host });
+}
+
+/**
+ * The one check every budgeted piece of work makes before it starts (a step of a run, a counted
+ * phase, an adaptive round): it starts only when its estimate fits what is left of the budget,
+ * since once started it cannot be cut short without losing what it measured.
+ * @param {{what: string, estimatedS: number, elapsedS: number, budgetS: number, budgetName: string}} piece
+ *   what: the piece in words (`a round of 2 tests (scan, insert)`); budgetName: where the budget
+ *   comes from (`--adaptive-budget`, `legBudgetH`)
+ * @returns {string|null} null when it fits; else the message saying it is skipped and why
+ */
+export function overBudget({ what, estimatedS, elapsedS, budgetS, budgetName }) {
+  const leftS = Math.max(0, budgetS - elapsedS);
+  if (estimatedS <= leftS) return null;
+  return `${what} takes about ${formatDuration(estimatedS)}; ${formatDuration(leftS)} left of the ${formatDuration(budgetS)} budget (${budgetName}): skipped`;
+}
+
+/**
  * One line per part and the total, for `run`, `plan` and error messages.
  * @param {RunEstimate} estimate
  * @returns {string}
