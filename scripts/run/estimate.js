@@ -18,7 +18,7 @@ import { formatDuration } from './progress.js';
 import { resolveRepeats } from './resolve-run.js';
 import { planSuite } from '../workload/index.js';
 
-/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
+/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, countedSequenceStepS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
 
 /**
  * The rates of the host class's `estimate` block when it gives none. Measured on this project's
@@ -35,6 +35,11 @@ export const ESTIMATE_DEFAULTS = Object.freeze({
   countedInstructionsPerS: 100e6,
   countedRepeatOverheadS: 2,
   countedServerStartS: 30,
+  // A counted step of the insert benchmark or LinkBench (its instructions are not known before it
+  // runs): from one progress line to the next, its uncounted setup and warm-up included, the
+  // demo's 13 such steps at configs/suites/sequences-counted.yml's sizes took 6-22 s, 12 s on
+  // average (MariaDB 10.11.18, 2026-11-28, this VM at a load of 2.5-3: not quiet).
+  countedSequenceStepS: 12,
   // Installs: bench/source-build-local.md's build of record took 21 min on 2 vCPUs with a cold
   // ccache (1,274 s); a Debian install is minutes. For the leg estimate (estimateLeg).
   sourceBuildS: 1800,
@@ -174,18 +179,20 @@ function estimateCounting(steps, releases, host, rates) {
   const repeats = host.counting?.repeats ?? 1;
   const warmupShare = host.counting?.warmupShare ?? 0.3;
   const counted = steps.filter((s) => s.measured && s.reported && !s.sequence && s.countedEvents);
+  const sequenceSteps = steps.filter((s) => s.measured && s.reported && s.sequence && s.countedEvents);
   const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
   const instructionsS = (/** @type {number|undefined} */ n) => (n ?? 0) / rates.countedInstructionsPerS;
   const perRound = rates.countedServerStartS
     + warmups.reduce((s, w) => s + rates.countedRepeatOverheadS + instructionsS(w.countedInstructions), 0)
-    + counted.reduce((s, t) => s + repeats * (rates.countedRepeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions)), 0);
+    + counted.reduce((s, t) => s + repeats * (rates.countedRepeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions)), 0)
+    + sequenceSteps.length * rates.countedSequenceStepS;
   const sameRowsS = counted.some((s) => s.benchmark === 'sysbench')
     ? steps.filter((s) => s.loadsData).reduce((s, l) => s + (l.workRows ?? 0), 0) / rates.loadRowsPerS : 0;
   const total = counted.reduce((s, t) => s + (t.countedInstructions ?? 0), 0);
   return {
     name: 'counted phase',
-    seconds: counted.length === 0 ? 0 : releases * (rounds * perRound + sameRowsS),
-    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} under callgrind, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(rates.countedInstructionsPerS / 1e6).toFixed(0)} million/s`,
+    seconds: counted.length + sequenceSteps.length === 0 ? 0 : releases * (rounds * perRound + sameRowsS),
+    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} under callgrind, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(rates.countedInstructionsPerS / 1e6).toFixed(0)} million/s${sequenceSteps.length ? `, and ${sequenceSteps.length} steps of sequences a round and release at ${rates.countedSequenceStepS} s each` : ''}`,
   };
 }
 
