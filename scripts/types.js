@@ -74,7 +74,7 @@ export {};
  * @property {number} [legBudgetH] hours a benchmark leg may take on a runner of this class;
  *   plans estimated over it are refused before any server starts (scripts/run/estimate.js)
  * @property {{loadRowsPerS?: number, countedInstructionsPerS?: number, countedRepeatOverheadS?: number,
- *   countedServerStartS?: number, sourceBuildS?: number, debInstallS?: number, datadirCopyMBps?: number}} [estimate] the rates
+ *   countedServerStartS?: number, countedSequenceStepS?: number, sourceBuildS?: number, debInstallS?: number, datadirCopyMBps?: number}} [estimate] the rates
  *   of the time estimate on this class's runners (defaults: estimate.js ESTIMATE_DEFAULTS)
  * @property {{serverCpus: string|null, clientCpus: string|null}} pinning taskset CPU lists, null = no pinning
  * @property {{smt?: 'on'|'off'|'any'}} [tuning] host tuning a runner of this class must have (doctor --strict)

@@ -240,6 +240,8 @@ export {};
  *   (starting the client, connecting, reading the figures)
  * @property {number} serverStartS seconds to start one of its servers (one a round and release)
  * @property {string} servers how its servers run, for the estimate's line (`under callgrind`)
+ * @property {number} [sequenceStepS] seconds of one counted step of a sequence benchmark, setup
+ *   and warm-up included (absent: the host class's `estimate.countedSequenceStepS`, callgrind's)
  */
 
 /**

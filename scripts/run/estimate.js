@@ -19,7 +19,7 @@ import { resolveRepeats } from './resolve-run.js';
 import { planSuite } from '../workload/index.js';
 import { shardUnits } from './count-schedule.js';
 
-/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
+/** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, countedSequenceStepS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
 
 /**
  * The rates of the host class's `estimate` block when it gives none. Measured on this project's
@@ -36,6 +36,11 @@ export const ESTIMATE_DEFAULTS = Object.freeze({
   countedInstructionsPerS: 100e6,
   countedRepeatOverheadS: 2,
   countedServerStartS: 30,
+  // A counted step of the insert benchmark or LinkBench (its instructions are not known before it
+  // runs): from one progress line to the next, its uncounted setup and warm-up included, the
+  // demo's 13 such steps at configs/suites/sequences-counted.yml's sizes took 6-22 s, 12 s on
+  // average (MariaDB 10.11.18, 2026-11-28, this VM at a load of 2.5-3: not quiet).
+  countedSequenceStepS: 12,
   // Installs: bench/source-build-local.md's build of record took 21 min on 2 vCPUs with a cold
   // ccache (1,274 s); a Debian install is minutes. For the leg estimate (estimateLeg).
   sourceBuildS: 1800,
@@ -207,20 +212,31 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   const warmupShare = host.counting?.warmupShare ?? 0.3;
   const alone = host.counting?.alone ?? [];
   const counted = steps.filter((s) => s.measured && s.reported && !s.sequence && s.countedEvents);
+  const sequenceSteps = steps.filter((s) => s.measured && s.reported && s.sequence && s.countedEvents);
   const warmups = steps.filter((s) => s.measured && !s.reported && !s.sequence && s.countedEvents);
   const instructionsS = (/** @type {number|undefined} */ n) => (n ?? 0) / pace.instructionsPerS;
   const testS = (/** @type {import('./types.js').StepPlanLike} */ t) => repeats * (pace.repeatOverheadS + (1 + warmupShare) * instructionsS(t.countedInstructions));
   const warmS = warmups.reduce((s, w) => s + pace.repeatOverheadS + instructionsS(w.countedInstructions), 0);
+  // A step of a sequence (the insert benchmark, LinkBench) is reckoned by its measured time, not
+  // its instructions: its setup and its driver's own warm-up are most of it.
+  const sequenceStepS = pace.sequenceStepS ?? rates.countedSequenceStepS;
   const sameRowsS = counted.some((s) => s.benchmark === 'sysbench')
     ? steps.filter((s) => s.loadsData).reduce((s, l) => s + (l.workRows ?? 0), 0) / rates.loadRowsPerS : 0;
-  const phaseS = (/** @type {import('./types.js').StepPlanLike[]} */ tests, /** @type {number} */ parallel) => {
-    if (tests.length === 0) return 0;
+  /** @typedef {{tests: import('./types.js').StepPlanLike[], sequenceSteps: import('./types.js').StepPlanLike[]}} CountShare */
+  const phaseS = (/** @type {CountShare} */ part, /** @type {number} */ parallel) => {
+    if (part.tests.length + part.sequenceSteps.length === 0) return 0;
     const size = Math.max(1, Math.min(parallel, releases));
-    const perGroupRound = pace.serverStartS + warmS + tests.reduce((s, t) => s + (size > 1 && alone.includes(t.name) ? size : 1) * testS(t), 0);
+    const perGroupRound = pace.serverStartS + warmS + part.tests.reduce((s, t) => s + (size > 1 && alone.includes(t.name) ? size : 1) * testS(t), 0)
+      + part.sequenceSteps.reduce((s, t) => s + (size > 1 && alone.includes(String(t.sequence)) ? size : 1) * sequenceStepS, 0);
     return rounds * Math.ceil(releases / size) * perGroupRound + releases * sameRowsS;
   };
-  const names = counted.map((t) => t.name);
-  const share = (/** @type {{index: number, of: number}|null} */ shard) => { const mine = shardUnits(names, shard); return counted.filter((t) => mine.has(t.name)); };
+  // The shards' units as count-phase.js deals them: the tests, then the sequences whole.
+  const names = [...counted.map((t) => t.name), ...new Set(sequenceSteps.map((t) => String(t.sequence)))];
+  const share = (/** @type {{index: number, of: number}|null} */ shard) => {
+    const mine = shardUnits(names, shard);
+    return { tests: counted.filter((t) => mine.has(t.name)), sequenceSteps: sequenceSteps.filter((t) => mine.has(String(t.sequence))) };
+  };
+  const whole = share(null);
   const shards = count.shard?.of ?? count.shards ?? 1;
   const longestShardS = Math.max(0, ...Array.from({ length: shards }, (_, i) => phaseS(share({ index: i + 1, of: shards }), count.parallel)));
   const total = counted.reduce((s, t) => s + (t.countedInstructions ?? 0), 0);
@@ -228,10 +244,57 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   return {
     name: `counted phase (${meter.name})`,
     seconds: phaseS(share(count.shard ?? null), count.parallel),
-    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} ${pace.servers}, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(pace.instructionsPerS / 1e6).toFixed(0)} million/s, ${formatDuration(pace.serverStartS)} a server start; `
-      + `one server at a time ${formatDuration(phaseS(counted, 1))}, ${at} at once ${formatDuration(phaseS(counted, at))}${alone.length ? ` (${alone.length} counted alone)` : ''}`
+    detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} ${pace.servers}, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(pace.instructionsPerS / 1e6).toFixed(0)} million/s, ${formatDuration(pace.serverStartS)} a server start${sequenceSteps.length ? `, and ${sequenceSteps.length} steps of sequences a round and release at ${sequenceStepS} s each` : ''}; `
+      + `one server at a time ${formatDuration(phaseS(whole, 1))}, ${at} at once ${formatDuration(phaseS(whole, at))}${alone.length ? ` (${alone.length} counted alone)` : ''}`
       + `${shards > 1 ? `, in ${shards} shards ${formatDuration(longestShardS)} the longest${count.shard ? ` (this run: shard ${count.shard.index})` : ''}` : ''}`,
   };
+}
+
+/**
+ * The counted phase of one counting meter (count-phase.js) as the run's estimate reckons it: what
+ * the run asks before it starts the phase (runReleases), from the same estimator as its plan, at
+ * the meter's own pace and with the run's servers at once and shard.
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {import('./types.js').StepPlanLike[]} steps the run's planned steps
+ * @param {number} releases
+ * @param {import('../types.js').HostClass} host
+ * @param {CountPlan} count
+ * @returns {EstimatePart}
+ */
+export function estimateCountedPhase(meter, steps, releases, host, count) {
+  const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
+  return estimateCounting(meter, steps, releases, host, rates, meter.countedPace?.(rates) ?? CALLGRIND_PACE(rates), count);
+}
+
+/**
+ * A run of some of a suite's tests, estimated before anything starts: the adaptive rounds ask it
+ * before each round (scripts/verify/adaptive-repeats.js), as `run` and `plan` do for a whole run.
+ * @param {import('../types.js').Config} config
+ * @param {{suite: string, hostClass: string, only: string[], releases: number, repeats: number,
+ *   instances: number, meters: import('../types.js').MeterName[]}} run
+ * @returns {RunEstimate}
+ * @throws {UserError} a test `only` names that the suite does not have
+ */
+export function estimateTestsRun(config, run) {
+  const host = config.hosts[run.hostClass];
+  const suite = { ...config.suites[run.suite], only: run.only };
+  const steps = planSuite(suite, { engine: suite.engine ?? 'innodb' });
+  return estimateRun({ steps, releases: run.releases, repeats: run.repeats, instances: run.instances, meters: run.meters, host });
+}
+
+/**
+ * The one check every budgeted piece of work makes before it starts (a step of a run, a counted
+ * phase, an adaptive round): it starts only when its estimate fits what is left of the budget,
+ * since once started it cannot be cut short without losing what it measured.
+ * @param {{what: string, estimatedS: number, elapsedS: number, budgetS: number, budgetName: string}} piece
+ *   what: the piece in words (`a round of 2 tests (scan, insert)`); budgetName: where the budget
+ *   comes from (`--adaptive-budget`, `legBudgetH`)
+ * @returns {string|null} null when it fits; else the message saying it is skipped and why
+ */
+export function overBudget({ what, estimatedS, elapsedS, budgetS, budgetName }) {
+  const leftS = Math.max(0, budgetS - elapsedS);
+  if (estimatedS <= leftS) return null;
+  return `${what} takes about ${formatDuration(estimatedS)}; ${formatDuration(leftS)} left of the ${formatDuration(budgetS)} budget (${budgetName}): skipped`;
 }
 
 /**

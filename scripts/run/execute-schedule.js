@@ -14,6 +14,7 @@ import { markStep, skipRemaining } from './record-builder.js';
 import { createProgress } from './progress.js';
 import { snapshotAfterLoad, restoreForRound } from './same-data-rounds.js';
 import { estimateCopyS } from './estimate.js';
+import { checkRunPiece, stopForBudget } from './run-budget.js';
 
 /** @typedef {import('./run-releases.js').RunOptions} RunOptions */
 /** @typedef {import('./start-release.js').RunState} RunState */
@@ -24,9 +25,11 @@ import { estimateCopyS } from './estimate.js';
  * @param {Map<string, RunState>} states
  * @param {any} ctx plan, options, write; afterLoad: runs once the loads are done (the counting
  *   meters); counted: whether afterLoad counts (round 1 then starts from the snapshot too);
- *   onReleaseDone: stores a release once its last action ran or its server died
+ *   onReleaseDone: stores a release once its last action ran or its server died; budget: the
+ *   run's (run-budget.js), null = no limit: an action whose estimate does not fit what is left
+ *   is not started, and the run stops there
  */
-export async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad, counted, onReleaseDone }) {
+export async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad, counted, onReleaseDone, budget }) {
   // Every round starts from the data the load left (same-data-rounds.js).
   const snapshot = needsSnapshot(steps, plan.instances, counted);
   const restore = snapshot ? { copyS: estimateCopyS(steps, plan.host), countedFirst: counted } : null;
@@ -36,6 +39,12 @@ export async function executeSchedule(steps, releases, states, { plan, options, 
   let loaded = false;
   for (const action of schedule) {
     if (options.signal?.aborted) return;
+    const over = checkRunPiece(budget, `${action.step.name} of ${action.release} (${action.index + 1} of ${schedule.length})`, action.estimatedS);
+    if (over) {
+      write(`${over}: the run stops here, with what it measured\n`);
+      stopForBudget(states.values(), over);
+      return;
+    }
     await runScheduled(action);
     const state = /** @type {RunState} */ (states.get(action.release));
     // Only after the counting meters ran (right after the load): they add to every record.

@@ -23,6 +23,7 @@ import { runCountPhase } from './count-phase.js';
 import { resolveCountSlots, validateAloneNames } from './count-schedule.js';
 import { startRelease, resolveMeters, countSettings, describeCounting, withMeterWrapper } from './start-release.js';
 import { executeSchedule } from './execute-schedule.js';
+import { startRunBudget, checkCountedPhase, skipCountedPhase } from './run-budget.js';
 
 /** @typedef {import('./start-release.js').RunState} RunState */
 import { finishRecord } from './record-builder.js';
@@ -99,6 +100,8 @@ export async function runReleases(config, options) {
   const countSlots = resolveCountSlots(plan.host, { cpus: cpus().length, memBytes: totalmem() });
   const estimate = estimateRun({ steps, releases: plan.releases.length, repeats: plan.repeats, instances: plan.instances, meters: meterNames, host: plan.host, count: { parallel: countSlots.parallel, shard: options.countShard ?? null } });
   checkBudget(estimate, options.budgetH ?? plan.host.legBudgetH, 'This run');
+  // The same budget held again before each step and counted phase starts (run-budget.js).
+  const budget = startRunBudget(options.budgetH ?? plan.host.legBudgetH, Date.now);
   write(`estimated time (before it starts; the progress lines correct it as the run goes):\n${renderEstimate(estimate)}\n`);
   const plugins = suiteBenchmarks(plan.suite).map(getBenchmark);
   const tools = await readToolVersions(plugins);
@@ -139,6 +142,12 @@ export async function runReleases(config, options) {
     const countAll = async () => {
       for (const meter of counting) {
         if (options.signal?.aborted) break;
+        const over = checkCountedPhase(budget, meter, steps, releases.length, plan.host, { parallel: countSlots.parallel, shard: options.countShard ?? null });
+        if (over) {
+          write(`${over}\n`);
+          skipCountedPhase(meter.name, states.values(), steps, over);
+          continue;
+        }
         await runCountPhase(meter, {
           steps, order: releases.map((r) => r.key), states, plan, options, write,
           settings: countSettings(plan.host),
@@ -150,7 +159,7 @@ export async function runReleases(config, options) {
         });
       }
     };
-    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll, counted: counting.length > 0, onReleaseDone: storeDone });
+    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll, counted: counting.length > 0, onReleaseDone: storeDone, budget });
     for (const [key, state] of states) if (!stored.has(key)) await closeRelease(state, options);
   } finally {
     await stopAllServers();
@@ -315,7 +324,8 @@ async function storeRecords(states, stored, options, write) {
   const records = [];
   const paths = [];
   for (const [key, state] of states) {
-    const done = stored.get(key) ?? await storeRecord(state, options.storeDir, interrupted, interruptReason(state.record, options.signal), write);
+    // A release the budget stopped is partial, as an interrupted one: what ran is kept.
+    const done = stored.get(key) ?? await storeRecord(state, options.storeDir, interrupted || Boolean(state.budgetStop), state.budgetStop ?? interruptReason(state.record, options.signal), write);
     records.push(done.record);
     paths.push(done.path);
   }

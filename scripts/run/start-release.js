@@ -28,6 +28,8 @@ import { formatRecordId } from '../run-id.js';
  *   repeats; null = the run has no timed meter (its measured steps run counted only)
  * @property {string} [snapshotDir] the copy of the datadir taken after the load, which every
  *   round starts from (same-data-rounds.js); absent = the run takes none
+ * @property {string} [budgetStop] why the run's budget stopped this release before its next step
+ *   (run-budget.js): its record is stored `partial` with this reason
  */
 
 /**

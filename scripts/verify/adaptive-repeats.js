@@ -6,7 +6,7 @@
  * spent. Each round is an ordinary run record limited to those tests (`config.only`), stored
  * like any other, so the evidence behind a verdict is always in the store.
  */
-import { runReleases, DEFAULT_METERS } from '../run/index.js';
+import { runReleases, estimateTestsRun, overBudget, DEFAULT_METERS } from '../run/index.js';
 import { compareRuns, selectUndecided, isUndecided } from '../compare/index.js';
 
 /** Instances (restarts) per release in one extension round: two per round keeps the load cost low. */
@@ -56,9 +56,10 @@ export function resolveAdaptiveLimits(host, budgetOption) {
 /** @typedef {import('../compare/index.js').FullComparison} FullComparison */
 
 /**
- * Seconds per test per round (both releases, every instance of the round) and per round on top
- * (loads, starts, restarts, warm-ups): estimated from the suite, then from the rounds run.
- * @typedef {{perTestS: number, roundOverheadS: number}} RoundPace
+ * How long a round of some tests will take: the run's own estimate of it (estimateTestsRun, the
+ * estimator `run` and `plan` use), times the pace the rounds so far ran at against their estimate
+ * (1 before the first round).
+ * @typedef {{estimateS: (tests: string[]) => number, factor: number}} RoundPace
  */
 
 /**
@@ -81,12 +82,8 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
   const keys = new Set(first.undecided.map((t) => `${t.test}|${t.metric}`));
   let rounds = 0;
   let stopped = first.undecided.length === 0 ? 'nothing undecided' : '';
-  const suite = ctx.config.suites[ctx.suite];
   /** @type {RoundPace} */
-  const pace = {
-    perTestS: 2 * INSTANCES_PER_ROUND * (Math.max(suite?.readDurationS ?? 0, suite?.writeDurationS ?? 0) + (suite?.warmupS ?? 0) + 1),
-    roundOverheadS: 60,
-  };
+  const pace = { estimateS: (tests) => estimateRound(ctx, tests), factor: 1 };
   while (!stopped) {
     const next = pickRoundTests(comparison, ctx, pace, () => (now() - started) / 1000);
     if ('stopped' in next) {
@@ -98,9 +95,7 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
     const roundStart = now();
     const outcome = await runRound(ctx, base, candidate, next.tests);
     // The next round's estimate follows this round's pace.
-    const factor = ((now() - roundStart) / 1000) / (pace.roundOverheadS + next.tests.length * pace.perTestS);
-    pace.perTestS *= factor;
-    pace.roundOverheadS *= factor;
+    if (next.estimatedS > 0) pace.factor = ((now() - roundStart) / 1000) / next.estimatedS;
     const [b, c] = outcome.records;
     // A partial or failed round adds what it measured; compareRuns reads only valid repeats.
     base = { ...base, records: [...base.records, b] };
@@ -113,25 +108,46 @@ export async function extendUndecided(base, candidate, createdAt, ctx) {
 }
 
 /**
- * The tests of the next round: as many of the most promising undecided tests as the rest of
- * the budget takes; or why there is no next round.
+ * The tests of the next round: as many of the most promising undecided tests as the budget left
+ * takes by the round's estimate; or why there is no next round. A round that would overrun the
+ * budget is not started (it cannot be cut short without losing what it measured).
  * @param {FullComparison} comparison the comparison so far
  * @param {AdaptiveContext} ctx
  * @param {RoundPace} pace
  * @param {() => number} elapsedS seconds since the extension started (read only when needed)
- * @returns {{tests: string[], wanted: string[]}|{stopped: string}} wanted: every test more
- *   instances could decide, most promising first
+ * @returns {{tests: string[], wanted: string[], estimatedS: number}|{stopped: string}} wanted:
+ *   every test more instances could decide, most promising first; estimatedS: the round's
+ *   estimate before the pace correction
  */
 function pickRoundTests(comparison, ctx, pace, elapsedS) {
   const { tests: wanted } = selectUndecided(comparison, { maxInstances: ctx.maxInstances });
   if (wanted.length === 0) {
     return { stopped: selectUndecided(comparison, { maxInstances: Infinity }).undecided.length === 0 ? 'every verdict decided' : `the undecided tests have ${ctx.maxInstances} instances per side (the host class's most)` };
   }
-  const elapsed = elapsedS();
-  const fit = Math.floor((ctx.budgetS - elapsed - pace.roundOverheadS) / pace.perTestS);
-  if (fit < 1) return { stopped: `the ${ctx.budgetS} s budget is spent (${Math.round(elapsed)} s so far; a round of one test takes about ${Math.round(pace.roundOverheadS + pace.perTestS)} s)` };
   if (ctx.signal?.aborted) return { stopped: 'interrupted' };
-  return { tests: wanted.slice(0, fit), wanted };
+  const elapsed = elapsedS();
+  const budget = { elapsedS: elapsed, budgetS: ctx.budgetS, budgetName: "--adaptive-budget, else the host class's adaptive.budgetS" };
+  for (let k = wanted.length; k >= 1; k -= 1) {
+    const estimatedS = pace.estimateS(wanted.slice(0, k));
+    if (!overBudget({ what: '', estimatedS: estimatedS * pace.factor, ...budget })) return { tests: wanted.slice(0, k), wanted, estimatedS };
+  }
+  const one = wanted.slice(0, 1);
+  const what = `the next adaptive round (1 test, ${one[0]}, ${INSTANCES_PER_ROUND} more instances per release)`;
+  return { stopped: `${overBudget({ what, estimatedS: pace.estimateS(one) * pace.factor, ...budget })}${pace.factor === 1 ? '' : ` (the estimate times ${pace.factor.toFixed(2)}, the pace of the rounds so far)`}` };
+}
+
+/**
+ * A round's estimate: the run's own estimate of both releases running just these tests on
+ * fresh instances with the timed meters (runRound).
+ * @param {AdaptiveContext} ctx
+ * @param {string[]} tests
+ * @returns {number} seconds
+ */
+function estimateRound(ctx, tests) {
+  return estimateTestsRun(ctx.config, {
+    suite: ctx.suite, hostClass: ctx.hostClass, only: tests, releases: ctx.releases?.length ?? 2,
+    repeats: INSTANCES_PER_ROUND, instances: INSTANCES_PER_ROUND, meters: [...DEFAULT_METERS],
+  }).totalS;
 }
 
 /**

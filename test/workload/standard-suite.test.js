@@ -56,6 +56,18 @@ test('the demo suite: the three benchmarks in order, two sysbench tests per grou
   assert.equal(suite.tableSize, config.suites.smoke.tableSize);
 });
 
+test('the demo counts every judged step of all three benchmarks: the insert benchmark and LinkBench at small fixed sizes, not per LinkBench operation type', () => {
+  const plans = planSuite(config.suites.demo);
+  const judged = plans.filter((p) => p.measured && p.reported);
+  assert.deepEqual(judged.filter((p) => !p.countedEvents).map((p) => `${p.name}: ${p.notCounted ?? 'no countedEvents'}`), []);
+  assert.ok(judged.filter((p) => p.sequence === 'ibench').length >= 10 && judged.filter((p) => p.sequence === 'linkbench').length >= 3);
+  // The counted sizes are sequences-counted's, whose seconds under valgrind that suite states.
+  const suites = /** @type {Record<string, any>} */ (config.suites);
+  assert.deepEqual(suites.demo.ibench.counted, suites['sequences-counted'].ibench.counted);
+  assert.deepEqual(suites.demo.linkbench.counted, { maxid1: 2001, requests: 1000 });
+  assert.ok(judged.every((p) => !p.countedParts), 'no phase of each operation type alone');
+});
+
 test('every shipped suite that runs sysbench has its load step, whatever its only list and other benchmarks', async () => {
   const { loadStep } = await import('../../scripts/workload/sysbench/index.js');
   for (const name of ['demo', 'standard-smoke', 'standard', 'smoke']) {

@@ -94,7 +94,8 @@ export const work = Object.freeze({
  * towards slower, as ESTIMATE_DEFAULTS are: the demo's suite is estimated at about a minute.
  * @type {Readonly<import('../types.js').CountedPace>}
  */
-const WORK_PACE = Object.freeze({ instructionsPerS: 1e9, repeatOverheadS: 0.4, serverStartS: 4, servers: 'on plain servers' });
+// A sequence's step on a plain server: 1-3 s, LinkBench's up to 12 s (the budget branch's demo run, under load).
+const WORK_PACE = Object.freeze({ instructionsPerS: 1e9, repeatOverheadS: 0.4, serverStartS: 4, servers: 'on plain servers', sequenceStepS: 4 });
 
 /**
  * Run the warm-up, settle the server, read its status twice (the second read's change from the
