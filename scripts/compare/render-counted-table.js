@@ -7,6 +7,7 @@
  * the data, more redo a heavier write. Pure.
  */
 import { formatRatio, formatValue } from '../format-number.js';
+import { renderUntrustedText } from './markdown-text.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 /** @typedef {FullComparison['tests'][number]} TestVerdict */
@@ -26,8 +27,8 @@ export function renderCountedTable(cmp, options) {
   if (options.format === 'markdown') {
     const out = ['\n**Counted figures per test** (per operation of the same fixed work on both releases, lower is better)\n'];
     for (const [test, verdicts] of byTest) {
-      out.push(`\n${test}:\n\n| figure | unit | base | candidate | ratio | verdict |\n| --- | --- | ---: | ---: | ---: | --- |\n`);
-      for (const t of verdicts) out.push(`| ${t.metric} | ${t.unit} | ${median(t.base)} | ${median(t.candidate)} | ${formatRatio(t.ratio)} | ${t.verdict} |\n`);
+      out.push(`\n${renderUntrustedText(test, { span: false })}:\n\n| figure | unit | base | candidate | ratio | verdict |\n| --- | --- | ---: | ---: | ---: | --- |\n`);
+      for (const t of verdicts) out.push(`| ${renderUntrustedText(t.metric, { span: false })} | ${renderUntrustedText(t.unit, { span: false })} | ${median(t.base)} | ${median(t.candidate)} | ${formatRatio(t.ratio)} | ${t.verdict} |\n`);
     }
     return out.join('');
   }
