@@ -133,6 +133,9 @@ test('act: a labelled pull request runs only once another person approved its co
       vars: {
         ...(refsOnly ? { TAGBENCH_RESULTS_REPO: resultsRepo } : {}),
         TAGBENCH_PR_HOST_CLASS: 'local',
+        // The allow-list: plan reads the pull request from the stand-in and fetches it from the
+        // clone URL GitHub reports (the local code repository), not the payload's.
+        TAGBENCH_PR_CODE_REPOS: 'acme/bench',
         // Counted under callgrind (ref-smoke): a change's cost is exact here, so the second
         // push's added instructions are a confirmed regression in a named function.
         TAGBENCH_PR_SUITE: 'ref-smoke',
