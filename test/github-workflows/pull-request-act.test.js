@@ -56,7 +56,8 @@ const CACHE = process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs');
 
 /** @type {{url: string, close: () => Promise<void>}|null} */
 let bridge = null;
-const ctx = usePrismForFile({ upstream: async () => (bridge = await serveFakeGitHub()).url });
+// Prism loads GitHub's whole description before it listens: minutes on a loaded host.
+const ctx = usePrismForFile({ upstream: async () => (bridge = await serveFakeGitHub()).url, timeoutS: 280 });
 after(async () => { await bridge?.close(); });
 
 const ENV = 'tagbench-pull-requests';
