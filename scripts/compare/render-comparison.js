@@ -16,6 +16,7 @@ import { compareTimeAndWork } from './time-and-work.js';
 import { renderTimeAndWork } from './render-time-and-work.js';
 import { computeShownRatio, formatShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
 import { isCountedVerdict } from './metrics.js';
+import { renderUntrustedText } from './markdown-text.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 
@@ -26,6 +27,17 @@ import { isCountedVerdict } from './metrics.js';
 function shownText(of) {
   const metric = of.verdict ?? /** @type {{metric: string}} */ (of.notJudged);
   return formatShownRatio(computeShownRatio({ verdict: of.verdict ?? null, notJudged: of.notJudged ?? null, counted: isCountedVerdict(of.verdict ?? metric) }));
+}
+
+/**
+ * A name from the records (test, metric, run id, version) as inert Markdown: a pull request's run
+ * hands its records back, so its names are the author's (markdown-text.js). Escaped rather than a
+ * code span, so that a plain name reads as before.
+ * @param {string|number} text
+ * @returns {string}
+ */
+function asText(text) {
+  return renderUntrustedText(String(text), { span: false });
 }
 
 const ORDER = /** @type {const} */ (['regression', 'failed', 'inconclusive', 'improvement', 'unchanged']);
@@ -53,35 +65,35 @@ export function renderComparison(cmp, options) {
   const design = pairedCount === 0 ? independent : pairedCount === cmp.tests.length ? paired : `${paired} for ${pairedCount} of ${cmp.tests.length} verdicts, else ${independent}`;
   const method = `${design}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
   const sure = describeHowSure(cmp, options.calibrations ?? []);
-  const extra = [familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp)].filter(Boolean);
+  const extra = [familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp, md ? asText : String)].filter(Boolean);
   if (md) {
-    out.push(`## ${title}\n\n${sure ? `**How sure:** ${sure}\n\n` : ''}${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.join(', ')}; candidate ${cmp.candidate.runIds.join(', ')}.\n\n`);
+    out.push(`## ${asText(title)}\n\n${sure ? `**How sure:** ${sure}\n\n` : ''}${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.map(asText).join(', ')}; candidate ${cmp.candidate.runIds.map(asText).join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
     // The 30-second view first: one row per test, as the terminal prints it; every figure after.
     out.push(renderGlance(cmp));
     out.push('\n**Every gated metric**\n\n');
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
-      const metric = t.resolutionMs ? `${t.metric} (in steps of ${formatMs(t.resolutionMs)})` : t.metric;
-      out.push(`| ${t.test} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${shownText({ verdict: t })} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
+      const metric = t.resolutionMs ? `${asText(t.metric)} (in steps of ${formatMs(t.resolutionMs)})` : asText(t.metric);
+      out.push(`| ${asText(t.test)} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${shownText({ verdict: t })} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     out.push(renderSuspects(cmp, true));
     out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'markdown'));
     const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
     if (notable.length > 0) {
       out.push('\n');
-      for (const t of notable) out.push(`- **${t.test}** ${t.metric}: ${label(t)}: ${t.reason}\n`);
+      for (const t of notable) out.push(`- **${asText(t.test)}** ${asText(t.metric)}: ${label(t)}: ${asText(t.reason)}\n`);
     }
     out.push(renderCountedTable(cmp, { format: 'markdown' }));
     out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
-      for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason} (ratio ${shownText({ notJudged: n })}, not judged)\n`);
+      for (const n of cmp.notJudged) out.push(`- ${asText(n.test)} ${asText(n.metric)}: ${asText(n.reason)} (ratio ${shownText({ notJudged: n })}, not judged)\n`);
     }
     if (cmp.warmups?.length) out.push(`\n${warmupLines(cmp.warmups, true)}`);
     if (cmp.rocksdb?.length) {
       out.push(`\n${ROCKSDB_TITLE}:\n\n| test | repeats | write amp | stalls (s) | SST bytes / raw |\n| --- | ---: | ---: | ---: | ---: |\n`);
-      for (const r of cmp.rocksdb) out.push(`| ${r.test} | ${rocksdbCells(r).join(' | ')} |\n`);
+      for (const r of cmp.rocksdb) out.push(`| ${asText(r.test)} | ${rocksdbCells(r).join(' | ')} |\n`);
     }
     return out.join('');
   }
@@ -139,7 +151,7 @@ function warmupLines(warmups, md) {
     const ramping = w.stillRamping > 0
       ? `; ${w.stillRamping} of ${w.base.length + w.candidate.length} repeats were still climbing at half-time (their second half was judged: a longer step would reach its steady rate)`
       : '';
-    return `${md ? '- ' : '  '}${w.test}: the first ${seconds(w.base)} of the base's repeats, ${seconds(w.candidate)} of the candidate's${ramping}\n`;
+    return `${md ? '- ' : '  '}${md ? asText(w.test) : w.test}: the first ${seconds(w.base)} of the base's repeats, ${seconds(w.candidate)} of the candidate's${ramping}\n`;
   });
   return `warm-up left out of the judged throughput and per-second figures (a repeat's first seconds below ${Math.round(WARMUP_STEADY_SHARE * 100)} % of its steady per-second rate, at most half of them; docs/method.md):\n${md ? '\n' : ''}${lines.join('')}`;
 }
@@ -159,7 +171,7 @@ function renderSuspects(cmp, md) {
     ? `${formatRatio(s.ratio)} [${formatRatio(s.interval[0])}, ${formatRatio(s.interval[1])}]`
     : `${formatValue(s.difference)} [${formatValue(s.interval[0])}, ${formatValue(s.interval[1])}]`);
   if (md) {
-    return `\n**Suspects.** ${intro.slice('suspects: '.length)}.\n\n| test | metric | ratio [interval] | why | what would settle it |\n| --- | --- | --- | --- | --- |\n${suspects.map((s) => `| ${s.test} | ${s.metric} | ${value(s)} | ${s.why} | ${s.settle} |\n`).join('')}`;
+    return `\n**Suspects.** ${intro.slice('suspects: '.length)}.\n\n| test | metric | ratio [interval] | why | what would settle it |\n| --- | --- | --- | --- | --- |\n${suspects.map((s) => `| ${asText(s.test)} | ${asText(s.metric)} | ${value(s)} | ${s.why} | ${s.settle} |\n`).join('')}`;
   }
   return `\n${intro}:\n${suspects.map((s) => `  ${s.test} ${s.metric} ${value(s)}: ${s.why}; ${s.settle}\n`).join('')}`;
 }
@@ -198,9 +210,10 @@ function familyLine(cmp, calibration) {
 
 /**
  * @param {FullComparison} cmp
+ * @param {(name: string) => string} name how a test's name is written (inert in Markdown)
  * @returns {string}
  */
-function adaptiveLine(cmp) {
+function adaptiveLine(cmp, name) {
   const a = cmp.adaptive;
   if (!a) return '';
   // Grouped by count: a long suite would otherwise print one entry per test.
@@ -208,7 +221,7 @@ function adaptiveLine(cmp) {
   const byCount = new Map();
   for (const [test, n] of Object.entries(a.instancesNeeded)) byCount.set(n, [...(byCount.get(n) ?? []), test]);
   const needed = [...byCount].sort((x, y) => y[0] - x[0])
-    .map(([n, tests]) => `${n} for ${tests.length <= 6 ? tests.join(', ') : `${tests.length} tests`}`).join('; ');
+    .map(([n, tests]) => `${n} for ${tests.length <= 6 ? tests.map(name).join(', ') : `${tests.length} tests`}`).join('; ');
   return `adaptive repeats: ${a.rounds} round(s) in ${a.seconds} s of a ${a.budgetS} s budget resolved ${a.resolved} of ${a.undecidedBefore} undecided verdicts${needed ? ` (instances per side: ${needed})` : ''}; stopped: ${a.stopped}`;
 }
 
@@ -315,7 +328,7 @@ function renderGlance(cmp) {
     const countedCells = counted.size === 0 && countedUnjudged.length === 0 ? [] : c
       ? [shownText({ verdict: c }), c.ci ? `${formatRatio(c.ci[0], { digits: 5 })}–${formatRatio(c.ci[1], { digits: 5 })}` : 'n/a', `**${label(c)}**`]
       : cn ? [shownText({ notJudged: cn }), '–', 'not judged (see below)'] : ['–', '–', 'not counted'];
-    return `| ${name} | ${[...timedCells, ...countedCells].join(' | ')} |\n`;
+    return `| ${asText(name)} | ${[...timedCells, ...countedCells].join(' | ')} |\n`;
   });
   const head = counted.size === 0 && countedUnjudged.length === 0
     ? '| test | ratio | interval | smallest detectable drop | verdict |\n| --- | ---: | --- | ---: | --- |\n'

@@ -8,6 +8,7 @@
  */
 import { formatValue } from '../format-number.js';
 import { computeShownRatio, formatShownRatio } from './shown-ratio.js';
+import { renderUntrustedText } from './markdown-text.js';
 
 /** @typedef {import('./types.js').FullComparison} FullComparison */
 /** @typedef {FullComparison['tests'][number]} TestVerdict */
@@ -27,8 +28,8 @@ export function renderCountedTable(cmp, options) {
   if (options.format === 'markdown') {
     const out = ['\n**Counted figures per test** (per operation of the same fixed work on both releases, lower is better)\n'];
     for (const [test, verdicts] of byTest) {
-      out.push(`\n${test}:\n\n| figure | unit | base | candidate | ratio | verdict |\n| --- | --- | ---: | ---: | ---: | --- |\n`);
-      for (const t of verdicts) out.push(`| ${t.metric} | ${t.unit} | ${median(t.base)} | ${median(t.candidate)} | ${countedRatio(t)} | ${t.verdict} |\n`);
+      out.push(`\n${renderUntrustedText(test, { span: false })}:\n\n| figure | unit | base | candidate | ratio | verdict |\n| --- | --- | ---: | ---: | ---: | --- |\n`);
+      for (const t of verdicts) out.push(`| ${renderUntrustedText(t.metric, { span: false })} | ${renderUntrustedText(t.unit, { span: false })} | ${median(t.base)} | ${median(t.candidate)} | ${countedRatio(t)} | ${t.verdict} |\n`);
     }
     return out.join('');
   }

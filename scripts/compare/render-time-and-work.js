@@ -8,6 +8,7 @@
 import { describeMeasuredChange, describeVerdict } from './verdict-words.js';
 import { formatChange, formatPercent } from '../format-number.js';
 import { compareTimeAndWork } from './time-and-work.js';
+import { renderUntrustedText } from './markdown-text.js';
 
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
 /** @typedef {import('./time-and-work.js').Figure} Figure */
@@ -101,7 +102,7 @@ export function renderTimeAndWork(statements, format) {
   const disagree = statements.filter((s) => s.agreement === 'disagree').length;
   const intro = `time and work (tests judged by more than one meter: does the time follow the work? ${disagree} of ${statements.length} disagree)`;
   if (format === 'markdown') {
-    return `\n**Time and work.** ${capitalize(intro.slice('time and work ('.length, -1))}.\n\n${statements.map((s) => `- **${s.test}**: ${describeTimeAndWork(s)}\n`).join('')}`;
+    return `\n**Time and work.** ${capitalize(intro.slice('time and work ('.length, -1))}.\n\n${statements.map((s) => `- **${renderUntrustedText(s.test, { span: false })}**: ${describeTimeAndWork(s)}\n`).join('')}`;
   }
   return `\n${intro}:\n${statements.map((s) => `  ${s.test}: ${describeTimeAndWork(s)}\n`).join('')}`;
 }

@@ -30,6 +30,7 @@ export async function checkApprovalCommand(options, settings) {
     if (!/^[1-9]\d*$/.test(String(value ?? ''))) throw new UserError(`${flag} is '${value ?? ''}' but must be a whole number from 1`);
   }
   if (!options.codeRepo) throw new UserError('--code-repo <owner/name> is required: the repository of the pull request');
+  if (!options.cloneUrl) throw new UserError('--clone-url <url> is required: where the plan fetches the pull request from (GitHub\'s report), checked again here');
   // Fail closed: without a token nothing can be checked, so nothing may run (no dry run here).
   if (!settings.token) throw new UserError(`check-approval needs a token in $${settings.tokenEnv} (the job's GITHUB_TOKEN with actions: read): without it the approval cannot be checked and the pull request is not built`);
   const repo = parseRepo(options.repo ?? settings.repository ?? '');
@@ -38,7 +39,7 @@ export async function checkApprovalCommand(options, settings) {
   const environment = options.environment ?? PULL_REQUEST_ENVIRONMENT;
   const problems = [
     ...await fetchApprovalProblems(octokit, repo, Number(options.runId), { environment, commit, notApprovers: [options.requestedBy, options.actor] }),
-    ...await fetchHeadProblems(octokit, parseRepo(options.codeRepo), Number(options.pull), commit),
+    ...await fetchHeadProblems(octokit, parseRepo(options.codeRepo), Number(options.pull), commit, options.cloneUrl),
   ];
   if (problems.length === 0) {
     log(`run ${options.runId} approved for ${environment} at ${commit}; pull request #${options.pull} still has that head`);
@@ -59,7 +60,7 @@ export const checkApprovalSpec = {
     'Reads the run\'s reviews (GET /repos/{owner}/{repo}/actions/runs/{run_id}/approvals): one approval',
     'for --environment by someone who is neither --requested-by nor --actor, whose comment names the',
     `commit (at least its first 12 hex digits); no rejection. Then the pull request must still have`,
-    'that head (a newer push supersedes the run). Exit 1 with every reason, also written as the step',
+    'that head, open, and kept where --clone-url says (a newer push supersedes the run). Exit 1 with every reason, also written as the step',
     'output refused=<reason>. No token: exit 1 (never a dry run).',
   ].join('\n'),
   options: [
@@ -71,6 +72,7 @@ export const checkApprovalSpec = {
     { flags: '--actor <login>', description: 'the dispatch\'s actor, github.actor (may not approve)' },
     { flags: '--code-repo <owner/name>', description: 'the pull request\'s repository' },
     { flags: '--pull <number>', description: 'the pull request' },
+    { flags: '--clone-url <url>', description: 'the plan\'s clone URL (GitHub\'s report of the pull request when planned): refused when GitHub now reports another' },
     tokenEnvOption('environment variable holding a token with actions: read on --repo'),
   ],
   run: (options) => checkApprovalCommand(options, readGitHubSettings(process.env, options.tokenEnv)),

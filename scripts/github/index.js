@@ -6,7 +6,7 @@
 export { reportComparisons } from './report-comparisons.js';
 export { createGitHubClient, parseRepo } from './github-client.js';
 export { readGitHubSettings } from './settings.js';
-export { fetchEnvironmentProblems } from './pull-request-gate.js';
+export { checkCodeRepository, fetchEnvironmentProblems, readPullRequestSource } from './pull-request-gate.js';
 
 /** @typedef {import('./github-client.js').GitHubClient} GitHubClient */
 /** @typedef {import('./settings.js').GitHubSettings} GitHubSettings */

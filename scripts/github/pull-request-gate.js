@@ -139,21 +139,67 @@ export async function fetchApprovalProblems(octokit, repo, runId, expect) {
 }
 
 /**
- * Whether the pull request still has the commit as its head: a newer push supersedes this run (the
- * approval was for the older commit; the newer one waits for its own).
+ * The code repositories whose pull requests may be benchmarked here, as a list of owner/name
+ * (the repository variable TAGBENCH_PR_CODE_REPOS). Fail closed: an empty list allows none.
+ * Pure.
+ * @param {string} codeRepo owner/name of the pull request's repository, from the request
+ * @param {string} allowList owner/name entries separated by commas or white space
+ * @returns {string[]} problems (empty = allowed)
+ */
+export function checkCodeRepository(codeRepo, allowList) {
+  const allowed = String(allowList ?? '').split(/[\s,]+/).filter(Boolean).map((r) => r.toLowerCase());
+  if (allowed.length === 0) return ['no code repository is allowed: set the repository variable TAGBENCH_PR_CODE_REPOS to the owner/name of each code repository whose pull requests may be benchmarked'];
+  // GitHub's owner and repository names are case-insensitive.
+  if (!allowed.includes(codeRepo.toLowerCase())) return [`code repository '${codeRepo}' is not in TAGBENCH_PR_CODE_REPOS (${allowed.join(', ')}): its pull requests are not benchmarked here`];
+  return [];
+}
+
+/**
+ * The pull request as GitHub reports it now: where its head is fetched from, its base branch,
+ * and why it may not be built (closed, moved on, or not a pull request of that repository).
+ * The clone URL is the repository GitHub reports as the pull request's base, which keeps the
+ * head as pull/N/head (a fork's own URL may be gone or renamed): never a URL from the request's
+ * payload, which the code repository's workflow wrote.
+ * @param {GitHubClient} octokit
+ * @param {RepoName} codeRepo
+ * @param {number} pull
+ * @param {string} commit the full SHA the run is for
+ * @returns {Promise<{problems: string[], cloneUrl: string|null, baseRef: string|null}>} cloneUrl and baseRef null when unread
+ */
+export async function readPullRequestSource(octokit, codeRepo, pull, commit) {
+  const name = `${codeRepo.owner}/${codeRepo.repo}`;
+  let data;
+  try {
+    ({ data } = await octokit.rest.pulls.get({ ...codeRepo, pull_number: pull }));
+  } catch (err) {
+    return { problems: [`pull request #${pull} of ${name} could not be read: ${describeGitHubError(err).message}`], cloneUrl: null, baseRef: null };
+  }
+  const base = data.base?.repo;
+  if (typeof base?.full_name !== 'string' || base.full_name.toLowerCase() !== name.toLowerCase() || typeof base.clone_url !== 'string' || base.clone_url === '') {
+    return { problems: [`pull request #${pull} of ${name}: GitHub reports it in '${base?.full_name ?? 'no repository'}', not ${name}: nothing to fetch`], cloneUrl: null, baseRef: null };
+  }
+  const problems = [];
+  if (data.state !== 'open') problems.push(`pull request #${pull} is ${data.state}: nothing to benchmark`);
+  else if (String(data.head?.sha).toLowerCase() !== commit.toLowerCase()) problems.push(`superseded: pull request #${pull} has moved on to ${data.head?.sha}; this run was for ${commit}, and the new head needs its own approval`);
+  return { problems, cloneUrl: base.clone_url, baseRef: String(data.base?.ref ?? '') };
+}
+
+/**
+ * Whether the pull request still has the commit as its head and is fetched from where the plan
+ * said: a newer push supersedes this run (the approval was for the older commit; the newer one
+ * waits for its own). Read again right before the build, closing the window between the plan,
+ * the approval and the fetch.
  * @param {GitHubClient} octokit
  * @param {RepoName} codeRepo
  * @param {number} pull
  * @param {string} commit
- * @returns {Promise<string[]>} problems: superseded, closed, or unreadable
+ * @param {string} [cloneUrl] the plan's clone URL (GitHub's report when the run was planned): the same now, or refused
+ * @returns {Promise<string[]>} problems: superseded, closed, elsewhere, or unreadable
  */
-export async function fetchHeadProblems(octokit, codeRepo, pull, commit) {
-  try {
-    const { data } = await octokit.rest.pulls.get({ ...codeRepo, pull_number: pull });
-    if (data.state !== 'open') return [`pull request #${pull} is ${data.state}: nothing to benchmark`];
-    if (String(data.head?.sha).toLowerCase() !== commit.toLowerCase()) return [`superseded: pull request #${pull} has moved on to ${data.head?.sha}; this run was for ${commit}, and the new head needs its own approval`];
-    return [];
-  } catch (err) {
-    return [`pull request #${pull} of ${codeRepo.owner}/${codeRepo.repo} could not be read: ${describeGitHubError(err).message}`];
+export async function fetchHeadProblems(octokit, codeRepo, pull, commit, cloneUrl) {
+  const now = await readPullRequestSource(octokit, codeRepo, pull, commit);
+  if (now.cloneUrl !== null && cloneUrl !== undefined && now.cloneUrl !== cloneUrl) {
+    return [...now.problems, `pull request #${pull} is now fetched from ${now.cloneUrl}, not ${cloneUrl} as planned`];
   }
+  return now.problems;
 }

@@ -4,7 +4,7 @@
  */
 import { formatDetectable, formatInterval, formatStats } from '../format-number.js';
 import { describeOverrides } from './render-issue.js';
-import { describeHowSure, describeVerdict, findVerdictPolicy, computeShownRatio, formatShownRatio, isCountedVerdict } from '../compare/index.js';
+import { describeHowSure, describeVerdict, findVerdictPolicy, computeShownRatio, formatShownRatio, isCountedVerdict, renderUntrustedText } from '../compare/index.js';
 
 /** @typedef {import('../types.js').Comparison} Comparison */
 /** @typedef {import('./types.js').IssueOutcome} IssueOutcome */
@@ -23,7 +23,8 @@ export function renderSummary(comparisons, outcomes, mode) {
   const out = ['## tagbench report', ''];
   if (comparisons.length === 0) out.push('No comparison to report.', '');
   for (const c of comparisons) {
-    out.push(`### ${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`, '');
+    // Every name here comes from the records, which a pull request's run hands back: inert text.
+    out.push(`### ${asText(`${c.product} ${c.candidate.version} vs ${c.base.version} — ${c.hostClass}, suite ${c.suite}`)}`, '');
     // How sure first: every count below is read by it.
     out.push(`**How sure:** ${describeHowSure(c, mode.storedCalibrations?.get(c.hostClass) ?? [])}`, '');
     out.push(`${Object.entries(c.summary).map(([k, v]) => `${v} ${k}`).join(' · ')} (comparison of ${c.createdAt})`, '');
@@ -44,6 +45,15 @@ export function renderSummary(comparisons, outcomes, mode) {
   return out.join('\n');
 }
 
+/**
+ * Text from a record as inert Markdown (compare/markdown-text.js), escaped rather than spanned.
+ * @param {string} text
+ * @returns {string}
+ */
+function asText(text) {
+  return renderUntrustedText(text, { span: false });
+}
+
 /** The head of the verdict table (job summary, check run, pull-request comment). */
 export const VERDICT_TABLE_HEAD = Object.freeze(['| test | metric | verdict | ratio | CI | smallest detectable | baseline | candidate |', '|---|---|---|---:|---:|---:|---:|---:|']);
 
@@ -58,5 +68,8 @@ export function renderVerdictRow(t, thresholds) {
   const level = t.level ? `, ${t.level}` : '';
   const policy = findVerdictPolicy(t, thresholds);
   const confirmed = t.verdict === 'regression' ? (t.confirmed ? ` (confirmed${level})` : ` (not confirmed${level})`) + (policy === 'open' ? '' : ` (policy: ${policy}, no issue)`) : '';
-  return `| ${t.test} | ${t.metric} | ${MARK[t.verdict] ?? ''} ${describeVerdict(t)}${confirmed} | ${formatShownRatio(computeShownRatio({ verdict: t, counted: isCountedVerdict(t) }))} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`;
+  // A pull request's run names its tests (its records are data it hands back): a name must not
+  // become a link, a mention, HTML or a second row of the table. Escaped rather than a code span,
+  // so that a plain name reads as before.
+  return `| ${asText(t.test)} | ${asText(t.metric)} | ${MARK[t.verdict] ?? ''} ${describeVerdict(t)}${confirmed} | ${formatShownRatio(computeShownRatio({ verdict: t, counted: isCountedVerdict(t) }))} | ${formatInterval(t.ci)} | ${formatDetectable(t, t.mde)} | ${formatStats(t.base, { count: true })} | ${formatStats(t.candidate, { count: true })} |`;
 }

@@ -44,6 +44,32 @@ export function policyFor(template) {
 }
 
 /**
+ * github-action-benchmark's chart page (its own index.html, copied under benchmarks/) with a
+ * Content-Security-Policy like ours: the same rules, plus exactly what the page itself holds
+ * when it is copied (the hash of each inline script and `<style>` element, and the exact https
+ * URL of each script it loads: Chart.js from its CDN), so a script that data.js or its
+ * commit messages would inject still does not run. The meta element goes first in the head, before
+ * anything it governs. Chart.js 2 also adds a `<style>` element of its own at run time (its resize
+ * animation): refused, which costs the charts their redraw on a window resize, not their drawing.
+ * @param {string} html the action's index.html
+ * @returns {string} the page with its policy
+ */
+export function withChartsPolicy(html) {
+  const hash = (/** @type {string} */ text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([^]*?)<\/script>/gi)].map((m) => hash(m[1]));
+  const styles = [...html.matchAll(/<style[^>]*>([^]*?)<\/style>/gi)].map((m) => hash(m[1]));
+  const remote = [...html.matchAll(/<script[^>]*\bsrc="(https:\/\/[^"\s;,']+)"/gi)].map((m) => m[1]);
+  const policy = CONTENT_SECURITY_POLICY
+    .replace("script-src 'self'", ['script-src', "'self'", ...remote, ...inlineScripts].join(' '))
+    .replace("style-src 'self'", ['style-src', "'self'", ...styles].join(' '));
+  // Without a <head> tag (HTML lets a page omit it) the meta goes after the doctype: the parser
+  // opens the head for it there, before anything the policy governs.
+  const head = /<head[^>]*>/i.exec(html) ?? /^\s*<!doctype[^>]*>/i.exec(html);
+  const at = head ? head.index + head[0].length : 0;
+  return `${html.slice(0, at)}\n    <meta http-equiv="Content-Security-Policy" content="${policy}">${html.slice(at)}`;
+}
+
+/**
  * @param {string} template HTML with {{title}}, {{siteTitle}}, {{page}}, {{preload}}, {{chartsNav}}, {{csp}} placeholders
  * @param {string} siteTitle
  * @param {{charts?: boolean}} [opts] charts: the build holds github-action-benchmark's charts

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { UserError } from '../errors.js';
-import { renderPages } from './render-pages.js';
+import { renderPages, withChartsPolicy } from './render-pages.js';
 
 /** Marker file: only a folder holding it may be replaced by a new build. */
 export const MARKER = '.tagbench-site';
@@ -88,6 +88,9 @@ async function copyCharts(from, to) {
     throw new UserError(`--charts ${from}: no index.html there; give github-action-benchmark's output folder (dev/bench on the bench-charts branch)`);
   }
   await cp(from, to, { recursive: true });
+  // Its page shows data and commit messages too: the same kind of policy as ours.
+  const page = join(to, 'index.html');
+  await writeFile(page, withChartsPolicy(await readFile(page, 'utf8')));
   return (await readdir(to, { recursive: true })).length;
 }
 

@@ -37,6 +37,8 @@ export async function planCommand(options, settings) {
   const { applyAcceptedBaseline, needsReferenceRun, renderPlanOutputs } = await import('./benchmark-plan.js');
   const root = options.root ?? process.cwd();
   const config = await loadConfig(root);
+  // A pull request is fetched from where GitHub says it is, never from a URL in the request.
+  const source = options.pull ? await readPullRequest(options, settings) : null;
   const { plan: requested, errors } = resolveBenchmarkRequest(config, {
     product: options.product ?? '',
     version: options.version ?? '',
@@ -53,8 +55,8 @@ export async function planCommand(options, settings) {
     commit: options.commit ?? '',
     movedFrom: options.movedFrom ?? '',
     ref: options.ref ?? '',
-    repo: options.repo ?? '',
-    baseRef: options.baseRef ?? '',
+    repo: source?.cloneUrl ?? options.repo ?? '',
+    baseRef: source?.baseRef ?? options.baseRef ?? '',
   // A pull request's leg runs on the labels of pull requests (below), never its class's: the
   // class needs no labels of its own then.
   }, { hostLabels: options.hostLabels ?? settings.hostLabels ?? '', selfHosted: Boolean(options.selfHosted) && !options.pull });
@@ -84,7 +86,7 @@ export async function planCommand(options, settings) {
     // Never a release host: labels of its own (runner-labels.js), and the request on the job summary.
     const { pullRequestRunnerLabels } = await import('./runner-labels.js');
     plan.runsOn = pullRequestRunnerLabels(plan.hostClass);
-    if (settings.stepSummary) await appendFile(settings.stepSummary, renderPullRequestSummary(options, plan));
+    if (settings.stepSummary) await appendFile(settings.stepSummary, renderPullRequestSummary({ ...options, baseRef: source?.baseRef }, plan));
   }
   const text = renderPlanOutputs(plan, { estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeouts });
   if (settings.output) await appendFile(settings.output, text);
@@ -92,7 +94,44 @@ export async function planCommand(options, settings) {
   // A pull request's plan: the environment that holds its run for approval must really hold it.
   // Checked after the outputs are written, so the job posting the check can say why it refused.
   if (options.environment) await checkEnvironment(options, settings);
+  if (source && source.problems.length > 0) await refuse(settings, `the pull request is not planned: ${source.problems.join('; ')}`);
   return EXIT.ok;
+}
+
+/**
+ * A pull request's plan: its code repository must be on the allow-list, and the pull request is
+ * read from GitHub for where to fetch it (the clone URL of the repository GitHub reports it in)
+ * and its base branch. Fail closed: no token, no allow-list or an unreadable pull request, no plan.
+ * @param {Record<string, any>} options --pull, --code-repo, --code-repos, --commit (not --repo or --base-ref: GitHub's report gives them)
+ * @param {GitHubSettings} settings
+ * @returns {Promise<{problems: string[], cloneUrl: string, baseRef: string}>} problems: closed or moved on (refused after the outputs are written, for the neutral check)
+ * @throws {UserError} when the pull request may not or cannot be read
+ */
+async function readPullRequest(options, settings) {
+  const { createGitHubClient, parseRepo, checkCodeRepository, readPullRequestSource } = await import('../github/index.js');
+  if (options.repo || options.baseRef) throw new UserError('--pull takes no --repo or --base-ref: both come from GitHub\'s report of the pull request, never from the request');
+  const codeRepo = String(options.codeRepo ?? '');
+  const denied = checkCodeRepository(codeRepo, options.codeRepos ?? '');
+  if (denied.length > 0) throw new UserError(denied.join('; '));
+  if (!settings.token) throw new UserError(`--pull ${options.pull}: no token in $${settings.tokenEnv} to read the pull request; it is not planned unread`);
+  const log = (/** @type {string} */ line) => process.stderr.write(`plan: ${line}\n`);
+  const octokit = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, log, ...(options.timing ?? {}) });
+  const source = await readPullRequestSource(octokit, parseRepo(codeRepo), Number(options.pull), String(options.commit ?? ''));
+  if (source.cloneUrl === null || source.baseRef === null) throw new UserError(source.problems.join('; '));
+  log(`pull request #${options.pull} of ${codeRepo}: fetched from ${source.cloneUrl}, base ${source.baseRef}`);
+  return { problems: source.problems, cloneUrl: source.cloneUrl, baseRef: source.baseRef };
+}
+
+/**
+ * Write why a pull request's plan refused (the step output the neutral check says), then refuse.
+ * @param {GitHubSettings} settings
+ * @param {string} why
+ * @returns {Promise<never>}
+ * @throws {UserError} always
+ */
+async function refuse(settings, why) {
+  if (settings.output) await appendFile(settings.output, `refused=${why.replace(/[\r\n]+/g, ' ')}\n`);
+  throw new UserError(why);
 }
 
 /**
@@ -122,7 +161,7 @@ async function checkEnvironment(options, settings) {
 /**
  * The job summary of a pull request's plan: what the reviewer approves (the pull request, its
  * commit and a compare link with its base), written before anyone is asked to approve.
- * @param {Record<string, any>} options --code-repo, --pull, --commit, --base-ref, --server-url, --requested-by
+ * @param {Record<string, any>} options --code-repo, --pull, --commit, base ref (GitHub's), --server-url, --requested-by
  * @param {{hostClass: string, suite: string}} plan
  * @returns {string} Markdown
  */
@@ -212,7 +251,8 @@ const planSpec = {
     { flags: '--default-branch <name>', description: 'with --environment: the service repository\'s default branch' },
     tokenEnvOption('with --environment: environment variable holding a token with actions: read'),
     { flags: '--pull <number>', description: 'a pull request\'s plan: its runner labels are those of pull requests only (tagbench-pull-request, tagbench-pr-<host class>), and the job summary shows it' },
-    { flags: '--code-repo <owner/name>', description: 'with --pull: the pull request\'s repository (for the summary\'s links)' },
+    { flags: '--code-repo <owner/name>', description: 'with --pull: the pull request\'s repository, read from GitHub for its clone URL and base branch (and the summary\'s links)' },
+    { flags: '--code-repos <list>', description: 'with --pull: the code repositories (owner/name, comma- or space-separated; the variable TAGBENCH_PR_CODE_REPOS) whose pull requests may be benchmarked; empty allows none' },
     { flags: '--requested-by <login>', description: 'with --pull: who asked (for the summary)' },
     { flags: '--server-url <url>', description: 'with --pull: GitHub\'s web address (default https://github.com)' },
   ],

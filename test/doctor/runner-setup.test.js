@@ -229,3 +229,59 @@ test('runner.sh --pull-requests: labels of pull requests only, ephemeral, a seco
   const eph = await runner([...common, '--ephemeral'], hosts.tuned);
   assert.match(eph.stdout, /--ephemeral --name tagbench-pr-01 --labels tagbench-medium,tagbench-pr-01/);
 });
+
+/**
+ * Whether `user` may read or write `path`, by Unix's rules (search on every folder above it, then
+ * the mode bits of owner, group or others), on the folders a setup made: `modes` maps a folder to
+ * its owner, group and mode; a folder not in it inherits its nearest listed ancestor's (the
+ * runner's own processes create them with umask 022, so no wider). A stand-in for the kernel's
+ * check that act cannot make (it runs every job as one user).
+ * @param {Map<string, {owner: string, group: string, mode: number}>} modes
+ * @param {string} user (its group: its own name, as useradd --system makes it)
+ * @param {string} path
+ * @param {'read'|'write'} access read the file, or create/replace an entry in its folder
+ */
+function unixAllows(modes, user, path, access) {
+  const parts = path.split('/').filter(Boolean);
+  let nearest = { owner: 'root', group: 'root', mode: 0o755 };
+  const bits = (/** @type {typeof nearest} */ m) => (m.owner === user ? (m.mode >> 6) : m.group === user ? (m.mode >> 3) : m.mode) & 7;
+  for (let i = 1; i <= parts.length; i += 1) {
+    const folder = `/${parts.slice(0, i).join('/')}`;
+    nearest = modes.get(folder) ?? { ...nearest, mode: nearest.mode & 0o755 };
+    const last = i === parts.length;
+    if (!last && !(bits(nearest) & 1)) return false;
+    if (last) return Boolean(bits(nearest) & (access === 'read' ? 4 : 2));
+  }
+  return false;
+}
+
+test('runner.sh --pull-requests --pr-user: what its generated steps let the pull request\'s user do (the hostile build of the act test)', async () => {
+  const res = await runner(['--host-class', 'medium-server', '--host-label', 'tagbench-pr-01', '--skip-packages', '--runner-tarball', '/srv/r.tgz',
+    '--runner-dir', '/nonexistent/r', '--cache-dir', '/nonexistent/cache', '--org', 'acme', '--runner-group', 'tagbench-pull-requests', '--pull-requests', '--dry-run'], hosts.tuned);
+  assert.equal(res.code, 0, res.stderr);
+  /** @type {Map<string, {owner: string, group: string, mode: number}>} */
+  const modes = new Map();
+  for (const m of res.stdout.matchAll(/^would run: useradd .*--home-dir (\S+) (\S+)$/gm)) modes.set(m[1], { owner: m[2], group: m[2], mode: 0o755 });
+  for (const m of res.stdout.matchAll(/^would run: install -d -o (\S+) -g (\S+) -m (\d+) (\S+)$/gm)) modes.set(m[4], { owner: m[1], group: m[2], mode: parseInt(m[3], 8) });
+  for (const m of res.stdout.matchAll(/^would run: chmod (\d+) (.+)$/gm)) {
+    for (const p of m[2].split(' ')) modes.set(p, { ...(modes.get(p) ?? { owner: p.split('/').at(-1) ?? 'root', group: p.split('/').at(-1) ?? 'root' }), mode: parseInt(m[1], 8) });
+  }
+  // The runner's user exists already on this stand-in host only when useradd is not printed.
+  if (!modes.has('/home/tagbench')) modes.set('/home/tagbench', { owner: 'tagbench', group: 'tagbench', mode: 0o700 });
+  const pr = 'tagbench-pr';
+  // What the hostile pull request tries, each refused to its user...
+  assert.equal(unixAllows(modes, pr, '/nonexistent/r/.credentials', 'read'), false, 'the runner\'s credentials');
+  assert.equal(unixAllows(modes, pr, '/nonexistent/r/.runner', 'read'), false, 'the runner\'s registration');
+  assert.equal(unixAllows(modes, pr, '/nonexistent/cache/.git-refs/mariadb.git/HEAD', 'write'), false, 'the install cache\'s .git-refs');
+  assert.equal(unixAllows(modes, pr, '/nonexistent/cache/mariadb-10.11.19@source-abc/usr/sbin/mariadbd', 'write'), false, 'a release build in the shared install cache');
+  assert.equal(unixAllows(modes, pr, '/home/tagbench/.ccache/0/x', 'write'), false, 'the runner\'s ccache');
+  // ...while its own home (its install cache, ccache and job folder) is its own, and the shared
+  // cache stays readable to it: the model says yes where a user may, or it would prove nothing.
+  assert.equal(unixAllows(modes, pr, '/home/tagbench-pr/installs/x', 'write'), true, 'its own install cache');
+  assert.equal(unixAllows(modes, pr, '/nonexistent/cache/mariadb-10.11.19@deb/usr/sbin/mariadbd', 'read'), true, 'the shared cache, read-only');
+  assert.equal(unixAllows(modes, 'tagbench', '/nonexistent/r/.credentials', 'read'), true, 'the runner reads its own credentials');
+  // Its processes are the runner user's to end (kill -KILL -1 as that user, pull-request.yml): the
+  // sudoers rule lets the runner run commands as it, and nothing the other way.
+  assert.match(res.stdout, /'tagbench ALL=\(tagbench-pr\) NOPASSWD: ALL'/);
+  assert.doesNotMatch(res.stdout, /tagbench-pr ALL=/);
+});

@@ -20,11 +20,25 @@
  * numbers. The code repository is a local repository of test/fixtures/install/source-shim-server
  * (a real MariaDB server behind a small cmake project), with refs/pull/1/head as GitHub keeps it.
  * Small on purpose: point-query only, 2 repeats on 2 instances.
+ *
+ * The second push is HOSTILE (test/support/hostile-tree.js): its CMake configure and build read
+ * the runner's credentials file, write the install cache's .git-refs, a release build and the
+ * ccache, read the environment of every process of the job, leave a process running, and plant
+ * three leg attempts with a `javascript:` run URL and a change point in the results the job
+ * hands back. Checked here: no process of the bench job holds a secret (it has none to leak);
+ * publish --refs-only refuses the planted files, says why and writes nothing, so the results
+ * branch holds only the refs of the first run; the hosted job still posts the verdict.
+ * NOT checked here, because act runs every job as one OS user (root on this machine): that the
+ * reads and writes on the host are denied and the process left behind is killed. On GitHub
+ * those are the separate OS user's (setup/runner.sh --pull-requests --pr-user, checked by
+ * test/setup/runner-pr-user.test.js): its build cannot read the runner's folder, write a cache
+ * or outlive the job (kill -KILL -1 as that user). Under act they succeed, and the test records
+ * that they ran (so the checks above saw a real attack), then ends the process itself.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +47,7 @@ import { serveFakeGitHub } from './fake-github-server.js';
 import { fakeApproval, fakeEnvironment, startFakeGitHub } from '../github/fake-github-nock.js';
 import { ensureGitHubSpec, usePrismForFile } from '../github/prism-harness.js';
 import { commitShim, git, privateInstallCache } from '../support/shim-repository.js';
+import { commitHostileShim, readHostileReport } from '../support/hostile-tree.js';
 
 const execFileP = promisify(execFile);
 const PORT_BASE = 23540;
@@ -41,7 +56,8 @@ const CACHE = process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs');
 
 /** @type {{url: string, close: () => Promise<void>}|null} */
 let bridge = null;
-const ctx = usePrismForFile({ upstream: async () => (bridge = await serveFakeGitHub()).url });
+// Prism loads GitHub's whole description before it listens: minutes on a loaded host.
+const ctx = usePrismForFile({ upstream: async () => (bridge = await serveFakeGitHub()).url, timeoutS: 280 });
 after(async () => { await bridge?.close(); });
 
 const ENV = 'tagbench-pull-requests';
@@ -122,7 +138,8 @@ test('act: a labelled pull request runs only once another person approved its co
    * @param {string} name scratch folder
    * @param {{event_type: string, client_payload: Record<string, unknown>}} dispatch
    * @param {string} runId github.run_id: the run the stand-in's reviews are for
-   * @param {boolean} built whether the run must build (else it must be refused)
+   * @param {boolean|'publish-refused'} built whether the run must build (else it must be refused);
+   *   publish-refused: built and posted, then its publish refused the artifact
    */
   const service = async (name, dispatch, runId, built) => {
     const result = await runAct({
@@ -133,6 +150,9 @@ test('act: a labelled pull request runs only once another person approved its co
       vars: {
         ...(refsOnly ? { TAGBENCH_RESULTS_REPO: resultsRepo } : {}),
         TAGBENCH_PR_HOST_CLASS: 'local',
+        // The allow-list: plan reads the pull request from the stand-in and fetches it from the
+        // clone URL GitHub reports (the local code repository), not the payload's.
+        TAGBENCH_PR_CODE_REPOS: 'acme/bench',
         // Counted under callgrind (ref-smoke): a change's cost is exact here, so the second
         // push's added instructions are a confirmed regression in a named function.
         TAGBENCH_PR_SUITE: 'ref-smoke',
@@ -150,7 +170,10 @@ test('act: a labelled pull request runs only once another person approved its co
       secrets: { GITHUB_TOKEN: 'ghs_service_token', TAGBENCH_ACT_APP_TOKEN: 'ghs_code_repository_app_token' },
     });
     assert.doesNotMatch(result.log, new RegExp(STUB_MARK));
-    if (built) assert.equal(result.code, 0, describeFailure(result));
+    if (built === 'publish-refused') {
+      assert.notEqual(result.code, 0, 'the publish job fails');
+      assert.match(result.log, /Run Main tagbench publish --refs-only/, describeFailure(result));
+    } else if (built) assert.equal(result.code, 0, describeFailure(result));
     else {
       assert.notEqual(result.code, 0, 'a refused run fails');
       // Before any code of the pull request is fetched: the build step never started, nothing
@@ -160,6 +183,32 @@ test('act: a labelled pull request runs only once another person approved its co
       await assert.rejects(readFile(join(dir, name, 'w')), /ENOENT/, 'no work folder: nothing was fetched or built');
     }
     return result;
+  };
+  const lsBranch = async () => (await execFileP('git', ['--git-dir', resultsRepo, 'ls-tree', '-r', 'bench-data'])).stdout.split('\n').filter(Boolean).sort();
+  /**
+   * What the hostile build tried, and what came of it.
+   * @param {string} log the act run's log
+   * @param {string} report the hostile build's report folder
+   */
+  const assertHostileRefused = async (log, report) => {
+    const build = await readHostileReport(report, 'build');
+    const lingering = await readFile(join(report, 'lingering.pid'), 'utf8').catch(() => '');
+    // Ends the process left behind (act cannot: see the module comment). It is this test's own.
+    if (/^\d+\s*$/.test(lingering)) { try { process.kill(Number(lingering)); } catch { /* already gone */ } }
+    assert.ok(build.log.includes('credentials read') && lingering !== '', `the attack ran (act: one OS user): ${build.log.join(' | ')}`);
+    // No process of the bench job holds a secret: the step's shell, tagbench, cmake and the build.
+    const secrets = ['ghs_service_token', 'ghs_code_repository_app_token'];
+    assert.ok(build.environments.some((e) => e.comm === 'node') && build.environments.some((e) => e.comm === 'bash'), `the job's processes were read: ${build.environments.map((e) => e.comm).join(', ')}`);
+    for (const e of build.environments) {
+      for (const secret of secrets) assert.ok(!e.text.includes(secret), `process ${e.pid} (${e.comm}) of the bench job holds the secret ${secret.slice(0, 8)}…`);
+    }
+    // The planted attempts and change point: refused by publish, which says why and writes nothing.
+    assert.ok(build.log.some((l) => l.startsWith('planted ')), `planted in the results handed back: ${build.log.join(' | ')}`);
+    assert.match(log, /refs\/attempts\/local\/mariadb\/10\.11\.99\/attempt-1\.json[^\n]*outside refs\/runs\/ and refs\/verdicts\//, 'publish names the planted file and the rule');
+    if (refsOnly) {
+      assert.deepEqual(await lsBranch(), branchAfterFirst, 'the results branch holds only the refs of the first run: nothing of the refused artifact');
+      assert.ok(!branchAfterFirst.some((p) => /\t(runs|changepoints|attempts|logs)\//.test(p) || /\trefs\/(?!runs\/|verdicts\/)/.test(p)), 'refs/runs and refs/verdicts only');
+    }
   };
   const listCache = async () => (await execFileP('find', [cache, '-maxdepth', '2'])).stdout.split('\n').sort();
   const cacheBefore = await listCache();
@@ -216,9 +265,20 @@ test('act: a labelled pull request runs only once another person approved its co
     assert.ok(!published.some((p) => /^(runs|changepoints|attempts|logs)\//.test(p)), 'refs/ only');
   }
 
+  const branchAfterFirst = refsOnly ? await lsBranch() : [];
+
   // A second push: the label goes, nothing is sent. Labelled again: the new head, approved by
-  // alice naming it, costs 20,000 instructions more per query answer in fixture_answer_cost.
-  const second = await commitShim(work, { version: VERSION, cacheDir: CACHE, message: 'a slower answer', addedInstructions: 20_000 });
+  // alice naming it, costs 20,000 instructions more per query answer in fixture_answer_cost,
+  // and is hostile (the targets are stand-ins this test made, never the shared install cache).
+  const targets = {
+    report: join(dir, 'hostile-report'), credentials: join(dir, 'runner', '.credentials'),
+    releaseBuild: join(cache, 'release-build-stand-in'), gitRefs: join(cache, '.git-refs'), ccache: join(dir, 'ccache'), stopPid: process.pid,
+  };
+  await mkdir(join(dir, 'runner'), { recursive: true });
+  await writeFile(targets.credentials, '{"scheme": "OAuth", "data": {"clientId": "stand-in"}}\n', { mode: 0o600 });
+  await mkdir(targets.releaseBuild, { recursive: true });
+  await mkdir(targets.ccache, { recursive: true });
+  const second = await commitHostileShim(work, { version: VERSION, cacheDir: CACHE, message: 'a slower answer', addedInstructions: 20_000, targets });
   await execFileP('git', ['-C', work, 'push', '-q', code, 'feature']);
   await git(code, 'update-ref', 'refs/pull/1/head', second);
   fake.pulls[1] = pullRequest(example, second, code);
@@ -233,8 +293,9 @@ test('act: a labelled pull request runs only once another person approved its co
   assertValid();
   fake.approvals = { 905: [fakeApproval('alice', `ok ${second}`)] };
   ctx.prism.clear();
-  await service('bench-2', dispatch2, '905', true);
+  const bench2 = await service('bench-2', dispatch2, '905', refsOnly ? 'publish-refused' : true);
   assertValid();
+  await assertHostileRefused(bench2.log, targets.report);
   assert.deepEqual(fake.checkRuns.map((r) => [r.head_sha, r.status, r.conclusion]), [[first, 'completed', 'success'], [second, 'completed', 'failure']]);
   const verdict = fake.checkRuns[1].output;
   // 20,000 more of about 65,000 instructions per point select: about +31 % (the query path's

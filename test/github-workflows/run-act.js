@@ -130,12 +130,17 @@ export async function runAct({ workflow, dir, event, eventName = 'workflow_dispa
     if (action.startsWith('actions/download-artifact@')) return join(dir, 'download-artifact-stand-in');
     return stub;
   };
+  const secretFile = join(dir, 'secrets.env');
+  for (const [k, v] of Object.entries(secrets)) if (/[\r\n"\\]/.test(v)) throw new Error(`secret ${k}: a value for act's secrets file holds no newline, quote or backslash`);
+  await writeFile(secretFile, Object.entries(secrets).map(([k, v]) => `${k}="${v}"\n`).join(''), { mode: 0o600 });
   const argsWith = async () => [
     eventName, '-W', workflow, '-e', eventFile, ...(job ? ['-j', job] : []),
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
-    // `-s NAME` without a value: act reads the secret from its own environment.
-    ...Object.keys(secrets).flatMap((k) => ['-s', k]),
+    // A secrets file, never act's environment or argv: act in host mode hands its own environment
+    // to every step, so a secret there would sit in every job's processes (on GitHub a job's
+    // environment holds only what the workflow puts in it; the pull-request act test checks that).
+    ...(Object.keys(secrets).length > 0 ? ['--secret-file', secretFile] : []),
     '--action-cache-path', join(dir, 'act-cache'),
     '--cache-server-addr', '127.0.0.1', '--artifact-server-addr', '127.0.0.1', '--artifact-server-path', join(dir, 'artifacts'),
     // act's fixed default port (34567) collides when two act runs share a machine.
@@ -147,7 +152,7 @@ export async function runAct({ workflow, dir, event, eventName = 'workflow_dispa
   // binds it: act then stops at once ("bind: address already in use"), before any job ran, so
   // starting it again on other ports changes nothing of what the test sees. Other failures are not retried.
   for (let attempt = 1; ; attempt += 1) {
-    const code = await spawnAct(await argsWith(), logFile, secrets);
+    const code = await spawnAct(await argsWith(), logFile);
     const log = await readFile(logFile, 'utf8');
     if (code !== 0 && attempt < 3 && /level=fatal msg="listen tcp [^"]*bind: address already in use"/.test(log) && !/⭐ Run (?!Set up job)/.test(log)) continue;
     return { code, log, logFile, artifacts };
@@ -158,12 +163,11 @@ export async function runAct({ workflow, dir, event, eventName = 'workflow_dispa
  * One act process, its output (both streams) into logFile.
  * @param {string[]} args
  * @param {string} logFile
- * @param {Record<string, string>} secrets
  * @returns {Promise<number|null>} act's exit code
  */
-async function spawnAct(args, logFile, secrets) {
+async function spawnAct(args, logFile) {
   const out = createWriteStream(logFile);
-  const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...secrets, CI: '' } });
+  const child = spawn('act', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
   // Two sources share one file: neither may end it (a pipe ends its destination when its own
   // source ends, and the other's later output then fails with "write after end"); the file is
   // ended once both are closed, which 'close' (not 'exit') waits for.

@@ -284,14 +284,14 @@ async function exists(path) {
 /**
  * One Prism and one temp folder for the tests of a file: started before the first test, both
  * gone after the last. The returned object is filled in by the `before` hook.
- * @param {{upstream?: () => Promise<string>}} [options] upstream: started first, its URL is the
- *   server Prism proxies to (see startPrism)
+ * @param {{upstream?: () => Promise<string>, timeoutS?: number}} [options] upstream: started first, its URL is the
+ *   server Prism proxies to (see startPrism); timeoutS: how long Prism may take to listen (startPrism's default otherwise)
  * @returns {{prism: PrismHarness, dir: string}}
  */
 export function usePrismForFile(options = {}) {
   const ctx = /** @type {{prism: PrismHarness, dir: string}} */ ({});
   before(async () => {
-    ctx.prism = await startPrism(options.upstream ? { upstream: await options.upstream() } : {});
+    ctx.prism = await startPrism({ ...(options.upstream ? { upstream: await options.upstream() } : {}), ...(options.timeoutS ? { timeoutS: options.timeoutS } : {}) });
     ctx.dir = await mkdtemp(join(tmpdir(), 'tagbench-prism-'));
   }, { timeout: 300_000 });
   after(async () => {

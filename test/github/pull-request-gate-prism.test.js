@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGitHubClient } from '../../scripts/github/github-client.js';
-import { fetchApprovalProblems, fetchEnvironmentProblems, fetchHeadProblems } from '../../scripts/github/pull-request-gate.js';
+import { checkCodeRepository, fetchApprovalProblems, fetchEnvironmentProblems, fetchHeadProblems, readPullRequestSource } from '../../scripts/github/pull-request-gate.js';
 import { checkApprovalCommand } from '../../scripts/github/gate-command.js';
 import { serveFakeGitHub } from '../github-workflows/fake-github-server.js';
 import { fakeApproval, fakeEnvironment, useFakeGitHubPerTest } from './fake-github-nock.js';
@@ -28,6 +28,7 @@ const SERVICE = { owner: 'acme', repo: 'tagbench' };
 const CODE = { owner: 'acme', repo: 'bench' };
 const SHA = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00';
 const OTHER = 'beef0000beef0000beef0000beef0000beef0000';
+const CLONE_URL = 'https://github.com/acme/bench.git';
 const expect = { environment: ENV, commit: SHA, notApprovers: ['mallory', 'maintainer-bot'] };
 
 /** @param {Parameters<typeof github.start>[0]} seed */
@@ -47,6 +48,8 @@ async function examplePull() {
     pr.requested_teams = [];
     Object.assign(pr, { number: 1, state });
     pr.head.sha = head;
+    // A pull request of the code repository: GitHub reports it there, with that clone URL.
+    Object.assign(pr.base.repo, { full_name: 'acme/bench', clone_url: CLONE_URL });
     return pr;
   };
 }
@@ -114,14 +117,29 @@ test('a pull request whose head moved on since the request is superseded; a clos
   f.pulls[1] = pull(SHA, 'closed');
   assert.match((await fetchHeadProblems(client(), CODE, 1, SHA)).join(), /is closed/);
   f.pulls[1] = pull(SHA);
-  assert.deepEqual(await fetchHeadProblems(client(), CODE, 1, SHA), []);
+  assert.deepEqual(await fetchHeadProblems(client(), CODE, 1, SHA, CLONE_URL), []);
+  // Read again before the build: the plan's clone URL must still be GitHub's report.
+  assert.match((await fetchHeadProblems(client(), CODE, 1, SHA, 'https://evil.example/bench.git')).join(), /now fetched from https:\/\/github\.com\/acme\/bench\.git, not https:\/\/evil\.example\/bench\.git as planned/);
+  assertValid();
+});
+
+test('where a pull request is fetched from is GitHub\'s report of it, for allowed code repositories only', { timeout: 300_000 }, async () => {
+  assert.deepEqual(checkCodeRepository('Acme/Bench', 'acme/bench, acme/other'), [], 'owner/name compared case-insensitively');
+  assert.match(checkCodeRepository('mallory/bench', 'acme/bench').join(), /'mallory\/bench' is not in TAGBENCH_PR_CODE_REPOS \(acme\/bench\)/);
+  assert.match(checkCodeRepository('acme/bench', ' ').join(), /no code repository is allowed: set the repository variable TAGBENCH_PR_CODE_REPOS/);
+  const pull = await examplePull();
+  const f = start({ pulls: { 1: pull(SHA) } });
+  assert.deepEqual(await readPullRequestSource(client(), CODE, 1, SHA), { problems: [], cloneUrl: CLONE_URL, baseRef: f.pulls[1].base.ref });
+  // A pull request GitHub reports in another repository (the example's own) gives nothing to fetch.
+  f.pulls[1].base.repo.full_name = 'octocat/Hello-World';
+  assert.match((await readPullRequestSource(client(), CODE, 1, SHA)).problems.join(), /GitHub reports it in 'octocat\/Hello-World', not acme\/bench/);
   assertValid();
 });
 
 test('check-approval: no token is a failure, never a dry run; a refusal names every reason and writes it as the step output', { timeout: 300_000 }, async () => {
   const dir = await github.tempDir('tagbench-gate-');
   const output = join(dir, 'output');
-  const options = { repo: 'acme/tagbench', runId: '77', commit: SHA, requestedBy: 'mallory', actor: 'maintainer-bot', codeRepo: 'acme/bench', pull: '1', timing: { throttle: false, retries: 0 } };
+  const options = { repo: 'acme/tagbench', runId: '77', commit: SHA, requestedBy: 'mallory', actor: 'maintainer-bot', codeRepo: 'acme/bench', pull: '1', cloneUrl: CLONE_URL, timing: { throttle: false, retries: 0 } };
   await assert.rejects(checkApprovalCommand(options, githubSettings({ apiUrl: ctx.prism.url })), /needs a token in \$GITHUB_TOKEN .* the pull request is not built/);
   const pull = await examplePull();
   const f = start({ approvals: { 77: [fakeApproval('alice', `ok ${OTHER}`)] }, pulls: { 1: pull(OTHER) } });

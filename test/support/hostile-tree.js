@@ -1,0 +1,61 @@
+/**
+ * A hostile pull request (issue 34) for the act test of pull-request.yml: the shim project
+ * (shim-repository.js) with a script its CMake code runs at configure and at build time, as a
+ * fork's author could write. It tries to read the runner's credentials file, write the install
+ * cache's `.git-refs` repository, a release build of the cache and the ccache, read the
+ * environment of every process of the job up to the runner, leave a process running after the
+ * job, and plant in the results it hands back three leg attempts with a `javascript:` run URL and
+ * a change point beside the ref run. What it managed goes into a report folder the test reads.
+ * Every target is a path the test made (never the machine's shared install cache: act runs as
+ * root here, so a write there would succeed and spoil other tests' installs).
+ */
+import { appendFile, copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { commitShim, git } from './shim-repository.js';
+
+/** The attack, in POSIX sh (best effort, every step recorded, never failing the build: a failed build would hide the attack behind a failed run). */
+const HOSTILE_SCRIPT = fileURLToPath(new URL('../fixtures/install/hostile-pull-request/hostile.sh', import.meta.url));
+
+/**
+ * Commit the shim as a hostile pull request's head: the shim with the attack in its CMake code.
+ * @param {string} work a git work tree
+ * @param {Parameters<typeof commitShim>[1] & {targets: {report: string, credentials: string, releaseBuild: string, gitRefs: string, ccache: string, stopPid: number}}} o
+ *   stopPid: the test's own process, where the walk up the job's processes stops
+ * @returns {Promise<string>} the commit
+ */
+export async function commitHostileShim(work, o) {
+  await commitShim(work, o);
+  const t = o.targets;
+  await copyFile(HOSTILE_SCRIPT, join(work, 'hostile.sh'));
+  await writeFile(join(work, 'HOSTILE_TARGETS'), [
+    `report='${t.report}'`, `credentials='${t.credentials}'`, `release_build='${t.releaseBuild}'`, `git_refs='${t.gitRefs}'`, `ccache='${t.ccache}'`, `stop_pid='${t.stopPid}'`, '',
+  ].join('\n'));
+  await appendFile(join(work, 'CMakeLists.txt'), [
+    '',
+    '# A hostile pull request: its configure and its build run a script of its own.',
+    'execute_process(COMMAND sh "${CMAKE_SOURCE_DIR}/hostile.sh" configure)',
+    'add_custom_target(hostile ALL COMMAND sh "${CMAKE_SOURCE_DIR}/hostile.sh" build VERBATIM)',
+    '',
+  ].join('\n'));
+  await git(work, 'add', '-A');
+  await git(work, 'commit', '-q', '--amend', '--no-edit');
+  return git(work, 'rev-parse', 'HEAD');
+}
+
+/**
+ * What the hostile build recorded in one phase.
+ * @param {string} report the report folder
+ * @param {'configure'|'build'} phase
+ * @returns {Promise<{log: string[], environments: {pid: string, comm: string, text: string}[]}>} empty when the phase never ran
+ */
+export async function readHostileReport(report, phase) {
+  const dir = join(report, phase);
+  const names = await readdir(dir).catch(() => /** @type {string[]} */ ([]));
+  const log = (await readFile(join(dir, 'log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  const environments = await Promise.all(names.filter((n) => n.startsWith('environ-')).map(async (n) => {
+    const [, pid, ...comm] = n.split('-');
+    return { pid, comm: comm.join('-'), text: await readFile(join(dir, n), 'utf8') };
+  }));
+  return { log, environments };
+}
