@@ -42,7 +42,10 @@ export { latencyTable, renderLatencyTables, medianOfFinite } from './latency-tab
 export { computeSequenceTables, renderSequenceTables, representativeRepeat, formatBytes } from './sequence-tables.js';
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
+export { judgeFunctionProfiles } from './function-findings.js';
+export { renderFunctionFindings, groupFunctionFindings, describeFindingChange, describeFindingSize, BELOW_THRESHOLD_TITLE } from './render-function-findings.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
+/** @typedef {import('./function-findings.js').ProfileRound} ProfileRound */
 export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */

@@ -7,6 +7,7 @@ import { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE } from './sus
 import { describeHowSure } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
+import { renderFunctionFindings } from './render-function-findings.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
 import { renderCountedTable } from './render-counted-table.js';
@@ -70,6 +71,7 @@ export function renderComparison(cmp, options) {
     }
     out.push(renderCountedTable(cmp, { format: 'markdown' }));
     out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'));
+    out.push(renderFunctionFindings(cmp.tests, 'markdown'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
       for (const n of cmp.notJudged) out.push(`- ${n.test} ${n.metric}: ${n.reason} (ratio ${shownText({ notJudged: n })}, not judged)\n`);
@@ -100,6 +102,7 @@ export function renderComparison(cmp, options) {
   out.push(renderSuspects(cmp, false));
   out.push(renderCountedTable(cmp, { format: 'terminal' }));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'));
+  out.push(renderFunctionFindings(cmp.tests, 'text'));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or within their thresholds: every number is in --markdown / --json.\n`);
   if (cmp.notJudged?.length) {
