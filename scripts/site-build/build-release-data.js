@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION, testShownRatios } from './build-table-data.js';
-import { METRICS, describeHowSure, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
+import { METRICS, describeHowSure, describeTestTimeAndWork, describeVerdict, isCountedVerdict, groupFunctionFindings, describeFindingChange } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
 
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
@@ -51,6 +51,7 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
       settings: diffSettings(against.record, first),
     } : null,
     functions: functions?.path ?? null,
+    belowThreshold: comparison ? belowThreshold(comparison) : null,
     tag: releaseTagStatus(key.product, [...rel.superseded, ...rel.records], deletedTags),
     // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
     suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
@@ -110,6 +111,30 @@ function releaseFunctions(rel, where) {
       baseVersion: comparison.base.version,
       tests: moves.map((v) => ({ test: v.test, functions: slimMoves(/** @type {import('./types.js').FunctionMoves} */ (v.functions)) })),
     },
+  };
+}
+
+/** Functions the release page lists below the threshold; the rest are in the comparison file. */
+const FINDINGS_SHOWN = 15;
+
+/**
+ * "Below the threshold, named": the functions that rose beyond their noise in the comparison's
+ * instruction verdicts, whatever the tests' totals did (compare's groupFunctionFindings), with
+ * only what the page's small table prints.
+ * @param {import('./types.js').Comparison} comparison
+ * @returns {import('./types.js').BelowThreshold|null} null when no verdict was judged per function
+ */
+function belowThreshold(comparison) {
+  const judged = comparison.tests.filter((v) => v.metric === INSTRUCTIONS && v.functionFindings);
+  if (judged.length === 0) return null;
+  const named = groupFunctionFindings(judged);
+  return {
+    testsJudged: judged.length,
+    more: Math.max(0, named.length - FINDINGS_SHOWN),
+    functions: named.slice(0, FINDINGS_SHOWN).map((f) => ({
+      name: f.name, object: f.object, change: describeFindingChange(f.tests[0].finding),
+      tests: f.tests.map((t) => ({ test: t.test, deltaPerOp: t.finding.deltaPerOp, shareOfTotal: t.finding.shareOfTotal })),
+    })),
   };
 }
 
