@@ -123,7 +123,8 @@ function unexplainedInclusive(selfFindings, candidates, floorPerOp) {
  * @param {number} floorPerOp
  */
 function isRise(r, alphaEach, floorPerOp) {
-  return r.deltaPerOp >= floorPerOp && r.pGreater < alphaEach;
+  // The least the rise can be must clear the floor: a profile's cut never makes up a finding.
+  return r.leastPerOp >= floorPerOp && r.pGreater < alphaEach;
 }
 
 /**
@@ -167,16 +168,21 @@ function byKey(p) {
 }
 
 /**
+ * The rise of one measure: its size from the means (a missing row at 0, as the function diff
+ * counts it), its test from the rounds' differences with the base's missing rows at their cut.
  * @param {{base: number, candidate: number, baseAtCut: number}[]} values
  * @param {number} confidence
  * @returns {FunctionRise}
  */
 function rise(values, confidence) {
   const shift = /** @type {import('./paired-shift.js').PairedShift} */ (computePairedShift(values.map((v) => [v.baseAtCut, v.candidate]), confidence, 'difference'));
+  const basePerOp = mean(values.map((v) => v.base));
+  const candidatePerOp = mean(values.map((v) => v.candidate));
   return {
-    basePerOp: round(mean(values.map((v) => v.base))),
-    candidatePerOp: round(mean(values.map((v) => v.candidate))),
-    deltaPerOp: round(shift.estimate),
+    basePerOp: round(basePerOp),
+    candidatePerOp: round(candidatePerOp),
+    deltaPerOp: round(candidatePerOp - basePerOp),
+    leastPerOp: round(shift.estimate),
     interval: [round(shift.lo), round(shift.hi)],
     pGreater: shift.pGreater,
   };
