@@ -229,6 +229,8 @@ export function slimVerdict(v) {
     // Bounded by the compare stage (10 functions a direction); the release page reads it from
     // a file of its own (buildReleaseData).
     ...(v.functions ? { functions: v.functions } : {}),
+    // Bounded by the compare stage (20 a test): the release page's "Below the threshold, named".
+    ...(v.functionFindings ? { functionFindings: v.functionFindings } : {}),
   }));
 }
 
@@ -244,12 +246,13 @@ export function meterOf(v) {
 }
 
 /**
- * A verdict as the release file holds it: without where the instructions went.
+ * A verdict as the release file holds it: without where the instructions went nor its function
+ * findings (the page's own sections carry those).
  * @param {TestVerdict|null} v a slimVerdict()
  */
 function pageVerdict(v) {
   if (!v) return null;
-  const { functions: _moves, ...rest } = slimVerdict(v);
+  const { functions: _moves, functionFindings: _findings, ...rest } = slimVerdict(v);
   return rest;
 }
 
