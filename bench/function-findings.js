@@ -32,6 +32,8 @@ if (!opts.store?.length) throw new Error('give at least one --store (a calibrate
 const settings = { alpha: Number(opts.alpha), floorPerOp: Number(opts['floor-per-op']), floorShare: Number(opts['floor-share']) };
 // Before the floor: what the test alone would let through, to see how large A/A rises get.
 const noFloor = { ...settings, floorPerOp: 0, floorShare: 0 };
+// Neither test nor floor (a level over 1 for each function): the largest mean rise of any function.
+const anything = { ...settings, alpha: 1e9, floorPerOp: 0, floorShare: 0 };
 
 /**
  * The profiles of one record's counted repeats of a test, by round (instance).
@@ -88,6 +90,7 @@ for (const store of opts.store) {
         if (rounds.length < 3) continue;
         const judged = /** @type {import('../scripts/types.js').TestFunctionFindings} */ (judgeFunctionProfiles(rounds, settings));
         const loose = /** @type {import('../scripts/types.js').TestFunctionFindings} */ (judgeFunctionProfiles(rounds, noFloor));
+        const any = /** @type {import('../scripts/types.js').TestFunctionFindings} */ (judgeFunctionProfiles(rounds, anything));
         // The preload library is named by its content hash (inject-cost/build-inject-cost.js): a
         // finding there is the injected cost, named by its function or, when the function ran
         // below the profile's cut, by its caller in the library (the library's send()).
@@ -99,6 +102,8 @@ for (const store of opts.store) {
           injected: injected ? { name: injected.name, kind: injected.kind, measure: injected.measure, deltaPerOp: injected.deltaPerOp, shareOfTotal: injected.shareOfTotal, first: LIBRARY.test(judged.findings[0]?.object ?? '') } : null,
           // The largest rises the test alone passes (before the floor): what the floor must stop in A/A.
           largestBeforeFloor: loose.findings.slice(0, 3).map((f) => ({ name: f.name, measure: f.measure, deltaPerOp: f.deltaPerOp, shareOfTotal: f.shareOfTotal })),
+          // With neither: the largest mean rises at all, and how many functions rose on average.
+          largestAny: any.findings.slice(0, 3).map((f) => ({ name: f.name, measure: f.measure, deltaPerOp: f.deltaPerOp, pGreater: f[f.measure].pGreater })),
         });
       }
     }
@@ -124,8 +129,12 @@ for (const label of ['S0p1', 'S0p25']) {
   }
 }
 for (const test of ['point-query', 'read-only.range100']) {
-  const rises = aa.flatMap((r) => r.tests.filter((t) => t.against === 'B' && t.test === test).map((t) => t.largestBeforeFloor[0] ?? null)).filter(Boolean);
-  rises.sort((x, y) => y.deltaPerOp - x.deltaPerOp);
-  console.log(`A/A ${test}: largest rise passing the test before the floor, per run (largest 5 of ${rises.length}): ${rises.slice(0, 5).map((f) => `${f.name.slice(0, 40)} ${f.measure} +${f.deltaPerOp}`).join('; ') || 'none'}`);
+  const judgedAa = aa.flatMap((r) => r.tests.filter((t) => t.against === 'B' && t.test === test));
+  const passing = judgedAa.map((t) => t.largestBeforeFloor[0] ?? null).filter(Boolean).sort((x, y) => y.deltaPerOp - x.deltaPerOp);
+  const any = judgedAa.map((t) => t.largestAny[0] ?? null).filter(Boolean).sort((x, y) => y.deltaPerOp - x.deltaPerOp);
+  console.log(`A/A ${test} (${judgedAa.length} runs): rises passing the test before the floor in ${passing.length} runs${passing.length ? `, largest ${passing.slice(0, 3).map((f) => `${f.name.slice(0, 40)} ${f.measure} +${f.deltaPerOp}`).join('; ')}` : ''}; `
+    + `largest mean rise of any function, no test: ${any.slice(0, 3).map((f) => `${f.name.slice(0, 40)} ${f.measure} +${f.deltaPerOp} (p ${f.pGreater.toPrecision(2)})`).join('; ') || 'none'}`);
 }
+const injectedPairs = runs.flatMap((r) => r.tests.filter((t) => t.against !== 'B'));
+console.log(`injected comparisons: ${injectedPairs.length}, with a finding outside the library: ${injectedPairs.filter((t) => t.findings.some((f) => !LIBRARY.test(f.object))).length}`);
 if (opts.out) await writeFile(opts.out, `${JSON.stringify({ settings, runs }, null, 1)}\n`);

@@ -18,8 +18,8 @@
  * instructions per operation between two servers of one release (bench/function-findings.md).
  *
  * A function missing from a round's profile ran below that profile's cut (its minShare of the
- * total) or not at all: for a rise, the base's missing rounds are taken at the cut (the most they
- * can hide) and the candidate's at 0, so a rise is never made up by the cut.
+ * total) or not at all: it counts 0 there, and its rise must clear the floor even with the base's
+ * missing rounds taken at the cut (the most they can hide), so a rise is never made up by the cut.
  *
  * Inclusive counts nest: a callee's rise lifts every caller's inclusive count up to the thread's
  * start. A function whose self count did not rise is a finding by its inclusive count only when
@@ -168,21 +168,22 @@ function byKey(p) {
 }
 
 /**
- * The rise of one measure: its size from the means (a missing row at 0, as the function diff
- * counts it), its test from the rounds' differences with the base's missing rows at their cut.
+ * The rise of one measure: its size and its test from the rounds' differences, a missing row at 0
+ * (as the function diff counts it), and the least it can be, with the base's missing rows at
+ * their cut. Why not test the least rise itself: the cut is a share of each round's total, which
+ * background threads move by up to 12 % between processes; that spread is the cut's, not the
+ * function's, and would hide a function that appeared in every round.
  * @param {{base: number, candidate: number, baseAtCut: number}[]} values
  * @param {number} confidence
  * @returns {FunctionRise}
  */
 function rise(values, confidence) {
-  const shift = /** @type {import('./paired-shift.js').PairedShift} */ (computePairedShift(values.map((v) => [v.baseAtCut, v.candidate]), confidence, 'difference'));
-  const basePerOp = mean(values.map((v) => v.base));
-  const candidatePerOp = mean(values.map((v) => v.candidate));
+  const shift = /** @type {import('./paired-shift.js').PairedShift} */ (computePairedShift(values.map((v) => [v.base, v.candidate]), confidence, 'difference'));
   return {
-    basePerOp: round(basePerOp),
-    candidatePerOp: round(candidatePerOp),
-    deltaPerOp: round(candidatePerOp - basePerOp),
-    leastPerOp: round(shift.estimate),
+    basePerOp: round(mean(values.map((v) => v.base))),
+    candidatePerOp: round(mean(values.map((v) => v.candidate))),
+    deltaPerOp: round(shift.estimate),
+    leastPerOp: round(mean(values.map((v) => v.candidate - v.baseAtCut))),
     interval: [round(shift.lo), round(shift.hi)],
     pGreater: shift.pGreater,
   };

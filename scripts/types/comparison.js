@@ -36,11 +36,11 @@ export {};
  * @typedef {object} FunctionRise one measure (self or inclusive) of one function
  * @property {number} basePerOp mean over the base rounds, missing rounds at 0
  * @property {number} candidatePerOp mean over the candidate rounds, missing rounds at 0
- * @property {number} deltaPerOp candidatePerOp − basePerOp (missing rows at 0, as the function
- *   diff counts them): the size shown
- * @property {number} leastPerOp mean paired difference with the base's missing rounds at their
- *   cut (the most a missing row can hide): the least the rise can be, which the floor applies to
- * @property {[number, number]} interval of leastPerOp at the settings' confidence
+ * @property {number} deltaPerOp mean paired difference, candidate − base (missing rows at 0, as
+ *   the function diff counts them): the size shown
+ * @property {number} leastPerOp the same with the base's missing rounds at their cut (the most a
+ *   missing row can hide): the least the rise can be, which the floor applies to
+ * @property {[number, number]} interval of deltaPerOp at the settings' confidence (paired t)
  * @property {number} pGreater one-sided p-value of the rise (before the split over functions)
  */
 
