@@ -138,3 +138,18 @@ for (const test of ['point-query', 'read-only.range100']) {
 const injectedPairs = runs.flatMap((r) => r.tests.filter((t) => t.against !== 'B'));
 console.log(`injected comparisons: ${injectedPairs.length}, with a finding outside the library: ${injectedPairs.filter((t) => t.findings.some((f) => !LIBRARY.test(f.object))).length}`);
 if (opts.out) await writeFile(opts.out, `${JSON.stringify({ settings, runs }, null, 1)}\n`);
+
+// The per-run table of bench/function-findings.md.
+const cell = (/** @type {Judged|undefined} */ t) => {
+  if (!t) return '—';
+  if (t.against === 'B') return t.findings.length === 0 ? 'none' : t.findings.map((/** @type {any} */ f) => `\`${f.name}\` +${f.deltaPerOp}`).join(', ');
+  return t.injected ? `\`${t.injected.name}\` ${t.injected.kind === 'appeared' ? 'appeared' : `${t.injected.measure} rose`}, +${t.injected.deltaPerOp}/op (${(t.injected.shareOfTotal * 100).toFixed(3)} %)` : 'not found';
+};
+console.log('\n| run | started (UTC) | call | A/A point-query | A/A read-only.range100 | 0.1 % point-query | 0.1 % read-only.range100 | 0.25 % point-query | 0.25 % read-only.range100 | findings outside the library |');
+console.log('| ---: | --- | ---: | --- | --- | --- | --- | --- | --- | ---: |');
+const calls = opts.store;
+[...runs].sort((a, b) => a.startedAt.localeCompare(b.startedAt)).forEach((r, i) => {
+  const of = (/** @type {string} */ label, /** @type {string} */ test) => r.tests.find((t) => t.against === label && t.test === test);
+  const outside = r.tests.filter((t) => t.against !== 'B').reduce((n, t) => n + t.findings.filter((/** @type {any} */ f) => !LIBRARY.test(f.object)).length, 0);
+  console.log(`| ${i + 1} | ${r.startedAt.slice(11, 16)} | ${calls.indexOf(r.store) + 1} | ${cell(of('B', 'point-query'))} | ${cell(of('B', 'read-only.range100'))} | ${cell(of('S0p1', 'point-query'))} | ${cell(of('S0p1', 'read-only.range100'))} | ${cell(of('S0p25', 'point-query'))} | ${cell(of('S0p25', 'read-only.range100'))} | ${outside} |`);
+});
