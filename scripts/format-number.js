@@ -61,12 +61,13 @@ export function formatInterval(ci) {
 /**
  * A relative change or a noise figure (0.05 = 5 %), one decimal.
  * @param {number|null|undefined} fraction
- * @param {{signed?: boolean}} [options] signed: a `+` before positive values
+ * @param {{signed?: boolean, digits?: number}} [options] signed: a `+` before positive values;
+ *   digits: decimals (default 1; a function's share of a test's total is often under 0.1 %)
  * @returns {string} e.g. `-4.2 %`
  */
 export function formatPercent(fraction, options = {}) {
   if (!isNumber(fraction)) return MISSING;
-  const text = `${(fraction * 100).toFixed(1)} %`;
+  const text = `${(fraction * 100).toFixed(options.digits ?? 1)} %`;
   return options.signed && fraction > 0 ? `+${text}` : text;
 }
 

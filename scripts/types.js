@@ -192,6 +192,9 @@ export {};
 /** @typedef {import('./types/comparison.js').ThresholdsConfig} ThresholdsConfig */
 /** @typedef {import('./types/comparison.js').VerdictClass} VerdictClass */
 /** @typedef {import('./types/comparison.js').FunctionMoves} FunctionMoves */
+/** @typedef {import('./types/comparison.js').FunctionRise} FunctionRise */
+/** @typedef {import('./types/comparison.js').FunctionFinding} FunctionFinding */
+/** @typedef {import('./types/comparison.js').TestFunctionFindings} TestFunctionFindings */
 /** @typedef {import('./types/comparison.js').ProfileSide} ProfileSide */
 /** @typedef {import('./types/comparison.js').FunctionMove} FunctionMove */
 /** @typedef {import('./types/comparison.js').Comparison} Comparison */

@@ -44,7 +44,10 @@ export { computeSequenceTables, renderSequenceTables, representativeRepeat, form
 /** @typedef {import('./sequence-tables.js').SequenceTables} SequenceTables */
 export { diffProfiles, renderFunctionDiff } from './function-diff.js';
 export { describeListedShare, describeUnnamed, namingCommand, listedShare } from './unnamed-code.js';
+export { judgeFunctionProfiles } from './function-findings.js';
+export { renderFunctionFindings, groupFunctionFindings, describeFindingChange, describeFindingSize, BELOW_THRESHOLD_TITLE } from './render-function-findings.js';
 /** @typedef {import('./function-diff.js').CompactProfile} CompactProfile */
+/** @typedef {import('./function-findings.js').ProfileRound} ProfileRound */
 export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */

@@ -8,6 +8,7 @@ import { describeHowSure } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
 import { namingCommand } from './unnamed-code.js';
+import { renderFunctionFindings } from './render-function-findings.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
 import { renderCountedTable } from './render-counted-table.js';
@@ -85,7 +86,7 @@ export function renderComparison(cmp, options) {
       for (const t of notable) out.push(`- **${asText(t.test)}** ${asText(t.metric)}: ${label(t)}: ${asText(t.reason)}\n`);
     }
     out.push(renderCountedTable(cmp, { format: 'markdown' }));
-    out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'));
+    out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'), renderFunctionFindings(cmp.tests, 'markdown'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
       for (const n of cmp.notJudged) out.push(`- ${asText(n.test)} ${asText(n.metric)}: ${asText(n.reason)} (ratio ${shownText({ notJudged: n })}, not judged)\n`);
@@ -115,7 +116,7 @@ export function renderComparison(cmp, options) {
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
   out.push(renderSuspects(cmp, false));
   out.push(renderCountedTable(cmp, { format: 'terminal' }));
-  out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'));
+  out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'), renderFunctionFindings(cmp.tests, 'text'));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or within their thresholds: every number is in --markdown / --json.\n`);
   if (cmp.notJudged?.length) {

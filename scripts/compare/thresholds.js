@@ -12,6 +12,8 @@ export const THRESHOLD_DEFAULTS = Object.freeze({
   power: 0.8,
   familyAlpha: 0.05,
   pairedMinRounds: 3,
+  // Documented in configs/thresholds.yml (`functionFindings`), measured in bench/function-findings.md.
+  functionFindings: Object.freeze({ alpha: 0.01, floorPerOp: 5, floorShare: 0.0002 }),
   qos: Object.freeze({ stallFraction: 0.5, minIntervals: 10 }),
   // apache-otava's own AnalysisOptions defaults
   changePoints: Object.freeze({ windowLen: 50, maxPValue: 0.001, minMagnitude: 0 }),
@@ -46,6 +48,7 @@ export function resolveThresholds(config, file = 'configs/thresholds.yml') {
     power: config.power ?? THRESHOLD_DEFAULTS.power,
     familyAlpha: config.familyAlpha ?? THRESHOLD_DEFAULTS.familyAlpha,
     pairedMinRounds: config.pairedMinRounds ?? THRESHOLD_DEFAULTS.pairedMinRounds,
+    functionFindings: { ...THRESHOLD_DEFAULTS.functionFindings, ...(config.functionFindings ?? {}) },
     groups: config.groups,
     tests: config.tests ?? {},
     metrics: config.metrics ?? {},

@@ -35,6 +35,10 @@ export {};
  *   on a metric that did not change is at most this (Holm over every gated verdict)
  * @property {number} pairedMinRounds releases that ran side by side with at least this many
  *   rounds are compared round by round (paired); 0 = never paired
+ * @property {{alpha: number, floorPerOp: number, floorShare: number}} functionFindings findings per
+ *   function below the total's threshold (scripts/compare/function-findings.js): per-test level
+ *   split over the functions judged, and the floor of a rise (the larger of floorPerOp and
+ *   floorShare of the test's total)
  * @property {Record<string, LevelThreshold>} groups throughput thresholds per reporting group
  * @property {Record<string, Partial<LevelThreshold> & {policy?: IssuePolicy, metrics?: Record<string, Partial<LevelThreshold>>}>} tests
  *   per-test overrides; policy: what a confirmed regression of the test does (open an issue,

@@ -7,7 +7,7 @@ import { formatChange, formatDetectable, formatEffect, formatInterval, formatPer
 import { renderProvenance } from './render-provenance.js';
 import { largestFitting } from './fit-text.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, namingCommand, computeShownRatio, formatShownRatio, isCountedVerdict } from '../compare/index.js';
+import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, namingCommand, computeShownRatio, formatShownRatio, isCountedVerdict, renderFunctionFindings } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -131,6 +131,9 @@ export function renderIssue(comparison, records, context) {
     '',
     ...renderTimeAndWorkLines(comparison, listed),
     ...renderWhereItWent(listed, comparison),
+    // Functions that rose under the total's threshold ride along in an issue opened for the
+    // regressions above; they never open one (renderIssue returns null without a regression).
+    ...renderBelowThreshold(comparison),
     '### Links',
     '',
     `- Results site: ${context.siteUrl ?? 'not published (no site URL given)'}`,
@@ -202,6 +205,20 @@ export function renderTimeAndWorkLines(comparison, listed, limit = Infinity) {
     ...(more > 0 ? [`- and ${more} more test${more === 1 ? '' : 's'} (agreeing ones last) in the full report and on the site`] : []),
     '',
   ];
+}
+
+/** Functions "below the threshold, named" an issue lists; the rest are in the comparison and on the site. */
+export const FINDINGS_IN_ISSUE = 10;
+
+/**
+ * The comparison's functions that rose beyond their noise whatever their test's total did
+ * (compare's "Below the threshold, named"), bounded for an issue body.
+ * @param {Comparison} comparison
+ * @returns {string[]} Markdown lines, none when no verdict was judged per function
+ */
+function renderBelowThreshold(comparison) {
+  const text = renderFunctionFindings(comparison.tests, 'markdown', { limit: FINDINGS_IN_ISSUE });
+  return text === '' ? [] : [text.trim(), ''];
 }
 
 /** Instruction regressions whose functions an issue shows; the rest are on the site. */

@@ -7,7 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
 import { SCHEMA_VERSION, testShownRatios } from './build-table-data.js';
-import { METRICS, describeTestTimeAndWork, describeVerdict, isCountedVerdict } from '../compare/index.js';
+import { METRICS, describeTestTimeAndWork, describeVerdict, isCountedVerdict, groupFunctionFindings, describeFindingChange } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
 import { namedFindings } from './build-findings.js';
 import { testFunctionMoves } from './build-function-moves.js';
@@ -53,6 +53,7 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
       settings: diffSettings(against.record, first),
     } : null,
     functions: functions?.path ?? null,
+    belowThreshold: comparison ? belowThreshold(comparison) : null,
     tag: releaseTagStatus(key.product, [...rel.superseded, ...rel.records], deletedTags),
     // Inconclusive verdicts leaning the bad way (compare's findSuspects), most suspicious first.
     suspects: (rel.comparison?.suspects ?? []).map(slimSuspect),
@@ -114,6 +115,30 @@ function releaseFunctions(rel, where) {
       baseVersion: comparison.base.version,
       tests: moves.map((v) => /** @type {import('./build-function-moves.js').TestFunctionMoves} */ (testFunctionMoves(comparison, v.test))),
     },
+  };
+}
+
+/** Functions the release page lists below the threshold; the rest are in the comparison file. */
+const FINDINGS_SHOWN = 15;
+
+/**
+ * "Below the threshold, named": the functions that rose beyond their noise in the comparison's
+ * instruction verdicts, whatever the tests' totals did (compare's groupFunctionFindings), with
+ * only what the page's small table prints.
+ * @param {import('./types.js').Comparison} comparison
+ * @returns {import('./types.js').BelowThreshold|null} null when no verdict was judged per function
+ */
+function belowThreshold(comparison) {
+  const judged = comparison.tests.filter((v) => v.metric === INSTRUCTIONS && v.functionFindings);
+  if (judged.length === 0) return null;
+  const named = groupFunctionFindings(judged);
+  return {
+    testsJudged: judged.length,
+    more: Math.max(0, named.length - FINDINGS_SHOWN),
+    functions: named.slice(0, FINDINGS_SHOWN).map((f) => ({
+      name: f.name, object: f.object, change: describeFindingChange(f.tests[0].finding),
+      tests: f.tests.map((t) => ({ test: t.test, deltaPerOp: t.finding.deltaPerOp, shareOfTotal: t.finding.shareOfTotal })),
+    })),
   };
 }
 
@@ -206,6 +231,8 @@ export function slimVerdict(v) {
     // Bounded by the compare stage (10 functions a direction); the release page reads it from
     // a file of its own (buildReleaseData).
     ...(v.functions ? { functions: v.functions } : {}),
+    // Bounded by the compare stage (20 a test): the release page's "Below the threshold, named".
+    ...(v.functionFindings ? { functionFindings: v.functionFindings } : {}),
   }));
 }
 
@@ -221,12 +248,13 @@ export function meterOf(v) {
 }
 
 /**
- * A verdict as the release file holds it: without where the instructions went.
+ * A verdict as the release file holds it: without where the instructions went nor its function
+ * findings (the page's own sections carry those).
  * @param {TestVerdict|null} v a slimVerdict()
  */
 function pageVerdict(v) {
   if (!v) return null;
-  const { functions: _moves, ...rest } = slimVerdict(v);
+  const { functions: _moves, functionFindings: _findings, ...rest } = slimVerdict(v);
   return rest;
 }
 

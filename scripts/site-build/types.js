@@ -134,6 +134,16 @@ export {};
  */
 
 /**
+ * @typedef {object} BelowThreshold the release page's "Below the threshold, named": functions
+ *   whose instructions per operation rose beyond their noise (compare's function findings),
+ *   whatever the tests' totals did; listed, never an issue by themselves
+ * @property {number} testsJudged instruction verdicts judged per function
+ * @property {number} more functions found but not listed (in the comparison file)
+ * @property {{name: string, object: string, change: string, tests: {test: string, deltaPerOp: number, shareOfTotal: number}[]}[]} functions
+ *   largest share of a test's total first; name and object are untrusted text
+ */
+
+/**
  * @typedef {object} FunctionsData data/functions/<host>/<product>/<version>/<suite>.json: where
  *   the instructions went in a release's comparison, per test with an instructionsPerOp verdict
  *   that has it (the release page draws one chart each)

@@ -21,6 +21,7 @@ export {};
  * @property {Record<string, {warn: number, issue: number, floor?: number, minDurationS?: number}>} [metrics] other gated metrics
  * @property {Record<string, {warn?: number, issue?: number, policy?: 'open'|'note'|'ignore', metrics?: Record<string, {warn?: number, issue?: number, floor?: number, minDurationS?: number}>}>} [tests] per-test overrides
  * @property {{stallFraction: number, minIntervals: number}} [qos] quality of service from per-second rates
+ * @property {{alpha?: number, floorPerOp?: number, floorShare?: number}} [functionFindings] findings per function below the total's threshold (scripts/compare/function-findings.js)
  * @property {{windowLen: number, maxPValue: number, minMagnitude: number}} [changePoints] apache-otava settings
  */
 
@@ -29,6 +30,42 @@ export {};
 
 /**
  * @typedef {'regression'|'improvement'|'unchanged'|'inconclusive'|'failed'} VerdictClass
+ */
+
+/**
+ * @typedef {object} FunctionRise one measure (self or inclusive) of one function
+ * @property {number} basePerOp mean over the base rounds, missing rounds at 0
+ * @property {number} candidatePerOp mean over the candidate rounds, missing rounds at 0
+ * @property {number} deltaPerOp mean paired difference, candidate − base (missing rows at 0, as
+ *   the function diff counts them): the size shown
+ * @property {number} leastPerOp the same with the base's missing rounds at their cut (the most a
+ *   missing row can hide): the least the rise can be, which the floor applies to
+ * @property {[number, number]} interval of deltaPerOp at the settings' confidence (paired t)
+ * @property {number} pGreater one-sided p-value of the rise (before the split over functions)
+ */
+
+/**
+ * @typedef {object} FunctionFinding a function whose count rose beyond its noise and the floor
+ * @property {string} name as the profiled binary names it (untrusted text)
+ * @property {string} object the ELF object (untrusted text)
+ * @property {'appeared'|'rose'} kind appeared: no row in any base round
+ * @property {'self'|'inclusive'} measure what rose: self (then inclusive may have too), or only inclusive
+ * @property {FunctionRise} self
+ * @property {FunctionRise} inclusive
+ * @property {number} deltaPerOp the rise of the measure, instructions per operation
+ * @property {number|null} shareOfFunction deltaPerOp / the base's count of the measure; null when
+ *   the function appeared (nothing to be a share of)
+ * @property {number} shareOfTotal deltaPerOp / the test's total (its base mean)
+ */
+
+/**
+ * @typedef {object} TestFunctionFindings the judging of one test's per-function profiles,
+ *   round by round (scripts/compare/function-findings.js judgeFunctionProfiles)
+ * @property {number} rounds pairs of profiles judged
+ * @property {number} judged functions judged (with a name, either side)
+ * @property {number} totalPerOp the test's base total the shares are of (query path, else process)
+ * @property {number} floorPerOp the floor that applied, instructions per operation
+ * @property {FunctionFinding[]} findings largest rise first
  */
 
 /**
@@ -171,6 +208,10 @@ export {};
  * @property {{verdict: VerdictClass, level: 'warn'|'issue'|null, ratio: number|null, ci: [number, number]|null, reason: string, runIds: {base: string[], candidate: string[]}}} [confirmation] the rerun's own verdict (tagbench confirm)
  * @property {FunctionMoves} [functions] instructionsPerOp verdicts: where the instructions went,
  *   from the per-function profiles of the counted repeats judged (scripts/compare/function-diff.js)
+ * @property {TestFunctionFindings} [functionFindings]
+ *   instructionsPerOp verdicts paired by round: the functions whose self or inclusive instructions
+ *   per operation rose beyond their noise across the rounds, or that appeared, even under the
+ *   total's threshold (scripts/compare/function-findings.js); never opens an issue
  * @property {number} [resolutionMs] a quantized latency's step (the coarsest of its repeats, ms):
  *   its interval was widened by one step each way and its MDE is at least one step
  *   (scripts/compare/latency-resolution.js); absent for figures without a known coarse step

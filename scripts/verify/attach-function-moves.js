@@ -2,14 +2,19 @@
  * Where the instructions went: for every instructions-per-operation verdict of a comparison,
  * the difference of the two releases' per-function profiles from the same counted repeats the
  * verdict judged (their raw logs in the store), attached to the verdict as `functions` (the
- * functions that added and removed the most, the share in code without a name). Bounded, so
- * it travels with the stored comparison into the report, the issue and the site.
+ * functions that added and removed the most, the share in code without a name), and, where the
+ * releases ran side by side, the functions judged round by round (`functionFindings`: those that
+ * rose beyond their noise or appeared, even under the total's threshold). Bounded, so both travel
+ * with the stored comparison into the report, the issue and the site.
  */
 import { readRawLog } from '../store/index.js';
-import { diffProfiles } from '../compare/index.js';
+import { diffProfiles, judgeFunctionProfiles } from '../compare/index.js';
+import { runGroupKey } from '../run-id.js';
 
 /** Functions kept per direction in a stored verdict. */
 const TOP = 10;
+/** Findings kept per test in a stored verdict (largest rise first): a report lists names, not a profile. */
+const TOP_FINDINGS = 20;
 
 /**
  * @param {import('../compare/index.js').FullComparison} comparison updated in place
@@ -24,30 +29,56 @@ export async function attachFunctionMoves(comparison, base, candidate, storeDir)
     if (verdict.metric !== 'instructionsPerOp' || verdict.verdict === 'failed') continue;
     const [b, c] = await Promise.all([readProfiles(base.records, verdict.test, storeDir), readProfiles(candidate.records, verdict.test, storeDir)]);
     if (b.length === 0 || c.length === 0) continue;
-    const { functions: _all, ...bounded } = diffProfiles(b, c, { top: TOP });
+    const { functions: _all, ...bounded } = diffProfiles(b.map((x) => x.profile), c.map((x) => x.profile), { top: TOP });
     verdict.functions = bounded;
+    const judged = judgeFunctionProfiles(pairProfiles(b, c), { ...comparison.thresholds.functionFindings, confidence: comparison.thresholds.confidence });
+    if (judged) verdict.functionFindings = { ...judged, findings: judged.findings.slice(0, TOP_FINDINGS) };
     attached += 1;
   }
   return attached;
 }
 
 /**
- * The compact profiles of a test's valid counted repeats over some records; a profile the store
- * does not hold (published without logs) is left out.
+ * @typedef {object} KeyedProfile
+ * @property {string|null} round the round the profile's process ran in, shared with the other
+ *   releases of its run (`<run>#<instance>#<repeat>`), null when the record's id has no run
+ * @property {import('../compare/index.js').CompactProfile} profile
+ */
+
+/**
+ * The compact profiles of a test's valid counted repeats over some records, with their rounds; a
+ * profile the store does not hold (published without logs) is left out.
  * @param {import('../types.js').RunRecord[]} records
  * @param {string} test
  * @param {string} storeDir
- * @returns {Promise<import('../compare/index.js').CompactProfile[]>}
+ * @returns {Promise<KeyedProfile[]>}
  */
 async function readProfiles(records, test, storeDir) {
   const out = [];
   for (const r of records) {
     const reps = r.steps.find((s) => s.name === test)?.meters?.instructions?.repeats ?? [];
+    const run = runGroupKey(r);
     for (const rep of reps) {
       if (rep.status !== 'ok' || !rep.profile) continue;
       const text = await readRawLog(storeDir, r.id, rep.profile);
-      if (text !== null) out.push(JSON.parse(text));
+      if (text !== null) out.push({ round: run === null ? null : `${run}#${rep.instance}#${rep.index}`, profile: JSON.parse(text) });
     }
   }
   return out;
+}
+
+/**
+ * The rounds both releases have a profile of: judged side by side, the round's conditions (its
+ * seed, the datadirs both servers changed alike) cancel. Profiles of a base measured in other
+ * runs pair with nothing, and are then not judged per function.
+ * @param {KeyedProfile[]} base
+ * @param {KeyedProfile[]} candidate
+ * @returns {import('../compare/index.js').ProfileRound[]}
+ */
+function pairProfiles(base, candidate) {
+  const byRound = new Map(candidate.filter((c) => c.round !== null).map((c) => [c.round, c.profile]));
+  return base.flatMap((b) => {
+    const c = b.round === null ? undefined : byRound.get(b.round);
+    return c ? [{ base: b.profile, candidate: c }] : [];
+  });
 }

@@ -189,3 +189,21 @@ test('the job summary never says unchanged for an interval that excludes no chan
   assert.match(summary, /\| insert \| throughput \| \S+ \+1\.4 % \[0\.2, 2\.6\], under the warn threshold \|/);
   assert.doesNotMatch(summary, /\| insert \| throughput \|[^|]*unchanged/);
 });
+
+test('the issue lists the functions below the threshold, named, that a comparison found; they alone open no issue', async () => {
+  const { c19, c20, records } = await loadFixtures();
+  const { judgeFunctionProfiles } = await import('../../scripts/compare/index.js');
+  const { readFileSync } = await import('node:fs');
+  // Real profiles: 10.11.18 with 0.1 % of a point select added in one preload-library function.
+  const at = (/** @type {string} */ l, /** @type {number} */ i) => JSON.parse(readFileSync(new URL(`../fixtures/compare/function-findings/10.11.18-${l}-point-query.i${i}.profile.json`, import.meta.url), 'utf8'));
+  const functionFindings = judgeFunctionProfiles([0, 1, 2].map((i) => ({ base: at('A', i), candidate: at('S0p1', i) })), {});
+  assert.ok(functionFindings);
+  const withFindings = (/** @type {import('../../scripts/types.js').Comparison} */ c) => {
+    const unmoved = /** @type {import('../../scripts/types.js').TestVerdict} */ (withUnmovedInstructions(c).tests.at(-1));
+    return { ...c, tests: [...c.tests, { ...unmoved, functionFindings }] };
+  };
+  const plan = renderIssue(withFindings(c19), records, context);
+  assert.ok(plan);
+  assert.match(plan.body, /### Below the threshold, named\n\n.*never opens an issue by itself\.\n\n\| function \| object \| change \|.*\n\| --- .*\n\| `tagbench_injected_cost` \| `[0-9a-f]{64}\.so` \| appeared \(self\) \| `point-query` \+67\.\d+ \/op \(\+0\.10\d % of the total\) \|\n/);
+  assert.equal(renderIssue(withFindings(c20), records, context), null, 'findings without a confirmed regression open no issue');
+});

@@ -282,6 +282,20 @@ describe('instructions in the built data', () => {
     assert.equal(c.tests[0].test, 'point-query');
   });
 
+  it('below the threshold, named: the functions that rose in every paired round are listed with their sizes; none where rounds only swapped', async () => {
+    const d = await readData(dataPaths.release(releaseKey('smoke')));
+    assert.equal(d.belowThreshold.testsJudged, 1);
+    // The made-up rises (the removals and the code without a name are no findings), largest first.
+    assert.deepEqual(d.belowThreshold.functions.map((/** @type {any} */ f) => [f.name, f.change, f.tests.map((/** @type {any} */ t) => [t.test, Math.round(t.deltaPerOp)])]), [
+      [PARSE, `self +${((MOVES[PARSE] / P1.functions.concat(P2.functions).filter((f) => f.name === PARSE).map((f) => f.selfPerOp).reduce((a, b, _i, all) => a + b / all.length, 0)) * 100).toFixed(1)} %`, [['point-query', 1250]]],
+      ['Lex_input_stream::scan_ident_middle(THD*, Lex_ident_cli_st*, charset_info_st const**, my_lex_states*)', d.belowThreshold.functions[1].change, [['point-query', 180]]],
+      ['alloc_root', d.belowThreshold.functions[2].change, [['point-query', 95]]],
+    ]);
+    // 10.11.19 of the counted suite is the same two dumps in the other order: no function rose in every round.
+    const counted = await readData(dataPaths.release(releaseKey('counted')));
+    assert.deepEqual(counted.belowThreshold, { testsJudged: 1, more: 0, functions: [] });
+  });
+
   it('a test only counted keeps its row: figures and verdict, "not timed", no failed status', async () => {
     const d = await readData(dataPaths.release(releaseKey('counted')));
     const t = d.tests.find((/** @type {any} */ x) => x.name === 'point-query');
@@ -385,6 +399,8 @@ describe('instructions on the pages, in Chromium', () => {
     assert.match(chart.tooltip, /in mariadbd/);
     assert.deepEqual(await page.$$eval('details.functions[data-test="point-query"] .fn-name', (ths) => ths.map((th) => th.textContent).filter((t) => t === 'MYSQLparse(THD*)' || t === 'JOIN::optimize_inner()')),
       ['MYSQLparse(THD*)', 'JOIN::optimize_inner()'], 'the numbers table names them in full');
+    assert.deepEqual(await page.$$eval('#below-threshold tbody th.fn-name', (ths) => ths.map((th) => th.textContent)),
+      [PARSE, 'Lex_input_stream::scan_ident_middle(THD*, Lex_ident_cli_st*, charset_info_st const**, my_lex_states*)', 'alloc_root'], 'the small table of functions below the threshold');
     await mkdir(ARTIFACTS, { recursive: true });
     await (await page.$('#where-instructions-went'))?.screenshot({ path: join(ARTIFACTS, 'release-instructions.png') });
     await (await page.$('#release-tests'))?.screenshot({ path: join(ARTIFACTS, 'release-instructions-tests.png') });

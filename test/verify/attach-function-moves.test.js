@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateComparison } from '../../scripts/store/index.js';
+import { validateComparison, writeRawLog } from '../../scripts/store/index.js';
 import { compareRuns, renderComparison, resolveThresholds } from '../../scripts/compare/index.js';
 import { attachFunctionMoves } from '../../scripts/verify/attach-function-moves.js';
 import { renderIssue } from '../../scripts/github/render-issue.js';
@@ -72,4 +72,31 @@ test('unchanged instruction verdicts keep their functions for the site but the t
   assert.notEqual(v.verdict, 'regression');
   assert.doesNotMatch(renderComparison(cmp, { format: 'terminal' }), /Where the instructions went/);
   assert.match(renderComparison(cmp, { format: 'terminal', functions: 'all' }), /Where the instructions went: point-query/);
+});
+
+test('paired rounds: the function that rose is a finding in the stored comparison, under the total\'s threshold too; a base from another run is not judged per function', async () => {
+  const storeDir = join(await mkdtemp(join(tmpdir(), 'tagbench-findings-')), 'results');
+  const rounds = [real[0], real[1], real[0]];
+  // 100 per query: 0.16 % of a point select, under the 0.25 % warn level of the total.
+  const small = (/** @type {typeof real[number]} */ p) => injectCost(p, INJECTED, 100);
+  const base = { version: '10.11.18', records: [await recordWith('10.11.18', rounds, storeDir)] };
+  const candidate = { version: '10.11.19', records: [await recordWith('10.11.19', rounds.map(small), storeDir)] };
+  const cmp = compareRuns({ base, candidate, thresholds: resolveThresholds(config.thresholds), createdAt: '2026-01-01T00:00:00Z' });
+  const v = cmp.tests.find((t) => t.metric === 'instructionsPerOp');
+  assert.ok(v);
+  assert.notEqual(v.verdict, 'regression', 'the total stays under its threshold');
+  await attachFunctionMoves(cmp, base, candidate, storeDir);
+  assert.deepEqual(v.functionFindings?.findings.map((f) => [f.name, f.kind, f.measure, f.deltaPerOp]), [[INJECTED, 'appeared', 'self', 100]]);
+  assert.equal(v.functionFindings?.rounds, 3);
+  assert.deepEqual(validateComparison(cmp), [], 'a comparison with findings is a valid stored comparison');
+  assert.match(renderComparison(cmp, { format: 'terminal' }), /Below the threshold, named:\n.*\n {2}tagbench_injected_cost {2}\[inject-cost\.so\] {2}appeared \(self\): point-query \+100\.0 \/op/);
+
+  // The same profiles, the base's record from another run: nothing pairs its rounds.
+  const otherRun = { version: '10.11.18', records: [{ ...base.records[0], id: base.records[0].id.replace('abc123', 'fed321') }] };
+  for (const [i, p] of rounds.entries()) await writeRawLog(storeDir, otherRun.records[0].id, `point-query.instructions.i${i}.r0.profile.json`, JSON.stringify(p));
+  const unpaired = compareRuns({ base: otherRun, candidate, thresholds: resolveThresholds(config.thresholds), createdAt: '2026-01-01T00:00:00Z' });
+  await attachFunctionMoves(unpaired, otherRun, candidate, storeDir);
+  const u = unpaired.tests.find((t) => t.metric === 'instructionsPerOp');
+  assert.ok(u?.functions, 'where the instructions went is still attached');
+  assert.equal(u.functionFindings, undefined, 'no paired rounds: not judged per function');
 });

@@ -188,3 +188,30 @@ function numbersTable(test, bars) {
         h('td', { text: b.f ? fmtCount(b.f.inclusiveDelta, { signed: true }) : '—' })))),
     ], { class: 'functions-table' }));
 }
+
+/**
+ * "Below the threshold, named": the functions whose instructions per operation rose beyond
+ * their own noise across the paired rounds (or appeared), whatever their test's total did, as a
+ * small table; listed only, never an issue by themselves. Names are set as text, never as HTML.
+ * @param {any} d the release data (`belowThreshold`: scripts/site-build/types.js BelowThreshold)
+ * @returns {HTMLElement|null} null when no verdict of the release was judged per function
+ */
+export function belowThresholdSection(d) {
+  const b = d.belowThreshold;
+  if (!b) return null;
+  const intro = `Functions whose self or inclusive instructions per operation rose beyond their own noise across the paired rounds, by at least the floor, or that appeared, whatever the test's total did (${b.testsJudged} test${b.testsJudged === 1 ? '' : 's'} judged per function). Listed only: a finding never opens an issue by itself.`;
+  if (b.functions.length === 0) {
+    return h('section', { id: 'below-threshold' }, h('h2', { text: 'Below the threshold, named' }), h('p', { class: 'muted', text: `${intro} None rose.` }));
+  }
+  return h('section', { id: 'below-threshold' }, h('h2', { text: 'Below the threshold, named' }), h('p', { class: 'muted', text: intro }),
+    scrollTable(`Functions that rose, ${d.comparison?.base?.version ?? 'base'} → ${d.version}`, [
+      h('thead', null, h('tr', null, ['Function', 'Object', 'Change', 'Tests: instructions/op (share of the test\'s total)']
+        .map((c, i) => h('th', { scope: 'col', class: i < 3 ? 'text' : null, text: c })))),
+      h('tbody', null, b.functions.map((/** @type {any} */ f) => h('tr', null,
+        h('th', { scope: 'row', class: 'text fn-name', text: f.name }),
+        h('td', { class: 'text', text: f.object }),
+        h('td', { class: 'text', text: f.change }),
+        h('td', { text: f.tests.map((/** @type {any} */ t) => `${t.test} ${fmtCount(t.deltaPerOp, { signed: true })} (+${fmtSmallPct(t.shareOfTotal)})`).join(', ') })))),
+    ], { class: 'findings-table' }),
+    b.more > 0 ? h('p', { class: 'muted', text: `${b.more} more in the comparison file (each instructions verdict's functionFindings).` }) : null);
+}

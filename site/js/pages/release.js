@@ -12,7 +12,7 @@ import { loadJsonOrNull, params } from '../data.js';
 import { dataPaths, pageUrl } from '../paths.js';
 import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds, fmtSmallPct, ratioDigits } from '../format.js';
 import { bisectSection } from './release-bisect.js';
-import { functionsSection } from './release-functions.js';
+import { functionsSection, belowThresholdSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { latencySection } from './release-latencies.js';
@@ -51,6 +51,7 @@ export async function render(main) {
     testsTable(d, baseData),
     timeAndWorkSection(d),
     moves.section,
+    belowThresholdSection(d),
     bisectSection(d),
     sequenceSection(d.sequences, { highlight: d.version }),
     latencySection(d),
