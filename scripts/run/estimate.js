@@ -37,10 +37,11 @@ export const ESTIMATE_DEFAULTS = Object.freeze({
   countedRepeatOverheadS: 2,
   countedServerStartS: 30,
   // A counted step of the insert benchmark or LinkBench (its instructions are not known before it
-  // runs): from one progress line to the next, its uncounted setup and warm-up included, the
-  // demo's 13 such steps at configs/suites/sequences-counted.yml's sizes took 6-22 s, 12 s on
-  // average (MariaDB 10.11.18, 2026-11-28, this VM at a load of 2.5-3: not quiet).
-  countedSequenceStepS: 12,
+  // runs): from one counted step's start to the next, its uncounted setup and warm-up included,
+  // the demo's 13 such steps at configs/suites/sequences-counted.yml's sizes took 1.5-15.5 s, 4.7 s
+  // on average (MariaDB 10.11.18, both releases counted at once, 2026-11-28 17:39 UTC, this VM
+  // quiet: load 0.85). Rounded up to 5: an earlier run at load 2.5-3 averaged 12 s.
+  countedSequenceStepS: 5,
   // Installs: bench/source-build-local.md's build of record took 21 min on 2 vCPUs with a cold
   // ccache (1,274 s); a Debian install is minutes. For the leg estimate (estimateLeg).
   sourceBuildS: 1800,
