@@ -79,6 +79,23 @@ import { chooseResumed } from './resume.js';
  */
 
 /**
+ * Refuse counting options that cannot work before anything starts: a shard of a run that also
+ * times (a shard counts a share of the tests only), and a `counting.alone` name no suite has.
+ * @param {import('../types.js').Config} config
+ * @param {{countShard?: {index: number, of: number}|null}} options
+ * @param {import('../types.js').HostClass} host
+ * @param {import('../types.js').MeterName[]} meterNames
+ * @throws {UserError}
+ */
+function checkCountOptions(config, options, host, meterNames) {
+  if (options.countShard && splitMeters(meterNames).timed) {
+    throw new UserError(`--count-shard ${options.countShard.index}/${options.countShard.of} counts a share of the counted tests and times nothing, but this run's meters (${meterNames.join(', ')}) include a timed one: give --meter with counting meters only (e.g. --meter instructions); the timed leg runs apart`);
+  }
+  const unknownAlone = validateAloneNames(host, knownStepNames(config));
+  if (unknownAlone.length > 0) throw new UserError(unknownAlone.join('\n'));
+}
+
+/**
  * @param {import('../types.js').Config} config
  * @param {RunOptions} options
  * @returns {Promise<RunOutcome>}
@@ -89,11 +106,7 @@ export async function runReleases(config, options) {
   const { plan, preinstalled } = await resolveWithCache(config, options);
   const steps = planSuite(plan.suite, { engine: plan.engine });
   const meterNames = resolveMeters(options, plan);
-  if (options.countShard && splitMeters(meterNames).timed) {
-    throw new UserError(`--count-shard ${options.countShard.index}/${options.countShard.of} counts a share of the counted tests and times nothing, but this run's meters (${meterNames.join(', ')}) include a timed one: give --meter with counting meters only (e.g. --meter instructions); the timed leg runs apart`);
-  }
-  const unknownAlone = validateAloneNames(plan.host, knownStepNames(config));
-  if (unknownAlone.length > 0) throw new UserError(unknownAlone.join('\n'));
+  checkCountOptions(config, options, plan.host, meterNames);
   if (options.resumeFrom?.length) return resumeRun(config, options, plan, meterNames, write);
   // Before anything is installed or started: a run that cannot fit its host class's budget
   // would be killed by its job's timeout with nothing published.
