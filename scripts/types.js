@@ -183,6 +183,7 @@ export {};
 /** @typedef {import('./types/record.js').InstructionFigures} InstructionFigures */
 /** @typedef {import('./types/record.js').Repeat} Repeat */
 /** @typedef {import('./types/record.js').CounterFigures} CounterFigures */
+/** @typedef {import('./types/record.js').TimedWorkFigures} TimedWorkFigures */
 /** @typedef {import('./types/record.js').CounterPerOp} CounterPerOp */
 /** @typedef {import('./types/record.js').CounterEvent} CounterEvent */
 /** @typedef {import('./types/record.js').Interval} Interval */

@@ -23,6 +23,7 @@ const MAPPING = {
   MeterSetup: ['run-record', ['$defs', 'MeterSetup']],
   MeterMetric: ['run-record', ['$defs', 'MeterMetric']],
   CounterFigures: ['run-record', ['$defs', 'CounterFigures']],
+  TimedWorkFigures: ['run-record', ['$defs', 'TimedWorkFigures']],
   CounterPerOp: ['run-record', ['$defs', 'CounterPerOp']],
   CounterEvent: ['run-record', ['$defs', 'CounterEvent']],
   Interval: ['run-record', ['$defs', 'Interval']],
