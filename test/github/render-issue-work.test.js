@@ -43,7 +43,7 @@ test('counters that moved are named with their verdicts, the unchanged ones coun
 test('without counted work verdicts: the timed repeats\' counters that moved most, marked as context', () => {
   const cmp = demoComparison();
   const t = /** @type {any} */ (cmp.tests.find((v) => v.metric === 'instructionsPerOp'));
-  cmp.tests = cmp.tests.filter((v) => v.meter !== 'work');
+  cmp.tests = cmp.tests.filter((v) => /** @type {any} */ (v).meter !== 'work');
   assert.equal(renderWorkBeside(t, cmp), '', 'no work figures at all: nothing');
   cmp.timedWork = [{ test: 'range-covered-si', repeats: { base: 3, candidate: 3 }, counters: [
     { counter: 'pagesWritten', base: 0.21, candidate: 0.34 }, { counter: 'rowsRead', base: 114.3, candidate: 114.3 }, { counter: 'tmpTables', base: 0, candidate: 0.001 },

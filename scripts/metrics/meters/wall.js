@@ -52,7 +52,7 @@ export function wallFigures(samples, repeat, workCounters) {
   // The samplers also saw the warm-up and the connect: count only the tool's measured window.
   const efficiency = ok ? computeEfficiency(samples, ops, { windowS: repeat.durationS }) : null;
   const work = ok && workCounters && samples.status
-    ? computeTimedWorkFigures({ before: samples.status.before, after: samples.status.after, names: workCounters, operations: ops, windowS: repeat.durationS, sampledS: samples.durationS })
+    ? computeTimedWorkFigures({ idle: samples.status.idle, before: samples.status.before, after: samples.status.after, names: workCounters, operations: ops, windowS: repeat.durationS, sampledS: samples.durationS })
     : null;
   return {
     meter: 'wall',

@@ -263,9 +263,11 @@ export function computeWorkFigures({ idle, before, after, settled, names, operat
  * the figures a little low (the sampled seconds hold fewer operations than the rate assumes), the
  * same for both releases. Engine counters are read right after the work, not settled: pages the
  * page cleaner writes later are not in them, which is one reason these figures are never gated.
- * Each status read adds its own temporary table and scan of the status variables (work.js above):
- * a few hundred rows over thousands of operations, not taken off here.
+ * Each status read adds its own temporary table and scan of the status variables (see
+ * computeWorkFigures): given a read right before `before`, that change is taken off the
+ * counters the server's status reads touch (not the engine's), as the counted repeats do.
  * @param {object} at
+ * @param {Record<string, string>} [at.idle] a read right before `before`, nothing run between
  * @param {Record<string, string>} at.before SHOW GLOBAL STATUS when sampling started
  * @param {Record<string, string>} at.after after sampling stopped
  * @param {WorkCounterNames} at.names the product's workCounters
@@ -275,19 +277,24 @@ export function computeWorkFigures({ idle, before, after, settled, names, operat
  * @returns {TimedWorkFigures|null} null when there is nothing to divide by (no operations, no
  *   window); a counter without a figure is null in perOp with its reason in missing, never 0
  */
-export function computeTimedWorkFigures({ before, after, names, operations, windowS, sampledS }) {
+export function computeTimedWorkFigures({ idle, before, after, names, operations, windowS, sampledS }) {
   if (!(operations > 0) || !(windowS > 0) || !(sampledS > 0)) return null;
   const lower = (/** @type {Record<string, string>} */ s) => new Map(Object.entries(s).map(([k, v]) => [k.toLowerCase(), v]));
   const [b, a] = [before, after].map(lower);
+  const i = idle ? lower(idle) : null;
   const scale = windowS / sampledS / operations;
   /** @type {Record<string, number|null>} */
   const perOp = {};
   /** @type {Record<string, string>} */
   const missing = {};
-  for (const { key } of WORK_COUNTERS) {
+  for (const { key, settled: engine } of WORK_COUNTERS) {
     const change = counterDelta(names[key], b, a);
-    perOp[key] = typeof change === 'number' ? change * scale : null;
+    const ownRead = i && !engine ? counterDelta(names[key], i, b) : 0;
+    // The read's own change is unknown only when `change` is too (the same names).
+    const delta = typeof change === 'number' ? change - (typeof ownRead === 'number' ? ownRead : 0) : null;
+    perOp[key] = delta !== null && delta >= 0 ? delta * scale : null;
     if (typeof change === 'string') missing[key] = change;
+    else if (delta !== null && delta < 0) missing[key] = `changed by ${change} over the repeat, less than one status read itself adds (${ownRead})`;
   }
   return { operations, windowS: round3(windowS), sampledS: round3(sampledS), perOp, missing };
 }

@@ -73,3 +73,18 @@ test('the wall meter keeps no work figures without the names, for a failed repea
   assert.equal(wallFigures(samples, { ...repeat, ok: false, throughput: null }, names).meters, undefined);
   assert.equal(wallFigures({ ...samples, status: null }, repeat, names).meters, undefined);
 });
+
+test('what one status read adds itself (before - idle) is taken off the server\'s counters, not the engine\'s', () => {
+  // MariaDB answers SHOW GLOBAL STATUS from a temporary table it scans: 600 rows and one table a read.
+  const idle = { ...before, Handler_read_rnd_next: '1000', Created_tmp_tables: '10', Innodb_pages_written: '4990' };
+  const b = { ...before, Handler_read_rnd_next: '1600', Created_tmp_tables: '11' };
+  const a = { ...after, Handler_read_rnd_next: '2200', Created_tmp_tables: '12' };
+  const own = { ...names, tableScanRows: 'Handler_read_rnd_next', tmpTables: 'Created_tmp_tables' };
+  const f = computeTimedWorkFigures({ idle, before: b, after: a, names: own, operations: 30000, windowS: 3, sampledS: 4 });
+  assert.equal(f?.perOp.tableScanRows, 0, 'the 600 rows of the read after the work are the read\'s own');
+  assert.equal(f?.perOp.tmpTables, 0);
+  assert.equal(f?.perOp.pagesWritten, 0.01, 'an engine counter: nothing taken off (10 pages between idle and before are not the read\'s)');
+  const less = computeTimedWorkFigures({ idle, before: b, after: { ...a, Handler_read_rnd_next: '2000' }, names: own, operations: 30000, windowS: 3, sampledS: 4 });
+  assert.equal(less?.perOp.tableScanRows, null, 'less than one read adds: null with the reason, not a negative figure');
+  assert.match(less?.missing.tableScanRows ?? '', /less than one status read itself adds \(600\)/);
+});
