@@ -78,7 +78,7 @@ function compareType(type, base, candidate, confidence) {
   return { type, base: mb, candidate: mc, rounds: pairs.length, ratio, ci: shift ? [shift.lo, shift.hi] : null };
 }
 
-const WHY = 'not gated: context under the phase\'s own verdict (each type is counted once a round, alone, after the mixed phase; ten more verdicts per phase would widen the run\'s family of verdicts)';
+const WHY = 'not gated: context under the phase\'s own verdict; each type is counted alone once a round after the mixed phase, and ten more verdicts per phase would widen the run\'s family of verdicts';
 
 /**
  * The per-type tables, under the counted figures of their test.
@@ -95,13 +95,14 @@ export function renderCountedTypes(cmp, format) {
   const ci = (/** @type {CountedTypeRow} */ r) => (r.ci ? `${formatRatio(r.ci[0], { digits: 5 })}–${formatRatio(r.ci[1], { digits: 5 })}` : `n/a (${r.rounds} paired round${r.rounds === 1 ? '' : 's'})`);
   const out = [];
   for (const e of entries) {
-    const title = `${e.test}: ${e.metric} per operation type, each type counted alone (${WHY})`;
+    const title = `${e.test}: ${e.metric} per operation type (${WHY})`;
     if (md) {
       out.push(`\n**${renderUntrustedText(e.test, { span: false })} per operation type** (${renderUntrustedText(e.unit, { span: false })}, ${WHY}):\n\n| type | base | candidate | rounds | ratio | interval |\n| --- | ---: | ---: | ---: | ---: | --- |\n`);
       for (const r of e.types) out.push(`| ${renderUntrustedText(r.type, { span: false })} | ${perOp(r.base)} | ${perOp(r.candidate)} | ${r.rounds} | ${ratio(r)} | ${ci(r)} |\n`);
     } else {
       const width = Math.max(4, ...e.types.map((r) => r.type.length));
-      out.push(`\n${title}:\n${e.types.map((r) => `  ${r.type.padEnd(width)}  ${perOp(r.base).padStart(11)}  ${perOp(r.candidate).padStart(11)}  ${ratio(r).padStart(8)}  ${ci(r)}\n`).join('')}`);
+      const head = `  ${'type'.padEnd(width)}  ${'base/op'.padStart(11)}  ${'cand./op'.padStart(11)}  ${'ratio'.padStart(8)}  interval\n`;
+      out.push(`\n${title}:\n${head}${e.types.map((r) => `  ${r.type.padEnd(width)}  ${perOp(r.base).padStart(11)}  ${perOp(r.candidate).padStart(11)}  ${ratio(r).padStart(8)}  ${ci(r)}\n`).join('')}`);
     }
   }
   return out.join('');
