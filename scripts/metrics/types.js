@@ -188,6 +188,8 @@ export {};
  * @property {import('../types.js').Interval[]} intervals one per second, as the tool reported them
  * @property {number} [operations] operations the repeat completed, when the tool says (a counted
  *   repeat's figures are divided by it)
+ * @property {number} [warmupS] seconds the tool ran before its measured window (its warm-up), when
+ *   the step says: the timed work counters take their rate over warm-up plus window
  */
 
 /**

@@ -61,6 +61,7 @@ export async function measureRepeat({ action, record, server, meter, storeDir, s
   const ok = out.status === 'ok' && !signal?.aborted;
   const figures = await session.stop({
     ok, durationS: out.durationS, throughput: out.throughput, tps: out.tps, latencyMs: out.latencyMs, intervals: out.intervals ?? [],
+    ...(typeof step.warmupS === 'number' ? { warmupS: step.warmupS } : {}),
   });
   await writeRawLog(storeDir, record.id, `${step.name}.r${repeat}.txt`, out.rawOutput ?? '');
   /** @type {import('../types.js').Repeat} */

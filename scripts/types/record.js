@@ -248,7 +248,9 @@ export {};
  * @property {number} operations the measured window's operations (throughput × windowS)
  * @property {number} windowS the tool's measured window, seconds
  * @property {number} sampledS seconds between the two status reads (start, connect and warm-up
- *   included): the change is taken as a rate over these and applied to windowS
+ *   included)
+ * @property {number} workS seconds the change is taken as a rate over, then applied to windowS:
+ *   the tool's warm-up plus windowS when the step says its warm-up, else sampledS
  * @property {Record<string, number|null>} perOp counter key (the product's workCounters) ->
  *   change per operation; null: see missing
  * @property {Record<string, string>} missing counter key -> why its figure is null

@@ -51,8 +51,10 @@ export function wallFigures(samples, repeat, workCounters) {
   const ops = ok && repeat.throughput !== null ? repeat.throughput * repeat.durationS : 0;
   // The samplers also saw the warm-up and the connect: count only the tool's measured window.
   const efficiency = ok ? computeEfficiency(samples, ops, { windowS: repeat.durationS }) : null;
+  // The tool ran its warm-up and its window inside the sampled seconds (start and connect too).
+  const workS = repeat.warmupS === undefined ? samples.durationS : Math.min(samples.durationS, repeat.durationS + repeat.warmupS);
   const work = ok && workCounters && samples.status
-    ? computeTimedWorkFigures({ idle: samples.status.idle, before: samples.status.before, after: samples.status.after, names: workCounters, operations: ops, windowS: repeat.durationS, sampledS: samples.durationS })
+    ? computeTimedWorkFigures({ idle: samples.status.idle, before: samples.status.before, after: samples.status.after, names: workCounters, operations: ops, windowS: repeat.durationS, sampledS: samples.durationS, workS })
     : null;
   return {
     meter: 'wall',

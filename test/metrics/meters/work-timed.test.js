@@ -23,7 +23,14 @@ test('per op: the change as a rate over the sampled seconds, applied to the meas
   assert.equal(f.perOp.pagesWritten, 0.01);
   assert.equal(f.perOp.redoBytes, 0, 'no redo written: a real 0');
   assert.equal(f.missing.redoBytes, undefined);
-  assert.deepEqual([f.operations, f.windowS, f.sampledS], [30000, 3, 4]);
+  assert.deepEqual([f.operations, f.windowS, f.sampledS, f.workS], [30000, 3, 4, 4]);
+});
+
+test('with the tool\'s warm-up known, the rate is taken over warm-up plus window, not the sampled seconds', () => {
+  // 4.4 s sampled: 0.4 s of start and connect, then 1 s of warm-up and the 3 s window at one rate.
+  const f = computeTimedWorkFigures({ before, after, names, operations: 30000, windowS: 3, sampledS: 4.4, workS: 4 });
+  assert.equal(f?.perOp.rowsRead, 1, '40,000 rows / 4 s × 3 s / 30,000 (by the sampled seconds: 0.91)');
+  assert.equal(f?.workS, 4);
 });
 
 test('a missing counter is null with its reason, never 0: the flavor lacks it, the server does not report it, the config does not name it', () => {
@@ -62,6 +69,12 @@ test('the wall meter keeps them as the repeat\'s meters.work, with the real prod
   const f = wallFigures(samples, repeat, config.products.mariadb.workCounters);
   const w = /** @type {import('../../../scripts/types.js').TimedWorkFigures} */ (f.meters?.work);
   assert.equal(w.perOp.rowsRead, 1);
+  assert.equal(w.workS, 4, 'no warm-up said: the sampled seconds');
+  const warm = /** @type {any} */ (wallFigures(samples, { ...repeat, warmupS: 0.5 }, config.products.mariadb.workCounters).meters?.work);
+  assert.equal(warm.workS, 3.5, 'the step\'s warm-up plus the window');
+  assert.ok(Math.abs(warm.perOp.rowsRead - 40000 / 3.5 * 3 / 30000) < 1e-12);
+  const over = /** @type {any} */ (wallFigures(samples, { ...repeat, warmupS: 5 }, config.products.mariadb.workCounters).meters?.work);
+  assert.equal(over.workS, 4, 'never more than the sampled seconds');
   assert.equal(w.operations, 30000);
   assert.equal(w.perOp.sortRows, null, 'Sort_rows not in these samples: null with the reason');
   assert.match(w.missing.sortRows, /no status variable Sort_rows/);
