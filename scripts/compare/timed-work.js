@@ -25,6 +25,12 @@ export const TIMED_WORK_FLOOR = 0.01;
 export const TIMED_WORK_SHOWN = 3;
 
 /**
+ * The terminal names a test only when one of its counters moved by this share or more (the
+ * Markdown names every test): on a suite of 25 tests most lines would say the same work.
+ */
+export const TIMED_WORK_TERMINAL_MOVE = 0.05;
+
+/**
  * @param {import('../types.js').RunRecord[]} base
  * @param {import('../types.js').RunRecord[]} candidate
  * @param {string[]} tests reported tests, in the comparison's order
@@ -76,17 +82,23 @@ const WHY = 'context, not gated: each release did as much work as it managed in 
  *   the counters that moved most, base → candidate (medians per operation)
  */
 export function renderTimedWork(cmp, format) {
-  const rows = cmp.timedWork ?? [];
-  if (rows.length === 0) return '';
+  const all = cmp.timedWork ?? [];
+  if (all.length === 0) return '';
   const md = format === 'markdown';
+  const visible = (/** @type {TimedWorkComparison} */ r) => r.counters.filter((x) => x.base !== null && x.candidate !== null && Math.max(x.base, x.candidate) >= TIMED_WORK_FLOOR);
+  const moved = (/** @type {TimedWorkComparison} */ r) => visible(r).some((x) => Math.abs(Math.log((/** @type {number} */ (x.candidate) + TIMED_WORK_FLOOR) / (/** @type {number} */ (x.base) + TIMED_WORK_FLOOR))) >= Math.log(1 + TIMED_WORK_TERMINAL_MOVE));
+  const rows = md ? all : all.filter(moved);
   const lines = rows.map((r) => {
-    const shown = r.counters.filter((x) => x.base !== null && x.candidate !== null && Math.max(x.base, x.candidate) >= TIMED_WORK_FLOOR).slice(0, TIMED_WORK_SHOWN);
+    const shown = visible(r).slice(0, TIMED_WORK_SHOWN);
     const text = shown.map((x) => `${counterWords(x.counter)}/op ${formatValue(/** @type {number} */ (x.base))} → ${formatValue(/** @type {number} */ (x.candidate))}`).join(', ');
     const name = md ? renderUntrustedText(r.test, { span: false }) : r.test;
     return `${md ? '- ' : '  '}${name}: ${text || `no counter at ${TIMED_WORK_FLOOR} per op or more`}\n`;
   });
   const title = `server work per operation on the timed repeats, base → candidate (medians over ${md ? 'the valid timed repeats' : 'the timed repeats'}; the ${TIMED_WORK_SHOWN} counters that moved most; ${WHY})`;
-  return md ? `\n**Server work on the timed repeats** (${title.slice(title.indexOf('(') + 1, -1)}):\n\n${lines.join('')}` : `\n${title}:\n${lines.join('')}`;
+  if (md) return `\n**Server work on the timed repeats** (${title.slice(title.indexOf('(') + 1, -1)}):\n\n${lines.join('')}`;
+  const quiet = all.length - rows.length;
+  const rest = quiet > 0 ? `  ${rows.length > 0 ? 'other tests' : `${quiet} test${quiet === 1 ? '' : 's'}`}: no counter moved by ${Math.round(TIMED_WORK_TERMINAL_MOVE * 100)} % or more${rows.length > 0 ? ` (${quiet})` : ''} (every test in --markdown / --json)\n` : '';
+  return `\n${title}:\n${lines.join('')}${rest}`;
 }
 
 /**

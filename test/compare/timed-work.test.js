@@ -33,12 +33,18 @@ test('medians per side of the real repeats, the most moved first, a missing coun
 
 test('shown beside the timed verdicts, as context with the reason, three counters', () => {
   const cmp = { timedWork: summarizeTimedWork(side('10.11.18'), side('10.11.19'), ['point-query']) };
-  const text = renderTimedWork(cmp, 'text');
-  assert.match(text, /server work per operation on the timed repeats, base → candidate \(.*context, not gated: each release did as much work as it managed/);
-  const line = text.split('\n').find((l) => l.startsWith('  point-query: ')) ?? '';
+  const md = renderTimedWork(cmp, 'markdown');
+  assert.match(md, /\n\*\*Server work on the timed repeats\*\* \(.*context, not gated: each release did as much work as it managed.*\):\n\n- point-query: /);
+  const line = md.split('\n').find((l) => l.startsWith('- point-query: ')) ?? '';
   assert.equal(line.split(', ').length, 3, line);
-  assert.match(line, /rows read\/op 1\.00 → 1\.00|buffer pool requests\/op/);
-  assert.match(renderTimedWork(cmp, 'markdown'), /\n\*\*Server work on the timed repeats\*\* \(.*\):\n\n- point-query: /);
+  assert.match(line, /rows read\/op 1\.00 → 1\.00/);
+  // The terminal names a test only when a counter moved by 5 % or more: here none did.
+  const text = renderTimedWork(cmp, 'text');
+  assert.match(text, /server work per operation on the timed repeats, base → candidate \(.*context, not gated.*\):\n  1 test: no counter moved by 5 % or more \(every test in --markdown \/ --json\)\n$/);
+  // As if the candidate wrote a page every 3 operations more: named, first.
+  const moved = structuredClone(cmp);
+  moved.timedWork[0].counters.unshift({ counter: 'pagesWritten', base: 0.21, candidate: 0.34 });
+  assert.match(renderTimedWork(moved, 'text'), /\n  point-query: pages written\/op 0\.210 → 0\.340, /);
   assert.equal(renderTimedWork({}, 'text'), '');
   assert.equal(counterWords('rocksdbCompactBytesWritten'), 'rocksdb compact bytes written');
 });
