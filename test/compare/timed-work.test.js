@@ -1,6 +1,6 @@
 // The work counters of the timed repeats in compare (scripts/compare/timed-work.js), on real
 // records: MariaDB 10.11.18 and 10.11.19 side by side on this 2-core VM at 19:36 on 2026-11-28
-// (test/metrics/meters/work-timed-server.test.js's run: point-query, 2 repeats of 2 s each, 2,000
+// (runReleases with the wall meter alone, as made-up-meters.test.js runs: point-query, 2 repeats of 2 s, 2,000
 // rows, load about 17: figures of work per operation, not of time), each timed repeat with its
 // meters.work. Medians per side, the most moved first, never a verdict, even in a run that
 // names the work meter but stopped before its counted phase.
