@@ -11,6 +11,7 @@ import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { summarizeTimedWork, renderTimedWork, counterWords } from '../../scripts/compare/timed-work.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { recordMeterMetrics } from '../../scripts/metrics/index.js';
+import { validateRecord } from '../../scripts/store/index.js';
 
 const dir = new URL('../fixtures/compare/timed-work/', import.meta.url);
 /** @type {import('../../scripts/types.js').RunRecord[]} */
@@ -18,6 +19,7 @@ const records = readdirSync(dir).map((f) => JSON.parse(readFileSync(new URL(f, d
 const side = (/** @type {string} */ v) => records.filter((r) => r.release.version === v);
 
 test('medians per side of the real repeats, the most moved first, a missing counter with its reason', () => {
+  for (const r of records) assert.deepEqual(validateRecord(r), [], `${r.id}: a valid record, meters.work and all`);
   const [row, ...others] = summarizeTimedWork(side('10.11.18'), side('10.11.19'), ['point-query']);
   assert.equal(others.length, 0);
   assert.deepEqual(row.repeats, { base: 2, candidate: 2 });
