@@ -183,6 +183,7 @@ export {};
 /** @typedef {import('./types/record.js').InstructionFigures} InstructionFigures */
 /** @typedef {import('./types/record.js').Repeat} Repeat */
 /** @typedef {import('./types/record.js').CounterFigures} CounterFigures */
+/** @typedef {import('./types/record.js').TimedWorkFigures} TimedWorkFigures */
 /** @typedef {import('./types/record.js').CounterPerOp} CounterPerOp */
 /** @typedef {import('./types/record.js').CounterEvent} CounterEvent */
 /** @typedef {import('./types/record.js').Interval} Interval */
@@ -201,6 +202,10 @@ export {};
 /** @typedef {import('./types/comparison.js').WarmupExclusion} WarmupExclusion */
 /** @typedef {import('./types/comparison.js').RocksdbComparison} RocksdbComparison */
 /** @typedef {import('./types/comparison.js').RocksdbSide} RocksdbSide */
+/** @typedef {import('./types/comparison.js').TimedWorkComparison} TimedWorkComparison */
+/** @typedef {import('./types/comparison.js').TimedWorkCounter} TimedWorkCounter */
+/** @typedef {import('./types/comparison.js').CountedTypeComparison} CountedTypeComparison */
+/** @typedef {import('./types/comparison.js').CountedTypeRow} CountedTypeRow */
 /** @typedef {import('./types/comparison.js').FamilyControl} FamilyControl */
 /** @typedef {import('./types/comparison.js').AdaptiveSummary} AdaptiveSummary */
 /** @typedef {import('./types/comparison.js').TestVerdict} TestVerdict */

@@ -14,6 +14,8 @@ import { collectSide, listTests, stepKind, instanceValues } from './collect-side
 import { findPolicy, findThreshold } from './thresholds.js';
 import { classifyMetric } from './classify-metric.js';
 import { summarizeRocksdb } from './rocksdb-summary.js';
+import { summarizeTimedWork } from './timed-work.js';
+import { compareCountedTypes } from './counted-types.js';
 import { pairByRound } from './paired-shift.js';
 import { runGroupKey } from '../run-id.js';
 import { coarsestResolution, explainQuantized } from './latency-resolution.js';
@@ -77,7 +79,10 @@ export function compareRuns(input) {
   /** @type {Record<import('../types.js').VerdictClass, number>} */
   const summary = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
   for (const t of tests) summary[t.verdict]++;
-  const rocksdb = summarizeRocksdb(base.records, candidate.records, listTests(candidate.records, base.records).map((t) => t.name));
+  const testNames = listTests(candidate.records, base.records).map((t) => t.name);
+  const rocksdb = summarizeRocksdb(base.records, candidate.records, testNames);
+  const timedWork = summarizeTimedWork(base.records, candidate.records, testNames);
+  const countedTypes = compareCountedTypes(base.records, candidate.records, testNames, thresholds.confidence);
   return {
     schemaVersion: 1,
     createdAt: input.createdAt,
@@ -95,6 +100,8 @@ export function compareRuns(input) {
     ...(warmups.length > 0 ? { warmups } : {}),
     // Beside the verdicts, outside their family: MyRocks servers' write amplification and stalls.
     ...(rocksdb.length > 0 ? { rocksdb } : {}),
+    ...(timedWork.length > 0 ? { timedWork } : {}),
+    ...(countedTypes.length > 0 ? { countedTypes } : {}),
   };
 }
 

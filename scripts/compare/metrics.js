@@ -78,7 +78,9 @@ export function meterMetrics(records) {
   }
   const all = [...facts].map(([meter, metrics]) => ({
     meter,
-    counted: records.some((r) => r.steps.some((s) => s.meters?.[meter] !== undefined)),
+    // A counting meter says so in config.meterSetup even where it left no counted repeat (a run
+    // stopped before its counted phase): its figures on the timed repeats (work's) are never judged.
+    counted: records.some((r) => r.config.meterSetup?.[meter] !== undefined || r.steps.some((s) => s.meters?.[meter] !== undefined)),
     metrics: metrics.map((f) => toMetricDef(meter, f)),
   }));
   return [...all.filter((m) => m.counted), ...all.filter((m) => !m.counted)];

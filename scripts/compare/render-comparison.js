@@ -12,6 +12,8 @@ import { renderFunctionFindings } from './render-function-findings.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
 import { renderCountedTable } from './render-counted-table.js';
+import { renderTimedWork } from './timed-work.js';
+import { renderCountedTypes } from './counted-types.js';
 import { describeVerdict } from './verdict-words.js';
 import { compareTimeAndWork } from './time-and-work.js';
 import { renderTimeAndWork } from './render-time-and-work.js';
@@ -71,7 +73,7 @@ export function renderComparison(cmp, options) {
     out.push(`## ${asText(title)}\n\n${sure ? `**How sure:** ${sure}\n\n` : ''}${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.map(asText).join(', ')}; candidate ${cmp.candidate.runIds.map(asText).join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
     // The 30-second view first: one row per test, as the terminal prints it; every figure after.
-    out.push(renderGlance(cmp));
+    out.push(renderGlance(cmp), renderTimedWork(cmp, 'markdown'));
     out.push('\n**Every gated metric**\n\n');
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
@@ -85,7 +87,7 @@ export function renderComparison(cmp, options) {
       out.push('\n');
       for (const t of notable) out.push(`- **${asText(t.test)}** ${asText(t.metric)}: ${label(t)}: ${asText(t.reason)}\n`);
     }
-    out.push(renderCountedTable(cmp, { format: 'markdown' }));
+    out.push(renderCountedTable(cmp, { format: 'markdown' }), renderCountedTypes(cmp, 'markdown'));
     out.push(renderFunctionSections(cmp, 'markdown', options.functions ?? 'changed'), renderFunctionFindings(cmp.tests, 'markdown'));
     if (cmp.notJudged?.length) {
       out.push('\nNot judged:\n\n');
@@ -104,7 +106,7 @@ export function renderComparison(cmp, options) {
   out.push('\n');
   const color = options.color === true;
   out.push(renderThroughputLines(cmp.tests.filter((t) => t.metric === 'throughput'), color, cmp));
-  out.push(renderUnjudgedLines(cmp, 'throughput'));
+  out.push(renderUnjudgedLines(cmp, 'throughput'), renderTimedWork(cmp, 'text'));
   const counted = cmp.tests.filter((t) => t.metric === 'instructionsPerOp');
   if (counted.length > 0) out.push(`\n${renderInstructionLines(counted, color, cmp)}`);
   out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'text'));
@@ -115,7 +117,7 @@ export function renderComparison(cmp, options) {
   if (notable.length > 0) out.push('\nwhy:\n');
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
   out.push(renderSuspects(cmp, false));
-  out.push(renderCountedTable(cmp, { format: 'terminal' }));
+  out.push(renderCountedTable(cmp, { format: 'terminal' }), renderCountedTypes(cmp, 'text'));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'), renderFunctionFindings(cmp.tests, 'text'));
   const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or within their thresholds: every number is in --markdown / --json.\n`);

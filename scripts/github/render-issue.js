@@ -3,11 +3,11 @@
  * the baseline, links, provenance and the hidden marker. Pure: data in, Markdown out.
  */
 import { computeDigest, computeFingerprint, renderMarker } from './issue-marker.js';
-import { formatChange, formatDetectable, formatEffect, formatInterval, formatPercent, formatRatio, formatStats } from '../format-number.js';
+import { formatChange, formatDetectable, formatEffect, formatInterval, formatPercent, formatRatio, formatStats, formatValue } from '../format-number.js';
 import { renderProvenance } from './render-provenance.js';
 import { largestFitting } from './fit-text.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, namingCommand, computeShownRatio, formatShownRatio, isCountedVerdict, renderFunctionFindings } from '../compare/index.js';
+import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, namingCommand, computeShownRatio, formatShownRatio, isCountedVerdict, renderFunctionFindings, counterWords, TIMED_WORK_FLOOR } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -233,9 +233,43 @@ export const FUNCTION_SECTIONS = 3;
  */
 function renderWhereItWent(regressed, comparison) {
   const withFunctions = regressed.filter(hasFunctions);
-  const lines = withFunctions.slice(0, FUNCTION_SECTIONS).map((t) => renderFunctionSection(t, comparison));
+  // Beside the functions, the same test's work counters: CPU on the same work, or more work.
+  const lines = withFunctions.slice(0, FUNCTION_SECTIONS).map((t) => `${renderFunctionSection(t, comparison)}${renderWorkBeside(t, comparison)}`);
   if (withFunctions.length > FUNCTION_SECTIONS) lines.push(`${withFunctions.length - FUNCTION_SECTIONS} more instruction regressions have their functions in the comparison and on the site.\n`);
   return lines.length > 0 ? [...lines, ''] : [];
+}
+
+/** Counters a work line names at most. */
+export const WORK_COUNTERS_SHOWN = 4;
+
+/**
+ * The server's work of a counted regression's test, for the reader of its functions: the counted
+ * work verdicts of the same test (rows, pages, redo per operation of the same fixed work; told by
+ * their facts: counted, in another unit than instructions) that moved, base → candidate, or, when
+ * none moved, that none did (the cost is CPU on the same work). Without counted work verdicts,
+ * the timed repeats' work counters that moved most (context, never gated), when the comparison has them.
+ * @param {ReportedVerdict} t
+ * @param {Comparison} comparison
+ * @returns {string} a Markdown paragraph ending with a blank line, empty when the test has neither
+ */
+export function renderWorkBeside(t, comparison) {
+  const work = comparison.tests.filter((v) => v.test === t.test && isCountedVerdict(v) && v.unit !== t.unit && v.base && v.candidate);
+  const median = (/** @type {{median: number}|null|undefined} */ side) => formatValue(side?.median ?? null);
+  const name = (/** @type {TestVerdict & {label?: string}} */ v) => v.label ?? v.metric;
+  if (work.length > 0) {
+    const moved = work.filter((v) => v.verdict === 'regression' || v.verdict === 'improvement');
+    if (moved.length === 0) {
+      const shown = work.filter((v) => (v.base?.median ?? 0) > 0).slice(0, WORK_COUNTERS_SHOWN);
+      return `**Server work of ${code(t.test)}** (counted on the same fixed work): none of its ${work.length} gated counters moved${shown.length > 0 ? ` (${shown.map((v) => `${name(v)} ${median(v.base)} → ${median(v.candidate)}`).join(', ')})` : ''}: the same work per operation, so the instructions above are more CPU for the same rows and pages.\n\n`;
+    }
+    const listed = moved.slice(0, WORK_COUNTERS_SHOWN).map((v) => `${name(v)} ${median(v.base)} → ${median(v.candidate)} (${v.verdict})`);
+    const more = moved.length - listed.length;
+    return `**Server work of ${code(t.test)}** (counted on the same fixed work): ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}; ${work.length - moved.length} other counters unchanged: the release does more (or other) work per operation, not only the same work at a higher CPU cost.\n\n`;
+  }
+  const timed = comparison.timedWork?.find((w) => w.test === t.test);
+  const counters = (timed?.counters ?? []).filter((x) => x.base !== null && x.candidate !== null && Math.max(x.base, x.candidate) >= TIMED_WORK_FLOOR).slice(0, WORK_COUNTERS_SHOWN);
+  if (counters.length === 0) return '';
+  return `**Server work of ${code(t.test)} on the timed repeats** (context, not gated: each release did as much work as it managed in the repeats' seconds; the counters that moved most, base → candidate per operation): ${counters.map((x) => `${counterWords(x.counter)}/op ${formatValue(x.base)} → ${formatValue(x.candidate)}`).join(', ')}.\n\n`;
 }
 
 /**

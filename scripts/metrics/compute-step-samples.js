@@ -21,6 +21,7 @@ import { parseIostat } from './parse-iostat.js';
  * @property {DeviceSelection} devices
  * @property {RssSecond[]} rss
  * @property {number|null} rssKb at stop
+ * @property {Record<string, string>|null} [statusIdle] SHOW GLOBAL STATUS read right before statusBefore
  * @property {Record<string, string>|null} statusBefore SHOW GLOBAL STATUS as name -> value
  * @property {Record<string, string>|null} statusAfter
  * @property {string[]} warnings
@@ -81,7 +82,7 @@ export function computeStepSamples(raw) {
     rssKb: raw.rssKb,
     rssMaxKb: rssValues.length > 0 ? Math.max(...rssValues) : null,
     status: raw.statusBefore && raw.statusAfter
-      ? { before: raw.statusBefore, after: raw.statusAfter, delta: computeStatusDelta(raw.statusBefore, raw.statusAfter) }
+      ? { before: raw.statusBefore, after: raw.statusAfter, delta: computeStatusDelta(raw.statusBefore, raw.statusAfter), ...(raw.statusIdle ? { idle: raw.statusIdle } : {}) }
       : null,
     warnings,
   };

@@ -37,6 +37,9 @@ export async function startSampling({ pid, datadir, query, intervalS = 1 }) {
   /** @type {string[]} */
   const warnings = [];
   const devices = await selectDevices(datadir);
+  // Two reads in a row: what one status read adds itself (its temporary table and scan on
+  // MariaDB), which the work counters over the step take off (meters/work.js).
+  const statusIdle = query ? await readStatus(query, 'before', warnings) : null;
   const statusBefore = query ? await readStatus(query, 'before', warnings) : null;
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
@@ -70,7 +73,7 @@ export async function startSampling({ pid, datadir, query, intervalS = 1 }) {
           : undefined;
         const samples = computeStepSamples({
           startedAt, durationS, intervalS, cores: cpus().length, vmstatText, iostatText, devices,
-          rss, rssKb, statusBefore, statusAfter, warnings,
+          rss, rssKb, statusIdle, statusBefore, statusAfter, warnings,
         });
         samples.processCpu = processCpu;
         return rocksdb === undefined ? samples : { ...samples, rocksdb };

@@ -85,9 +85,10 @@ export {};
  * @property {RssSecond[]} rss per-second mysqld VmRSS
  * @property {number|null} rssKb mysqld VmRSS at stop (null when the process is gone)
  * @property {number|null} rssMaxKb largest VmRSS seen
- * @property {{before: Record<string, string>, after: Record<string, string>, delta: Record<string, number>}|null} status
+ * @property {{before: Record<string, string>, after: Record<string, string>, delta: Record<string, number>, idle?: Record<string, string>}|null} status
  *   SHOW GLOBAL STATUS before and after; `delta` = after - before for every numeric variable
- *   (null when the query failed; the reason is in `warnings`)
+ *   (null when the query failed; the reason is in `warnings`); `idle`: a read right before
+ *   `before` (before - idle is what one status read adds itself)
  * @property {string[]} warnings what could not be sampled and why (never fatal to the step)
  * @property {ProcessCpu|null} [processCpu] CPU time of the step's own processes over the
  *   sampled window (what cpuUsPerOp counts); null when it could not be read (the reason is in
@@ -187,6 +188,8 @@ export {};
  * @property {import('../types.js').Interval[]} intervals one per second, as the tool reported them
  * @property {number} [operations] operations the repeat completed, when the tool says (a counted
  *   repeat's figures are divided by it)
+ * @property {number} [warmupS] seconds the tool ran before its measured window (its warm-up), when
+ *   the step says: the timed work counters take their rate over warm-up plus window
  */
 
 /**

@@ -188,7 +188,7 @@ async function runAction(action, state, plan, options, steps) {
     // What the repeat's figures depend on, read before the meter starts (a scan's rows).
     const measured = bench.beforeRepeat ? await bench.beforeRepeat(step, state.server) : step;
     const result = await measureRepeat(
-      { action, record: state.record, server: state.server, meter: /** @type {import('../metrics/types.js').Meter} */ (state.meter), storeDir: options.storeDir, signal: options.signal },
+      { action, record: state.record, server: state.server, meter: /** @type {import('../metrics/types.js').Meter} */ (state.meter), storeDir: options.storeDir, signal: options.signal, workCounters: state.workCounters },
       () => bench.runStep(measured, state.server, ctx),
     );
     // A suite without the sysbench load gets its size after load from the sequence's first step.

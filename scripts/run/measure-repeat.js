@@ -23,6 +23,8 @@ import { addRepeat } from './record-builder.js';
  * @property {import('../metrics/types.js').Meter} meter
  * @property {string} storeDir where the raw logs go
  * @property {AbortSignal} [signal] the run's: an interrupted repeat is never recorded as failed
+ * @property {import('../metrics/types.js').WorkCounterNames} [workCounters] the product's names of
+ *   the work counters (products config): the wall meter keeps them per op as context
  */
 
 /**
@@ -41,11 +43,12 @@ import { addRepeat } from './record-builder.js';
  * @returns {Promise<MeasuredResult>}
  * @throws what runRepeat throws (a bug), after the meter stopped
  */
-export async function measureRepeat({ action, record, server, meter, storeDir, signal }, runRepeat) {
+export async function measureRepeat({ action, record, server, meter, storeDir, signal, workCounters }, runRepeat) {
   const { step, stepIndex, instance } = action;
   // A warm-up step runs once per instance: its repeats are numbered by instance.
   const repeat = step.reported ? action.repeat : instance;
-  const session = await meter.start(server);
+  // The handle's own members plus the flavor's status names (a plain object: a fresh one per repeat).
+  const session = await meter.start(workCounters ? { ...server, workCounters } : server);
   const startedAt = new Date().toISOString();
   /** @type {import('../workload/types.js').StepOutcome} */
   let out;
@@ -58,6 +61,7 @@ export async function measureRepeat({ action, record, server, meter, storeDir, s
   const ok = out.status === 'ok' && !signal?.aborted;
   const figures = await session.stop({
     ok, durationS: out.durationS, throughput: out.throughput, tps: out.tps, latencyMs: out.latencyMs, intervals: out.intervals ?? [],
+    ...(typeof step.warmupS === 'number' ? { warmupS: step.warmupS } : {}),
   });
   await writeRawLog(storeDir, record.id, `${step.name}.r${repeat}.txt`, out.rawOutput ?? '');
   /** @type {import('../types.js').Repeat} */

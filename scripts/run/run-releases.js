@@ -149,7 +149,7 @@ export async function runReleases(config, options) {
   };
   try {
     for (const [i, rel] of releases.entries()) {
-      states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter: timed, meterNames, meterSetup }));
+      states.set(rel.key, await startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter: timed, meterNames, meterSetup, workCounters: config.products[rel.product]?.workCounters }));
     }
     // Counted right after the load (count-phase.js says why), then timed.
     const countAll = async () => {

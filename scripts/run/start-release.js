@@ -30,6 +30,8 @@ import { formatRecordId } from '../run-id.js';
  *   round starts from (same-data-rounds.js); absent = the run takes none
  * @property {string} [budgetStop] why the run's budget stopped this release before its next step
  *   (run-budget.js): its record is stored `partial` with this reason
+ * @property {import('../metrics/types.js').WorkCounterNames} [workCounters] the product's names of
+ *   the work counters (products config): the timed repeats keep them per op as context
  */
 
 /**
@@ -38,7 +40,7 @@ import { formatRecordId } from '../run-id.js';
  * @param {any} ctx
  * @returns {Promise<RunState>}
  */
-export async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter, meterNames, meterSetup }) {
+export async function startRelease(rel, i, { plan, options, workRoot, host, tools, steps, runStamp, runTag, write, meter, meterNames, meterSetup, workCounters }) {
   const safe = `${rel.product}-${rel.version}${rel.label ? `-${rel.label}` : ''}`.replace(/[^A-Za-z0-9._-]/g, '_');
   // Each release's own engine and template (`--engine innodb,rocksdb` runs one server per engine).
   const { engine, mycnfName, mycnfTemplate } = plan.releases[i];
@@ -85,7 +87,7 @@ export async function startRelease(rel, i, { plan, options, workRoot, host, tool
     // The same steps for every engine; only the load's and postwrite's parameters differ.
     steps: engine === plan.engine ? steps : planSuite(plan.suite, { engine }),
   });
-  return { record, server, deadReason: null, install: rel.install, serverOptions, engine, meter };
+  return { record, server, deadReason: null, install: rel.install, serverOptions, engine, meter, ...(workCounters ? { workCounters } : {}) };
 }
 
 /**

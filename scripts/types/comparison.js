@@ -134,6 +134,49 @@ export {};
  *   was judged (scripts/compare/warm-up.js; absent when none had)
  * @property {RocksdbComparison[]} [rocksdb] RocksDB's own figures per test and side (MyRocks
  *   servers): informational, never a verdict
+ * @property {TimedWorkComparison[]} [timedWork] the server's work per operation on the timed
+ *   repeats, per test and side (scripts/compare/timed-work.js): context, never a verdict
+ * @property {CountedTypeComparison[]} [countedTypes] a counted step's parts counted alone (a
+ *   LinkBench request phase's operation types), per type: instructions per operation, base →
+ *   candidate with the ratio (scripts/compare/counted-types.js): context, never a verdict
+ */
+
+/**
+ * @typedef {object} TimedWorkComparison one test's work counters on the timed repeats, both sides
+ * @property {string} test
+ * @property {{base: number, candidate: number}} repeats valid timed repeats with work figures
+ * @property {TimedWorkCounter[]} counters the most moved first
+ */
+
+/**
+ * @typedef {object} TimedWorkCounter one work counter's medians per operation
+ * @property {string} counter its key (products config workCounters: rowsRead, pagesWritten, ...)
+ * @property {number|null} base null: no repeat of the side has a figure (see missing)
+ * @property {number|null} candidate
+ * @property {string} [missing] why a side has no figure (the flavor lacks the counter, the server
+ *   reports none)
+ */
+
+/**
+ * @typedef {object} CountedTypeComparison one counted test's parts (operation types) on both sides
+ * @property {string} test
+ * @property {string} meter the counting meter
+ * @property {string} metric the figure compared (instructionsPerOp)
+ * @property {string} unit
+ * @property {CountedTypeRow[]} types in the order the parts were counted
+ */
+
+/**
+ * @typedef {object} CountedTypeRow one part (operation type) counted alone
+ * @property {string} type `GET_LINKS_LIST`, `ADD_LINK`, ...
+ * @property {number|null} base median per operation over the side's rounds; null: not counted there
+ * @property {number|null} candidate
+ * @property {number} rounds rounds with a figure on both sides (paired by round when the
+ *   releases ran side by side)
+ * @property {number|null} ratio paired: the geometric mean of the rounds' ratios; otherwise
+ *   candidate median / base median; null without a figure on a side
+ * @property {[number, number]|null} ci the paired t interval of the ratio at the comparison's
+ *   confidence; null with fewer than 2 paired rounds
  */
 
 /**

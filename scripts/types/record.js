@@ -236,8 +236,24 @@ export {};
  * @property {RocksdbFigures|null} [rocksdb] RocksDB's own figures over the repeat (MyRocks
  *   servers only; absent for InnoDB and in older records; null when they could not be read)
  * @property {Record<string, object>} [meters] the figures of the timed meters other than wall, by
- *   meter name (`counters`: CounterFigures); absent when the run had none (schemaVersion 1 kept
+ *   meter name (`counters`: CounterFigures; `work`: TimedWorkFigures, the server's status
+ *   counters over the repeat, context only); absent when the run had none (schemaVersion 1 kept
  *   the counters meter's figures in `counters`: the store's migration moved them here)
+ */
+
+/**
+ * @typedef {object} TimedWorkFigures the work meter's counters over one timed repeat, per
+ *   operation (scripts/metrics/meters/work.js computeTimedWorkFigures): context beside the timed
+ *   verdict, never gated (each release does as much work as it manages in the repeat's seconds)
+ * @property {number} operations the measured window's operations (throughput × windowS)
+ * @property {number} windowS the tool's measured window, seconds
+ * @property {number} sampledS seconds between the two status reads (start, connect and warm-up
+ *   included)
+ * @property {number} workS seconds the change is taken as a rate over, then applied to windowS:
+ *   the tool's warm-up plus windowS when the step says its warm-up, else sampledS
+ * @property {Record<string, number|null>} perOp counter key (the product's workCounters) ->
+ *   change per operation; null: see missing
+ * @property {Record<string, string>} missing counter key -> why its figure is null
  */
 
 /**

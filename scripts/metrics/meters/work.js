@@ -22,15 +22,17 @@
  * (which would make pages written a measure of timing). Purge of the work's own changes is
  * therefore counted too: it is work the release does per write.
  *
- * Why no timed companion (yet): the timed repeats run as much work as each release manages in
- * their seconds, on data the releases have changed differently, with the page cleaner writing
- * whenever it likes, so the same counters over them are context at best and never gated. Wall's
- * samplers do read SHOW GLOBAL STATUS around every timed repeat (start-sampling.js), but the
- * record does not keep it; keeping it (and dividing it by this meter's names) is the cheaper way
- * to that context than a second meter reading the same status again.
+ * On the timed repeats: context, never a meter of its own and never gated. The timed repeats run
+ * as much work as each release manages in their seconds, on data the releases have changed
+ * differently, with the page cleaner writing whenever it likes, so the same counters over them
+ * say what the server did beside the timed verdict but cannot be judged. Wall's samplers already
+ * read SHOW GLOBAL STATUS around every timed repeat (start-sampling.js); the wall meter divides
+ * that change by the same names (computeTimedWorkFigures below) and keeps it as the repeat's
+ * `meters.work`, which is cheaper than a second meter reading the same status again.
  */
 /** @typedef {import('../types.js').WorkCounterNames} WorkCounterNames */
 /** @typedef {import('../types.js').WorkFigures} WorkFigures */
+/** @typedef {import('../../types.js').TimedWorkFigures} TimedWorkFigures */
 
 /**
  * The counters, in the order the report shows them: key (the product config's `workCounters`
@@ -251,6 +253,56 @@ export function computeWorkFigures({ idle, before, after, settled, names, operat
 }
 
 /**
+ * The work counters over one timed repeat, per operation: context beside the timed verdict. Pure.
+ *
+ * The status was read when the samplers started and after they stopped, so its change holds the
+ * tool's start, connect and warm-up beside the measured window the operations were counted in.
+ * The change is taken as a rate over the seconds the tool worked (its warm-up plus its window,
+ * when the step says its warm-up; else the sampled seconds, as the wall meter's efficiency
+ * figures do) and applied to the measured window: perOp = change / workS × windowS / operations.
+ * Exact when the warm-up runs at the window's rate; a slower warm-up makes the figures a little
+ * low, and so do the start and connect when the sampled seconds stand in (point selects on the
+ * 2-core VM, 2 s repeats, no warm-up: 0.90-0.93 rows per op by the sampled seconds, for the 1 row
+ * each reads), the same for both releases. Engine counters are read right after the work, not settled: pages the
+ * page cleaner writes later are not in them, which is one reason these figures are never gated.
+ * Each status read adds its own temporary table and scan of the status variables (see
+ * computeWorkFigures): given a read right before `before`, that change is taken off the
+ * counters the server's status reads touch (not the engine's), as the counted repeats do.
+ * @param {object} at
+ * @param {Record<string, string>} [at.idle] a read right before `before`, nothing run between
+ * @param {Record<string, string>} at.before SHOW GLOBAL STATUS when sampling started
+ * @param {Record<string, string>} at.after after sampling stopped
+ * @param {WorkCounterNames} at.names the product's workCounters
+ * @param {number} at.operations operations of the measured window (throughput × windowS)
+ * @param {number} at.windowS the tool's measured window, seconds
+ * @param {number} at.sampledS seconds between the two status reads (the samplers' duration)
+ * @param {number} [at.workS] seconds the tool worked within them (warm-up + window); default sampledS
+ * @returns {TimedWorkFigures|null} null when there is nothing to divide by (no operations, no
+ *   window); a counter without a figure is null in perOp with its reason in missing, never 0
+ */
+export function computeTimedWorkFigures({ idle, before, after, names, operations, windowS, sampledS, workS = sampledS }) {
+  if (!(operations > 0) || !(windowS > 0) || !(sampledS > 0) || !(workS > 0)) return null;
+  const lower = (/** @type {Record<string, string>} */ s) => new Map(Object.entries(s).map(([k, v]) => [k.toLowerCase(), v]));
+  const [b, a] = [before, after].map(lower);
+  const i = idle ? lower(idle) : null;
+  const scale = windowS / workS / operations;
+  /** @type {Record<string, number|null>} */
+  const perOp = {};
+  /** @type {Record<string, string>} */
+  const missing = {};
+  for (const { key, settled: engine } of WORK_COUNTERS) {
+    const change = counterDelta(names[key], b, a);
+    const ownRead = i && !engine ? counterDelta(names[key], i, b) : 0;
+    // The read's own change is unknown only when `change` is too (the same names).
+    const delta = typeof change === 'number' ? change - (typeof ownRead === 'number' ? ownRead : 0) : null;
+    perOp[key] = delta !== null && delta >= 0 ? delta * scale : null;
+    if (typeof change === 'string') missing[key] = change;
+    else if (delta !== null && delta < 0) missing[key] = `changed by ${change} over the repeat, less than one status read itself adds (${ownRead})`;
+  }
+  return { operations, windowS: round3(windowS), sampledS: round3(sampledS), workS: round3(workS), perOp, missing };
+}
+
+/**
  * @param {WorkCounterNames[string]|undefined} entry
  * @param {Map<string, string>} before lower-cased name -> value
  * @param {Map<string, string>} after
@@ -270,6 +322,11 @@ function counterDelta(entry, before, after) {
     sum += d;
   }
   return sum;
+}
+
+/** @param {number} s */
+function round3(s) {
+  return Math.round(s * 1000) / 1000;
 }
 
 /** @param {number} s */

@@ -5,6 +5,9 @@
 // judges their metrics in the direction each states) and shown on the site (buildSite's output
 // holds their verdicts and figures), without any other file knowing them.
 //
+// The same run shows wall's own context beside them: the work counters of every timed repeat
+// (repeat.meters.work) and their line in the comparison.
+//
 // The timed one counts the server's InnoDB buffer pool page requests over a timed repeat, per
 // operation; the counted one counts the same status over a counted repeat's fixed work, per
 // operation (one figure on both roads, so one my.cnf change calibrates both). Both read SHOW GLOBAL STATUS through the server handle: cheap, and real figures of
@@ -18,7 +21,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../../scripts/config/index.js';
 import { runReleases } from '../../../scripts/run/index.js';
 import { validateRecord, readRecords, writeComparison } from '../../../scripts/store/index.js';
-import { compareRuns, resolveThresholds, isUndecided } from '../../../scripts/compare/index.js';
+import { compareRuns, resolveThresholds, isUndecided, renderComparison } from '../../../scripts/compare/index.js';
 import { withMeters, METERS } from '../../../scripts/metrics/index.js';
 import { stopAllServers } from '../../../scripts/server/index.js';
 import { buildSite } from '../../../scripts/site-build/build-site.js';
@@ -114,6 +117,15 @@ test('a made-up timed meter and a made-up counted meter: run, stored, compared a
       assert.ok(figures?.perOp.poolReadsPerOp > 0.5, `page reads per op of a point-query repeat (at least the leaf): ${JSON.stringify(rep.meters)}`);
       assert.ok(rep.throughput && rep.throughput > 0, 'wall\'s figures stay the repeat\'s own');
       assert.equal(/** @type {any} */ (rep)['pool-reads'], undefined);
+      // Beside it, wall's own context: the work counters per op (meters/work.js), one row by key per point select.
+      const work = /** @type {import('../../../scripts/types.js').TimedWorkFigures} */ (rep.meters?.work);
+      assert.ok(work, `the timed repeat keeps meters.work beside the made-up meter's: ${Object.keys(rep.meters ?? {})}`);
+      assert.equal(work.workS, work.windowS, 'no warm-up in this suite: the rate is taken over the measured window');
+      assert.ok(work.perOp.rowsRead !== null && Math.abs(work.perOp.rowsRead - 1) < 0.03, `rows read per op ${work.perOp.rowsRead}`);
+      // Wall's own status reads are taken off; the made-up meter's SHOW STATUS LIKE in the window is not (a few rows).
+      assert.ok(work.perOp.tableScanRows !== null && work.perOp.tableScanRows < 0.01, `table scan rows per op ${work.perOp.tableScanRows}`);
+      assert.equal(work.perOp.logFsyncs, null, 'MariaDB lacks it: null, never 0');
+      assert.match(work.missing.logFsyncs, /MariaDB reports no Innodb_os_log_fsyncs/);
     }
     const slot = step.meters?.['page-gets'];
     assert.equal(slot?.status, 'ok', slot?.reason ?? log);
@@ -139,6 +151,11 @@ test('a made-up timed meter and a made-up counted meter: run, stored, compared a
   assert.equal(timed.counted, undefined);
   assert.equal(isUndecided({ ...counted, verdict: 'inconclusive', mde: 1 }), false, 'more timed instances never decide a counted verdict');
   assert.ok(comparison.tests.some((t) => t.metric === 'throughput'), 'wall is judged beside them');
+  // The work counters of the timed repeats: context beside the timed verdict, never a verdict.
+  assert.deepEqual(comparison.timedWork?.map((w) => [w.test, w.repeats]), [['point-query', { base: 2, candidate: 2 }]]);
+  assert.equal(comparison.tests.some((t) => /^(rowsRead|indexLookups)/.test(t.metric)), false);
+  assert.match(renderComparison(comparison, { format: 'markdown' }), /\*\*Server work on the timed repeats\*\* \(.*context, not gated.*\n\n- point-query: .*rows read\/op 1\.00 → 1\.00/);
+  assert.match(renderComparison(comparison, { format: 'terminal' }), /server work per operation on the timed repeats, base → candidate .*context, not gated.*\n  (point-query: .*\/op \S+ → \S+|1 test: no counter moved by 5 % or more)/);
 
   // Shown: the site's data holds their verdicts with the figures.
   await writeComparison(storeDir, comparison);
