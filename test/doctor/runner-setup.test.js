@@ -255,17 +255,28 @@ function unixAllows(modes, user, path, access) {
   return false;
 }
 
+/**
+ * The owner, group and mode of every folder a dry run says it would make or change: useradd's
+ * homes, install -d, chmod with a numeric mode (a symbolic chmod -R go-w only narrows).
+ * @param {string} stdout runner.sh --dry-run's
+ * @param {Map<string, {owner: string, group: string, mode: number}>} [known] folders that exist already
+ * @returns {Map<string, {owner: string, group: string, mode: number}>}
+ */
+function modesOfDryRun(stdout, known = new Map()) {
+  const modes = new Map(known);
+  for (const m of stdout.matchAll(/^would run: useradd .*--home-dir (\S+) (\S+)$/gm)) modes.set(m[1], { owner: m[2], group: m[2], mode: 0o755 });
+  for (const m of stdout.matchAll(/^would run: install -d -o (\S+) -g (\S+) -m (\d+) (\S+)$/gm)) modes.set(m[4], { owner: m[1], group: m[2], mode: parseInt(m[3], 8) });
+  for (const m of stdout.matchAll(/^would run: chmod (\d+) (.+)$/gm)) {
+    for (const p of m[2].split(' ')) modes.set(p, { ...(modes.get(p) ?? { owner: p.split('/').at(-1) ?? 'root', group: p.split('/').at(-1) ?? 'root' }), mode: parseInt(m[1], 8) });
+  }
+  return modes;
+}
+
 test('runner.sh --pull-requests --pr-user: what its generated steps let the pull request\'s user do (the hostile build of the act test)', async () => {
   const res = await runner(['--host-class', 'medium-server', '--host-label', 'tagbench-pr-01', '--skip-packages', '--runner-tarball', '/srv/r.tgz',
     '--runner-dir', '/nonexistent/r', '--cache-dir', '/nonexistent/cache', '--org', 'acme', '--runner-group', 'tagbench-pull-requests', '--pull-requests', '--dry-run'], hosts.tuned);
   assert.equal(res.code, 0, res.stderr);
-  /** @type {Map<string, {owner: string, group: string, mode: number}>} */
-  const modes = new Map();
-  for (const m of res.stdout.matchAll(/^would run: useradd .*--home-dir (\S+) (\S+)$/gm)) modes.set(m[1], { owner: m[2], group: m[2], mode: 0o755 });
-  for (const m of res.stdout.matchAll(/^would run: install -d -o (\S+) -g (\S+) -m (\d+) (\S+)$/gm)) modes.set(m[4], { owner: m[1], group: m[2], mode: parseInt(m[3], 8) });
-  for (const m of res.stdout.matchAll(/^would run: chmod (\d+) (.+)$/gm)) {
-    for (const p of m[2].split(' ')) modes.set(p, { ...(modes.get(p) ?? { owner: p.split('/').at(-1) ?? 'root', group: p.split('/').at(-1) ?? 'root' }), mode: parseInt(m[1], 8) });
-  }
+  const modes = modesOfDryRun(res.stdout);
   // The runner's user exists already on this stand-in host only when useradd is not printed.
   if (!modes.has('/home/tagbench')) modes.set('/home/tagbench', { owner: 'tagbench', group: 'tagbench', mode: 0o700 });
   const pr = 'tagbench-pr';
@@ -311,13 +322,7 @@ test('runner.sh --pull-requests --pr-user: the user\'s install cache is its own;
   // By Unix's rules (unixAllows above), with the shared cache as create_user made it (the
   // runner's user's, 0755) after chmod -R go-w: the user runs a linked release build, cannot
   // change it, and writes its own cache.
-  /** @type {Map<string, {owner: string, group: string, mode: number}>} */
-  const modes = new Map([[cache, { owner: 'tagbench', group: 'tagbench', mode: 0o755 }]]);
-  for (const m of res.stdout.matchAll(/^would run: useradd .*--home-dir (\S+) (\S+)$/gm)) modes.set(m[1], { owner: m[2], group: m[2], mode: 0o755 });
-  for (const m of res.stdout.matchAll(/^would run: install -d -o (\S+) -g (\S+) -m (\d+) (\S+)$/gm)) modes.set(m[4], { owner: m[1], group: m[2], mode: parseInt(m[3], 8) });
-  for (const m of res.stdout.matchAll(/^would run: chmod (\d+) (.+)$/gm)) {
-    for (const p of m[2].split(' ')) modes.set(p, { ...(modes.get(p) ?? { owner: p.split('/').at(-1) ?? 'root', group: p.split('/').at(-1) ?? 'root' }), mode: parseInt(m[1], 8) });
-  }
+  const modes = modesOfDryRun(res.stdout, new Map([[cache, { owner: 'tagbench', group: 'tagbench', mode: 0o755 }]]));
   const pr = 'tagbench-pr';
   for (const [target, link] of links) {
     assert.equal(unixAllows(modes, pr, `${own}/new-build/x`, 'write'), true, `${link}: beside it, its own cache takes new builds`);
