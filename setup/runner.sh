@@ -12,8 +12,9 @@
 #             snapshot, before registering it again); and a second user (--pr-user, default
 #             tagbench-pr) that builds and runs the pull request: its own home with its install
 #             cache and ccache, no read access to the runner's folder (mode 0700) and its
-#             .credentials, no write access to the shared install cache; the runner's user may run
-#             commands as it (sudoers drop-in) and no more
+#             .credentials, no write access to the shared install cache (its finished release
+#             builds are linked into the user's cache, read-only to it); the runner's user may
+#             run commands as it (sudoers drop-in) and no more
 #   ephemeral (--ephemeral) register the runner for one job only (config.sh --ephemeral)
 #   tuning    (--tune) what doctor --strict checks: performance governor, turbo off, SMT as the
 #             host class says (tuning.smt, default off), transparent huge pages madvise,
@@ -46,7 +47,7 @@ host_class='' host_label='' repo='' org='' runner_group='' runner_tarball='' dry
 runner_user=tagbench runner_dir=/opt/tagbench-runner cache_dir=/var/cache/tagbench/installs
 skip_packages=0 skip_runner=0 ephemeral=0 pull_requests=0 pr_user=tagbench-pr
 
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
+usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 say() { printf 'setup/runner.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
@@ -271,6 +272,27 @@ create_pr_user() {
   local rule="$runner_user ALL=($pr_user) NOPASSWD: ALL"
   if [[ $(cat "/etc/sudoers.d/tagbench-pr" 2>/dev/null) == "$rule" ]]; then printf 'already: %s may run commands as %s\n' "$runner_user" "$pr_user"
   else run sh -c "printf '%s\n' '$rule' > /etc/sudoers.d/tagbench-pr && chmod 0440 /etc/sudoers.d/tagbench-pr && visudo -cf /etc/sudoers.d/tagbench-pr"; fi
+  link_release_builds
+}
+
+# The pull requests' user's install cache (pull-request.yml: <its home>/installs) is its own; the
+# release builds it may reuse (a merge base at a release tag) are the shared cache's finished
+# release builds, linked in by name and read-only to it: the shared cache is the runner's user's
+# and nothing in it is writable by others. Links, not copies: an install's marker records its
+# absolute paths (the server it verifies and runs), so a copy elsewhere would still run the
+# original. Ad-hoc builds (+ref-: another pull request's head), unfinished installs and
+# .git-refs are not linked. The host is re-imaged before each registration, so this runs again.
+link_release_builds() {
+  local own="/home/$pr_user/installs" entry name
+  run install -d -o "$pr_user" -g "$pr_user" -m 0700 "$own"
+  [[ -d $cache_dir ]] || return 0
+  run chmod -R go-w "$cache_dir"
+  for entry in "$cache_dir"/*@*; do
+    name=${entry##*/}
+    [[ -d $entry && ! -L $entry && -f $entry/.tagbench-install.json && $name != *+ref-* ]] || continue
+    if [[ $(readlink "$own/$name" 2>/dev/null) == "$entry" ]]; then printf 'already: %s reuses %s (read-only)\n' "$pr_user" "$entry"
+    else run ln -sfn "$entry" "$own/$name"; fi
+  done
 }
 
 # --- runner ---

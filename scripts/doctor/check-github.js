@@ -74,7 +74,8 @@ function result(id, title, status, detail, fix) {
  * @param {GitHubTarget} target
  * @returns {Promise<CheckResult[]>} repository visibility, fork pull request settings, self-hosted
  *   runners of the repository (and of its organisation), runner groups, one line per labelled host
- *   class, and the approval environment of pull-request runs
+ *   class, the approval environment of pull-request runs, and the code repositories whose pull
+ *   requests plan accepts (TAGBENCH_PR_CODE_REPOS)
  */
 export async function checkGitHub(client, { owner, repo, hostClasses }) {
   const repoAnswer = await read(client, 'GET /repos/{owner}/{repo}', { owner, repo });
@@ -109,7 +110,84 @@ export async function checkGitHub(client, { owner, repo, hostClasses }) {
   }
   out.push(...checkHostClasses(hostClasses, repoRunners, orgRunners));
   out.push(await checkPullRequestEnvironment(client, owner, repo, String(repoAnswer.data.default_branch ?? 'main')));
+  out.push(...await checkCodeRepositories(client, owner, repo, isOrg));
   return out;
+}
+
+/** The variable listing the code repositories whose pull requests plan accepts (pull-request.yml). */
+const CODE_REPOS_VARIABLE = 'TAGBENCH_PR_CODE_REPOS';
+
+/**
+ * The allow-list of code repositories, as plan reads it (github/pull-request-gate.js
+ * checkCodeRepository: owner/name entries separated by commas or white space, unset = none):
+ * whether it is set (a repository variable, else an organisation variable shared with the
+ * repository), every entry that is not owner/name (plan compares entries as they are, so such an
+ * entry never matches), and each listed repository looked up (plan reads its pull requests).
+ * @param {GitHubReader} client
+ * @param {string} owner
+ * @param {string} repo
+ * @param {boolean} isOrg an organisation's repository (organisation variables exist)
+ * @returns {Promise<CheckResult[]>} the list's check, then one per well-formed entry
+ */
+async function checkCodeRepositories(client, owner, repo, isOrg) {
+  const id = 'github-pr-code-repos';
+  const title = `${CODE_REPOS_VARIABLE} (code repositories)`;
+  const where = 'Settings → Secrets and variables → Actions → Variables';
+  const unreadable = 'give a token that may read the repository\'s Actions variables (fine-grained: Variables read)';
+  let answer = await read(client, 'GET /repos/{owner}/{repo}/actions/variables/{name}', { owner, repo, name: CODE_REPOS_VARIABLE });
+  let value = answer.ok ? String(answer.data.value ?? '') : null;
+  if (!answer.ok && /HTTP 404/.test(answer.why) && isOrg) {
+    answer = await read(client, 'GET /repos/{owner}/{repo}/actions/organization-variables', { owner, repo, per_page: 30 });
+    /** @type {any[]} */
+    const variables = answer.ok ? answer.data.variables ?? [] : [];
+    const shared = variables.find((v) => v?.name === CODE_REPOS_VARIABLE);
+    value = shared ? String(shared.value ?? '') : null;
+    // One page (GitHub's most is 30): past it, "not shared" cannot be told from "on a later page".
+    if (answer.ok && !shared && Number(answer.data.total_count) > variables.length) {
+      return [result(id, title, 'unknown', `not a repository variable, and ${answer.data.total_count} organisation variables are shared with ${owner}/${repo}: more than one page, so whether it is one of them was not read`, `set ${CODE_REPOS_VARIABLE} as a repository variable (${where})`)];
+    }
+  }
+  if (!answer.ok && !/HTTP 404/.test(answer.why)) return [result(id, title, 'unknown', answer.why, unreadable)];
+  const entries = (value ?? '').split(/[\s,]+/).filter(Boolean);
+  if (entries.length === 0) {
+    return [result(id, title, 'info', `${CODE_REPOS_VARIABLE} is ${value === null ? 'not set' : 'empty'}: plan refuses the pull requests of every code repository`,
+      `to benchmark pull requests, set the variable to the owner/name of each code repository (${where})`)];
+  }
+  const malformed = entries.filter((e) => !OWNER_NAME.test(e));
+  const listed = entries.filter((e) => OWNER_NAME.test(e));
+  const checks = [malformed.length > 0
+    ? result(id, title, 'warn', `${malformed.map((e) => `'${e}'`).join(', ')} ${malformed.length === 1 ? 'is' : 'are'} not owner/name: plan never matches ${malformed.length === 1 ? 'it' : 'them'}, so ${malformed.length === 1 ? 'its' : 'their'} pull requests are refused`,
+      `write each code repository as owner/name, separated by commas or spaces (${where} → ${CODE_REPOS_VARIABLE})`)
+    : result(id, title, 'ok', `${listed.length} code repositor${listed.length === 1 ? 'y' : 'ies'}: ${listed.join(', ')}`, null)];
+  for (const entry of listed) checks.push(await checkCodeRepository(client, entry));
+  return checks;
+}
+
+/** An owner/name as GitHub allows them (an owner: letters, digits, hyphens). */
+const OWNER_NAME = /^[A-Za-z0-9][A-Za-z0-9-]*\/[A-Za-z0-9._-]+$/;
+
+/**
+ * One code repository of the allow-list, looked up as plan will (its pull requests are read).
+ * @param {GitHubReader} client
+ * @param {string} entry owner/name
+ * @returns {Promise<CheckResult>}
+ */
+async function checkCodeRepository(client, entry) {
+  const [codeOwner, codeRepo] = entry.split('/');
+  const id = `github-pr-code-repo-${entry.toLowerCase()}`;
+  const title = `code repository ${entry}`;
+  const answer = await read(client, 'GET /repos/{owner}/{repo}', { owner: codeOwner, repo: codeRepo });
+  if (answer.ok) {
+    const d = answer.data;
+    const visibility = d.visibility ?? (d.private ? 'private' : 'public');
+    const renamed = typeof d.full_name === 'string' && d.full_name.toLowerCase() !== entry.toLowerCase();
+    return renamed
+      ? result(id, title, 'warn', `GitHub answers with ${d.full_name} (renamed or moved): plan compares the request's repository with ${entry} and refuses ${d.full_name}'s requests`, `write ${d.full_name} in ${CODE_REPOS_VARIABLE}`)
+      : result(id, title, 'ok', `${entry} exists (${visibility})${d.private ? ': plan and the bench job need a credential that reads it' : ''}`, null);
+  }
+  return /HTTP 404/.test(answer.why)
+    ? result(id, title, 'warn', `${entry}: ${answer.why}: no such repository, or the token may not read it; plan cannot read its pull requests and refuses them`, `correct ${entry} in ${CODE_REPOS_VARIABLE}, or check with a token that reads it`)
+    : result(id, title, 'unknown', `${entry}: ${answer.why}`, 'run doctor again with a token that reads the code repository');
 }
 
 /** The environment whose reviewers approve each pull request's run (pull-request.yml). */

@@ -36,6 +36,8 @@ test('doctor --github on the description\'s public user repository: documented r
     // The approval environment of pull-request runs and its branch policies (issue 34).
     'GET /repos/acme/bench/environments/tagbench-pull-requests',
     'GET /repos/acme/bench/environments/tagbench-pull-requests/deployment-branch-policies',
+    // The allow-list of code repositories (issue 34): the example variable's value is 'octocat'.
+    'GET /repos/acme/bench/actions/variables/TAGBENCH_PR_CODE_REPOS',
   ]);
   const status = Object.fromEntries(report.checks.map((c) => [c.id, c.status]));
   assert.deepEqual(status, {
@@ -49,7 +51,9 @@ test('doctor --github on the description\'s public user repository: documented r
     'github-host-small-server': 'fail',
     // The description's example environment allows self-review and does not report can_admins_bypass.
     'github-pr-environment': 'fail',
+    'github-pr-code-repos': 'warn',
   });
+  assert.match(report.checks.find((c) => c.id === 'github-pr-code-repos')?.detail ?? '', /^'octocat' is not owner\/name/);
   assert.match(report.checks.find((c) => c.id === 'github-pr-environment')?.detail ?? '', /self-review allowed .*administrators may bypass/);
   assert.equal(report.ok, false);
   assert.equal(report.subject, 'github');
@@ -59,8 +63,9 @@ test('doctor --github on the description\'s public user repository: documented r
 /**
  * A client on Prism whose repository answer is changed to another owner type and visibility
  * (the description's example repository is user-owned and public), so the organisation and
- * private-repository requests are checked against the description too.
- * @param {{type: string, visibility: string}} as
+ * private-repository requests are checked against the description too; and, given codeRepos,
+ * whose TAGBENCH_PR_CODE_REPOS answer holds that value, so the code repositories' lookups are.
+ * @param {{type: string, visibility: string, codeRepos?: string}} as
  */
 function clientAs(as) {
   const octokit = new Octokit({ auth: 't', baseUrl: ctx.prism.url });
@@ -68,6 +73,7 @@ function clientAs(as) {
     /** @param {string} route @param {Record<string, unknown>} [params] */
     async request(route, params) {
       const res = await octokit.request(route, params);
+      if (route === 'GET /repos/{owner}/{repo}/actions/variables/{name}' && as.codeRepos !== undefined) return { ...res, data: { ...res.data, value: as.codeRepos } };
       if (route !== 'GET /repos/{owner}/{repo}') return res;
       return { ...res, data: { ...res.data, visibility: as.visibility, private: as.visibility !== 'public', owner: { ...res.data.owner, type: as.type } } };
     },
@@ -88,8 +94,11 @@ test('organisation and private repositories: the runner group, organisation runn
   assert.deepEqual(groupChecks.map((c) => c.status), ['fail', 'fail', 'fail'], groupChecks.map((c) => `${c.title}: ${c.detail}`).join('\n'));
 
   ctx.prism.clear();
-  const priv = await checkGitHub(clientAs({ type: 'User', visibility: 'private' }), { owner: 'acme', repo: 'bench', hostClasses });
+  const priv = await checkGitHub(clientAs({ type: 'User', visibility: 'private', codeRepos: 'acme/server' }), { owner: 'acme', repo: 'bench', hostClasses });
   assertAllDocumented();
+  // The listed code repository is looked up with the documented repository route.
+  assert.ok(ctx.prism.requests.some((r) => r.path === '/repos/acme/server'), 'the code repository was looked up');
+  assert.ok(priv.some((c) => c.id === 'github-pr-code-repo-acme/server'));
   assert.ok(ctx.prism.requests.some((r) => r.path === '/repos/acme/bench/actions/permissions/fork-pr-workflows-private-repos'));
   // Example: fork PR workflows run, but only after approval and without secrets or write tokens.
   assert.equal(priv.find((c) => c.id === 'github-fork-pr-private')?.status, 'ok');

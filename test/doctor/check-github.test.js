@@ -20,6 +20,8 @@ const DOCUMENTED = new Set([
   'GET /orgs/{org}/actions/runner-groups',
   'GET /repos/{owner}/{repo}/environments/{environment_name}',
   'GET /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies',
+  'GET /repos/{owner}/{repo}/actions/variables/{name}',
+  'GET /repos/{owner}/{repo}/actions/organization-variables',
 ]);
 
 /**
@@ -31,10 +33,13 @@ function fakeClient(answers) {
   const calls = [];
   return {
     calls,
-    async request(route) {
+    async request(route, params = {}) {
       assert.ok(DOCUMENTED.has(route), `the checks called ${route}, which is not in the list of documented routes`);
       calls.push(route);
-      const a = answers[route];
+      // Another repository than the one checked (a code repository of TAGBENCH_PR_CODE_REPOS) is
+      // answered under its owner/name.
+      const other = route === 'GET /repos/{owner}/{repo}' && `${params.owner}/${params.repo}` !== 'acme/bench' ? `${params.owner}/${params.repo}` : null;
+      const a = other ? answers[other] : answers[route];
       if (a === undefined) throw Object.assign(new Error('Not Found'), { status: 404, response: { headers: {} } });
       if (a.status) throw Object.assign(new Error(`HTTP ${a.status}`), { status: a.status, response: { headers: a.headers ?? {} } });
       return { data: a };
@@ -189,4 +194,51 @@ test('renderDoctor for --github: "?" marks what cannot be told, and the summary 
   assert.match(text, /no setting found that lets pull requests from forks reach self-hosted runners \(0 optional missing, 0 warnings, 1 cannot tell\)\n$/);
   const failed = renderDoctor({ schemaVersion: 1, ok: false, subject: 'github', checks: [{ id: 'x', title: 'x', required: true, status: 'fail', detail: 'd', fix: 'f' }] });
   assert.match(failed, /1 required check failed: pull requests from forks may reach self-hosted runners/);
+});
+
+test('TAGBENCH_PR_CODE_REPOS: unset refuses every code repository; a malformed entry is named; each listed repository is looked up (issue 34)', async () => {
+  const repo = { visibility: 'private', private: true, owner: { type: 'Organization' }, default_branch: 'main' };
+  const variable = 'GET /repos/{owner}/{repo}/actions/variables/{name}';
+  const shared = 'GET /repos/{owner}/{repo}/actions/organization-variables';
+  /** @param {Record<string, any>} answers */
+  const run = async (answers) => {
+    const client = fakeClient({ 'GET /repos/{owner}/{repo}': repo, ...answers });
+    const checks = await checkGitHub(client, TARGET);
+    return { c: byId(checks), ids: checks.map((x) => x.id).filter((i) => i.startsWith('github-pr-code')), calls: client.calls };
+  };
+
+  // Unset: neither a repository variable nor an organisation variable shared with the repository.
+  const unset = await run({ [shared]: { total_count: 1, variables: [{ name: 'OTHER', value: 'x' }] } });
+  assert.equal(unset.c['github-pr-code-repos'].status, 'info');
+  assert.match(unset.c['github-pr-code-repos'].detail, /TAGBENCH_PR_CODE_REPOS is not set: plan refuses the pull requests of every code repository/);
+  assert.ok(unset.calls.includes(variable) && unset.calls.includes(shared), 'both places a variable can come from were read');
+
+  // Shared by the organisation: found there, and its repositories looked up.
+  const fromOrg = await run({ [shared]: { total_count: 1, variables: [{ name: 'TAGBENCH_PR_CODE_REPOS', value: 'acme/server' }] }, 'acme/server': { full_name: 'acme/server', visibility: 'public', private: false } });
+  assert.equal(fromOrg.c['github-pr-code-repos'].status, 'ok', fromOrg.c['github-pr-code-repos'].detail);
+  assert.equal(fromOrg.c['github-pr-code-repo-acme/server'].status, 'ok');
+
+  // A repository variable: one malformed entry (a URL), one unknown repository, one renamed, one good.
+  const listed = await run({
+    [variable]: { name: 'TAGBENCH_PR_CODE_REPOS', value: 'acme/server, https://github.com/acme/fork\nacme/gone Acme/Old' },
+    'acme/server': { full_name: 'acme/server', visibility: 'private', private: true },
+    'Acme/Old': { full_name: 'acme/new-name', visibility: 'public', private: false },
+  });
+  assert.ok(!listed.calls.includes(shared), 'a repository variable is not looked for among the organisation\'s');
+  const list = listed.c['github-pr-code-repos'];
+  assert.equal(list.status, 'warn');
+  assert.match(list.detail, /^'https:\/\/github\.com\/acme\/fork' is not owner\/name: plan never matches it/);
+  assert.match(list.fix ?? '', /owner\/name, separated by commas or spaces/);
+  assert.deepEqual(listed.ids, ['github-pr-code-repos', 'github-pr-code-repo-acme/server', 'github-pr-code-repo-acme/gone', 'github-pr-code-repo-acme/old']);
+  assert.equal(listed.c['github-pr-code-repo-acme/server'].status, 'ok');
+  assert.match(listed.c['github-pr-code-repo-acme/server'].detail, /acme\/server exists \(private\): plan and the bench job need a credential that reads it/);
+  assert.equal(listed.c['github-pr-code-repo-acme/gone'].status, 'warn');
+  assert.match(listed.c['github-pr-code-repo-acme/gone'].detail, /HTTP 404 .*plan cannot read its pull requests and refuses them/);
+  assert.equal(listed.c['github-pr-code-repo-acme/old'].status, 'warn');
+  assert.match(listed.c['github-pr-code-repo-acme/old'].detail, /GitHub answers with acme\/new-name \(renamed or moved\)/);
+
+  // A token that may not read variables: cannot tell, never "unset".
+  const hidden = await run({ [variable]: { status: 403 } });
+  assert.equal(hidden.c['github-pr-code-repos'].status, 'unknown');
+  assert.match(hidden.c['github-pr-code-repos'].fix ?? '', /Variables read/);
 });

@@ -23,7 +23,7 @@ let callLog = '';
 const hosts = {};
 
 /** Commands that change a host; their stand-ins record each call (systemctl answers "not active"). */
-const HOST_CHANGING = ['useradd', 'systemctl', 'tar', 'install', 'chown', 'runuser', 'apt-get'];
+const HOST_CHANGING = ['useradd', 'systemctl', 'tar', 'install', 'chown', 'runuser', 'apt-get', 'ln', 'chmod'];
 
 /**
  * @param {string} name
@@ -255,17 +255,28 @@ function unixAllows(modes, user, path, access) {
   return false;
 }
 
+/**
+ * The owner, group and mode of every folder a dry run says it would make or change: useradd's
+ * homes, install -d, chmod with a numeric mode (a symbolic chmod -R go-w only narrows).
+ * @param {string} stdout runner.sh --dry-run's
+ * @param {Map<string, {owner: string, group: string, mode: number}>} [known] folders that exist already
+ * @returns {Map<string, {owner: string, group: string, mode: number}>}
+ */
+function modesOfDryRun(stdout, known = new Map()) {
+  const modes = new Map(known);
+  for (const m of stdout.matchAll(/^would run: useradd .*--home-dir (\S+) (\S+)$/gm)) modes.set(m[1], { owner: m[2], group: m[2], mode: 0o755 });
+  for (const m of stdout.matchAll(/^would run: install -d -o (\S+) -g (\S+) -m (\d+) (\S+)$/gm)) modes.set(m[4], { owner: m[1], group: m[2], mode: parseInt(m[3], 8) });
+  for (const m of stdout.matchAll(/^would run: chmod (\d+) (.+)$/gm)) {
+    for (const p of m[2].split(' ')) modes.set(p, { ...(modes.get(p) ?? { owner: p.split('/').at(-1) ?? 'root', group: p.split('/').at(-1) ?? 'root' }), mode: parseInt(m[1], 8) });
+  }
+  return modes;
+}
+
 test('runner.sh --pull-requests --pr-user: what its generated steps let the pull request\'s user do (the hostile build of the act test)', async () => {
   const res = await runner(['--host-class', 'medium-server', '--host-label', 'tagbench-pr-01', '--skip-packages', '--runner-tarball', '/srv/r.tgz',
     '--runner-dir', '/nonexistent/r', '--cache-dir', '/nonexistent/cache', '--org', 'acme', '--runner-group', 'tagbench-pull-requests', '--pull-requests', '--dry-run'], hosts.tuned);
   assert.equal(res.code, 0, res.stderr);
-  /** @type {Map<string, {owner: string, group: string, mode: number}>} */
-  const modes = new Map();
-  for (const m of res.stdout.matchAll(/^would run: useradd .*--home-dir (\S+) (\S+)$/gm)) modes.set(m[1], { owner: m[2], group: m[2], mode: 0o755 });
-  for (const m of res.stdout.matchAll(/^would run: install -d -o (\S+) -g (\S+) -m (\d+) (\S+)$/gm)) modes.set(m[4], { owner: m[1], group: m[2], mode: parseInt(m[3], 8) });
-  for (const m of res.stdout.matchAll(/^would run: chmod (\d+) (.+)$/gm)) {
-    for (const p of m[2].split(' ')) modes.set(p, { ...(modes.get(p) ?? { owner: p.split('/').at(-1) ?? 'root', group: p.split('/').at(-1) ?? 'root' }), mode: parseInt(m[1], 8) });
-  }
+  const modes = modesOfDryRun(res.stdout);
   // The runner's user exists already on this stand-in host only when useradd is not printed.
   if (!modes.has('/home/tagbench')) modes.set('/home/tagbench', { owner: 'tagbench', group: 'tagbench', mode: 0o700 });
   const pr = 'tagbench-pr';
@@ -284,4 +295,40 @@ test('runner.sh --pull-requests --pr-user: what its generated steps let the pull
   // sudoers rule lets the runner run commands as it, and nothing the other way.
   assert.match(res.stdout, /'tagbench ALL=\(tagbench-pr\) NOPASSWD: ALL'/);
   assert.doesNotMatch(res.stdout, /tagbench-pr ALL=/);
+});
+
+test('runner.sh --pull-requests --pr-user: the user\'s install cache is its own; the shared cache\'s finished release builds are linked in, read-only to it; ad-hoc builds are not (issue 34)', async () => {
+  // A shared install cache as a release host's image holds it: two finished release builds, a
+  // pull request's ad-hoc build, an install that never finished, and the bare repositories.
+  const cache = join(dir, 'shared-installs');
+  const entry = (/** @type {string} */ name, finished = true) => join(cache, name, finished ? '.tagbench-install.json' : 'usr/sbin/mariadbd');
+  for (const [name, finished] of /** @type {const} */ ([['mariadb-10.11.19@deb', true], ['mariadb-10.11.19@source+commit-0123456789ab', true],
+    ['mariadb-11.4.0@source+ref-pull_7_head+commit-abcdef012345', true], ['mariadb-10.5.23@deb', false]])) {
+    await mkdir(dirname(entry(name, finished)), { recursive: true });
+    await writeFile(entry(name, finished), '{}\n');
+  }
+  await mkdir(join(cache, '.git-refs', 'mariadb.git'), { recursive: true });
+  const res = await runner(['--host-class', 'medium-server', '--host-label', 'tagbench-pr-01', '--skip-packages', '--runner-tarball', '/srv/r.tgz',
+    '--runner-dir', '/nonexistent/r', '--cache-dir', cache, '--org', 'acme', '--runner-group', 'tagbench-pull-requests', '--pull-requests', '--dry-run'], hosts.tuned);
+  assert.equal(res.code, 0, res.stderr);
+  assert.deepEqual(changingCalls(res.calls), [], 'a dry run changes nothing');
+  const own = '/home/tagbench-pr/installs';
+  assert.match(res.stdout, new RegExp(`^would run: install -d -o tagbench-pr -g tagbench-pr -m 0700 ${own}$`, 'm'), 'its own install cache, closed to others');
+  assert.match(res.stdout, new RegExp(`^would run: chmod -R go-w ${cache}$`, 'm'), 'nothing in the shared cache writable by others');
+  const links = [...res.stdout.matchAll(/^would run: ln -sfn (\S+) (\S+)$/gm)].map((m) => [m[1], m[2]]);
+  assert.deepEqual(links, ['mariadb-10.11.19@deb', 'mariadb-10.11.19@source+commit-0123456789ab'].map((n) => [join(cache, n), `${own}/${n}`]),
+    'finished release builds only: no other pull request\'s build, no unfinished install, no .git-refs');
+
+  // By Unix's rules (unixAllows above), with the shared cache as create_user made it (the
+  // runner's user's, 0755) after chmod -R go-w: the user runs a linked release build, cannot
+  // change it, and writes its own cache.
+  const modes = modesOfDryRun(res.stdout, new Map([[cache, { owner: 'tagbench', group: 'tagbench', mode: 0o755 }]]));
+  const pr = 'tagbench-pr';
+  for (const [target, link] of links) {
+    assert.equal(unixAllows(modes, pr, `${own}/new-build/x`, 'write'), true, `${link}: beside it, its own cache takes new builds`);
+    assert.equal(unixAllows(modes, pr, `${target}/usr/sbin/mariadbd`, 'read'), true, `${target}: the linked release build is readable`);
+    assert.equal(unixAllows(modes, pr, `${target}/usr/sbin/mariadbd`, 'write'), false, `${target}: and not writable`);
+    assert.equal(unixAllows(modes, pr, `${target}/.tagbench-install.json`, 'write'), false, `${target}: nor its marker`);
+  }
+  assert.equal(unixAllows(modes, 'tagbench', `${cache}/mariadb-10.11.19@deb/x`, 'write'), true, 'the runner\'s user still fills the shared cache');
 });

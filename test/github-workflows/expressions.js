@@ -195,7 +195,8 @@ export function evaluate(text, context, status = {}) {
  */
 export function interpolate(value, context, status) {
   if (typeof value !== 'string') return value;
-  const whole = value.match(/^\s*\$\{\{([\s\S]*?)\}\}\s*$/);
+  // One expression alone keeps its type; `${{ a }}/${{ b }}` is text (the inner part holds no `}}`).
+  const whole = value.match(/^\s*\$\{\{((?:(?!\}\})[\s\S])*)\}\}\s*$/);
   if (whole) return evaluate(whole[1], context, status);
   return value.replace(/\$\{\{([\s\S]*?)\}\}/g, (_, expr) => toText(evaluate(expr, context, status)));
 }

@@ -48,6 +48,7 @@ import { fakeApproval, fakeEnvironment, startFakeGitHub } from '../github/fake-g
 import { ensureGitHubSpec, usePrismForFile } from '../github/prism-harness.js';
 import { commitShim, git, privateInstallCache } from '../support/shim-repository.js';
 import { commitHostileShim, readHostileReport } from '../support/hostile-tree.js';
+import { linksAndMentions } from '../support/markdown-syntax.js';
 
 const execFileP = promisify(execFile);
 const PORT_BASE = 23540;
@@ -205,6 +206,11 @@ test('act: a labelled pull request runs only once another person approved its co
     // The planted attempts and change point: refused by publish, which says why and writes nothing.
     assert.ok(build.log.some((l) => l.startsWith('planted ')), `planted in the results handed back: ${build.log.join(' | ')}`);
     assert.match(log, /refs\/attempts\/local\/mariadb\/10\.11\.99\/attempt-1\.json[^\n]*outside refs\/runs\/ and refs\/verdicts\//, 'publish names the planted file and the rule');
+    // The first run's records, replayed (another commit) and re-labelled (another pull request),
+    // where the ref run's own records go: refused, each with the field that gave it away.
+    for (const { relPath, why } of plantedRecords) {
+      assert.match(log, new RegExp(`refs/${relPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not of the planned pull request run: [^\n]*${why}`), `publish refuses the planted ${relPath} naming ${why}`);
+    }
     if (refsOnly) {
       assert.deepEqual(await lsBranch(), branchAfterFirst, 'the results branch holds only the refs of the first run: nothing of the refused artifact');
       assert.ok(!branchAfterFirst.some((p) => /\t(runs|changepoints|attempts|logs)\//.test(p) || /\trefs\/(?!runs\/|verdicts\/)/.test(p)), 'refs/runs and refs/verdicts only');
@@ -223,7 +229,8 @@ test('act: a labelled pull request runs only once another person approved its co
   ctx.prism.clear();
   const dispatch1 = /** @type {any} */ (await request('label', 'labeled', first));
   assert.deepEqual(fake.repositoryDispatches.map((d) => [d.repo, d.event_type]), [['acme/tagbench', 'tagbench-pull-request']]);
-  assert.deepEqual(dispatch1?.client_payload, { repository: 'acme/bench', clone_url: code, pull: '1', sha: first, base_ref: 'main', requested_by: 'maintainer' });
+  // No clone_url: the service takes where to fetch from GitHub's report, and refuses a payload with one.
+  assert.deepEqual(dispatch1?.client_payload, { repository: 'acme/bench', pull: '1', sha: first, base_ref: 'main', requested_by: 'maintainer' });
   assert.ok(ctx.prism.requests.some((r) => r.path === '/repos/acme/bench/collaborators/maintainer/permission'), 'the labeller\'s permission was read');
   assertValid();
 
@@ -266,6 +273,23 @@ test('act: a labelled pull request runs only once another person approved its co
   }
 
   const branchAfterFirst = refsOnly ? await lsBranch() : [];
+  // The hostile push carries the first run's records: the candidate's as it is (a valid record of
+  // another commit), the base side's claiming pull request 2.
+  /** @type {{relPath: string, text: string, why: string}[]} */
+  const plantedRecords = [];
+  if (refsOnly) {
+    const paths = branchAfterFirst.map((l) => l.split('\t')[1]).filter((p) => p.startsWith('refs/runs/') && p.endsWith('.json'));
+    for (const path of paths) {
+      const record = JSON.parse((await execFileP('git', ['--git-dir', resultsRepo, 'show', `bench-data:${path}`])).stdout);
+      const base = record.release.ref.role === 'base';
+      if (base) Object.assign(record.release.ref, { pullRequest: 2, name: 'pull/2/head' });
+      plantedRecords.push({ relPath: path.slice('refs/'.length), text: `${JSON.stringify(record, null, 2)}\n`, why: base ? 'ref.pullRequest is 2, the plan says 1' : `ref.commit is "${first}"` });
+    }
+    const kinds = new Set(plantedRecords.map((p) => p.why.slice(0, 14)));
+    assert.equal(kinds.size, 2, `the first run published records of both sides: ${paths.join(', ')}`);
+  }
+  // A plug-in's file name is its author's: a Markdown link and a mention in the profile's object name.
+  const hostileLibrary = 'lib[pay here](https:evil.example) @octocat.so';
 
   // A second push: the label goes, nothing is sent. Labelled again: the new head, approved by
   // alice naming it, costs 20,000 instructions more per query answer in fixture_answer_cost,
@@ -278,7 +302,7 @@ test('act: a labelled pull request runs only once another person approved its co
   await writeFile(targets.credentials, '{"scheme": "OAuth", "data": {"clientId": "stand-in"}}\n', { mode: 0o600 });
   await mkdir(targets.releaseBuild, { recursive: true });
   await mkdir(targets.ccache, { recursive: true });
-  const second = await commitHostileShim(work, { version: VERSION, cacheDir: CACHE, message: 'a slower answer', addedInstructions: 20_000, targets });
+  const second = await commitHostileShim(work, { version: VERSION, cacheDir: CACHE, message: 'a slower answer', addedInstructions: 20_000, targets, planted: plantedRecords, libraryName: hostileLibrary });
   await execFileP('git', ['-C', work, 'push', '-q', code, 'feature']);
   await git(code, 'update-ref', 'refs/pull/1/head', second);
   fake.pulls[1] = pullRequest(example, second, code);
@@ -305,6 +329,11 @@ test('act: a labelled pull request runs only once another person approved its co
   assert.match(ours()[0].body, /fixture_answer_cost/, 'the comment says where the instructions went too');
   assert.equal(ours().length, 1, 'one comment, edited in place');
   assert.ok(ours()[0].body.includes(`commit \`${second}\``));
+  // The plug-in's name reached the texts (the profile names the function's object by it), as
+  // inert text: no line that carries it renders a link or a mention.
+  const named = [verdict.text ?? '', ours()[0].body].flatMap((md) => md.split('\n')).filter((l) => l.includes('octocat'));
+  assert.ok(named.length > 0, `the hostile library's name is in the check or the comment:\n${(verdict.text ?? '').slice(0, 1500)}`);
+  for (const line of named) assert.deepEqual(linksAndMentions(line), [], `rendered as link or mention: ${line}`);
   assert.ok(ctx.prism.requests.some((r) => r.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(r.path) && r.status === 200), 'the comment was edited (PATCH), not posted again');
   passed = true;
 });

@@ -10,10 +10,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { evaluateCondition } from './expressions.js';
+import { evaluateCondition, interpolate } from './expressions.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PR = 'tagbench-pull-requests';
@@ -115,4 +118,36 @@ test('the request workflow: the label is dropped on every push; only an exact /t
   for (const [, j] of jobs) assert.equal(j.concurrency?.['cancel-in-progress'] === true && JSON.stringify(j.concurrency.group).includes('comment'), false);
   // A member or collaborator may be anyone with triage: their permission is read from the API.
   assert.match(JSON.stringify(req.steps), /collaborators\/.*\/permission/);
+});
+
+test('a request carrying clone_url (a copy of the request workflow older than the rule) is refused, saying what to do; the request workflow sends none', async () => {
+  const { yaml } = await load('.github/workflows/pull-request.yml');
+  const step = yaml.jobs.plan.steps.find((/** @type {any} */ s) => s.id === 'request');
+  const payload = { repository: 'acme/bench', pull: '1', sha: 'a'.repeat(40), base_ref: 'main', requested_by: 'maintainer' };
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-pr-request-'));
+  /** @param {Record<string, unknown>} clientPayload */
+  const runStep = async (clientPayload) => {
+    /** @type {Record<string, string>} */
+    const env = {};
+    for (const [k, v] of Object.entries(step.env)) env[k] = String(interpolate(v, { github: { event: { client_payload: clientPayload } } }) ?? '');
+    const output = join(dir, `output-${Object.keys(clientPayload).length}`);
+    const res = await new Promise((resolve) => {
+      execFile('bash', ['-e', '-c', step.run], { env: { PATH: process.env.PATH ?? '', ...env, GITHUB_OUTPUT: output } }, (err, stdout) => resolve({ code: err ? err.code : 0, stdout }));
+    });
+    return { .../** @type {{code: number, stdout: string}} */ (res), output: await readFile(output, 'utf8').catch(() => '') };
+  };
+  try {
+    const current = await runStep(payload);
+    assert.equal(current.code, 0, current.stdout);
+    assert.match(current.output, /^repository=acme\/bench$/m);
+    const stale = await runStep({ ...payload, clone_url: 'https://evil.example/acme/bench.git' });
+    assert.equal(stale.code, 1);
+    assert.match(stale.stdout, /::error::the request carries clone_url, which this service no longer takes: copy the current setup\/code-repository\/tagbench-request\.yml into acme\/bench's \.github\/workflows\//);
+    assert.equal(stale.output, '', 'nothing of a refused request reaches the plan');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const { text } = await load('setup/code-repository/tagbench-request.yml');
+  const code = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
+  assert.doesNotMatch(code, /clone_url/, 'the request workflow sends no clone_url');
 });

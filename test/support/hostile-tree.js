@@ -5,12 +5,15 @@
  * cache's `.git-refs` repository, a release build of the cache and the ccache, read the
  * environment of every process of the job up to the runner, leave a process running after the
  * job, and plant in the results it hands back three leg attempts with a `javascript:` run URL and
- * a change point beside the ref run. What it managed goes into a report folder the test reads.
+ * a change point beside the ref run, and valid release records of another commit or pull request
+ * under refs/runs; its library, the one the server loads, may carry a file name with Markdown in
+ * it (a plug-in's name is the author's to choose). What it managed goes into a report folder the
+ * test reads.
  * Every target is a path the test made (never the machine's shared install cache: act runs as
  * root here, so a write there would succeed and spoil other tests' installs).
  */
-import { appendFile, copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commitShim, git } from './shim-repository.js';
 
@@ -20,13 +23,21 @@ const HOSTILE_SCRIPT = fileURLToPath(new URL('../fixtures/install/hostile-pull-r
 /**
  * Commit the shim as a hostile pull request's head: the shim with the attack in its CMake code.
  * @param {string} work a git work tree
- * @param {Parameters<typeof commitShim>[1] & {targets: {report: string, credentials: string, releaseBuild: string, gitRefs: string, ccache: string, stopPid: number}}} o
- *   stopPid: the test's own process, where the walk up the job's processes stops
+ * @param {Parameters<typeof commitShim>[1] & {targets: {report: string, credentials: string, releaseBuild: string, gitRefs: string, ccache: string, stopPid: number},
+ *   planted?: {relPath: string, text: string}[], libraryName?: string}} o
+ *   stopPid: the test's own process, where the walk up the job's processes stops; planted: files
+ *   the build copies into the results it hands back (relPath under refs/); libraryName: the file
+ *   name the server loads the shim's library by (its object name in the profile)
  * @returns {Promise<string>} the commit
  */
 export async function commitHostileShim(work, o) {
   await commitShim(work, o);
   const t = o.targets;
+  for (const { relPath, text } of o.planted ?? []) {
+    await mkdir(dirname(join(work, 'planted', relPath)), { recursive: true });
+    await writeFile(join(work, 'planted', relPath), text);
+  }
+  if (o.libraryName) await appendFile(join(work, 'CMakeLists.txt'), renameLibrary(o.libraryName));
   await copyFile(HOSTILE_SCRIPT, join(work, 'hostile.sh'));
   await writeFile(join(work, 'HOSTILE_TARGETS'), [
     `report='${t.report}'`, `credentials='${t.credentials}'`, `release_build='${t.releaseBuild}'`, `git_refs='${t.gitRefs}'`, `ccache='${t.ccache}'`, `stop_pid='${t.stopPid}'`, '',
@@ -58,4 +69,26 @@ export async function readHostileReport(report, phase) {
     return { pid, comm: comm.join('-'), text: await readFile(join(dir, n), 'utf8') };
   }));
   return { log, environments };
+}
+
+/**
+ * CMake code that makes the patched server load the shim's library under another file name: a
+ * copy of it, named in the server's needed libraries instead (patchelf), installed beside it.
+ * @param {string} name a file name (no slash, no double quote, no semicolon)
+ * @returns {string}
+ */
+function renameLibrary(name) {
+  if (/["/;$\\]/.test(name)) throw new Error(`library name ${JSON.stringify(name)} would break the CMake code it goes into`);
+  return [
+    '',
+    '# A plug-in named by its author: the server loads the library under this file name.',
+    `set(HOSTILE_LIBRARY "${name}")`,
+    'add_custom_target(hostile_library_name ALL',
+    '  COMMAND ${CMAKE_COMMAND} -E copy "$<TARGET_FILE:answer_cost>" "${HOSTILE_LIBRARY}"',
+    '  COMMAND ${PATCHELF} --replace-needed libanswer_cost.so "${HOSTILE_LIBRARY}" mariadbd',
+    '  VERBATIM)',
+    'add_dependencies(hostile_library_name patched_server)',
+    'install(FILES "${CMAKE_BINARY_DIR}/${HOSTILE_LIBRARY}" DESTINATION lib/tagbench-shim)',
+    '',
+  ].join('\n');
 }
