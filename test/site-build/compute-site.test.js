@@ -47,17 +47,19 @@ test('a slice\'s files come from one grouping: its table, every release page, ev
   }
   for (const t of group.tests) assert.ok(files.json.has(dataPaths.test({ ...group.key, test: t.name })), `history of ${t.name}`);
   assert.ok(files.text.has(table.csv));
-  assert.deepEqual(summary.views, buildSliceViews([group]));
-  for (const v of summary.views) assert.deepEqual(files.json.get(viewPaths.table(v)), v);
-  assert.deepEqual(summary.counts, { runs: 3, comparisons: 1, releases: 3 });
-  assert.equal(summary.entries.length, 1);
-  assert.deepEqual([summary.cross.host, summary.cross.suite], ['local', 'smoke']);
-  assert.equal(summary.hostSuite, null, 'no reference configured');
+  const parts = /** @type {any} */ (summary.parts);
+  assert.deepEqual(parts.viewsIndex.views, buildSliceViews([group]));
+  for (const v of parts.viewsIndex.views) assert.deepEqual(files.json.get(viewPaths.table(v)), v);
+  assert.deepEqual(summary.counts, { runs: 3, comparisons: 1, tables: 1 });
+  assert.deepEqual(parts.manifest.counts, { runs: 3, comparisons: 1, releases: 3 });
+  assert.equal(parts.manifest.entries.length, 1);
+  assert.deepEqual([parts.cross.host, parts.cross.suite], ['local', 'smoke']);
+  assert.equal(parts.hosts.suite, null, 'no reference configured');
 });
 
 test('a slice tells which legs it ended: compared releases, and finished runs (a partial run ends nothing)', () => {
   const input = sliceInput();
-  const { legs } = computeSlice(input, new Set(), { slice, reference: null, thresholds: null }).summary;
+  const { legs } = /** @type {any} */ (computeSlice(input, new Set(), { slice, reference: null, thresholds: null }).summary.parts).manifest;
   assert.deepEqual(legs.compared, ['local/mariadb/10.11.20/smoke']);
   const finished = new Map(legs.finished);
   assert.deepEqual([...finished.keys()].sort(), ['local/mariadb/10.11.18/smoke', 'local/mariadb/10.11.20/smoke']);
@@ -70,9 +72,9 @@ test('the host class\'s reference release in the slice gives its suite of the ho
   const thresholds = resolveThresholds(/** @type {any} */ (config.thresholds));
   const input = sliceInput();
   const reference = { product: 'mariadb', version: '10.11.18' };
-  const withRef = computeSlice(input, new Set(), { slice, reference, thresholds }).summary.hostSuite;
+  const withRef = /** @type {any} */ (computeSlice(input, new Set(), { slice, reference, thresholds }).summary.parts).hosts.suite;
   assert.ok(withRef, 'the reference ran in this slice');
   assert.equal(withRef.suite, 'smoke');
-  const other = computeSlice(input, new Set(), { slice, reference: { product: 'mysql', version: '8.4.5' }, thresholds }).summary.hostSuite;
+  const other = /** @type {any} */ (computeSlice(input, new Set(), { slice, reference: { product: 'mysql', version: '8.4.5' }, thresholds }).summary.parts).hosts.suite;
   assert.equal(other, null);
 });
