@@ -10,23 +10,7 @@ import { h, scrollTable } from '../dom.js';
 import { fmtCount, fmtDetectable, fmtQps, fmtRatio, fmtSeconds, fmtSmallPct, ratioDigits } from '../format.js';
 import { shownAgainst } from '../ratios.js';
 import { formatShownRatio, computeShownRatio } from '#shown-ratio';
-import { verdictBadge, shownRatioSpan, testHref } from '../components.js';
-
-/**
- * The counting meters of the release's tests, in the order the tests first name them, each with
- * the label its metric is shown by.
- * @param {any} d release data
- * @returns {{meter: string, label: string}[]}
- */
-export function countedColumns(d) {
-  /** @type {Map<string, string>} */
-  const labels = new Map();
-  for (const t of d.tests) {
-    for (const [meter, c] of Object.entries(t.counted ?? {})) if (!labels.has(meter)) labels.set(meter, /** @type {any} */ (c).label);
-    for (const [meter, v] of Object.entries(t.countedVerdicts ?? {})) if (!labels.has(meter)) labels.set(meter, /** @type {any} */ (v).label ?? /** @type {any} */ (v).metric);
-  }
-  return [...labels].map(([meter, label]) => ({ meter, label }));
-}
+import { verdictBadge, shownRatioSpan, testHref, countingMeters } from '../components.js';
 
 /** @param {string} s @returns {string} */
 const capital = (s) => `${s[0]?.toUpperCase() ?? ''}${s.slice(1)}`;
@@ -36,7 +20,7 @@ const capital = (s) => `${s[0]?.toUpperCase() ?? ''}${s.slice(1)}`;
  * @param {any} baseData the default base release's data (no comparison), if loaded
  */
 export function testsTable(d, baseData) {
-  const meters = countedColumns(d);
+  const meters = countingMeters(d.tests);
   const rows = d.tests.filter((/** @type {any} */ t) => t.present).map((/** @type {any} */ t) => {
     const baseTest = baseData?.tests.find((/** @type {any} */ x) => x.name === t.name);
     return h('tr', { dataset: { test: t.name, timed: String(t.timed !== false) } },

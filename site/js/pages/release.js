@@ -14,10 +14,10 @@ import { fmtBytes, fmtCount, fmtDate, fmtNum, fmtPct, fmtRatio, ratioDigits } fr
 import { bisectSection } from './release-bisect.js';
 import { functionsSection, belowThresholdSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
-import { testsTable, countedColumns } from './release-tests.js';
+import { testsTable } from './release-tests.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { latencySection } from './release-latencies.js';
-import { breadcrumb, verdictBadge, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable, findingsList } from '../components.js';
+import { breadcrumb, verdictBadge, countingMeters, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable, findingsList } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -106,7 +106,7 @@ function verdictIntro(d, baseData) {
       baseData ? `Ratios below are medians relative to ${baseData.version} (the default base of this product line).` : 'This is the base release of its product line.');
   }
   // Each counting meter's verdicts, named as its meter states its metric (the label), not worded here.
-  const counted = countedColumns(d).map(({ meter, label }) => ({ meter, label, counts: countsOf(d, (t) => t.countedVerdicts?.[meter]) }))
+  const counted = countingMeters(d.tests).map(({ meter, label }) => ({ meter, label, counts: countsOf(d, (t) => t.countedVerdicts?.[meter]) }))
     .filter((m) => Object.keys(m.counts).length > 0);
   return h('div', { id: 'verdict-summary' },
     // How sure comes first: a reader weighs every count and ratio below by it.

@@ -39,18 +39,6 @@ export function countedSection(d) {
 }
 
 /**
- * The counting meters of a test's history, in the order the releases first name them.
- * @param {any} d test data
- * @returns {{meter: string, label: string}[]}
- */
-export function countedMetersOf(d) {
-  /** @type {Map<string, string>} */
-  const labels = new Map();
-  for (const r of d.releases) for (const [meter, c] of Object.entries(r.counted ?? {})) if (!labels.has(meter)) labels.set(meter, /** @type {any} */ (c).label ?? /** @type {any} */ (c).metric);
-  return [...labels].map(([meter, label]) => ({ meter, label }));
-}
-
-/**
  * One release's cell of a counting meter: its median, then its verdict with the one ratio (or
  * the ratio not judged and why).
  * @param {any} r a release of the history

@@ -8,8 +8,8 @@ import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio } from '../format.js';
-import { countedSection, countedMetersOf, countedCell } from './test-counted.js';
-import { breadcrumb, verdictBadge, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
+import { countedSection, countedCell } from './test-counted.js';
+import { breadcrumb, verdictBadge, countingMeters, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { shownAgainst } from '../ratios.js';
 import { formatShownRatio } from '#shown-ratio';
 import { drawChart, chartFigure, zoomFor, UNJUDGED_GREY } from '../charts.js';
@@ -214,7 +214,7 @@ function timeAndWorkList(d) {
 /** @param {any} d @param {string} base @param {any} baseRel */
 function historyTable(d, base, baseRel) {
   // Each counting meter of the releases' runs: a column of its figure and verdict, by its label.
-  const meters = countedMetersOf(d);
+  const meters = countingMeters(d.releases);
   const heads = ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Change point', 'Verdict', 'Ratio of the verdict [interval]', 'Min. detectable effect', 'Compared with',
     ...meters.map(({ label }) => `${label[0].toUpperCase()}${label.slice(1)}: median, verdict`)];
   return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, change points, and the verdict of its comparison`, [
