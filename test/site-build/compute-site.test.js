@@ -7,7 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeSlice } from '../../scripts/site-build/compute-site.js';
+import { computeSlice, finishSite } from '../../scripts/site-build/compute-site.js';
+import { SLICE_PAGES, SITE_PAGES } from '../../scripts/site-build/page-kinds.js';
 import { groupTables } from '../../scripts/site-build/group-tables.js';
 import { buildSliceViews } from '../../scripts/site-build/build-views-data.js';
 import { resolveThresholds } from '../../scripts/compare/index.js';
@@ -77,4 +78,25 @@ test('the host class\'s reference release in the slice gives its suite of the ho
   assert.equal(withRef.suite, 'smoke');
   const other = /** @type {any} */ (computeSlice(input, new Set(), { slice, reference: { product: 'mysql', version: '8.4.5' }, thresholds }).summary.parts).hosts.suite;
   assert.equal(other, null);
+});
+
+test('the site pages are made from what every slice gathered: manifest counts, failed legs the store keeps open, each listed once', () => {
+  const input = sliceInput();
+  const { summary } = computeSlice(input, new Set(), { slice, reference: null, thresholds: null });
+  const leg = { hostClass: 'local', product: 'mariadb', version: '10.11.19', suite: 'smoke' };
+  // 10.11.19's only run is partial and it has no comparison: its failed leg stays open; one on
+  // 10.11.20 (compared) is closed by the slice.
+  const attempt = (/** @type {string} */ version) => ({ ...leg, version, count: 1, firstAt: '2025-03-01T00:00:00Z', lastAt: '2025-03-01T00:00:00Z', lastOutcome: 'failure', lastReason: 'bench job failed', lastRunUrl: null });
+  const inputs = /** @type {any} */ ({
+    tools: { tagbench: '0', echarts: '0' }, issues: [], references: {}, calibrations: new Map(), storedCalibrations: new Map(), noise: null, products: input.products,
+    legAttempts: [attempt('10.11.19'), attempt('10.11.20')], refs: { records: [], comparisons: [], copies: [] },
+  });
+  const files = finishSite({ inputs, title: 't', generatedAt: '2025-02-02T00:00:00Z', siteUrl: null, recordsUrl: null, linked: false }, [summary, summary]);
+  const manifest = /** @type {any} */ (files.json.get(dataPaths.manifest()));
+  assert.deepEqual(manifest.counts, { runs: 6, comparisons: 2, releases: 6, tables: 2 }, 'two slices summed');
+  assert.deepEqual(manifest.failedLegs.map((/** @type {any} */ l) => l.version), ['10.11.19']);
+  for (const path of [dataPaths.regressions(), dataPaths.hosts(), dataPaths.crossIndex(), viewPaths.index(), dataPaths.refs()]) assert.ok(files.json.has(path), path);
+  assert.ok(files.text.has(dataPaths.feed()), 'the feed is text');
+  const kinds = [...SLICE_PAGES, ...SITE_PAGES].map((p) => p.name);
+  assert.equal(new Set(kinds).size, kinds.length, `each page kind once: ${kinds.join(', ')}`);
 });
