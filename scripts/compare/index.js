@@ -15,7 +15,7 @@ export { confirmVerdicts, listRegressedTests, hasIssueRegression } from './confi
 export { resolveThresholds, findThreshold, findPolicy, findVerdictPolicy } from './thresholds.js';
 export { computeRankSumP, adjustHolm, minInstancesFor } from './family-wise.js';
 export { computeQos } from './qos.js';
-export { METRICS, METRIC_NAMES, isCountedVerdict } from './metrics.js';
+export { METRICS, METRIC_NAMES, isCountedVerdict, meterMetrics } from './metrics.js';
 export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
 export { renderRelativeTable, READS_SHOWN_FROM } from './render-relative-table.js';
 export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';

@@ -12,6 +12,7 @@ import { describeListedShare, describeUnnamed, namingCommand } from '../compare/
 /**
  * @typedef {object} TestFunctionMoves
  * @property {string} test
+ * @property {string} metric the metric of the verdict the functions break down
  * @property {FunctionMoves} functions
  * @property {{listed: string|null, unnamed: string}} words
  */
@@ -22,10 +23,10 @@ import { describeListedShare, describeUnnamed, namingCommand } from '../compare/
  * @returns {TestFunctionMoves|null} null when the test's instructions verdict has no function moves
  */
 export function testFunctionMoves(comparison, test) {
-  const v = comparison.tests.find((t) => t.test === test && t.metric === 'instructionsPerOp' && t.functions);
+  const v = comparison.tests.find((t) => t.test === test && t.functions);
   if (!v) return null;
   const m = /** @type {FunctionMoves} */ (v.functions);
-  return { test, functions: slimMoves(m), words: { listed: describeListedShare(m), unnamed: describeUnnamed(m, { command: namingCommand(comparison) }) } };
+  return { test, metric: v.metric, functions: slimMoves(m), words: { listed: describeListedShare(m), unnamed: describeUnnamed(m, { command: namingCommand(comparison) }) } };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { dataPaths } from '../../site/js/paths.js';
-import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
+import { summarizeRepeats, summarizeCounted, throughputSteps, countedMeters } from './summarize-repeats.js';
 import { SCHEMA_VERSION, testShownRatios } from './build-table-data.js';
 import { METRICS, describeTestTimeAndWork, describeVerdict, isCountedVerdict, groupFunctionFindings, describeFindingChange } from '../compare/index.js';
 import { buildLatencyData } from './build-latency-data.js';
@@ -15,8 +15,6 @@ import { testFunctionMoves } from './build-function-moves.js';
 /** @import { RunRecord, TestVerdict, FunctionsData } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
 
-/** The query-path metric: the release page shows it beside throughput, with where the instructions went. */
-const INSTRUCTIONS = 'instructionsPerOp';
 
 /**
  * @param {TableGroup} table
@@ -73,6 +71,9 @@ export function buildReleaseData(table, rel, calibration = null, deletedTags = n
  */
 function releaseTests(table, rel) {
   const verdictsOf = rel.comparison?.comparison.tests ?? [];
+  // The table's counting meters: every release page of the table has the same counted columns.
+  const meters = countedMeters(table.releases.flatMap((r) => r.records));
+  const countedMetrics = meters.map((m) => m.metrics[0].name);
   return table.tests.map((t) => {
     const all = rel.records.flatMap((r) => r.steps.filter((s) => s.name === t.name));
     const { steps, timed } = throughputSteps(rel.records, t.name);
@@ -84,11 +85,19 @@ function releaseTests(table, rel) {
       timed,
       ...sum,
       verdict: pageVerdict(verdicts.find((v) => v.metric === 'throughput') ?? null),
-      instructions: summarizeCounted(all),
-      instructionVerdict: pageVerdict(verdicts.find((v) => v.metric === INSTRUCTIONS) ?? null),
+      // Each counting meter's figures and verdict in its first metric, by meter name (a meter the
+      // release did not count the test with is left out).
+      counted: Object.fromEntries(meters.flatMap((m) => {
+        const sum = summarizeCounted(all, m);
+        return sum ? [[m.meter, sum]] : [];
+      })),
+      countedVerdicts: Object.fromEntries(meters.flatMap((m) => {
+        const v = verdicts.find((x) => x.metric === m.metrics[0].name);
+        return v ? [[m.meter, pageVerdict(v)]] : [];
+      })),
       // The one ratio of each (the verdict's estimate, or not judged and why): scripts/compare/shown-ratio.js.
-      ...testShownRatios(rel, table.releases, t.name),
-      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput' && v.metric !== INSTRUCTIONS).map(pageVerdict),
+      ...testShownRatios(rel, table.releases, t.name, meters),
+      otherVerdicts: verdicts.filter((v) => v.metric !== 'throughput' && !countedMetrics.includes(v.metric)).map(pageVerdict),
       // Whether the timed and the counted verdicts agree, in compare's words (null: one meter).
       timeAndWork: rel.comparison ? describeTestTimeAndWork(rel.comparison.comparison, t.name) : null,
       params: all[0]?.params ?? {},
@@ -104,7 +113,7 @@ function releaseTests(table, rel) {
  */
 function releaseFunctions(rel, where) {
   const comparison = rel.comparison?.comparison;
-  const moves = (comparison?.tests ?? []).filter((v) => v.metric === INSTRUCTIONS && v.functions);
+  const moves = (comparison?.tests ?? []).filter((v) => v.functions);
   if (!comparison || !rel.comparison || moves.length === 0) return null;
   return {
     path: dataPaths.functions(where),
@@ -129,7 +138,7 @@ const FINDINGS_SHOWN = 15;
  * @returns {import('./types.js').BelowThreshold|null} null when no verdict was judged per function
  */
 function belowThreshold(comparison) {
-  const judged = comparison.tests.filter((v) => v.metric === INSTRUCTIONS && v.functionFindings);
+  const judged = comparison.tests.filter((v) => v.functionFindings);
   if (judged.length === 0) return null;
   const named = groupFunctionFindings(judged);
   return {

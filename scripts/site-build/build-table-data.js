@@ -3,13 +3,14 @@
  * takes a TableGroup, returns data objects keyed by site path.
  */
 import { dataPaths } from '../../site/js/paths.js';
-import { summarizeRepeats, summarizeCounted, throughputSteps } from './summarize-repeats.js';
+import { summarizeRepeats, summarizeCounted, throughputSteps, countedMeters } from './summarize-repeats.js';
 import { releaseHostSeries } from './host-series.js';
 import { testFunctionMoves } from './build-function-moves.js';
 import { describeTestTimeAndWork, describeVerdict, parseSweepName, computeShownRatio } from '../compare/index.js';
 
 /** @import { TableData, TestVerdict } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
+/** @import { CountedMeter } from './summarize-repeats.js' */
 
 export const SCHEMA_VERSION = 1;
 
@@ -44,20 +45,26 @@ function verdictOf(rel, test, metric) {
 }
 
 /**
- * A test's shown ratios in a release's comparison (shownRatioOf): its throughput's, and its
- * instructions' where the release counted them or has their verdict.
+ * A test's shown ratios in a release's comparison (shownRatioOf): its throughput's, and each
+ * counting meter's (in its first metric) where the release counted the test or has its verdict.
  * @param {ReleaseGroup} rel
  * @param {ReleaseGroup[]} releases the table's
  * @param {string} test
- * @returns {{shown: import('./types.js').ShownRatio|null, instructionShown: import('./types.js').ShownRatio|null}}
+ * @param {CountedMeter[]} meters the table's counting meters (countedMeters)
+ * @returns {{shown: import('./types.js').ShownRatio|null, countedShown: Record<string, import('./types.js').ShownRatio|null>}}
+ *   countedShown: by meter name, only the meters the release counted or judged
  */
-export function testShownRatios(rel, releases, test) {
-  const countedOf = (/** @type {ReleaseGroup} */ r) => summarizeCounted(r.records.flatMap((x) => x.steps.filter((s) => s.name === test)));
-  const instructionShown = countedOf(rel) || verdictOf(rel, test, 'instructionsPerOp')
-    ? shownRatioOf(rel, releases, test, 'instructionsPerOp', (r) => countedOf(r)?.median ?? null) : null;
+export function testShownRatios(rel, releases, test, meters) {
+  /** @type {Record<string, import('./types.js').ShownRatio|null>} */
+  const countedShown = {};
+  for (const meter of meters) {
+    const countedOf = (/** @type {ReleaseGroup} */ r) => summarizeCounted(r.records.flatMap((x) => x.steps.filter((s) => s.name === test)), meter);
+    const metric = meter.metrics[0].name;
+    if (countedOf(rel) || verdictOf(rel, test, metric)) countedShown[meter.meter] = shownRatioOf(rel, releases, test, metric, (r) => countedOf(r)?.median ?? null, true);
+  }
   return {
     shown: shownRatioOf(rel, releases, test, 'throughput', (r) => summarizeRepeats(throughputSteps(r.records, test).steps).median),
-    instructionShown,
+    countedShown,
   };
 }
 
@@ -71,16 +78,17 @@ export function testShownRatios(rel, releases, test) {
  * @param {string} test
  * @param {string} metric
  * @param {(r: ReleaseGroup) => number|null} medianOf the site's median of the metric in a release
+ * @param {boolean} [counted] a counting meter's metric (its ratio shown with more digits)
  * @returns {import('./types.js').ShownRatio|null} null when the release has no comparison
  */
-export function shownRatioOf(rel, releases, test, metric, medianOf) {
+export function shownRatioOf(rel, releases, test, metric, medianOf, counted = false) {
   const cmp = rel.comparison?.comparison;
   if (!cmp) return null;
   const verdict = verdictOf(rel, test, metric);
   const notJudged = cmp.notJudged?.find((n) => n.test === test && n.metric === metric) ?? null;
   const base = releases.find((r) => r.version === cmp.base.version);
   return computeShownRatio({
-    verdict, notJudged, counted: metric === 'instructionsPerOp',
+    verdict, notJudged, counted,
     baseMedian: base ? medianOf(base) : null, candidateMedian: medianOf(rel),
     noVerdict: `no ${metric} verdict in the comparison with ${cmp.base.version}`,
   });
@@ -136,8 +144,9 @@ export function buildTableData(table, seriesPaths) {
   /** @type {Map<string, unknown>} */
   const files = new Map();
   const hostSeries = releaseHostSeries(table.releases);
+  const meters = countedMeters(table.releases.flatMap((r) => r.records));
   const tests = table.tests.map((t) => {
-    const { row, history } = buildTestRow(table, t, hostSeries, seriesPaths);
+    const { row, history } = buildTestRow(table, t, { hostSeries, meters }, seriesPaths);
     files.set(dataPaths.test({ ...key, test: t.name }), {
       schemaVersion: SCHEMA_VERSION,
       ...key,
@@ -198,11 +207,12 @@ function tableReleases(table) {
  * history (an entry per release that ran it) for the test page.
  * @param {TableGroup} table
  * @param {{name: string, group: string, metric: string}} t
- * @param {ReturnType<typeof releaseHostSeries>} hostSeries
+ * @param {{hostSeries: ReturnType<typeof releaseHostSeries>, meters: CountedMeter[]}} across the
+ *   table's host series and counting meters
  * @param {Set<string>} seriesPaths
  * @returns {{row: import('./types.js').TableTest, history: object[]}}
  */
-function buildTestRow(table, t, hostSeries, seriesPaths) {
+function buildTestRow(table, t, { hostSeries, meters }, seriesPaths) {
   /** @type {(number|null)[]} */
   const values = [];
   /** @type {number[]} */
@@ -213,36 +223,39 @@ function buildTestRow(table, t, hostSeries, seriesPaths) {
   const intervals = [];
   /** @type {import('./types.js').TableTest['shown']} */
   const shown = [];
-  /** @type {NonNullable<import('./types.js').TableTest['instructions']>} */
-  const counted = { values: [], n: [], verdicts: [], shown: [] };
+  /** @type {NonNullable<import('./types.js').TableTest['counted']>} */
+  const counted = Object.fromEntries(meters.map((m) => [m.meter, { metric: m.metrics[0].name, unit: m.metrics[0].unit, label: m.metrics[0].label ?? m.metrics[0].name, values: [], n: [], verdicts: [], shown: [] }]));
   const history = [];
   for (const rel of table.releases) {
-    const cell = testCell(rel, t.name);
-    const { sum, verdict, instructions, instructionVerdict } = cell;
+    const cell = testCell(rel, t.name, meters);
+    const { sum, verdict } = cell;
     values.push(cell.ran ? sum.median : null);
     n.push(sum.n);
     verdicts.push(verdict?.verdict ?? null);
     intervals.push(verdict && typeof verdict.ratio === 'number' && verdict.ci ? /** @type {[number, number, number]} */ ([verdict.ratio, ...verdict.ci].map(toRatioPrecision)) : null);
-    const { shown: ratio, instructionShown } = testShownRatios(rel, table.releases, t.name);
+    const { shown: ratio, countedShown } = testShownRatios(rel, table.releases, t.name, meters);
     shown.push(ratio);
-    counted.shown.push(instructionShown);
-    counted.values.push(instructions?.median ?? null);
-    counted.n.push(instructions?.n ?? 0);
-    counted.verdicts.push(instructionVerdict?.verdict ?? null);
+    for (const [meter, c] of Object.entries(counted)) {
+      c.shown.push(countedShown[meter] ?? null);
+      c.values.push(cell.counted[meter].sum?.median ?? null);
+      c.n.push(cell.counted[meter].sum?.n ?? 0);
+      c.verdicts.push(cell.counted[meter].verdict?.verdict ?? null);
+    }
     // Where the instructions went, for the newest release only: the test page shows it for that one.
     const moves = rel === table.releases.at(-1) && rel.comparison ? testFunctionMoves(rel.comparison.comparison, t.name) : null;
-    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, instructionShown, functions: moves });
+    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, countedShown, functions: moves });
   }
-  const anyCounted = counted.values.some((v) => v !== null) || counted.verdicts.some((v) => v !== null);
-  return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, shown, ...(anyCounted ? { instructions: counted } : {}) }, history };
+  const used = Object.entries(counted).filter(([, c]) => c.values.some((v) => v !== null) || c.verdicts.some((v) => v !== null));
+  return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, shown, ...(used.length ? { counted: Object.fromEntries(used) } : {}) }, history };
 }
 
 /**
  * What one release measured and judged of one test.
  * @param {ReleaseGroup} rel
  * @param {string} test
+ * @param {CountedMeter[]} meters the table's counting meters
  */
-function testCell(rel, test) {
+function testCell(rel, test, meters) {
   const steps = rel.records.flatMap((r) => r.steps.filter((s) => s.name === test));
   const timing = throughputSteps(rel.records, test);
   return {
@@ -250,8 +263,7 @@ function testCell(rel, test) {
     timed: timing.timed,
     sum: summarizeRepeats(timing.steps),
     verdict: throughputVerdict(rel, test),
-    instructions: summarizeCounted(steps),
-    instructionVerdict: verdictOf(rel, test, 'instructionsPerOp'),
+    counted: Object.fromEntries(meters.map((m) => [m.meter, { sum: summarizeCounted(steps, m), verdict: verdictOf(rel, test, m.metrics[0].name) }])),
   };
 }
 
@@ -263,14 +275,16 @@ function testCell(rel, test) {
  * @param {ReturnType<typeof releaseHostSeries>} hostSeries
  * @param {Set<string>} seriesPaths
  */
-function historyEntry(rel, test, { sum, timed, verdict, instructions, instructionVerdict }, hostSeries, seriesPaths) {
+function historyEntry(rel, test, { sum, timed, verdict, counted }, hostSeries, seriesPaths) {
   return {
     version: rel.version,
     median: sum.median, min: sum.min, max: sum.max, n: sum.n, status: sum.status, reason: sum.reason, timed,
-    instructions: instructions ? { median: instructions.median, min: instructions.min, max: instructions.max, n: instructions.n } : null,
-    instructionVerdict: instructionVerdict ? {
-      verdict: instructionVerdict.verdict, words: describeVerdict(instructionVerdict), ratio: instructionVerdict.ratio, ci: instructionVerdict.ci, reason: instructionVerdict.reason,
-    } : null,
+    // Each counting meter's figures in its first metric, named as the meter names it.
+    counted: Object.fromEntries(Object.entries(counted).filter(([, c]) => c.sum || c.verdict).map(([meter, { sum: c, verdict: v }]) => [meter, {
+      metric: c?.metric ?? v?.metric, unit: c?.unit ?? v?.unit ?? null, label: c?.label ?? v?.metric ?? null,
+      median: c?.median ?? null, min: c?.min ?? null, max: c?.max ?? null, n: c?.n ?? 0,
+      verdict: v ? { verdict: v.verdict, words: describeVerdict(v), ratio: v.ratio, ci: v.ci, reason: v.reason } : null,
+    }])),
     // Whether the timed and the counted verdicts agree, in compare's words (null: one meter).
     timeAndWork: rel.comparison ? describeTestTimeAndWork(rel.comparison.comparison, test) : null,
     // which host series its runs belong to (the newest run's), and all of them when they span several

@@ -1,14 +1,16 @@
 /**
  * What the site reads beside the store's slices, once per build: the baselines, the issue
  * list, configs/ (display names, base versions, host references, thresholds), the host classes'
- * calibration reports, the noise summary, watch's deleted tags, the store's slices and the
- * versions of the tools that built the site.
+ * calibration reports, the noise summary, watch's deleted tags, the store's slices (their list:
+ * read-slice.js reads each), its leg attempts and ref runs, and the versions of the tools that
+ * built the site.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../errors.js';
 import { loadConfig } from '../config/index.js';
-import { readBaselines, readIssueList, listPartitions, readNoiseSummary, readCalibrationReport, readCalibrations } from '../store/index.js';
+import { readBaselines, readIssueList, listPartitions, readNoiseSummary, readCalibrationReport, readCalibrations,
+  readLegAttempts, summarizeLegAttempts, readRecords, readComparisons } from '../store/index.js';
 import { resolveThresholds } from '../compare/index.js';
 import { hostCalibration } from './build-calibration-data.js';
 import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
@@ -21,6 +23,8 @@ import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
  * @property {string|null} issues issue list file, or none
  * @property {string|null} noiseSummary noise summary file, or none
  * @property {string|null} deletedTags deleted-tags file, or none
+ * @property {boolean} linked downloads link to the results branch (--records-url): the ref runs'
+ *   records are not read whole for copies
  */
 
 /**
@@ -37,6 +41,17 @@ import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
  * @property {Map<string, import('../types.js').Calibration[]>} storedCalibrations host class (of a
  *   slice or a reference) -> its stored calibrations, which the "how sure" sentence chooses from
  * @property {{tagbench: string, echarts: string}} tools versions for the footer
+ * @property {import('../store/index.js').LegAttempts[]} legAttempts the store's failed-leg
+ *   bookkeeping, summarized per leg (store's openFailedLegs keeps those nothing benchmarked since)
+ * @property {RefRuns} refs the ad-hoc ref runs (refs/ of the store)
+ */
+
+/**
+ * @typedef {object} RefRuns
+ * @property {import('./types.js').RunRecord[]} records without their samples
+ * @property {import('./types.js').StoredComparison[]} comparisons
+ * @property {import('./types.js').RunRecord[]} copies the records whole, for their downloads;
+ *   none when the downloads link to the results branch
  */
 
 /**
@@ -46,7 +61,7 @@ import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
  * @throws {UserError} on an unreadable or invalid input file
  */
 export async function readSiteInputs(sources) {
-  const [baselines, issues, { products, references, thresholds }, partitions, noise, deletedTags, tools] = await Promise.all([
+  const [baselines, issues, { products, references, thresholds }, partitions, noise, deletedTags, tools, legAttempts, refs] = await Promise.all([
     readBaselines(sources.baselines),
     sources.issues ? readIssueList(sources.issues) : Promise.resolve([]),
     readProductInfo(sources.configRoot),
@@ -54,13 +69,31 @@ export async function readSiteInputs(sources) {
     sources.noiseSummary ? readNoiseSummary(sources.noiseSummary) : Promise.resolve(null),
     sources.deletedTags ? readDeletedTags(sources.deletedTags) : Promise.resolve(null),
     readToolVersions(),
+    readLegAttempts(sources.store).then(summarizeLegAttempts),
+    readRefRuns(sources.store, sources.linked),
   ]);
   const calibrations = new Map(await Promise.all(Object.keys(references).map(async (host) =>
     /** @type {const} */ ([host, hostCalibration(await readCalibrationReport(sources.configRoot, host))]))));
   const hosts = [...new Set([...Object.keys(references), ...partitions.map((p) => p.hostClass)])];
   const storedCalibrations = new Map(await Promise.all(hosts.map(async (host) =>
     /** @type {const} */ ([host, await readCalibrations(join(sources.configRoot, 'bench'), host)]))));
-  return { baselines, issues, products, references, thresholds, partitions, noise, deletedTags, calibrations, storedCalibrations, tools };
+  return { baselines, issues, products, references, thresholds, partitions, noise, deletedTags, calibrations, storedCalibrations, tools, legAttempts, refs };
+}
+
+/**
+ * @param {string} store
+ * @param {boolean} linked no copies of the records are made
+ * @returns {Promise<RefRuns>}
+ * @throws {UserError} an unreadable ref run record or comparison
+ */
+async function readRefRuns(store, linked) {
+  const [records, comparisons, copies] = await Promise.all([
+    readRecords(store, { refs: true, samples: false }),
+    readComparisons(store, { refs: true }).then((list) => list.map(({ id, ...comparison }) => ({ id, comparison }))),
+    // Copies carry their samples inline like the releases' (readRecords puts them back).
+    linked ? Promise.resolve([]) : readRecords(store, { refs: true }),
+  ]);
+  return { records, comparisons, copies };
 }
 
 /** @returns {Promise<{tagbench: string, echarts: string}>} the versions the footer names */

@@ -2,9 +2,9 @@
  * A product-line table as CSV: one row per test, per release its median throughput, the ratio
  * every page shows for it (the verdict's estimate against the release's comparison base, or the
  * medians' ratio marked not judged: scripts/compare/shown-ratio.js), that base, and the verdict
- * or why there is none (RFC 4180 quoting); a test whose runs counted instructions gets a second
- * row, metric `instructions/op`, with the median query-path count and the instruction verdict's
- * ratio likewise. Pure.
+ * or why there is none (RFC 4180 quoting); a test counted by a counting meter gets a row per
+ * meter, its metric the meter's unit (e.g. `instructions/op`), with the median count of the
+ * meter's first metric and that metric's verdict and ratio likewise. Pure.
  */
 import { formatShownRatio } from '../compare/index.js';
 
@@ -23,11 +23,11 @@ export function renderCsv(table) {
     const row = [t.name, t.group, t.metric];
     t.values.forEach((v, i) => row.push(v === null ? '' : String(round(v, 3)), ...ratioCells(t.shown[i], t.verdicts[i], baseOf(i))));
     rows.push(row);
-    if (!t.instructions) continue;
-    const counted = t.instructions;
-    const extra = [t.name, t.group, 'instructions/op'];
-    counted.values.forEach((v, i) => extra.push(v === null ? '' : String(round(v, 1)), ...ratioCells(counted.shown[i], counted.verdicts[i], baseOf(i))));
-    rows.push(extra);
+    for (const counted of Object.values(t.counted ?? {})) {
+      const extra = [t.name, t.group, counted.unit];
+      counted.values.forEach((v, i) => extra.push(v === null ? '' : String(round(v, 1)), ...ratioCells(counted.shown[i], counted.verdicts[i], baseOf(i))));
+      rows.push(extra);
+    }
   }
   return rows.map((r) => r.map(quote).join(',')).join('\r\n') + '\r\n';
 }

@@ -66,7 +66,7 @@ function verdictLine(t) {
   const digits = counted ? 5 : undefined;
   const ci = t.ci ? ` [${formatRatio(t.ci[0], { digits })}, ${formatRatio(t.ci[1], { digits })}]` : '';
   const perOp = counted && t.base && t.candidate
-    ? `, ${Math.round(t.base.median).toLocaleString('en-US')} → ${Math.round(t.candidate.median).toLocaleString('en-US')} ${t.unit ?? 'instructions/op'}` : '';
+    ? `, ${Math.round(t.base.median).toLocaleString('en-US')} → ${Math.round(t.candidate.median).toLocaleString('en-US')} ${t.unit ?? 'per op'}` : '';
   return `${t.verdict}: ${t.test} (${t.metric}) ratio ${formatRatio(t.ratio, { digits })}${ci}${perOp}`;
 }
 

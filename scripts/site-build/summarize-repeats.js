@@ -1,7 +1,7 @@
 /**
  * Display summaries of one test of one release: the median of its repeats' throughput (over
  * every run of that release), efficiency, latency and hardware-counter medians, and the median
- * of its counted repeats' instructions per operation. This is the only arithmetic the site does
+ * of its counted repeats under each counting meter. This is the only arithmetic the site does
  * on raw numbers besides ratios to a base: verdicts, intervals and detectable effects come from
  * the comparison files.
  */
@@ -10,7 +10,7 @@
 /** @typedef {import('../types.js').Efficiency} Efficiency */
 /** @typedef {import('../types.js').RunRecord} RunRecord */
 
-import { medianOfFinite as median } from '../compare/index.js';
+import { medianOfFinite as median, meterMetrics } from '../compare/index.js';
 
 // The one median of the site's displays and of compare's response-time tables.
 export { median };
@@ -28,12 +28,10 @@ export { median };
  * @property {{avg: number|null, p95: number|null, p99: number|null, max: number|null}} latencyMs medians of avg/p95/p99, max of max
  * @property {Record<keyof Efficiency, number|null>|null} efficiency medians per metric, null when no repeat has efficiency
  * @property {number|null} rssKb median mysqld RSS at the end of the repeats
- * @property {Record<CounterKey, number|null>|null} counters medians of the counters meter's
- *   per-op figures, null when no repeat has them
+ * @property {Record<string, number|null>|null} counters medians of the counters meter's
+ *   per-op figures, each under its own name, null when no repeat has them
  */
 
-/** @typedef {'instructionsPerOp'|'cyclesPerOp'|'ipc'|'branchMissesPerOp'|'llcMissesPerOp'} CounterKey */
-const COUNTER_KEYS = /** @type {const} */ (['instructionsPerOp', 'cyclesPerOp', 'ipc', 'branchMissesPerOp', 'llcMissesPerOp']);
 
 const EFFICIENCY_KEYS = /** @type {const} */ (['cpuUsPerOp', 'csPerOp', 'readsPerOp', 'kbReadPerOp', 'kbWrittenPerOp']);
 
@@ -82,11 +80,13 @@ export function summarizeRepeats(steps) {
  */
 function summarizeCounters(ok) {
   const perOp = ok.flatMap((r) => {
-    const c = /** @type {{perOp?: Record<CounterKey, number|null>}|undefined} */ (r.meters?.counters);
+    const c = /** @type {{perOp?: Record<string, number|null>}|undefined} */ (r.meters?.counters);
     return c?.perOp ? [c.perOp] : [];
   });
   if (perOp.length === 0) return null;
-  return /** @type {Record<CounterKey, number|null>} */ (Object.fromEntries(COUNTER_KEYS.map((k) => [k, median(perOp.map((p) => p[k]))])));
+  // Every figure the meter gave, in the order it gives them: the page labels them by name.
+  const keys = [...new Set(perOp.flatMap((p) => Object.keys(p)))];
+  return Object.fromEntries(keys.map((k) => [k, median(perOp.map((p) => p[k] ?? null))]));
 }
 
 /**
@@ -117,50 +117,66 @@ export function throughputSteps(records, test) {
 }
 
 /**
- * @typedef {object} CountedSummary the instructions meter's counted repeats of one test of one
- *   release, over all its runs
+ * @typedef {object} CountedSummary one counted meter's repeats of one test of one release, over
+ *   all its runs, in the meter's first metric (the one the pages draw a column for)
  * @property {'ok'|'failed'|'skipped'} status ok when at least one counted repeat is ok
  * @property {string|null} reason why failed/skipped, from the first meter run that says
- * @property {number|null} median median query-path instructions per operation (inclusive of the dispatch function)
+ * @property {string} metric the metric's name, as in its verdicts
+ * @property {string} unit
+ * @property {string} label how the meter names the metric
+ * @property {number|null} median median of the metric over the ok counted repeats
  * @property {number|null} min
  * @property {number|null} max
  * @property {number} n ok counted repeats
  * @property {number} rounds server processes they ran on (a round per run and process)
- * @property {number|null} processMedian median instructions per operation of the whole server process
- * @property {number|null} unnamedMedian of those, median in code without a symbol name
- * @property {string|null} dispatchFunction the function whose inclusive count is the query path
+ * @property {Record<string, number>} medians the median of each of the meter's metrics the repeats gave, by name
  */
 
+/** @typedef {ReturnType<typeof meterMetrics>[number]} CountedMeter */
+
 /**
- * Summarize a test's counted repeats (step.meters.instructions) across the runs of a release.
- * @param {Step[]} steps the test's step from each run (timed or not)
- * @returns {CountedSummary|null} null when no run counted the test
+ * The counting meters of some runs, told by where their figures are (counted repeats in
+ * `step.meters.<meter>`), each with its metrics as the records state them (compare's meterMetrics).
+ * @param {RunRecord[]} records
+ * @returns {CountedMeter[]} in the order the records name them
  */
-export function summarizeCounted(steps) {
-  const slots = steps.flatMap((s) => (s.meters?.instructions ? [s.meters.instructions] : []));
+export function countedMeters(records) {
+  return meterMetrics(records).filter((m) => m.counted && m.metrics.length > 0);
+}
+
+/**
+ * Summarize a test's counted repeats under one meter (step.meters.<meter>) across the runs of a
+ * release.
+ * @param {Step[]} steps the test's step from each run (timed or not)
+ * @param {CountedMeter} meter
+ * @returns {CountedSummary|null} null when no run counted the test with this meter
+ */
+export function summarizeCounted(steps, { meter, metrics }) {
+  const slots = steps.flatMap((s) => (s.meters?.[meter] ? [s.meters[meter]] : []));
   if (slots.length === 0) return null;
   const rounds = new Set();
-  /** @type {import('../types.js').InstructionFigures[]} */
+  /** @type {import('../types.js').CountedRepeat[]} */
   const figures = [];
   slots.forEach((slot, i) => {
     for (const rep of slot.repeats) {
-      if (rep.status !== 'ok' || !rep.instructions) continue;
-      figures.push(rep.instructions);
+      if (rep.status !== 'ok' || !(/** @type {any} */ (rep))[meter]) continue;
+      figures.push(rep);
       rounds.add(`${i}#${rep.instance}`);
     }
   });
-  const paths = figures.map((f) => f.queryPathPerOp);
+  const valuesOf = (/** @type {CountedMeter['metrics'][number]} */ m) => figures.map((r) => m.value(/** @type {any} */ (r), null)).filter((v) => v !== null);
+  const [shown] = metrics;
+  const values = valuesOf(shown);
   const failed = slots.find((s) => s.status !== 'ok');
   return {
     status: figures.length > 0 ? 'ok' : (failed?.status ?? 'failed'),
     reason: failed?.reason ?? (figures.length === 0 ? 'no counted repeat finished ok' : null),
-    median: median(paths),
-    min: paths.length ? Math.min(...paths) : null,
-    max: paths.length ? Math.max(...paths) : null,
+    metric: shown.name, unit: shown.unit, label: shown.label ?? shown.name,
+    median: median(values),
+    min: values.length ? Math.min(...values) : null,
+    max: values.length ? Math.max(...values) : null,
     n: figures.length,
     rounds: rounds.size,
-    processMedian: median(figures.map((f) => f.processPerOp)),
-    unnamedMedian: median(figures.map((f) => f.unnamedSelfPerOp)),
-    dispatchFunction: figures[0]?.dispatchFunction ?? null,
+    medians: Object.fromEntries(metrics.map((m) => [m.name, median(valuesOf(m))]).filter(([, v]) => v !== null)),
   };
 }

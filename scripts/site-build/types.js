@@ -88,10 +88,10 @@ export {};
  *   comparison's base (releases[i].comparison.baseVersion): the verdict's estimate, or the
  *   medians' ratio marked not judged with why (scripts/compare/shown-ratio.js); null = no
  *   comparison
- * @property {{values: (number|null)[], n: number[], verdicts: (VerdictClass|null)[], shown: (ShownRatio|null)[]}} [instructions]
- *   the instructions meter's figures per release (aligned with releases): median query-path
- *   instructions per operation of the counted repeats, how many, and the instructionsPerOp
- *   verdict; absent when no release of the table counted the test
+ * @property {Record<string, {metric: string, unit: string, label: string, values: (number|null)[], n: number[], verdicts: (VerdictClass|null)[], shown: (ShownRatio|null)[]}>} [counted]
+ *   each counting meter's figures per release (aligned with releases), by meter name: the median
+ *   of its first metric over the counted repeats, how many, and that metric's verdict; a meter
+ *   is absent when no release of the table counted the test with it, the field when none did
  */
 
 /**

@@ -176,3 +176,21 @@ export function findingsList(findings, t) {
     h('span', { text: `: ${f.label} ${f.change ?? ''}` }),
     h('span', { class: 'muted', text: ` (${f.counted ? 'counted' : 'timed'}${f.confirmed ? ', confirmed' : ''})` }))));
 }
+
+/**
+ * The counting meters of some rows (a release's tests, a test's releases), in the order the rows
+ * first name them, each with the label its metric is shown by: the site names no meter itself,
+ * each row carries its meters' figures (`counted`) and verdicts (`countedVerdicts`) by name.
+ * @param {any[]} rows
+ * @returns {{meter: string, label: string}[]}
+ */
+export function countingMeters(rows) {
+  /** @type {Map<string, string>} */
+  const labels = new Map();
+  for (const row of rows) {
+    for (const [meter, c] of [...Object.entries(row.counted ?? {}), ...Object.entries(row.countedVerdicts ?? {})]) {
+      if (!labels.has(meter)) labels.set(meter, /** @type {any} */ (c).label ?? /** @type {any} */ (c).metric);
+    }
+  }
+  return [...labels].map(([meter, label]) => ({ meter, label }));
+}

@@ -7,7 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeSlice } from '../../scripts/site-build/compute-site.js';
+import { computeSlice, finishSite } from '../../scripts/site-build/compute-site.js';
+import { SLICE_PAGES, SITE_PAGES } from '../../scripts/site-build/page-kinds.js';
 import { groupTables } from '../../scripts/site-build/group-tables.js';
 import { buildSliceViews } from '../../scripts/site-build/build-views-data.js';
 import { resolveThresholds } from '../../scripts/compare/index.js';
@@ -47,17 +48,19 @@ test('a slice\'s files come from one grouping: its table, every release page, ev
   }
   for (const t of group.tests) assert.ok(files.json.has(dataPaths.test({ ...group.key, test: t.name })), `history of ${t.name}`);
   assert.ok(files.text.has(table.csv));
-  assert.deepEqual(summary.views, buildSliceViews([group]));
-  for (const v of summary.views) assert.deepEqual(files.json.get(viewPaths.table(v)), v);
-  assert.deepEqual(summary.counts, { runs: 3, comparisons: 1, releases: 3 });
-  assert.equal(summary.entries.length, 1);
-  assert.deepEqual([summary.cross.host, summary.cross.suite], ['local', 'smoke']);
-  assert.equal(summary.hostSuite, null, 'no reference configured');
+  const parts = /** @type {any} */ (summary.parts);
+  assert.deepEqual(parts.viewsIndex.views, buildSliceViews([group]));
+  for (const v of parts.viewsIndex.views) assert.deepEqual(files.json.get(viewPaths.table(v)), v);
+  assert.deepEqual(summary.counts, { runs: 3, comparisons: 1, tables: 1 });
+  assert.deepEqual(parts.manifest.counts, { runs: 3, comparisons: 1, releases: 3 });
+  assert.equal(parts.manifest.entries.length, 1);
+  assert.deepEqual([parts.cross.host, parts.cross.suite], ['local', 'smoke']);
+  assert.equal(parts.hosts.suite, null, 'no reference configured');
 });
 
 test('a slice tells which legs it ended: compared releases, and finished runs (a partial run ends nothing)', () => {
   const input = sliceInput();
-  const { legs } = computeSlice(input, new Set(), { slice, reference: null, thresholds: null }).summary;
+  const { legs } = /** @type {any} */ (computeSlice(input, new Set(), { slice, reference: null, thresholds: null }).summary.parts).manifest;
   assert.deepEqual(legs.compared, ['local/mariadb/10.11.20/smoke']);
   const finished = new Map(legs.finished);
   assert.deepEqual([...finished.keys()].sort(), ['local/mariadb/10.11.18/smoke', 'local/mariadb/10.11.20/smoke']);
@@ -70,9 +73,30 @@ test('the host class\'s reference release in the slice gives its suite of the ho
   const thresholds = resolveThresholds(/** @type {any} */ (config.thresholds));
   const input = sliceInput();
   const reference = { product: 'mariadb', version: '10.11.18' };
-  const withRef = computeSlice(input, new Set(), { slice, reference, thresholds }).summary.hostSuite;
+  const withRef = /** @type {any} */ (computeSlice(input, new Set(), { slice, reference, thresholds }).summary.parts).hosts.suite;
   assert.ok(withRef, 'the reference ran in this slice');
   assert.equal(withRef.suite, 'smoke');
-  const other = computeSlice(input, new Set(), { slice, reference: { product: 'mysql', version: '8.4.5' }, thresholds }).summary.hostSuite;
+  const other = /** @type {any} */ (computeSlice(input, new Set(), { slice, reference: { product: 'mysql', version: '8.4.5' }, thresholds }).summary.parts).hosts.suite;
   assert.equal(other, null);
+});
+
+test('the site pages are made from what every slice gathered: manifest counts, failed legs the store keeps open, each listed once', () => {
+  const input = sliceInput();
+  const { summary } = computeSlice(input, new Set(), { slice, reference: null, thresholds: null });
+  const leg = { hostClass: 'local', product: 'mariadb', version: '10.11.19', suite: 'smoke' };
+  // 10.11.19's only run is partial and it has no comparison: its failed leg stays open; one on
+  // 10.11.20 (compared) is closed by the slice.
+  const attempt = (/** @type {string} */ version) => ({ ...leg, version, count: 1, firstAt: '2025-03-01T00:00:00Z', lastAt: '2025-03-01T00:00:00Z', lastOutcome: 'failure', lastReason: 'bench job failed', lastRunUrl: null });
+  const inputs = /** @type {any} */ ({
+    tools: { tagbench: '0', echarts: '0' }, issues: [], references: {}, calibrations: new Map(), storedCalibrations: new Map(), noise: null, products: input.products,
+    legAttempts: [attempt('10.11.19'), attempt('10.11.20')], refs: { records: [], comparisons: [], copies: [] },
+  });
+  const files = finishSite({ inputs, title: 't', generatedAt: '2025-02-02T00:00:00Z', siteUrl: null, recordsUrl: null, linked: false }, [summary, summary]);
+  const manifest = /** @type {any} */ (files.json.get(dataPaths.manifest()));
+  assert.deepEqual(manifest.counts, { runs: 6, comparisons: 2, releases: 6, tables: 2 }, 'two slices summed');
+  assert.deepEqual(manifest.failedLegs.map((/** @type {any} */ l) => l.version), ['10.11.19']);
+  for (const path of [dataPaths.regressions(), dataPaths.hosts(), dataPaths.crossIndex(), viewPaths.index(), dataPaths.refs()]) assert.ok(files.json.has(path), path);
+  assert.ok(files.text.has(dataPaths.feed()), 'the feed is text');
+  const kinds = [...SLICE_PAGES, ...SITE_PAGES].map((p) => p.name);
+  assert.equal(new Set(kinds).size, kinds.length, `each page kind once: ${kinds.join(', ')}`);
 });

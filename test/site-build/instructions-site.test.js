@@ -24,7 +24,7 @@ import { compareRuns, resolveThresholds } from '../../scripts/compare/index.js';
 import { attachFunctionMoves } from '../../scripts/verify/attach-function-moves.js';
 import { loadConfig } from '../../scripts/config/index.js';
 import { recordMeterMetrics } from '../../scripts/metrics/index.js';
-import { summarizeCounted, throughputSteps } from '../../scripts/site-build/summarize-repeats.js';
+import { summarizeCounted, throughputSteps, countedMeters } from '../../scripts/site-build/summarize-repeats.js';
 import { shortFunctionName } from '../../site/js/format.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { gotoReady } from '../support/browser.js';
@@ -218,23 +218,22 @@ describe('instructions in the built data', () => {
     const rounds = SUITES.smoke.candidate;
     assert.equal(t.timed, true);
     assert.equal(t.median, expectedMedian([14900, 15050, 15000]));
-    assert.deepEqual(t.instructions, {
-      status: 'ok', reason: null,
+    assert.deepEqual(t.counted.instructions, {
+      status: 'ok', reason: null, metric: 'instructionsPerOp', unit: 'instructions/op', label: 'instructions per op in the query path',
       median: queryPath(rounds), min: Math.min(...rounds.map((p) => /** @type {number} */ (p.queryPathPerOp))), max: Math.max(...rounds.map((p) => /** @type {number} */ (p.queryPathPerOp))),
       n: 3, rounds: 3,
-      processMedian: expectedMedian(rounds.map((p) => p.totalPerOp)), unnamedMedian: expectedMedian(rounds.map((p) => p.unnamedSelfPerOp)),
-      dispatchFunction: 'dispatch_command',
+      medians: { instructionsPerOp: queryPath(rounds), processInstructionsPerOp: expectedMedian(rounds.map((p) => p.totalPerOp)) },
     });
     const v = verdictOf('smoke', 'instructionsPerOp');
-    assert.equal(t.instructionVerdict.verdict, 'regression');
-    assert.equal(t.instructionVerdict.ratio, v.ratio);
-    assert.equal(t.instructionVerdict.meter, 'instructions', 'the pages know to print five decimals');
-    assert.equal(t.instructionVerdict.functions, undefined, 'the functions live in their own file');
+    assert.equal(t.countedVerdicts.instructions.verdict, 'regression');
+    assert.equal(t.countedVerdicts.instructions.ratio, v.ratio);
+    assert.equal(t.countedVerdicts.instructions.meter, 'instructions', 'the pages know to print five decimals');
+    assert.equal(t.countedVerdicts.instructions.functions, undefined, 'the functions live in their own file');
     assert.ok(!t.otherVerdicts.some((/** @type {any} */ o) => o.metric === 'instructionsPerOp'));
     assert.ok(t.otherVerdicts.some((/** @type {any} */ o) => o.metric === 'processInstructionsPerOp' && o.meter === 'instructions'));
     assert.deepEqual(t.counters, { instructionsPerOp: 98100, cyclesPerOp: 61050, ipc: 1.6, branchMissesPerOp: 121, llcMissesPerOp: null });
     const timedOnly = d.tests.find((/** @type {any} */ x) => x.name === 'update-index');
-    assert.equal(timedOnly.instructions, null, 'a test the meter did not count has no figures');
+    assert.deepEqual(timedOnly.counted, {}, 'a test the meter did not count has no figures');
     assert.equal(d.functions, dataPaths.functions(releaseKey('smoke')));
   });
 
@@ -254,7 +253,7 @@ describe('instructions in the built data', () => {
     assert.equal(rel.tests.find((/** @type {any} */ t) => t.name === 'update-index').timeAndWork, null, 'one meter: no statement');
     assert.equal(pq.verdict.verdict, 'unchanged', 'what gates stays as it is');
     assert.equal(pq.verdict.words, '-1.5 % [-2.8, -0.3], under the warn threshold', 'an interval excluding no change is not worded unchanged');
-    assert.equal(pq.instructionVerdict.words, 'regression', 'a regression is worded as its class');
+    assert.equal(pq.countedVerdicts.instructions.words, 'regression', 'a regression is worded as its class');
     const history = await readData(dataPaths.test({ host: 'local', product: 'mariadb', line: '10.11', suite: 'smoke', test: 'point-query' }));
     const entry = history.releases.find((/** @type {any} */ r) => r.version === '10.11.19');
     assert.deepEqual(entry.timeAndWork, expected);
@@ -304,10 +303,10 @@ describe('instructions in the built data', () => {
     assert.equal(t.status, 'skipped');
     assert.match(t.reason, /^not timed: this run's meters are instructions/);
     assert.equal(t.verdict, null);
-    assert.equal(t.instructions.median, queryPath(SUITES.counted.candidate));
-    assert.equal(t.instructionVerdict.verdict, verdictOf('counted', 'instructionsPerOp').verdict);
+    assert.equal(t.counted.instructions.median, queryPath(SUITES.counted.candidate));
+    assert.equal(t.countedVerdicts.instructions.verdict, verdictOf('counted', 'instructionsPerOp').verdict);
     const history = await readData(dataPaths.test({ host: 'local', product: 'mariadb', line: '10.11', suite: 'counted', test: 'point-query' }));
-    assert.deepEqual(history.releases.map((/** @type {any} */ r) => [r.version, r.timed, r.instructions.median]),
+    assert.deepEqual(history.releases.map((/** @type {any} */ r) => [r.version, r.timed, r.counted.instructions.median]),
       [['10.11.18', false, queryPath(BASE_ROUNDS)], ['10.11.19', false, queryPath(SUITES.counted.candidate)]]);
   });
 
@@ -338,12 +337,12 @@ describe('instructions on the pages, in Chromium', () => {
     assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`), 'true');
     const v = verdictOf('smoke', 'instructionsPerOp');
     const row = await page.$eval('#release-tests tr[data-test="point-query"]', (tr) => ({
-      instructions: /** @type {HTMLElement} */ (tr.querySelector('[data-instructions]')).dataset.instructions,
-      text: tr.querySelector('[data-instructions] .count')?.textContent,
-      spread: tr.querySelector('[data-instructions] .sub-line')?.textContent,
-      range: tr.querySelector('[data-instructions]')?.getAttribute('title'),
-      ratio: tr.querySelector('[data-instructions-ratio] .ratio-value')?.textContent,
-      verdict: /** @type {HTMLElement} */ (tr.querySelector('[data-instructions-verdict]')).dataset.instructionsVerdict,
+      instructions: /** @type {HTMLElement} */ (tr.querySelector('[data-counted="instructions"]')).dataset.countedMedian,
+      text: tr.querySelector('[data-counted="instructions"] .count')?.textContent,
+      spread: tr.querySelector('[data-counted="instructions"] .spread')?.textContent,
+      range: tr.querySelector('[data-counted="instructions"]')?.getAttribute('title'),
+      ratio: tr.querySelector('[data-counted="instructions"] .ratio-value')?.textContent,
+      verdict: /** @type {HTMLElement} */ (tr.querySelector('[data-counted="instructions"]')).dataset.countedVerdict,
     }));
     const cand = queryPath(SUITES.smoke.candidate);
     assert.equal(Number(row.instructions), cand);
@@ -351,7 +350,7 @@ describe('instructions on the pages, in Chromium', () => {
     const fmt = (/** @type {number} */ x) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
     const side = SUITES.smoke.candidate.map((p) => /** @type {number} */ (p.queryPathPerOp));
     assert.match(row.range ?? '', new RegExp(`from ${fmt(Math.min(...side))} to ${fmt(Math.max(...side))}`), 'the range of the counted repeats');
-    assert.equal(row.spread, `spread ${Number((((Math.max(...side) - Math.min(...side)) / cand) * 100).toPrecision(2))} %`);
+    assert.equal(row.spread, ` ±${Number((((Math.max(...side) - Math.min(...side)) / cand) * 100).toPrecision(2))} %`, 'the spread of the counted repeats');
     assert.equal(row.ratio, v.ratio.toFixed(5), 'five decimals');
     assert.equal(row.verdict, 'regression');
     assert.match(await page.textContent('#verdict-summary') ?? '', /Instructions per op in the query path: 1 regression/);
@@ -413,7 +412,7 @@ describe('instructions on the pages, in Chromium', () => {
     const row = await page.$eval('#release-tests tr[data-test="point-query"]', (tr) => ({
       timed: /** @type {HTMLElement} */ (tr).dataset.timed,
       verdict: tr.querySelector('td[data-status]')?.textContent,
-      instructions: Number(/** @type {HTMLElement} */ (tr.querySelector('[data-instructions]')).dataset.instructions),
+      instructions: Number(/** @type {HTMLElement} */ (tr.querySelector('[data-counted="instructions"]')).dataset.countedMedian),
     }));
     assert.deepEqual(row, { timed: 'false', verdict: 'not timed', instructions: queryPath(SUITES.counted.candidate) });
     const sel = 'details.functions[data-test="point-query"]';
@@ -459,7 +458,7 @@ describe('instructions on the pages, in Chromium', () => {
     const q = 'product=mariadb&line=10.11&host=local&suite=counted';
     assert.equal(await gotoReady(page, `${server.url}site/line.html?${q}`), 'true');
     assert.equal(await gotoReady(page, `${server.url}site/test.html?${q}&test=point-query`), 'true');
-    const cells = await page.$$eval('#test-history tr[data-version] td[data-instructions]', (tds) => tds.map((td) => Number(/** @type {HTMLElement} */ (td).dataset.instructions)));
+    const cells = await page.$$eval('#test-history tr[data-version] td[data-counted="instructions"]', (tds) => tds.map((td) => Number(/** @type {HTMLElement} */ (td).dataset.countedMedian)));
     assert.deepEqual(cells, [queryPath(SUITES.counted.candidate), queryPath(BASE_ROUNDS)], 'newest release first');
     assert.deepEqual(problems, [], 'no console error');
   });
@@ -488,9 +487,14 @@ describe('the helpers behind them', () => {
     const rep = (q, status, instance) => ({ index: 0, instance, startedAt: '', meter: 'instructions', events: 1, seed: 1, durationS: 1, status,
       ...(status === 'ok' ? { instructions: { operations: 1, queryPathPerOp: q, processPerOp: q + 1000, unnamedSelfPerOp: 10, dispatchFunction: 'dispatch_command', countedS: 1 } } : { reason: 'valgrind died' }) });
     const step = (/** @type {any[]} */ repeats, /** @type {'ok'|'failed'} */ status = 'ok') => /** @type {any} */ ({ name: 't', status: 'skipped', repeats: [], meters: { instructions: { status, repeats, ...(status === 'failed' ? { reason: 'valgrind died' } : {}) } } });
-    const sum = summarizeCounted([step([rep(100, 'ok', 0), rep(0, 'failed', 1)], 'failed'), step([rep(104, 'ok', 0), rep(102, 'ok', 1)])]);
-    assert.deepEqual(sum, { status: 'ok', reason: 'valgrind died', median: 102, min: 100, max: 104, n: 3, rounds: 3, processMedian: 1102, unnamedMedian: 10, dispatchFunction: 'dispatch_command' });
-    assert.equal(summarizeCounted([/** @type {any} */ ({ name: 't', repeats: [] })]), null);
+    const steps = [step([rep(100, 'ok', 0), rep(0, 'failed', 1)], 'failed'), step([rep(104, 'ok', 0), rep(102, 'ok', 1)])];
+    // The meter and its metrics as the records state them (config.meterMetrics), found by where its figures are.
+    const [meter, ...others] = countedMeters(/** @type {any} */ ([{ config: { meterMetrics: recordMeterMetrics(['wall', 'instructions']) }, steps }]));
+    assert.equal(others.length, 0, 'wall is not a counting meter');
+    const sum = summarizeCounted(steps, meter);
+    assert.deepEqual(sum, { status: 'ok', reason: 'valgrind died', metric: 'instructionsPerOp', unit: 'instructions/op', label: 'instructions per op in the query path',
+      median: 102, min: 100, max: 104, n: 3, rounds: 3, medians: { instructionsPerOp: 102, processInstructionsPerOp: 1102 } });
+    assert.equal(summarizeCounted([/** @type {any} */ ({ name: 't', repeats: [] })], meter), null);
 
     const timed = makeRecord({ id: 'a', version: '1', steps: [{ name: 't', throughput: [1] }] });
     const countedOnly = makeRecord({ id: 'b', version: '1', steps: [{ name: 't', throughput: [] }] });
@@ -576,6 +580,42 @@ describe('the regression first, with names (issue 35 item 4)', () => {
     });
   }
 
+  it('the release page\'s tests table fits 1400x900 with its counted column, and scrolls in its own frame at 800x900', async () => {
+    const { page, server, problems } = site;
+    const before = page.viewportSize();
+    try {
+      for (const viewport of [{ width: 1400, height: 900 }, { width: 800, height: 900 }]) {
+        await page.setViewportSize(viewport);
+        assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`), 'true');
+        const shown = await page.$eval('#release-tests', (table) => {
+          const frame = /** @type {HTMLElement} */ (table.parentElement);
+          return {
+            heads: [...table.querySelectorAll('thead th')].map((th) => {
+              const box = th.getBoundingClientRect();
+              return { text: th.textContent, left: box.left, right: box.right };
+            }),
+            counted: [...table.querySelectorAll('thead th[data-meter]')].map((th) => /** @type {HTMLElement} */ (th).dataset.meter),
+            frame: { scrollWidth: frame.scrollWidth, clientWidth: frame.clientWidth, overflowX: getComputedStyle(frame).overflowX },
+            page: document.documentElement.scrollWidth,
+          };
+        });
+        assert.deepEqual(shown.counted, ['instructions'], 'a column for the counting meter, headed by its label');
+        assert.ok(shown.heads.some((th) => th.text === 'Instructions per op in the query path'), JSON.stringify(shown.heads.map((th) => th.text)));
+        if (viewport.width === 1400) {
+          for (const th of shown.heads) assert.ok(th.left >= 0 && th.right <= viewport.width, `at 1400x900 the header "${th.text}" spans ${th.left}-${th.right} px`);
+        } else {
+          assert.ok(shown.frame.scrollWidth > shown.frame.clientWidth, `at 800 px the table is wider than its frame: ${JSON.stringify(shown.frame)}`);
+          assert.ok(['auto', 'scroll'].includes(shown.frame.overflowX), 'the frame scrolls');
+          assert.ok(shown.page <= viewport.width, `the page itself does not scroll sideways: ${shown.page} px wide`);
+        }
+        await (await page.$('#release-tests'))?.screenshot({ path: join(ARTIFACTS, `release-tests-${viewport.width}.png`) });
+      }
+      assert.deepEqual(problems, [], 'no console error');
+    } finally {
+      if (before) await page.setViewportSize(before);
+    }
+  });
+
   it('the release page draws the counted verdicts beside the throughput forest plot', async () => {
     const { page, server, problems } = site;
     assert.equal(await gotoReady(page, `${server.url}site/release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`), 'true');
@@ -600,7 +640,7 @@ describe('the regression first, with names (issue 35 item 4)', () => {
     assert.equal(await gotoReady(page, `${server.url}site/test.html?product=mariadb&line=10.11&host=local&suite=smoke&test=point-query`), 'true');
     const v = verdictOf('smoke', 'instructionsPerOp');
     const shown = await page.$eval('#counted-verdict', (el) => ({
-      verdict: /** @type {HTMLElement} */ (el).dataset.instructionsVerdict, text: el.querySelector('p')?.textContent ?? '',
+      verdict: /** @type {HTMLElement} */ (el).dataset.countedVerdict, text: el.querySelector('p[data-meter="instructions"]')?.textContent ?? '',
       bars: /** @type {any} */ (window).echarts.getInstanceByDom(/** @type {HTMLElement} */ (el.querySelector('[data-functions]'))).getOption().yAxis[0].data,
       unnamed: el.querySelector('[data-unnamed]')?.textContent ?? '',
     }));

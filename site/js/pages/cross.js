@@ -38,23 +38,19 @@ export async function render(main) {
   const t = await loadJson(dataPaths.cross(chosen));
   const keys = t.releases.map((r) => r.key);
   const wanted = (q.get('releases') ?? '').split(',').filter((k) => keys.includes(k));
-  /** @type {string[]} */
-  let columns = wanted.length > 0 ? wanted : t.defaultColumns;
-  let base = /** @type {string} */ (keys.includes(q.get('base') ?? '') ? q.get('base') : columns[0] ?? t.defaultBase);
-  let testName = t.tests.some((x) => x.name === q.get('test')) ? /** @type {string} */ (q.get('test')) : t.tests[0]?.name ?? '';
+  /** @type {CrossState} */
+  const state = {
+    columns: wanted.length > 0 ? wanted : t.defaultColumns,
+    base: '',
+    test: t.tests.some((x) => x.name === q.get('test')) ? /** @type {string} */ (q.get('test')) : t.tests[0]?.name ?? '',
+  };
+  state.base = /** @type {string} */ (keys.includes(q.get('base') ?? '') ? q.get('base') : state.columns[0] ?? t.defaultBase);
   const label = (/** @type {string} */ key) => {
     const r = t.releases.find((x) => x.key === key);
     return r ? `${r.productName} ${r.version}` : key;
   };
-
-  const tableSelect = h('select', { id: 'table-select', name: 'table' }, tables.map((x) =>
-    h('option', { value: JSON.stringify([x.host, x.suite]), selected: x === chosen, text: `${x.host} · ${x.suite} (${x.products.join(', ')}: ${x.releaseCount} releases)` })));
+  const controls = crossControls(t, tables, chosen, state);
   const byProduct = [...new Set(t.releases.map((r) => r.productName))];
-  const releaseSelect = h('select', { id: 'release-select', name: 'releases', multiple: true, size: String(Math.min(12, t.releases.length + byProduct.length)) },
-    byProduct.map((name) => h('optgroup', { label: name }, t.releases.filter((r) => r.productName === name)
-      .map((r) => h('option', { value: r.key, selected: columns.includes(r.key), text: `${r.version} (line ${r.line})` })))));
-  const baseSelect = h('select', { id: 'base-select', name: 'base' });
-  const testSelect = h('select', { id: 'test-select', name: 'test' }, t.tests.map((x) => h('option', { value: x.name, selected: x.name === testName, text: x.name })));
   const tableBox = h('div', { id: 'cross-tables' });
   const chartsBox = h('div', { class: 'charts' });
 
@@ -64,10 +60,10 @@ export async function render(main) {
       'A view, not a verdict: verdicts against a baseline are on each product line\'s page (',
       lineLinks(t), ').'),
     h('div', { class: 'controls' },
-      h('label', { for: 'table-select' }, 'Host class and suite', tableSelect),
-      h('label', { for: 'release-select' }, 'Releases in the table (columns; Ctrl or Shift to pick several)', releaseSelect),
-      h('label', { for: 'base-select' }, 'Base release (ratio = QPS ÷ base QPS)', baseSelect),
-      h('label', { for: 'test-select' }, 'Test in the charts', testSelect)),
+      h('label', { for: 'table-select' }, 'Host class and suite', controls.table),
+      h('label', { for: 'release-select' }, 'Releases in the table (columns; Ctrl or Shift to pick several)', controls.releases),
+      h('label', { for: 'base-select' }, 'Base release (ratio = QPS ÷ base QPS)', controls.base),
+      h('label', { for: 'test-select' }, 'Test in the charts', controls.test)),
     // The marks only: this page shows no verdicts.
     h('p', { class: 'legend' },
       h('span', null, h('span', { class: 'swatch lo', text: '0.90' }), ` ratio below ${LO}`),
@@ -77,57 +73,97 @@ export async function render(main) {
     h('p', { class: 'muted', text: 'Every release stored for this host class and suite, in version order, whatever the table shows: one chart per product (a line per product line), and one across products.' }),
     chartsBox);
 
-  const fillBase = () => fill(baseSelect, columns.map((k) => h('option', { value: k, selected: k === base, text: label(k) })));
   const draw = () => {
-    fillBase();
-    fill(tableBox, ...renderTable(t, columns, base, label));
+    fill(controls.base, state.columns.map((k) => h('option', { value: k, selected: k === state.base, text: label(k) })));
+    fill(tableBox, ...renderTable(t, state.columns, state.base, label));
   };
   draw();
+  const redrawCharts = await drawCrossCharts(t, chartsBox, state, label);
+  wireControls(t, controls, state, () => { draw(); redrawCharts(); }, redrawCharts);
+  setParam('host', t.host);
+  setParam('suite', t.suite);
+}
 
+/** @typedef {{columns: string[], base: string, test: string}} CrossState what the reader chose: the table's columns, its base, the charts' test */
+/** @typedef {{table: HTMLElement, releases: HTMLElement, base: HTMLElement, test: HTMLElement}} CrossControls */
+
+/**
+ * The page's selects: host class and suite, the releases in the table, the base (filled by the
+ * page as the columns change) and the test of the charts.
+ * @param {CrossData} t
+ * @param {{host: string, suite: string, releaseCount: number, products: string[]}[]} tables every cross table of the store
+ * @param {object} chosen the one shown
+ * @param {CrossState} state
+ * @returns {CrossControls}
+ */
+function crossControls(t, tables, chosen, state) {
+  const byProduct = [...new Set(t.releases.map((r) => r.productName))];
+  return {
+    table: h('select', { id: 'table-select', name: 'table' }, tables.map((x) =>
+      h('option', { value: JSON.stringify([x.host, x.suite]), selected: x === chosen, text: `${x.host} · ${x.suite} (${x.products.join(', ')}: ${x.releaseCount} releases)` }))),
+    releases: h('select', { id: 'release-select', name: 'releases', multiple: true, size: String(Math.min(12, t.releases.length + byProduct.length)) },
+      byProduct.map((name) => h('optgroup', { label: name }, t.releases.filter((r) => r.productName === name)
+        .map((r) => h('option', { value: r.key, selected: state.columns.includes(r.key), text: `${r.version} (line ${r.line})` }))))),
+    base: h('select', { id: 'base-select', name: 'base' }),
+    test: h('select', { id: 'test-select', name: 'test' }, t.tests.map((x) => h('option', { value: x.name, selected: x.name === state.test, text: x.name }))),
+  };
+}
+
+/**
+ * One history chart per product (a line per product line), and one across products when there
+ * are several.
+ * @param {CrossData} t
+ * @param {HTMLElement} box
+ * @param {CrossState} state
+ * @param {(key: string) => string} label
+ * @returns {Promise<() => void>} redraws every chart from the state
+ */
+async function drawCrossCharts(t, box, state, label) {
   const products = [...new Set(t.releases.map((r) => r.product))];
   /** @type {{product: string|null, chart: {update: (option: any) => void}}[]} */
   const charts = [];
-  for (const product of products) {
-    const name = t.releases.find((r) => r.product === product)?.productName ?? product;
-    const { figure, canvas } = chartFigure(`${name}: ratio to the base by release, every line`);
-    canvas.dataset.product = product;
-    chartsBox.append(figure);
-    charts.push({ product, chart: await drawChart(canvas, historyOption(t, product, testName, base, label)) });
+  for (const product of [...products, ...(products.length > 1 ? [null] : [])]) {
+    const name = product === null ? null : t.releases.find((r) => r.product === product)?.productName ?? product;
+    const { figure, canvas } = chartFigure(name === null ? 'Across products: ratio to the base by release' : `${name}: ratio to the base by release, every line`);
+    canvas.dataset.product = product ?? '';
+    box.append(figure);
+    charts.push({ product, chart: await drawChart(canvas, historyOption(t, product, state.test, state.base, label)) });
   }
-  if (products.length > 1) {
-    const { figure, canvas } = chartFigure('Across products: ratio to the base by release');
-    canvas.dataset.product = '';
-    chartsBox.append(figure);
-    charts.push({ product: null, chart: await drawChart(canvas, historyOption(t, null, testName, base, label)) });
-  }
-  const redrawCharts = () => { for (const c of charts) c.chart.update(historyOption(t, c.product, testName, base, label)); };
+  return () => { for (const c of charts) c.chart.update(historyOption(t, c.product, state.test, state.base, label)); };
+}
 
-  tableSelect.addEventListener('change', () => {
-    const [host, suite] = JSON.parse(/** @type {HTMLSelectElement} */ (tableSelect).value);
+/**
+ * What each select changes: another table is another page; the releases and the base redraw
+ * the table and charts; the test redraws the charts. Every choice is kept in the address.
+ * @param {CrossData} t
+ * @param {CrossControls} controls
+ * @param {CrossState} state
+ * @param {() => void} redrawAll
+ * @param {() => void} redrawCharts
+ */
+function wireControls(t, controls, state, redrawAll, redrawCharts) {
+  controls.table.addEventListener('change', () => {
+    const [host, suite] = JSON.parse(/** @type {HTMLSelectElement} */ (controls.table).value);
     location.href = pageUrl('cross', { host, suite });
   });
-  releaseSelect.addEventListener('change', () => {
-    const picked = [.../** @type {HTMLSelectElement} */ (releaseSelect).selectedOptions].map((o) => o.value);
-    columns = picked.length > 0 ? picked : t.defaultColumns;
-    if (!columns.includes(base)) base = columns[0];
+  controls.releases.addEventListener('change', () => {
+    const picked = [.../** @type {HTMLSelectElement} */ (controls.releases).selectedOptions].map((o) => o.value);
+    state.columns = picked.length > 0 ? picked : t.defaultColumns;
+    if (!state.columns.includes(state.base)) state.base = state.columns[0];
     setParam('releases', picked.length > 0 ? picked.join(',') : null);
-    setParam('base', base);
-    draw();
+    setParam('base', state.base);
+    redrawAll();
+  });
+  controls.base.addEventListener('change', () => {
+    state.base = /** @type {HTMLSelectElement} */ (controls.base).value;
+    setParam('base', state.base);
+    redrawAll();
+  });
+  controls.test.addEventListener('change', () => {
+    state.test = /** @type {HTMLSelectElement} */ (controls.test).value;
+    setParam('test', state.test);
     redrawCharts();
   });
-  baseSelect.addEventListener('change', () => {
-    base = /** @type {HTMLSelectElement} */ (baseSelect).value;
-    setParam('base', base);
-    draw();
-    redrawCharts();
-  });
-  testSelect.addEventListener('change', () => {
-    testName = /** @type {HTMLSelectElement} */ (testSelect).value;
-    setParam('test', testName);
-    redrawCharts();
-  });
-  setParam('host', t.host);
-  setParam('suite', t.suite);
 }
 
 /**

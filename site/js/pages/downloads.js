@@ -31,7 +31,7 @@ export async function render(main) {
       h('li', null, h('a', { href: dataPaths.feed(), text: 'Atom feed of new verdicts' }), ' (feed.atom)'),
       h('li', null, h('a', { href: dataPaths.manifest(), text: 'Manifest (JSON)' }), ': every table and its newest release'),
       h('li', null, h('a', { href: dataPaths.regressions(), text: 'Regressions (JSON)' }))),
-    h('p', null, 'Run records are copied as the store holds them (the unit of truth: every repeat, per-second interval, efficiency figure and the full my.cnf). CSV columns per release: median, ratio to the default base, verdict; a test whose runs counted instructions (callgrind) has a second row, metric instructions/op, with the median query-path count, its ratio (five decimals) and the instructions verdict. Comparisons hold every verdict, instructions ones with where the instructions went (the functions that moved).'),
+    h('p', null, 'Run records are copied as the store holds them (the unit of truth: every repeat, per-second interval, efficiency figure and the full my.cnf). CSV columns per release: median, ratio to the default base, verdict; a test counted by a counting meter has a row per meter, metric its unit (e.g. instructions/op), with the median count, its ratio (five decimals) and that meter\'s verdict. Comparisons hold every verdict, instructions ones with where the instructions went (the functions that moved).'),
     m.tables.length ? scrollTable('Tables', [
       h('thead', null, h('tr', null, ['Table', 'CSV', 'Data', 'Change points', 'Run records'].map((c) => h('th', { scope: 'col', class: 'text', text: c })))),
       h('tbody', null, rows),

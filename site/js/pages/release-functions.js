@@ -37,7 +37,9 @@ export function functionsSection(d, moves) {
   /** @type {{details: HTMLElement, canvas: HTMLElement, option: any}[]} */
   const charts = [];
   const blocks = entries.map((e) => {
-    const verdict = d.tests.find((/** @type {any} */ t) => t.name === e.test)?.instructionVerdict ?? null;
+    // The counted verdict whose figures the functions break down (the moves name its metric).
+    const counted = Object.values(d.tests.find((/** @type {any} */ t) => t.name === e.test)?.countedVerdicts ?? {});
+    const verdict = counted.find((/** @type {any} */ v) => v.metric === e.metric) ?? null;
     const m = e.functions;
     const bars = barsOf(m);
     const fig = chartFigure(`${e.test}: change in self instructions per operation, ${moves.baseVersion} → ${d.version}`);

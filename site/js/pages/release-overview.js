@@ -59,9 +59,10 @@ export function overviewChart(d) {
  * @returns {{rows: ForestRow[], left: number, labels: string, metrics: string[]}}
  */
 function countedRows(d, suspectOf) {
-  const all = d.tests.flatMap((/** @type {any} */ t) => [t.instructionVerdict, ...(t.otherVerdicts ?? [])]
-    .filter((v) => v && v.counted && typeof v.ratio === 'number').map((v) => ({ test: t.name, v })));
-  const shown = all.filter((/** @type {any} */ { v }) => v.metric === 'instructionsPerOp' || v.verdict !== 'unchanged' || (v.ci && (v.ci[0] > 1 || v.ci[1] < 1)));
+  // Each counting meter's own column metric is always drawn; its other metrics when they moved.
+  const all = d.tests.flatMap((/** @type {any} */ t) => [...Object.values(t.countedVerdicts ?? {}).map((v) => ({ v, column: true })), ...(t.otherVerdicts ?? []).map((/** @type {any} */ v) => ({ v, column: false }))]
+    .filter(({ v }) => v && v.counted && typeof v.ratio === 'number').map(({ v, column }) => ({ test: t.name, v, column })));
+  const shown = all.filter((/** @type {any} */ { v, column }) => column || v.verdict !== 'unchanged' || (v.ci && (v.ci[0] > 1 || v.ci[1] < 1)));
   const metrics = [...new Set(shown.map((/** @type {any} */ { v }) => v.metric))];
   const rows = shown.map((/** @type {any} */ { test, v }) => ({
     label: metrics.length > 1 ? `${test} · ${v.metric}` : test, ratio: v.ratio, ci: v.ci ?? null, verdict: v.verdict, suspect: suspectOf(test, v.metric),

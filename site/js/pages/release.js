@@ -1,7 +1,7 @@
 /**
  * Release: every test's verdict with its numbers and interval, the minimum detectable effect,
- * the instructions per operation counted under callgrind and their verdict (where the runs
- * counted them) with where the instructions went (release-functions.js), efficiency, latency,
+ * each counting meter's figures and verdict (the tests table: release-tests.js) with where the
+ * counted instructions went per function (release-functions.js), efficiency, latency,
  * hardware counters, the sequence benchmarks' response times per operation
  * (release-latencies.js), database size, provenance (build, my.cnf, host, tools), and the my.cnf
  * and settings diff against the release it was compared with; and any bisect whose bad or first
@@ -10,15 +10,14 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params } from '../data.js';
 import { dataPaths, pageUrl } from '../paths.js';
-import { fmtBytes, fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, fmtSeconds, fmtSmallPct, ratioDigits } from '../format.js';
+import { fmtBytes, fmtCount, fmtDate, fmtNum, fmtPct, fmtRatio, ratioDigits } from '../format.js';
 import { bisectSection } from './release-bisect.js';
 import { functionsSection, belowThresholdSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
+import { testsTable } from './release-tests.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { latencySection } from './release-latencies.js';
-import { shownAgainst } from '../ratios.js';
-import { formatShownRatio, computeShownRatio } from '#shown-ratio';
-import { breadcrumb, verdictBadge, shownRatioSpan, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable, findingsList } from '../components.js';
+import { breadcrumb, verdictBadge, countingMeters, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable, findingsList } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -99,15 +98,6 @@ function findingsBlock(d) {
     `${count('regression')} and ${count('suspect')}, every gated metric, timed and counted:`), findingsList(findings, d));
 }
 
-/**
- * Whether the release's runs counted instructions (or its comparison judged them): the
- * tests table then has their columns.
- * @param {any} d
- */
-function hasInstructions(d) {
-  return d.tests.some((/** @type {any} */ t) => t.instructions || t.instructionVerdict);
-}
-
 /** @param {any} d @param {any} baseData */
 function verdictIntro(d, baseData) {
   const c = d.comparison;
@@ -115,15 +105,15 @@ function verdictIntro(d, baseData) {
     return h('p', { class: 'note', id: 'verdict-summary' }, 'No comparison is stored for this release, so there are no verdicts. ',
       baseData ? `Ratios below are medians relative to ${baseData.version} (the default base of this product line).` : 'This is the base release of its product line.');
   }
-  const counted = countsOf(d, 'instructionVerdict');
-  // The counted metric named as its meter states it (the verdict's label), not worded here.
-  const countedLabel = d.tests.find((/** @type {any} */ t) => t.instructionVerdict?.label)?.instructionVerdict.label ?? 'counted per operation';
+  // Each counting meter's verdicts, named as its meter states its metric (the label), not worded here.
+  const counted = countingMeters(d.tests).map(({ meter, label }) => ({ meter, label, counts: countsOf(d, (t) => t.countedVerdicts?.[meter]) }))
+    .filter((m) => Object.keys(m.counts).length > 0);
   return h('div', { id: 'verdict-summary' },
     // How sure comes first: a reader weighs every count and ratio below by it.
     howSure(d),
     h('p', null, 'Compared with ', h('strong', { text: c.base.version }), ` (runs ${c.base.runIds.join(', ')}) on ${fmtDate(c.createdAt)}. Throughput: `,
       summaryBadges(throughputCounts(d)),
-      Object.keys(counted).length ? [` ${countedLabel[0].toUpperCase()}${countedLabel.slice(1)}: `, h('span', { dataset: { scope: 'instructions' } }, summaryBadges(counted))] : null,
+      counted.map(({ meter, label, counts }) => [` ${label[0].toUpperCase()}${label.slice(1)}: `, h('span', { dataset: { scope: meter } }, summaryBadges(counts))]),
       h('span', { class: 'muted', text: ` All gated metrics: ${summaryText(c.summary)}.` })),
     h('p', { class: 'muted' }, `Thresholds (relative change: warn / issue) per group: ${Object.entries(c.thresholds.groups ?? {}).map(([g, t]) => `${g} ${fmtPct(/** @type {any} */ (t).warn)} / ${fmtPct(/** @type {any} */ (t).issue)}`).join('; ')}. `,
       h('a', { href: c.file, text: 'Comparison (JSON)' })));
@@ -163,70 +153,22 @@ function suspectsSection(d) {
  * @returns {Record<string, number>} throughput verdicts per class
  */
 function throughputCounts(d) {
-  return countsOf(d, 'verdict');
+  return countsOf(d, (t) => t.verdict);
 }
 
 /**
  * @param {any} d
- * @param {'verdict'|'instructionVerdict'} field
+ * @param {(t: any) => any} verdictOf one verdict of a test, if any
  * @returns {Record<string, number>} that verdict of every test, per class
  */
-function countsOf(d, field) {
+function countsOf(d, verdictOf) {
   /** @type {Record<string, number>} */
   const out = {};
-  for (const t of d.tests) if (t[field]) out[t[field].verdict] = (out[t[field].verdict] ?? 0) + 1;
+  for (const t of d.tests) {
+    const v = verdictOf(t);
+    if (v) out[v.verdict] = (out[v.verdict] ?? 0) + 1;
+  }
   return out;
-}
-
-/** @param {any} d @param {any} baseData */
-function testsTable(d, baseData) {
-  const counted = hasInstructions(d);
-  const rows = d.tests.filter((/** @type {any} */ t) => t.present).map((/** @type {any} */ t) => {
-    const v = t.verdict;
-    const baseTest = baseData?.tests.find((/** @type {any} */ x) => x.name === t.name);
-    // The one ratio (site/js/ratios.js): the stored one with a comparison, else to the default base, not judged.
-    const shown = d.comparison ? t.shown ?? null : shownAgainst({ own: null, comparedWith: null, base: baseData?.version ?? d.version, version: d.version, baseMedian: baseTest?.median ?? null, median: t.median });
-    // A run with counting meters only leaves its timed steps skipped: say so, not "skipped".
-    const status = t.timed === false ? 'not timed' : t.status;
-    return h('tr', { dataset: { test: t.name, timed: String(t.timed !== false) } },
-      h('th', { scope: 'row', class: 'text' }, h('a', { href: testHref(d, t.name), text: t.name })),
-      h('td', { class: 'text', text: t.group }),
-      h('td', { dataset: { median: t.median ?? '' } }, fmtQps(t.median), h('span', { class: 'muted', text: ` ${t.metric}` })),
-      h('td', { text: t.min === null ? '—' : `${fmtQps(t.min)} – ${fmtQps(t.max)}` }),
-      // Repeats and their measured length: a step of a fraction of a second is shown, not judged.
-      h('td', { dataset: { durationS: t.durationS ?? '' }, text: t.durationS == null ? String(t.n) : `${t.n} × ${fmtSeconds(t.durationS)}` }),
-      h('td', { dataset: { ratio: shown?.ratio ?? '', shownRatio: shown ? formatShownRatio(shown) : '', judged: shown ? String(shown.judged) : '' } }, shownRatioSpan(shown),
-        shown?.refused ? h('span', { class: 'sub-line muted', text: `not judged: ${shown.why}` }) : null),
-      h('td', { text: v?.ci ? `${fmtRatio(v.ci[0], 3)} – ${fmtRatio(v.ci[1], 3)}` : '—' }),
-      // drop and rise differ (1 - e^-s vs e^s - 1); the df say how settled the noise estimate is
-      h('td', { text: v ? `${fmtDetectable(v.mdeDrop ?? v.mde)} / ${fmtDetectable(v.mdeRise ?? v.mde)}${v.noiseDf ? ` (${v.noiseDf} df)` : ''}` : '—', title: v ? `instances: ${v.base?.n ?? 0} vs ${v.candidate?.n ?? 0}` : undefined }),
-      // Frozen at the right edge while the columns before it scroll: in view at 800 px.
-      h('td', { class: 'text sticky-verdict', dataset: { status } }, v ? [verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null), ` ${v.words ?? v.verdict}`, v.confirmed ? ' (confirmed)' : ''] : t.status !== 'ok' ? status : h('span', { class: 'muted', text: 'none' })),
-      counted ? instructionCells(t, baseTest) : null,
-      h('td', { class: 'text' }, v?.reason || t.reason ? h('details', { class: 'why' }, h('summary', { text: 'why' }), h('p', { text: v?.reason ?? t.reason })) : ''));
-  });
-  // One ratio per test: with a comparison it is the verdict's estimate (as on every page that
-  // shows the verdict); without one, median / median, named so.
-  const throughputHeads = ['Median', 'Min – max', 'Repeats × length', d.comparison ? 'Ratio' : 'Median ratio', 'Interval of the ratio', 'Detectable drop / rise (noise df)', 'Verdict'];
-  const col = (/** @type {string} */ c, /** @type {boolean} */ text, rowspan = 1, extra = '') => h('th', { scope: 'col', class: [text ? 'text' : '', extra].filter(Boolean).join(' ') || null, rowspan: rowspan > 1 ? String(rowspan) : null, text: c });
-  // With counted figures the columns come in two groups under a heading each, so the
-  // instructions' median, ratio and verdict need not repeat the word in every header.
-  const thead = counted
-    ? h('thead', null,
-      h('tr', null, col('Test', true, 2), col('Group', true, 2),
-        h('th', { scope: 'colgroup', colspan: String(throughputHeads.length), class: 'text', text: 'Throughput (timed)' }),
-        h('th', { scope: 'colgroup', colspan: '3', class: 'text', text: 'Instructions per operation (query path, counted)' }),
-        col('Why', true, 2)),
-      h('tr', null, throughputHeads.map((c) => col(c, c === 'Verdict', 1, c === 'Verdict' ? 'sticky-verdict' : '')),
-        col('Median (spread)', false), col('Ratio [interval]', false), col('Verdict', true)))
-    : h('thead', null, h('tr', null, ['Test', 'Group', ...throughputHeads, 'Why'].map((c) => col(c, ['Test', 'Group', 'Verdict', 'Why'].includes(c), 1, c === 'Verdict' ? 'sticky-verdict' : ''))));
-  return h('section', null, h('h2', { text: 'Tests' }),
-    counted ? h('p', { class: 'muted', id: 'instructions-note', text: 'Instructions per operation: the query path (the dispatch function and everything it calls) counted under callgrind, '
-      + 'the median of the counted repeats and their spread ((max − min) ÷ median; hover for the range). Counted, not timed: they move by hundredths of a percent, so the ratio has five decimals. Lower is better.' }) : null,
-    scrollTable(`Throughput${counted ? ' and instructions per operation' : ''} of every test${d.comparison ? ` and the verdicts against ${d.comparison.base.version}` : ''}`, [
-      thead,
-      h('tbody', null, rows),
-    ], { id: 'release-tests' }));
 }
 
 /**
@@ -243,31 +185,6 @@ function timeAndWorkSection(d) {
   return h('section', { id: 'time-and-work' }, h('h2', { text: 'Time and work' }),
     h('p', { class: 'muted', text: `Does the time follow the work? For the ${stated.length} test${stated.length === 1 ? '' : 's'} judged by more than one meter, ${disagree.length} disagree. Only decided verdicts decide: an undecided one is named, never guessed.` }),
     h('ul', null, ordered.map((/** @type {any} */ t) => h('li', { dataset: { test: t.name, agreement: t.timeAndWork.agreement } }, h('a', { href: testHref(d, t.name), text: t.name }), `: ${t.timeAndWork.sentence}`))));
-}
-
-/**
- * A test's counted figures and their verdict, beside its throughput.
- * @param {any} t
- * @param {any} baseTest the same test of the default base release (no comparison), if loaded
- */
-function instructionCells(t, baseTest) {
-  const c = t.instructions;
-  const v = t.instructionVerdict;
-  const digits = ratioDigits(v ?? { counted: true });
-  const shown = t.instructionShown ?? (baseTest?.instructions?.median && c?.median
-    ? computeShownRatio({ baseMedian: baseTest.instructions.median, candidateMedian: c.median, counted: true, noVerdict: 'this release has no comparison' }) : null);
-  const counted = shown ? { ...shown, counted: true } : null;
-  const spread = c?.median && c.min !== null ? (c.max - c.min) / c.median : null;
-  return [
-    h('td', { dataset: { instructions: c?.median ?? '' },
-      title: c?.median ? `${c.n} counted repeats on ${c.rounds} server processes, from ${fmtCount(c.min)} to ${fmtCount(c.max)}; whole process ${fmtCount(c.processMedian)}/op` : undefined },
-      c?.median ? [h('span', { class: 'count', text: fmtCount(c.median) }), h('span', { class: 'sub-line muted', text: `spread ${fmtSmallPct(spread)}` })]
-        : h('span', { class: 'muted', text: c ? c.status : '—' })),
-    h('td', { dataset: { instructionsRatio: counted?.ratio ?? '', shownRatio: counted ? formatShownRatio(counted) : '', judged: counted ? String(counted.judged) : '' } },
-      h('span', { class: `ratio-value${counted && !counted.judged ? ' ratio unjudged' : ''}`, title: counted && !counted.judged ? `not judged: ${counted.why}` : null, text: counted ? formatShownRatio(counted) : '—' }),
-      v?.ci ? h('span', { class: 'sub-line muted', text: `[${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` }) : null),
-    h('td', { class: 'text', dataset: { instructionsVerdict: v?.verdict ?? '' } }, v ? [verdictBadge(v.verdict, v.reason, 'instructionsBadge', v.words ?? null), ` ${v.words ?? v.verdict}`] : h('span', { class: 'muted', text: 'none' })),
-  ];
 }
 
 /**
@@ -328,18 +245,16 @@ function efficiencyTable(d) {
 function countersTable(d) {
   const tests = d.tests.filter((/** @type {any} */ t) => t.present && t.counters);
   if (tests.length === 0) return null;
+  // Every figure the meter gave, under its own name (the record's, e.g. cyclesPerOp).
+  const names = [...new Set(tests.flatMap((/** @type {any} */ t) => Object.keys(t.counters)))];
+  const fmt = (/** @type {number|null} */ x) => (x !== null && Math.abs(x) >= 1000 ? fmtCount(x) : fmtNum(x));
   return h('section', null, h('h2', { text: 'Hardware counters' }),
     h('p', { class: 'muted', text: 'Per operation of the timed repeats, medians; counted by perf on the server process while the test ran (the counters meter), so they include what the timed load does to caches and frequency. A dash: the host\'s CPU does not count it (no PMU, as in most virtual machines).' }),
     scrollTable('Hardware counters per operation (counters meter)', [
-      h('thead', null, h('tr', null, ['Test', 'Instructions/op', 'Cycles/op', 'IPC', 'Branch misses/op', 'LLC misses/op']
-        .map((c, i) => h('th', { scope: 'col', class: i === 0 ? 'text' : null, text: c })))),
+      h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text', text: 'Test' }), names.map((c) => h('th', { scope: 'col', text: c })))),
       h('tbody', null, tests.map((/** @type {any} */ t) => h('tr', { dataset: { test: t.name } },
         h('th', { scope: 'row', class: 'text', text: t.name }),
-        h('td', { text: fmtCount(t.counters.instructionsPerOp) }),
-        h('td', { text: fmtCount(t.counters.cyclesPerOp) }),
-        h('td', { text: fmtNum(t.counters.ipc) }),
-        h('td', { text: fmtNum(t.counters.branchMissesPerOp) }),
-        h('td', { text: fmtNum(t.counters.llcMissesPerOp) })))),
+        names.map((n) => h('td', { text: fmt(t.counters[n] ?? null) }))))),
     ], { id: 'release-counters' }));
 }
 

@@ -7,9 +7,9 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
-import { fmtCount, fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio, ratioDigits } from '../format.js';
-import { functionsSection } from './release-functions.js';
-import { breadcrumb, verdictBadge, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
+import { fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio } from '../format.js';
+import { countedSection, countedCell } from './test-counted.js';
+import { breadcrumb, verdictBadge, countingMeters, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { shownAgainst } from '../ratios.js';
 import { formatShownRatio } from '#shown-ratio';
 import { drawChart, chartFigure, zoomFor, UNJUDGED_GREY } from '../charts.js';
@@ -84,31 +84,6 @@ export async function render(main) {
       chart.update(option);
     }
   });
-}
-
-/**
- * The newest counted verdict of the test (instructions per operation in the query path) near the
- * top, and where its instructions went when the release's comparison has the function moves
- * (the site build keeps them for the newest release): the chart and words of the release page.
- * @param {any} d test data
- * @returns {{section: HTMLElement|null, draw: () => Promise<void>}}
- */
-function countedSection(d) {
-  const rel = [...d.releases].reverse().find((/** @type {any} */ r) => r.instructionVerdict);
-  if (!rel) return { section: null, draw: async () => {} };
-  const v = { ...rel.instructionVerdict, counted: true };
-  const digits = ratioDigits(v);
-  const moves = rel.functions
-    ? functionsSection({ version: rel.version, tests: [{ name: d.test, instructionVerdict: v }] }, { baseVersion: rel.comparedWith, tests: [rel.functions] })
-    : { section: null, draw: async () => {} };
-  return {
-    section: h('section', { id: 'counted-verdict', dataset: { version: rel.version, instructionsVerdict: v.verdict } },
-      h('p', null, h('strong', { text: `Counted, ${rel.version} against ${rel.comparedWith ?? 'its base'}: ` }), verdictBadge(v.verdict, v.reason, 'instructionsBadge', v.words),
-        ` instructions per operation in the query path: ${v.words}, ratio ${fmtRatio(v.ratio, digits)}${v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : ''}.`,
-        rel.functions ? '' : h('span', { class: 'muted', text: ' Where the instructions went: on the release page of the newest release, or in its comparison (JSON).' })),
-      moves.section),
-    draw: moves.draw,
-  };
 }
 
 /** @param {any} d test data @returns {any[]} its change points (none when none are stored) */
@@ -238,12 +213,12 @@ function timeAndWorkList(d) {
 
 /** @param {any} d @param {string} base @param {any} baseRel */
 function historyTable(d, base, baseRel) {
-  // Releases whose runs counted instructions (callgrind): their query-path count and verdict.
-  const counted = d.releases.some((/** @type {any} */ r) => r.instructions || r.instructionVerdict);
+  // Each counting meter of the releases' runs: a column of its figure and verdict, by its label.
+  const meters = countingMeters(d.releases);
   const heads = ['Release', 'Median', 'Min – max', 'Repeats', `Ratio to ${base}`, 'Change point', 'Verdict', 'Ratio of the verdict [interval]', 'Min. detectable effect', 'Compared with',
-    ...(counted ? ['Instructions/op (query path)', 'Instructions verdict, ratio'] : [])];
+    ...meters.map(({ label }) => `${label[0].toUpperCase()}${label.slice(1)}: median, verdict`)];
   return scrollTable(`${d.test}: median ${d.metric} per release, ratio to ${base}, change points, and the verdict of its comparison`, [
-    h('thead', null, h('tr', null, heads.map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 6 || i === 9 || i === 11 ? 'text' : null, text: c })))),
+    h('thead', null, h('tr', null, heads.map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 || i === 6 || i === 9 || i >= 10 ? 'text' : null, text: c })))),
     h('tbody', null, [...d.releases].reverse().map((/** @type {any} */ r) => {
       // The verdict's estimate when compared with this base, else median ÷ median, not judged.
       const shown = shownAgainst({ own: r.shown ?? null, comparedWith: r.comparedWith ?? null, base, version: r.version, baseMedian: baseRel?.median ?? null, median: r.median });
@@ -270,11 +245,7 @@ function historyTable(d, base, baseRel) {
         h('td', { text: v ? `${formatShownRatio(r.shown)}${v.ci ? ` [${fmtRatio(v.ci[0], 3)}, ${fmtRatio(v.ci[1], 3)}]` : ''}` : '—' }),
         h('td', { text: v ? fmtDetectable(v.mde) : '—' }),
         h('td', { class: 'text', text: v?.baseVersion ?? '—' }),
-        counted ? [
-          h('td', { dataset: { instructions: r.instructions?.median ?? '' }, title: r.instructions ? `median of ${r.instructions.n} counted repeats` : undefined, text: fmtCount(r.instructions?.median) }),
-          h('td', { class: 'text' }, r.instructionVerdict ? [verdictBadge(r.instructionVerdict.verdict, r.instructionVerdict.reason, 'instructionsBadge', r.instructionVerdict.words ?? null),
-            ` ${r.instructionVerdict.words ?? r.instructionVerdict.verdict}, ${formatShownRatio(r.instructionShown)}`] : r.instructionShown?.refused ? h('span', { class: 'ratio unjudged', text: `${formatShownRatio(r.instructionShown)}* not judged: ${r.instructionShown.why}` }) : h('span', { class: 'muted', text: '—' })),
-        ] : null);
+        meters.map(({ meter }) => countedCell(r, meter)));
     })),
   ], { id: 'test-history' });
 }

@@ -25,6 +25,7 @@ import { compareRuns, resolveThresholds, isUndecided, renderComparison } from '.
 import { withMeters, METERS } from '../../../scripts/metrics/index.js';
 import { stopAllServers } from '../../../scripts/server/index.js';
 import { buildSite } from '../../../scripts/site-build/build-site.js';
+import { dataPaths } from '../../../site/js/paths.js';
 import { calibrateHost } from '../../../scripts/verify/calibrate/pipeline.js';
 
 /** @typedef {import('../../../scripts/metrics/types.js').Meter} Meter */
@@ -166,6 +167,19 @@ test('a made-up timed meter and a made-up counted meter: run, stored, compared a
     assert.match(data, new RegExp(`"metric":"${v.metric}"`), `${v.metric} is on the site`);
     assert.ok(data.includes(String(v.candidate?.median)), `${v.metric}'s candidate median ${v.candidate?.median} is on the site`);
   }
+  // The counted meter has a counted column of its own, under its own label, with its figures:
+  // the release page's and the table's data (the pages draw a column per meter from these).
+  const release = JSON.parse(await readFile(join(out, dataPaths.release({ host: 'local', product: 'mariadb', version: '10.11.19', suite: 'made-up' })), 'utf8'));
+  const row = release.tests.find((/** @type {any} */ t) => t.name === 'point-query');
+  assert.deepEqual(Object.keys(row.counted), ['page-gets'], 'the timed meter is not a counted column');
+  const column = row.counted['page-gets'];
+  assert.deepEqual([column.metric, column.unit, column.label, column.status], ['pageGetsPerOp', 'page requests/op', pageGets.metrics[0].label, 'ok']);
+  const step = records.find((r) => r.release.version === '10.11.19')?.steps.find((s) => s.name === 'point-query');
+  const own = (step?.meters?.['page-gets']?.repeats ?? []).map((r) => /** @type {any} */ (r)['page-gets'].pageGetsPerOp).sort((a, b) => a - b);
+  assert.deepEqual([column.min, column.max, column.n], [own[0], own.at(-1), own.length], 'the figures of its counted repeats');
+  assert.equal(row.countedVerdicts['page-gets'].verdict, counted.verdict, 'its verdict beside them');
+  const table = JSON.parse(await readFile(join(out, dataPaths.table({ host: 'local', product: 'mariadb', line: '10.11', suite: 'made-up' })), 'utf8'));
+  assert.equal(table.tests.find((/** @type {any} */ t) => t.name === 'point-query').counted['page-gets'].label, pageGets.metrics[0].label);
 });
 
 test('each made-up meter is calibrated by the real pipeline with the strategy it brings: run, judged through compare, reported', {
