@@ -264,7 +264,8 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   const aloneHere = names.filter((n) => alone.includes(n));
   return {
     name: `counted phase (${meter.name})`,
-    seconds: phaseS(share(count.shard ?? null), count.parallel),
+    // A leg split into shards (no shard of its own) takes as long as its longest shard.
+    seconds: !count.shard && shards > 1 ? longestShardS : phaseS(share(count.shard ?? null), count.parallel),
     detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} ${pace.servers}, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(pace.instructionsPerS / 1e6).toFixed(0)} million/s, ${formatDuration(pace.serverStartS)} a server start${sequenceSteps.length ? `, and ${sequenceSteps.length} steps of sequences a round and release at ${sequenceStepS} s each` : ''}; `
       + `one server at a time ${formatDuration(phaseS(whole, 1))}, ${at} at once ${formatDuration(phaseS(whole, at))}${aloneHere.length ? ` (${aloneHere.length} counted alone)` : ''}`
       + `${shards > 1 ? `, in ${shards} shards ${formatDuration(longestShardS)} the longest${count.shard ? ` (this run: shard ${count.shard.index})` : ''}` : ''}`,
