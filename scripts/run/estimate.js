@@ -17,7 +17,7 @@ import { getMeter } from '../metrics/index.js';
 import { buildSchedule, needsSnapshot, countedOnlySchedule, loadPace, DEFAULT_LOAD_ROWS_PER_S } from './schedule.js';
 import { formatDuration } from './progress.js';
 import { planSuite } from '../workload/index.js';
-import { shardUnits } from './count-schedule.js';
+import { shardUnits, planLanes } from './count-schedule.js';
 
 /** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, countedSequenceStepS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
 
@@ -246,8 +246,14 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   const phaseS = (/** @type {CountShare} */ part, /** @type {number} */ parallel) => {
     if (part.tests.length + part.sequenceSteps.length === 0) return 0;
     const size = Math.max(1, Math.min(parallel, releases));
-    const perGroupRound = pace.serverStartS + warmS + part.tests.reduce((s, t) => s + (size > 1 && alone.includes(t.name) ? size : 1) * testS(t), 0)
-      + part.sequenceSteps.reduce((s, t) => s + (size > 1 && alone.includes(String(t.sequence)) ? size : 1) * sequenceStepS, 0);
+    /** @type {Map<string, number>} a unit's time on one server: a test, or a sequence's steps */
+    const unitS = new Map(part.tests.map((t) => [t.name, testS(t)]));
+    for (const t of part.sequenceSteps) unitS.set(String(t.sequence), (unitS.get(String(t.sequence)) ?? 0) + sequenceStepS);
+    // More slots than releases: lanes count their units at once, the longest lane sets the pace,
+    // then the units counted alone (count-schedule.js planLanes).
+    const lanes = planLanes([...unitS.keys()], releases, { parallel, why: '', cpus: [] }, alone);
+    const laneS = (/** @type {string[]} */ units) => units.reduce((s, n) => s + (size > 1 && lanes.lanes === 1 && alone.includes(n) ? size : 1) * (unitS.get(n) ?? 0), 0);
+    const perGroupRound = pace.serverStartS + warmS + Math.max(...lanes.units.map(laneS)) + size * lanes.alone.reduce((s, n) => s + (unitS.get(n) ?? 0), 0);
     return rounds * Math.ceil(releases / size) * perGroupRound + releases * sameRowsS;
   };
   // The shards' units as count-phase.js deals them: the tests, then the sequences whole.
@@ -260,7 +266,7 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   const shards = count.shard?.of ?? count.shards ?? 1;
   const longestShardS = Math.max(0, ...Array.from({ length: shards }, (_, i) => phaseS(share({ index: i + 1, of: shards }), count.parallel)));
   const total = counted.reduce((s, t) => s + (t.countedInstructions ?? 0), 0);
-  const at = Math.max(1, Math.min(count.parallel, releases));
+  const at = Math.max(1, Math.min(count.parallel, releases * Math.max(1, Math.floor(count.parallel / releases))));
   const aloneHere = names.filter((n) => alone.includes(n));
   return {
     name: `counted phase (${meter.name})`,
