@@ -254,7 +254,8 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
     const lanes = planLanes([...unitS.keys()], releases, { parallel, why: '', cpus: [] }, alone);
     const laneS = (/** @type {string[]} */ units) => units.reduce((s, n) => s + (size > 1 && lanes.lanes === 1 && alone.includes(n) ? size : 1) * (unitS.get(n) ?? 0), 0);
     const perGroupRound = pace.serverStartS + warmS + Math.max(...lanes.units.map(laneS)) + size * lanes.alone.reduce((s, n) => s + (unitS.get(n) ?? 0), 0);
-    return rounds * Math.ceil(releases / size) * perGroupRound + releases * sameRowsS;
+    // Lanes 2 and up count on copies of each release's datadir, made once before the rounds.
+    return rounds * Math.ceil(releases / size) * perGroupRound + releases * sameRowsS + (lanes.lanes - 1) * releases * estimateCopyS(steps, host);
   };
   // The shards' units as count-phase.js deals them: the tests, then the sequences whole.
   const names = [...counted.map((t) => t.name), ...new Set(sequenceSteps.map((t) => String(t.sequence)))];
