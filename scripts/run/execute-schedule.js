@@ -104,8 +104,10 @@ function noteNotTimed(record, steps) {
   const meters = record.config.meters?.join(', ') ?? 'counting meters only';
   for (const [i, step] of steps.entries()) {
     if (step.loadsData) continue;
-    const what = step.measured && step.reported ? 'its timed repeats' : step.sequence ? 'the timed pass of its sequence' : 'a step of the timed phase (warm-up, postwrite, setup)';
-    record.steps[i].reason = `not run: no timed meter in this run (meters: ${meters}), and this is ${what}; the counted phase counts on servers of its own`;
+    // A test keeps the words readers already show for a test only counted ("not timed: ...").
+    record.steps[i].reason = step.measured && step.reported
+      ? `not timed: this run's meters are ${meters} (no timed meter), so its timed repeats did not run; its counts are in its meters' slots`
+      : `not run: no timed meter in this run (meters: ${meters}), and this is ${step.sequence ? 'a setup step of the timed pass of its sequence' : 'a step of the timed phase (warm-up, postwrite, setup)'}; the counted phase counts on servers of its own`;
   }
 }
 
