@@ -66,11 +66,13 @@ export {};
  *   server instances per release and test (default 12)
  * @property {MeterName[]} [meters] how runs on this class measure (default [wall]); a suite's
  *   meters and `run --meter` replace them
- * @property {{rounds?: number, repeats?: number, warmupShare?: number, parallel?: number, alone?: string[]}} [counting] counted
+ * @property {{rounds?: number, repeats?: number, warmupShare?: number, parallel?: number, alone?: string[], shards?: number}} [counting] counted
  *   repeats of the instructions meter: server processes per release (default 3), repeats per
  *   process (default 1), the uncounted warm-up run as a share of a repeat's events (default 0.3),
  *   counting servers at once (default: this machine's cores, as many as its memory holds:
- *   scripts/run/count-schedule.js), tests counted one server at a time (default none)
+ *   scripts/run/count-schedule.js), tests counted one server at a time (default none), count
+ *   jobs a workflow leg splits its counted phase into (default 1: the bench job counts;
+ *   scripts/workflow/benchmark-plan.js planCountShards)
  * @property {number} [legBudgetH] hours a benchmark leg may take on a runner of this class;
  *   plans estimated over it are refused before any server starts (scripts/run/estimate.js)
  * @property {{loadRowsPerS?: number, countedInstructionsPerS?: number, countedRepeatOverheadS?: number,

@@ -14,13 +14,12 @@
  * neighbour, the other's count of the same test. Counts do not depend on load, but a neighbour
  * can change what a server does (a timer's background work, memory layout); a test whose counts
  * beside another differ from its counts alone by more than the meter's A/A noise is listed in
- * `counting.alone` (bench/count-parallel.md measured which) and counted one server at a time, its
- * slot saying so. A shard (`run --count-shard k/n`) counts every n-th unit (a test, a sequence)
- * of both releases; the other units get a skipped slot, which compare reads as missing and takes
- * from the shard that counted them (the records of one release merge like any two).
- *
- * Its repeats go to `step.meters.<meter>` of each release's record, apart from the timed
- * repeats: a count under valgrind is not a throughput, and no reader of timed figures sees them.
+ * `counting.alone` (bench/count-parallel.md) and counted one server at a time, its slot saying
+ * so. More slots than releases: lanes (count-schedule.js planLanes), each a server per release on
+ * a copy of its datadir, counting its own units at once. A shard (`run --count-shard k/n`)
+ * counts every n-th unit of both releases; the others get a skipped slot, which compare reads as
+ * missing and takes from the shard that counted them. The repeats go to `step.meters.<meter>`
+ * of each release's record, apart from the timed repeats.
  *
  * Why before the timed steps: those write as much as each release manages in its seconds, so
  * after them the releases' tables differ (rows inserted, values updated); counted on such data,
@@ -38,10 +37,12 @@
  * counted gets a skipped slot with the reason (compare gives it no counted verdict).
  */
 import { cpus as machineCpus, totalmem } from 'node:os';
-import { startServer } from '../server/index.js';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startServer, snapshotDatadir, findFreePort } from '../server/index.js';
 import { getBenchmark } from '../workload/index.js';
 import { countWarmups, countTest, countSequence } from './count-round.js';
-import { resolveCountSlots, groupReleases, aloneReason, shardUnits } from './count-schedule.js';
+import { resolveCountSlots, groupReleases, aloneReason, shardUnits, planLanes } from './count-schedule.js';
 
 /**
  * @typedef {object} CountSettings
@@ -131,7 +132,8 @@ export async function runCountPhase(meter, ctx) {
     .map(({ index }) => ({ index, reason: `counted by another shard of ${shard?.of} (this run is shard ${shard?.index})` }));
   addSkipped(meter, states, [...planned.notCounted, ...otherShards]);
   const slots = ctx.slots ?? resolveCountSlots(ctx.plan.host, { cpus: machineCpus().length, memBytes: totalmem() });
-  noteSetup(meter, states, slots, shard);
+  const lanes = planLanes([...tests.map(({ step }) => step.name), ...sequences.map(sequenceName)], order.length, slots, ctx.plan.host.counting?.alone ?? []);
+  noteSetup(meter, states, lanes.lanes * Math.min(slots.parallel, states.size), shard);
   if (tests.length === 0 && sequences.length === 0) {
     write(`${meter.name}: no step of this ${shard ? 'shard' : 'suite'} can run a fixed amount of work; nothing to count\n`);
     return;
@@ -139,26 +141,27 @@ export async function runCountPhase(meter, ctx) {
   const countedIndexes = [...tests, ...sequences.flat().filter(({ step }) => step.countedEvents && step.reported)].map((c) => c.index);
   addSlots(meter, states, countedIndexes);
   await prepareSameRows(meter, tests.map((c) => c.step), { order, states, plan: ctx.plan, write });
-  write(`${meter.name}: ${Math.min(slots.parallel, order.length)} counting server${slots.parallel > 1 ? 's' : ''} at once (${slots.why})\n`);
+  write(`${meter.name}: ${Math.min(slots.parallel, order.length * lanes.lanes)} counting server${slots.parallel > 1 ? 's' : ''} at once (${slots.why})${lanes.lanes > 1 ? `: ${lanes.lanes} lanes of ${order.length}, each counting its own tests on copies of the releases' datadirs` : ''}\n`);
+  const laneStates = lanes.lanes > 1 ? await copyLanes(ctx, lanes.lanes) : [];
   // A sequence runs once per round (one pass from its own start), a test `repeats` times.
   const perRound = tests.length * settings.repeats + sequences.flat().filter(({ step }) => step.countedEvents && step.reported).length;
   const progress = { done: 0, total: settings.rounds * order.length * perRound, startedMs: Date.now() };
   for (let round = 0; round < settings.rounds; round += 1) {
     // Alternate which release goes first, as the timed schedule does.
     const keys = round % 2 === 0 ? order : [...order].reverse();
+    if (lanes.lanes > 1) {
+      if (options.signal?.aborted) return;
+      const by = { tests, sequences, warmups: planned.warmups, progress, countedIndexes };
+      if (!(await countInLanes(meter, ctx, { keys, round, lanes, laneStates, ...by }))) return;
+      continue;
+    }
     for (const group of groupReleases(keys, slots.parallel)) {
       if (options.signal?.aborted) return;
-      const members = await startGroup(meter, ctx, group, round, { slots, countedIndexes });
+      const members = await startGroup(meter, ctx, group, round, { cpus: slots.cpus, countedIndexes, states });
       if (members.length === 0) continue;
       const runs = members.map(({ key, cpus }) => ({ meter, state: /** @type {CountState} */ (states.get(key)), key, round, ctx, progress, cpus }));
       if (!(await countGroup(runs, tests, sequences, planned.warmups))) return;
-      await Promise.all(runs.map(async ({ state }) => {
-        const health = await state.server.checkHealth();
-        if (!health.ok) state.deadReason = `server under ${meter.name} crashed: ${health.reason}`;
-        // An idle server under valgrind still runs its background threads, fifty times slower:
-        // it would take CPU from the next group's counting. The next round starts its own.
-        else await state.server.stop();
-      }));
+      await stopRuns(meter, runs);
     }
   }
   // The run ends with every live release's server up, as after the timed schedule (the size
@@ -171,6 +174,76 @@ export async function runCountPhase(meter, ctx) {
       state.deadReason = `server would not start again after the ${meter.name} meter: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
+}
+
+/**
+ * After a group's round: each server's health checked, then stopped (an idle server under valgrind
+ * runs its background threads fifty times slower, taking the next group's CPU).
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {import('./count-round.js').RoundOf[]} runs
+ */
+async function stopRuns(meter, runs) {
+  await Promise.all(runs.map(async ({ state }) => {
+    const health = await state.server.checkHealth();
+    if (!health.ok) state.deadReason = `server under ${meter.name} crashed: ${health.reason}`;
+    else await state.server.stop();
+  }));
+}
+
+/**
+ * The servers of lanes 1.. (count-schedule.js planLanes): for each release a copy of its datadir as
+ * the phase found it (after the same-rows step), in a work folder of its own beside the release's,
+ * on a free port; the release's record is shared (each unit is counted by one lane only).
+ * @param {PhaseContext} ctx
+ * @param {number} lanes
+ * @returns {Promise<Map<string, CountState>[]>} per lane (index 0 empty: the releases' own states)
+ */
+async function copyLanes(ctx, lanes) {
+  const out = [new Map()];
+  for (let lane = 1; lane < lanes; lane += 1) {
+    /** @type {Map<string, CountState>} the round starts each copy's server (restartWrapped) */
+    const copies = new Map();
+    for (const key of ctx.order) {
+      const state = /** @type {CountState} */ (ctx.states.get(key));
+      if (state.deadReason) continue;
+      await state.server.stop();
+      const workDir = `${state.serverOptions.workDir}.lane${lane + 1}`;
+      await mkdir(workDir, { recursive: true });
+      const copy = await snapshotDatadir(state.server, join(workDir, 'data'));
+      ctx.write(`${key}: lane ${lane + 1}'s copy of the datadir, ${(copy.bytes / 1e6).toFixed(1)} MB in ${copy.seconds.toFixed(2)} s\n`);
+      copies.set(key, { ...state, serverOptions: { ...state.serverOptions, workDir, port: await findFreePort() } });
+    }
+    out.push(copies);
+  }
+  return out;
+}
+
+/**
+ * One round in lanes: every lane's servers (one per release) count the lane's units at the same
+ * time as the other lanes, then the units of `counting.alone` on lane 1's servers, one server at a time.
+ * @param {import('../metrics/types.js').Meter} meter
+ * @param {PhaseContext} ctx
+ * @param {{keys: string[], round: number, lanes: import('./count-schedule.js').CountLanes, laneStates: Map<string, CountState>[],
+ *   tests: IndexedStep[], sequences: IndexedStep[][], warmups: import('./types.js').StepPlanLike[],
+ *   progress: {done: number, total: number, startedMs: number}, countedIndexes: number[]}} at
+ * @returns {Promise<boolean>} false when the run was interrupted
+ */
+async function countInLanes(meter, ctx, { keys, round, lanes, laneStates, tests, sequences, warmups, progress, countedIndexes }) {
+  const mine = (/** @type {string[]} */ units) => ({ tests: tests.filter((t) => units.includes(t.step.name)), sequences: sequences.filter((q) => units.includes(sequenceName(q))) });
+  const laneRuns = await Promise.all(lanes.units.map(async (_, lane) => {
+    const states = lane === 0 ? ctx.states : laneStates[lane];
+    const cpus = keys.map((key) => lanes.cpus[lane][ctx.order.indexOf(key)] ?? null);
+    const members = await startGroup(meter, ctx, keys.filter((k) => states.has(k)), round, { cpus, countedIndexes, states });
+    return members.map(({ key, cpus: c }) => ({ meter, state: /** @type {CountState} */ (states.get(key)), key, round, ctx, progress, cpus: c }));
+  }));
+  const done = await Promise.all(laneRuns.map((runs, lane) => {
+    const share = mine(lanes.units[lane]);
+    return runs.length === 0 ? true : countGroup(runs, share.tests, share.sequences, warmups);
+  }));
+  const alone = mine(lanes.alone);
+  const ok = done.every(Boolean) && (laneRuns[0].length === 0 || await countGroup(laneRuns[0], alone.tests, alone.sequences, []));
+  await Promise.all(laneRuns.map((runs) => stopRuns(meter, runs)));
+  return ok;
 }
 
 /**
@@ -206,19 +279,20 @@ async function countGroup(runs, tests, sequences, warmups) {
 
 /**
  * Start a group's servers under the meter's wrapper at once, each on its own slot's CPU where
- * the host class pins (its own port and datadir are its release's).
+ * the host class pins (its own port and datadir: its release's, or a lane's copy).
  * @param {import('../metrics/types.js').Meter} meter
  * @param {PhaseContext} ctx
  * @param {string[]} group release keys
  * @param {number} round
- * @param {{slots: import('./count-schedule.js').CountSlots, countedIndexes: number[]}} at
+ * @param {{cpus: (string|null)[], countedIndexes: number[], states: Map<string, CountState>}} at
+ *   cpus: per slot of the group; states: the releases' own, or a lane's copies
  * @returns {Promise<{key: string, cpus: string|null}[]>} the servers that started
  */
-async function startGroup(meter, ctx, group, round, { slots, countedIndexes }) {
-  const live = group.filter((key) => !ctx.states.get(key)?.deadReason);
+async function startGroup(meter, ctx, group, round, { cpus: slotCpus, countedIndexes, states }) {
+  const live = group.filter((key) => !states.get(key)?.deadReason);
   const started = await Promise.all(live.map(async (key, slot) => {
-    const state = /** @type {CountState} */ (ctx.states.get(key));
-    const cpus = slots.cpus[slot] ?? null;
+    const state = /** @type {CountState} */ (states.get(key));
+    const cpus = slotCpus[slot] ?? null;
     // A meter without a wrapper (work) restarts a plain server: no wrapper to name.
     const how = meter.needs.wrappedServer ? `under the ${meter.name} meter's wrapper` : `plainly (the ${meter.name} meter needs no wrapper)`;
     ctx.write(`${meter.name}: ${key} round ${round + 1} of ${ctx.settings.rounds}: start the server ${how}${cpus ? ` on CPU ${cpus}` : ''}\n`);
@@ -232,14 +306,14 @@ async function startGroup(meter, ctx, group, round, { slots, countedIndexes }) {
  * The record says how its counts were taken: servers at once, and the shard.
  * @param {import('../metrics/types.js').Meter} meter
  * @param {Map<string, CountState>} states
- * @param {import('./count-schedule.js').CountSlots} slots
+ * @param {number} parallel counting servers at once (lanes x releases)
  * @param {{index: number, of: number}|null} shard
  */
-function noteSetup(meter, states, slots, shard) {
+function noteSetup(meter, states, parallel, shard) {
   for (const state of states.values()) {
     const setup = state.record.config.meterSetup?.[meter.name];
     if (!setup) continue;
-    setup.counting = { ...setup.counting, parallel: Math.min(slots.parallel, states.size), ...(shard ? { shard } : {}) };
+    setup.counting = { ...setup.counting, parallel, ...(shard ? { shard } : {}) };
   }
 }
 

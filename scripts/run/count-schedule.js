@@ -65,6 +65,45 @@ export function groupReleases(keys, parallel) {
 }
 
 /**
+ * @typedef {object} CountLanes how a round's counted units spread when there are more slots than
+ *   releases: lanes of servers, one server of each release per lane, each lane counting its own
+ *   units at the same time as the others
+ * @property {number} lanes lanes at once (1: every unit on the releases' own servers, as before)
+ * @property {string[][]} units per lane, its units in suite order (lane 0 on the releases' own
+ *   servers, every other lane on copies of their datadirs)
+ * @property {string[]} alone the units of `counting.alone`, counted after the lanes one server at a time
+ * @property {(string|null)[][]} cpus per lane, per release (run order), the slot's CPU list
+ */
+
+/**
+ * More counting slots than releases (4 CPUs, 2 releases): different units of the same release
+ * count at once, each on a server of its own. Why a server each, not several tests on one: the
+ * meter counts a server process's work (callgrind's, or its status counters), so two tests on one
+ * server would count each other's statements. Why copies: every lane's servers start from the
+ * release's datadir as the phase found it (the load, its rows made the same), and each lane
+ * runs its units in suite order on both releases alike, so each release's count of a unit has
+ * the same history of writes before it as the other release's (fixed seeds), the pairing compare
+ * needs. Units are dealt to lanes like shards (every n-th), and a unit of `counting.alone`
+ * is counted after the lanes with no neighbour at all.
+ * @param {string[]} units counted units in suite order (tests, then sequences)
+ * @param {number} releases servers per lane (the releases of the round)
+ * @param {CountSlots} slots
+ * @param {string[]} alone the host class's `counting.alone`
+ * @returns {CountLanes}
+ */
+export function planLanes(units, releases, slots, alone) {
+  const together = units.filter((u) => !alone.includes(u));
+  const lanes = Math.max(1, Math.min(Math.floor(slots.parallel / Math.max(1, releases)), together.length));
+  if (lanes === 1) return { lanes: 1, units: [units], alone: [], cpus: [slots.cpus.slice(0, releases)] };
+  return {
+    lanes,
+    units: Array.from({ length: lanes }, (_, i) => [...shardUnits(together, { index: i + 1, of: lanes })]),
+    alone: units.filter((u) => alone.includes(u)),
+    cpus: Array.from({ length: lanes }, (_, lane) => Array.from({ length: releases }, (_, r) => slots.cpus[lane * releases + r] ?? null)),
+  };
+}
+
+/**
  * Why a test is counted alone (one server counting at a time), or null when it may be counted
  * beside the others of its group.
  * @param {string} test

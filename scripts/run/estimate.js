@@ -4,20 +4,20 @@
  * (its instructions at the rate callgrind runs them on the host). A host class with a
  * `legBudgetH` refuses a run that cannot fit it (`checkBudget`), naming what takes the time and
  * what to change, so that a benchmark leg on a runner ends inside its job's timeout instead of
- * being killed after hours with nothing published. `estimateLeg` does the same for a workflow
- * leg (installs, the run, the reference run) and gives its steps' timeouts. Pure: no I/O, no clock.
+ * being killed after hours with nothing published (a workflow leg's estimate, from the same parts:
+ * estimate-leg.js). A run that times nothing (only counting meters: a count shard) is the loads
+ * and its counted phase. Pure: no I/O, no clock.
  *
  * The rates are estimates with a stated basis (ESTIMATE_DEFAULTS), and a host class whose runner
  * measures otherwise says so in its `estimate` block. A run's progress line corrects for the
  * real pace as it goes (schedule.js estimateRemainingS); this is the figure before the start.
  */
 import { UserError } from '../errors.js';
-import { getMeter, DEFAULT_METERS } from '../metrics/index.js';
-import { buildSchedule, needsSnapshot, DEFAULT_LOAD_ROWS_PER_S } from './schedule.js';
+import { getMeter } from '../metrics/index.js';
+import { buildSchedule, needsSnapshot, countedOnlySchedule, loadPace, DEFAULT_LOAD_ROWS_PER_S } from './schedule.js';
 import { formatDuration } from './progress.js';
-import { resolveRepeats } from './resolve-run.js';
 import { planSuite } from '../workload/index.js';
-import { shardUnits } from './count-schedule.js';
+import { shardUnits, planLanes } from './count-schedule.js';
 
 /** @typedef {{loadRowsPerS: number, countedInstructionsPerS: number, countedRepeatOverheadS: number, countedServerStartS: number, countedSequenceStepS: number, sourceBuildS: number, debInstallS: number, datadirCopyMBps: number}} EstimateRates */
 
@@ -80,19 +80,19 @@ export function estimateRun({ steps, releases, repeats, instances, meters, host,
   const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
   const keys = Array.from({ length: releases }, (_, i) => `r${i}`);
   const counted = meters.some((m) => getMeter(m).kind === 'counted');
-  const copy = needsSnapshot(steps, instances, counted) ? { copyS: estimateCopyS(steps, host), countedFirst: counted } : null;
-  const schedule = buildSchedule(steps, keys, repeats, instances, rates, copy);
+  // A run that times nothing (a count shard) runs the loads and its counted phase, no more.
+  const timed = meters.some((m) => getMeter(m).kind === 'timed');
+  const copy = timed && needsSnapshot(steps, instances, counted) ? { copyS: estimateCopyS(steps, host), countedFirst: counted } : null;
+  const schedule = timed ? buildSchedule(steps, keys, repeats, instances, rates, copy) : countedOnlySchedule(steps, keys, rates);
   // The datadir copies are a part of their own; the other parts count their actions without them.
   const sum = (/** @type {(a: typeof schedule[number]) => boolean} */ keep) => schedule.filter(keep).reduce((s, a) => s + a.estimatedS - (a.copyS ?? 0), 0);
   const copiesS = schedule.reduce((s, a) => s + (a.copyS ?? 0), 0);
-  const loadS = sum((a) => Boolean(a.step.workRows));
   const testS = sum((a) => !a.step.workRows && a.step.measured && a.step.reported);
   const setupS = sum((a) => !a.step.workRows && !(a.step.measured && a.step.reported));
-  const rows = steps.reduce((s, st) => s + (st.workRows ?? 0), 0);
   const tests = steps.filter((s) => s.measured && s.reported);
   /** @type {EstimatePart[]} */
   const parts = [
-    { name: 'loads', seconds: loadS, detail: `${rows.toLocaleString('en-US')} rows per release (every pass of a sequence benchmark loads again) at ${rates.loadRowsPerS.toLocaleString('en-US')} rows/s` },
+    { name: 'loads', seconds: sum((a) => Boolean(a.step.workRows)), detail: describeLoads(schedule, releases, rates) },
     { name: 'timed repeats', seconds: testS, detail: `${tests.length} tests x ${repeats} repeats x ${releases} release${releases > 1 ? 's' : ''} at their durations` },
     { name: 'warm-ups, flushes, restarts', seconds: setupS, detail: `the not-reported steps, rests and ${instances - 1} restart${instances === 2 ? '' : 's'} per release` },
     ...(copy ? [{ name: 'same data every round', seconds: copiesS, detail: describeRestores(schedule.filter((a) => a.restore).length / releases, copy.copyS, steps, host) }] : []),
@@ -106,6 +106,25 @@ export function estimateRun({ steps, releases, repeats, instances, meters, host,
     if (meter.kind === 'counted') parts.push(estimateCounting(meter, steps, releases, host, rates, meter.countedPace?.(rates) ?? CALLGRIND_PACE(rates), countPlan));
   }
   return { parts: parts.filter((p) => p.seconds > 0), totalS: parts.reduce((s, p) => s + p.seconds, 0) };
+}
+
+/**
+ * The loads' line: the rows a release loads (a sequence benchmark's every pass again) and the pace
+ * of each benchmark's loads, its own declared one (workRowsPerS) or the host class's.
+ * @param {import('./schedule.js').ScheduledAction[]} schedule
+ * @param {number} releases
+ * @param {{loadRowsPerS?: number}} rates
+ * @returns {string}
+ */
+function describeLoads(schedule, releases, rates) {
+  const loads = schedule.filter((a) => a.step.workRows);
+  const rows = loads.reduce((s, a) => s + (a.step.workRows ?? 0), 0) / releases;
+  /** @type {Map<string, number[]>} */
+  const paces = new Map();
+  for (const { step } of loads) paces.set(step.benchmark, [...(paces.get(step.benchmark) ?? []), loadPace(step, rates)]);
+  const pace = [...paces].map(([b, p]) => `${b} ${Math.min(...p).toLocaleString('en-US')}${Math.max(...p) > Math.min(...p) ? `-${Math.max(...p).toLocaleString('en-US')}` : ''}`).join(', ');
+  const again = loads.some((a) => a.step.sequence) ? ' (every pass of a sequence benchmark loads again)' : '';
+  return `${rows.toLocaleString('en-US')} rows per release${again} at ${pace} rows/s`;
 }
 
 /**
@@ -227,9 +246,16 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   const phaseS = (/** @type {CountShare} */ part, /** @type {number} */ parallel) => {
     if (part.tests.length + part.sequenceSteps.length === 0) return 0;
     const size = Math.max(1, Math.min(parallel, releases));
-    const perGroupRound = pace.serverStartS + warmS + part.tests.reduce((s, t) => s + (size > 1 && alone.includes(t.name) ? size : 1) * testS(t), 0)
-      + part.sequenceSteps.reduce((s, t) => s + (size > 1 && alone.includes(String(t.sequence)) ? size : 1) * sequenceStepS, 0);
-    return rounds * Math.ceil(releases / size) * perGroupRound + releases * sameRowsS;
+    /** @type {Map<string, number>} a unit's time on one server: a test, or a sequence's steps */
+    const unitS = new Map(part.tests.map((t) => [t.name, testS(t)]));
+    for (const t of part.sequenceSteps) unitS.set(String(t.sequence), (unitS.get(String(t.sequence)) ?? 0) + sequenceStepS);
+    // More slots than releases: lanes count their units at once, the longest lane sets the pace,
+    // then the units counted alone (count-schedule.js planLanes).
+    const lanes = planLanes([...unitS.keys()], releases, { parallel, why: '', cpus: [] }, alone);
+    const laneS = (/** @type {string[]} */ units) => units.reduce((s, n) => s + (size > 1 && lanes.lanes === 1 && alone.includes(n) ? size : 1) * (unitS.get(n) ?? 0), 0);
+    const perGroupRound = pace.serverStartS + warmS + Math.max(...lanes.units.map(laneS)) + size * lanes.alone.reduce((s, n) => s + (unitS.get(n) ?? 0), 0);
+    // Lanes 2 and up count on copies of each release's datadir, made once before the rounds.
+    return rounds * Math.ceil(releases / size) * perGroupRound + releases * sameRowsS + (lanes.lanes - 1) * releases * estimateCopyS(steps, host);
   };
   // The shards' units as count-phase.js deals them: the tests, then the sequences whole.
   const names = [...counted.map((t) => t.name), ...new Set(sequenceSteps.map((t) => String(t.sequence)))];
@@ -241,11 +267,12 @@ function estimateCounting(meter, steps, releases, host, rates, pace, count) {
   const shards = count.shard?.of ?? count.shards ?? 1;
   const longestShardS = Math.max(0, ...Array.from({ length: shards }, (_, i) => phaseS(share({ index: i + 1, of: shards }), count.parallel)));
   const total = counted.reduce((s, t) => s + (t.countedInstructions ?? 0), 0);
-  const at = Math.max(1, Math.min(count.parallel, releases));
+  const at = Math.max(1, Math.min(count.parallel, releases * Math.max(1, Math.floor(count.parallel / releases))));
   const aloneHere = names.filter((n) => alone.includes(n));
   return {
     name: `counted phase (${meter.name})`,
-    seconds: phaseS(share(count.shard ?? null), count.parallel),
+    // A leg split into shards (no shard of its own) takes as long as its longest shard.
+    seconds: !count.shard && shards > 1 ? longestShardS : phaseS(share(count.shard ?? null), count.parallel),
     detail: `${counted.length} tests x ${rounds} rounds x ${repeats} repeat${repeats > 1 ? 's' : ''} x ${releases} release${releases > 1 ? 's' : ''} ${pace.servers}, about ${(total / 1e9).toFixed(1)} billion instructions a round and release (+${Math.round(warmupShare * 100)} % warm-up) at ${(pace.instructionsPerS / 1e6).toFixed(0)} million/s, ${formatDuration(pace.serverStartS)} a server start${sequenceSteps.length ? `, and ${sequenceSteps.length} steps of sequences a round and release at ${sequenceStepS} s each` : ''}; `
       + `one server at a time ${formatDuration(phaseS(whole, 1))}, ${at} at once ${formatDuration(phaseS(whole, at))}${aloneHere.length ? ` (${aloneHere.length} counted alone)` : ''}`
       + `${shards > 1 ? `, in ${shards} shards ${formatDuration(longestShardS)} the longest${count.shard ? ` (this run: shard ${count.shard.index})` : ''}` : ''}`,
@@ -336,66 +363,4 @@ export function checkBudget(estimate, budgetH, what) {
     ...largest,
     'Or raise the budget (legBudgetH on the host class, --budget-h for one run) if the runner can really give it.',
   ].join('\n'));
-}
-
-/**
- * @typedef {object} LegEstimate a benchmark leg of the workflow (benchmark.yml's bench job)
- * @property {RunEstimate} budgeted installs, the run of the release and its base, the
- *   reference run: what every leg does, held against the host class's legBudgetH
- * @property {{installS: number, runS: number, referenceS: number, confirmS: number}} steps each
- *   step's own estimate; confirmS: the rerun of every test, the most a confirmation can take
- */
-
-/**
- * The leg a benchmark request plans (scripts/workflow's plan): parts of the run and of the
- * reference run added up by name, so the advice of checkBudget applies to the whole leg.
- * @param {import('../types.js').Config} config
- * @param {{suite: string, hostClass: string, provider: string, releases: number, reference: boolean,
- *   repeats?: number, instances?: number, only?: string[], countShards?: number}} leg countShards: the
- *   counted leg split over this many runners (the estimate's line gives the longest shard)
- * @returns {LegEstimate}
- * @throws {UserError} unknown test in `only`, bad repeats or instances
- */
-export function estimateLeg(config, leg) {
-  const host = config.hosts[leg.hostClass];
-  const base = config.suites[leg.suite];
-  const suite = leg.only?.length ? { ...base, only: leg.only } : base;
-  const steps = planSuite(suite, { engine: suite.engine ?? 'innodb' });
-  const { repeats, instances } = resolveRepeats(host, { repeats: leg.repeats, instances: leg.instances });
-  const meters = suite.meters ?? host.meters ?? [...DEFAULT_METERS];
-  const rates = { ...ESTIMATE_DEFAULTS, ...(host.estimate ?? {}) };
-  // The runner's cores and memory are not known here: the host class's counting.parallel, else
-  // the pair (a core and a server's memory per release, what every shipped class has).
-  const count = { parallel: host.counting?.parallel ?? leg.releases, shards: leg.countShards ?? 1 };
-  const run = estimateRun({ steps, releases: leg.releases, repeats, instances, meters, host, count });
-  const reference = leg.reference ? estimateRun({ steps, releases: 1, repeats, instances, meters, host }) : { parts: [], totalS: 0 };
-  // The confirmation reruns only the regressed tests; at most every one, base and candidate.
-  const confirm = estimateRun({ steps, releases: 2, repeats, instances, meters, host });
-  const installS = leg.releases * (leg.provider === 'deb' ? rates.debInstallS : rates.sourceBuildS) + (leg.reference ? rates.debInstallS : 0);
-  /** @type {Map<string, EstimatePart>} */
-  const byName = new Map();
-  for (const p of [...run.parts, ...reference.parts]) {
-    const seen = byName.get(p.name);
-    byName.set(p.name, seen ? { ...seen, seconds: seen.seconds + p.seconds } : { ...p });
-  }
-  const installs = { name: 'installs', seconds: installS, detail: `${leg.releases} release${leg.releases > 1 ? 's' : ''} from ${leg.provider === 'deb' ? 'Debian packages' : `${leg.provider} (a build each)`}${leg.reference ? ' and the reference from Debian packages' : ''}` };
-  const parts = [installs, ...byName.values()];
-  return {
-    budgeted: { parts, totalS: parts.reduce((s, p) => s + p.seconds, 0) },
-    steps: { installS, runS: run.totalS, referenceS: reference.totalS, confirmS: confirm.totalS },
-  };
-}
-
-/**
- * Step timeouts of a leg in minutes: each step's estimate with half again as much and ten
- * minutes more (a slower runner, a longer load), so a timeout means something went wrong, not
- * that the estimate was tight; the job's is their sum plus twenty minutes for what is not
- * estimated (checkout, doctor, compare, upload).
- * @param {LegEstimate['steps']} steps
- * @returns {{install: number, run: number, reference: number, confirm: number, job: number}}
- */
-export function legTimeoutsMinutes(steps) {
-  const t = (/** @type {number} */ s) => Math.ceil((1.5 * s) / 60) + 10;
-  const out = { install: t(steps.installS), run: t(steps.runS), reference: t(steps.referenceS), confirm: t(steps.confirmS) };
-  return { ...out, job: out.install + out.run + out.reference + out.confirm + 20 };
 }

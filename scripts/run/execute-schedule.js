@@ -8,7 +8,7 @@ import { startServer } from '../server/index.js';
 import { getBenchmark } from '../workload/index.js';
 import { measureDbSize } from '../metrics/index.js';
 import { writeRawLog } from '../store/index.js';
-import { buildSchedule, needsSnapshot } from './schedule.js';
+import { buildSchedule, needsSnapshot, countedOnlySchedule } from './schedule.js';
 import { measureRepeat } from './measure-repeat.js';
 import { markStep, skipRemaining } from './record-builder.js';
 import { createProgress } from './progress.js';
@@ -25,15 +25,19 @@ import { checkRunPiece, stopForBudget } from './run-budget.js';
  * @param {Map<string, RunState>} states
  * @param {any} ctx plan, options, write; afterLoad: runs once the loads are done (the counting
  *   meters); counted: whether afterLoad counts (round 1 then starts from the snapshot too);
+ *   timed: whether the run has a timed meter (false: the loads only, countedOnlySchedule);
  *   onReleaseDone: stores a release once its last action ran or its server died; budget: the
  *   run's (run-budget.js), null = no limit: an action whose estimate does not fit what is left
  *   is not started, and the run stops there
  */
-export async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad, counted, onReleaseDone, budget }) {
-  // Every round starts from the data the load left (same-data-rounds.js).
-  const snapshot = needsSnapshot(steps, plan.instances, counted);
+export async function executeSchedule(steps, releases, states, { plan, options, write, afterLoad, counted, timed = true, onReleaseDone, budget }) {
+  // Every round starts from the data the load left (same-data-rounds.js); a run that times
+  // nothing has no rounds to restore.
+  const snapshot = timed && needsSnapshot(steps, plan.instances, counted);
   const restore = snapshot ? { copyS: estimateCopyS(steps, plan.host), countedFirst: counted } : null;
-  const schedule = buildSchedule(steps, releases.map((r) => r.key), plan.repeats, plan.instances, plan.host.estimate, restore);
+  const keys = releases.map((r) => r.key);
+  const schedule = timed ? buildSchedule(steps, keys, plan.repeats, plan.instances, plan.host.estimate, restore) : countedOnlySchedule(steps, keys, plan.host.estimate);
+  if (!timed) for (const state of states.values()) noteNotTimed(state.record, steps);
   const progress = createProgress(schedule, { write, now: Date.now });
   const lastAction = new Map(schedule.map((a) => [a.release, a.index]));
   let loaded = false;
@@ -77,11 +81,6 @@ export async function executeSchedule(steps, releases, states, { plan, options, 
       progress.end(action, { status: 'failed', reason: state.deadReason ?? undefined });
       return;
     }
-    if (!state.meter && action.step.measured) {
-      // Only counted repeats in this run: the timed tests (and sequences) are left out.
-      state.record.steps[action.stepIndex].reason = `not timed: this run's meters are ${state.record.config.meters?.join(', ')}`;
-      return;
-    }
     progress.begin(action);
     const result = await runAction(action, state, plan, options, steps);
     progress.end(action, result);
@@ -92,6 +91,23 @@ export async function executeSchedule(steps, releases, states, { plan, options, 
       // rate) lets the run go on; a failed load, postwrite or sequence step ends the release.
       else if (result.stateValid !== true) killRelease(state, action.stepIndex, `${action.step.sequence ? 'sequence' : 'setup'} step ${action.step.name} failed: ${result.reason}`);
     }
+  }
+}
+
+/**
+ * A run without a timed meter runs none of the timed phase's steps: each says so in the record
+ * (skipped, with the reason), and the record ends `ok` when the loads and the counting did.
+ * @param {import('../types.js').RunRecord} record
+ * @param {import('./types.js').StepPlanLike[]} steps
+ */
+function noteNotTimed(record, steps) {
+  const meters = record.config.meters?.join(', ') ?? 'counting meters only';
+  for (const [i, step] of steps.entries()) {
+    if (step.loadsData) continue;
+    // A test keeps the words readers already show for a test only counted ("not timed: ...").
+    record.steps[i].reason = step.measured && step.reported
+      ? `not timed: this run's meters are ${meters} (no timed meter), so its timed repeats did not run; its counts are in its meters' slots`
+      : `not run: no timed meter in this run (meters: ${meters}), and this is ${step.sequence ? 'a setup step of the timed pass of its sequence' : 'a step of the timed phase (warm-up, postwrite, setup)'}; the counted phase counts on servers of its own`;
   }
 }
 

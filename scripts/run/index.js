@@ -9,6 +9,7 @@ export { parseReleaseList, lineOf, resolveRepeats } from './resolve-run.js';
 export { COMMIT_RE } from '../install/index.js';
 /** A git ref of a ref run (`run --ref`), checked before anything runs; a repository without credentials. */
 export { parseGitRef, redactRepository } from '../install/index.js';
-export { estimateRun, estimateLeg, estimateTestsRun, overBudget, legTimeoutsMinutes, checkBudget, renderEstimate } from './estimate.js';
+export { estimateRun, estimateTestsRun, overBudget, checkBudget, renderEstimate } from './estimate.js';
+export { estimateLeg, legTimeoutsMinutes } from './estimate-leg.js';
 /** The meters, for the stages above run that ask a meter's facts (verify's calibration picks its strategy by kind). */
 export { METERS, getMeter, meterNames, DEFAULT_METERS } from '../metrics/index.js';

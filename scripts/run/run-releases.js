@@ -172,7 +172,7 @@ export async function runReleases(config, options) {
         });
       }
     };
-    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll, counted: counting.length > 0, onReleaseDone: storeDone, budget });
+    await executeSchedule(steps, releases, states, { plan, options, write, afterLoad: countAll, counted: counting.length > 0, timed: timed !== null, onReleaseDone: storeDone, budget });
     for (const [key, state] of states) if (!stored.has(key)) await closeRelease(state, options);
   } finally {
     await stopAllServers();

@@ -124,6 +124,23 @@ export function buildSchedule(steps, releases, repeats, instances = 1, rates = {
 }
 
 /**
+ * The schedule of a run that times nothing (its meters all count, e.g. `--meter instructions`, a
+ * count shard): the run-wide loads only, since the counted phase counts on the data they leave
+ * and starts right after them. No warm-up, postwrite, timed test or sequence pass runs: they exist
+ * for the timed repeats, and a sequence's setup steps would fail without the pass that makes
+ * their tables (the insert benchmark's cleanup analyses the tables its load step made).
+ * @param {import('./types.js').StepPlanLike[]} steps suite steps in order
+ * @param {string[]} releases release keys
+ * @param {{loadRowsPerS?: number}} [rates] the host class's `estimate`
+ * @returns {ScheduledAction[]}
+ */
+export function countedOnlySchedule(steps, releases, rates = {}) {
+  return buildSchedule(steps, releases, 1, 1, rates, null)
+    .filter((a) => a.step.loadsData)
+    .map((a, index) => ({ ...a, index }));
+}
+
+/**
  * Whether a run takes the snapshot: it has a run-wide load, and something would otherwise read
  * another state than the load's (a later round, or round 1 after a counted phase).
  * @param {import('./types.js').StepPlanLike[]} steps
@@ -157,8 +174,21 @@ function range(n) {
  * @returns {number} seconds
  */
 function estimateS(step, rates) {
-  const work = (step.workRows ?? 0) / (rates.loadRowsPerS ?? DEFAULT_LOAD_ROWS_PER_S);
+  const work = (step.workRows ?? 0) / loadPace(step, rates);
   return (step.durationS ?? 0) + (step.warmupS ?? 0) + (step.restS ?? 0) + work + OVERHEAD_S;
+}
+
+/**
+ * Rows a second a step with `workRows` is expected to write: the pace its benchmark declares for
+ * it (`workRowsPerS`, measured: the insert benchmark's and LinkBench's loads run 10 to 40 times
+ * the sysbench load's default), else the host class's `estimate.loadRowsPerS`, else
+ * DEFAULT_LOAD_ROWS_PER_S.
+ * @param {import('./types.js').StepPlanLike} step
+ * @param {{loadRowsPerS?: number}} rates the host class's `estimate`
+ * @returns {number}
+ */
+export function loadPace(step, rates) {
+  return step.workRowsPerS ?? rates.loadRowsPerS ?? DEFAULT_LOAD_ROWS_PER_S;
 }
 
 /**

@@ -4,6 +4,7 @@
  * the step outputs later jobs of the benchmark workflow read.
  */
 import { REFERENCE_LABEL } from '../run-id.js';
+import { UserError } from '../errors.js';
 
 /**
  * @typedef {object} BenchmarkPlan
@@ -101,13 +102,45 @@ export function releaseList(product, versions, provider, commits = {}) {
 }
 
 /**
+ * @typedef {object} CountShardPlan the count jobs of a leg (benchmark.yml's `count` matrix)
+ * @property {number} shards count jobs; 0: none, the bench job counts as well
+ * @property {number[]} matrix the count job's matrix, shard indexes 1..n; [0] when there are no
+ *   shards (GitHub refuses an empty matrix even for a job that is skipped)
+ * @property {string} countMeters each count job's `run --meter`: the leg's counting meters
+ * @property {string} timedMeters the bench job's `run --meter` when sharded: the leg's timed
+ *   meters ('' unsharded: the run's own meters)
+ */
+
+/**
+ * Whether a leg's counted phase is split into count jobs, and their matrix: n of them
+ * (`plan --count-shards n`, else the host class's `counting.shards`) when n > 1 and the leg has a
+ * counting meter. Each job counts both releases of every n-th counted test or sequence (counts
+ * compare within one machine only: run --count-shard k/n), needs no bare metal, and uploads its
+ * records; the bench job times only and merges them before compare.
+ * @param {number} shards
+ * @param {{name: string, kind: 'timed'|'counted'}[]} meters the leg's meters with their kinds
+ * @param {string} where where the number comes from, for the error (`counting.shards of configs/hosts/x.yml`)
+ * @returns {CountShardPlan}
+ * @throws {UserError} shards for a leg with counting meters but no timed one (the bench job
+ *   would have nothing to run)
+ */
+export function planCountShards(shards, meters, where) {
+  const counting = meters.filter((m) => m.kind === 'counted').map((m) => m.name);
+  const timed = meters.filter((m) => m.kind !== 'counted').map((m) => m.name);
+  if (shards < 2 || counting.length === 0) return { shards: 0, matrix: [0], countMeters: '', timedMeters: '' };
+  if (timed.length === 0) throw new UserError(`${where} = ${shards} splits the counted phase into count jobs, but the leg's meters (${meters.map((m) => m.name).join(', ')}) have no timed one for the bench job: add wall to the suite's meters, or set counting.shards to 1`);
+  return { shards, matrix: Array.from({ length: shards }, (_, i) => i + 1), countMeters: counting.join(','), timedMeters: timed.join(',') };
+}
+
+/**
  * The plan as GitHub step outputs, the names later jobs of the benchmark workflow read.
  * @param {BenchmarkPlan} plan
- * @param {{estimateMinutes: number, timeouts: {install: number, run: number, reference: number, confirm: number, job: number}}} time
- *   the leg's estimate and step timeouts (run/estimate.js): the bench job's timeout-minutes
+ * @param {{estimateMinutes: number, timeouts: {install: number, run: number, reference: number, confirm: number, job: number, count?: number}}} time
+ *   the leg's estimate and step timeouts (run/estimate-leg.js): the jobs' timeout-minutes
+ * @param {CountShardPlan} [count] the count jobs (planCountShards); default none
  * @returns {string} `key=value` lines
  */
-export function renderPlanOutputs(plan, time) {
+export function renderPlanOutputs(plan, time, count = { shards: 0, matrix: [0], countMeters: '', timedMeters: '' }) {
   /** @type {Record<string, string>} */
   const outputs = {
     product: plan.product,
@@ -147,6 +180,12 @@ export function renderPlanOutputs(plan, time) {
     'reference-timeout-minutes': String(time.timeouts.reference),
     'confirm-timeout-minutes': String(time.timeouts.confirm),
     'job-timeout-minutes': String(time.timeouts.job),
+    // The count jobs: count-shards 0 = none (the matrix [0] is then skipped by the job's if).
+    'count-shards': String(count.shards),
+    'count-matrix': JSON.stringify(count.matrix),
+    'count-meters': count.countMeters,
+    'timed-meters': count.timedMeters,
+    'count-timeout-minutes': String(time.timeouts.count ?? 0),
   };
   return Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join('');
 }

@@ -34,7 +34,7 @@ export async function planCommand(options, settings) {
   const { loadConfig } = await import('../config/index.js');
   const { readBaseline } = await import('../store/index.js');
   const { resolveBenchmarkRequest } = await import('./resolve-benchmark-request.js');
-  const { applyAcceptedBaseline, needsReferenceRun, renderPlanOutputs } = await import('./benchmark-plan.js');
+  const { applyAcceptedBaseline, needsReferenceRun, renderPlanOutputs, planCountShards } = await import('./benchmark-plan.js');
   const root = options.root ?? process.cwd();
   const config = await loadConfig(root);
   // A pull request is fetched from where GitHub says it is, never from a URL in the request.
@@ -70,25 +70,30 @@ export async function planCommand(options, settings) {
     }));
   // Before any runner is taken: a leg that cannot fit its host class's budget would be killed
   // by its job's timeout with nothing published, and tried again every cycle.
-  const { estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate } = await import('../run/index.js');
+  const { estimateLeg, legTimeoutsMinutes, checkBudget, renderEstimate, getMeter, DEFAULT_METERS } = await import('../run/index.js');
+  const hostCounting = config.hosts[plan.hostClass].counting;
+  const shardsWhere = options.countShards ? '--count-shards' : `counting.shards of configs/hosts/${plan.hostClass}.yml`;
+  const suiteOf = config.suites[plan.suite];
+  const legMeters = (suiteOf?.meters ?? config.hosts[plan.hostClass].meters ?? DEFAULT_METERS).map((name) => ({ name, kind: getMeter(name).kind }));
+  const count = planCountShards(options.countShards ?? hostCounting?.shards ?? 1, legMeters, shardsWhere);
   const leg = estimateLeg(config, {
     suite: plan.suite, hostClass: plan.hostClass, provider: plan.provider, releases: plan.kind === 'ref' ? 2 : plan.releases.split(',').length,
     reference: needsReferenceRun(plan), ...(plan.repeats ? { repeats: Number(plan.repeats) } : {}),
     ...(plan.instances ? { instances: Number(plan.instances) } : {}), ...(plan.only ? { only: plan.only.split(',') } : {}),
-    ...(options.countShards ? { countShards: options.countShards } : {}),
+    ...(count.shards > 1 ? { countShards: count.shards } : {}),
   });
   checkBudget(leg.budgeted, config.hosts[plan.hostClass].legBudgetH, `This leg (${plan.leg})`);
   const timeouts = legTimeoutsMinutes(leg.steps);
   process.stderr.write(`estimated time of the leg ${plan.leg}:\n${renderEstimate(leg.budgeted)}\n`
     + `  and, when a regression needs confirming, up to ${Math.round(leg.steps.confirmS / 60)} min more (every test rerun)\n`
-    + `step timeouts (min): install ${timeouts.install}, run ${timeouts.run}, reference ${timeouts.reference}, confirm ${timeouts.confirm}; job ${timeouts.job}\n`);
+    + `step timeouts (min): install ${timeouts.install}, run ${timeouts.run}, reference ${timeouts.reference}, confirm ${timeouts.confirm}; job ${timeouts.job}${count.shards ? `; ${count.shards} count jobs (${count.countMeters}) ${timeouts.count} each` : ''}\n`);
   if (options.pull) {
     // Never a release host: labels of its own (runner-labels.js), and the request on the job summary.
     const { pullRequestRunnerLabels } = await import('./runner-labels.js');
     plan.runsOn = pullRequestRunnerLabels(plan.hostClass);
     if (settings.stepSummary) await appendFile(settings.stepSummary, renderPullRequestSummary({ ...options, baseRef: source?.baseRef }, plan));
   }
-  const text = renderPlanOutputs(plan, { estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeouts });
+  const text = renderPlanOutputs(plan, { estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeouts }, count);
   if (settings.output) await appendFile(settings.output, text);
   process.stdout.write(options.json ? `${JSON.stringify({ ...plan, estimateMinutes: Math.ceil(leg.budgeted.totalS / 60), timeoutsMinutes: timeouts }, null, 2)}\n` : text);
   // A pull request's plan: the environment that holds its run for approval must really hold it.
@@ -237,7 +242,7 @@ const planSpec = {
     { flags: '--repeats <n>', description: 'repeats per test; default: the host class\'s' },
     { flags: '--instances <n>', description: 'server instances the repeats are spread over; default: the host class\'s' },
     { flags: '--only <tests>', description: 'comma-separated test names' },
-    { flags: '--count-shards <n>', description: 'estimate the counted phase split over n runners (run --count-shard k/n each; the workflow does not make the matrix yet): the estimate\'s counted line gives the longest shard beside one server at a time and the servers at once', parse: parsePositiveInt },
+    { flags: '--count-shards <n>', description: 'split the counted phase over n count jobs (run --count-shard k/n each, the matrix of benchmark.yml\'s count job; default the host class\'s counting.shards, else 1: the bench job counts): the estimate\'s counted line gives the longest shard beside one server at a time and the servers at once', parse: parsePositiveInt },
     { flags: '--baseline <version>', description: 'base release override; default: the accepted baseline (baselines/), else the line\'s baseVersion; with --ref: the release to compare with (default: the one it branched from)' },
     { flags: '--baselines <dir>', description: 'baselines folder (default: baselines/ of the checkout)' },
     { flags: '--resume <run ids>', description: 'comma-separated run ids on the results branch this leg resumes from (watch\'s resume; the bench job fetches them and runs only the releases without a finished record); default: none' },

@@ -74,6 +74,9 @@ export {};
  *   repeat is expected to run, for the run's time estimate (scripts/run/estimate.js)
  * @property {number} [workRows] a step whose time is its work, not a duration (a load, an index
  *   build): the rows it writes, for the run's time estimate
+ * @property {number} [workRowsPerS] with workRows: the rows a second the benchmark's step was
+ *   measured to run at (its plug-in says where), for the estimate; absent: the host class's
+ *   `estimate.loadRowsPerS` (the sysbench load, whose pace depends on the table's size)
  * @property {string} [sequence] set (to the plug-in's name) when the plug-in's steps form one
  *   sequence: each changes the data the next starts from, so they are contiguous in the plan and
  *   every pass runs all of them, in order, from a fresh state; absent for the sysbench suite's

@@ -144,15 +144,18 @@ test('a leg whose bench job failed, timed out or was cancelled is remembered on 
   const { jobs } = await loadWorkflow('.github/workflows/benchmark.yml');
   const job = jobs['remember-failure'];
   assert.ok(job, 'benchmark.yml has a remember-failure job');
-  assert.deepEqual(job.needs, ['plan', 'bench']);
+  // The count jobs (count shards) come first when a leg has them; skipped when it has none.
+  assert.deepEqual(job.needs, ['plan', 'count', 'bench']);
   for (const bench of ['failure', 'cancelled']) {
-    assert.equal(runs(job, { plan: 'success', bench }), true, `remembered after a bench job that ended ${bench}`);
+    assert.equal(runs(job, { plan: 'success', count: 'skipped', bench }), true, `remembered after a bench job that ended ${bench}`);
     // Even when the whole run was cancelled (a timeout or a person): the attempt still counts.
-    assert.equal(runs(job, { plan: 'success', bench }, { runCancelled: true }), true, `remembered in a cancelled run (${bench})`);
-    assert.equal(runs(job, { plan: 'success', bench }, { dryRun: true }), false, 'a dry run leaves nothing');
+    assert.equal(runs(job, { plan: 'success', count: 'success', bench }, { runCancelled: true }), true, `remembered in a cancelled run (${bench})`);
+    assert.equal(runs(job, { plan: 'success', count: 'skipped', bench }, { dryRun: true }), false, 'a dry run leaves nothing');
+    // A failed count shard skips the bench job: the leg failed, and what the shards counted is kept.
+    assert.equal(runs(job, { plan: 'success', count: bench, bench: 'skipped' }), true, `remembered after a count job that ended ${bench}`);
   }
-  for (const bench of ['success', 'skipped']) assert.equal(runs(job, { plan: 'success', bench }), false, `not after a bench job that ended ${bench}`);
-  assert.equal(runs(job, { plan: 'failure', bench: 'skipped' }), false, 'a refused plan is not a failed leg');
+  for (const bench of ['success', 'skipped']) assert.equal(runs(job, { plan: 'success', count: 'skipped', bench }), false, `not after a bench job that ended ${bench}`);
+  assert.equal(runs(job, { plan: 'failure', count: 'skipped', bench: 'skipped' }), false, 'a refused plan is not a failed leg');
   const steps = job.steps.map((/** @type {any} */ s) => String(s.run ?? ''));
   assert.ok(steps.some((/** @type {string} */ r) => /scripts\/cli\.js store attempt .*--outcome "\$BENCH_RESULT"/s.test(r)), 'it writes the attempt');
   assert.ok(steps.some((/** @type {string} */ r) => /scripts\/cli\.js publish --store "\$STORE_DIR" --logs --branch bench-data/.test(r)), 'and publishes it, with the records it got');

@@ -77,3 +77,49 @@ test('two counting servers at once: both count per op, agree, each on its own CP
   const [pa, pb] = [a, b].map((x) => /** @type {number} */ (x['point-query'].instructions?.queryPathPerOp));
   assert.ok(Math.abs(pa - pb) / pa < 0.001, `two servers counting at once agree to 0.1 %: ${pa} vs ${pb}`);
 });
+
+test('more slots than releases: two lanes, each a server per release on its own datadir copy, count their own tests at once and agree', {
+  skip: (!hasValgrind && 'valgrind is not installed (Debian: apt-get install valgrind)') || (cpus().length < 2 && 'needs 2 CPUs'),
+  timeout: 600_000,
+}, async () => {
+  const base = await mkdtemp(join(tmpdir(), 'tagbench-countlanes-'));
+  const lines = /** @type {string[]} */ ([]);
+  // 4 slots for 2 releases: 2 lanes (on a 2-CPU machine two servers share a CPU: counts do not depend on it).
+  const lanes = { ...config, hosts: { ...config.hosts, local: { ...config.hosts.local, counting: { rounds: 1, repeats: 1, warmupShare: 0.3, parallel: 4 } } } };
+  const outcome = await runReleases(lanes, {
+    releases: [{ product: 'mariadb', version: '10.11.18' }, { product: 'mariadb', version: '10.11.18', label: 'b' }],
+    suite: 'test-count-parallel', hostClass: 'local', only: ['point-query', 'update-nonindex'], meters: ['instructions'],
+    storeDir: join(base, 'results'), workDir: join(base, 'work'), cacheDir, write: (t) => lines.push(t),
+  });
+  const log = lines.join('');
+  assert.match(log, /instructions: 4 counting servers at once \(counting\.parallel = 4 .*\): 2 lanes of 2/);
+  assert.match(log, /mariadb@10\.11\.18#b: lane 2's copy of the datadir, [\d.]+ MB/);
+  /** @type {Record<string, import('../../scripts/types.js').CountedRepeat>[]} */
+  const byTest = [{}, {}];
+  for (const [i, record] of outcome.records.entries()) {
+    assert.deepEqual(validateRecord(record), [], `record ${record.id} is schema-valid`);
+    assert.equal(record.status, 'ok', `${record.reason ?? ''}\n${log}`);
+    assert.equal(record.config.meterSetup?.instructions.counting.parallel, 4, 'the record says four counted at once');
+    // Nothing timed: only the load ran of the timed schedule; every other step says why it did not.
+    assert.deepEqual(record.steps.filter((s) => s.status !== 'skipped').map((s) => s.name), ['load']);
+    for (const s of record.steps.filter((x) => x.name !== 'load')) {
+      assert.match(String(s.reason), s.reported ? /^not timed: this run's meters are instructions \(no timed meter\)/ : /^not run: no timed meter in this run \(meters: instructions\)/, s.name);
+    }
+    for (const name of ['point-query', 'update-nonindex']) {
+      const slot = record.steps.find((s) => s.name === name)?.meters?.instructions;
+      assert.equal(slot?.status, 'ok', `${name}: ${slot?.reason ?? 'no slot'}\n${log}`);
+      byTest[i][name] = /** @type {import('../../scripts/types.js').CountedRepeat} */ (slot?.repeats[0]);
+    }
+  }
+  const at = (/** @type {import('../../scripts/types.js').CountedRepeat} */ r) => Date.parse(r.startedAt);
+  // Lane 1 counts point-query while lane 2 counts update-nonindex: the two tests overlap in time.
+  for (const x of byTest) {
+    const [p, u] = [x['point-query'], x['update-nonindex']];
+    assert.ok(at(u) < at(p) + 1000 * p.durationS && at(p) < at(u) + 1000 * u.durationS, `the lanes' tests overlap: point-query ${p.startedAt} +${p.durationS}s, update-nonindex ${u.startedAt} +${u.durationS}s`);
+  }
+  // The same release in both columns: the same instructions per op on the original and on the copy's lane.
+  for (const name of ['point-query', 'update-nonindex']) {
+    const [pa, pb] = byTest.map((x) => /** @type {number} */ (x[name].instructions?.queryPathPerOp));
+    assert.ok(Math.abs(pa - pb) / pa < 0.01, `${name}: ${pa} vs ${pb}`);
+  }
+});

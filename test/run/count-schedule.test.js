@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveCountSlots, groupReleases, aloneReason, parseShard, shardUnits, validateAloneNames } from '../../scripts/run/count-schedule.js';
+import { resolveCountSlots, groupReleases, aloneReason, parseShard, shardUnits, validateAloneNames, planLanes } from '../../scripts/run/count-schedule.js';
 import { loadConfig } from '../../scripts/config/index.js';
 
 const config = await loadConfig(new URL('../..', import.meta.url).pathname);
@@ -67,4 +67,27 @@ test('counting.alone: a name that is no test or sequence of any suite is an erro
   assert.deepEqual(validateAloneNames({ ...config.hosts.local, counting: { alone: ['ibench', 'update-nonidex'] } }, known), [
     "configs/hosts/local.yml: counting.alone[1] = 'update-nonidex' is no test or sequence of any suite in configs/suites (a test's name, e.g. update-nonindex, or a sequence's, e.g. ibench)",
   ]);
+});
+
+test('more slots than releases: lanes of a server per release, the units dealt to them, each slot its own CPU; counting.alone after the lanes', () => {
+  const host = /** @type {any} */ ({ name: 'four', pinning: { serverCpus: '1', clientCpus: '1' }, mycnf: {}, counting: { parallel: 4 } });
+  const slots = resolveCountSlots(host, { cpus: 4, memBytes: 64 * 1024 ** 3 });
+  const units = ['point-query', 'read-only.range100', 'update-nonindex', 'insert', 'ibench'];
+  const lanes = planLanes(units, 2, slots, []);
+  assert.equal(lanes.lanes, 2);
+  // Every other unit, in suite order: each lane a like mix of reads and writes.
+  assert.deepEqual(lanes.units, [['point-query', 'update-nonindex', 'ibench'], ['read-only.range100', 'insert']]);
+  // Lane 1: the releases' servers on CPUs 3 and 2 (the pair's slots), lane 2 on 1 and 0.
+  assert.deepEqual(lanes.cpus, [['3', '2'], ['1', '0']]);
+  assert.deepEqual(lanes.alone, []);
+  // A unit of counting.alone leaves the lanes: counted after them, one server at a time.
+  const withAlone = planLanes(units, 2, slots, ['insert']);
+  assert.deepEqual(withAlone.units, [['point-query', 'update-nonindex'], ['read-only.range100', 'ibench']]);
+  assert.deepEqual(withAlone.alone, ['insert']);
+  // No more lanes than units; slots for a pair only: one lane, everything as before.
+  assert.equal(planLanes(['point-query'], 2, slots, []).lanes, 1);
+  const pair = planLanes(units, 2, resolveCountSlots({ ...host, counting: { parallel: 3 } }, { cpus: 4, memBytes: 64 * 1024 ** 3 }), ['insert']);
+  assert.deepEqual(pair, { lanes: 1, units: [units], alone: [], cpus: [['3', '2']] });
+  // Three releases on 8 slots: two lanes of three (two slots idle).
+  assert.equal(planLanes(units, 3, resolveCountSlots({ ...host, counting: { parallel: 8 } }, { cpus: 8, memBytes: 64 * 1024 ** 3 }), []).lanes, 2);
 });

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../scripts/config/index.js';
 import { planSuite } from '../../scripts/workload/index.js';
-import { estimateRun, estimateLeg, legTimeoutsMinutes, checkBudget, ESTIMATE_DEFAULTS, estimateCopyS } from '../../scripts/run/estimate.js';
+import { estimateRun, checkBudget, ESTIMATE_DEFAULTS, estimateCopyS } from '../../scripts/run/estimate.js';
+import { estimateLeg, legTimeoutsMinutes } from '../../scripts/run/estimate-leg.js';
 import { runReleases } from '../../scripts/run/index.js';
 import { planCommand } from '../../scripts/workflow/commands.js';
 import { githubSettings } from '../support/github-settings.js';
@@ -72,8 +73,24 @@ test('the counted phase with servers at once: a test in the time of one, a test 
   const sameRowsS = 2 * (config.suites.smoke.tables * config.suites.smoke.tableSize) / r.loadRowsPerS;
   assert.ok(Math.abs((alone.seconds - sameRowsS) / 2 - (paired.seconds - sameRowsS)) < 1e-6, `${alone.seconds} alone, ${paired.seconds} paired`);
   assert.match(paired.detail, /one server at a time \S+, 2 at once \S+$/);
-  // More slots than releases: still a pair (one datadir per release).
-  assert.equal(counted({ parallel: 8 }).seconds, paired.seconds);
+  // More slots than releases: lanes of a pair each (count-schedule.js planLanes), the tests dealt
+  // to them; 8 slots make 4 lanes of one test each, so a round takes its longest test.
+  const names = ['point-query', 'read-only.range10', 'update-index', 'insert'];
+  const sumS = names.reduce((s, n) => s + testS(n), 0);
+  const lanes4 = counted({ parallel: 8 });
+  // Lanes 2 to 4 count on copies of both releases' datadirs, made once.
+  const copyS = estimateCopyS(steps, config.hosts.local);
+  assert.ok(copyS > 0);
+  assert.ok(Math.abs(paired.seconds - lanes4.seconds - 3 * (sumS - Math.max(...names.map(testS))) + 3 * 2 * copyS) < 1e-6, `${paired.seconds} paired, ${lanes4.seconds} in 4 lanes`);
+  assert.match(lanes4.detail, /, 8 at once \S+$/);
+  // 2 lanes: point-query and update-index on one, read-only.range10 and insert on the other.
+  const lanes2 = counted({ parallel: 4 });
+  const longest = Math.max(testS('point-query') + testS('update-index'), testS('read-only.range10') + testS('insert'));
+  assert.ok(Math.abs(paired.seconds - lanes2.seconds - 3 * (sumS - longest) + 2 * copyS) < 1e-6);
+  // A test counted alone leaves the lanes and is counted after them, one server at a time.
+  const lanesAlone = counted({ parallel: 8, alone: ['update-index'] });
+  const rest = names.filter((n) => n !== 'update-index');
+  assert.ok(Math.abs(lanesAlone.seconds - (paired.seconds - 3 * (sumS - Math.max(...rest.map(testS))) + 3 * 2 * testS('update-index') + 2 * 2 * copyS)) < 1e-6, 'each of the pair in turn');
   // update-index counted alone: its time counts twice again in each of the 3 rounds.
   const withAlone = counted({ parallel: 2, alone: ['update-index'] });
   assert.ok(Math.abs(withAlone.seconds - paired.seconds - 3 * testS('update-index')) < 1e-6);
@@ -160,17 +177,48 @@ test('each counted meter\'s phase at its own pace: the work meter\'s plain serve
   assert.match(guessed.detail, /at callgrind's pace \(the meter states none\)/);
 });
 
-test('loads are estimated by their rows, every pass of a sequence benchmark again', () => {
+test('loads are estimated by their rows at their benchmark\'s own pace, every pass of a sequence benchmark again', () => {
   const host = { ...config.hosts.local, estimate: { loadRowsPerS: 1000 } };
   const suite = { ...config.suites['insert-smoke'] };
   const steps = planSuite(suite, { engine: 'innodb' });
-  const rows = steps.reduce((s, st) => s + (st.workRows ?? 0), 0);
-  assert.ok(rows > 0);
+  const loadSteps = steps.filter((st) => st.workRows);
+  assert.ok(loadSteps.length > 0);
+  // The insert benchmark declares a measured pace for each of its loads; the host class's rate
+  // is for a load that declares none (sysbench's).
+  assert.deepEqual(loadSteps.filter((st) => !st.workRowsPerS).map((st) => st.name), []);
+  const expectedS = loadSteps.reduce((s, st) => s + (st.workRows ?? 0) / (st.workRowsPerS ?? 1000) + 0.5, 0);
   const one = estimateRun({ steps, releases: 1, repeats: 1, instances: 1, meters: ['wall'], host });
   const three = estimateRun({ steps, releases: 1, repeats: 3, instances: 1, meters: ['wall'], host });
   const loads = (/** @type {typeof one} */ e) => /** @type {number} */ (e.parts.find((p) => p.name === 'loads')?.seconds);
-  assert.ok(Math.abs(loads(one) - (rows / 1000 + 0.5 * steps.filter((s) => s.workRows).length)) < 1e-6);
+  assert.ok(Math.abs(loads(one) - expectedS) < 1e-6, `${loads(one)} != ${expectedS}`);
   assert.ok(Math.abs(loads(three) - 3 * loads(one)) < 1e-6);
+  const sysbench = planSuite(config.suites.smoke, { engine: 'innodb' }).filter((st) => st.workRows);
+  assert.ok(sysbench.length > 0 && sysbench.every((st) => !st.workRowsPerS), 'the sysbench load takes the host class\'s rate');
+});
+
+test('the demo\'s loads are estimated near what its records measured, not at 20,000 rows/s for every pass (1,063 s)', () => {
+  const steps = planSuite(config.suites.demo, { engine: 'innodb' });
+  const e = estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall', 'instructions', 'work'], host: config.hosts.local });
+  const loads = /** @type {import('../../scripts/run/estimate.js').EstimatePart} */ (e.parts.find((p) => p.name === 'loads'));
+  // The demo of 2026-11-28 17:39 UTC (load 0.85): its insert benchmark and LinkBench load steps
+  // took 104.6 s over the 6 passes of both releases (their repeats' durations in the run records;
+  // bench/estimate-at-size.md), the sysbench load of 20,000 rows about a second each. The paces
+  // are rounded towards slower: the estimate is above that, and under twice it.
+  assert.ok(loads.seconds > 105 && loads.seconds < 2 * 107, `loads ${loads.seconds} s`);
+  assert.match(loads.detail, /sysbench 20,000, ibench 12,000-200,000, linkbench 100,000-500,000 rows\/s/);
+});
+
+test('a run that times nothing estimates its loads and its counted phase only (no timed repeats, warm-ups or restores)', () => {
+  const steps = planSuite(config.suites.demo, { engine: 'innodb' });
+  const e = estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['instructions'], host: config.hosts.local });
+  assert.deepEqual(e.parts.map((p) => p.name), ['loads', 'counted phase (instructions)']);
+  const loads = /** @type {import('../../scripts/run/estimate.js').EstimatePart} */ (e.parts[0]);
+  // Only the run-wide sysbench load (20,000 rows a release), not the sequences' passes.
+  assert.match(loads.detail, /^20,000 rows per release at sysbench 20,000 rows\/s$/);
+  assert.ok(Math.abs(loads.seconds - 2 * (20_000 / 20_000 + 0.5)) < 1e-6, `${loads.seconds}`);
+  const timed = estimateRun({ steps, releases: 2, repeats: 3, instances: 3, meters: ['wall', 'instructions'], host: config.hosts.local });
+  assert.equal(timed.parts.find((p) => p.name === 'counted phase (instructions)')?.seconds, e.parts[1].seconds);
+  assert.ok(e.totalS < timed.totalS / 2);
 });
 
 test('a run over its budget is refused before anything is installed or started', async () => {

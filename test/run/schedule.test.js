@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSchedule, estimateRemainingS, needsSnapshot } from '../../scripts/run/schedule.js';
+import { buildSchedule, estimateRemainingS, needsSnapshot, countedOnlySchedule } from '../../scripts/run/schedule.js';
+import { loadConfig } from '../../scripts/config/index.js';
+import { planSuite } from '../../scripts/workload/index.js';
 
 /** Just the fields the schedule reads. @type {any[]} */
 const steps = [
@@ -89,4 +91,16 @@ test('a run takes the snapshot only when it has a run-wide load and something wo
   assert.equal(needsSnapshot(steps, 1, true), true, 'round 1 after a counted phase');
   assert.equal(needsSnapshot(steps, 1, false), false, 'one round, nothing counted: the load is what it reads');
   assert.equal(needsSnapshot(noLoad, 3, true), false, 'no run-wide load: sequence passes load their own');
+});
+
+test('a run that times nothing schedules the run-wide loads only: no warm-up, postwrite or sequence step (the insert benchmark\'s cleanup failed without its pass)', async () => {
+  const config = await loadConfig(new URL('../..', import.meta.url).pathname);
+  const demo = planSuite(config.suites.demo, { engine: 'innodb' });
+  const schedule = countedOnlySchedule(demo, ['a', 'b'], {});
+  assert.deepEqual(schedule.map((a) => [a.index, a.step.name, a.release, a.instance]), [[0, 'load', 'a', 0], [1, 'load', 'b', 0]]);
+  assert.ok(schedule.every((a) => !a.restart && !a.restore));
+  // The demo has the steps that failed before: they are in the timed schedule, not in this one.
+  const timed = buildSchedule(demo, ['a', 'b'], 3, 3).map((a) => a.step.name);
+  for (const name of ['postwrite.after-load', 'ibench.cleanup', 'point-query.warm']) assert.ok(timed.includes(name), name);
+  assert.deepEqual(countedOnlySchedule(demo.filter((s) => !s.loadsData), ['a'], {}), [], 'no run-wide load: nothing to run before the count');
 });

@@ -46,6 +46,13 @@ export const ROWS_PER_COMMIT = Object.freeze({ 'l.i0': 100, 'l.i1': 50, 'l.i2': 
 export const WRITER_ROWS_PER_COMMIT = 10;
 /** Target inserts per second per client of the query steps. */
 export const QUERY_STEP_RATES = Object.freeze([100, 500, 1000]);
+/**
+ * Rows a second of the steps whose time is their rows (workRows), for the run's estimate only:
+ * measured in the demo of 2026-11-28 17:39 UTC on this project's 2-vCPU VM at load 0.85 (MariaDB
+ * 10.11.18 and 10.11.19, configs/suites/demo.yml, 3 passes each: l.i0 148,000, l.x 286,000-302,000,
+ * l.i1 33,000-45,000, l.i2 16,000-19,000 rows/s), rounded down towards slower.
+ */
+const WORK_ROWS_PER_S = Object.freeze(/** @type {Record<string, number>} */ ({ 'l.i0': 100_000, 'l.x': 200_000, 'l.i1': 25_000, 'l.i2': 12_000 }));
 
 /** @type {import('../types.js').Benchmark} */
 export const ibench = Object.freeze({
@@ -111,7 +118,7 @@ function planSteps(suite, { engine }) {
     engine, rowsPerEvent: 0, postwriteAfter: false, restS: group === 'setup' ? suite.restS : 0,
     // The load steps' time is their rows (a delete for every insert in l.i1 and l.i2; l.x reads
     // every row), not a duration: for the run's time estimate.
-    ...(durationS === 0 && group !== 'setup' ? { workRows: workRowsOf(name) } : {}),
+    ...(durationS === 0 && group !== 'setup' ? { workRows: workRowsOf(name), workRowsPerS: WORK_ROWS_PER_S[name] } : {}),
     ...(countedEventsOf(name, s, suite.clients) ? { countedEvents: countedEventsOf(name, s, suite.clients) } : group === 'setup' ? {} : { notCounted: `configs/suites/${suite.name}.yml sets no ibench.counted sizes (the timed sizes would take minutes under valgrind)` }),
   });
   // Every client inserts its rows, into its own table or a shared one.
