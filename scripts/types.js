@@ -202,6 +202,7 @@ export {};
 /** @typedef {import('./types/comparison.js').RocksdbComparison} RocksdbComparison */
 /** @typedef {import('./types/comparison.js').RocksdbSide} RocksdbSide */
 /** @typedef {import('./types/comparison.js').FamilyControl} FamilyControl */
+/** @typedef {import('./types/comparison.js').FamilyMeter} FamilyMeter */
 /** @typedef {import('./types/comparison.js').AdaptiveSummary} AdaptiveSummary */
 /** @typedef {import('./types/comparison.js').TestVerdict} TestVerdict */
 /** @typedef {import('./types/comparison.js').Baseline} Baseline */

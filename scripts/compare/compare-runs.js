@@ -6,10 +6,10 @@
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatValue } from '../format-number.js';
-import { adjustHolm, minInstancesFor } from './family-wise.js';
-import { poolNoise, computeMdeShift, shiftToChange } from './noise.js';
+import { applyFamilyControl } from './family-wise.js';
+import { poolNoise } from './noise.js';
 import { UserError } from '../errors.js';
-import { OWN_METRICS, explainMixedScope, meterMetrics } from './metrics.js';
+import { OWN_METRICS, explainMixedScope, meterMetrics, ownFiguresMeter } from './metrics.js';
 import { collectSide, listTests, stepKind, instanceValues } from './collect-side.js';
 import { findPolicy, findThreshold } from './thresholds.js';
 import { classifyMetric } from './classify-metric.js';
@@ -73,7 +73,7 @@ export function compareRuns(input) {
   }
   // A confirmation rerun replicates regressions the run's family-wise rule already let through:
   // it is judged test by test (its own chance of agreeing by accident multiplies in).
-  const family = input.familyControl === false ? undefined : applyFamilyControl(tests, thresholds.familyAlpha, thresholds.power);
+  const family = input.familyControl === false ? undefined : applyFamilyControl(tests, thresholds, ownFiguresMeter([...base.records, ...candidate.records]));
   /** @type {Record<import('../types.js').VerdictClass, number>} */
   const summary = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
   for (const t of tests) summary[t.verdict]++;
@@ -250,62 +250,6 @@ function summarizeWarmups(test, base, candidate) {
   if (!all.some((w) => w !== null)) return null;
   const seconds = (/** @type {(import('./warm-up.js').Warmup|null)[]} */ list) => list.map((w) => w?.excludedS ?? 0);
   return { test, base: seconds(base), candidate: seconds(candidate), stillRamping: all.filter((w) => w?.stillRamping).length };
-}
-
-/**
- * Holm's procedure over every gated verdict that has a p-value: a regression keeps the issue
- * level only when its adjusted p-value is at most alpha; otherwise it stays a warning and says
- * how many instances the exact test needs. Sets pAdjusted on every verdict (mutates `tests`).
- * @param {FullVerdict[]} tests
- * @param {number} alpha
- * @param {number} power for the issue-level detectable effect
- * @returns {import('../types.js').FamilyControl}
- */
-function applyFamilyControl(tests, alpha, power) {
-  const members = tests.filter((t) => t.pWorse !== null && t.pWorse !== undefined);
-  const adjusted = adjustHolm(members.map((t) => /** @type {number} */ (t.pWorse)));
-  const adjustedBetter = adjustHolm(members.map((t) => t.pBetter ?? 1));
-  const minInstances = minInstancesFor(alpha / Math.max(1, members.length));
-  members.forEach((t, i) => {
-    t.pAdjusted = adjusted[i];
-    t.pAdjustedBetter = adjustedBetter[i];
-    t.mdeIssue = issueMde(t, alpha / members.length, power, minInstances);
-    const held = t.level === 'issue' && ((t.verdict === 'regression' && adjusted[i] > alpha) || (t.verdict === 'improvement' && adjustedBetter[i] > alpha));
-    if (held) {
-      const p = t.verdict === 'regression' ? adjusted[i] : adjustedBetter[i];
-      t.level = 'warn';
-      t.reason += `. Not an issue: Holm-adjusted p ${formatP(p)} over the run's ${members.length} gated verdicts is above ${formatP(alpha)}`
-        + (t.pairedRounds
-          ? ` (paired over ${t.pairedRounds} rounds; more rounds narrow it)`
-          : ` (the exact test needs at least ${minInstances} instances per side for that; ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} so far)`);
-    }
-  });
-  return { method: 'holm', alpha, size: members.length, minInstances };
-}
-
-/**
- * The detectable change at the level an issue needs: one-sided at alpha / size (Holm's first
- * step, the strictest), at the configured power, from the verdict's own noise and df.
- * @param {FullVerdict} t
- * @param {number} level one-sided
- * @param {number} power
- * @param {number} minInstances below this the exact test cannot reach the level at all (an
- *   unpaired verdict; a paired one has no such floor)
- * @returns {number|null}
- */
-function issueMde(t, level, power, minInstances) {
-  const m = t.base?.n ?? 0;
-  const n = t.candidate?.n ?? 0;
-  // The paired t test has no floor on its p-value; the exact rank-sum test does.
-  if (t.noiseCv === null || !t.noiseDf || (!t.pairedRounds && Math.min(m, n) < minInstances)) return null;
-  const shift = computeMdeShift(t.noiseCv, m, n, 1 - 2 * level, power, t.noiseDf);
-  if (shift === null) return null;
-  return t.scale === 'log' ? shiftToChange(shift, t.higherIsBetter ? 'drop' : 'rise') : shift;
-}
-
-/** @param {number} p */
-function formatP(p) {
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }
 
 /**

@@ -85,6 +85,21 @@ export function meterMetrics(records) {
 }
 
 /**
+ * The meter whose figures are the timed repeats' own (the metrics above, METRICS): among the
+ * meters the records name (config.meters), the one that states no metrics of its own
+ * (config.meterMetrics lists every meter that does), so its name comes from the records, never
+ * from here. The run's family-wise level is split by meter (./family-wise.js), and the verdicts
+ * without a `meter` belong to this one.
+ * @param {import('../types.js').RunRecord[]} records every record of the comparison
+ * @returns {string|null} null when the records name no such meter (made before meters were
+ *   named) or several
+ */
+export function ownFiguresMeter(records) {
+  const named = new Set(records.flatMap((r) => (r.config.meters ?? []).filter((m) => !Object.hasOwn(r.config.meterMetrics ?? {}, m))));
+  return named.size === 1 ? [...named][0] : null;
+}
+
+/**
  * @param {string} meter
  * @param {import('../types.js').MeterMetric} fact
  * @returns {MetricDef}

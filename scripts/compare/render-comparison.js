@@ -76,7 +76,7 @@ export function renderComparison(cmp, options) {
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
       const metric = t.resolutionMs ? `${asText(t.metric)} (in steps of ${formatMs(t.resolutionMs)})` : asText(t.metric);
-      out.push(`| ${asText(t.test)} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${shownText({ verdict: t })} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
+      out.push(`| ${asText(t.test)} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${shownText({ verdict: t })} | ${interval(t)} | ${noise(t)}${t.noiseDf && t.noiseCv !== 0 ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     out.push(renderSuspects(cmp, true));
     out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'markdown'));
@@ -206,7 +206,11 @@ function familyLine(cmp, calibration) {
   // A paired verdict (t over the rounds) has no floor on its p-value; the exact rank-sum test does.
   const unpaired = cmp.tests.some((t) => !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined);
   const floor = unpaired ? ` An issue judged on independent instances needs at least ${f.minInstances} instances per side.` : '';
-  return `issues: Holm over ${f.size} gated verdicts at ${formatPercent(f.alpha)}: expected false issues per run at most ${formatValue(f.alpha)} before the confirmation rerun; ${measured}.${floor}`;
+  // Split between meters: each meter's level and family size, their levels adding up to alpha at most.
+  const rule = f.meters && f.meters.length > 1
+    ? `${formatPercent(f.alpha)} split between the meters, Holm within each over its gated verdicts (${f.meters.map((m) => `${m.meter ?? 'timed repeats'} ${formatPercent(m.alpha, { digits: 2 })} over ${m.size}`).join(', ')})`
+    : `Holm over ${f.size} gated verdicts at ${formatPercent(f.alpha)}`;
+  return `issues: ${rule}: expected false issues per run at most ${formatValue(f.alpha)} before the confirmation rerun; ${measured}.${floor}`;
 }
 
 /**
@@ -256,7 +260,7 @@ function renderThroughputLines(tests, color, cmp) {
   const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  ${'issue MDE'.padStart(10)}  verdict\n`;
   const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${shownText({ verdict: t }).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${formatDetectable(t, t.mde, { short: true }).padStart(8)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
   const pairedNote = tests.some((t) => t.pairedRounds) ? ', or per side of the rounds\' ratio when paired by round' : '';
-  return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level; ${UNDETECTABLE.short}: ${UNDETECTABLE.long}):\n${head}${lines.join('')}`;
+  return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at its meter's share of the run's family-wise level; ${UNDETECTABLE.short}: ${UNDETECTABLE.long}):\n${head}${lines.join('')}`;
 }
 
 /**
@@ -370,7 +374,8 @@ function interval(t) {
 
 /** @param {import('./types.js').FullVerdict} t */
 function noise(t) {
-  return change(t, t.noiseCv);
+  // No spread at all between the rounds (a counter that repeated exactly): not "0.0 %".
+  return t.noiseCv === 0 ? 'none' : change(t, t.noiseCv);
 }
 
 /**
