@@ -78,5 +78,10 @@ test('plain words at the edges: a drop no test could find, a median under 0.1 %,
   const counted = { metric: 'instructionsPerOp', higherIsBetter: false, meter: 'instructions', label: 'instructions per op' };
   assert.match(describeHowSure({ ...at, tests: [verdict('a', 0.0004, counted), verdict('b', 0.0006, counted), verdict('c', 0.004, counted)] }, []),
     /^A rise in instructions per op of 0\.4 % would have been found in every test, half of the tests would have found one under 0\.1 % \(issue-level detectable change over 3 of 3 tests: median < 0\.1 %/);
-  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0, { ...counted, label: 'rows read per op' })] }, []), /^Any rise in rows read per op would have been found in every test/);
+  // Exact counters: no "median 0.0 %, 0.0 %–0.0 %", but what is true of them.
+  const exact = describeHowSure({ ...at, tests: [verdict('a', 0, { ...counted, label: 'rows read per op' }), verdict('b', 0, { ...counted, label: 'rows read per op' })] }, []);
+  assert.match(exact, /^Any rise in rows read per op would have been found in every test \(no noise over 2 of 2 tests: each repeated exactly in every round\)/);
+  assert.doesNotMatch(exact, /0\.0 %/);
+  // Some exact, some not: the exact ones are "0 (exact)" in the range.
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0, counted), verdict('b', 0.004, counted)] }, []), /median 0\.2 %, 0 \(exact\)–0\.4 %/);
 });
