@@ -82,6 +82,7 @@ export function compareRuns(input) {
     schemaVersion: 1,
     createdAt: input.createdAt,
     hostClass: first.host.class,
+    host: sharedHostFacts([...base.records, ...candidate.records]),
     suite: first.config.suite,
     product: first.release.product,
     line: first.release.line,
@@ -96,6 +97,21 @@ export function compareRuns(input) {
     // Beside the verdicts, outside their family: MyRocks servers' write amplification and stalls.
     ...(rocksdb.length > 0 ? { rocksdb } : {}),
   };
+}
+
+/**
+ * The machine facts every record of the comparison agrees on, which decide (with the host class)
+ * whether a calibration describes this machine.
+ * @param {import('../types.js').RunRecord[]} records
+ * @returns {{cpuModel: string|null, cores: number|null}} a fact the records disagree on (or lack) is null
+ */
+function sharedHostFacts(records) {
+  const shared = (/** @type {(r: import('../types.js').RunRecord) => string|number|undefined} */ fact) => {
+    const values = new Set(records.map(fact));
+    const [only] = values;
+    return values.size === 1 && only !== undefined ? only : null;
+  };
+  return { cpuModel: /** @type {string|null} */ (shared((r) => r.host.cpuModel)), cores: /** @type {number|null} */ (shared((r) => r.host.cores)) };
 }
 
 /**

@@ -41,7 +41,8 @@ import { CALIBRATION_MAX_AGE_DAYS, computeRunDesign, describeDesign, selectCalib
  */
 
 /**
- * @param {{hostClass: string, createdAt: string, tests: SureVerdict[]}} comparison
+ * @param {{hostClass: string, host?: {cpuModel: string|null, cores: number|null}, createdAt: string, tests: SureVerdict[]}} comparison
+ *   host: the machine facts a cited calibration must share where it stored them
  * @param {Calibration[]} calibrations the host class's stored calibrations (store/calibrations.js)
  * @returns {string} one sentence per meter, each ending in a full stop; '' without verdicts
  */
@@ -62,7 +63,7 @@ function headlineMetrics(tests) {
 }
 
 /**
- * @param {{hostClass: string, createdAt: string, tests: SureVerdict[]}} comparison
+ * @param {{hostClass: string, host?: {cpuModel: string|null, cores: number|null}, createdAt: string, tests: SureVerdict[]}} comparison
  * @param {string} metric
  * @param {Calibration[]} calibrations
  * @returns {string}
@@ -81,7 +82,7 @@ function describeMeter(comparison, metric, calibrations) {
     ? `${capitalize(first.label ?? first.metric)}: no verdict of this run could detect a change at the issue level (too few instances for it)`
     : `${plainWords(noun, detectable)} (${sizes()})`;
   const design = computeRunDesign(verdicts, metric);
-  const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, metric, meter: first.meter ?? undefined, design, at: comparison.createdAt });
+  const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, host: comparison.host, metric, meter: first.meter ?? undefined, design, at: comparison.createdAt });
   return `${found}; ${choice.calibration ? citeCalibration(choice.calibration, /** @type {number} */ (choice.ageDays), detectable.length > 0 ? median(detectable) : null)
     : noCalibration(design, choice.passedOver)}.`;
 }

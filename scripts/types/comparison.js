@@ -115,6 +115,9 @@ export {};
  * @property {number} schemaVersion
  * @property {string} createdAt
  * @property {string} hostClass
+ * @property {{cpuModel: string|null, cores: number|null}} [host] the machine the records ran on:
+ *   each fact when every record agrees on it, else null; absent in comparisons made before it was
+ *   kept. A calibration that stored other facts is not cited (compare/select-calibration.js)
  * @property {string} suite
  * @property {string} product
  * @property {string} line
