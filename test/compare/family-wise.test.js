@@ -135,3 +135,17 @@ test('the thresholds schema knows exactly the meter registry\'s names (familyAlp
   const schema = JSON.parse(await readFile(join(ROOT, 'scripts/config/schemas/thresholds.schema.json'), 'utf8'));
   assert.deepEqual(Object.keys(schema.properties.familyAlphaShare.properties).sort(), Object.keys(METERS).sort());
 });
+
+test('records that name no meter: their verdicts are one family, unnamed, holding the whole level (as before the split)', async () => {
+  const { makeRecord } = await import('./make-record.js');
+  const steps = (/** @type {number[]} */ tp) => ['a', 'b'].map((name) => ({ name, throughput: tp }));
+  const cmp = compareRuns({
+    base: { version: '1', records: [makeRecord({ id: 'b', version: '1', steps: steps([1000, 1010, 990]) })] },
+    candidate: { version: '2', records: [makeRecord({ id: 'c', version: '2', steps: steps([900, 905, 895]) })] },
+    thresholds: resolveThresholds({ groups: { point: { warn: 0.03, issue: 0.05 } }, familyAlphaShare: { wall: 0.5 } }), createdAt: 'x',
+  });
+  // wall's share names no family of these records: the unnamed one is the only meter present and
+  // takes what the listed meters present leave, all of it.
+  assert.deepEqual(cmp.family?.meters?.map((m) => [m.meter, m.share, m.size]), [[null, 1, 2]]);
+  assert.match(cmp.tests[0].reason, /Not an issue: Holm-adjusted p [\d.]+ over the run's 2 gated verdicts is above 0\.050 \(the exact test needs at least 4 instances per side/);
+});
