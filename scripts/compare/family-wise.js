@@ -170,7 +170,8 @@ function holdWithin(verdicts, { alpha, familyAlpha, power, name }) {
     t.level = 'warn';
     // One meter alone holds the whole level: then its family is the run's.
     const family = alpha === familyAlpha ? `the run's ${verdicts.length} gated verdicts is above ${formatP(alpha)}`
-      : `the ${verdicts.length} gated verdicts of ${name} is above ${formatP(alpha)}, its share of the run's family-wise ${formatP(familyAlpha)}`;
+      : alpha === 0 ? `the ${verdicts.length} gated verdicts of ${name}: the meter has no share of the run's family-wise ${formatP(familyAlpha)} (thresholds.yml familyAlphaShare gives the others all of it)`
+        : `the ${verdicts.length} gated verdicts of ${name} is above ${formatP(alpha)}, its share of the run's family-wise ${formatP(familyAlpha)}`;
     t.reason += `. Not an issue: Holm-adjusted p ${formatP(p)} over ${family}`
       + (t.pairedRounds
         ? ` (paired over ${t.pairedRounds} rounds; more rounds narrow it)`

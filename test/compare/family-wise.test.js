@@ -149,3 +149,12 @@ test('records that name no meter: their verdicts are one family, unnamed, holdin
   assert.deepEqual(cmp.family?.meters?.map((m) => [m.meter, m.share, m.size]), [[null, 1, 2]]);
   assert.match(cmp.tests[0].reason, /Not an issue: Holm-adjusted p [\d.]+ over the run's 2 gated verdicts is above 0\.050 \(the exact test needs at least 4 instances per side/);
 });
+
+test('a meter the listed shares leave nothing opens no issue, and says why', async () => {
+  const cmp = await compareTimeAndWork({ familyAlphaShare: { instructions: 1 } });
+  assert.deepEqual(cmp.family?.meters?.map((m) => [m.meter, m.alpha]), [['wall', 0], ['instructions', 0.05]]);
+  for (const t of cmp.tests.filter((v) => !v.meter)) {
+    assert.equal(t.mdeIssue, null, `${t.test} ${t.metric}: no change can reach a level of 0`);
+    assert.notEqual(t.level, 'issue');
+  }
+});
