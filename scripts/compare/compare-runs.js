@@ -14,6 +14,7 @@ import { collectSide, listTests, stepKind, instanceValues } from './collect-side
 import { findPolicy, findThreshold } from './thresholds.js';
 import { classifyMetric } from './classify-metric.js';
 import { summarizeRocksdb } from './rocksdb-summary.js';
+import { markContextVerdicts } from './context-verdicts.js';
 import { pairByRound } from './paired-shift.js';
 import { runGroupKey } from '../run-id.js';
 import { coarsestResolution, explainQuantized } from './latency-resolution.js';
@@ -71,12 +72,16 @@ export function compareRuns(input) {
       notJudged.push(...judged.notJudged);
     }
   }
+  // One question, one gated verdict: a timed figure whose question a counted one decided is context.
+  const answers = new Map(groups.flatMap((g) => g.metrics.filter((m) => m.answers).map((m) => [`${g.meter ?? ''}|${m.name}`, m.answers])));
+  markContextVerdicts(tests, (v) => answers.get(`${v.meter ?? ''}|${v.metric}`));
+  const gated = tests.filter((t) => !t.context);
   // A confirmation rerun replicates regressions the run's family-wise rule already let through:
   // it is judged test by test (its own chance of agreeing by accident multiplies in).
-  const family = input.familyControl === false ? undefined : applyFamilyControl(tests, thresholds, ownFiguresMeter([...base.records, ...candidate.records]));
+  const family = input.familyControl === false ? undefined : applyFamilyControl(gated, thresholds, ownFiguresMeter([...base.records, ...candidate.records]));
   /** @type {Record<import('../types.js').VerdictClass, number>} */
   const summary = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
-  for (const t of tests) summary[t.verdict]++;
+  for (const t of gated) summary[t.verdict]++;
   const rocksdb = summarizeRocksdb(base.records, candidate.records, listTests(candidate.records, base.records).map((t) => t.name));
   return {
     schemaVersion: 1,

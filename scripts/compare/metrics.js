@@ -18,6 +18,8 @@ export const METRICS = Object.freeze([
   { name: 'latencyP95Ms', unit: 'ms', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.latencyMs?.p95), resolution: latencyResolution },
   {
     name: 'cpuUsPerOp', unit: 'µs/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.cpuUsPerOp),
+    // The question a counted meter may answer exactly (its metric states the same `answers`).
+    answers: 'cpu-cost-per-op',
     // Records without cpuScope counted the whole machine's CPU: several-fold the step's own on a busy host.
     scope: (r) => r.efficiency?.cpuScope ?? 'machine',
   },
@@ -108,6 +110,7 @@ function toMetricDef(meter, fact) {
   const path = fact.figure.split('.');
   return {
     name: fact.name, unit: fact.unit, higherIsBetter: fact.higherIsBetter, scale: fact.scale, qos: false, meter, label: fact.label,
+    ...(fact.answers ? { answers: fact.answers } : {}),
     value: (r) => {
       // A timed repeat keeps the meter's figures in meters.<meter>, a counted one in <meter>.
       const block = r.meters?.[meter] ?? /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r))[meter];

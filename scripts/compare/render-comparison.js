@@ -12,7 +12,8 @@ import { renderFunctionFindings } from './render-function-findings.js';
 import { WARMUP_STEADY_SHARE } from './warm-up.js';
 import { formatMs } from './latency-resolution.js';
 import { renderCountedTable } from './render-counted-table.js';
-import { describeVerdict } from './verdict-words.js';
+import { labelVerdict as label } from './verdict-words.js';
+import { renderContextLines } from './context-verdicts.js';
 import { compareTimeAndWork } from './time-and-work.js';
 import { renderTimeAndWork } from './render-time-and-work.js';
 import { computeShownRatio, formatShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
@@ -58,7 +59,7 @@ export function renderComparison(cmp, options) {
   const md = options.format === 'markdown';
   const out = [];
   const title = `${cmp.product} ${cmp.candidate.version} vs ${cmp.base.version} (${cmp.suite}, ${cmp.hostClass})`;
-  const counts = ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ');
+  const counts = `${ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ')}${cmp.tests.some((t) => t.context) ? `; ${cmp.tests.filter((t) => t.context).length} context (shown, not gated)` : ''}`;
   const th = /** @type {any} */ (cmp.thresholds);
   const pairedCount = cmp.tests.filter((t) => t.pairedRounds).length;
   const independent = `ratio of medians, exact rank interval at ${formatPercent(th.confidence ?? 0.9)}`;
@@ -80,7 +81,7 @@ export function renderComparison(cmp, options) {
     }
     out.push(renderSuspects(cmp, true));
     out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'markdown'));
-    const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
+    const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged' || t.context);
     if (notable.length > 0) {
       out.push('\n');
       for (const t of notable) out.push(`- **${asText(t.test)}** ${asText(t.metric)}: ${label(t)}: ${asText(t.reason)}\n`);
@@ -111,13 +112,13 @@ export function renderComparison(cmp, options) {
   out.push(renderUnjudgedLines(cmp, 'instructionsPerOp'));
   // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
   // verdicts that call for action, so a noisy host does not bury them under "inconclusive".
-  const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
+  const notable = cmp.tests.filter((t) => !t.context && (t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed'));
   if (notable.length > 0) out.push('\nwhy:\n');
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
-  out.push(renderSuspects(cmp, false));
+  out.push(renderSuspects(cmp, false), renderContextLines(cmp.tests));
   out.push(renderCountedTable(cmp, { format: 'terminal' }));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'), renderFunctionFindings(cmp.tests, 'text'));
-  const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
+  const quiet = cmp.tests.filter((t) => !t.context && t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or within their thresholds: every number is in --markdown / --json.\n`);
   if (cmp.notJudged?.length) {
     const byMetric = new Map();
@@ -352,17 +353,6 @@ function paint(text, t, color) {
   return `${code}${text}\x1b[0m\n`;
 }
 
-/**
- * A verdict's words (describeVerdict: never "unchanged" for an interval that excludes no change),
- * its level and whether a rerun confirmed it.
- * @param {import('./types.js').FullVerdict} t
- */
-function label(t) {
-  const level = t.level ? ` (${t.level})` : '';
-  const conf = t.confirmed === true ? ', confirmed' : t.confirmed === false ? ', not confirmed' : '';
-  return `${describeVerdict(t)}${level}${conf}`;
-}
-
 /** @param {import('./types.js').FullVerdict} t */
 function interval(t) {
   // A counted interval at the digits of its ratio: at three decimals it read "1.003–1.003".
@@ -386,6 +376,7 @@ function noise(t) {
  */
 function issueMde(t, cmp, long) {
   if (t.mdeIssue !== null && t.mdeIssue !== undefined) return formatDetectable(t, t.mdeIssue, { short: !long });
+  if (t.context) return 'not gated';
   return cmp.family && !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined ? `needs ${cmp.family.minInstances}` : 'n/a';
 }
 

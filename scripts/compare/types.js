@@ -88,6 +88,9 @@ export {};
  *   own counted repeats (Step.meters)
  * @property {string} [label] how readers name a meter's metric (the meter's fact); absent for the
  *   timed repeat's own figures
+ * @property {string} [answers] the question the figure answers where a figure of another meter
+ *   answers it too (`cpu-cost-per-op`): a timed verdict is then context, not gated, in a test whose
+ *   counted verdict on the same question decided (./context-verdicts.js)
  * @property {(repeat: Repeat, kind: string) => import('./latency-resolution.js').LatencyResolution|null} [resolution]
  *   the step a repeat's figure moves in where the driver reports it coarsely (kind: its step's
  *   kind); such a figure is judged at that resolution or not at all (./latency-resolution.js)
@@ -144,6 +147,9 @@ export {};
  * @property {string} [meter] the meter whose figures it judges (from the records' meterMetrics);
  *   absent on the timed repeat's own figures (throughput, latency, ...). Comparisons stored
  *   before verdicts carried it get it from the store's reader (scripts/store/migrations/)
+ * @property {boolean} [context] true on a timed verdict shown, not gated: a counted verdict of its
+ *   test answering the same question decided (./context-verdicts.js); outside the family, in no
+ *   summary count, never at the issue level
  * @property {boolean} [counted] true on a counting meter's verdict (its figures are counted
  *   repeats, `step.meters.<meter>`: more timed instances never decide it); absent otherwise
  * @property {{warn: number, issue: number}} threshold the thresholds applied
