@@ -147,9 +147,6 @@ export {};
  * @property {string} [meter] the meter whose figures it judges (from the records' meterMetrics);
  *   absent on the timed repeat's own figures (throughput, latency, ...). Comparisons stored
  *   before verdicts carried it get it from the store's reader (scripts/store/migrations/)
- * @property {boolean} [context] true on a timed verdict shown, not gated: a counted verdict of its
- *   test answering the same question decided (./context-verdicts.js); outside the family, in no
- *   summary count, never at the issue level
  * @property {boolean} [counted] true on a counting meter's verdict (its figures are counted
  *   repeats, `step.meters.<meter>`: more timed instances never decide it); absent otherwise
  * @property {{warn: number, issue: number}} threshold the thresholds applied

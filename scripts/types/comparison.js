@@ -213,6 +213,9 @@ export {};
  * @property {VerdictClass} verdict
  * @property {string} reason the numbers that justify the verdict, in words
  * @property {boolean} [confirmed] set by `tagbench confirm`
+ * @property {boolean} [context] true on a timed verdict shown, not gated: a counted verdict of its
+ *   test answering the same question decided (scripts/compare/context-verdicts.js); outside the
+ *   family and `summary`, never at the issue level
  * @property {string} [unit] the metric's unit (op/s, ms, µs/op, KB/op, ratio, share of seconds)
  * @property {'log'|'linear'} [scale] log: ratio + relative thresholds; linear (qpsCv, stallShare): difference + absolute thresholds, ci null
  * @property {number|null} [difference] candidate median - base median (metric unit)
