@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { compareRuns, resolveThresholds, renderComparison, hasIssueRegression } from '../../scripts/compare/index.js';
+import { compareRuns, resolveThresholds, renderComparison, hasIssueRegression, listRegressedTests } from '../../scripts/compare/index.js';
 import { markContextVerdicts } from '../../scripts/compare/context-verdicts.js';
 import { readRecords } from '../../scripts/store/index.js';
 import { loadConfig } from '../../scripts/config/index.js';
@@ -74,17 +74,19 @@ test('a test without a counted verdict keeps its timed CPU µs/op gated; the cou
   assert.equal(cpuOf(cmp, 'update-index')?.context, true);
 });
 
-test('a context verdict never opens an issue: the same CPU-time regression does when no counted verdict decided its test', async () => {
+test('a context verdict never opens an issue nor a confirmation rerun: the same CPU-time regression does both when no counted verdict decided its test', async () => {
   const gated = await compareChanged({ dropCounted: 'update-index', cpuTimes: 3 });
   assert.equal(cpuOf(gated, 'update-index')?.verdict, 'regression');
   assert.equal(cpuOf(gated, 'update-index')?.level, 'issue', 'gated, the tripled CPU time is an issue');
   assert.equal(hasIssueRegression(gated), true);
+  assert.deepEqual(listRegressedTests(gated), ['update-index'], 'gated, it is rerun to be confirmed');
   const context = await compareChanged({ cpuTimes: 3 });
   const cpu = cpuOf(context, 'update-index');
   assert.equal(cpu?.verdict, 'regression', 'the timed verdict is kept');
   assert.equal(cpu?.level, 'warn');
   assert.match(cpu?.reason ?? '', /is shown, not gated \(so never an issue\)\. Its own reading: cpuUsPerOp ratio 2\.6/);
   assert.equal(hasIssueRegression(context), false);
+  assert.deepEqual(listRegressedTests(context), [], 'as context it calls for no confirmation rerun');
   assert.equal(context.summary.regression, 0, 'not among the gated regressions');
 });
 
