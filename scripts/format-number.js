@@ -173,14 +173,21 @@ export const UNDETECTABLE_OVER = 1;
 export const UNDETECTABLE = Object.freeze({ long: 'not detectable at this noise', short: '> 100 %' });
 
 /**
+ * The words for a detectable change of exactly 0: a figure without noise (a work counter that
+ * repeated exactly in every round), where any change at all is seen; "0.0 %" read as a bug.
+ */
+export const EXACT = Object.freeze({ long: 'exact: any change is seen', short: 'exact' });
+
+/**
  * A smallest detectable change (MDE) as formatEffect gives it, or words when it is past any
- * change a release could make (UNDETECTABLE_OVER).
+ * change a release could make (UNDETECTABLE_OVER), or when the figure has no noise (EXACT).
  * @param {JudgedChange} t
  * @param {number|null|undefined} value
  * @param {{short?: boolean}} [options] short: the terminal's narrow form
  * @returns {string}
  */
 export function formatDetectable(t, value, options = {}) {
+  if (value === 0) return options.short ? EXACT.short : EXACT.long;
   if (t.scale !== 'linear' && isNumber(value) && value >= UNDETECTABLE_OVER) return options.short ? UNDETECTABLE.short : UNDETECTABLE.long;
   return formatEffect(t, value);
 }

@@ -209,6 +209,7 @@ export {};
 /** @typedef {import('./types/comparison.js').CountedTypeComparison} CountedTypeComparison */
 /** @typedef {import('./types/comparison.js').CountedTypeRow} CountedTypeRow */
 /** @typedef {import('./types/comparison.js').FamilyControl} FamilyControl */
+/** @typedef {import('./types/comparison.js').FamilyMeter} FamilyMeter */
 /** @typedef {import('./types/comparison.js').AdaptiveSummary} AdaptiveSummary */
 /** @typedef {import('./types/comparison.js').TestVerdict} TestVerdict */
 /** @typedef {import('./types/comparison.js').Baseline} Baseline */

@@ -15,6 +15,11 @@ test('a detectable change past 100 % is words in the reports and on the site; be
   assert.equal(formatDetectable(ratio, 0.2213), '22.1 %');
   assert.equal(formatDetectable(ratio, null), 'n/a');
   assert.equal(formatDetectable(/** @type {any} */ ({ scale: 'linear', unit: 'KB/op' }), 3.5), '3.50 KB/op');
+  // No noise at all (an exact counter): what is true, not "0.0 %", on either scale.
+  assert.equal(formatDetectable(ratio, 0), 'exact: any change is seen');
+  assert.equal(formatDetectable(ratio, 0, { short: true }), 'exact');
+  assert.equal(formatDetectable(/** @type {any} */ ({ scale: 'linear', unit: 'per op' }), 0), 'exact: any change is seen');
+  assert.equal(formatDetectable(ratio, 0.0004), '< 0.1 %', 'a small MDE is still a size');
   assert.equal(fmtDetectable(950.69), UNDETECTABLE.long);
   assert.equal(fmtDetectable(0.2213), '22.1 %');
   assert.equal(fmtDetectable(null), '—');

@@ -9,7 +9,17 @@ import { runGroupKey } from '../run-id.js';
 import { withoutWarmup } from './warm-up.js';
 import { computeQos } from './qos.js';
 
-/** @typedef {ReturnType<typeof collectSide>} Side */
+/**
+ * @typedef {object} Side the valid repeats of one test over one release's records
+ * @property {import('../types.js').Repeat[]} repeats timed repeats, or a counting meter's counted
+ *   repeats standing where timed ones do (their metrics read only their own fields)
+ * @property {(import('./warm-up.js').Warmup|null)[]} warmups what was left out of each repeat (null: nothing)
+ * @property {string[]} instanceKeys which server instance produced each repeat
+ * @property {(string|null)[]} roundKeys the round of each repeat, shared by the releases of that run; null when unknown
+ * @property {string[]} failedIn runs whose step failed
+ * @property {string} reason the first failure's reason
+ * @property {boolean} missing no record has the test
+ */
 
 /**
  * The kind of a test's step (sysbench, ibench, ...), from the first record that ran it.
@@ -49,46 +59,43 @@ export function listTests(a, b) {
  *   repeats' own figures, wall's)
  * @param {boolean} [counted] the meter's figures are in counted repeats (`step.meters.<meter>`);
  *   default: so when some step of these records has them
- * @returns {{repeats: import('../types.js').Repeat[], warmups: (import('./warm-up.js').Warmup|null)[], instanceKeys: string[], roundKeys: (string|null)[], failedIn: string[], reason: string, missing: boolean}}
- *   warmups: what was left out of each repeat (null: nothing)
+ * @returns {Side}
  */
 export function collectSide(records, test, meter = null, counted = meter !== null && hasCounted(records, meter)) {
   if (meter !== null && counted) return collectCounted(records, test, meter);
-  /** @type {import('../types.js').Repeat[]} */
-  const repeats = [];
-  /** @type {(import('./warm-up.js').Warmup|null)[]} */
-  const warmups = [];
-  /** @type {string[]} which server instance produced each repeat: `<run id>#<instance>` */
-  const instanceKeys = [];
-  /** @type {(string|null)[]} the round of each repeat, `<run>#<instance>` (shared by the releases of that run), null when unknown */
-  const roundKeys = [];
-  /** @type {string[]} */
-  const failedIn = [];
-  let reason = '';
-  let missing = true;
+  const side = emptySide();
   for (const r of records) {
     const step = r.steps.find((s) => s.name === test);
     // A run whose meters had no timed one ran its tests counted only: not timed there.
     if (!step || (step.status === 'skipped' && !timesRepeats(r))) continue;
-    missing = false;
+    side.missing = false;
     if (step.status === 'failed') {
-      failedIn.push(r.id);
-      reason ||= step.reason ?? '';
+      side.failedIn.push(r.id);
+      side.reason ||= step.reason ?? '';
       continue;
     }
     if (step.status !== 'ok') continue;
     for (const rep of step.repeats) {
       if (rep.status !== 'ok') continue;
       const judged = withoutWarmup(rep);
-      repeats.push(judged.repeat);
-      warmups.push(judged.warmup);
+      side.repeats.push(judged.repeat);
+      side.warmups.push(judged.warmup);
       // Records made before instances existed: each repeat stands for itself, as it was judged then.
-      instanceKeys.push(`${r.id}#${rep.instance ?? `repeat-${rep.index}`}`);
+      side.instanceKeys.push(`${r.id}#${rep.instance ?? `repeat-${rep.index}`}`);
       const run = runGroupKey(r);
-      roundKeys.push(run === null || rep.instance === undefined ? null : `${run}#${rep.instance}`);
+      side.roundKeys.push(run === null || rep.instance === undefined ? null : `${run}#${rep.instance}`);
     }
   }
-  return { repeats, warmups, instanceKeys, roundKeys, failedIn, reason, missing };
+  return side;
+}
+
+/**
+ * A side with nothing collected yet: both roads (timed and counted repeats) fill the same shape.
+ * missing stays true until some record has the test.
+ * @returns {Side}
+ */
+function emptySide() {
+  return { repeats: [], warmups: [], instanceKeys: [], roundKeys: [], failedIn: [], reason: '', missing: true };
 }
 
 /**
@@ -120,38 +127,30 @@ export function timesRepeats(record) {
  * @param {string} meter
  */
 function collectCounted(records, test, meter) {
-  /** @type {import('../types.js').CountedRepeat[]} */
-  const repeats = [];
-  /** @type {string[]} */
-  const instanceKeys = [];
-  /** @type {(string|null)[]} */
-  const roundKeys = [];
-  /** @type {string[]} */
-  const failedIn = [];
-  let reason = '';
-  let missing = true;
+  const side = emptySide();
   for (const r of records) {
     const slot = r.steps.find((s) => s.name === test)?.meters?.[meter];
     // A step the meter could not count (a sequence without counted sizes) says why in its slot:
     // not measured there, like a test the meter was not asked for, rather than failed.
     if (!slot || (slot.status === 'skipped' && slot.repeats.length === 0)) continue;
-    missing = false;
+    side.missing = false;
     const ok = slot.repeats.filter((rep) => rep.status === 'ok');
     // Some repeats failing leaves the others valid; none valid is a failure of the test.
     if (ok.length === 0 && slot.status !== 'skipped') {
-      failedIn.push(r.id);
-      reason ||= slot.reason ?? '';
+      side.failedIn.push(r.id);
+      side.reason ||= slot.reason ?? '';
       continue;
     }
     const run = runGroupKey(r);
     for (const rep of ok) {
-      repeats.push(rep);
-      instanceKeys.push(`${r.id}#${meter}#${rep.instance}`);
-      roundKeys.push(run === null ? null : `${run}#${meter}#${rep.instance}`);
+      // Counted repeats stand where timed ones do; their metrics read only their own fields.
+      side.repeats.push(/** @type {any} */ (rep));
+      side.warmups.push(null);
+      side.instanceKeys.push(`${r.id}#${meter}#${rep.instance}`);
+      side.roundKeys.push(run === null ? null : `${run}#${meter}#${rep.instance}`);
     }
   }
-  // Counted repeats stand where timed ones do; their metrics read only their own fields.
-  return { repeats: /** @type {any[]} */ (repeats), warmups: repeats.map(() => null), instanceKeys, roundKeys, failedIn, reason, missing };
+  return side;
 }
 
 /**

@@ -6,16 +6,17 @@
  */
 import { median, sampleStandardDeviation } from 'simple-statistics';
 import { formatValue } from '../format-number.js';
-import { adjustHolm, minInstancesFor } from './family-wise.js';
-import { poolNoise, computeMdeShift, shiftToChange } from './noise.js';
+import { applyFamilyControl } from './family-wise.js';
+import { poolNoise } from './noise.js';
 import { UserError } from '../errors.js';
-import { OWN_METRICS, explainMixedScope, meterMetrics } from './metrics.js';
+import { OWN_METRICS, explainMixedScope, meterMetrics, ownFiguresMeter } from './metrics.js';
 import { collectSide, listTests, stepKind, instanceValues } from './collect-side.js';
 import { findPolicy, findThreshold } from './thresholds.js';
 import { classifyMetric } from './classify-metric.js';
 import { summarizeRocksdb } from './rocksdb-summary.js';
 import { summarizeTimedWork } from './timed-work.js';
 import { compareCountedTypes } from './counted-types.js';
+import { markContextVerdicts } from './context-verdicts.js';
 import { pairByRound } from './paired-shift.js';
 import { runGroupKey } from '../run-id.js';
 import { coarsestResolution, explainQuantized } from './latency-resolution.js';
@@ -73,12 +74,16 @@ export function compareRuns(input) {
       notJudged.push(...judged.notJudged);
     }
   }
+  // One question, one gated verdict: a timed figure whose question a counted one decided is context.
+  const answers = new Map(groups.flatMap((g) => g.metrics.filter((m) => m.answers).map((m) => [`${g.meter ?? ''}|${m.name}`, m.answers])));
+  markContextVerdicts(tests, (v) => answers.get(`${v.meter ?? ''}|${v.metric}`));
+  const gated = tests.filter((t) => !t.context);
   // A confirmation rerun replicates regressions the run's family-wise rule already let through:
   // it is judged test by test (its own chance of agreeing by accident multiplies in).
-  const family = input.familyControl === false ? undefined : applyFamilyControl(tests, thresholds.familyAlpha, thresholds.power);
+  const family = input.familyControl === false ? undefined : applyFamilyControl(gated, thresholds, ownFiguresMeter([...base.records, ...candidate.records]));
   /** @type {Record<import('../types.js').VerdictClass, number>} */
   const summary = { regression: 0, improvement: 0, unchanged: 0, inconclusive: 0, failed: 0 };
-  for (const t of tests) summary[t.verdict]++;
+  for (const t of gated) summary[t.verdict]++;
   const testNames = listTests(candidate.records, base.records).map((t) => t.name);
   const rocksdb = summarizeRocksdb(base.records, candidate.records, testNames);
   const timedWork = summarizeTimedWork(base.records, candidate.records, testNames);
@@ -87,6 +92,7 @@ export function compareRuns(input) {
     schemaVersion: 1,
     createdAt: input.createdAt,
     hostClass: first.host.class,
+    host: sharedHostFacts([...base.records, ...candidate.records]),
     suite: first.config.suite,
     product: first.release.product,
     line: first.release.line,
@@ -103,6 +109,21 @@ export function compareRuns(input) {
     ...(timedWork.length > 0 ? { timedWork } : {}),
     ...(countedTypes.length > 0 ? { countedTypes } : {}),
   };
+}
+
+/**
+ * The machine facts every record of the comparison agrees on, which decide (with the host class)
+ * whether a calibration describes this machine.
+ * @param {import('../types.js').RunRecord[]} records
+ * @returns {{cpuModel: string|null, cores: number|null}} a fact the records disagree on (or lack) is null
+ */
+function sharedHostFacts(records) {
+  const shared = (/** @type {(r: import('../types.js').RunRecord) => string|number|undefined} */ fact) => {
+    const values = new Set(records.map(fact));
+    const [only] = values;
+    return values.size === 1 && only !== undefined ? only : null;
+  };
+  return { cpuModel: /** @type {string|null} */ (shared((r) => r.host.cpuModel)), cores: /** @type {number|null} */ (shared((r) => r.host.cores)) };
 }
 
 /**
@@ -257,62 +278,6 @@ function summarizeWarmups(test, base, candidate) {
   if (!all.some((w) => w !== null)) return null;
   const seconds = (/** @type {(import('./warm-up.js').Warmup|null)[]} */ list) => list.map((w) => w?.excludedS ?? 0);
   return { test, base: seconds(base), candidate: seconds(candidate), stillRamping: all.filter((w) => w?.stillRamping).length };
-}
-
-/**
- * Holm's procedure over every gated verdict that has a p-value: a regression keeps the issue
- * level only when its adjusted p-value is at most alpha; otherwise it stays a warning and says
- * how many instances the exact test needs. Sets pAdjusted on every verdict (mutates `tests`).
- * @param {FullVerdict[]} tests
- * @param {number} alpha
- * @param {number} power for the issue-level detectable effect
- * @returns {import('../types.js').FamilyControl}
- */
-function applyFamilyControl(tests, alpha, power) {
-  const members = tests.filter((t) => t.pWorse !== null && t.pWorse !== undefined);
-  const adjusted = adjustHolm(members.map((t) => /** @type {number} */ (t.pWorse)));
-  const adjustedBetter = adjustHolm(members.map((t) => t.pBetter ?? 1));
-  const minInstances = minInstancesFor(alpha / Math.max(1, members.length));
-  members.forEach((t, i) => {
-    t.pAdjusted = adjusted[i];
-    t.pAdjustedBetter = adjustedBetter[i];
-    t.mdeIssue = issueMde(t, alpha / members.length, power, minInstances);
-    const held = t.level === 'issue' && ((t.verdict === 'regression' && adjusted[i] > alpha) || (t.verdict === 'improvement' && adjustedBetter[i] > alpha));
-    if (held) {
-      const p = t.verdict === 'regression' ? adjusted[i] : adjustedBetter[i];
-      t.level = 'warn';
-      t.reason += `. Not an issue: Holm-adjusted p ${formatP(p)} over the run's ${members.length} gated verdicts is above ${formatP(alpha)}`
-        + (t.pairedRounds
-          ? ` (paired over ${t.pairedRounds} rounds; more rounds narrow it)`
-          : ` (the exact test needs at least ${minInstances} instances per side for that; ${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0} so far)`);
-    }
-  });
-  return { method: 'holm', alpha, size: members.length, minInstances };
-}
-
-/**
- * The detectable change at the level an issue needs: one-sided at alpha / size (Holm's first
- * step, the strictest), at the configured power, from the verdict's own noise and df.
- * @param {FullVerdict} t
- * @param {number} level one-sided
- * @param {number} power
- * @param {number} minInstances below this the exact test cannot reach the level at all (an
- *   unpaired verdict; a paired one has no such floor)
- * @returns {number|null}
- */
-function issueMde(t, level, power, minInstances) {
-  const m = t.base?.n ?? 0;
-  const n = t.candidate?.n ?? 0;
-  // The paired t test has no floor on its p-value; the exact rank-sum test does.
-  if (t.noiseCv === null || !t.noiseDf || (!t.pairedRounds && Math.min(m, n) < minInstances)) return null;
-  const shift = computeMdeShift(t.noiseCv, m, n, 1 - 2 * level, power, t.noiseDf);
-  if (shift === null) return null;
-  return t.scale === 'log' ? shiftToChange(shift, t.higherIsBetter ? 'drop' : 'rise') : shift;
-}
-
-/** @param {number} p */
-function formatP(p) {
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }
 
 /**

@@ -8,12 +8,13 @@
 /** @typedef {import("./types.js").FullComparison} FullComparison */
 
 /**
- * Tests whose verdict is a regression (any metric), in suite order, each once.
+ * Tests whose verdict is a regression (any gated metric: not a context one), in suite order, each once.
  * @param {FullComparison} comparison
  * @returns {string[]} test names
  */
 export function listRegressedTests(comparison) {
-  return [...new Set(comparison.tests.filter((t) => t.verdict === 'regression').map((t) => t.test))];
+  // A context verdict (shown, not gated: ./context-verdicts.js) calls for no rerun.
+  return [...new Set(comparison.tests.filter((t) => t.verdict === 'regression' && !t.context).map((t) => t.test))];
 }
 
 /**
@@ -29,7 +30,7 @@ export function confirmVerdicts(original, rerun) {
     throw new Error(`rerun compares ${rerun.candidate.version} vs ${rerun.base.version}, not ${original.candidate.version} vs ${original.base.version}`);
   }
   const tests = original.tests.map((t) => {
-    if (t.verdict !== 'regression') return t;
+    if (t.verdict !== 'regression' || t.context) return t;
     const again = rerun.tests.find((r) => r.test === t.test && r.metric === t.metric);
     if (!again) {
       return { ...t, confirmed: false, reason: `${t.reason}. Not confirmed: the rerun has no result for this test` };

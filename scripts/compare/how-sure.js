@@ -41,7 +41,8 @@ import { CALIBRATION_MAX_AGE_DAYS, computeRunDesign, describeDesign, selectCalib
  */
 
 /**
- * @param {{hostClass: string, createdAt: string, tests: SureVerdict[]}} comparison
+ * @param {{hostClass: string, host?: {cpuModel: string|null, cores: number|null}, createdAt: string, tests: SureVerdict[]}} comparison
+ *   host: the machine facts a cited calibration must share where it stored them
  * @param {Calibration[]} calibrations the host class's stored calibrations (store/calibrations.js)
  * @returns {string} one sentence per meter, each ending in a full stop; '' without verdicts
  */
@@ -62,7 +63,7 @@ function headlineMetrics(tests) {
 }
 
 /**
- * @param {{hostClass: string, createdAt: string, tests: SureVerdict[]}} comparison
+ * @param {{hostClass: string, host?: {cpuModel: string|null, cores: number|null}, createdAt: string, tests: SureVerdict[]}} comparison
  * @param {string} metric
  * @param {Calibration[]} calibrations
  * @returns {string}
@@ -72,12 +73,16 @@ function describeMeter(comparison, metric, calibrations) {
   const first = verdicts[0];
   const noun = changeNoun(first);
   const detectable = verdicts.map((t) => t.mdeIssue).filter((m) => typeof m === 'number').sort((a, b) => a - b);
-  const shown = (/** @type {number} */ v) => formatDetectable({ scale: first.scale ?? 'log', ratio: null }, v);
+  const shown = (/** @type {number} */ v) => (v === 0 ? '0 (exact)' : formatDetectable({ scale: first.scale ?? 'log', ratio: null }, v));
+  const over = `${detectable.length} of ${verdicts.length} test${verdicts.length === 1 ? '' : 's'}`;
+  // Every figure without noise: a median and range of "0.0 %" said nothing true.
+  const sizes = () => (detectable.at(-1) === 0 ? `no noise over ${over}: each repeated exactly in every round`
+    : `issue-level detectable change over ${over}: median ${shown(median(detectable))}, ${shown(detectable[0])}–${shown(/** @type {number} */ (detectable.at(-1)))}`);
   const found = detectable.length === 0
     ? `${capitalize(first.label ?? first.metric)}: no verdict of this run could detect a change at the issue level (too few instances for it)`
-    : `${plainWords(noun, detectable)} (issue-level detectable change over ${detectable.length} of ${verdicts.length} test${verdicts.length === 1 ? '' : 's'}: median ${shown(median(detectable))}, ${shown(detectable[0])}–${shown(/** @type {number} */ (detectable.at(-1)))})`;
+    : `${plainWords(noun, detectable)} (${sizes()})`;
   const design = computeRunDesign(verdicts, metric);
-  const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, metric, meter: first.meter ?? undefined, design, at: comparison.createdAt });
+  const choice = selectCalibration(calibrations, { hostClass: comparison.hostClass, host: comparison.host, metric, meter: first.meter ?? undefined, design, at: comparison.createdAt });
   return `${found}; ${choice.calibration ? citeCalibration(choice.calibration, /** @type {number} */ (choice.ageDays), detectable.length > 0 ? median(detectable) : null)
     : noCalibration(design, choice.passedOver)}.`;
 }

@@ -18,6 +18,8 @@ export const METRICS = Object.freeze([
   { name: 'latencyP95Ms', unit: 'ms', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.latencyMs?.p95), resolution: latencyResolution },
   {
     name: 'cpuUsPerOp', unit: 'µs/op', higherIsBetter: false, scale: 'log', qos: false, value: (r) => positive(r.efficiency?.cpuUsPerOp),
+    // The question a counted meter may answer exactly (its metric states the same `answers`).
+    answers: 'cpu-cost-per-op',
     // Records without cpuScope counted the whole machine's CPU: several-fold the step's own on a busy host.
     scope: (r) => r.efficiency?.cpuScope ?? 'machine',
   },
@@ -87,6 +89,21 @@ export function meterMetrics(records) {
 }
 
 /**
+ * The meter whose figures are the timed repeats' own (the metrics above, METRICS): among the
+ * meters the records name (config.meters), the one that states no metrics of its own
+ * (config.meterMetrics lists every meter that does), so its name comes from the records, never
+ * from here. The run's family-wise level is split by meter (./family-wise.js), and the verdicts
+ * without a `meter` belong to this one.
+ * @param {import('../types.js').RunRecord[]} records every record of the comparison
+ * @returns {string|null} null when the records name no such meter (made before meters were
+ *   named) or several
+ */
+export function ownFiguresMeter(records) {
+  const named = new Set(records.flatMap((r) => (r.config.meters ?? []).filter((m) => !Object.hasOwn(r.config.meterMetrics ?? {}, m))));
+  return named.size === 1 ? [...named][0] : null;
+}
+
+/**
  * @param {string} meter
  * @param {import('../types.js').MeterMetric} fact
  * @returns {MetricDef}
@@ -95,6 +112,7 @@ function toMetricDef(meter, fact) {
   const path = fact.figure.split('.');
   return {
     name: fact.name, unit: fact.unit, higherIsBetter: fact.higherIsBetter, scale: fact.scale, qos: false, meter, label: fact.label,
+    ...(fact.answers ? { answers: fact.answers } : {}),
     value: (r) => {
       // A timed repeat keeps the meter's figures in meters.<meter>, a counted one in <meter>.
       const block = r.meters?.[meter] ?? /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r))[meter];

@@ -14,7 +14,8 @@ import { formatMs } from './latency-resolution.js';
 import { renderCountedTable } from './render-counted-table.js';
 import { renderTimedWork } from './timed-work.js';
 import { renderCountedTypes } from './counted-types.js';
-import { describeVerdict } from './verdict-words.js';
+import { describeVerdict, labelVerdict as label } from './verdict-words.js';
+import { renderContextLines } from './context-verdicts.js';
 import { compareTimeAndWork } from './time-and-work.js';
 import { renderTimeAndWork } from './render-time-and-work.js';
 import { computeShownRatio, formatShownRatio, SHOWN_RATIO_DIGITS } from './shown-ratio.js';
@@ -60,7 +61,7 @@ export function renderComparison(cmp, options) {
   const md = options.format === 'markdown';
   const out = [];
   const title = `${cmp.product} ${cmp.candidate.version} vs ${cmp.base.version} (${cmp.suite}, ${cmp.hostClass})`;
-  const counts = ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ');
+  const counts = `${ORDER.map((k) => `${cmp.summary[k]} ${k}`).join(', ')}${cmp.tests.some((t) => t.context) ? `; ${cmp.tests.filter((t) => t.context).length} context (shown, not gated)` : ''}`;
   const th = /** @type {any} */ (cmp.thresholds);
   const pairedCount = cmp.tests.filter((t) => t.pairedRounds).length;
   const independent = `ratio of medians, exact rank interval at ${formatPercent(th.confidence ?? 0.9)}`;
@@ -78,11 +79,11 @@ export function renderComparison(cmp, options) {
     out.push('| test | metric | base | candidate | instances | ratio | interval | noise (df) | MDE drop | MDE rise | MDE for an issue | threshold | p worse / better (Holm) | verdict |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n');
     for (const t of cmp.tests) {
       const metric = t.resolutionMs ? `${asText(t.metric)} (in steps of ${formatMs(t.resolutionMs)})` : asText(t.metric);
-      out.push(`| ${asText(t.test)} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${shownText({ verdict: t })} | ${interval(t)} | ${noise(t)}${t.noiseDf ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
+      out.push(`| ${asText(t.test)} | ${metric} | ${formatStats(t.base)} | ${formatStats(t.candidate)} | ${t.pairedRounds ? `${t.pairedRounds} rounds, paired` : `${t.base?.n ?? 0} vs ${t.candidate?.n ?? 0}`} | ${shownText({ verdict: t })} | ${interval(t)} | ${noise(t)}${t.noiseDf && t.noiseCv !== 0 ? ` (${t.noiseDf})` : ''} | ${formatDetectable(t, t.mdeDrop)} | ${formatDetectable(t, t.mdeRise)} | ${issueMde(t, cmp, md)} | ${change(t, t.threshold.issue)} | ${holmP(t)} | ${label(t)} |\n`);
     }
     out.push(renderSuspects(cmp, true));
     out.push(renderTimeAndWork(compareTimeAndWork(cmp), 'markdown'));
-    const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged');
+    const notable = cmp.tests.filter((t) => t.verdict !== 'unchanged' || t.context);
     if (notable.length > 0) {
       out.push('\n');
       for (const t of notable) out.push(`- **${asText(t.test)}** ${asText(t.metric)}: ${label(t)}: ${asText(t.reason)}\n`);
@@ -113,13 +114,13 @@ export function renderComparison(cmp, options) {
   out.push(renderUnjudgedLines(cmp, 'instructionsPerOp'));
   // Every metric's numbers are in the Markdown and JSON; the terminal spells out only the
   // verdicts that call for action, so a noisy host does not bury them under "inconclusive".
-  const notable = cmp.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed');
+  const notable = cmp.tests.filter((t) => !t.context && (t.verdict === 'regression' || t.verdict === 'improvement' || t.verdict === 'failed'));
   if (notable.length > 0) out.push('\nwhy:\n');
   for (const t of notable) out.push(paint(`  ${label(t).padEnd(22)} ${t.test} ${t.metric}: ${t.reason}`, t, color));
-  out.push(renderSuspects(cmp, false));
+  out.push(renderSuspects(cmp, false), renderContextLines(cmp.tests));
   out.push(renderCountedTable(cmp, { format: 'terminal' }), renderCountedTypes(cmp, 'text'));
   out.push(renderFunctionSections(cmp, 'text', options.functions ?? 'changed'), renderFunctionFindings(cmp.tests, 'text'));
-  const quiet = cmp.tests.filter((t) => t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
+  const quiet = cmp.tests.filter((t) => !t.context && t.metric !== 'throughput' && t.metric !== 'instructionsPerOp' && (t.verdict === 'inconclusive' || t.verdict === 'unchanged')).length;
   if (quiet > 0) out.push(`\n${quiet} other metric verdicts (latency, CPU/op, KB written/op, QoS, whole-process instructions) are inconclusive or within their thresholds: every number is in --markdown / --json.\n`);
   if (cmp.notJudged?.length) {
     const byMetric = new Map();
@@ -208,7 +209,11 @@ function familyLine(cmp, calibration) {
   // A paired verdict (t over the rounds) has no floor on its p-value; the exact rank-sum test does.
   const unpaired = cmp.tests.some((t) => !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined);
   const floor = unpaired ? ` An issue judged on independent instances needs at least ${f.minInstances} instances per side.` : '';
-  return `issues: Holm over ${f.size} gated verdicts at ${formatPercent(f.alpha)}: expected false issues per run at most ${formatValue(f.alpha)} before the confirmation rerun; ${measured}.${floor}`;
+  // Split between meters: each meter's level and family size, their levels adding up to alpha at most.
+  const rule = f.meters && f.meters.length > 1
+    ? `${formatPercent(f.alpha)} split between the meters, Holm within each over its gated verdicts (${f.meters.map((m) => `${m.meter ?? 'timed repeats'} ${formatPercent(m.alpha, { digits: 2 })} over ${m.size}`).join(', ')})`
+    : `Holm over ${f.size} gated verdicts at ${formatPercent(f.alpha)}`;
+  return `issues: ${rule}: expected false issues per run at most ${formatValue(f.alpha)} before the confirmation rerun; ${measured}.${floor}`;
 }
 
 /**
@@ -258,7 +263,7 @@ function renderThroughputLines(tests, color, cmp) {
   const head = `${'test'.padEnd(width)}  ${'ratio'.padStart(6)}  ${'interval'.padEnd(13)}  ${'noise'.padStart(7)}  ${'MDE'.padStart(8)}  ${'issue MDE'.padStart(10)}  verdict\n`;
   const lines = tests.map((t) => paint(`${t.test.padEnd(width)}  ${shownText({ verdict: t }).padStart(6)}  ${interval(t).padEnd(13)}  ${noise(t).padStart(7)}  ${formatDetectable(t, t.mde, { short: true }).padStart(8)}  ${issueMde(t, cmp, false).padStart(10)}  ${label(t)}`, t, color));
   const pairedNote = tests.some((t) => t.pairedRounds) ? ', or per side of the rounds\' ratio when paired by round' : '';
-  return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at the run's family-wise level; ${UNDETECTABLE.short}: ${UNDETECTABLE.long}):\n${head}${lines.join('')}`;
+  return `throughput verdicts (noise = CV between server instances${pairedNote}; MDE = smallest drop the test's interval can detect; issue MDE = smallest drop that can open an issue, at its meter's share of the run's family-wise level; ${UNDETECTABLE.short}: ${UNDETECTABLE.long}):\n${head}${lines.join('')}`;
 }
 
 /**
@@ -350,17 +355,6 @@ function paint(text, t, color) {
   return `${code}${text}\x1b[0m\n`;
 }
 
-/**
- * A verdict's words (describeVerdict: never "unchanged" for an interval that excludes no change),
- * its level and whether a rerun confirmed it.
- * @param {import('./types.js').FullVerdict} t
- */
-function label(t) {
-  const level = t.level ? ` (${t.level})` : '';
-  const conf = t.confirmed === true ? ', confirmed' : t.confirmed === false ? ', not confirmed' : '';
-  return `${describeVerdict(t)}${level}${conf}`;
-}
-
 /** @param {import('./types.js').FullVerdict} t */
 function interval(t) {
   // A counted interval at the digits of its ratio: at three decimals it read "1.003–1.003".
@@ -372,7 +366,8 @@ function interval(t) {
 
 /** @param {import('./types.js').FullVerdict} t */
 function noise(t) {
-  return change(t, t.noiseCv);
+  // No spread at all between the rounds (a counter that repeated exactly): not "0.0 %".
+  return t.noiseCv === 0 ? 'none' : change(t, t.noiseCv);
 }
 
 /**
@@ -383,6 +378,7 @@ function noise(t) {
  */
 function issueMde(t, cmp, long) {
   if (t.mdeIssue !== null && t.mdeIssue !== undefined) return formatDetectable(t, t.mdeIssue, { short: !long });
+  if (t.context) return 'not gated';
   return cmp.family && !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined ? `needs ${cmp.family.minInstances}` : 'n/a';
 }
 

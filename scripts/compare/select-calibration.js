@@ -4,7 +4,9 @@
  * class, its meter (the metric it judged) and its design (paired by round or not, instances per
  * side): 20 trials of 5 unpaired instances say nothing of a run of 3 paired rounds, and a rate
  * measured on a faster or quieter machine says nothing of this one. So a calibration is cited only
- * when all three match and it was measured at most CALIBRATION_MAX_AGE_DAYS before the run;
+ * when all three match, and the CPU model and core count where the calibration stored them (one
+ * host class may hold machines of several kinds), and it was measured at most
+ * CALIBRATION_MAX_AGE_DAYS before the run;
  * otherwise the run says it has none, and why the others were passed over. Pure: the run's
  * date is the comparison's, never the clock.
  */
@@ -61,8 +63,9 @@ export function describeDesign(design) {
 /**
  * The calibration a run's verdicts of one metric may cite.
  * @param {Calibration[]} calibrations the host class's (any order)
- * @param {{hostClass: string, metric: string, meter?: string, design: CalibrationDesign|null, at: string}} run
- *   at: the comparison's createdAt (ISO 8601); meter: the verdicts' meter where they name one
+ * @param {{hostClass: string, host?: {cpuModel: string|null, cores: number|null}, metric: string, meter?: string, design: CalibrationDesign|null, at: string}} run
+ *   at: the comparison's createdAt (ISO 8601); meter: the verdicts' meter where they name one;
+ *   host: the machine facts of its records (absent in comparisons made before they were kept)
  * @param {number} [maxAgeDays]
  * @returns {CalibrationChoice}
  */
@@ -86,13 +89,19 @@ export function selectCalibration(calibrations, run, maxAgeDays = CALIBRATION_MA
 
 /**
  * @param {Calibration} c
- * @param {{hostClass: string, meter?: string, design: CalibrationDesign|null}} run
+ * @param {{hostClass: string, host?: {cpuModel: string|null, cores: number|null}, meter?: string, design: CalibrationDesign|null}} run
  * @param {number} ageDays
  * @param {number} maxAgeDays
  * @returns {string|null} why it may not be cited; null when it may
  */
 function mismatch(c, run, ageDays, maxAgeDays) {
   if (c.hostClass !== run.hostClass) return `another host class (${c.hostClass})`;
+  // Compared where both sides know the fact: a calibration that stored none, or a comparison made
+  // before comparisons kept them, has nothing to hold against the other.
+  const cpu = c.host?.cpuModel ?? null;
+  const cores = c.host?.cores ?? null;
+  if (cpu !== null && run.host?.cpuModel && cpu !== run.host.cpuModel) return `another CPU model (${cpu}, this run ${run.host.cpuModel})`;
+  if (cores !== null && run.host?.cores && cores !== run.host.cores) return `another core count (${cores}, this run ${run.host.cores})`;
   // A metric belongs to one meter, so the metric decided already; where the verdicts name their
   // meter it must agree as well (a meter renamed, or two meters giving one metric).
   if (run.meter !== undefined && c.meter !== run.meter) return `another meter (${c.meter})`;

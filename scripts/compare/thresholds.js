@@ -24,7 +24,8 @@ export const THRESHOLD_DEFAULTS = Object.freeze({
  * @param {import('../types.js').ThresholdsConfig & Record<string, any>} config
  * @param {string} [file] where it came from, for messages
  * @returns {import('./types.js').CompareThresholds}
- * @throws {UserError} when an issue level is below its warn level (listing every such entry)
+ * @throws {UserError} when an issue level is below its warn level (listing every such entry), or
+ *   the meters' shares of familyAlpha add up to more than 1
  */
 export function resolveThresholds(config, file = 'configs/thresholds.yml') {
   /** @type {string[]} */
@@ -43,10 +44,18 @@ export function resolveThresholds(config, file = 'configs/thresholds.yml') {
     for (const [m, mv] of Object.entries(/** @type {any} */ (v).metrics ?? {})) check(`tests.${k}.metrics.${m}`, /** @type {any} */ (mv));
   }
   if (errors.length > 0) throw new UserError(`${file}: ${errors.join('; ')}. The issue level must be at least the warn level: raise issue or lower warn.`);
+  // The schema checks each fraction and each meter's name; their sum is a fact of the whole map.
+  // Above 1 the meters' levels would add up to more than familyAlpha: no longer a bound per run.
+  const shares = Object.entries(config.familyAlphaShare ?? {});
+  const sum = shares.reduce((s, [, v]) => s + v, 0);
+  if (sum > 1 + 1e-9) {
+    throw new UserError(`${file}: field 'familyAlphaShare' (${shares.map(([m, v]) => `${m}: ${v}`).join(', ')}) adds up to ${Number(sum.toFixed(6))}; the meters' shares of familyAlpha must add up to at most 1: lower some share.`);
+  }
   return {
     confidence: config.confidence ?? THRESHOLD_DEFAULTS.confidence,
     power: config.power ?? THRESHOLD_DEFAULTS.power,
     familyAlpha: config.familyAlpha ?? THRESHOLD_DEFAULTS.familyAlpha,
+    ...(shares.length > 0 ? { familyAlphaShare: Object.fromEntries(shares) } : {}),
     pairedMinRounds: config.pairedMinRounds ?? THRESHOLD_DEFAULTS.pairedMinRounds,
     functionFindings: { ...THRESHOLD_DEFAULTS.functionFindings, ...(config.functionFindings ?? {}) },
     groups: config.groups,

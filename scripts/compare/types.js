@@ -32,7 +32,9 @@ export {};
  * @property {number} confidence two-sided level of the confidence interval (0.90 = 90 %)
  * @property {number} power power used for the minimum detectable effect (0.80)
  * @property {number} familyAlpha family-wise level: the probability that a run opens any issue
- *   on a metric that did not change is at most this (Holm over every gated verdict)
+ *   on a metric that did not change is at most this (split between the meters, Holm within each)
+ * @property {Record<string, number>} [familyAlphaShare] meter -> its fraction of familyAlpha;
+ *   meters not listed split what the listed ones leave (./family-wise.js splitFamilyAlpha)
  * @property {number} pairedMinRounds releases that ran side by side with at least this many
  *   rounds are compared round by round (paired); 0 = never paired
  * @property {{alpha: number, floorPerOp: number, floorShare: number}} functionFindings findings per
@@ -86,6 +88,9 @@ export {};
  *   own counted repeats (Step.meters)
  * @property {string} [label] how readers name a meter's metric (the meter's fact); absent for the
  *   timed repeat's own figures
+ * @property {string} [answers] the question the figure answers where a figure of another meter
+ *   answers it too (`cpu-cost-per-op`): a timed verdict is then context, not gated, in a test whose
+ *   counted verdict on the same question decided (./context-verdicts.js)
  * @property {(repeat: Repeat, kind: string) => import('./latency-resolution.js').LatencyResolution|null} [resolution]
  *   the step a repeat's figure moves in where the driver reports it coarsely (kind: its step's
  *   kind); such a figure is judged at that resolution or not at all (./latency-resolution.js)
@@ -129,8 +134,8 @@ export {};
  *   the number of rounds; absent for a verdict on independent instances (exact rank methods)
  * @property {number|null} [pWorse] one-sided p-value that the candidate is worse: exact rank-sum
  *   on the instances, or the paired t test over the rounds when pairedRounds is set
- * @property {number|null} [pAdjusted] pWorse after Holm's adjustment over every gated verdict of
- *   the comparison; an issue needs it at or below familyAlpha
+ * @property {number|null} [pAdjusted] pWorse after Holm's adjustment over the gated verdicts of
+ *   its meter; an issue needs it at or below the meter's share of familyAlpha (family.meters)
  * @property {number|null} [pBetter] the same test for "the candidate is better": an improvement
  *   at the issue level needs its Holm-adjusted value at or below familyAlpha too
  * @property {number|null} [pAdjustedBetter] pBetter after Holm's adjustment (what an

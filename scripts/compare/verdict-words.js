@@ -75,3 +75,15 @@ export function formatPercentInterval(change, interval) {
   const point = pct.toFixed(decimals);
   return `${pct > 0 ? '+' : ''}${point} % [${lo.toFixed(decimals)}, ${hi.toFixed(decimals)}]`;
 }
+
+/**
+ * A verdict's label in a report: its words (describeVerdict), its level, whether a rerun
+ * confirmed it, and, for a verdict shown as context (./context-verdicts.js), that it is not gated.
+ * @param {WordedVerdict & {level?: 'warn'|'issue'|null, confirmed?: boolean, context?: boolean}} v
+ * @returns {string} e.g. `regression (issue), confirmed`, `context, not gated: inconclusive`
+ */
+export function labelVerdict(v) {
+  const level = v.level ? ` (${v.level})` : '';
+  const conf = v.confirmed === true ? ', confirmed' : v.confirmed === false ? ', not confirmed' : '';
+  return `${v.context ? 'context, not gated: ' : ''}${describeVerdict(v)}${level}${conf}`;
+}

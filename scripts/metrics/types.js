@@ -256,6 +256,9 @@ export {};
  * @property {boolean} higherIsBetter
  * @property {'log'|'linear'} scale log: judged as a ratio; linear: as a difference
  * @property {string} label how the site names it
+ * @property {string} [answers] the question the figure answers, when another meter's figure
+ *   answers it too (e.g. `cpu-cost-per-op`): compare then gates a timed one only where no counted
+ *   one decided it (scripts/compare/context-verdicts.js)
  */
 
 /**

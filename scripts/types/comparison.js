@@ -15,7 +15,8 @@ export {};
  * @typedef {object} ThresholdsConfig configs/thresholds.yml (full use in scripts/compare/)
  * @property {number} [confidence] two-sided confidence of the ratio's interval
  * @property {number} [power] power for the minimum detectable effect
- * @property {number} [familyAlpha] family-wise level of the issues a run opens (Holm)
+ * @property {number} [familyAlpha] family-wise level of the issues a run opens (split between meters, Holm within each)
+ * @property {Record<string, number>} [familyAlphaShare] meter -> its fraction of familyAlpha
  * @property {number} [pairedMinRounds] rounds side by side from which a comparison is paired by round (0 = never)
  * @property {Record<string, {warn: number, issue: number}>} groups relative change per group
  * @property {Record<string, {warn: number, issue: number, floor?: number, minDurationS?: number}>} [metrics] other gated metrics
@@ -114,6 +115,9 @@ export {};
  * @property {number} schemaVersion
  * @property {string} createdAt
  * @property {string} hostClass
+ * @property {{cpuModel: string|null, cores: number|null}} [host] the machine the records ran on:
+ *   each fact when every record agrees on it, else null; absent in comparisons made before it was
+ *   kept. A calibration that stored other facts is not cited (compare/select-calibration.js)
  * @property {string} suite
  * @property {string} product
  * @property {string} line
@@ -210,7 +214,20 @@ export {};
  * @property {number} alpha family-wise level (thresholds.yml familyAlpha)
  * @property {number} size gated verdicts in the family
  * @property {number} minInstances instances per side the exact test needs before the most
- *   extreme result can pass alpha / size (the first Holm step)
+ *   extreme result can pass alpha / size (the first Holm step); with meters, the largest of theirs
+ * @property {FamilyMeter[]} [meters] alpha split between the meters (Bonferroni), Holm within
+ *   each at its level; absent in comparisons made with one Holm over every verdict
+ */
+
+/**
+ * @typedef {object} FamilyMeter one meter's part of the run's family-wise control
+ * @property {string|null} meter its name (null: the timed repeats' own figures of records that
+ *   name no meter)
+ * @property {number} share its fraction of the run's alpha
+ * @property {number} alpha its level: the run's alpha x share; Holm over its verdicts at this
+ * @property {number} size its gated verdicts
+ * @property {number} minInstances instances per side the exact test needs before the most
+ *   extreme result can pass alpha / size
  */
 
 /**
@@ -239,6 +256,9 @@ export {};
  * @property {VerdictClass} verdict
  * @property {string} reason the numbers that justify the verdict, in words
  * @property {boolean} [confirmed] set by `tagbench confirm`
+ * @property {boolean} [context] true on a timed verdict shown, not gated: a counted verdict of its
+ *   test answering the same question decided (scripts/compare/context-verdicts.js); outside the
+ *   family and `summary`, never at the issue level
  * @property {string} [unit] the metric's unit (op/s, ms, µs/op, KB/op, ratio, share of seconds)
  * @property {'log'|'linear'} [scale] log: ratio + relative thresholds; linear (qpsCv, stallShare): difference + absolute thresholds, ci null
  * @property {number|null} [difference] candidate median - base median (metric unit)

@@ -130,6 +130,8 @@ export {};
  * @property {boolean} higherIsBetter
  * @property {'log'|'linear'} scale
  * @property {string} label how the site names it
+ * @property {string} [answers] the question the figure answers where another meter's answers it
+ *   too (scripts/metrics/types.js MeterMetric)
  */
 
 /**

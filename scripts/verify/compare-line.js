@@ -246,8 +246,9 @@ function describeBase({ base, baseline, line }) {
  */
 
 /**
- * Print the table, the base, the verdicts, the sequence benchmarks' tables, the change points
- * and the host check to the terminal.
+ * Print the verdicts (each opening with how sure they are), the base, the table, the sequence
+ * benchmarks' tables, the change points and the host check to the terminal: the order of the
+ * Markdown report, so the "how sure" sentence comes first in both.
  * @param {LineContext} ctx
  * @param {LineScope} scope
  * @param {Columns} cols
@@ -258,9 +259,9 @@ function describeBase({ base, baseline, line }) {
  */
 async function printLineReport({ out, color, thresholds, config }, { hostClass, suite, storeDir }, cols, report, options) {
   const { table, comparisons, changePoints, calibration, calibrations } = report;
+  for (const c of comparisons) out(`${renderComparison(c, { format: 'terminal', color, calibration, calibrations, functions: options.functions ? 'all' : 'changed' })}\n`);
+  out(`${describeBase(cols)}\n\n`);
   out(renderRelativeTable(table, { format: 'terminal', color }));
-  out(`\n${describeBase(cols)}\n`);
-  for (const c of comparisons) out(`\n${renderComparison(c, { format: 'terminal', color, calibration, calibrations, functions: options.functions ? 'all' : 'changed' })}`);
   // The insert benchmark's per-step rates, stalls and per-second chart; LinkBench's seed 000 table.
   const sequenceTables = computeSequenceTables(cols.releases, { stallFraction: thresholds.qos.stallFraction });
   const sequenceText = renderSequenceTables(sequenceTables, { format: 'terminal' });

@@ -96,3 +96,21 @@ test('a detectable change past 100 % is printed as words, and the Holm column gi
   assert.equal(holm.split(' / ')[1], cited, `${holm} vs the reason's ${cited}`);
   assert.equal(holm.split(' / ')[1], faster.pAdjustedBetter < 0.001 ? faster.pAdjustedBetter.toExponential(1) : faster.pAdjustedBetter.toFixed(3));
 });
+
+test('a figure without noise (an exact counter) prints what is true of its MDE and noise, not "0.0 %", in the terminal and Markdown', () => {
+  const steps = (/** @type {number[]} */ tp) => ['a', 'b', 'c'].map((name) => ({ name, throughput: tp }));
+  // The same throughput in every instance of both releases: no spread at all.
+  const cmp = compareRuns({
+    base: { version: '1', records: [makeRecord({ id: 'b', version: '1', steps: steps([1000, 1000, 1000]) })] },
+    candidate: { version: '2', records: [makeRecord({ id: 'c', version: '2', steps: steps([1000, 1000, 1000]) })] },
+    thresholds, createdAt: 'x',
+  });
+  assert.equal(cmp.tests[0].mde, 0, 'no noise: the detectable change is 0');
+  const md = renderComparison(cmp, { format: 'markdown' });
+  const row = md.split('\n').find((l) => l.startsWith('| a | throughput |')) ?? '';
+  assert.match(row, /\| none \| exact: any change is seen \| exact: any change is seen \|/);
+  assert.doesNotMatch(row, /0\.0 %/);
+  const term = renderComparison(cmp, { format: 'terminal' });
+  const line = term.split('\n').find((l) => l.startsWith('a ')) ?? '';
+  assert.match(line, /^a\s+1\.000\s+1\.000–1\.000\s+none\s+exact\s/);
+});

@@ -78,5 +78,39 @@ test('plain words at the edges: a drop no test could find, a median under 0.1 %,
   const counted = { metric: 'instructionsPerOp', higherIsBetter: false, meter: 'instructions', label: 'instructions per op' };
   assert.match(describeHowSure({ ...at, tests: [verdict('a', 0.0004, counted), verdict('b', 0.0006, counted), verdict('c', 0.004, counted)] }, []),
     /^A rise in instructions per op of 0\.4 % would have been found in every test, half of the tests would have found one under 0\.1 % \(issue-level detectable change over 3 of 3 tests: median < 0\.1 %/);
-  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0, { ...counted, label: 'rows read per op' })] }, []), /^Any rise in rows read per op would have been found in every test/);
+  // Exact counters: no "median 0.0 %, 0.0 %–0.0 %", but what is true of them.
+  const exact = describeHowSure({ ...at, tests: [verdict('a', 0, { ...counted, label: 'rows read per op' }), verdict('b', 0, { ...counted, label: 'rows read per op' })] }, []);
+  assert.match(exact, /^Any rise in rows read per op would have been found in every test \(no noise over 2 of 2 tests: each repeated exactly in every round\)/);
+  assert.doesNotMatch(exact, /0\.0 %/);
+  // Some exact, some not: the exact ones are "0 (exact)" in the range.
+  assert.match(describeHowSure({ ...at, tests: [verdict('a', 0, counted), verdict('b', 0.004, counted)] }, []), /median 0\.2 %, 0 \(exact\)–0\.4 %/);
+});
+
+test('the CPU model and core count a calibration stored must be the run\'s: a mismatch is passed over with the reason; an unstored fact is not held against it', () => {
+  const amd = { cpuModel: 'AMD EPYC', cores: 2 };
+  const here = { ...counted, host: amd };
+  assert.equal(selectCalibration([here], { ...run, host: amd }).calibration, here, 'same CPU and cores: cited');
+  const otherCpu = selectCalibration([counted], { ...run, host: amd });
+  assert.equal(otherCpu.calibration, null, 'the repository\'s instructions calibration ran on an Intel Xeon');
+  assert.deepEqual(otherCpu.passedOver, ['2026-11-27 (smoke): another CPU model (Intel(R) Xeon(R) Processor, this run AMD EPYC)']);
+  const otherCores = selectCalibration([here], { ...run, host: { ...amd, cores: 8 } });
+  assert.equal(otherCores.calibration, null);
+  assert.match(otherCores.passedOver[0], /another core count \(2, this run 8\)/);
+  // A calibration without host facts, or a comparison made before comparisons kept them: nothing to compare.
+  assert.equal(selectCalibration([{ ...counted, host: null }], { ...run, host: amd }).calibration?.source, counted.source);
+  assert.equal(selectCalibration([counted], { ...run, host: undefined }).calibration, counted);
+  // The sentence says which calibration was passed over and why.
+  assert.match(describeHowSure({ ...comparison, host: amd }, [counted]), /no calibration of this host class matches this meter and design \(3 rounds paired, at most 30 days old: tagbench calibrate\); not cited: 2026-11-27 \(smoke\): another CPU model \(Intel\(R\) Xeon\(R\) Processor, this run AMD EPYC\)/);
+});
+
+test('compare keeps the machine facts its records agree on, and null for one they do not', async () => {
+  const { compareRuns, resolveThresholds } = await import('../../scripts/compare/index.js');
+  const { readRecords } = await import('../../scripts/store/index.js');
+  const records = await readRecords(fileURLToPath(new URL('../fixtures/compare/time-and-work/', import.meta.url)));
+  const side = (/** @type {string} */ version, /** @type {typeof records} */ from = records) => ({ version, records: from.filter((r) => r.release.version === version) });
+  const thresholds = resolveThresholds({ groups: { point: { warn: 0.03, issue: 0.05 }, write: { warn: 0.03, issue: 0.05 }, range: { warn: 0.03, issue: 0.05 } } });
+  const cmp = compareRuns({ base: side('10.11.18'), candidate: side('10.11.19'), thresholds, createdAt: comparison.createdAt });
+  assert.deepEqual(cmp.host, { cpuModel: 'AMD EPYC', cores: 2 });
+  const moved = records.map((r) => (r.release.version === '10.11.19' ? { ...r, host: { ...r.host, cpuModel: 'Intel(R) Xeon(R) Processor' } } : r));
+  assert.deepEqual(compareRuns({ base: side('10.11.18', moved), candidate: side('10.11.19', moved), thresholds, createdAt: comparison.createdAt }).host, { cpuModel: null, cores: 2 });
 });

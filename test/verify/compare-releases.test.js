@@ -44,6 +44,12 @@ test('baseline promote, then compare against the baseline: table, verdicts, chan
     assert.equal(code, 0);
     assert.match(printed, /issues: Holm over 4 gated verdicts at 5\.0 %: expected false issues per run at most 0\.0500 before the confirmation rerun; .*An issue judged on independent instances needs at least 5 instances per side\./);
     assert.match(printed, /base 10\.11\.18 \(baseline file, runs r18a\)/);
+    // How sure comes first, as in the Markdown: every comparison's sentence before the table.
+    const lines = printed.split('\n');
+    const table = lines.findIndex((l) => /throughput and ratio to 10\.11\.18/.test(l));
+    const sure = lines.map((l, i) => (l.startsWith('how sure: ') ? i : -1)).filter((i) => i >= 0);
+    assert.equal(sure.length, 2, 'one sentence per comparison');
+    assert.ok(table > 0 && sure.every((i) => i < table), `how sure (lines ${sure}) before the table (line ${table})`);
     // local's reference release is 10.11.18: its runs are checked for host drift, as a note
     assert.match(printed, /Host check \(not a verdict on any release\): reference mariadb 10\.11\.18 on local, suite smoke: 2 runs in 1 host series/);
     const out = JSON.parse(await readFile(join(dir, 'out.json'), 'utf8'));

@@ -35,9 +35,11 @@ export const instructions = Object.freeze({
   name: 'instructions',
   kind: 'counted',
   // Per operation of a counted repeat, from countedRepeat.instructions: the query path (inclusive
-  // of the dispatch function) and the whole server process.
+  // of the dispatch function) and the whole server process. The query path's figure answers the
+  // question the timed CPU µs/op asks (the CPU cost of an operation), exactly: where it decides,
+  // the timed figure is context, not gated (scripts/compare/context-verdicts.js).
   metrics: /** @type {import('../types.js').MeterMetric[]} */ ([
-    { name: 'instructionsPerOp', figure: 'queryPathPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op in the query path' },
+    { name: 'instructionsPerOp', figure: 'queryPathPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op in the query path', answers: 'cpu-cost-per-op' },
     { name: 'processInstructionsPerOp', figure: 'processPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op of the server process' },
   ]),
   needs: { tools: ['valgrind'], wrappedServer: true },

@@ -4,10 +4,12 @@
  * `repeat.meters.counters` (a timed meter's home; a counting meter's stays `step.meters.<name>`),
  * and a record that names its meters gets `config.meterMetrics`: the metrics of the meters
  * version 1 knew, as those meters stated them when version 2 was made (frozen here: a later
- * change of a meter must not rewrite what old records mean).
+ * change of a meter must not rewrite what old records mean). `answers` was added later: it says
+ * which question a figure answers, not what the figure is, so old records get it too (the
+ * context rule, scripts/compare/context-verdicts.js, then judges them as it judges new ones).
  */
 
-/** @typedef {{name: string, figure: string, unit: string, higherIsBetter: boolean, scale: 'log'|'linear', label: string}} MetricFact */
+/** @typedef {{name: string, figure: string, unit: string, higherIsBetter: boolean, scale: 'log'|'linear', label: string, answers?: string}} MetricFact */
 
 /**
  * The metric facts of version 1's meters with metrics (wall's figures are the repeat's own);
@@ -22,7 +24,7 @@ export const V1_METER_METRICS = Object.freeze({
     { name: 'llcMissesPerOp', figure: 'perOp.llcMissesPerOp', unit: 'misses/op', higherIsBetter: false, scale: 'log', label: 'LLC misses per op' },
   ],
   instructions: [
-    { name: 'instructionsPerOp', figure: 'queryPathPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op in the query path' },
+    { name: 'instructionsPerOp', figure: 'queryPathPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op in the query path', answers: 'cpu-cost-per-op' },
     { name: 'processInstructionsPerOp', figure: 'processPerOp', unit: 'instructions/op', higherIsBetter: false, scale: 'log', label: 'instructions per op of the server process' },
   ],
 });
