@@ -27,7 +27,7 @@ import { formatValue } from '../format-number.js';
  *   first); within the regressions timed before counted, then by test
  */
 export function namedFindings(comparison, suspects) {
-  const regressions = comparison.tests.filter((v) => v.verdict === 'regression').map((v) => ({
+  const regressions = comparison.tests.filter((v) => !v.context && v.verdict === 'regression').map((v) => ({
     kind: /** @type {const} */ ('regression'), test: v.test, metric: v.metric, label: labelOf(v), counted: isCountedVerdict(v),
     change: changeOf(v.ratio, v.ci, /** @type {any} */ (v).difference ?? null, /** @type {any} */ (v).differenceCi ?? null, /** @type {any} */ (v).scale), confirmed: v.confirmed ?? false,
   })).sort((a, b) => Number(a.counted) - Number(b.counted) || a.test.localeCompare(b.test) || a.metric.localeCompare(b.metric));

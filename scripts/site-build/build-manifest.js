@@ -121,7 +121,7 @@ export function regressionRows(issues, groups) {
       }
       const fits = issues.filter((i) => issueFits(i, g.key) && i.version === rel.version);
       for (const i of fits) used.add(i);
-      for (const v of c.tests.filter((t) => t.verdict === 'regression')) {
+      for (const v of c.tests.filter((t) => !t.context && t.verdict === 'regression')) {
         const issue = fits.find((i) => i.title.includes(v.test)) ?? fits[0] ?? null;
         rows.push({
           product: g.key.product, productName: g.productName, line: g.key.line, host: g.key.host, suite: g.key.suite,

@@ -170,7 +170,7 @@ const feedPage = {
   name: 'feed',
   // Only what the feed shows: the regressions and improvements of each comparison.
   gather: (s) => s.input.comparisons.map((c) => ({
-    id: c.id, comparison: { ...c.comparison, tests: c.comparison.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement') },
+    id: c.id, comparison: { ...c.comparison, tests: c.comparison.tests.filter((t) => !t.context && (t.verdict === 'regression' || t.verdict === 'improvement')) },
   })),
   files: (parts, { title, siteUrl, recordsUrl, generatedAt }) => [[dataPaths.feed(), renderFeed({ comparisons: parts.flat(), title, siteUrl, recordsUrl, generatedAt })]],
 };

@@ -27,7 +27,7 @@ export function renderFeed({ comparisons, title, siteUrl, recordsUrl = null, gen
   const entries = newest.map(({ id, comparison: c }) => {
     const link = base + pageUrl('release', { product: c.product, version: c.candidate.version, host: c.hostClass, suite: c.suite });
     const summary = Object.entries(c.summary ?? {}).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'no tests';
-    const lines = c.tests.filter((t) => t.verdict === 'regression' || t.verdict === 'improvement').map(verdictLine);
+    const lines = c.tests.filter((t) => !t.context && (t.verdict === 'regression' || t.verdict === 'improvement')).map(verdictLine);
     const content = [`${c.product} ${c.candidate.version} vs ${c.base.version} on ${c.hostClass}, suite ${c.suite}: ${summary}.`, ...lines].join('\n');
     return [
       '  <entry>',

@@ -33,3 +33,14 @@ test('suspects follow the regressions, in compare\'s order, worded by their own 
   assert.equal(findings.at(-1)?.change, '-2.4 % [-3.6, -1.2]');
   assert.deepEqual(namedFindings(/** @type {any} */ ({ tests: [] }), []), [], 'nothing to name');
 });
+
+test('a context verdict (a timed figure whose question a counted verdict decided) is never named as a regression', async () => {
+  const confirmed = /** @type {any} */ ((await readComparisons(fixture('captured-store'))).find((c) => c.tests.some((t) => t.confirmed)));
+  const cpu = confirmed.tests.find((/** @type {any} */ t) => t.verdict === 'regression' && t.metric !== 'throughput');
+  assert.ok(cpu, 'a regression of another metric than throughput in the fixture');
+  const before = namedFindings(confirmed, []).length;
+  const withContext = { ...confirmed, tests: confirmed.tests.map((/** @type {any} */ t) => (t === cpu ? { ...t, context: true } : t)) };
+  const after = namedFindings(withContext, []);
+  assert.equal(after.length, before - 1);
+  assert.ok(!after.some((f) => f.test === cpu.test && f.metric === cpu.metric), `${cpu.test} ${cpu.metric} is context, not named`);
+});
