@@ -214,11 +214,11 @@ export {};
 /** @typedef {import('./types/comparison.js').TestVerdict} TestVerdict */
 /** @typedef {import('./types/comparison.js').Baseline} Baseline */
 /** @typedef {import('./types/comparison.js').IssueRef} IssueRef */
-/** @typedef {import('./types/comparison.js').ChangePoints} ChangePoints */
-/** @typedef {import('./types/comparison.js').ChangePointMethod} ChangePointMethod */
-/** @typedef {import('./types/comparison.js').ChangePointRelease} ChangePointRelease */
-/** @typedef {import('./types/comparison.js').ChangePointSeries} ChangePointSeries */
-/** @typedef {import('./types/comparison.js').ChangePointSeriesRelease} ChangePointSeriesRelease */
-/** @typedef {import('./types/comparison.js').DetectedChangePoint} DetectedChangePoint */
+/** @typedef {import('./types/change-points.js').ChangePoints} ChangePoints */
+/** @typedef {import('./types/change-points.js').ChangePointMethod} ChangePointMethod */
+/** @typedef {import('./types/change-points.js').ChangePointRelease} ChangePointRelease */
+/** @typedef {import('./types/change-points.js').ChangePointSeries} ChangePointSeries */
+/** @typedef {import('./types/change-points.js').ChangePointSeriesRelease} ChangePointSeriesRelease */
+/** @typedef {import('./types/change-points.js').DetectedChangePoint} DetectedChangePoint */
 /** @typedef {import('./types/comparison.js').Calibration} Calibration */
 /** @typedef {import('./types/comparison.js').CalibrationDesign} CalibrationDesign */

@@ -41,7 +41,7 @@ const ALLOWED = {
 };
 
 /** Files of the foundation: shared shapes and helpers at the bottom of the import graph. */
-const FOUNDATION = new Set(['errors.js', 'types.js', 'types/record.js', 'types/comparison.js', 'version-order.js', 'format-number.js', 'command-spec.js', 'run-options.js', 'seeded-random.js', 'run-id.js', 'with-interrupt.js', 'upstream-auth.js', 'upstream-remote.js']);
+const FOUNDATION = new Set(['errors.js', 'types.js', 'types/record.js', 'types/comparison.js', 'types/change-points.js', 'version-order.js', 'format-number.js', 'command-spec.js', 'run-options.js', 'seeded-random.js', 'run-id.js', 'with-interrupt.js', 'upstream-auth.js', 'upstream-remote.js']);
 
 /** The one place in compare/ allowed to start a child process: apache-otava. */
 const OTAVA_RUNNER = 'scripts/compare/run-change-points.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 
 /** The typedef files, shared contracts first. */
-const TYPE_FILES = ['../../scripts/types.js', '../../scripts/types/record.js', '../../scripts/types/comparison.js'].map((p) => new URL(p, import.meta.url));
+const TYPE_FILES = ['../../scripts/types.js', '../../scripts/types/record.js', '../../scripts/types/comparison.js', '../../scripts/types/change-points.js'].map((p) => new URL(p, import.meta.url));
 const schemaUrl = (/** @type {string} */ name) => new URL(`../../scripts/store/schemas/${name}.schema.json`, import.meta.url);
 
 /** typedef name -> [schema file, path of the node inside it] @type {Record<string, [string, string[]]>} */
