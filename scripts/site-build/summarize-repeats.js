@@ -28,8 +28,10 @@ export { median };
  * @property {{avg: number|null, p95: number|null, p99: number|null, max: number|null}} latencyMs medians of avg/p95/p99, max of max
  * @property {Record<keyof Efficiency, number|null>|null} efficiency medians per metric, null when no repeat has efficiency
  * @property {number|null} rssKb median mysqld RSS at the end of the repeats
- * @property {Record<string, number|null>|null} counters medians of the counters meter's
- *   per-op figures, each under its own name, null when no repeat has them
+ * @property {Record<string, Record<string, number|null>>|null} timedMeters per meter whose figures the
+ *   timed repeats kept (`repeat.meters.<meter>.perOp`: a timed meter's, or a counting meter's
+ *   context on the timed repeats), the medians of its per-op figures, each under its own name;
+ *   null when no repeat kept any
  */
 
 
@@ -70,23 +72,33 @@ export function summarizeRepeats(steps) {
     },
     efficiency,
     rssKb: median(ok.flatMap((r) => (r.mysqldRssKb == null ? [] : [r.mysqldRssKb]))),
-    counters: summarizeCounters(ok),
+    timedMeters: summarizeTimedMeters(ok),
   };
 }
 
 /**
+ * Every meter's per-op figures on the timed repeats, by the meter's name in the record: the site
+ * draws one table a meter without knowing any of them.
  * @param {import('../types.js').Repeat[]} ok
- * @returns {StepSummary['counters']}
+ * @returns {StepSummary['timedMeters']}
  */
-function summarizeCounters(ok) {
-  const perOp = ok.flatMap((r) => {
-    const c = /** @type {{perOp?: Record<string, number|null>}|undefined} */ (r.meters?.counters);
-    return c?.perOp ? [c.perOp] : [];
-  });
-  if (perOp.length === 0) return null;
+function summarizeTimedMeters(ok) {
+  /** @type {Map<string, Record<string, number|null>[]>} */
+  const byMeter = new Map();
+  for (const r of ok) {
+    for (const [meter, figures] of Object.entries(r.meters ?? {})) {
+      const perOp = /** @type {{perOp?: Record<string, number|null>}|undefined} */ (figures)?.perOp;
+      if (!perOp) continue;
+      if (!byMeter.has(meter)) byMeter.set(meter, []);
+      /** @type {Record<string, number|null>[]} */ (byMeter.get(meter)).push(perOp);
+    }
+  }
+  if (byMeter.size === 0) return null;
   // Every figure the meter gave, in the order it gives them: the page labels them by name.
-  const keys = [...new Set(perOp.flatMap((p) => Object.keys(p)))];
-  return Object.fromEntries(keys.map((k) => [k, median(perOp.map((p) => p[k] ?? null))]));
+  return Object.fromEntries([...byMeter].map(([meter, perOp]) => {
+    const keys = [...new Set(perOp.flatMap((p) => Object.keys(p)))];
+    return [meter, Object.fromEntries(keys.map((k) => [k, median(perOp.map((p) => (typeof p[k] === 'number' ? p[k] : null)))]))];
+  }));
 }
 
 /**

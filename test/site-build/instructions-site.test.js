@@ -231,7 +231,7 @@ describe('instructions in the built data', () => {
     assert.equal(t.countedVerdicts.instructions.functions, undefined, 'the functions live in their own file');
     assert.ok(!t.otherVerdicts.some((/** @type {any} */ o) => o.metric === 'instructionsPerOp'));
     assert.ok(t.otherVerdicts.some((/** @type {any} */ o) => o.metric === 'processInstructionsPerOp' && o.meter === 'instructions'));
-    assert.deepEqual(t.counters, { instructionsPerOp: 98100, cyclesPerOp: 61050, ipc: 1.6, branchMissesPerOp: 121, llcMissesPerOp: null });
+    assert.deepEqual(t.timedMeters.counters, { instructionsPerOp: 98100, cyclesPerOp: 61050, ipc: 1.6, branchMissesPerOp: 121, llcMissesPerOp: null });
     const timedOnly = d.tests.find((/** @type {any} */ x) => x.name === 'update-index');
     assert.deepEqual(timedOnly.counted, {}, 'a test the meter did not count has no figures');
     assert.equal(d.functions, dataPaths.functions(releaseKey('smoke')));
@@ -354,7 +354,7 @@ describe('instructions on the pages, in Chromium', () => {
     assert.equal(row.ratio, v.ratio.toFixed(5), 'five decimals');
     assert.equal(row.verdict, 'regression');
     assert.match(await page.textContent('#verdict-summary') ?? '', /Instructions per op in the query path: 1 regression/);
-    assert.equal(await page.$$eval('#release-counters tbody tr', (trs) => trs.length), 1, 'the counters table lists the test with counters');
+    assert.equal(await page.$$eval('#release-timed-counters tbody tr', (trs) => trs.length), 1, 'the counters table lists the test with counters');
 
     const chart = await page.evaluate(() => {
       const details = /** @type {HTMLDetailsElement} */ (document.querySelector('details.functions[data-test="point-query"]'));

@@ -56,7 +56,7 @@ export async function render(main) {
     latencySection(d),
     otherVerdicts(d),
     efficiencyTable(d),
-    countersTable(d),
+    ...timedMeterTables(d),
     dbSizeTable(d),
     differences(d),
     provenance(d));
@@ -238,24 +238,29 @@ function efficiencyTable(d) {
 }
 
 /**
- * The counters meter's hardware counters over the timed repeats (perf stat on the server),
- * when the runs had it; a figure the host's PMU does not count stays a dash.
+ * Per meter whose figures the timed repeats kept (a timed meter's, such as perf's hardware
+ * counters, or a counting meter's context such as the server's status counters), one table of
+ * their medians per operation; a figure the host or the server does not count stays a dash.
  * @param {any} d
+ * @returns {any[]}
  */
-function countersTable(d) {
-  const tests = d.tests.filter((/** @type {any} */ t) => t.present && t.counters);
-  if (tests.length === 0) return null;
-  // Every figure the meter gave, under its own name (the record's, e.g. cyclesPerOp).
-  const names = [...new Set(tests.flatMap((/** @type {any} */ t) => Object.keys(t.counters)))];
+function timedMeterTables(d) {
+  const meters = [...new Set(d.tests.flatMap((/** @type {any} */ t) => (t.present && t.timedMeters ? Object.keys(t.timedMeters) : [])))];
   const fmt = (/** @type {number|null} */ x) => (x !== null && Math.abs(x) >= 1000 ? fmtCount(x) : fmtNum(x));
-  return h('section', null, h('h2', { text: 'Hardware counters' }),
-    h('p', { class: 'muted', text: 'Per operation of the timed repeats, medians; counted by perf on the server process while the test ran (the counters meter), so they include what the timed load does to caches and frequency. A dash: the host\'s CPU does not count it (no PMU, as in most virtual machines).' }),
-    scrollTable('Hardware counters per operation (counters meter)', [
-      h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text', text: 'Test' }), names.map((c) => h('th', { scope: 'col', text: c })))),
-      h('tbody', null, tests.map((/** @type {any} */ t) => h('tr', { dataset: { test: t.name } },
-        h('th', { scope: 'row', class: 'text', text: t.name }),
-        names.map((n) => h('td', { text: fmt(t.counters[n] ?? null) }))))),
-    ], { id: 'release-counters' }));
+  return meters.map((meter) => {
+    const tests = d.tests.filter((/** @type {any} */ t) => t.present && t.timedMeters?.[meter]);
+    // Every figure the meter gave, under its own name (the record's, e.g. cyclesPerOp).
+    const names = [...new Set(tests.flatMap((/** @type {any} */ t) => Object.keys(t.timedMeters[meter])))];
+    const title = `Per operation of the timed repeats (${meter} meter)`;
+    return h('section', null, h('h2', { text: title }),
+      h('p', { class: 'muted', text: `Medians over the timed repeats of what the ${meter} meter kept, per operation: counted while the timed load ran, so they include what it does to caches, background work and frequency; context, never a verdict here. A dash: the host or the server does not count it.` }),
+      scrollTable(title, [
+        h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text', text: 'Test' }), names.map((c) => h('th', { scope: 'col', text: c })))),
+        h('tbody', null, tests.map((/** @type {any} */ t) => h('tr', { dataset: { test: t.name } },
+          h('th', { scope: 'row', class: 'text', text: t.name }),
+          names.map((n) => h('td', { text: fmt(t.timedMeters[meter][n] ?? null) }))))),
+      ], { id: `release-timed-${meter}` }));
+  });
 }
 
 /** @param {any} d */
