@@ -1,7 +1,7 @@
 /**
  * The figures of a calibration report (bench/calibration-<host-class>.json, and
- * bench/calibration-instructions-<host-class>.json for the instructions meter): what each run
- * says, small enough to keep every run, and the rates over all runs with exact bounds. Pure.
+ * bench/calibration-<meter>-<host-class>.json for a counted meter): what each run says, small
+ * enough to keep every run, and the rates over all runs with exact bounds. Pure.
  */
 import { listRegressedTests, hasIssueRegression, upperBound, clopperPearson } from '../../compare/index.js';
 import { INJECTED_FUNCTION } from './inject-cost/build-inject-cost.js';
@@ -78,12 +78,13 @@ export function summarizeCalibration(runs, slowdowns) {
   };
 }
 
-/** The counted metrics: the query path (gated at 1 %) and the whole process (2 %). */
-const QUERY_PATH = 'instructionsPerOp';
-const PROCESS = 'processInstructionsPerOp';
+/**
+ * @typedef {{queryPath: {metric: string}, process: {metric: string}}} JudgedMetrics the counted
+ *   meter's metrics in the report's two roles (counted.js JudgedFigures, from the meter)
+ */
 
 /**
- * What one instructions calibration run says.
+ * What one counted calibration run says.
  * @param {number} index 1-based
  * @param {string[]} injectedNames the sizes injected in this run, in the order of run.injected
  * @param {{aa: any, injected: Record<string, any>, runIds: Record<string, string>, confirmRunIds: string[],
@@ -91,32 +92,38 @@ const PROCESS = 'processInstructionsPerOp';
  *   verdicts carry `functions`, the profile difference compare attaches)
  * @param {number} seconds the run's wall time, its confirmation included
  * @param {string} finishedAt ISO time
+ * @param {JudgedMetrics} judged
  * @returns {Record<string, any>} index, finishedAt, seconds, runIds, confirmRunIds, aa {issue,
  *   flagged, family, verdicts}, injections [{name, label, family, verdicts, attribution}], noise
  * @throws nothing
  */
-export function summarizeCountedRun(index, injectedNames, run, seconds, finishedAt) {
+export function summarizeCountedRun(index, injectedNames, run, seconds, finishedAt, judged) {
   return {
     index, finishedAt, seconds, runIds: run.runIds, confirmRunIds: run.confirmRunIds,
     aa: { issue: hasIssueRegression(run.aa, { confirmedOnly: true }), flagged: listRegressedTests(run.aa), family: run.aa.family ?? null, verdicts: verdicts(run.aa) },
     injections: Object.entries(run.injected).map(([label, c], i) => ({
-      name: injectedNames[i], label, family: c.family ?? null, verdicts: verdicts(c), attribution: attributions(c),
+      name: injectedNames[i], label, family: c.family ?? null, verdicts: verdicts(c), attribution: attributions(c, judged.queryPath.metric),
     })),
     noise: run.noise,
   };
 }
 
 /**
- * The rates over all instructions calibration runs: false issues per A/A run with the one-sided
+ * The rates over all counted calibration runs: false issues per A/A run with the one-sided
  * 95 % bound; per injected size and test, detections (a confirmed issue-level regression of the
  * query-path count) with their Clopper-Pearson interval, the realised ratio, and which function
  * the profile difference named first; the A/A noise of each test's counts across processes.
  * @param {any[]} runs as summarizeCountedRun returns them
- * @param {{name: string, label: string, share: number|null, instructions: number}[]} injections
+ * @param {({name: string, label: string, share: number|null} & Record<string, any>)[]} injections
+ *   each with its added count under the meter's name (counted.js Injection)
+ * @param {JudgedMetrics} judged
+ * @param {string} meter the meter's name
  * @returns {{falseIssues: Record<string, any>, aaVerdicts: Record<string, Record<string, number>>, detection: Record<string, any>, noiseByTest: Record<string, any>}}
  * @throws nothing
  */
-export function summarizeCountedCalibration(runs, injections) {
+export function summarizeCountedCalibration(runs, injections, judged, meter) {
+  const queryPath = judged.queryPath.metric;
+  const processMetric = judged.process.metric;
   const withIssue = runs.filter((r) => r.aa.issue).length;
   const flaggedRuns = runs.filter((r) => r.aa.flagged.length > 0).length;
   /** @type {Record<string, any>} */
@@ -127,7 +134,7 @@ export function summarizeCountedCalibration(runs, injections) {
     /** @type {Record<string, any>} */
     const byTest = {};
     for (const test of tests) {
-      const rows = done.map((i) => ({ v: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === QUERY_PATH), p: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === PROCESS), a: i.attribution?.[test] ?? null }));
+      const rows = done.map((i) => ({ v: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === queryPath), p: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === processMetric), a: i.attribution?.[test] ?? null }));
       const trials = rows.filter((r) => r.v);
       const hits = trials.filter((r) => isDetection(r.v));
       const ratios = trials.map((r) => r.v.ratio).filter((x) => typeof x === 'number');
@@ -148,25 +155,27 @@ export function summarizeCountedCalibration(runs, injections) {
         process: { trials: pTrials.length, detected: pTrials.filter((r) => isDetection(r.p)).length, medianRatio: median(pTrials.map((r) => r.p.ratio).filter((x) => typeof x === 'number')) },
       };
     }
-    detection[inj.name] = { label: inj.label, share: inj.share, instructions: inj.instructions, runs: done.length, byTest };
+    // The added count under the meter's name, as the injection has it (counted.js Injection).
+    detection[inj.name] = { label: inj.label, share: inj.share, [meter]: inj[meter], runs: done.length, byTest };
   }
   return {
     falseIssues: { runs: runs.length, runsWithFalseIssue: withIssue, runsFlagged: flaggedRuns, upper95: runs.length ? upperBound(withIssue, runs.length) : 1 },
     aaVerdicts: tallyVerdicts(runs),
     detection,
-    noiseByTest: summarizeCountedNoise(runs),
+    noiseByTest: summarizeCountedNoise(runs, queryPath),
   };
 }
 
 /**
- * Where each test's extra instructions went, from the profile difference on its query-path verdict.
+ * Where each test's extra count went, from the profile difference on its query-path verdict.
  * @param {any} c an injected comparison
+ * @param {string} queryPath the query-path metric
  * @returns {Record<string, {top: {name: string, object: string, selfDelta: number}[], injectedSelfDelta: number,
  *   queryPathDelta: number|null, totalDelta: number, unnamedDelta: number}|null>} by test; null
  *   where the verdict has no difference (no profiles)
  */
-function attributions(c) {
-  return Object.fromEntries(c.tests.filter((/** @type {any} */ t) => t.metric === QUERY_PATH).map((/** @type {any} */ t) => {
+function attributions(c, queryPath) {
+  return Object.fromEntries(c.tests.filter((/** @type {any} */ t) => t.metric === queryPath).map((/** @type {any} */ t) => {
     const f = t.functions;
     if (!f) return [t.test, null];
     return [t.test, {
@@ -213,10 +222,11 @@ function tallyVerdicts(runs) {
  * divided by √2 to be per side, pooled over runs (what compare's paired test sees); spread: the
  * largest (max - min) / min among one side's processes of one run.
  * @param {any[]} runs
+ * @param {string} queryPath the query-path metric (its A/A verdicts' ratios)
  * @returns {Record<string, any>} by test: processes, meanQueryPath, queryPath {within, paired,
  *   maxSpread}, process {within, paired, maxSpread}, aaRatio {min, max} of the A/A query-path verdicts
  */
-function summarizeCountedNoise(runs) {
+function summarizeCountedNoise(runs, queryPath) {
   /** @type {Record<string, any>} */
   const out = {};
   const tests = [...new Set(runs.flatMap((r) => Object.keys(r.noise ?? {})))];
@@ -244,7 +254,7 @@ function summarizeCountedNoise(runs) {
       return { within: poolSd(within), paired: poolSd(paired), maxSpread };
     };
     const values = runs.flatMap((r) => (r.noise?.[test] ? [...r.noise[test].A.queryPath, ...r.noise[test].B.queryPath] : []));
-    const aa = runs.map((r) => r.aa.verdicts.find((/** @type {any} */ v) => v.test === test && v.metric === QUERY_PATH)?.ratio).filter((x) => typeof x === 'number');
+    const aa = runs.map((r) => r.aa.verdicts.find((/** @type {any} */ v) => v.test === test && v.metric === queryPath)?.ratio).filter((x) => typeof x === 'number');
     out[test] = {
       processes: values.length,
       meanQueryPath: values.length ? values.reduce((s, x) => s + x, 0) / values.length : null,

@@ -47,7 +47,7 @@ export async function buildInjectCost({ cacheDir }) {
   } catch (err) {
     await rm(partial, { force: true });
     if (/** @type {{code?: string}} */ (err).code === 'ENOENT') {
-      throw new UserError('gcc is not installed: the injected-cost library of `calibrate --meter instructions` is built from C (Debian: apt-get install gcc)', { cause: err });
+      throw new UserError('gcc is not installed: the injected-cost library of `tagbench calibrate` is built from C (Debian: apt-get install gcc)', { cause: err });
     }
     const stderr = String(/** @type {{stderr?: string}} */ (err).stderr ?? '').trim();
     throw new UserError(`gcc could not build ${SOURCE}: ${stderr || (err instanceof Error ? err.message : String(err))}`, { cause: err });
@@ -57,15 +57,15 @@ export async function buildInjectCost({ cacheDir }) {
 
 /**
  * The environment of a server that runs with the library: each of its query answers (send())
- * then costs `instructions` more, rounded down to the loop's step.
+ * then costs `added` instructions more, rounded down to the loop's step.
  * @param {string} libraryPath from buildInjectCost
- * @param {number} instructions added per send(), >= 0 (0: the library is loaded and adds nothing)
+ * @param {number} added instructions added per send(), >= 0 (0: the library is loaded and adds nothing)
  * @returns {Record<string, string>} LD_PRELOAD and TAGBENCH_INJECT_INSTRUCTIONS
  * @throws {Error} a negative or non-integer count (a bug of the caller)
  */
-export function injectCostEnv(libraryPath, instructions) {
-  if (!(Number.isInteger(instructions) && instructions >= 0)) throw new Error(`injected instructions must be a whole number >= 0, got ${instructions}`);
-  return { LD_PRELOAD: libraryPath, TAGBENCH_INJECT_INSTRUCTIONS: String(instructions) };
+export function injectCostEnv(libraryPath, added) {
+  if (!(Number.isInteger(added) && added >= 0)) throw new Error(`injected instructions must be a whole number >= 0, got ${added}`);
+  return { LD_PRELOAD: libraryPath, TAGBENCH_INJECT_INSTRUCTIONS: String(added) };
 }
 
 /**
