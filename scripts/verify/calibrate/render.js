@@ -125,16 +125,25 @@ export function renderCountedCalibration(r) {
   const pth = r.thresholds?.[processMetric];
   out.push(`A detection is what opens an issue: a regression of the test's query-path instructions per operation (\`${queryMetric}\`, ${thText}) at the issue level after Holm, confirmed by the rerun. The same count added to every query is a smaller share of a costlier query (a write), so the realised ratio is given per test. `);
   out.push(`A size at the issue threshold itself is an issue only when the realised ratio reaches it both in the run and in its confirmation rerun (the verdict compares the point estimate with the threshold, and a confirmed regression keeps the lower level of the two). The whole-process count (\`${processMetric}\`${pth ? `, issue ${pct(pth.issue, 2)}` : ''}) is in the last column.\n\n`);
-  out.push('| injected | test | trials | detected | 95 % interval | flagged at any level | realised ratio S / A, median (min–max) | named first by the profile diff (detections) | process count: detected |\n| --- | --- | ---: | ---: | --- | ---: | --- | --- | --- |\n');
+  // Reports summarized before the calibration judged names by the function findings kept the
+  // profile difference's first name over the detections; they render as they were written.
+  const byFindings = Object.values(r.detection ?? {}).some((d) => Object.values(d.byTest ?? {}).some((t) => t.named));
+  const namedHead = byFindings ? 'function findings: the injected cost found (trials judged), the largest finding' : 'named first by the profile diff (detections)';
+  out.push(`| injected | test | trials | detected | 95 % interval | flagged at any level | realised ratio S / A, median (min–max) | ${namedHead} | process count: detected |\n| --- | --- | ---: | ---: | --- | ---: | --- | --- | --- |\n`);
   for (const d of Object.values(r.detection ?? {})) {
     const what = d.share === null ? 'performance_schema on' : `${pct(d.share, 1)} (+${count(d[r.meter])})`;
     for (const [test, t] of Object.entries(/** @type {Record<string, any>} */ (d.byTest))) {
-      const named = Object.entries(/** @type {Record<string, number>} */ (t.firstNames)).sort((a, b) => b[1] - a[1]).map(([n, k]) => `\`${n}\` ${k}`).join(', ') || MISSING;
+      const first = Object.entries(/** @type {Record<string, number>} */ (t.firstNames)).sort((a, b) => b[1] - a[1]).map(([n, k]) => `\`${n}\` ${k}`).join(', ') || MISSING;
+      const named = !t.named ? first : `${d.share === null ? '' : `found in ${t.named.found} of ${t.named.judged}${t.named.interval ? ` (${formatPercent(t.named.interval[0])}–${formatPercent(t.named.interval[1])})` : ''}; `}largest: ${first}`;
       out.push(`| ${what} | ${test} | ${t.trials} | ${t.detected} | ${t.interval ? `${formatPercent(t.interval[0])}–${formatPercent(t.interval[1])}` : MISSING} | ${t.flagged} | ${formatRatio(t.medianRatio, { digits: 5 })} (${formatRatio(t.minRatio, { digits: 5 })}–${formatRatio(t.maxRatio, { digits: 5 })}) | ${named} | ${t.process.detected} of ${t.process.trials} |\n`);
     }
   }
-  out.push(`\nAttribution: for each injected server and test, the per-function profiles the meter stored beside each counted repeat are differenced (scripts/compare/function-diff.js, means over each side's rounds); the column names the function that gained the most self instructions per operation, counted over the detections. For the injected sizes it must be \`${INJECTED_FUNCTION}\`; performance_schema's cost is named as the diff names it (Debian's binaries name only exported functions; code without a symbol is summed apart, never ranked).\n`);
-  out.push(renderAttributionSamples(r));
+  if (byFindings) {
+    out.push(`\nNamed: for each injected server and test, the function findings compare attaches to the query-path verdict and a run's report, issue and site show ("below the threshold, named": scripts/compare/function-findings.js, the per-function profiles the meter stored beside each counted repeat judged round by round with the thresholds' \`functionFindings\`), whatever the total's verdict. The injected cost is found when a finding is in the injected-cost library: \`${INJECTED_FUNCTION}\`, or its caller there (the library's send()) when the function ran below the profile's cut; its 95 % interval is Clopper-Pearson's. performance_schema's cost is named as the findings name it (Debian's binaries name only exported functions; code without a symbol is never a finding).\n`);
+  } else {
+    out.push(`\nAttribution: for each injected server and test, the per-function profiles the meter stored beside each counted repeat are differenced (scripts/compare/function-diff.js, means over each side's rounds); the column names the function that gained the most self instructions per operation, counted over the detections. For the injected sizes it must be \`${INJECTED_FUNCTION}\`; performance_schema's cost is named as the diff names it (Debian's binaries name only exported functions; code without a symbol is summed apart, never ranked).\n`);
+  }
+  out.push(renderAttributionSamples(r, byFindings));
 
   out.push('\n## A/A noise of the counts per test\n\n');
   out.push('Every server process of A and B is one value (the median of its counted repeats). Within: the sd of ln(count) among one server\'s processes in one run, pooled over servers and runs (what an unpaired comparison sees). Paired: the sd of the rounds\' ln(B / A) about their mean, / √2 (per side, what compare\'s paired test sees). Spread: the largest (max - min) / min among one server\'s processes in one run.\n\n');
@@ -166,19 +175,24 @@ function renderTimes(r) {
 }
 
 /**
- * The top of the profile difference for the last run of each injected size and test.
+ * The largest function findings (or, in older reports, the top of the profile difference) for
+ * the last run of each injected size and test.
  * @param {any} r
+ * @param {boolean} byFindings the report's attributions are function findings
  * @returns {string} Markdown
  */
-function renderAttributionSamples(r) {
-  const lines = ['\nThe functions that gained the most, in the last run of each size:\n\n| injected | test | run | first | second | third | injected function Δ self/op | query path Δ/op | unnamed code Δ/op |\n| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: |\n'];
+function renderAttributionSamples(r, byFindings) {
+  const lines = [byFindings
+    ? '\nThe largest function findings, in the last run of each size:\n\n| injected | test | run | first | second | third | injected function Δ self/op | query path Δ/op | unnamed code Δ/op |\n| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: |\n'
+    : '\nThe functions that gained the most, in the last run of each size:\n\n| injected | test | run | first | second | third | injected function Δ self/op | query path Δ/op | unnamed code Δ/op |\n| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: |\n'];
   for (const name of Object.keys(r.detection ?? {})) {
     const run = [...(r.runs ?? [])].reverse().find((/** @type {any} */ x) => x.injections.some((/** @type {any} */ i) => i.name === name));
     if (!run) continue;
     const i = run.injections.find((/** @type {any} */ x) => x.name === name);
     for (const [test, a] of Object.entries(/** @type {Record<string, any>} */ (i.attribution ?? {}))) {
       if (!a) continue;
-      const top = [0, 1, 2].map((k) => (a.top[k] ? `\`${shorten(a.top[k].name)}\` +${count(a.top[k].selfDelta)}` : MISSING));
+      const finding = (/** @type {any} */ x) => `\`${shorten(x.name)}\` ${x.kind === 'appeared' ? 'appeared' : x.measure} +${count(x.deltaPerOp)}`;
+      const top = [0, 1, 2].map((k) => (a.findings ? (a.findings[k] ? finding(a.findings[k]) : MISSING) : a.top?.[k] ? `\`${shorten(a.top[k].name)}\` +${count(a.top[k].selfDelta)}` : MISSING));
       lines.push(`| ${i.label} | ${test} | ${run.index} | ${top.join(' | ')} | ${count(a.injectedSelfDelta)} | ${count(a.queryPathDelta)} | ${count(a.unnamedDelta)} |\n`);
     }
   }

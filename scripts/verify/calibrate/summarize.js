@@ -4,7 +4,7 @@
  * enough to keep every run, and the rates over all runs with exact bounds. Pure.
  */
 import { listRegressedTests, hasIssueRegression, upperBound, clopperPearson } from '../../compare/index.js';
-import { INJECTED_FUNCTION } from './inject-cost/build-inject-cost.js';
+import { INJECTED_FUNCTION, INJECTED_OBJECT } from './inject-cost/build-inject-cost.js';
 
 /**
  * A comparison's verdicts, cut to what the report reads.
@@ -111,8 +111,10 @@ export function summarizeCountedRun(index, injectedNames, run, seconds, finished
 /**
  * The rates over all counted calibration runs: false issues per A/A run with the one-sided
  * 95 % bound; per injected size and test, detections (a confirmed issue-level regression of the
- * query-path count) with their Clopper-Pearson interval, the realised ratio, and which function
- * the profile difference named first; the A/A noise of each test's counts across processes.
+ * query-path count) with their Clopper-Pearson interval, the realised ratio, and what the
+ * function findings named (compare's judgement per function, as a run's report shows it:
+ * whatever the total's verdict, in how many trials the injected cost was a finding, and which
+ * function was the largest finding); the A/A noise of each test's counts across processes.
  * @param {any[]} runs as summarizeCountedRun returns them
  * @param {({name: string, label: string, share: number|null} & Record<string, any>)[]} injections
  *   each with its added count under the meter's name (counted.js Injection)
@@ -138,10 +140,12 @@ export function summarizeCountedCalibration(runs, injections, judged, meter) {
       const trials = rows.filter((r) => r.v);
       const hits = trials.filter((r) => isDetection(r.v));
       const ratios = trials.map((r) => r.v.ratio).filter((x) => typeof x === 'number');
+      // Judged per function: the trials whose verdict had the rounds' profiles to judge.
+      const judgedTrials = trials.filter((r) => Array.isArray(r.a?.findings));
       /** @type {Record<string, number>} */
       const firstNames = {};
-      for (const r of hits) {
-        const name = r.a?.top?.[0]?.name ?? '(none named)';
+      for (const r of judgedTrials) {
+        const name = r.a.findings[0]?.name ?? '(no finding)';
         firstNames[name] = (firstNames[name] ?? 0) + 1;
       }
       const pTrials = rows.filter((r) => r.p);
@@ -149,7 +153,9 @@ export function summarizeCountedCalibration(runs, injections, judged, meter) {
         trials: trials.length, detected: hits.length, flagged: trials.filter((r) => r.v.verdict === 'regression').length,
         interval: trials.length ? clopperPearson(hits.length, trials.length) : null,
         medianRatio: median(ratios), minRatio: ratios.length ? Math.min(...ratios) : null, maxRatio: ratios.length ? Math.max(...ratios) : null,
-        attributedToInjected: hits.filter((r) => r.a?.top?.[0]?.name === INJECTED_FUNCTION).length,
+        attributedToInjected: hits.filter((r) => r.a?.injected?.first === true).length,
+        named: { judged: judgedTrials.length, found: judgedTrials.filter((r) => r.a.injected).length, first: judgedTrials.filter((r) => r.a.injected?.first === true).length,
+          interval: judgedTrials.length ? clopperPearson(judgedTrials.filter((r) => r.a.injected).length, judgedTrials.length) : null },
         firstNames,
         medianInjectedSelfDelta: median(trials.map((r) => r.a?.injectedSelfDelta).filter((x) => typeof x === 'number')),
         process: { trials: pTrials.length, detected: pTrials.filter((r) => isDetection(r.p)).length, medianRatio: median(pTrials.map((r) => r.p.ratio).filter((x) => typeof x === 'number')) },
@@ -167,20 +173,31 @@ export function summarizeCountedCalibration(runs, injections, judged, meter) {
 }
 
 /**
- * Where each test's extra count went, from the profile difference on its query-path verdict.
+ * Where each test's extra count went, as compare shows it: the function findings attached to
+ * its query-path verdict (verify/attach-function-moves.js, judged by compare's
+ * judgeFunctionProfiles round by round, the same code and settings a run's report and issue
+ * print as "below the threshold, named"), with the profile difference's totals beside them.
  * @param {any} c an injected comparison
  * @param {string} queryPath the query-path metric
- * @returns {Record<string, {top: {name: string, object: string, selfDelta: number}[], injectedSelfDelta: number,
- *   queryPathDelta: number|null, totalDelta: number, unnamedDelta: number}|null>} by test; null
- *   where the verdict has no difference (no profiles)
+ * @returns {Record<string, {findings: {name: string, object: string, kind: string, measure: string, deltaPerOp: number, shareOfTotal: number}[]|null,
+ *   injected: {name: string, kind: string, measure: string, deltaPerOp: number, shareOfTotal: number, first: boolean}|null,
+ *   injectedSelfDelta: number, queryPathDelta: number|null, totalDelta: number, unnamedDelta: number}|null>} by test;
+ *   null where the verdict has no profiles; findings null where its rounds were not judged per function
  */
 function attributions(c, queryPath) {
   return Object.fromEntries(c.tests.filter((/** @type {any} */ t) => t.metric === queryPath).map((/** @type {any} */ t) => {
     const f = t.functions;
     if (!f) return [t.test, null];
+    /** @type {any[]|null} */
+    const all = t.functionFindings?.findings ?? null;
+    const brief = (/** @type {any} */ x) => ({ name: x.name, object: x.object, kind: x.kind, measure: x.measure, deltaPerOp: x.deltaPerOp, shareOfTotal: x.shareOfTotal });
+    // The injected cost as a finding: its own function, else its caller in the library.
+    const inLibrary = (all ?? []).filter((x) => INJECTED_OBJECT.test(x.object));
+    const injected = inLibrary.find((x) => x.name === INJECTED_FUNCTION) ?? inLibrary[0] ?? null;
     return [t.test, {
-      top: f.added.slice(0, 3).map((/** @type {any} */ x) => ({ name: x.name, object: x.object, selfDelta: x.selfDelta })),
-      injectedSelfDelta: f.added.find((/** @type {any} */ x) => x.name === INJECTED_FUNCTION)?.selfDelta ?? 0,
+      findings: all === null ? null : all.slice(0, 3).map(brief),
+      injected: injected ? { ...brief(injected), first: all?.[0] === injected } : null,
+      injectedSelfDelta: injected?.name === INJECTED_FUNCTION && injected.measure === 'self' ? injected.deltaPerOp : 0,
       queryPathDelta: f.queryPathDelta, totalDelta: f.totalDelta, unnamedDelta: f.unnamedDelta,
     }];
   }));

@@ -18,6 +18,12 @@ const SOURCE = fileURLToPath(new URL('./inject-cost.c', import.meta.url));
 
 /** The function the library adds its instructions in: what a profile must name. */
 export const INJECTED_FUNCTION = 'tagbench_injected_cost';
+/**
+ * The library's object name in a profile: buildInjectCost names the built file by its source's
+ * sha256. A function finding there is the injected cost, named by its function or, when that
+ * function ran below the profile's cut, by its caller in the library (its send()).
+ */
+export const INJECTED_OBJECT = /^[0-9a-f]{64}\.so$/;
 /** The function the library spends its CPU-time share in (the wall meter's injected cost). */
 export const INJECTED_CPU_FUNCTION = 'tagbench_injected_cpu';
 
