@@ -9,15 +9,20 @@
  * A/A noise: per run and test the largest rise that passes the test before the floor.
  *
  * Usage: node bench/function-findings.js --store DIR [--store DIR ...] [--alpha 0.01]
- *          [--floor-per-op 5] [--floor-share 0.0002] [--out bench/function-findings.json]
- * Prints a summary; writes the per-run figures as JSON.
+ *          [--floor-per-op 5] [--floor-share 0.0002] [--merge bench/function-findings.json]
+ *          [--out bench/function-findings.json]
+ * Prints a summary; writes the per-run figures as JSON. --merge keeps the runs of an earlier JSON
+ * judged with the same settings (their stores need not exist any more) and adds the stores' runs.
+ * Each run's load (1-minute average at its start and end) comes from the calibrate report beside
+ * its store (`<store>/../calibration-*.json`), where there is one.
  */
 import { parseArgs } from 'node:util';
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { readRecords, readRawLog } from '../scripts/store/index.js';
 import { judgeFunctionProfiles, clopperPearson, upperBound } from '../scripts/compare/index.js';
 import { runGroupKey, runIdLabel } from '../scripts/run-id.js';
-import { INJECTED_FUNCTION } from '../scripts/verify/calibrate/inject-cost/build-inject-cost.js';
+import { INJECTED_FUNCTION, INJECTED_OBJECT as LIBRARY } from '../scripts/verify/calibrate/inject-cost/build-inject-cost.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -25,6 +30,7 @@ const { values: opts } = parseArgs({
     alpha: { type: 'string', default: '0.01' },
     'floor-per-op': { type: 'string', default: '5' },
     'floor-share': { type: 'string', default: '0.0002' },
+    merge: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -60,14 +66,34 @@ function pair(base, candidate) {
   return [...base.keys()].filter((k) => candidate.has(k)).sort((a, b) => a - b).map((k) => ({ base: base.get(k), candidate: candidate.get(k) }));
 }
 
-/** The preload library's object name in a profile: its build's content hash. */
-const LIBRARY = /^[0-9a-f]{64}\.so$/;
-
 /** @typedef {{test: string, against: string, findings: any[], injected: any, largestBeforeFloor: any[]} & Record<string, any>} Judged one server against A on one test */
-/** @type {{store: string, run: string, startedAt: string, tests: Judged[]}[]} */
+/** @typedef {{one: number, five: number, fifteen: number}} Load */
+/** @type {{store: string, run: string, startedAt: string, load?: {start: Load|null, end: Load|null}, tests: Judged[]}[]} */
 const runs = [];
+if (opts.merge) {
+  const earlier = JSON.parse(await readFile(opts.merge, 'utf8'));
+  if (JSON.stringify(earlier.settings) !== JSON.stringify(settings)) throw new Error(`--merge ${opts.merge}: judged with ${JSON.stringify(earlier.settings)}, not ${JSON.stringify(settings)}`);
+  runs.push(...earlier.runs.filter((/** @type {any} */ r) => !(opts.store ?? []).includes(r.store)));
+}
+
+/**
+ * The load of each run of a store, by A's record id, from the calibrate report beside the store.
+ * @param {string} store
+ * @returns {Promise<Map<string, {start: Load|null, end: Load|null}>>}
+ */
+async function loadsByRun(store) {
+  const dir = dirname(store);
+  const out = new Map();
+  for (const name of (await readdir(dir).catch(() => [])).filter((n) => /^calibration-.*\.json$/.test(n))) {
+    const report = JSON.parse(await readFile(join(dir, name), 'utf8'));
+    for (const r of report.runs ?? []) if (r.runIds?.A) out.set(r.runIds.A, { start: r.loadAverageAtStart ?? null, end: r.loadAverage ?? null });
+  }
+  return out;
+}
+
 for (const store of opts.store) {
   const records = await readRecords(store);
+  const loads = await loadsByRun(store);
   /** @type {Map<string, Map<string, import('../scripts/types.js').RunRecord>>} */
   const groups = new Map();
   for (const r of records) {
@@ -80,7 +106,7 @@ for (const store of opts.store) {
     const a = byLabel.get('A');
     if (!a) continue;
     const tests = a.steps.filter((s) => s.meters?.instructions).map((s) => s.name);
-    const run = { store, run: key, startedAt: a.startedAt, tests: /** @type {Judged[]} */ ([]) };
+    const run = { store, run: key, startedAt: a.startedAt, ...(loads.has(a.id) ? { load: loads.get(a.id) } : {}), tests: /** @type {Judged[]} */ ([]) };
     for (const test of tests) {
       const pa = await profilesByRound(store, a, test);
       for (const [label, other] of byLabel) {
@@ -145,11 +171,12 @@ const cell = (/** @type {Judged|undefined} */ t) => {
   if (t.against === 'B') return t.findings.length === 0 ? 'none' : t.findings.map((/** @type {any} */ f) => `\`${f.name}\` +${f.deltaPerOp}`).join(', ');
   return t.injected ? `\`${t.injected.name}\` ${t.injected.kind === 'appeared' ? 'appeared' : `${t.injected.measure} rose`}, +${t.injected.deltaPerOp}/op (${(t.injected.shareOfTotal * 100).toFixed(3)} %)` : 'not found';
 };
-console.log('\n| run | started (UTC) | call | A/A point-query | A/A read-only.range100 | 0.1 % point-query | 0.1 % read-only.range100 | 0.25 % point-query | 0.25 % read-only.range100 | findings outside the library |');
-console.log('| ---: | --- | ---: | --- | --- | --- | --- | --- | --- | ---: |');
-const calls = opts.store;
+console.log('\n| run | started (UTC) | call | load, 1 min: start / end | A/A point-query | A/A read-only.range100 | 0.1 % point-query | 0.1 % read-only.range100 | 0.25 % point-query | 0.25 % read-only.range100 | findings outside the library |');
+console.log('| ---: | --- | ---: | --- | --- | --- | --- | --- | --- | --- | ---: |');
+const calls = [...new Set([...runs].sort((a, b) => a.startedAt.localeCompare(b.startedAt)).map((r) => r.store))];
 [...runs].sort((a, b) => a.startedAt.localeCompare(b.startedAt)).forEach((r, i) => {
   const of = (/** @type {string} */ label, /** @type {string} */ test) => r.tests.find((t) => t.against === label && t.test === test);
   const outside = r.tests.filter((t) => t.against !== 'B').reduce((n, t) => n + t.findings.filter((/** @type {any} */ f) => !LIBRARY.test(f.object)).length, 0);
-  console.log(`| ${i + 1} | ${r.startedAt.slice(11, 16)} | ${calls.indexOf(r.store) + 1} | ${cell(of('B', 'point-query'))} | ${cell(of('B', 'read-only.range100'))} | ${cell(of('S0p1', 'point-query'))} | ${cell(of('S0p1', 'read-only.range100'))} | ${cell(of('S0p25', 'point-query'))} | ${cell(of('S0p25', 'read-only.range100'))} | ${outside} |`);
+  const load = r.load ? `${r.load.start?.one ?? '?'} / ${r.load.end?.one ?? '?'}` : 'in the call\'s report';
+  console.log(`| ${i + 1} | ${r.startedAt.slice(11, 16)} | ${calls.indexOf(r.store) + 1} | ${load} | ${cell(of('B', 'point-query'))} | ${cell(of('B', 'read-only.range100'))} | ${cell(of('S0p1', 'point-query'))} | ${cell(of('S0p1', 'read-only.range100'))} | ${cell(of('S0p25', 'point-query'))} | ${cell(of('S0p25', 'read-only.range100'))} | ${outside} |`);
 });

@@ -234,6 +234,28 @@ export {};
  *   meter's pace, for the run's estimate (scripts/run/estimate.js), from the host class's
  *   estimate rates (its `estimate` block over the defaults); absent: reckoned at callgrind's,
  *   the slowest there is
+ * @property {CountedCalibration|OwnCalibration} [calibration] how `tagbench calibrate`
+ *   calibrates this meter: a description verify's counted strategy runs (a counted meter
+ *   measured by injected counts), or a whole strategy of its own; absent: a timed meter gets the
+ *   timed strategy, a counted one cannot be calibrated
+ */
+
+/**
+ * @typedef {{kind: 'timed'|'counted', round: (...args: any[]) => Promise<boolean>} & Record<string, any>} OwnCalibration
+ *   a meter's whole calibration strategy (verify/calibrate/pipeline.js CalibrationStrategy,
+ *   opaque here: metrics/ may not import verify/)
+ */
+
+/**
+ * @typedef {object} CountedCalibration what a counted meter tells verify's counted calibration
+ *   (data, no machinery: metrics/ may not import verify/, so verify's generic code runs it)
+ * @property {'preload-count'} injects the known cost its figures see: the preload library of
+ *   verify/calibrate/inject-cost/ adds a count in the meter's unit to each query answer, or a
+ *   real server-side cost (performance_schema on) is turned on
+ * @property {string} sizeTest the test whose figure per query the injected sizes are shares of
+ * @property {{queryPath: string, process: string}} judged the meter's metrics (names from its
+ *   `metrics`) in the two roles of the report: queryPath, what the injected count adds to and a
+ *   detection is judged on; process, the whole server process beside it
  */
 
 /**

@@ -1,7 +1,8 @@
 /**
- * Where the instructions went: for every instructions-per-operation verdict of a comparison,
- * the difference of the two releases' per-function profiles from the same counted repeats the
- * verdict judged (their raw logs in the store), attached to the verdict as `functions` (the
+ * Where the count went: for every verdict of a counted meter's first metric (its headline
+ * figure; the instructions meter's query path) whose counted repeats kept a per-function profile,
+ * the difference of the two releases' profiles from the same counted repeats the verdict judged
+ * (their raw logs in the store), attached to the verdict as `functions` (the
  * functions that added and removed the most, the share in code without a name), and, where the
  * releases ran side by side, the functions judged round by round (`functionFindings`: those that
  * rose beyond their noise or appeared, even under the total's threshold). Bounded, so both travel
@@ -25,9 +26,11 @@ const TOP_FINDINGS = 20;
  */
 export async function attachFunctionMoves(comparison, base, candidate, storeDir) {
   let attached = 0;
+  const records = [...base.records, ...candidate.records];
   for (const verdict of comparison.tests) {
-    if (verdict.metric !== 'instructionsPerOp' || verdict.verdict === 'failed') continue;
-    const [b, c] = await Promise.all([readProfiles(base.records, verdict.test, storeDir), readProfiles(candidate.records, verdict.test, storeDir)]);
+    const meter = verdict.counted ? verdict.meter : null;
+    if (!meter || verdict.verdict === 'failed' || verdict.metric !== firstMetric(records, meter)) continue;
+    const [b, c] = await Promise.all([readProfiles(base.records, verdict.test, meter, storeDir), readProfiles(candidate.records, verdict.test, meter, storeDir)]);
     if (b.length === 0 || c.length === 0) continue;
     const { functions: _all, ...bounded } = diffProfiles(b.map((x) => x.profile), c.map((x) => x.profile), { top: TOP });
     verdict.functions = bounded;
@@ -36,6 +39,21 @@ export async function attachFunctionMoves(comparison, base, candidate, storeDir)
     attached += 1;
   }
   return attached;
+}
+
+/**
+ * A meter's first metric, from the facts the records carry (config.meterMetrics): the figure
+ * the meter leads with, and the one its profile's difference is attached to.
+ * @param {import('../types.js').RunRecord[]} records
+ * @param {string} meter
+ * @returns {string|undefined}
+ */
+function firstMetric(records, meter) {
+  for (const r of records) {
+    const name = r.config.meterMetrics?.[meter]?.[0]?.name;
+    if (name) return name;
+  }
+  return undefined;
 }
 
 /**
@@ -50,13 +68,14 @@ export async function attachFunctionMoves(comparison, base, candidate, storeDir)
  * profile the store does not hold (published without logs) is left out.
  * @param {import('../types.js').RunRecord[]} records
  * @param {string} test
+ * @param {string} meter the counted meter whose repeats kept the profiles
  * @param {string} storeDir
  * @returns {Promise<KeyedProfile[]>}
  */
-async function readProfiles(records, test, storeDir) {
+async function readProfiles(records, test, meter, storeDir) {
   const out = [];
   for (const r of records) {
-    const reps = r.steps.find((s) => s.name === test)?.meters?.instructions?.repeats ?? [];
+    const reps = r.steps.find((s) => s.name === test)?.meters?.[meter]?.repeats ?? [];
     const run = runGroupKey(r);
     for (const rep of reps) {
       if (rep.status !== 'ok' || !rep.profile) continue;

@@ -51,6 +51,15 @@ export const instructions = Object.freeze({
     instructionsPerS: rates.countedInstructionsPerS, repeatOverheadS: rates.countedRepeatOverheadS,
     serverStartS: rates.countedServerStartS, servers: 'under callgrind',
   }),
+  // Calibrated by injected instructions: the preload library's loop adds a known count on each
+  // query answer, which the query path (the dispatch function's inclusive count) must carry
+  // whole. Sizes are shares of a point select's count: the cheapest query of the suite, where a
+  // count is the largest share of the total.
+  calibration: /** @type {import('../types.js').CountedCalibration} */ (Object.freeze({
+    injects: 'preload-count',
+    sizeTest: 'point-query',
+    judged: Object.freeze({ queryPath: 'instructionsPerOp', process: 'processInstructionsPerOp' }),
+  })),
 });
 
 /**

@@ -42,8 +42,26 @@ export function registerMeters(byFile) {
       const lacks = METRIC_MEMBERS.filter((k) => metric[k] === undefined);
       if (lacks.length > 0) throw new Error(`${where}: metrics[${i}] lacks ${lacks.join(', ')}`);
     }
+    checkCalibration(where, meter);
   }
   return Object.freeze({ ...byFile });
+}
+
+/**
+ * A calibration description (not a whole strategy: that has `round`) names the meter's own
+ * metrics, so a renamed metric fails here rather than in a calibration hours later.
+ * @param {string} where the meter's file
+ * @param {Meter} meter
+ * @throws {Error} naming the file and the member
+ */
+function checkCalibration(where, meter) {
+  const c = /** @type {Record<string, any>|undefined} */ (meter.calibration);
+  if (c === undefined || typeof c.round === 'function') return;
+  if (typeof c.injects !== 'string' || typeof c.sizeTest !== 'string') throw new Error(`${where}: calibration needs injects and sizeTest (strings), or a whole strategy with round()`);
+  const names = meter.metrics.map((m) => m.name);
+  for (const role of ['queryPath', 'process']) {
+    if (!names.includes(c.judged?.[role])) throw new Error(`${where}: calibration.judged.${role} ${JSON.stringify(c.judged?.[role])} is not one of its metrics (${names.join(', ')})`);
+  }
 }
 
 /** Every known meter, name -> meter. */

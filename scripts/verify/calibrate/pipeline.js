@@ -18,10 +18,13 @@
  *   counted.js  S's server adds a known count to each query answer (the preload library of
  *               inject-cost/) or runs with performance_schema on; every server runs under the
  *               meter; detection is judged on the counted comparison, through compare and confirm.
- * A new meter of either kind is therefore calibrated with no file here changed (a counted one
- * by injected instructions: counted.js says what it reads). A meter whose
- * cost needs another injection or judgement brings its own strategy as `meter.calibration`, an
- * object of the CalibrationStrategy shape below: pickStrategy takes it before the kind's.
+ *               What it reads is the meter's to say, in its own file: `meter.calibration`, a
+ *               description (metrics/types.js CountedCalibration: the test the sizes are shares
+ *               of, which of its metrics are the query path and the whole process).
+ * Nothing here knows a meter by name: a new timed meter is calibrated with no file here changed,
+ * a new counted one with the description in its own file. A meter whose cost needs another
+ * injection or judgement brings a whole strategy as `meter.calibration` instead, an object of
+ * the CalibrationStrategy shape below (it has `round`): pickStrategy takes it before the kind's.
  *
  * The registry's first meter (wall) is the host's default calibration: its report is
  * bench/calibration-<host-class>.md and .json, which compare and the site read, and its runs use
@@ -44,8 +47,17 @@ import { timedStrategy } from './timed.js';
 import { countedStrategy } from './counted.js';
 
 /**
+ * @typedef {object} CalibratedMeter the meter calibrated, as the registry (or withMeters) has it
+ * @property {string} name
+ * @property {string} kind
+ * @property {readonly {name: string, figure: string, unit: string}[]} [metrics]
+ * @property {CalibrationStrategy|Record<string, any>} [calibration] a whole strategy of its own
+ *   (it has `round`), or the description its kind's strategy reads (counted.js)
+ */
+
+/**
  * @typedef {object} CommonPlan what every strategy's calibration settles before it starts
- * @property {{name: string, kind: string}} meter the meter calibrated
+ * @property {CalibratedMeter} meter the meter calibrated
  * @property {import('../../types.js').MeterName[]|undefined} meters the runs' meters: none
  *   given for the default meter (a run of the suite's own), else this meter alone
  * @property {Readonly<import('../../types.js').Config>} config
@@ -112,21 +124,23 @@ export async function calibrateHost(options) {
 }
 
 /**
- * The strategy that calibrates a meter: its own (`meter.calibration`), else its kind's.
- * @param {{name: string, kind: string, calibration?: CalibrationStrategy}} meter
+ * The strategy that calibrates a meter: its own (`meter.calibration` with a `round`), else its
+ * kind's (which reads a description the meter brings as `meter.calibration`, if any).
+ * @param {CalibratedMeter} meter
  * @param {Readonly<Record<string, CalibrationStrategy>>} [strategies] by kind
  * @returns {CalibrationStrategy}
  * @throws {Error} a meter of a kind no strategy calibrates (the registry checks kinds: a bug)
  */
 export function pickStrategy(meter, strategies = STRATEGIES) {
-  const strategy = meter.calibration ?? (Object.hasOwn(strategies, meter.kind) ? strategies[/** @type {'timed'|'counted'} */ (meter.kind)] : undefined);
+  const own = typeof meter.calibration?.round === 'function' ? /** @type {CalibrationStrategy} */ (meter.calibration) : undefined;
+  const strategy = own ?? (Object.hasOwn(strategies, meter.kind) ? strategies[/** @type {'timed'|'counted'} */ (meter.kind)] : undefined);
   if (!strategy) throw new Error(`meter ${meter.name}: no calibration strategy for kind '${meter.kind}'; known: ${Object.keys(strategies).join(', ')}`);
   return strategy;
 }
 
 /**
  * @param {string|undefined} name --meter
- * @returns {{name: string, kind: string, calibration?: CalibrationStrategy}} the named meter
+ * @returns {CalibratedMeter} the named meter
  *   (registered, or added by withMeters), or the registry's first (the default)
  * @throws {UserError} an unknown name, listing the registered meters
  */
@@ -142,7 +156,7 @@ function findMeter(name) {
  * The settings every strategy shares: the options, else the host class's and the kind's defaults.
  * @param {Record<string, any>} options see calibrateHost
  * @param {{root: string, config: Readonly<import('../../types.js').Config>, thresholds: any}} context
- * @param {{name: string, kind: string}} meter
+ * @param {CalibratedMeter} meter
  * @param {'timed'|'counted'} kind the strategy's kind (its defaults)
  * @returns {CommonPlan}
  * @throws {UserError} an unknown host class

@@ -1,6 +1,6 @@
 /**
  * The calibration reports (bench/calibration-<host-class>.md, and
- * bench/calibration-instructions-<host-class>.md for the instructions meter) from the numbers of
+ * bench/calibration-<meter>-<host-class>.md for a counted meter) from the numbers of
  * scripts/verify/calibrate/ (timed.js, counted.js): false issues per run with their exact bound, detection per
  * injected slowdown or cost, and the detectable effect or the counts' noise per test.
  */
@@ -93,14 +93,16 @@ export function renderCountedCalibration(r) {
   const ref = r.reference ?? {};
   const rounds = r.counting?.rounds ?? '?';
   const runs = r.runs ?? [];
+  // The judged metrics are the keys of the report's thresholds, the query path's first (counted.js).
+  const [queryMetric, processMetric] = Object.keys(r.thresholds ?? {});
   out.push(`# Calibration of the ${r.meter} meter: ${r.product} ${r.version}, suite ${r.suite}, host class ${r.hostClass}\n\n`);
-  out.push(`Measured with \`tagbench calibrate --meter instructions\` (last run ${r.measuredAt}) on ${h.cpuModel ?? 'unknown CPU'} (${h.cores ?? '?'} cores, kernel ${h.kernel ?? '?'}), ${dep.valgrind ?? 'valgrind ?'}, ${dep.glibc ?? 'glibc ?'}. `);
-  out.push(`Tests: ${r.tests.join(', ')}. Each run starts servers of the release side by side, every one under callgrind (the instructions meter: ${rounds} rounds, one server process per server and round, alternating, each test a fixed number of events with a fixed seed): `);
+  out.push(`Measured with \`tagbench calibrate --meter ${r.meter}\` (last run ${r.measuredAt}) on ${h.cpuModel ?? 'unknown CPU'} (${h.cores ?? '?'} cores, kernel ${h.kernel ?? '?'}), ${dep.valgrind ?? 'valgrind ?'}, ${dep.glibc ?? 'glibc ?'}. `);
+  out.push(`Tests: ${r.tests.join(', ')}. Each run starts servers of the release side by side, every one under callgrind (the ${r.meter} meter: ${rounds} rounds, one server process per server and round, alternating, each test a fixed number of events with a fixed seed): `);
   out.push(`A and B for A/A, and injected servers. Every server loads the injected-cost library (scripts/verify/calibrate/inject-cost/), A and B at 0, so that an injected server differs from A by exactly its injected count. `);
   out.push('Every comparison goes through the path that opens issues: the run\'s family-wise rule (Holm over the run\'s gated counted verdicts, paired by round), then a confirmation rerun of the tests regressed at the issue level (one rerun of A and every server that needs it); adaptive repeats do not apply to counted figures.\n\n');
   out.push(`The sizes are shares of ${ref.test ?? 'point-query'}'s query-path instructions per query in a reference run (${count(ref.queryPathPerOp)} instructions per query, one process, run ${ref.runId ?? MISSING}), rounded up to the library loop's 2-instruction step; the library adds them in \`${INJECTED_FUNCTION}\` on each query answer (its send()). `);
   const inj = r.injections ?? [];
-  out.push(`The first is injected in every run, the others take turns as a fourth server: ${inj.map((/** @type {any} */ i, /** @type {number} */ k) => `${i.label} ${i.share === null ? '(performance_schema on, a real server-side cost)' : `(${pct(i.share, 1)}: +${count(i.instructions)} instructions per query)`}${k === 0 ? ' every run' : ''}`).join(', ')}.\n\n`);
+  out.push(`The first is injected in every run, the others take turns as a fourth server: ${inj.map((/** @type {any} */ i, /** @type {number} */ k) => `${i.label} ${i.share === null ? '(performance_schema on, a real server-side cost)' : `(${pct(i.share, 1)}: +${count(i[r.meter])} instructions per query)`}${k === 0 ? ' every run' : ''}`).join(', ')}.\n\n`);
   out.push(renderTimes(r));
 
   const f = r.falseIssues ?? { runs: 0, runsWithFalseIssue: 0, runsFlagged: 0, upper95: 1 };
@@ -108,7 +110,7 @@ export function renderCountedCalibration(r) {
   out.push(`**${f.runsWithFalseIssue} of ${f.runs} runs opened an issue for a release compared with itself; the per-run false-issue rate is at most ${formatPercent(f.upper95)} (one-sided 95 % Clopper-Pearson bound).** ${f.runsFlagged} of ${f.runs} runs flagged a regression at any level before confirmation.\n\n`);
   out.push('| run | started | finished | seconds | load 1/5/15 min (end) | injected | gated verdicts (family) | A/A query-path ratios B / A | regressions flagged | issue opened |\n| ---: | --- | --- | ---: | --- | --- | ---: | --- | --- | --- |\n');
   for (const run of runs) {
-    const ratios = run.aa.verdicts.filter((/** @type {any} */ v) => v.metric === 'instructionsPerOp').map((/** @type {any} */ v) => `${v.test} ${formatRatio(v.ratio, { digits: 5 })}`).join(', ');
+    const ratios = run.aa.verdicts.filter((/** @type {any} */ v) => v.metric === queryMetric).map((/** @type {any} */ v) => `${v.test} ${formatRatio(v.ratio, { digits: 5 })}`).join(', ');
     const l = run.loadAverage ?? {};
     out.push(`| ${run.index} | ${hhmm(run.startedAt)} | ${hhmm(run.finishedAt)} | ${run.seconds} | ${l.one ?? MISSING} / ${l.five ?? MISSING} / ${l.fifteen ?? MISSING} | ${run.injections.map((/** @type {any} */ i) => i.label).join(', ')} | ${run.aa.family?.size ?? MISSING} | ${ratios || MISSING} | ${run.aa.flagged.join(', ') || 'none'} | ${run.aa.issue ? '**yes**' : 'no'} |\n`);
   }
@@ -118,21 +120,30 @@ export function renderCountedCalibration(r) {
     out.push(`| ${key} | ${Object.entries(/** @type {Record<string, number>} */ (tally)).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')} |\n`);
   }
   out.push('\n## Injected costs: detection\n\n');
-  const th = r.thresholds?.instructionsPerOp;
+  const th = r.thresholds?.[queryMetric];
   const thText = th ? `warn ${pct(th.warn, 2)}, issue ${pct(th.issue, 2)}` : 'thresholds not recorded';
-  const pth = r.thresholds?.processInstructionsPerOp;
-  out.push(`A detection is what opens an issue: a regression of the test's query-path instructions per operation (\`instructionsPerOp\`, ${thText}) at the issue level after Holm, confirmed by the rerun. The same count added to every query is a smaller share of a costlier query (a write), so the realised ratio is given per test. `);
-  out.push(`A size at the issue threshold itself is an issue only when the realised ratio reaches it both in the run and in its confirmation rerun (the verdict compares the point estimate with the threshold, and a confirmed regression keeps the lower level of the two). The whole-process count (\`processInstructionsPerOp\`${pth ? `, issue ${pct(pth.issue, 2)}` : ''}) is in the last column.\n\n`);
-  out.push('| injected | test | trials | detected | 95 % interval | flagged at any level | realised ratio S / A, median (min–max) | named first by the profile diff (detections) | process count: detected |\n| --- | --- | ---: | ---: | --- | ---: | --- | --- | --- |\n');
+  const pth = r.thresholds?.[processMetric];
+  out.push(`A detection is what opens an issue: a regression of the test's query-path instructions per operation (\`${queryMetric}\`, ${thText}) at the issue level after Holm, confirmed by the rerun. The same count added to every query is a smaller share of a costlier query (a write), so the realised ratio is given per test. `);
+  out.push(`A size at the issue threshold itself is an issue only when the realised ratio reaches it both in the run and in its confirmation rerun (the verdict compares the point estimate with the threshold, and a confirmed regression keeps the lower level of the two). The whole-process count (\`${processMetric}\`${pth ? `, issue ${pct(pth.issue, 2)}` : ''}) is in the last column.\n\n`);
+  // Reports summarized before the calibration judged names by the function findings kept the
+  // profile difference's first name over the detections; they render as they were written.
+  const byFindings = Object.values(r.detection ?? {}).some((d) => Object.values(d.byTest ?? {}).some((t) => t.named));
+  const namedHead = byFindings ? 'function findings: the injected cost found (trials judged), the largest finding' : 'named first by the profile diff (detections)';
+  out.push(`| injected | test | trials | detected | 95 % interval | flagged at any level | realised ratio S / A, median (min–max) | ${namedHead} | process count: detected |\n| --- | --- | ---: | ---: | --- | ---: | --- | --- | --- |\n`);
   for (const d of Object.values(r.detection ?? {})) {
-    const what = d.share === null ? 'performance_schema on' : `${pct(d.share, 1)} (+${count(d.instructions)})`;
+    const what = d.share === null ? 'performance_schema on' : `${pct(d.share, 1)} (+${count(d[r.meter])})`;
     for (const [test, t] of Object.entries(/** @type {Record<string, any>} */ (d.byTest))) {
-      const named = Object.entries(/** @type {Record<string, number>} */ (t.firstNames)).sort((a, b) => b[1] - a[1]).map(([n, k]) => `\`${n}\` ${k}`).join(', ') || MISSING;
+      const first = Object.entries(/** @type {Record<string, number>} */ (t.firstNames)).sort((a, b) => b[1] - a[1]).map(([n, k]) => `\`${n}\` ${k}`).join(', ') || MISSING;
+      const named = !t.named ? first : `${d.share === null ? '' : `found in ${t.named.found} of ${t.named.judged}${t.named.interval ? ` (${formatPercent(t.named.interval[0])}–${formatPercent(t.named.interval[1])})` : ''}; `}largest: ${first}`;
       out.push(`| ${what} | ${test} | ${t.trials} | ${t.detected} | ${t.interval ? `${formatPercent(t.interval[0])}–${formatPercent(t.interval[1])}` : MISSING} | ${t.flagged} | ${formatRatio(t.medianRatio, { digits: 5 })} (${formatRatio(t.minRatio, { digits: 5 })}–${formatRatio(t.maxRatio, { digits: 5 })}) | ${named} | ${t.process.detected} of ${t.process.trials} |\n`);
     }
   }
-  out.push(`\nAttribution: for each injected server and test, the per-function profiles the meter stored beside each counted repeat are differenced (scripts/compare/function-diff.js, means over each side's rounds); the column names the function that gained the most self instructions per operation, counted over the detections. For the injected sizes it must be \`${INJECTED_FUNCTION}\`; performance_schema's cost is named as the diff names it (Debian's binaries name only exported functions; code without a symbol is summed apart, never ranked).\n`);
-  out.push(renderAttributionSamples(r));
+  if (byFindings) {
+    out.push(`\nNamed: for each injected server and test, the function findings compare attaches to the query-path verdict and a run's report, issue and site show ("below the threshold, named": scripts/compare/function-findings.js, the per-function profiles the meter stored beside each counted repeat judged round by round with the thresholds' \`functionFindings\`), whatever the total's verdict. The injected cost is found when a finding is in the injected-cost library: \`${INJECTED_FUNCTION}\`, or its caller there (the library's send()) when the function ran below the profile's cut; its 95 % interval is Clopper-Pearson's. performance_schema's cost is named as the findings name it (Debian's binaries name only exported functions; code without a symbol is never a finding).\n`);
+  } else {
+    out.push(`\nAttribution: for each injected server and test, the per-function profiles the meter stored beside each counted repeat are differenced (scripts/compare/function-diff.js, means over each side's rounds); the column names the function that gained the most self instructions per operation, counted over the detections. For the injected sizes it must be \`${INJECTED_FUNCTION}\`; performance_schema's cost is named as the diff names it (Debian's binaries name only exported functions; code without a symbol is summed apart, never ranked).\n`);
+  }
+  out.push(renderAttributionSamples(r, byFindings));
 
   out.push('\n## A/A noise of the counts per test\n\n');
   out.push('Every server process of A and B is one value (the median of its counted repeats). Within: the sd of ln(count) among one server\'s processes in one run, pooled over servers and runs (what an unpaired comparison sees). Paired: the sd of the rounds\' ln(B / A) about their mean, / √2 (per side, what compare\'s paired test sees). Spread: the largest (max - min) / min among one server\'s processes in one run.\n\n');
@@ -164,19 +175,24 @@ function renderTimes(r) {
 }
 
 /**
- * The top of the profile difference for the last run of each injected size and test.
+ * The largest function findings (or, in older reports, the top of the profile difference) for
+ * the last run of each injected size and test.
  * @param {any} r
+ * @param {boolean} byFindings the report's attributions are function findings
  * @returns {string} Markdown
  */
-function renderAttributionSamples(r) {
-  const lines = ['\nThe functions that gained the most, in the last run of each size:\n\n| injected | test | run | first | second | third | injected function Δ self/op | query path Δ/op | unnamed code Δ/op |\n| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: |\n'];
+function renderAttributionSamples(r, byFindings) {
+  const lines = [byFindings
+    ? '\nThe largest function findings, in the last run of each size:\n\n| injected | test | run | first | second | third | injected function Δ self/op | query path Δ/op | unnamed code Δ/op |\n| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: |\n'
+    : '\nThe functions that gained the most, in the last run of each size:\n\n| injected | test | run | first | second | third | injected function Δ self/op | query path Δ/op | unnamed code Δ/op |\n| --- | --- | ---: | --- | --- | --- | ---: | ---: | ---: |\n'];
   for (const name of Object.keys(r.detection ?? {})) {
     const run = [...(r.runs ?? [])].reverse().find((/** @type {any} */ x) => x.injections.some((/** @type {any} */ i) => i.name === name));
     if (!run) continue;
     const i = run.injections.find((/** @type {any} */ x) => x.name === name);
     for (const [test, a] of Object.entries(/** @type {Record<string, any>} */ (i.attribution ?? {}))) {
       if (!a) continue;
-      const top = [0, 1, 2].map((k) => (a.top[k] ? `\`${shorten(a.top[k].name)}\` +${count(a.top[k].selfDelta)}` : MISSING));
+      const finding = (/** @type {any} */ x) => `\`${shorten(x.name)}\` ${x.kind === 'appeared' ? 'appeared' : x.measure} +${count(x.deltaPerOp)}`;
+      const top = [0, 1, 2].map((k) => (a.findings ? (a.findings[k] ? finding(a.findings[k]) : MISSING) : a.top?.[k] ? `\`${shorten(a.top[k].name)}\` +${count(a.top[k].selfDelta)}` : MISSING));
       lines.push(`| ${i.label} | ${test} | ${run.index} | ${top.join(' | ')} | ${count(a.injectedSelfDelta)} | ${count(a.queryPathDelta)} | ${count(a.unnamedDelta)} |\n`);
     }
   }

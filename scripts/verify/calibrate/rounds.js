@@ -4,8 +4,8 @@
  * server held in a cgroup CPU quota, then A against B and A against S each through compare
  * --adaptive and confirm, exactly the path a benchmark run takes before an issue.
  * The counted strategy's: the reference count of a query, and a counted round of A, B and
- * the injected servers, judged the same way, each instructions verdict with the difference of
- * the per-function profiles behind it (which functions gained the instructions).
+ * the injected servers, judged the same way, each query-path verdict with the functions judged
+ * from the per-function profiles behind it (which functions gained the count).
  */
 import { join } from 'node:path';
 import { runReleases } from '../../run/index.js';
@@ -151,6 +151,8 @@ async function judgeLikeARun(setup, base, candidate, specs, createdAt, follow) {
  * @typedef {object} CountedSetup what every counted calibration run shares
  * @property {Readonly<import('../../types.js').Config>} config with the performance_schema template
  * @property {import('../../types.js').MeterName} meter the counted meter every server runs under
+ * @property {{queryPath: string, process: string}} figures where the judged figures are in the
+ *   meter's figures of a counted repeat (their metrics' `figure` paths)
  * @property {import('../../compare/index.js').CompareThresholds} thresholds
  * @property {string} product
  * @property {string} hostClass
@@ -165,7 +167,7 @@ async function judgeLikeARun(setup, base, candidate, specs, createdAt, follow) {
  */
 
 /**
- * The reference count: one server process under callgrind, the reference test alone.
+ * The reference count: one server process under the meter, the reference test alone.
  * @param {CountedSetup} setup
  * @param {ServerSpec} spec the release with the library at 0, as A and B run it
  * @param {string} test
@@ -174,7 +176,7 @@ async function judgeLikeARun(setup, base, candidate, specs, createdAt, follow) {
  * @throws {UserError} when the count failed
  */
 export async function runCountedReference(setup, spec, test) {
-  const { config, suite, hostClass, meter, storeDir, workBase, cacheDir, signal } = setup;
+  const { config, suite, hostClass, meter, figures, storeDir, workBase, cacheDir, signal } = setup;
   const host = config.hosts[hostClass];
   // One process is enough: a size is a share of a figure that moves by hundredths of a percent.
   const once = { ...config, hosts: { ...config.hosts, [hostClass]: { ...host, counting: { ...(host.counting ?? {}), rounds: 1 } } } };
@@ -182,21 +184,21 @@ export async function runCountedReference(setup, spec, test) {
   if (outcome.interrupted) return null;
   const record = outcome.records[0];
   const slot = record.steps.find((s) => s.name === test)?.meters?.[meter];
-  const rep = slot?.repeats.find((r) => r.status === 'ok' && r.instructions);
-  if (!rep?.instructions) throw new UserError(`calibrate: the reference run counted no instructions for ${test} (${slot?.reason ?? record.reason ?? 'no counted repeat'}); its logs are in ${join(storeDir, 'logs', record.id)}`);
+  const rep = slot?.repeats.find((r) => r.status === 'ok' && readFigure(r, meter, figures.queryPath) !== null);
+  if (!rep) throw new UserError(`calibrate: the reference run counted nothing under the ${meter} meter for ${test} (${slot?.reason ?? record.reason ?? 'no counted repeat'}); its logs are in ${join(storeDir, 'logs', record.id)}`);
   return {
-    reference: { runId: record.id, test, queryPathPerOp: rep.instructions.queryPathPerOp, processPerOp: rep.instructions.processPerOp },
+    reference: { runId: record.id, test, queryPathPerOp: Number(readFigure(rep, meter, figures.queryPath)), processPerOp: Number(readFigure(rep, meter, figures.process)) },
     host: record.host,
   };
 }
 
 /**
- * One counted round: A, B and the injected servers side by side under the instructions meter;
+ * One counted round: A, B and the injected servers side by side under the counted meter;
  * A/B and A/S judged like a run (compare, whose family-wise rule covers the run's counted
  * verdicts, then confirm). The regressed tests of every comparison are confirmed by one rerun of
  * A and the servers concerned: each comparison is then judged on its own pair of that rerun, as
  * `tagbench confirm` would, for one process start per server instead of one per comparison. Each
- * injected comparison's instructions verdicts then get the per-function difference of the
+ * injected comparison's query-path verdicts then get the per-function difference of the
  * profiles behind them (attachFunctionMoves, as compare does): which functions gained.
  * @param {CountedSetup} setup
  * @param {{A: ServerSpec, B: ServerSpec, injected: {key: string, spec: ServerSpec}[]}} servers
@@ -208,7 +210,7 @@ export async function runCountedReference(setup, spec, test) {
  * @throws {UserError} when a run or the rerun cannot start
  */
 export async function runCountedRound(setup, { A, B, injected }) {
-  const { config, thresholds, product, suite, hostClass, tests, meter, storeDir, workBase, cacheDir, budgetS, maxInstances, signal } = setup;
+  const { config, thresholds, product, suite, hostClass, tests, meter, figures, storeDir, workBase, cacheDir, budgetS, maxInstances, signal } = setup;
   const write = (/** @type {string} */ t) => process.stderr.write(t);
   const common = { suite, hostClass, meters: [meter], repeats: 1, instances: 1, storeDir, workDir: workBase, cacheDir, write, signal };
   const outcome = await runReleases(config, { releases: [A, B, ...injected.map((s) => s.spec)], only: tests, ...common });
@@ -236,14 +238,14 @@ export async function runCountedRound(setup, { A, B, injected }) {
       judged[c.key] = confirmVerdicts(judged[c.key], rerun);
     });
   }
-  // Where the instructions went, as compare attaches it to every instructions verdict of a run.
+  // Where the count went, as compare attaches it to every query-path verdict of a run.
   for (const c of candidates.slice(1)) await attachFunctionMoves(judged[c.key], side('A', ra), side(c.key, c.record), storeDir);
   return {
     aa: judged.B,
     injected: Object.fromEntries(candidates.slice(1).map((c) => [c.key, judged[c.key]])),
     runIds: Object.fromEntries([['A', ra.id], ...candidates.map((c) => [c.key, c.record.id])]),
     confirmRunIds,
-    noise: Object.fromEntries(tests.map((t) => [t, { A: countedValues(ra, t, meter), B: countedValues(rb, t, meter) }])),
+    noise: Object.fromEntries(tests.map((t) => [t, { A: countedValues(ra, t, meter, figures), B: countedValues(rb, t, meter, figures) }])),
     meterSetup: ra.config.meterSetup?.[meter] ?? null,
   };
 }
@@ -253,19 +255,35 @@ export async function runCountedRound(setup, { A, B, injected }) {
  * @param {import('../../types.js').RunRecord} record
  * @param {string} test
  * @param {string} meter the counted meter whose slot holds the figures
+ * @param {{queryPath: string, process: string}} figures their paths in the meter's figures
  * @returns {{queryPath: number[], process: number[]}} in round order
  */
-function countedValues(record, test, meter) {
-  const reps = record.steps.find((s) => s.name === test)?.meters?.[meter]?.repeats.filter((r) => r.status === 'ok' && r.instructions) ?? [];
+function countedValues(record, test, meter, figures) {
+  const reps = record.steps.find((s) => s.name === test)?.meters?.[meter]?.repeats.filter((r) => r.status === 'ok' && readFigure(r, meter, figures.queryPath) !== null) ?? [];
   /** @type {Map<number, {q: number[], p: number[]}>} */
   const rounds = new Map();
   for (const r of reps) {
     const g = rounds.get(r.instance) ?? { q: [], p: [] };
-    g.q.push(/** @type {import('../../types.js').InstructionFigures} */ (r.instructions).queryPathPerOp);
-    g.p.push(/** @type {import('../../types.js').InstructionFigures} */ (r.instructions).processPerOp);
+    g.q.push(Number(readFigure(r, meter, figures.queryPath)));
+    g.p.push(Number(readFigure(r, meter, figures.process)));
     rounds.set(r.instance, g);
   }
   const med = (/** @type {number[]} */ xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
   const ordered = [...rounds.entries()].sort((a, b) => a[0] - b[0]).map(([, g]) => g);
   return { queryPath: ordered.map((g) => med(g.q)), process: ordered.map((g) => med(g.p)) };
+}
+
+/**
+ * A figure of a counted repeat, where the meter's metric says it is: `<meter>.<figure path>`
+ * (the record's home of a counted meter's figures, as compare/metrics.js reads them).
+ * @param {import('../../types.js').CountedRepeat} rep
+ * @param {string} meter
+ * @param {string} path the metric's `figure`, a dot path
+ * @returns {number|null} null where the repeat has no such number
+ */
+function readFigure(rep, meter, path) {
+  /** @type {unknown} */
+  let v = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (rep))[meter];
+  for (const key of path.split('.')) v = v !== null && typeof v === 'object' ? /** @type {Record<string, unknown>} */ (v)[key] : undefined;
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }

@@ -1,10 +1,10 @@
 /**
  * The figures of a calibration report (bench/calibration-<host-class>.json, and
- * bench/calibration-instructions-<host-class>.json for the instructions meter): what each run
- * says, small enough to keep every run, and the rates over all runs with exact bounds. Pure.
+ * bench/calibration-<meter>-<host-class>.json for a counted meter): what each run says, small
+ * enough to keep every run, and the rates over all runs with exact bounds. Pure.
  */
 import { listRegressedTests, hasIssueRegression, upperBound, clopperPearson } from '../../compare/index.js';
-import { INJECTED_FUNCTION } from './inject-cost/build-inject-cost.js';
+import { INJECTED_FUNCTION, INJECTED_OBJECT } from './inject-cost/build-inject-cost.js';
 
 /**
  * A comparison's verdicts, cut to what the report reads.
@@ -78,12 +78,13 @@ export function summarizeCalibration(runs, slowdowns) {
   };
 }
 
-/** The counted metrics: the query path (gated at 1 %) and the whole process (2 %). */
-const QUERY_PATH = 'instructionsPerOp';
-const PROCESS = 'processInstructionsPerOp';
+/**
+ * @typedef {{queryPath: {metric: string}, process: {metric: string}}} JudgedMetrics the counted
+ *   meter's metrics in the report's two roles (counted.js JudgedFigures, from the meter)
+ */
 
 /**
- * What one instructions calibration run says.
+ * What one counted calibration run says.
  * @param {number} index 1-based
  * @param {string[]} injectedNames the sizes injected in this run, in the order of run.injected
  * @param {{aa: any, injected: Record<string, any>, runIds: Record<string, string>, confirmRunIds: string[],
@@ -91,32 +92,40 @@ const PROCESS = 'processInstructionsPerOp';
  *   verdicts carry `functions`, the profile difference compare attaches)
  * @param {number} seconds the run's wall time, its confirmation included
  * @param {string} finishedAt ISO time
+ * @param {JudgedMetrics} judged
  * @returns {Record<string, any>} index, finishedAt, seconds, runIds, confirmRunIds, aa {issue,
  *   flagged, family, verdicts}, injections [{name, label, family, verdicts, attribution}], noise
  * @throws nothing
  */
-export function summarizeCountedRun(index, injectedNames, run, seconds, finishedAt) {
+export function summarizeCountedRun(index, injectedNames, run, seconds, finishedAt, judged) {
   return {
     index, finishedAt, seconds, runIds: run.runIds, confirmRunIds: run.confirmRunIds,
     aa: { issue: hasIssueRegression(run.aa, { confirmedOnly: true }), flagged: listRegressedTests(run.aa), family: run.aa.family ?? null, verdicts: verdicts(run.aa) },
     injections: Object.entries(run.injected).map(([label, c], i) => ({
-      name: injectedNames[i], label, family: c.family ?? null, verdicts: verdicts(c), attribution: attributions(c),
+      name: injectedNames[i], label, family: c.family ?? null, verdicts: verdicts(c), attribution: attributions(c, judged.queryPath.metric),
     })),
     noise: run.noise,
   };
 }
 
 /**
- * The rates over all instructions calibration runs: false issues per A/A run with the one-sided
+ * The rates over all counted calibration runs: false issues per A/A run with the one-sided
  * 95 % bound; per injected size and test, detections (a confirmed issue-level regression of the
- * query-path count) with their Clopper-Pearson interval, the realised ratio, and which function
- * the profile difference named first; the A/A noise of each test's counts across processes.
+ * query-path count) with their Clopper-Pearson interval, the realised ratio, and what the
+ * function findings named (compare's judgement per function, as a run's report shows it:
+ * whatever the total's verdict, in how many trials the injected cost was a finding, and which
+ * function was the largest finding); the A/A noise of each test's counts across processes.
  * @param {any[]} runs as summarizeCountedRun returns them
- * @param {{name: string, label: string, share: number|null, instructions: number}[]} injections
+ * @param {({name: string, label: string, share: number|null} & Record<string, any>)[]} injections
+ *   each with its added count under the meter's name (counted.js Injection)
+ * @param {JudgedMetrics} judged
+ * @param {string} meter the meter's name
  * @returns {{falseIssues: Record<string, any>, aaVerdicts: Record<string, Record<string, number>>, detection: Record<string, any>, noiseByTest: Record<string, any>}}
  * @throws nothing
  */
-export function summarizeCountedCalibration(runs, injections) {
+export function summarizeCountedCalibration(runs, injections, judged, meter) {
+  const queryPath = judged.queryPath.metric;
+  const processMetric = judged.process.metric;
   const withIssue = runs.filter((r) => r.aa.issue).length;
   const flaggedRuns = runs.filter((r) => r.aa.flagged.length > 0).length;
   /** @type {Record<string, any>} */
@@ -127,14 +136,16 @@ export function summarizeCountedCalibration(runs, injections) {
     /** @type {Record<string, any>} */
     const byTest = {};
     for (const test of tests) {
-      const rows = done.map((i) => ({ v: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === QUERY_PATH), p: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === PROCESS), a: i.attribution?.[test] ?? null }));
+      const rows = done.map((i) => ({ v: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === queryPath), p: i.verdicts.find((/** @type {any} */ x) => x.test === test && x.metric === processMetric), a: i.attribution?.[test] ?? null }));
       const trials = rows.filter((r) => r.v);
       const hits = trials.filter((r) => isDetection(r.v));
       const ratios = trials.map((r) => r.v.ratio).filter((x) => typeof x === 'number');
+      // Judged per function: the trials whose verdict had the rounds' profiles to judge.
+      const judgedTrials = trials.filter((r) => Array.isArray(r.a?.findings));
       /** @type {Record<string, number>} */
       const firstNames = {};
-      for (const r of hits) {
-        const name = r.a?.top?.[0]?.name ?? '(none named)';
+      for (const r of judgedTrials) {
+        const name = r.a.findings[0]?.name ?? '(no finding)';
         firstNames[name] = (firstNames[name] ?? 0) + 1;
       }
       const pTrials = rows.filter((r) => r.p);
@@ -142,36 +153,51 @@ export function summarizeCountedCalibration(runs, injections) {
         trials: trials.length, detected: hits.length, flagged: trials.filter((r) => r.v.verdict === 'regression').length,
         interval: trials.length ? clopperPearson(hits.length, trials.length) : null,
         medianRatio: median(ratios), minRatio: ratios.length ? Math.min(...ratios) : null, maxRatio: ratios.length ? Math.max(...ratios) : null,
-        attributedToInjected: hits.filter((r) => r.a?.top?.[0]?.name === INJECTED_FUNCTION).length,
+        attributedToInjected: hits.filter((r) => r.a?.injected?.first === true).length,
+        named: { judged: judgedTrials.length, found: judgedTrials.filter((r) => r.a.injected).length, first: judgedTrials.filter((r) => r.a.injected?.first === true).length,
+          interval: judgedTrials.length ? clopperPearson(judgedTrials.filter((r) => r.a.injected).length, judgedTrials.length) : null },
         firstNames,
         medianInjectedSelfDelta: median(trials.map((r) => r.a?.injectedSelfDelta).filter((x) => typeof x === 'number')),
         process: { trials: pTrials.length, detected: pTrials.filter((r) => isDetection(r.p)).length, medianRatio: median(pTrials.map((r) => r.p.ratio).filter((x) => typeof x === 'number')) },
       };
     }
-    detection[inj.name] = { label: inj.label, share: inj.share, instructions: inj.instructions, runs: done.length, byTest };
+    // The added count under the meter's name, as the injection has it (counted.js Injection).
+    detection[inj.name] = { label: inj.label, share: inj.share, [meter]: inj[meter], runs: done.length, byTest };
   }
   return {
     falseIssues: { runs: runs.length, runsWithFalseIssue: withIssue, runsFlagged: flaggedRuns, upper95: runs.length ? upperBound(withIssue, runs.length) : 1 },
     aaVerdicts: tallyVerdicts(runs),
     detection,
-    noiseByTest: summarizeCountedNoise(runs),
+    noiseByTest: summarizeCountedNoise(runs, queryPath),
   };
 }
 
 /**
- * Where each test's extra instructions went, from the profile difference on its query-path verdict.
+ * Where each test's extra count went, as compare shows it: the function findings attached to
+ * its query-path verdict (verify/attach-function-moves.js, judged by compare's
+ * judgeFunctionProfiles round by round, the same code and settings a run's report and issue
+ * print as "below the threshold, named"), with the profile difference's totals beside them.
  * @param {any} c an injected comparison
- * @returns {Record<string, {top: {name: string, object: string, selfDelta: number}[], injectedSelfDelta: number,
- *   queryPathDelta: number|null, totalDelta: number, unnamedDelta: number}|null>} by test; null
- *   where the verdict has no difference (no profiles)
+ * @param {string} queryPath the query-path metric
+ * @returns {Record<string, {findings: {name: string, object: string, kind: string, measure: string, deltaPerOp: number, shareOfTotal: number}[]|null,
+ *   injected: {name: string, kind: string, measure: string, deltaPerOp: number, shareOfTotal: number, first: boolean}|null,
+ *   injectedSelfDelta: number, queryPathDelta: number|null, totalDelta: number, unnamedDelta: number}|null>} by test;
+ *   null where the verdict has no profiles; findings null where its rounds were not judged per function
  */
-function attributions(c) {
-  return Object.fromEntries(c.tests.filter((/** @type {any} */ t) => t.metric === QUERY_PATH).map((/** @type {any} */ t) => {
+function attributions(c, queryPath) {
+  return Object.fromEntries(c.tests.filter((/** @type {any} */ t) => t.metric === queryPath).map((/** @type {any} */ t) => {
     const f = t.functions;
     if (!f) return [t.test, null];
+    /** @type {any[]|null} */
+    const all = t.functionFindings?.findings ?? null;
+    const brief = (/** @type {any} */ x) => ({ name: x.name, object: x.object, kind: x.kind, measure: x.measure, deltaPerOp: x.deltaPerOp, shareOfTotal: x.shareOfTotal });
+    // The injected cost as a finding: its own function, else its caller in the library.
+    const inLibrary = (all ?? []).filter((x) => INJECTED_OBJECT.test(x.object));
+    const injected = inLibrary.find((x) => x.name === INJECTED_FUNCTION) ?? inLibrary[0] ?? null;
     return [t.test, {
-      top: f.added.slice(0, 3).map((/** @type {any} */ x) => ({ name: x.name, object: x.object, selfDelta: x.selfDelta })),
-      injectedSelfDelta: f.added.find((/** @type {any} */ x) => x.name === INJECTED_FUNCTION)?.selfDelta ?? 0,
+      findings: all === null ? null : all.slice(0, 3).map(brief),
+      injected: injected ? { ...brief(injected), first: all?.[0] === injected } : null,
+      injectedSelfDelta: injected?.name === INJECTED_FUNCTION && injected.measure === 'self' ? injected.deltaPerOp : 0,
       queryPathDelta: f.queryPathDelta, totalDelta: f.totalDelta, unnamedDelta: f.unnamedDelta,
     }];
   }));
@@ -213,10 +239,11 @@ function tallyVerdicts(runs) {
  * divided by √2 to be per side, pooled over runs (what compare's paired test sees); spread: the
  * largest (max - min) / min among one side's processes of one run.
  * @param {any[]} runs
+ * @param {string} queryPath the query-path metric (its A/A verdicts' ratios)
  * @returns {Record<string, any>} by test: processes, meanQueryPath, queryPath {within, paired,
  *   maxSpread}, process {within, paired, maxSpread}, aaRatio {min, max} of the A/A query-path verdicts
  */
-function summarizeCountedNoise(runs) {
+function summarizeCountedNoise(runs, queryPath) {
   /** @type {Record<string, any>} */
   const out = {};
   const tests = [...new Set(runs.flatMap((r) => Object.keys(r.noise ?? {})))];
@@ -244,7 +271,7 @@ function summarizeCountedNoise(runs) {
       return { within: poolSd(within), paired: poolSd(paired), maxSpread };
     };
     const values = runs.flatMap((r) => (r.noise?.[test] ? [...r.noise[test].A.queryPath, ...r.noise[test].B.queryPath] : []));
-    const aa = runs.map((r) => r.aa.verdicts.find((/** @type {any} */ v) => v.test === test && v.metric === QUERY_PATH)?.ratio).filter((x) => typeof x === 'number');
+    const aa = runs.map((r) => r.aa.verdicts.find((/** @type {any} */ v) => v.test === test && v.metric === queryPath)?.ratio).filter((x) => typeof x === 'number');
     out[test] = {
       processes: values.length,
       meanQueryPath: values.length ? values.reduce((s, x) => s + x, 0) / values.length : null,

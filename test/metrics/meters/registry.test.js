@@ -31,6 +31,25 @@ test('a meter of the wrong shape is refused when registered, naming its file and
   assert.throws(() => registerMeters(/** @type {any} */ ({ ticks: { name: 'ticks', kind: 'timed', start, needs, metrics: [{ name: 'ticksPerOp', unit: 'ticks/op' }] } })), /ticks\.js: metrics\[0\] lacks figure, higherIsBetter, scale, label/);
 });
 
+test('a calibration description names the meter\'s own metrics, or registration fails naming the file and the role', () => {
+  const start = async () => ({ stop: async () => null });
+  const needs = { tools: [], wrappedServer: false };
+  const metrics = [
+    { name: 'ticksPerOp', figure: 'ticksPerOp', unit: 'ticks/op', higherIsBetter: false, scale: /** @type {const} */ ('log'), label: 'ticks' },
+    { name: 'allTicksPerOp', figure: 'allTicksPerOp', unit: 'ticks/op', higherIsBetter: false, scale: /** @type {const} */ ('log'), label: 'all ticks' },
+  ];
+  const ticks = (/** @type {any} */ calibration) => ({ ticks: /** @type {any} */ ({ name: 'ticks', kind: 'counted', start, needs, metrics, calibration }) });
+  const judged = { queryPath: 'ticksPerOp', process: 'allTicksPerOp' };
+  assert.ok(registerMeters(ticks({ injects: 'preload-count', sizeTest: 'point-query', judged })).ticks.calibration);
+  assert.throws(() => registerMeters(ticks({ injects: 'preload-count', sizeTest: 'point-query', judged: { ...judged, process: 'processTicksPerOp' } })),
+    /ticks\.js: calibration\.judged\.process "processTicksPerOp" is not one of its metrics \(ticksPerOp, allTicksPerOp\)/);
+  assert.throws(() => registerMeters(ticks({ judged })), /ticks\.js: calibration needs injects and sizeTest/);
+  // A whole strategy of the meter's own (it has round) is the pipeline's to run, not checked here.
+  assert.ok(registerMeters(ticks({ kind: 'counted', round: async () => true })).ticks.calibration);
+  // The registered counted meter that is calibrated by injected counts says so.
+  assert.deepEqual(getMeter('instructions').calibration, { injects: 'preload-count', sizeTest: 'point-query', judged: { queryPath: 'instructionsPerOp', process: 'processInstructionsPerOp' } });
+});
+
 test('every meter states its metrics and needs; the record carries the metrics of the meters that have any', () => {
   for (const meter of Object.values(METERS)) {
     assert.equal(meter.kind === 'timed' || meter.kind === 'counted', true, meter.name);

@@ -2,7 +2,8 @@
  * `tagbench calibrate --meter instructions` on real servers, cut to one run of one test: a
  * reference count, then A, B and two injected servers (2 % of a point select added by the
  * preload library, and performance_schema turned on) under callgrind, judged through compare and
- * confirm, with the profile difference naming where the instructions went, and a report that
+ * confirm, with the function findings (compare's, as a run's report shows them) naming where the
+ * instructions went, and a report that
  * later calls add runs to.
  */
 import { test } from 'node:test';
@@ -67,13 +68,14 @@ test('one instructions calibration run: A/A and injected costs under callgrind, 
     assert.ok(Math.abs(d2.medianRatio - 1 - two.instructions / perQuery) < 0.001, `realised ratio ${d2.medianRatio}`);
     assert.deepEqual(d2.firstNames, { tagbench_injected_cost: 1 });
     assert.equal(d2.attributedToInjected, 1);
+    assert.deepEqual([d2.named.judged, d2.named.found, d2.named.first], [1, 1, 1], 'the function findings found the injected cost, the largest finding');
     assert.ok(run.confirmRunIds.length >= 2, 'the detection went through a confirmation rerun');
     assert.ok(Math.abs(run.injections[0].attribution['point-query'].injectedSelfDelta - two.instructions) < 0.02 * two.instructions);
-    // performance_schema on costs a point select more; the diff names some function first
+    // performance_schema on costs a point select more; the findings name some function first
     const dp = result.detection.performance_schema.byTest['point-query'];
     assert.equal(dp.trials, 1);
     assert.ok(dp.medianRatio > 1, `performance_schema ratio ${dp.medianRatio}`);
-    assert.ok(run.injections[1].attribution['point-query'].top.length > 0);
+    assert.ok(run.injections[1].attribution['point-query'].findings.length > 0);
 
     // The performance_schema server ran its own template; the others the shipped one.
     const records = await readRecords(store, {});
@@ -92,7 +94,7 @@ test('one instructions calibration run: A/A and injected costs under callgrind, 
     const md = await readFile(report, 'utf8');
     assert.match(md, /^# Calibration of the instructions meter: mariadb 10\.11\.18, suite smoke, host class local$/m);
     assert.match(md, /\*\*[01] of 1 runs opened an issue for a release compared with itself/);
-    assert.match(md, /\| 2\.0 % \(\+[\d,]+\) \| point-query \| 1 \| 1 \| .* \| `tagbench_injected_cost` 1 \|/);
+    assert.match(md, /\| 2\.0 % \(\+[\d,]+\) \| point-query \| 1 \| 1 \| .* \| found in 1 of 1 .*; largest: `tagbench_injected_cost` 1 \|/);
     assert.match(md, /\| point-query \| 6 \| [\d,]+ \|/);
     assert.match(md, /Test conditions: whatever else CI runs\./);
 

@@ -18,6 +18,12 @@ const SOURCE = fileURLToPath(new URL('./inject-cost.c', import.meta.url));
 
 /** The function the library adds its instructions in: what a profile must name. */
 export const INJECTED_FUNCTION = 'tagbench_injected_cost';
+/**
+ * The library's object name in a profile: buildInjectCost names the built file by its source's
+ * sha256. A function finding there is the injected cost, named by its function or, when that
+ * function ran below the profile's cut, by its caller in the library (its send()).
+ */
+export const INJECTED_OBJECT = /^[0-9a-f]{64}\.so$/;
 /** The function the library spends its CPU-time share in (the wall meter's injected cost). */
 export const INJECTED_CPU_FUNCTION = 'tagbench_injected_cpu';
 
@@ -47,7 +53,7 @@ export async function buildInjectCost({ cacheDir }) {
   } catch (err) {
     await rm(partial, { force: true });
     if (/** @type {{code?: string}} */ (err).code === 'ENOENT') {
-      throw new UserError('gcc is not installed: the injected-cost library of `calibrate --meter instructions` is built from C (Debian: apt-get install gcc)', { cause: err });
+      throw new UserError('gcc is not installed: the injected-cost library of `tagbench calibrate` is built from C (Debian: apt-get install gcc)', { cause: err });
     }
     const stderr = String(/** @type {{stderr?: string}} */ (err).stderr ?? '').trim();
     throw new UserError(`gcc could not build ${SOURCE}: ${stderr || (err instanceof Error ? err.message : String(err))}`, { cause: err });
@@ -57,15 +63,15 @@ export async function buildInjectCost({ cacheDir }) {
 
 /**
  * The environment of a server that runs with the library: each of its query answers (send())
- * then costs `instructions` more, rounded down to the loop's step.
+ * then costs `added` instructions more, rounded down to the loop's step.
  * @param {string} libraryPath from buildInjectCost
- * @param {number} instructions added per send(), >= 0 (0: the library is loaded and adds nothing)
+ * @param {number} added instructions added per send(), >= 0 (0: the library is loaded and adds nothing)
  * @returns {Record<string, string>} LD_PRELOAD and TAGBENCH_INJECT_INSTRUCTIONS
  * @throws {Error} a negative or non-integer count (a bug of the caller)
  */
-export function injectCostEnv(libraryPath, instructions) {
-  if (!(Number.isInteger(instructions) && instructions >= 0)) throw new Error(`injected instructions must be a whole number >= 0, got ${instructions}`);
-  return { LD_PRELOAD: libraryPath, TAGBENCH_INJECT_INSTRUCTIONS: String(instructions) };
+export function injectCostEnv(libraryPath, added) {
+  if (!(Number.isInteger(added) && added >= 0)) throw new Error(`injected instructions must be a whole number >= 0, got ${added}`);
+  return { LD_PRELOAD: libraryPath, TAGBENCH_INJECT_INSTRUCTIONS: String(added) };
 }
 
 /**
