@@ -51,6 +51,26 @@ export function describeHowSure(comparison, calibrations) {
 }
 
 /**
+ * What the calibrations this run cites measured of false issues, per meter: the same choice as the
+ * "how sure" sentence (host class, CPU, meter, design, age), so the family line never cites an A/A
+ * rate measured on another machine or design, as the host class's old report did.
+ * @param {{hostClass: string, host?: {cpuModel: string|null, cores: number|null}, createdAt: string, tests: SureVerdict[]}} comparison
+ * @param {Calibration[]} calibrations the host class's stored calibrations
+ * @returns {string} e.g. "wall: 0 of 10 A/A runs opened an issue (95 % upper bound 25.9 % per run,
+ *   bench/calibration-preload-local.json); instructions: no matching calibration"; '' without verdicts
+ */
+export function describeMeasuredFalseIssues(comparison, calibrations) {
+  return headlineMetrics(comparison.tests).map((metric) => {
+    const verdicts = comparison.tests.filter((t) => t.metric === metric);
+    const meter = verdicts[0].meter ?? undefined;
+    const { calibration: c } = selectCalibration(calibrations, { hostClass: comparison.hostClass, host: comparison.host, metric, meter, design: computeRunDesign(verdicts, metric), at: comparison.createdAt });
+    const name = c?.meter ?? meter ?? 'timed repeats';
+    return c ? `${name}: ${c.falseIssues.runsWithFalseIssue} of ${c.falseIssues.runs} A/A runs opened an issue (95 % upper bound ${formatPercent(c.falseIssues.upper95)} per run, ${c.source})`
+      : `${name}: no matching calibration`;
+  }).join('; ');
+}
+
+/**
  * The first metric of each meter among the verdicts, in verdict order.
  * @param {SureVerdict[]} tests
  * @returns {string[]}

@@ -4,7 +4,7 @@
  * and the reason of every verdict other than unchanged.
  */
 import { findSuspects, SUSPECT_BAD_SHARE, SUSPECT_PAST_ISSUE_SHARE } from './suspects.js';
-import { describeHowSure } from './how-sure.js';
+import { describeHowSure, describeMeasuredFalseIssues } from './how-sure.js';
 import { formatDetectable, formatPercent, formatRatio, formatStats, formatValue, UNDETECTABLE } from '../format-number.js';
 import { renderFunctionDiff } from './function-diff.js';
 import { namingCommand } from './unnamed-code.js';
@@ -69,7 +69,7 @@ export function renderComparison(cmp, options) {
   const design = pairedCount === 0 ? independent : pairedCount === cmp.tests.length ? paired : `${paired} for ${pairedCount} of ${cmp.tests.length} verdicts, else ${independent}`;
   const method = `${design}, MDE at power ${formatPercent(th.power ?? 0.8)}`;
   const sure = describeHowSure(cmp, options.calibrations ?? []);
-  const extra = [familyLine(cmp, options.calibration ?? null), adaptiveLine(cmp, md ? asText : String)].filter(Boolean);
+  const extra = [familyLine(cmp, options.calibration ?? null, options.calibrations), adaptiveLine(cmp, md ? asText : String)].filter(Boolean);
   if (md) {
     out.push(`## ${asText(title)}\n\n${sure ? `**How sure:** ${sure}\n\n` : ''}${counts}. Method: ${method} (docs/method.md). Runs: base ${cmp.base.runIds.map(asText).join(', ')}; candidate ${cmp.candidate.runIds.map(asText).join(', ')}.\n\n`);
     for (const line of extra) out.push(`${line}\n\n`);
@@ -194,18 +194,20 @@ function rocksdbCells(r) {
 }
 
 /**
- * What reaches a person, controlled over the run: the design bound and, when the host class
- * has a calibration, what it measured.
+ * What reaches a person, controlled over the run: the design bound and what the calibrations the
+ * run cites measured (per meter, matched as the "how sure" sentence matches them); without the
+ * stored calibrations, the host class's report as before.
  * @param {FullComparison} cmp
  * @param {MeasuredFalseIssues|null} calibration
+ * @param {import('../types.js').Calibration[]} [calibrations]
  * @returns {string}
  */
-function familyLine(cmp, calibration) {
+function familyLine(cmp, calibration, calibrations) {
   const f = cmp.family;
   if (!f) return 'issues: judged test by test (a confirmation rerun)';
-  const measured = calibration
-    ? `measured on this host class: ${calibration.runsWithFalseIssue} of ${calibration.runs} A/A runs opened an issue (95 % upper bound ${formatPercent(calibration.upper95)} per run, ${calibration.file})`
-    : 'not yet measured on this host class (run tagbench calibrate)';
+  const measured = calibrations ? `measured by the calibrations this run cites: ${describeMeasuredFalseIssues(cmp, calibrations)}`
+    : calibration ? `measured on this host class: ${calibration.runsWithFalseIssue} of ${calibration.runs} A/A runs opened an issue (95 % upper bound ${formatPercent(calibration.upper95)} per run, ${calibration.file})`
+      : 'not yet measured on this host class (run tagbench calibrate)';
   // A paired verdict (t over the rounds) has no floor on its p-value; the exact rank-sum test does.
   const unpaired = cmp.tests.some((t) => !t.pairedRounds && t.pWorse !== null && t.pWorse !== undefined);
   const floor = unpaired ? ` An issue judged on independent instances needs at least ${f.minInstances} instances per side.` : '';

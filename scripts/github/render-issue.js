@@ -7,7 +7,7 @@ import { formatChange, formatDetectable, formatEffect, formatInterval, formatPer
 import { renderProvenance } from './render-provenance.js';
 import { largestFitting } from './fit-text.js';
 import { renderTriageHelp } from './triage-answers.js';
-import { compareTimeAndWork, describeHowSure, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, namingCommand, computeShownRatio, formatShownRatio, isCountedVerdict, renderFunctionFindings, counterWords, TIMED_WORK_FLOOR } from '../compare/index.js';
+import { compareTimeAndWork, describeHowSure, describeMeasuredFalseIssues, describeTimeAndWork, findVerdictPolicy, renderFunctionDiff, namingCommand, computeShownRatio, formatShownRatio, isCountedVerdict, renderFunctionFindings, counterWords, TIMED_WORK_FLOOR } from '../compare/index.js';
 
 /** Marks issues of ad-hoc runs, so people see at a glance they are not a release's verdict. */
 export const AD_HOC_LABEL = 'tagbench:ad-hoc';
@@ -116,7 +116,7 @@ export function renderIssue(comparison, records, context) {
     renderMarker(marker),
     `**${n} confirmed regression${n > 1 ? 's' : ''}** in ${code(`${key.product} ${key.version}`)} (line ${code(key.line)}) against the baseline ${code(`${key.product} ${comparison.base.version}`)}, host class ${code(key.hostClass)}, suite ${code(key.suite)}. Each was confirmed by a rerun of the regressed tests.`,
     '',
-    `**How sure:** ${describeHowSure(comparison, context.calibrations ?? [])}${context.calibration ? ` On this host class ${context.calibration.runsWithFalseIssue} of ${context.calibration.runs} A/A calibration runs opened an issue (at most ${formatPercent(context.calibration.upper95)} per run, 95 % bound).` : ''}`,
+    `**How sure:** ${describeHowSure(comparison, context.calibrations ?? [])} ${falseIssueWords(comparison, context)}`.trimEnd(),
     '',
     ...renderTagMoved(comparison.candidate, records),
     ...(key.adHoc ? [`> Ad-hoc run with overrides (${describeOverrides(key.adHoc)}): this is not the official issue of ${code(`${key.product} ${key.version}`)}, which only default runs write.`, ''] : []),
@@ -335,4 +335,17 @@ function renderCounts(c) {
 /** @param {string} s */
 function code(s) {
   return '`' + String(s).replace(/`/g, "'") + '`';
+}
+
+/**
+ * False issues measured by the calibrations the run cites (per meter, matched as "how sure"
+ * matches them); without stored calibrations, the host class's report as before.
+ * @param {Parameters<typeof describeHowSure>[0]} comparison
+ * @param {{calibration?: import('../compare/index.js').HostCalibration|null, calibrations?: import('../types.js').Calibration[]}} context
+ * @returns {string} a sentence, or '' when nothing was measured
+ */
+function falseIssueWords(comparison, context) {
+  if (context.calibrations && context.calibrations.length > 0) return `False issues per A/A run, ${describeMeasuredFalseIssues(comparison, context.calibrations)}.`;
+  const c = context.calibration;
+  return c ? `On this host class ${c.runsWithFalseIssue} of ${c.runs} A/A calibration runs opened an issue (at most ${formatPercent(c.upper95)} per run, 95 % bound).` : '';
 }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readCalibrations, readComparisonFile } from '../../scripts/store/index.js';
-import { describeHowSure, selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from '../../scripts/compare/index.js';
+import { describeHowSure, describeMeasuredFalseIssues, renderComparison, selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from '../../scripts/compare/index.js';
 
 const BENCH = fileURLToPath(new URL('../../bench', import.meta.url));
 const COMPARISON = fileURLToPath(new URL('../fixtures/compare/time-and-work/verdicts/local/mariadb/10.11.19/smoke/vs-10.11.18-20261128T130217Z-284138fa.json', import.meta.url));
@@ -130,4 +130,19 @@ test('the quiet preload calibration (AMD EPYC, 3 rounds paired) is cited for a l
   // 5 unpaired instances: the one calibration of that design was measured on the Intel host.
   assert.equal(selectCalibration(real, { ...later, design: { paired: false, instances: 5 } }).calibration, null);
   assert.equal(selectCalibration(real, { ...later, at: '2026-11-28T13:02:17.000Z' }).calibration, null);
+});
+
+test('the family line cites the false issues of the calibrations the run cites, per meter, never the host class\'s report of another CPU and design', () => {
+  // The real comparison, dated after the preload calibration as a run of today would be, with the
+  // host facts of its records (AMD EPYC, 2 cores: it was made before comparisons kept them).
+  const later = { ...comparison, createdAt: '2026-11-29T00:00:00.000Z', host: { cpuModel: 'AMD EPYC', cores: 2 } };
+  assert.equal(describeMeasuredFalseIssues(later, real),
+    'wall: 0 of 10 A/A runs opened an issue (95 % upper bound 25.9 % per run, bench/calibration-preload-local.json); instructions: no matching calibration');
+  const full = /** @type {import('../../scripts/compare/index.js').FullComparison} */ (/** @type {unknown} */ (later));
+  const legacy = { runs: 30, runsWithFalseIssue: 0, upper95: 0.095, file: 'bench/calibration-local.json' };
+  const md = renderComparison(full, { format: 'markdown', calibration: legacy, calibrations: real });
+  assert.match(md, /measured by the calibrations this run cites: wall: 0 of 10 A\/A runs opened an issue \(95 % upper bound 25\.9 % per run, bench\/calibration-preload-local\.json\); instructions: no matching calibration/);
+  assert.doesNotMatch(md, /bench\/calibration-local\.json/, 'the Intel report of 5 unpaired instances is not cited');
+  // As stored (no host facts, made before the wall calibration): the timed repeats cite none.
+  assert.match(describeMeasuredFalseIssues(comparison, real), /^timed repeats: no matching calibration; instructions: 0 of 30 A\/A runs/);
 });

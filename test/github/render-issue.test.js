@@ -96,7 +96,11 @@ test('the issue and the job summary say how sure, right after the count: the mat
   };
   const plan = renderIssue(c19, records, { ...context, calibration, calibrations: [matching] });
   const body = plan?.body ?? '';
-  assert.match(body, /against the baseline .*\n\n\*\*How sure:\*\* Throughput: no verdict of this run could detect a change at the issue level \(too few instances for it\); the calibration of 2025-02-20 \(9 days before this run; smoke, 3 instances per side, load up to 0\.4; bench\/calibration-local\.json\) found an injected 10\.0 % in 15 of 20 trials\. On this host class 0 of 30 A\/A calibration runs opened an issue \(at most 9\.5 % per run, 95 % bound\)\./);
+  assert.match(body, /against the baseline .*\n\n\*\*How sure:\*\* Throughput: no verdict of this run could detect a change at the issue level \(too few instances for it\); the calibration of 2025-02-20 \(9 days before this run; smoke, 3 instances per side, load up to 0\.4; bench\/calibration-local\.json\) found an injected 10\.0 % in 15 of 20 trials\. False issues per A\/A run, wall: 0 of 30 A\/A runs opened an issue \(95 % upper bound 9\.5 % per run, bench\/calibration-local\.json\)\./);
+  // The false issues are the cited calibration's, not the host class's report: without a match, none.
+  const none = renderIssue(c19, records, { ...context, calibration, calibrations: [{ ...matching, design: { paired: false, instances: 9 } }] })?.body ?? '';
+  assert.match(none, /False issues per A\/A run, timed repeats: no matching calibration\./);
+  assert.doesNotMatch(none, /On this host class 0 of 30/);
   const without = renderIssue(c19, records, context);
   assert.match(without?.body ?? '', /\*\*How sure:\*\* Throughput: .*no calibration of this host class matches this meter and design \(3 instances per side, at most 30 days old: tagbench calibrate\)\./);
   assert.doesNotMatch(without?.body ?? '', /A\/A calibration runs/);
