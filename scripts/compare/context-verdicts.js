@@ -20,6 +20,9 @@ import { describeVerdict } from './verdict-words.js';
 /** How readers name a question (a metric's `answers`); an unknown one is shown as it is written. */
 const QUESTION_WORDS = Object.freeze(/** @type {Record<string, string>} */ ({ 'cpu-cost-per-op': 'CPU cost per operation' }));
 
+/** Said of a context verdict that would have been an issue. */
+const LOWERED = ' (so never an issue)';
+
 /** The verdict classes that settle a question. */
 const DECIDED = new Set(['regression', 'improvement', 'unchanged']);
 
@@ -46,7 +49,7 @@ export function markContextVerdicts(tests, answersOf) {
     v.context = true;
     const lowered = v.level === 'issue';
     if (lowered) v.level = 'warn';
-    v.reason = `${explainContext(v, counted, question)}${lowered ? ' (so never an issue)' : ''}. Its own reading: ${v.reason}`;
+    v.reason = `${explainContext(v, counted, question)}${lowered ? LOWERED : ''}. Its own reading: ${v.reason}`;
     marked += 1;
   }
   return marked;
@@ -72,12 +75,19 @@ function explainContext(timed, counted, question) {
 
 /**
  * The terminal's lines for the context verdicts (the Markdown lists them with every other reason):
- * each with its words and its reason, after a heading; empty when there are none.
+ * what they all share once, in the heading, then one short line each: its words and the counted
+ * verdict that decided its question (from its reason, which explainContext wrote; a reason of
+ * another form is printed whole). Empty when there are none.
  * @param {FullVerdict[]} tests
  * @returns {string}
  */
 export function renderContextLines(tests) {
   const context = tests.filter((t) => t.context);
   if (context.length === 0) return '';
-  return `\ncontext (shown, not gated):\n${context.map((t) => `  ${t.test} ${t.metric}: ${describeVerdict(t)}: ${t.reason}\n`).join('')}`;
+  const line = (/** @type {FullVerdict} */ t) => {
+    const decidedBy = /is decided by its counted (.*?); the timed /.exec(t.reason ?? '')?.[1];
+    const lowered = (t.reason ?? '').includes(LOWERED) ? LOWERED : '';
+    return `  ${t.test} ${t.metric}: ${describeVerdict(t)}; ${decidedBy ? `decided by its counted ${decidedBy}${lowered}` : t.reason}\n`;
+  };
+  return `\ncontext (shown, not gated: each is a timed second answer to a question its test's counted verdict decided; its full reason is in the Markdown report):\n${context.map(line).join('')}`;
 }

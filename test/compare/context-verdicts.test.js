@@ -97,8 +97,10 @@ test('the Markdown and the terminal show a context verdict with its reason', asy
   assert.match(md, /\| update-index \| cpuUsPerOp \|[^\n]*\| not gated \| 10\.0 % \| n\/a \| context, not gated: regression \(warn\) \|/);
   assert.match(md, /- \*\*point-query\*\* cpuUsPerOp: context, not gated: inconclusive: context: this test's CPU cost per operation is decided by its counted instructions per op/);
   const text = renderComparison(cmp, { format: 'terminal' });
-  assert.match(text, /\ncontext \(shown, not gated\):\n {2}update-index cpuUsPerOp: regression: context: this test's CPU cost per operation[^\n]*so never an issue/);
-  assert.match(text, /\n {2}point-query cpuUsPerOp: inconclusive: context: /);
+  // The terminal: what they share once, then one short line each naming the counted verdict that decided.
+  assert.match(text, /\ncontext \(shown, not gated: each is a timed second answer to a question its test's counted verdict decided; its full reason is in the Markdown report\):\n {2}update-index cpuUsPerOp: regression[^\n;]*; decided by its counted instructions per op in the query path \(unchanged, paired over 3 rounds\) \(so never an issue\)\n/);
+  assert.match(text, /\n {2}point-query cpuUsPerOp: inconclusive; decided by its counted instructions per op in the query path \(unchanged, paired over 3 rounds\)\n/);
+  assert.doesNotMatch(text, /a noisier second answer/, 'the shared words are not repeated per line');
   assert.doesNotMatch(text, /why:\n[^]*update-index cpuUsPerOp/, 'not listed among the verdicts that call for action');
 });
 
