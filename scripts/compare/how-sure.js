@@ -51,6 +51,20 @@ export function describeHowSure(comparison, calibrations) {
 }
 
 /**
+ * Each meter's headline metric with the design its verdicts were made with: what a calibration
+ * must share with them to be cited. The site keeps this from the full verdicts (its pages' slim
+ * ones drop the rounds) so the host page can name what a run of the host class would cite.
+ * @param {SureVerdict[]} tests every verdict of a comparison
+ * @returns {{metric: string, meter: string|null, design: import('../types.js').CalibrationDesign|null}[]}
+ *   in verdict order; design null when no verdict of the metric has instances
+ */
+export function computeRunDesigns(tests) {
+  return headlineMetrics(tests).map((metric) => ({
+    metric, meter: tests.find((t) => t.metric === metric)?.meter ?? null, design: computeRunDesign(tests, metric),
+  }));
+}
+
+/**
  * The first metric of each meter among the verdicts, in verdict order.
  * @param {SureVerdict[]} tests
  * @returns {string[]}

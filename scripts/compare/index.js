@@ -20,7 +20,7 @@ export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
 export { renderRelativeTable, READS_SHOWN_FROM } from './render-relative-table.js';
 export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';
 export { renderComparison } from './render-comparison.js';
-export { describeHowSure } from './how-sure.js';
+export { describeHowSure, computeRunDesigns } from './how-sure.js';
 export { selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from './select-calibration.js';
 /** @typedef {import('./how-sure.js').HostCalibration} HostCalibration */
 export { detectChangePoints } from './run-change-points.js';
