@@ -51,7 +51,7 @@ export { renderFunctionFindings, groupFunctionFindings, describeFindingChange, d
 export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';
 export { summarizeTimedWork, renderTimedWork, counterWords, TIMED_WORK_FLOOR } from './timed-work.js';
-export { compareCountedTypes, renderCountedTypes } from './counted-types.js';
+export { compareCountedTypes, renderCountedTypes, COUNTED_TYPES_NOT_JUDGED } from './counted-types.js';
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
 export { describeTimeAndWork, describeTestTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
 export { describeVerdict, describeMeasuredChange, formatPercentInterval } from './verdict-words.js';
