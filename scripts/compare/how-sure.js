@@ -51,16 +51,18 @@ export function describeHowSure(comparison, calibrations) {
 }
 
 /**
- * Each meter's headline metric with the design its verdicts were made with: what a calibration
- * must share with them to be cited. The site keeps this from the full verdicts (its pages' slim
- * ones drop the rounds) so the host page can name what a run of the host class would cite.
+ * Every metric's design (the one its verdicts were made with), and whether it is its meter's
+ * headline: what a calibration of the metric must share to be cited. The site keeps this from
+ * the full verdicts (its pages' slim ones drop the rounds) so that the host page can name what a
+ * run of the host class would cite.
  * @param {SureVerdict[]} tests every verdict of a comparison
- * @returns {{metric: string, meter: string|null, design: import('../types.js').CalibrationDesign|null}[]}
+ * @returns {{metric: string, meter: string|null, headline: boolean, design: import('../types.js').CalibrationDesign|null}[]}
  *   in verdict order; design null when no verdict of the metric has instances
  */
 export function computeRunDesigns(tests) {
-  return headlineMetrics(tests).map((metric) => ({
-    metric, meter: tests.find((t) => t.metric === metric)?.meter ?? null, design: computeRunDesign(tests, metric),
+  const headline = new Set(headlineMetrics(tests));
+  return [...new Set(tests.map((t) => t.metric))].map((metric) => ({
+    metric, meter: tests.find((t) => t.metric === metric)?.meter ?? null, headline: headline.has(metric), design: computeRunDesign(tests, metric),
   }));
 }
 

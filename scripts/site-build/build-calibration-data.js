@@ -19,8 +19,8 @@ import { selectCalibration, CALIBRATION_MAX_AGE_DAYS } from '../compare/index.js
  * @typedef {object} HostRunFacts what a run of a host class brings to the choice of a calibration
  * @property {{id: string, startedAt: string, cpuModel: string|null, cores: number|null}|null} newestRun
  *   the newest run record's machine facts: the machine a run made now would most likely get
- * @property {{metric: string, meter: string|null, design: CalibrationDesign|null, comparison: string, createdAt: string}[]} designs
- *   per meter's headline metric, the design of the newest comparison that judged it
+ * @property {{metric: string, meter: string|null, headline: boolean, design: CalibrationDesign|null, comparison: string, createdAt: string}[]} designs
+ *   per metric, the design of the newest comparison that judged it (headline: its meter's first metric there)
  */
 
 /**
@@ -121,7 +121,7 @@ export function noiseOverview(summary) {
 
 /**
  * A slice's part of what a run of its host class would bring: its newest run's machine facts and
- * each headline metric's design in its newest comparison.
+ * each metric's design in the newest comparison that judged it.
  * @param {RunRecord[]} records
  * @param {StoredComparison[]} comparisons with their `runDesigns` (read-slice.js)
  * @returns {HostRunFacts}
@@ -168,9 +168,12 @@ export function mergeRunFacts(parts) {
  *   calibration judges
  */
 export function hostCitations(calibrations, hostClass, facts, at, reports) {
+  // A meter's headline metric (what its "how sure" speaks of), and any metric a calibration judges.
   /** @type {Map<string, {metric: string, meter: string|null, design: CalibrationDesign|null, comparison: string|null}>} */
-  const metrics = new Map(facts.designs.map((d) => [d.metric, d]));
-  for (const c of calibrations) if (!metrics.has(c.metric)) metrics.set(c.metric, { metric: c.metric, meter: null, design: null, comparison: null });
+  const metrics = new Map(facts.designs.filter((d) => d.headline).map((d) => [d.metric, d]));
+  for (const c of calibrations) {
+    if (!metrics.has(c.metric)) metrics.set(c.metric, facts.designs.find((d) => d.metric === c.metric) ?? { metric: c.metric, meter: null, design: null, comparison: null });
+  }
   const run = facts.newestRun;
   const host = run ? { cpuModel: run.cpuModel, cores: run.cores } : undefined;
   const meters = [...metrics.values()].map((d) => {
