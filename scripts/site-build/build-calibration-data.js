@@ -127,7 +127,8 @@ export function noiseOverview(summary) {
  * @returns {HostRunFacts}
  */
 export function hostRunFacts(records, comparisons) {
-  const newest = records.reduce((/** @type {RunRecord|null} */ a, r) => (!a || r.startedAt > a.startedAt ? r : a), null);
+  let newest = /** @type {RunRecord|null} */ (null);
+  for (const r of records) if (!newest || r.startedAt > newest.startedAt) newest = r;
   return mergeRunFacts([{
     newestRun: newest ? { id: newest.id, startedAt: newest.startedAt, cpuModel: newest.host.cpuModel ?? null, cores: newest.host.cores ?? null } : null,
     designs: comparisons.flatMap((c) => (c.runDesigns ?? []).map((d) => ({ ...d, comparison: c.id, createdAt: c.comparison.createdAt }))),
@@ -170,7 +171,7 @@ export function mergeRunFacts(parts) {
 export function hostCitations(calibrations, hostClass, facts, at, reports) {
   // A meter's headline metric (what its "how sure" speaks of), and any metric a calibration judges.
   /** @type {Map<string, {metric: string, meter: string|null, design: CalibrationDesign|null, comparison: string|null}>} */
-  const metrics = new Map(facts.designs.filter((d) => d.headline).map((d) => [d.metric, d]));
+  const metrics = new Map(facts.designs.filter((d) => d.headline).map((d) => /** @type {const} */ ([d.metric, d])));
   for (const c of calibrations) {
     if (!metrics.has(c.metric)) metrics.set(c.metric, facts.designs.find((d) => d.metric === c.metric) ?? { metric: c.metric, meter: null, design: null, comparison: null });
   }

@@ -96,16 +96,18 @@ export async function readSiteInputs(sources) {
  */
 async function readCalibrationReports(root, calibrations) {
   const sources = [...new Set(calibrations.map((c) => c.source))].filter((s) => /^bench\/[\w.+-]+\.json$/.test(s));
-  const reports = await Promise.all(sources.map(async (source) => {
+  /** @type {Map<string, {path: string, text: string}>} */
+  const reports = new Map();
+  await Promise.all(sources.map(async (source) => {
     const file = join(root, source.replace(/\.json$/, '.md'));
     try {
-      return [[source, { path: dataPaths.calibrationReport(source), text: await readFile(file, 'utf8') }]];
+      reports.set(source, { path: dataPaths.calibrationReport(source), text: await readFile(file, 'utf8') });
     } catch (err) {
-      if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return [];
+      if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return;
       throw new UserError(`calibration report ${file}: cannot read it (${/** @type {Error} */ (err).message}); it is the Markdown beside ${source}`, { cause: err });
     }
   }));
-  return new Map(/** @type {[string, {path: string, text: string}][]} */ (reports.flat()));
+  return reports;
 }
 
 /**
