@@ -14,8 +14,8 @@ const BENCH = fileURLToPath(new URL('../../bench', import.meta.url));
 const COMPARISON = fileURLToPath(new URL('../fixtures/compare/time-and-work/verdicts/local/mariadb/10.11.19/smoke/vs-10.11.18-20261128T130217Z-284138fa.json', import.meta.url));
 const real = await readCalibrations(BENCH, 'local');
 const comparison = await readComparisonFile(COMPARISON);
-/** The repository's newest instructions calibration (3 rounds paired, 2026-11-27). */
-const counted = /** @type {import('../../scripts/types.js').Calibration} */ (real.filter((c) => c.metric === 'instructionsPerOp').at(-1));
+/** The instructions calibration this comparison cites (3 rounds paired, 2026-11-27, the newest before it). */
+const counted = /** @type {import('../../scripts/types.js').Calibration} */ (real.find((c) => c.source === 'bench/calibration-instructions-held.json'));
 const run = { hostClass: 'local', metric: 'instructionsPerOp', meter: 'instructions', design: computeRunDesign(comparison.tests, 'instructionsPerOp'), at: comparison.createdAt };
 
 test('the real comparison\'s design is read from its verdicts: 3 rounds paired for both meters', () => {
@@ -58,10 +58,10 @@ test('a stale, or a mismatched host class, meter or design, is not cited, and th
   assert.equal(selectCalibration([edge], run).ageDays, CALIBRATION_MAX_AGE_DAYS);
 });
 
-test('the wall calibrations (5 and 7 unpaired instances) are not cited for 3 paired rounds of throughput', () => {
+test('the wall calibrations are not cited for 3 paired rounds of throughput: 5 and 7 unpaired instances, and the paired one measured after the run', () => {
   const choice = selectCalibration(real, { ...run, metric: 'throughput', meter: undefined, design: computeRunDesign(comparison.tests, 'throughput') });
   assert.equal(choice.calibration, null);
-  assert.deepEqual(choice.passedOver, ['2026-11-23 (smoke): another design (5 instances per side)', '2026-11-23 (smoke-15s): another design (7 instances per side)']);
+  assert.deepEqual(choice.passedOver, ['2026-11-23 (smoke): another design (5 instances per side)', '2026-11-23 (smoke-15s): another design (7 instances per side)', '2026-11-28 (demo): measured after this run']);
   // Each meter gets its own sentence: throughput's cites none, the instructions' cites its own.
   const [throughput, instructions] = describeHowSure(comparison, real).split(/(?<=\.) (?=A rise)/);
   assert.match(throughput, /^A throughput drop of [\d.]+ % would have been found in every test, one under [\d.]+ % might not have been \(issue-level detectable change over 2 of 2 tests: median [\d.]+ %, [\d.]+ %–[\d.]+ %\); no calibration/);
@@ -113,4 +113,21 @@ test('compare keeps the machine facts its records agree on, and null for one the
   assert.deepEqual(cmp.host, { cpuModel: 'AMD EPYC', cores: 2 });
   const moved = records.map((r) => (r.release.version === '10.11.19' ? { ...r, host: { ...r.host, cpuModel: 'Intel(R) Xeon(R) Processor' } } : r));
   assert.deepEqual(compareRuns({ base: side('10.11.18', moved), candidate: side('10.11.19', moved), thresholds, createdAt: comparison.createdAt }).host, { cpuModel: null, cores: 2 });
+});
+
+test('the quiet preload calibration (AMD EPYC, 3 rounds paired) is cited for a later run of its design on its CPU, and only there', () => {
+  const wall = real.find((c) => c.source === 'bench/calibration-preload-local.json');
+  assert.ok(wall, 'the repository has the preload wall calibration');
+  assert.deepEqual([wall.meter, wall.design, wall.host?.cpuModel, wall.host?.cores], ['wall', { paired: true, instances: 3 }, 'AMD EPYC', 2]);
+  const later = { hostClass: 'local', host: { cpuModel: 'AMD EPYC', cores: 2 }, metric: 'throughput', meter: 'wall', design: { paired: true, instances: 3 }, at: new Date(Date.parse(wall.measuredAt) + 3_600_000).toISOString() };
+  const choice = selectCalibration(real, later);
+  assert.equal(choice.calibration?.source, 'bench/calibration-preload-local.json');
+  assert.equal(choice.ageDays, 0);
+  // Another CPU, another design, or a run before it: not cited, and said why.
+  const intel = selectCalibration(real, { ...later, host: { cpuModel: 'Intel(R) Xeon(R) Processor @ 2.50GHz', cores: 2 } });
+  assert.equal(intel.calibration, null);
+  assert.ok(intel.passedOver.includes('2026-11-28 (demo): another CPU model (AMD EPYC, this run Intel(R) Xeon(R) Processor @ 2.50GHz)'), intel.passedOver.join('; '));
+  // 5 unpaired instances: the one calibration of that design was measured on the Intel host.
+  assert.equal(selectCalibration(real, { ...later, design: { paired: false, instances: 5 } }).calibration, null);
+  assert.equal(selectCalibration(real, { ...later, at: '2026-11-28T13:02:17.000Z' }).calibration, null);
 });
