@@ -1,9 +1,9 @@
 /**
- * Which calibration the site cites, and where (issue 35, Build 3 and 2): the host page names,
+ * Which calibration the site cites, and where (issue 35, Build 3): the host page names,
  * per meter, the calibration a run of the host would cite and why it passes over the others; the
- * release page and home cite it in the "how sure" sentence of a comparison that matches it; and
- * the release page lists the context verdicts apart from the gated ones. Built from a real store
- * and the repository's own bench/calibrations, checked in the built data and in headless Chromium.
+ * release page and home cite it in the "how sure" sentence of a comparison that matches it, and
+ * only then. Built from a real store and the repository's own bench/calibrations, checked in the
+ * built data and in headless Chromium.
  *
  * The store is test/fixtures/compare/time-and-work: a real `tagbench run` of MariaDB 10.11.18 and
  * 10.11.19 on this AMD EPYC host (2 cores; 2026-11-28 12:51 UTC, suite smoke, the wall and
@@ -166,19 +166,6 @@ test('a comparison made after it, of a run on its CPU with its design, cites it:
   assert.equal(home?.latest?.comparison?.howSure, sentence, 'home');
   await open(1, `release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`);
   assert.equal((await page.textContent('#how-sure'))?.startsWith(`How sure: ${sentence}`), true, 'the page prints it first, whole');
-});
-
-test('the release page lists the context verdicts under their own heading, not under "Other gated metrics"', async () => {
-  const context = recompared.tests.filter((t) => t.context);
-  assert.ok(context.length > 0, 'the recompared run has timed verdicts a decided counted one made context');
-  await open(1, `release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`);
-  assert.equal(await page.textContent('#context-verdicts h2'), 'Context: the counted verdict answers this question');
-  const rows = await page.$$eval('#release-context-verdicts tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-test'), tr.getAttribute('data-metric')]));
-  const key = (/** @type {(string|null)[]} */ r) => r.join('|');
-  assert.deepEqual(rows.map(key).sort(), context.map((t) => key([t.test, t.metric])).sort());
-  // In the gated table no cell holds a context verdict (a test's column is a dash there instead).
-  const gated = await page.$$eval('#release-other-verdicts td[data-metric]', (tds) => tds.map((td) => `${td.closest('tr')?.getAttribute('data-test')}|${td.getAttribute('data-metric')}`));
-  for (const t of context) assert.ok(!gated.includes(`${t.test}|${t.metric}`), `${t.test} ${t.metric} is not listed as gated`);
 });
 
 test('no console errors, page errors or failed requests', () => {

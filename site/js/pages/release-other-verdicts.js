@@ -70,7 +70,7 @@ function contextSection(d) {
     h('p', { class: 'muted', text: `Timed figures of ${list.length} verdict${list.length === 1 ? '' : 's'} whose question (such as the CPU cost of an operation) a counted verdict of the same test decided: shown for what they read, not gated (outside the run's family of verdicts, out of the counts above, never an issue).` }),
     scrollTable('Context verdicts: timed figures whose question a counted verdict decided', [
       h('thead', null, h('tr', null, ['Test', 'Metric', 'Ratio [interval]', 'Its own reading', 'Why not gated'].map((c, i) => h('th', { scope: 'col', class: i === 2 ? null : 'text', text: c })))),
-      h('tbody', null, list.map(({ test, v }) => {
+      h('tbody', null, list.map((/** @type {{test: string, v: any}} */ { test, v }) => {
         const { ratio, ci } = ratioText(v);
         return h('tr', { dataset: { test, metric: v.metric, verdict: v.verdict } },
           h('th', { scope: 'row', class: 'text', text: test }),
