@@ -166,6 +166,8 @@ test('a comparison made after it, of a run on its CPU with its design, cites it:
   assert.equal(home?.latest?.comparison?.howSure, sentence, 'home');
   await open(1, `release.html?product=mariadb&version=10.11.19&host=local&suite=smoke`);
   assert.equal((await page.textContent('#how-sure'))?.startsWith(`How sure: ${sentence}`), true, 'the page prints it first, whole');
+  await open(1, 'index.html');
+  assert.equal((await page.textContent('#how-sure li[data-table="mariadb/10.11/local/smoke"]'))?.endsWith(`: ${sentence}`), true, 'home prints it whole');
 });
 
 test('no console errors, page errors or failed requests', () => {
