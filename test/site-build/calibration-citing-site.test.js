@@ -133,11 +133,11 @@ test('the host page shows it: date, age, design, load, detection at each size, t
   assert.equal(row.cited, PRELOAD);
   assert.equal(row.cells[0], 'wall (throughput)');
   assert.equal(row.cells[1], '3 rounds paired');
-  assert.match(row.cells[3], /^2026-11-28.* \(0 days old\)$/);
-  assert.equal(row.cells[4], 'demo, 3 rounds paired');
-  assert.equal(row.cells[5], String(c.load.maxOneMinute));
+  assert.match(row.cells[2], /^2026-11-28.* \(0 days old\)$/);
+  assert.equal(row.cells[3], 'mariadb 10.11.18, suite demo, 3 rounds paired');
+  assert.equal(row.cells[4], String(c.load.maxOneMinute));
   const pct = (/** @type {number} */ share) => `${Number((share * 100).toFixed(1))} %`;
-  assert.equal(row.cells[6], c.detection.map((d) => `${pct(d.size)}: ${d.detected} of ${d.trials} (${pct(d.detected / d.trials)})`).join('; '));
+  assert.equal(row.cells[5], c.detection.map((d) => `${pct(d.size)}: ${d.detected} of ${d.trials} (${pct(d.detected / d.trials)})`).join('; '));
   assert.equal(row.href, 'downloads/bench/calibration-preload-local.md');
   const passed = await page.$eval('#citing-passed-over li[data-metric="instructionsPerOp"]', (li) => li.textContent ?? '');
   assert.match(passed, /^instructions \(instructionsPerOp\), not cited: .*another CPU model \(Intel\(R\) Xeon\(R\) Processor, this run AMD EPYC\)/);

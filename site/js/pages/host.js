@@ -152,22 +152,21 @@ function citingSection(d) {
   if (c.meters.length === 0) return h('section', { 'aria-labelledby': 'citing-heading', id: 'host-citing' }, heading, intro, h('p', { class: 'note', id: 'citing-none', text: 'No comparison of this host class and no stored calibration: nothing to cite yet (tagbench calibrate writes one).' }));
   return h('section', { 'aria-labelledby': 'citing-heading', id: 'host-citing' }, heading, intro,
     scrollTable(`The calibration a run of ${d.host} would cite, per meter`, [
-      h('thead', null, h('tr', null, ['Meter (metric)', 'A run\'s design', 'Calibrated release', 'Measured', 'Suite, design', 'Highest load', 'Detected (injected size: confirmed of trials)', 'Report']
-        .map((t, i) => h('th', { scope: 'col', class: i === 5 ? null : 'text', text: t })))),
+      h('thead', null, h('tr', null, ['Meter (metric)', 'Run\'s design', 'Measured', 'Release, suite, design', 'Max load', 'Detected (size: caught of trials)', 'Report']
+        .map((t, i) => h('th', { scope: 'col', class: i === 4 ? null : 'text', text: t })))),
       h('tbody', null, c.meters.map((/** @type {any} */ m) => {
         const cal = m.cited?.calibration ?? null;
         const meter = `${m.meter || m.metric} (${m.metric})`;
         const design = m.design ? designWords(m.design) : 'not known: no comparison of this host class judged it';
         if (!cal) return h('tr', { dataset: { meter: m.meter, metric: m.metric, cited: '' } }, h('th', { scope: 'row', class: 'text', text: meter }), h('td', { class: 'text', text: design }),
-          h('td', { class: 'text', colspan: '6', text: `none: ${m.passedOver.length > 0 ? 'no stored calibration matches (below)' : 'none of this meter is stored (tagbench calibrate)'}` }));
+          h('td', { class: 'text', colspan: '5', text: `none: ${m.passedOver.length > 0 ? 'no stored calibration matches (below)' : 'none of this meter is stored (tagbench calibrate)'}` }));
         return h('tr', { dataset: { meter: m.meter, metric: m.metric, cited: cal.source } },
           h('th', { scope: 'row', class: 'text', text: meter }), h('td', { class: 'text', text: design }),
-          h('td', { class: 'text', text: `${cal.product ?? ''} ${cal.version ?? ''}`.trim() || cal.source }),
-          h('td', { class: 'text', text: `${fmtDate(cal.measuredAt)} (${m.cited.ageDays} day${m.cited.ageDays === 1 ? '' : 's'} old)` }),
-          h('td', { class: 'text', text: `${cal.suite}, ${designWords(cal.design)}` }),
+          h('td', { class: 'text' }, fmtDate(cal.measuredAt), h('span', { class: 'sub-line', text: ` (${m.cited.ageDays} day${m.cited.ageDays === 1 ? '' : 's'} old)` })),
+          h('td', { class: 'text wrap-cell', text: [`${cal.product ?? ''} ${cal.version ?? ''}`.trim(), `suite ${cal.suite}`, designWords(cal.design)].filter(Boolean).join(', ') }),
           h('td', { text: cal.load.maxOneMinute === null ? 'not recorded' : String(cal.load.maxOneMinute) }),
-          h('td', { class: 'text', text: cal.detection.map((/** @type {any} */ x) => `${fmtPct(x.size)}: ${x.detected} of ${x.trials}${x.trials ? ` (${fmtPct(x.detected / x.trials)})` : ''}`).join('; ') || 'no trial yet' }),
-          h('td', { class: 'text' }, m.cited.report ? h('a', { href: m.cited.report, text: cal.source.replace(/\.json$/, '.md') }) : cal.source));
+          h('td', { class: 'text wrap-cell', text: cal.detection.map((/** @type {any} */ x) => `${fmtPct(x.size)}: ${x.detected} of ${x.trials}${x.trials ? ` (${fmtPct(x.detected / x.trials)})` : ''}`).join('; ') || 'no trial yet' }),
+          h('td', { class: 'text' }, m.cited.report ? h('a', { href: m.cited.report, title: cal.source.replace(/\.json$/, '.md'), text: 'Markdown' }) : cal.source));
       })),
     ], { id: 'citing-calibrations' }),
     h('ul', { id: 'citing-passed-over' }, c.meters.filter((/** @type {any} */ m) => m.passedOver.length > 0).map((/** @type {any} */ m) =>
@@ -182,7 +181,7 @@ function citingSection(d) {
 function citableSection(d) {
   const list = d.calibrations ?? [];
   const heading = h('h2', { id: 'citable-heading', text: 'Calibrations a run may cite' });
-  const intro = h('p', null, 'A run\'s "how sure" cites one of these only when its meter and design (paired by round or not, instances per side) are the run\'s and it was measured at most 30 days before the run; otherwise it says none matches (docs/method.md, "How sure").');
+  const intro = h('p', null, `A run's "how sure" cites one of these only when its CPU model and cores, meter and design (paired by round or not, instances per side) are the run's and it was measured at most ${d.citing?.maxAgeDays ?? 30} days before the run; otherwise it says none matches (docs/method.md, "How sure").`);
   if (list.length === 0) return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro, h('p', { class: 'note', id: 'citable-none', text: `None stored for ${d.host} (bench/calibrations/${d.host}/): tagbench calibrate writes one.` }));
   return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro,
     scrollTable(`Stored calibrations of ${d.host}, newest first`, [

@@ -77,7 +77,7 @@ function contextSection(d) {
           h('td', { class: 'text', text: v.label ?? v.metric }),
           h('td', null, ratio, h('span', { class: 'muted', text: ci })),
           h('td', { class: 'text', title: v.reason, text: v.words ?? v.verdict }),
-          h('td', { class: 'text', text: why(v.reason) }));
+          h('td', { class: 'text wrap', text: why(v.reason) }));
       })),
     ], { id: 'release-context-verdicts' }));
 }

@@ -79,7 +79,7 @@ export function countedTypesSection(d) {
         h('td', { text: String(r.rounds) }),
         h('td', null, h('span', { class: 'ratio unjudged', text: formatShownRatio({ ratio: r.ratio, counted: true }) }),
           r.ci ? h('span', { class: 'muted', text: ` [${formatShownRatio({ ratio: r.ci[0], counted: true })}, ${formatShownRatio({ ratio: r.ci[1], counted: true })}]` }) : null),
-        h('td', { class: 'text muted', text: `not judged: ${e.notJudged.replace(/^not gated: /, '')}` })))),
+        h('td', { class: 'text muted wrap', text: `not judged: ${e.notJudged.replace(/^not gated: /, '')}` })))),
     ], { id: `counted-types-${e.meter}` }),
   ]));
 }
