@@ -78,7 +78,9 @@ function compareType(type, base, candidate, confidence) {
   return { type, base: mb, candidate: mc, rounds: pairs.length, ratio, ci: shift ? [shift.lo, shift.hi] : null };
 }
 
-const WHY = 'not gated: context under the phase\'s own verdict; each type is counted alone once a round after the mixed phase, and ten more verdicts per phase would widen the run\'s family of verdicts';
+/** Why no type is judged, in the words every place that shows the types prints (reports, the site's test page). */
+export const COUNTED_TYPES_NOT_JUDGED = 'not gated: context under the phase\'s own verdict; each type is counted alone once a round after the mixed phase, and ten more verdicts per phase would widen the run\'s family of verdicts';
+const WHY = COUNTED_TYPES_NOT_JUDGED;
 
 /**
  * The per-type tables, under the counted figures of their test.

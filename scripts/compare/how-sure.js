@@ -71,6 +71,22 @@ export function describeMeasuredFalseIssues(comparison, calibrations) {
 }
 
 /**
+ * Every metric's design (the one its verdicts were made with), and whether it is its meter's
+ * headline: what a calibration of the metric must share to be cited. The site keeps this from
+ * the full verdicts (its pages' slim ones drop the rounds) so that the host page can name what a
+ * run of the host class would cite.
+ * @param {SureVerdict[]} tests every verdict of a comparison
+ * @returns {{metric: string, meter: string|null, headline: boolean, design: import('../types.js').CalibrationDesign|null}[]}
+ *   in verdict order; design null when no verdict of the metric has instances
+ */
+export function computeRunDesigns(tests) {
+  const headline = new Set(headlineMetrics(tests));
+  return [...new Set(tests.map((t) => t.metric))].map((metric) => ({
+    metric, meter: tests.find((t) => t.metric === metric)?.meter ?? null, headline: headline.has(metric), design: computeRunDesign(tests, metric),
+  }));
+}
+
+/**
  * The first metric of each meter among the verdicts, in verdict order.
  * @param {SureVerdict[]} tests
  * @returns {string[]}

@@ -20,7 +20,7 @@ export { computeRelativeTable, GROUPS, MARKS } from './relative-table.js';
 export { renderRelativeTable, READS_SHOWN_FROM } from './render-relative-table.js';
 export { computeCrossTable, renderCrossTable, releaseKey } from './cross-table.js';
 export { renderComparison } from './render-comparison.js';
-export { describeHowSure, describeMeasuredFalseIssues } from './how-sure.js';
+export { describeHowSure, describeMeasuredFalseIssues, computeRunDesigns } from './how-sure.js';
 export { selectCalibration, computeRunDesign, CALIBRATION_MAX_AGE_DAYS } from './select-calibration.js';
 /** @typedef {import('./how-sure.js').HostCalibration} HostCalibration */
 export { detectChangePoints } from './run-change-points.js';
@@ -51,7 +51,7 @@ export { renderFunctionFindings, groupFunctionFindings, describeFindingChange, d
 export { renderUntrustedText } from './markdown-text.js';
 export { compareTimeAndWork } from './time-and-work.js';
 export { summarizeTimedWork, renderTimedWork, counterWords, TIMED_WORK_FLOOR } from './timed-work.js';
-export { compareCountedTypes, renderCountedTypes } from './counted-types.js';
+export { compareCountedTypes, renderCountedTypes, COUNTED_TYPES_NOT_JUDGED } from './counted-types.js';
 /** @typedef {import('./time-and-work.js').TimeAndWork} TimeAndWork */
 export { describeTimeAndWork, describeTestTimeAndWork, renderTimeAndWork } from './render-time-and-work.js';
 export { describeVerdict, describeMeasuredChange, formatPercentInterval } from './verdict-words.js';

@@ -34,6 +34,8 @@ import { SCHEMA_VERSION } from './build-table-data.js';
  * @property {import('./build-calibration-data.js').HostFalseAlarms|null} falseAlarms issues judged noise; null without a noise summary
  * @property {import('../types.js').Calibration[]} calibrations every stored calibration of the
  *   host class (bench/calibrations/<host>/), newest first: the ones a run's "how sure" may cite
+ * @property {import('./build-calibration-data.js').HostCiting|null} citing per meter, the one a
+ *   run of the host class made at the site's build would cite, and why the others would not be
  */
 
 /**
@@ -65,8 +67,8 @@ export function buildHostSuite(records, thresholds) {
  * @param {string} host
  * @param {{product: string, version: string}} reference as configured
  * @param {HostSuiteData[]} suites none when the reference has not run yet
- * @param {Pick<HostData, 'calibration'|'falseAlarms'> & {calibrations?: HostData['calibrations']}} [measured] the host class's
- *   calibration report, false alarms in service and stored calibrations
+ * @param {Pick<HostData, 'calibration'|'falseAlarms'> & {calibrations?: HostData['calibrations'], citing?: HostData['citing']}} [measured] the host class's
+ *   calibration report, false alarms in service, stored calibrations and the ones a run would cite
  * @returns {HostData}
  */
 export function buildHostData(host, reference, suites, measured = { calibration: null, falseAlarms: null }) {
@@ -74,6 +76,7 @@ export function buildHostData(host, reference, suites, measured = { calibration:
     schemaVersion: SCHEMA_VERSION, host, reference: { ...reference }, suites: [...suites].sort((a, b) => (a.suite < b.suite ? -1 : 1)),
     calibration: measured.calibration, falseAlarms: measured.falseAlarms,
     calibrations: [...(measured.calibrations ?? [])].sort((a, b) => (a.measuredAt < b.measuredAt ? 1 : -1)),
+    citing: measured.citing ?? null,
   };
 }
 

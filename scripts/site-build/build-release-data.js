@@ -237,6 +237,8 @@ export function slimVerdict(v) {
     unit: v.unit ?? METRICS.find((m) => m.name === metric)?.unit ?? null, meter: meterOf(v), counted: isCountedVerdict(v),
     // How the page names a meter's metric: the meter's own fact (null for the timed repeat's own figures).
     label: evidence.label ?? null,
+    // Shown, not gated: a counted verdict of the test decided its question (compare/context-verdicts.js).
+    ...(v.context ? { context: true } : {}),
     // Bounded by the compare stage (10 functions a direction); the release page reads it from
     // a file of its own (buildReleaseData).
     ...(v.functions ? { functions: v.functions } : {}),

@@ -6,7 +6,7 @@ import { dataPaths } from '../../site/js/paths.js';
 import { summarizeRepeats, summarizeCounted, throughputSteps, countedMeters } from './summarize-repeats.js';
 import { releaseHostSeries } from './host-series.js';
 import { testFunctionMoves } from './build-function-moves.js';
-import { describeTestTimeAndWork, describeVerdict, parseSweepName, computeShownRatio } from '../compare/index.js';
+import { describeTestTimeAndWork, describeVerdict, parseSweepName, computeShownRatio, COUNTED_TYPES_NOT_JUDGED } from '../compare/index.js';
 
 /** @import { TableData, TestVerdict } from './types.js' */
 /** @import { TableGroup, ReleaseGroup } from './group-tables.js' */
@@ -243,10 +243,24 @@ function buildTestRow(table, t, { hostSeries, meters }, seriesPaths) {
     }
     // Where the instructions went, for the newest release only: the test page shows it for that one.
     const moves = rel === table.releases.at(-1) && rel.comparison ? testFunctionMoves(rel.comparison.comparison, t.name) : null;
-    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, countedShown, functions: moves });
+    const types = rel === table.releases.at(-1) && rel.comparison ? testCountedTypes(rel.comparison.comparison, t.name) : null;
+    if (cell.ran) history.push({ ...historyEntry(rel, t.name, cell, hostSeries, seriesPaths), comparedWith: rel.comparison?.comparison.base.version ?? null, shown: ratio, countedShown, functions: moves, countedTypes: types });
   }
   const used = Object.entries(counted).filter(([, c]) => c.values.some((v) => v !== null) || c.verdicts.some((v) => v !== null));
   return { row: { name: t.name, group: t.group, metric: t.metric, values, n, verdicts, intervals, shown, ...(used.length ? { counted: Object.fromEntries(used) } : {}) }, history };
+}
+
+/**
+ * A counted step's parts per operation type (a LinkBench request phase's ten types, compare's
+ * counted-types.js) as the test page shows them: never judged, each with why.
+ * @param {import('./types.js').Comparison} comparison
+ * @param {string} test
+ * @returns {(import('../types.js').CountedTypeComparison & {notJudged: string})[]|null} null when
+ *   the comparison has none for the test
+ */
+function testCountedTypes(comparison, test) {
+  const entries = (comparison.countedTypes ?? []).filter((e) => e.test === test);
+  return entries.length > 0 ? entries.map((e) => ({ ...e, notJudged: COUNTED_TYPES_NOT_JUDGED })) : null;
 }
 
 /**

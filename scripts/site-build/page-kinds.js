@@ -15,7 +15,7 @@ import { buildSequenceData } from './build-sequence-data.js';
 import { buildSliceViews, buildViewsIndex } from './build-views-data.js';
 import { crossSlice, buildCrossFiles } from './build-cross-data.js';
 import { buildHostSuite, buildHostData, buildHostIndex } from './build-host-data.js';
-import { hostFalseAlarms, noiseOverview } from './build-calibration-data.js';
+import { hostFalseAlarms, noiseOverview, hostRunFacts, mergeRunFacts, hostCitations } from './build-calibration-data.js';
 import { buildRefData } from './build-ref-data.js';
 import { dataPaths } from '../../site/js/paths.js';
 import { viewPaths } from '../../site/js/pages/view-paths.js';
@@ -175,18 +175,29 @@ const feedPage = {
   files: (parts, { title, siteUrl, recordsUrl, generatedAt }) => [[dataPaths.feed(), renderFeed({ comparisons: parts.flat(), title, siteUrl, recordsUrl, generatedAt })]],
 };
 
-/** @type {SitePage<{hostClass: string, suite: import('./build-host-data.js').HostSuiteData|null}>} */
+/** @type {SitePage<{hostClass: string, suite: import('./build-host-data.js').HostSuiteData|null, runFacts: import('./build-calibration-data.js').HostRunFacts}>} */
 const hostsPage = {
   name: 'hosts',
   gather: (s) => {
     const runs = s.reference?.product === s.slice.product ? referenceRecords(s.input.records, s.reference) : [];
-    return { hostClass: s.slice.hostClass, suite: s.reference && s.thresholds && runs.length > 0 ? buildHostSuite(runs, s.thresholds) : null };
+    return {
+      hostClass: s.slice.hostClass, suite: s.reference && s.thresholds && runs.length > 0 ? buildHostSuite(runs, s.thresholds) : null,
+      runFacts: hostRunFacts(s.input.records, s.input.comparisons),
+    };
   },
-  files: (parts, { inputs: { references, calibrations, storedCalibrations, noise } }) => {
-    const hosts = Object.entries(references).map(([host, reference]) => buildHostData(host, reference,
-      parts.flatMap((p) => (p.hostClass === host && p.suite ? [p.suite] : [])),
-      { calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host), calibrations: storedCalibrations.get(host) ?? [] }));
-    return [...hosts.map((d) => /** @type {SiteFile} */ ([dataPaths.host(d.host), d])), [dataPaths.hosts(), buildHostIndex(hosts, noiseOverview(noise))]];
+  files: (parts, { inputs: { references, calibrations, storedCalibrations, calibrationReports, noise }, generatedAt }) => {
+    const reports = new Map([...calibrationReports].map(([source, r]) => [source, r.path]));
+    const hosts = Object.entries(references).map(([host, reference]) => {
+      const mine = parts.filter((p) => p.hostClass === host);
+      const stored = storedCalibrations.get(host) ?? [];
+      return buildHostData(host, reference, mine.flatMap((p) => (p.suite ? [p.suite] : [])), {
+        calibration: calibrations.get(host) ?? null, falseAlarms: hostFalseAlarms(noise, host), calibrations: stored,
+        // What a run made now would cite: the rule of every comparison's "how sure", on this host's facts.
+        citing: hostCitations(stored, host, mergeRunFacts(mine.map((p) => p.runFacts)), generatedAt, reports),
+      });
+    });
+    return [...hosts.map((d) => /** @type {SiteFile} */ ([dataPaths.host(d.host), d])), [dataPaths.hosts(), buildHostIndex(hosts, noiseOverview(noise))],
+      ...[...calibrationReports.values()].map((r) => /** @type {SiteFile} */ ([r.path, r.text]))];
   },
 };
 

@@ -14,6 +14,7 @@ import { readBaselines, readIssueList, listPartitions, readNoiseSummary, readCal
 import { resolveThresholds } from '../compare/index.js';
 import { hostCalibration } from './build-calibration-data.js';
 import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
+import { dataPaths } from '../../site/js/paths.js';
 
 /**
  * @typedef {object} SiteSources where the site's inputs are (the `tagbench site` options)
@@ -40,6 +41,8 @@ import { ECHARTS_DIR, PROJECT_ROOT } from './site-folder.js';
  * @property {Map<string, ReturnType<typeof hostCalibration>>} calibrations host class (with a reference) -> its calibration
  * @property {Map<string, import('../types.js').Calibration[]>} storedCalibrations host class (of a
  *   slice or a reference) -> its stored calibrations, which the "how sure" sentence chooses from
+ * @property {Map<string, {path: string, text: string}>} calibrationReports a stored calibration's
+ *   source -> its Markdown report (beside the source in bench/) and where the site keeps a copy
  * @property {{tagbench: string, echarts: string}} tools versions for the footer
  * @property {import('../store/index.js').LegAttempts[]} legAttempts the store's failed-leg
  *   bookkeeping, summarized per leg (store's openFailedLegs keeps those nothing benchmarked since)
@@ -77,7 +80,34 @@ export async function readSiteInputs(sources) {
   const hosts = [...new Set([...Object.keys(references), ...partitions.map((p) => p.hostClass)])];
   const storedCalibrations = new Map(await Promise.all(hosts.map(async (host) =>
     /** @type {const} */ ([host, await readCalibrations(join(sources.configRoot, 'bench'), host)]))));
-  return { baselines, issues, products, references, thresholds, partitions, noise, deletedTags, calibrations, storedCalibrations, tools, legAttempts, refs };
+  const calibrationReports = await readCalibrationReports(sources.configRoot, [...storedCalibrations.values()].flat());
+  return { baselines, issues, products, references, thresholds, partitions, noise, deletedTags, calibrations, storedCalibrations, calibrationReports, tools, legAttempts, refs };
+}
+
+/**
+ * The Markdown report of each stored calibration, for the host page to link: a calibration's
+ * source is its report's JSON in bench/ (`tagbench calibrate --report`), the .md written beside it.
+ * @param {string} root folder holding bench/
+ * @param {import('../types.js').Calibration[]} calibrations
+ * @returns {Promise<Map<string, {path: string, text: string}>>} source -> the report's site path
+ *   and text; a source outside bench/, or without a report beside it, is left out (the page names
+ *   the source as text)
+ * @throws {UserError} a report that exists but cannot be read
+ */
+async function readCalibrationReports(root, calibrations) {
+  const sources = [...new Set(calibrations.map((c) => c.source))].filter((s) => /^bench\/[\w.+-]+\.json$/.test(s));
+  /** @type {Map<string, {path: string, text: string}>} */
+  const reports = new Map();
+  await Promise.all(sources.map(async (source) => {
+    const file = join(root, source.replace(/\.json$/, '.md'));
+    try {
+      reports.set(source, { path: dataPaths.calibrationReport(source), text: await readFile(file, 'utf8') });
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code === 'ENOENT') return;
+      throw new UserError(`calibration report ${file}: cannot read it (${/** @type {Error} */ (err).message}); it is the Markdown beside ${source}`, { cause: err });
+    }
+  }));
+  return reports;
 }
 
 /**

@@ -5,7 +5,7 @@
  * computed from can be slimmed of samples and evidence and a large store never sits in memory.
  */
 import { readRecords, readComparisons, readChangePoints, readBisectReports } from '../store/index.js';
-import { describeHowSure, findSuspects } from '../compare/index.js';
+import { describeHowSure, computeRunDesigns, findSuspects } from '../compare/index.js';
 import { slimVerdict } from './build-release-data.js';
 import { buildSeries, slimRecord } from './build-series.js';
 import { detailVersions } from './store-links.js';
@@ -97,6 +97,8 @@ async function readSliceVerdicts(store, slice, { linked, calibrations }, writer)
     // Worded from the full verdicts (their issue-level detectable changes and designs), once for
     // the release page and home, as the reports word it.
     howSure: describeHowSure(c.comparison, calibrations),
+    // Each meter's design, which the slim verdicts below no longer tell (the host page's citation).
+    runDesigns: computeRunDesigns(c.comparison.tests),
     comparison: { ...c.comparison, tests: c.comparison.tests.map(slimVerdict) },
   }));
   return { comparisons, changePoints: await readChangePoints(store, filter), bisects: await readBisectReports(store, filter) };

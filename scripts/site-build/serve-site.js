@@ -17,6 +17,8 @@ const TYPES = /** @type {Record<string, string>} */ ({
   '.csv': 'text/csv; charset=utf-8',
   '.atom': 'application/atom+xml; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  // The calibration reports the host page links: read as text, not downloaded.
+  '.md': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',

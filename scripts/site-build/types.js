@@ -23,6 +23,9 @@ export {};
  *   slims them
  * @property {string} [howSure] how sure its verdicts are (compare's describeHowSure), worded from
  *   the full verdicts and the host class's stored calibrations before the site slims them
+ * @property {ReturnType<typeof import('../compare/index.js').computeRunDesigns>} [runDesigns]
+ *   each meter's headline metric and the design of its verdicts (paired rounds or instances),
+ *   kept from the full verdicts: what a calibration must share to be cited for them
  */
 
 /**

@@ -75,6 +75,8 @@ export const dataPaths = {
   refRun: (k) => `data/refs/${fileSafe(k.host)}/${fileSafe(k.product)}/${fileSafe(k.suite)}/${fileSafe(k.commit)}.json`,
   /** @param {string} host host class: its reference release's series and drifts */
   host: (host) => `data/hosts/${fileSafe(host)}.json`,
+  /** @param {string} source a stored calibration's source (bench/calibration-<x>.json): the copy of its Markdown report */
+  calibrationReport: (source) => `downloads/bench/${fileSafe(source.replace(/^.*\//, '').replace(/\.json$/, '.md'))}`,
   /** every host class with a reference release */
   hosts: () => 'data/hosts/index.json',
   /** @param {{host: string, suite: string}} k every release of every product run on a host class with a suite */

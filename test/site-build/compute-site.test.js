@@ -88,7 +88,7 @@ test('the site pages are made from what every slice gathered: manifest counts, f
   // 10.11.20 (compared) is closed by the slice.
   const attempt = (/** @type {string} */ version) => ({ ...leg, version, count: 1, firstAt: '2025-03-01T00:00:00Z', lastAt: '2025-03-01T00:00:00Z', lastOutcome: 'failure', lastReason: 'bench job failed', lastRunUrl: null });
   const inputs = /** @type {any} */ ({
-    tools: { tagbench: '0', echarts: '0' }, issues: [], references: {}, calibrations: new Map(), storedCalibrations: new Map(), noise: null, products: input.products,
+    tools: { tagbench: '0', echarts: '0' }, issues: [], references: {}, calibrations: new Map(), storedCalibrations: new Map(), calibrationReports: new Map(), noise: null, products: input.products,
     legAttempts: [attempt('10.11.19'), attempt('10.11.20')], refs: { records: [], comparisons: [], copies: [] },
   });
   const files = finishSite({ inputs, title: 't', generatedAt: '2025-02-02T00:00:00Z', siteUrl: null, recordsUrl: null, linked: false }, [summary, summary]);

@@ -5,7 +5,8 @@
  * marks the drifts the compare stage's host check found: those are changes of the host, never
  * a release's regression. It also shows how far the verdicts of the host class can be trusted:
  * its calibration (false issues per A/A run, detection of injected slowdowns, the smallest
- * detectable change per test) and the false alarms engineers found in service. Without ?host=
+ * detectable change per test), per meter the stored calibration a run of the host would cite in
+ * its "how sure" and why the others would not be, and the false alarms engineers found in service. Without ?host=
  * it lists the host classes that have a reference.
  */
 import { h, scrollTable, fill } from '../dom.js';
@@ -50,6 +51,7 @@ export async function render(main) {
     h('p', null, `${ref} is rerun in every benchmark cycle on host class ${d.host}. The same binary on the same host should measure the same, so a lasting change of its throughput is a change of the host (firmware, neighbours, cooling, a package update), not of any release. `,
       'A change of the runs\' hardware, kernel or BIOS settings starts a new host series: the line breaks there and runs are never compared across it.'),
     d.suites.length === 0 ? h('p', { class: 'note', id: 'host-no-runs', text: `No run of ${ref} on ${d.host} yet: the benchmark workflow reruns it every cycle.` }) : null,
+    citingSection(d),
     calibrationSection(d),
     citableSection(d),
     falseAlarmSection(d),
@@ -129,6 +131,48 @@ function calibrationSection(d) {
     ], { id: 'calibration-mde' }));
 }
 
+/** @param {any} design @returns {string} e.g. "3 rounds paired" */
+function designWords(design) {
+  return design.paired ? `${design.instances} rounds paired` : `${design.instances} instances per side`;
+}
+
+/**
+ * Per meter, the calibration a run of this host made today would cite in its "how sure" (the
+ * site build asks compare's rule, as every comparison does), with what a reader weighs it by, and
+ * the ones it would pass over with why.
+ * @param {any} d host data
+ */
+function citingSection(d) {
+  const c = d.citing;
+  if (!c) return null;
+  const run = c.run ? `a run on ${c.run.cpuModel ?? 'a CPU not recorded'} with ${c.run.cores ?? 'an unrecorded number of'} cores (the machine of its newest run, ${c.run.id})`
+    : 'a run (no run of this host class is stored: its CPU is not known)';
+  const heading = h('h2', { id: 'citing-heading', text: 'What a run of this host cites' });
+  const intro = h('p', null, `Per meter, for ${run} made when this site was built (${fmtDate(c.at)}), with the design of the host class's newest comparison: the calibration its "how sure" would cite (same host class, CPU model and cores, meter and design, at most ${c.maxAgeDays} days old), and the ones it would not, with why.`);
+  if (c.meters.length === 0) return h('section', { 'aria-labelledby': 'citing-heading', id: 'host-citing' }, heading, intro, h('p', { class: 'note', id: 'citing-none', text: 'No comparison of this host class and no stored calibration: nothing to cite yet (tagbench calibrate writes one).' }));
+  return h('section', { 'aria-labelledby': 'citing-heading', id: 'host-citing' }, heading, intro,
+    scrollTable(`The calibration a run of ${d.host} would cite, per meter`, [
+      h('thead', null, h('tr', null, ['Meter (metric)', 'Run\'s design', 'Measured', 'Release, suite, design', 'Max load', 'Detected (size: caught of trials)', 'Report']
+        .map((t, i) => h('th', { scope: 'col', class: i === 4 ? null : 'text', text: t })))),
+      h('tbody', null, c.meters.map((/** @type {any} */ m) => {
+        const cal = m.cited?.calibration ?? null;
+        const meter = `${m.meter || m.metric} (${m.metric})`;
+        const design = m.design ? designWords(m.design) : 'not known: no comparison of this host class judged it';
+        if (!cal) return h('tr', { dataset: { meter: m.meter, metric: m.metric, cited: '' } }, h('th', { scope: 'row', class: 'text', text: meter }), h('td', { class: 'text', text: design }),
+          h('td', { class: 'text', colspan: '5', text: `none: ${m.passedOver.length > 0 ? 'no stored calibration matches (below)' : 'none of this meter is stored (tagbench calibrate)'}` }));
+        return h('tr', { dataset: { meter: m.meter, metric: m.metric, cited: cal.source } },
+          h('th', { scope: 'row', class: 'text', text: meter }), h('td', { class: 'text', text: design }),
+          h('td', { class: 'text' }, fmtDate(cal.measuredAt), h('span', { class: 'sub-line', text: ` (${m.cited.ageDays} day${m.cited.ageDays === 1 ? '' : 's'} old)` })),
+          h('td', { class: 'text wrap-cell', text: [`${cal.product ?? ''} ${cal.version ?? ''}`.trim(), `suite ${cal.suite}`, designWords(cal.design)].filter(Boolean).join(', ') }),
+          h('td', { text: cal.load.maxOneMinute === null ? 'not recorded' : String(cal.load.maxOneMinute) }),
+          h('td', { class: 'text wrap-cell', text: cal.detection.map((/** @type {any} */ x) => `${fmtPct(x.size)}: ${x.detected} of ${x.trials}${x.trials ? ` (${fmtPct(x.detected / x.trials)})` : ''}`).join('; ') || 'no trial yet' }),
+          h('td', { class: 'text' }, m.cited.report ? h('a', { href: m.cited.report, title: cal.source.replace(/\.json$/, '.md'), text: 'Markdown' }) : cal.source));
+      })),
+    ], { id: 'citing-calibrations' }),
+    h('ul', { id: 'citing-passed-over' }, c.meters.filter((/** @type {any} */ m) => m.passedOver.length > 0).map((/** @type {any} */ m) =>
+      h('li', { dataset: { metric: m.metric } }, h('strong', { text: `${m.meter || m.metric} (${m.metric}), not cited: ` }), m.passedOver.join('; '), '.'))));
+}
+
 /**
  * Every stored calibration of the host class with the conditions that decide whether a run may
  * cite it (compare/select-calibration.js: host class, meter, design, at most 30 days old).
@@ -137,7 +181,7 @@ function calibrationSection(d) {
 function citableSection(d) {
   const list = d.calibrations ?? [];
   const heading = h('h2', { id: 'citable-heading', text: 'Calibrations a run may cite' });
-  const intro = h('p', null, 'A run\'s "how sure" cites one of these only when its meter and design (paired by round or not, instances per side) are the run\'s and it was measured at most 30 days before the run; otherwise it says none matches (docs/method.md, "How sure").');
+  const intro = h('p', null, `A run's "how sure" cites one of these only when its CPU model and cores, meter and design (paired by round or not, instances per side) are the run's and it was measured at most ${d.citing?.maxAgeDays ?? 30} days before the run; otherwise it says none matches (docs/method.md, "How sure").`);
   if (list.length === 0) return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro, h('p', { class: 'note', id: 'citable-none', text: `None stored for ${d.host} (bench/calibrations/${d.host}/): tagbench calibrate writes one.` }));
   return h('section', { 'aria-labelledby': 'citable-heading', id: 'host-citable' }, heading, intro,
     scrollTable(`Stored calibrations of ${d.host}, newest first`, [

@@ -10,14 +10,15 @@
 import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params } from '../data.js';
 import { dataPaths, pageUrl } from '../paths.js';
-import { fmtBytes, fmtCount, fmtDate, fmtNum, fmtPct, fmtRatio, ratioDigits } from '../format.js';
+import { fmtBytes, fmtCount, fmtDate, fmtNum, fmtPct } from '../format.js';
 import { bisectSection } from './release-bisect.js';
 import { functionsSection, belowThresholdSection } from './release-functions.js';
 import { overviewChart } from './release-overview.js';
 import { testsTable } from './release-tests.js';
 import { sequenceSection, drawSequenceCharts } from './sequences.js';
 import { latencySection } from './release-latencies.js';
-import { breadcrumb, verdictBadge, countingMeters, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable, findingsList } from '../components.js';
+import { otherVerdictSections } from './release-other-verdicts.js';
+import { breadcrumb, countingMeters, summaryBadges, summaryText, legend, tableTitle, lineHref, testHref, requireParams, suspectsTable, findingsList } from '../components.js';
 
 /** @param {HTMLElement} main */
 export async function render(main) {
@@ -54,7 +55,7 @@ export async function render(main) {
     bisectSection(d),
     sequenceSection(d.sequences, { highlight: d.version }),
     latencySection(d),
-    otherVerdicts(d),
+    ...otherVerdictSections(d),
     efficiencyTable(d),
     ...timedMeterTables(d),
     dbSizeTable(d),
@@ -185,33 +186,6 @@ function timeAndWorkSection(d) {
   return h('section', { id: 'time-and-work' }, h('h2', { text: 'Time and work' }),
     h('p', { class: 'muted', text: `Does the time follow the work? For the ${stated.length} test${stated.length === 1 ? '' : 's'} judged by more than one meter, ${disagree.length} disagree. Only decided verdicts decide: an undecided one is named, never guessed.` }),
     h('ul', null, ordered.map((/** @type {any} */ t) => h('li', { dataset: { test: t.name, agreement: t.timeAndWork.agreement } }, h('a', { href: testHref(d, t.name), text: t.name }), `: ${t.timeAndWork.sentence}`))));
-}
-
-/**
- * Verdicts on the other gated metrics (latency, CPU per op, per-second quality of service...),
- * a row per test and a column per metric; the full reasoning is in each cell's tooltip.
- * @param {any} d
- */
-function otherVerdicts(d) {
-  const metrics = [...new Set(d.tests.flatMap((/** @type {any} */ t) => t.otherVerdicts.map((/** @type {any} */ v) => v.metric)))];
-  if (metrics.length === 0) return null;
-  const rows = d.tests.filter((/** @type {any} */ t) => t.otherVerdicts.length > 0).map((/** @type {any} */ t) => h('tr', { dataset: { test: t.name } },
-    h('th', { scope: 'row', class: 'text', text: t.name }),
-    metrics.map((m) => {
-      const v = t.otherVerdicts.find((/** @type {any} */ x) => x.metric === m);
-      if (!v) return h('td', { class: 'muted', text: '—' });
-      // counted metrics (the whole process's instructions) need their five decimals here too
-      const digits = v.counted ? ratioDigits(v) : undefined;
-      const ci = v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : '';
-      return h('td', { title: `${v.words ?? v.verdict}: ${v.reason}`, dataset: { metric: m, verdict: v.verdict } },
-        v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio), h('span', { class: 'muted', text: ci }), ' ', verdictBadge(v.verdict, v.reason, 'verdict', v.words ?? null));
-    })));
-  return h('section', null, h('h2', { text: 'Other gated metrics' }),
-    h('p', { class: 'muted', text: 'Ratio (candidate ÷ base) with its interval and verdict per metric; hover a cell for the reasoning (also in the comparison JSON). For latency and CPU per operation lower is better.' }),
-    scrollTable('Verdicts on latency, efficiency and per-second quality of service', [
-      h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'text', text: 'Test' }), metrics.map((m) => h('th', { scope: 'col', text: m })))),
-      h('tbody', null, rows),
-    ], { id: 'release-other-verdicts' }));
 }
 
 /** @param {any} d */

@@ -3,8 +3,9 @@
  * (with where the counted work went per function), and a column per counting meter in the
  * history table. No meter is known here by name: each release of the history carries its
  * meters' figures and verdicts under their names (`counted`), labelled as the meters label them.
+ * And a counted step's parts per operation type (LinkBench's request phase), never judged.
  */
-import { h } from '../dom.js';
+import { h, scrollTable } from '../dom.js';
 import { fmtCount, fmtRatio, ratioDigits } from '../format.js';
 import { formatShownRatio } from '#shown-ratio';
 import { verdictBadge } from '../components.js';
@@ -54,3 +55,31 @@ export function countedCell(r, meter) {
       : shown?.refused ? h('span', { class: 'ratio unjudged', text: `${formatShownRatio(shown)}* not judged: ${shown.why}` }) : h('span', { class: 'muted', text: '—' })));
 }
 
+
+/**
+ * A counted step's parts per operation type (a LinkBench request phase followed by each type
+ * counted alone), newest release against its base: the comparison's figures, never judged, each
+ * row saying why (the phase's own verdict is the one gated; compare/counted-types.js).
+ * @param {any} d test data
+ * @returns {HTMLElement|null} null when the newest comparison has no parts for the test
+ */
+export function countedTypesSection(d) {
+  const rel = [...d.releases].reverse().find((/** @type {any} */ r) => r.countedTypes);
+  if (!rel) return null;
+  return h('section', { id: 'counted-types', dataset: { version: rel.version } }, rel.countedTypes.map((/** @type {any} */ e) => [
+    h('h2', { text: `Per operation type: ${e.metric} (${e.meter} meter)` }),
+    h('p', { class: 'muted', text: `${rel.version} against ${rel.comparedWith ?? 'its base'}: each operation type counted alone after the mixed phase, ${e.unit}, median over the rounds; the ratio is paired by round where both releases were counted side by side, with its interval. Not judged: ${e.notJudged}.` }),
+    scrollTable(`${d.test}: ${e.unit} per operation type, ${rel.version} against ${rel.comparedWith ?? 'its base'}`, [
+      h('thead', null, h('tr', null, ['Type', `Base (${rel.comparedWith ?? 'base'})`, `Candidate (${rel.version})`, 'Paired rounds', 'Ratio [interval]', 'Verdict']
+        .map((c, i) => h('th', { scope: 'col', class: i === 0 || i === 5 ? 'text' : null, text: c })))),
+      h('tbody', null, e.types.map((/** @type {any} */ r) => h('tr', { dataset: { type: r.type, ratio: r.ratio ?? '' } },
+        h('th', { scope: 'row', class: 'text', text: r.type }),
+        h('td', { text: fmtCount(r.base) }),
+        h('td', { text: fmtCount(r.candidate) }),
+        h('td', { text: String(r.rounds) }),
+        h('td', null, h('span', { class: 'ratio unjudged', text: formatShownRatio({ ratio: r.ratio, counted: true }) }),
+          r.ci ? h('span', { class: 'muted', text: ` [${formatShownRatio({ ratio: r.ci[0], counted: true })}, ${formatShownRatio({ ratio: r.ci[1], counted: true })}]` }) : null),
+        h('td', { class: 'text muted wrap', text: `not judged: ${e.notJudged.replace(/^not gated: /, '')}` })))),
+    ], { id: `counted-types-${e.meter}` }),
+  ]));
+}

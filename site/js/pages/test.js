@@ -8,7 +8,7 @@ import { h, scrollTable, fill } from '../dom.js';
 import { loadJsonOrNull, params, setParam } from '../data.js';
 import { dataPaths } from '../paths.js';
 import { fmtDate, fmtDetectable, fmtNum, fmtPct, fmtQps, fmtRatio } from '../format.js';
-import { countedSection, countedCell } from './test-counted.js';
+import { countedSection, countedCell, countedTypesSection } from './test-counted.js';
 import { breadcrumb, verdictBadge, countingMeters, shownRatioSpan, tableTitle, lineHref, releaseHref, requireParams } from '../components.js';
 import { shownAgainst } from '../ratios.js';
 import { formatShownRatio } from '#shown-ratio';
@@ -54,6 +54,7 @@ export async function render(main) {
     h('h1', { text: `${d.test} · ${tableTitle(d)}` }),
     h('p', null, `Group ${d.group}; ${d.releases.length} releases.`),
     counted.section,
+    countedTypesSection(d),
     changePointNote(d),
     hostSeriesNote(d),
     h('div', { class: 'charts' }, history.figure),
