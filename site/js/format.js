@@ -1,4 +1,5 @@
 /** Number and verdict formatting for the pages (the data files keep raw numbers). */
+import { SHOWN_RATIO_DIGITS } from '#shown-ratio';
 
 const nf0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const nf1 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
@@ -33,13 +34,14 @@ export function fmtRatio(v, digits = 2) {
 }
 
 /**
- * Decimals of a verdict's ratio: counted instructions move by hundredths of a percent (A/A
- * spread 0.002 % on point selects), so two decimals would print every verdict as 1.00.
+ * Decimals of a verdict's ratio, the one ratio's (compare/shown-ratio.js): counted instructions
+ * move by hundredths of a percent (A/A spread 0.002 % on point selects), so they get five; timed
+ * figures three, as every report prints them (two gave "1.07" here beside "1.074" there).
  * @param {{counted?: boolean}|null|undefined} verdict a verdict of a data file (the builder
  *   stamps whether its metric is counted)
  */
 export function ratioDigits(verdict) {
-  return verdict?.counted ? 5 : 2;
+  return verdict?.counted ? SHOWN_RATIO_DIGITS.counted : SHOWN_RATIO_DIGITS.timed;
 }
 
 const nfCount = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });

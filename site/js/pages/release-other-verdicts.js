@@ -7,8 +7,9 @@
  * them under "gated" told a reader the opposite of what compare did with them.
  */
 import { h, scrollTable } from '../dom.js';
-import { fmtNum, fmtRatio, ratioDigits } from '../format.js';
+import { fmtRatio } from '../format.js';
 import { verdictBadge } from '../components.js';
+import { computeShownRatio, formatShownRatio, SHOWN_RATIO_DIGITS } from '#shown-ratio';
 
 /**
  * @param {any} d the release file
@@ -19,14 +20,16 @@ export function otherVerdictSections(d) {
 }
 
 /**
- * A verdict's ratio, with its interval, as the page prints it (counted metrics with their five decimals).
+ * A verdict's ratio, with its interval, in the one ratio's digits (compare/shown-ratio.js: the
+ * same string as every other page, the Markdown and the terminal).
  * @param {any} v
  * @returns {{ratio: string, ci: string}}
  */
 function ratioText(v) {
-  const digits = v.counted ? ratioDigits(v) : undefined;
+  const shown = computeShownRatio({ verdict: v });
+  const digits = shown.counted ? SHOWN_RATIO_DIGITS.counted : SHOWN_RATIO_DIGITS.timed;
   return {
-    ratio: v.ratio === null ? '—' : digits ? fmtRatio(v.ratio, digits) : fmtNum(v.ratio),
+    ratio: shown.ratio === null ? '—' : formatShownRatio(shown),
     ci: v.ci ? ` [${fmtRatio(v.ci[0], digits)}, ${fmtRatio(v.ci[1], digits)}]` : '',
   };
 }
