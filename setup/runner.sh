@@ -278,7 +278,7 @@ create_pr_user() {
   # The runner's user's home as the system knows it (root's is /root); /home/<user> for one a
   # dry run has not made yet.
   local runner_home
-  runner_home=$(getent passwd "$runner_user" | cut -d: -f6)
+  runner_home=$(getent passwd "$runner_user" | cut -d: -f6) || runner_home=''
   # Its home (private install cache, ccache, job folder) is its own; the runner's folder and
   # home are closed to it; the shared install cache stays the runner user's (read-only to it).
   run chmod 0700 "/home/$pr_user" "${runner_home:-/home/$runner_user}"

@@ -49,7 +49,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmod, chown, copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { describeFailure, ROOT, runAct, STUB_MARK } from './run-act.js';
@@ -207,7 +207,8 @@ test('act: a labelled pull request runs only once another person approved its co
   // own, so they go to this cache of the test's, never the machine's shared one.
   const shared = join(dir, 'runner-installs');
   const built = await execFileP('node', [join(ROOT, 'scripts/cli.js'), 'install', 'mariadb', VERSION, '--provider', 'source', '--path', code, '--commit', release, '--cache-dir', shared, '--json']);
-  const releaseBuild = /** @type {{prefix: string}} */ (JSON.parse(built.stdout)).prefix;
+  // The cache's folder of that build (the install's prefix is in it).
+  const releaseBuild = join(shared, relative(shared, /** @type {{prefix: string}} */ (JSON.parse(built.stdout)).prefix).split('/')[0]);
   await execFileP('git', ['init', '-q', '--bare', join(shared, '.git-refs', 'mariadb.git')]);
   await mkdir(join(shared, '.ccache'), { recursive: true });
   // The runner's folder with its credentials file (the runner's user's, 0600), as config.sh leaves it.
@@ -215,6 +216,10 @@ test('act: a labelled pull request runs only once another person approved its co
   await mkdir(runnerDir);
   await writeFile(join(runnerDir, '.credentials'), '{"scheme": "OAuth", "data": {"clientId": "stand-in"}}\n', { mode: 0o600 });
   const prUser = await setUpPullRequestUser({ runnerDir, sharedCache: shared, codeRepository: code });
+  // The user's job folder holds the servers' datadirs: kept, with the test's folder, only to read a failure.
+  t.after(async () => {
+    if (passed) for (const sub of ['job', 'installs', 'ccache']) await rm(join(prUser.home, sub), { recursive: true, force: true });
+  });
   const prCache = join(prUser.home, 'installs');
   const sharedBefore = await fingerprintTree(shared);
   const linked = await readlink(join(prCache, basename(releaseBuild)));

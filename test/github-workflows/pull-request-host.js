@@ -51,9 +51,10 @@ export async function setUpPullRequestUser({ runnerDir, sharedCache, codeReposit
     .catch((err) => { throw new Error(`setup/runner.sh --pr-user-only failed: ${err.stderr || err.message}`); });
   const user = /** @type {{uid: number, gid: number, home: string}} */ (await readUser(PR_USER));
   // git refuses a repository another user owns unless told it is safe (safe.directory); on
-  // GitHub the code repository is fetched over https and has no owner on the host.
+  // GitHub the code repository is fetched over https and has no owner on the host. What the
+  // user fetches is the pull request's code, its own to run anyway.
   const gitconfig = join(user.home, '.gitconfig');
-  await writeFile(gitconfig, `[safe]\n\tdirectory = ${codeRepository}\n`);
+  await writeFile(gitconfig, `[safe]\n\tdirectory = ${codeRepository}\n\tdirectory = ${codeRepository}/.\n`);
   await chown(gitconfig, user.uid, user.gid);
   return { name: PR_USER, ...user };
 }
