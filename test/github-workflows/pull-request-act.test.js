@@ -206,9 +206,11 @@ test('act: a labelled pull request runs only once another person approved its co
   // cache's bare repositories and the runner's ccache. Builds of the shim stand for MariaDB's
   // own, so they go to this cache of the test's, never the machine's shared one.
   const shared = join(dir, 'runner-installs');
-  const built = await execFileP('node', [join(ROOT, 'scripts/cli.js'), 'install', 'mariadb', VERSION, '--provider', 'source', '--path', code, '--commit', release, '--cache-dir', shared, '--json']);
+  const installRelease = async () => /** @type {{status: string, prefix: string, provenance: {serverSha256: string}}} */ (JSON.parse((await execFileP('node',
+    [join(ROOT, 'scripts/cli.js'), 'install', 'mariadb', VERSION, '--provider', 'source', '--path', code, '--commit', release, '--cache-dir', shared, '--json'])).stdout));
+  const built = await installRelease();
   // The cache's folder of that build (the install's prefix is in it).
-  const releaseBuild = join(shared, relative(shared, /** @type {{prefix: string}} */ (JSON.parse(built.stdout)).prefix).split('/')[0]);
+  const releaseBuild = join(shared, relative(shared, built.prefix).split('/')[0]);
   await execFileP('git', ['init', '-q', '--bare', join(shared, '.git-refs', 'mariadb.git')]);
   await mkdir(join(shared, '.ccache'), { recursive: true });
   // The runner's folder with its credentials file (the runner's user's, 0600), as config.sh leaves it.
@@ -442,6 +444,9 @@ test('act: a labelled pull request runs only once another person approved its co
       }
     }
     assert.deepEqual(await fingerprintTree(shared), sharedBefore, 'the runner\'s install cache (release build, .git-refs, ccache) is as it was before the first run');
+    // The next release leg on this host: the release service reuses its build, verified.
+    const again = await installRelease();
+    assert.deepEqual([again.status, again.prefix, again.provenance.serverSha256], ['skipped', built.prefix, built.provenance.serverSha256], 'the release leg after it reuses the same build');
     // The process left behind: ended by the job's kill -KILL -1 as the user, not by this test.
     assert.ok(lingering > 0, 'the build left a process running');
     const alive = await readFile(join(report, 'lingering.alive'), 'utf8');
