@@ -16,7 +16,7 @@ import { ROOT } from './run-act.js';
 const execFileP = promisify(execFile);
 
 /** The test's own user of pull requests: never the name a real runner of this host would use. */
-export const PR_USER = 'tagbench-pr-act';
+const PR_USER = 'tagbench-pr-act';
 
 /**
  * @param {string} name
