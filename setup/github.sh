@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tools for the GitHub area: actionlint (+ shellcheck, which actionlint runs on run: blocks),
-# zizmor (workflow security audit) and act (runs the workflows on this host in tests).
+# zizmor (workflow security audit), act (runs the workflows on this host in tests) and sudo
+# (the pull-request workflow's build as its own OS user, under act too).
 # Idempotent: each tool is installed only when the pinned version is not already there.
 # Runs as root on Debian 12 with Node 20; Go is needed for actionlint and act.
 set -euo pipefail
@@ -18,6 +19,12 @@ if ! command -v shellcheck >/dev/null 2>&1; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null
 fi
+
+# sudo: the act test of pull-request.yml runs the pull request's build as a second OS user
+# (setup/runner.sh --pr-user-only), as a runner of pull requests does, with sudo -n -u.
+# shellcheck source=setup/lib/ensure-packages.sh
+source "$(dirname "$0")/lib/ensure-packages.sh"
+ensure_packages setup/github.sh sudo
 
 find_go() {
   if command -v go >/dev/null 2>&1; then command -v go; return; fi

@@ -16,6 +16,11 @@
 #             builds are linked into the user's cache, read-only to it); the runner's user may
 #             run commands as it (sudoers drop-in) and no more
 #   ephemeral (--ephemeral) register the runner for one job only (config.sh --ephemeral)
+#   only the pull requests' user (--pr-user-only): that second user, its home, install cache
+#             (the shared cache's release builds linked in), ccache and sudoers drop-in for the
+#             runner's user (--user), and nothing else: no packages, runner, tuning or host class.
+#             For a host where act runs pull-request.yml (its test, as root: --user root), which
+#             then gets TAGBENCH_PR_USER=<name> in its environment (act --env)
 #   tuning    (--tune) what doctor --strict checks: performance governor, turbo off, SMT as the
 #             host class says (tuning.smt, default off), transparent huge pages madvise,
 #             vm.swappiness=1, irqbalance stopped; kept across reboots by a systemd unit. The
@@ -31,6 +36,7 @@
 #   (--repo acme/tagbench instead of --org registers a repository runner: any workflow of the
 #   repository can reach it; docs/github-service.md "Setting up the service in a company")
 #   setup/runner.sh --host-class medium-server --untune [--dry-run]
+#   setup/runner.sh --pr-user-only --pr-user tagbench-pr --user root --runner-dir DIR --cache-dir DIR
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,9 +51,9 @@ sysctl_file="$sys_root/etc/sysctl.d/90-tagbench.conf"
 
 host_class='' host_label='' repo='' org='' runner_group='' runner_tarball='' dry_run=0 tune=0 untune=0 tune_now=0
 runner_user=tagbench runner_dir=/opt/tagbench-runner cache_dir=/var/cache/tagbench/installs
-skip_packages=0 skip_runner=0 ephemeral=0 pull_requests=0 pr_user=tagbench-pr
+skip_packages=0 skip_runner=0 ephemeral=0 pull_requests=0 pr_user=tagbench-pr pr_user_only=0
 
-usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
+usage() { sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 say() { printf 'setup/runner.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
@@ -65,6 +71,7 @@ while (($#)); do
     --ephemeral) ephemeral=1; shift ;;
     --pull-requests) pull_requests=1 ephemeral=1; shift ;;
     --pr-user) pr_user=${2:?}; shift 2 ;;
+    --pr-user-only) pr_user_only=1; shift ;;
     --skip-packages) skip_packages=1; shift ;;
     --skip-runner) skip_runner=1; shift ;;
     --tune) tune=1; shift ;;
@@ -77,7 +84,7 @@ while (($#)); do
 done
 
 known_classes() { local f; for f in "$project"/configs/hosts/*.yml; do f=${f##*/}; printf '%s ' "${f%.yml}"; done; }
-[[ -n $host_class ]] || die "--host-class is required (one of: $(known_classes))"
+((pr_user_only)) || [[ -n $host_class ]] || die "--host-class is required (one of: $(known_classes))"
 ((tune && untune)) && die "--tune and --untune exclude each other"
 [[ $runner_user =~ ^[a-z_][a-z0-9_-]{0,30}$ ]] || die "--user '$runner_user' is not a valid user name"
 [[ -z $host_label || $host_label =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$ ]] || die "--host-label '$host_label' must be letters, digits, '.', '_' or '-'"
@@ -89,9 +96,11 @@ known_classes() { local f; for f in "$project"/configs/hosts/*.yml; do f=${f##*/
 [[ $pr_user == "$runner_user" ]] && die "--pr-user '$pr_user' is the runner's own user: a pull request's code runs as another one"
 [[ -n $runner_group && -z $org ]] && die "--runner-group needs --org: runner groups are an organization's (a repository runner has none)"
 
-# The host class's labels and SMT setting, from the project's own config loader (validated).
+# The host class's labels and SMT setting, from the project's own config loader (validated);
+# --pr-user-only needs neither.
+class_info=$'\tany'
 # shellcheck disable=SC2016 # the $ and backquotes belong to the JavaScript
-class_info=$(cd "$project" && node --input-type=module -e '
+((pr_user_only)) || class_info=$(cd "$project" && node --input-type=module -e '
   const { loadConfig } = await import("./scripts/config/index.js");
   const config = await loadConfig(process.cwd());
   const h = config.hosts[process.argv[1]];
@@ -238,6 +247,7 @@ build_packages=(
   libaio-dev liburing-dev libnuma-dev libncurses-dev libxml2-dev libcurl4-openssl-dev libsystemd-dev
   libpam0g-dev libgnutls28-dev libjemalloc-dev libtirpc-dev rpcsvc-proto
   linux-cpupower
+  sudo # a runner of pull requests runs their build as its second user (sudo -n -u, pull-request.yml)
 )
 install_packages() {
   local area
@@ -265,13 +275,20 @@ create_user() {
 create_pr_user() {
   if id "$pr_user" >/dev/null 2>&1; then printf 'already: user %s exists\n' "$pr_user"
   else run useradd --system --create-home --home-dir "/home/$pr_user" --shell /bin/bash "$pr_user"; fi
+  # The runner's user's home as the system knows it (root's is /root); /home/<user> for one a
+  # dry run has not made yet.
+  local runner_home
+  runner_home=$(getent passwd "$runner_user" | cut -d: -f6) || runner_home=''
   # Its home (private install cache, ccache, job folder) is its own; the runner's folder and
   # home are closed to it; the shared install cache stays the runner user's (read-only to it).
-  run chmod 0700 "/home/$pr_user" "/home/$runner_user"
+  run chmod 0700 "/home/$pr_user" "${runner_home:-/home/$runner_user}"
   run install -d -o "$runner_user" -g "$runner_user" -m 0700 "$runner_dir"
-  local rule="$runner_user ALL=($pr_user) NOPASSWD: ALL"
-  if [[ $(cat "/etc/sudoers.d/tagbench-pr" 2>/dev/null) == "$rule" ]]; then printf 'already: %s may run commands as %s\n' "$runner_user" "$pr_user"
-  else run sh -c "printf '%s\n' '$rule' > /etc/sudoers.d/tagbench-pr && chmod 0440 /etc/sudoers.d/tagbench-pr && visudo -cf /etc/sudoers.d/tagbench-pr"; fi
+  run install -d -o "$pr_user" -g "$pr_user" -m 0700 "/home/$pr_user/ccache"
+  # One drop-in per user (sudo skips names with a dot): the runner's user may run commands as
+  # it (pull-request.yml: the build, the servers, kill -KILL -1), and nothing the other way.
+  local rule="$runner_user ALL=($pr_user) NOPASSWD: ALL" drop_in="/etc/sudoers.d/$pr_user"
+  if [[ $(cat "$drop_in" 2>/dev/null) == "$rule" ]]; then printf 'already: %s may run commands as %s\n' "$runner_user" "$pr_user"
+  else run sh -c "printf '%s\n' '$rule' > '$drop_in' && chmod 0440 '$drop_in' && visudo -cf '$drop_in'"; fi
   link_release_builds
 }
 
@@ -352,6 +369,13 @@ if ((tune_now)); then
   exit 0
 fi
 ((dry_run)) && say "dry run: nothing is changed"
+if ((pr_user_only)); then
+  need_root "setting up the pull requests' user"
+  command -v sudo >/dev/null || ((dry_run)) || die "sudo is not installed: pull-request.yml runs the pull request's build as $pr_user with sudo -n -u"
+  create_pr_user
+  printf 'TAGBENCH_PR_USER=%s: give it to the environment of the runner that runs pull-request.yml (act: --env TAGBENCH_PR_USER=%s)\n' "$pr_user" "$pr_user"
+  exit 0
+fi
 say "host class $host_class: runner labels self-hosted,$(runner_labels) (GitHub adds self-hosted, Linux, X64 itself); SMT wanted: $smt_wanted"
 if ((untune)); then
   untune_host

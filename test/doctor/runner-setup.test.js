@@ -332,3 +332,30 @@ test('runner.sh --pull-requests --pr-user: the user\'s install cache is its own;
   }
   assert.equal(unixAllows(modes, 'tagbench', `${cache}/mariadb-10.11.19@deb/x`, 'write'), true, 'the runner\'s user still fills the shared cache');
 });
+
+test('runner.sh --pr-user-only: only the pull requests\' user (its home, cache with the release builds linked, ccache, sudoers drop-in for the given runner user), no host class, packages, runner or tuning (the act test\'s set-up)', async () => {
+  const cache = join(dir, 'pr-only-installs');
+  await mkdir(join(cache, 'mariadb-10.11.19@source-release+commit-0123456789ab'), { recursive: true });
+  await writeFile(join(cache, 'mariadb-10.11.19@source-release+commit-0123456789ab', '.tagbench-install.json'), '{}\n');
+  const user = 'tagbench-pr-dry';
+  const res = await runner(['--pr-user-only', '--pr-user', user, '--user', 'root', '--runner-dir', '/nonexistent/act-runner', '--cache-dir', cache, '--dry-run'], hosts.tuned);
+  assert.equal(res.code, 0, res.stderr);
+  assert.deepEqual(changingCalls(res.calls), [], 'a dry run changes nothing');
+  const lines = res.stdout.split('\n').filter((l) => l.startsWith('would run: '));
+  assert.deepEqual(lines, [
+    `would run: useradd --system --create-home --home-dir /home/${user} --shell /bin/bash ${user}`,
+    // root's home is the one the system names, not /home/root.
+    `would run: chmod 0700 /home/${user} /root`,
+    'would run: install -d -o root -g root -m 0700 /nonexistent/act-runner',
+    `would run: install -d -o ${user} -g ${user} -m 0700 /home/${user}/ccache`,
+    `would run: sh -c printf '%s\\n' 'root ALL=(${user}) NOPASSWD: ALL' > '/etc/sudoers.d/${user}' && chmod 0440 '/etc/sudoers.d/${user}' && visudo -cf '/etc/sudoers.d/${user}'`,
+    `would run: install -d -o ${user} -g ${user} -m 0700 /home/${user}/installs`,
+    `would run: chmod -R go-w ${cache}`,
+    `would run: ln -sfn ${cache}/mariadb-10.11.19@source-release+commit-0123456789ab /home/${user}/installs/mariadb-10.11.19@source-release+commit-0123456789ab`,
+  ]);
+  assert.match(res.stdout, new RegExp(`^TAGBENCH_PR_USER=${user}: give it to the environment of the runner`, 'm'));
+  assert.doesNotMatch(res.stdout + res.stderr, /config\.sh|svc\.sh|would install|governor|doctor/, 'no runner, packages, tuning or doctor');
+  const same = await runner(['--pr-user-only', '--pr-user', 'root', '--user', 'root', '--dry-run'], hosts.tuned);
+  assert.equal(same.code, 1);
+  assert.match(same.stderr, /--pr-user 'root' is the runner's own user/);
+});

@@ -43,8 +43,9 @@ function contextAfter(benchResult) {
       },
       bench: { result: benchResult, outputs: { artifact: 'results-pr-1-a1', refused: '' } },
     },
-    // The App token step ran (GitHub): its token and slug.
-    steps: { app: { outputs: { token: 'ghs_minted_for_this_run', 'app-slug': 'tagbench' } } },
+    // The App token step ran (GitHub): its token and slug; npm ci succeeded, and so did the
+    // step that posts (the job's last step, for a post that failed, then has nothing to do).
+    steps: { app: { outputs: { token: 'ghs_minted_for_this_run', 'app-slug': 'tagbench' } }, deps: { outcome: 'success' }, verdict: { outcome: 'success' } },
     env: { STORE_DIR: 'results', OUT_DIR: 'out' },
     vars: {},
     secrets: {},
@@ -54,7 +55,7 @@ function contextAfter(benchResult) {
 /** @returns {Promise<any>} pull-request.yml */
 const workflow = async () => parse(await readFile(join(ROOT, '.github/workflows/pull-request.yml'), 'utf8'));
 
-test('a cancelled bench job: post runs every step it needs (no download), publish does not', async () => {
+test('a cancelled bench job: post runs every step it needs (no download, no fallback), publish does not', async () => {
   const yaml = await workflow();
   const ctx = contextAfter('cancelled');
   const cancelled = { cancelled: true };
@@ -63,14 +64,17 @@ test('a cancelled bench job: post runs every step it needs (no download), publis
   const ran = yaml.jobs.post.steps.filter((/** @type {any} */ s) => evaluateCondition(s.if, ctx, cancelled)).map((/** @type {any} */ s) => s.name ?? s.uses ?? s.run);
   const all = yaml.jobs.post.steps.map((/** @type {any} */ s) => s.name ?? s.uses ?? s.run);
   const download = all.find((/** @type {string} */ n) => /download the results/.test(n));
-  assert.deepEqual(ran, all.filter((/** @type {string} */ n) => n !== download), 'every step but the download of results the cancelled job never uploaded');
+  const fallback = all.find((/** @type {string} */ n) => /^no verdict posted/.test(n));
+  assert.ok(fallback, 'the posting job ends with a step for a post that could not run');
+  assert.deepEqual(ran, all.filter((/** @type {string} */ n) => n !== download && n !== fallback),
+    'every step but the download of results the cancelled job never uploaded, and the fallback of a verdict step that did not post');
 });
 
 test('the posting step after a cancel completes the check as neutral, saying so, with the run\'s link', async () => {
   const yaml = await workflow();
   const ctx = contextAfter('cancelled');
   const post = yaml.jobs.post;
-  const step = post.steps.at(-1);
+  const step = post.steps.find((/** @type {any} */ s) => s.id === 'verdict');
   assert.match(String(step.name), /neutral check/);
   /** @type {Record<string, string>} */
   const env = {};

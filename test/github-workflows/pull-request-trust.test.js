@@ -151,3 +151,26 @@ test('a request carrying clone_url (a copy of the request workflow older than th
   const code = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
   assert.doesNotMatch(code, /clone_url/, 'the request workflow sends no clone_url');
 });
+
+test('the bench job builds nothing without the pull requests\' OS user, under act too: no TAGBENCH_PR_USER, or one that is no user of the host, stops the step before anything runs', async () => {
+  const { yaml } = await load('.github/workflows/pull-request.yml');
+  const step = yaml.jobs.bench.steps.find((/** @type {any} */ s) => /as its own OS user/.test(String(s.name)));
+  assert.ok(step, 'the build step');
+  const dir = await mkdtemp(join(tmpdir(), 'tagbench-pr-user-'));
+  /** @param {Record<string, string>} env */
+  const runStep = (env) => new Promise((resolve) => {
+    execFile('bash', ['-e', '-c', step.run], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, out: stdout + stderr }));
+  });
+  try {
+    // ACT=true as act sets it: no escape for a developer's machine any more.
+    const unset = /** @type {{code: number, out: string}} */ (await runStep({ ACT: 'true' }));
+    assert.equal(unset.code, 1);
+    assert.match(unset.out, /::error::TAGBENCH_PR_USER is not set on this runner: a pull request is built and run only as its own OS user/);
+    const unknown = /** @type {{code: number, out: string}} */ (await runStep({ ACT: 'true', TAGBENCH_PR_USER: 'no-such-user-tagbench' }));
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.out, /::error::TAGBENCH_PR_USER 'no-such-user-tagbench' is not a user of this host/);
+    assert.deepEqual(await readdir(dir), [], 'nothing was made or run');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

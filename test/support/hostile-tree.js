@@ -8,9 +8,9 @@
  * a change point beside the ref run, and valid release records of another commit or pull request
  * under refs/runs; its library, the one the server loads, may carry a file name with Markdown in
  * it (a plug-in's name is the author's to choose). What it managed goes into a report folder the
- * test reads.
- * Every target is a path the test made (never the machine's shared install cache: act runs as
- * root here, so a write there would succeed and spoil other tests' installs).
+ * test reads (it must be writable by the user the build runs as).
+ * Every target is a path the test made, never the machine's shared install cache: a write the
+ * separate OS user should have been refused would otherwise spoil other tests' installs.
  */
 import { appendFile, copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -25,7 +25,9 @@ const HOSTILE_SCRIPT = fileURLToPath(new URL('../fixtures/install/hostile-pull-r
  * @param {string} work a git work tree
  * @param {Parameters<typeof commitShim>[1] & {targets: {report: string, credentials: string, releaseBuild: string, gitRefs: string, ccache: string, stopPid: number},
  *   planted?: {relPath: string, text: string}[], libraryName?: string}} o
- *   stopPid: the test's own process, where the walk up the job's processes stops; planted: files
+ *   targets: releaseBuild, a release build of the shared install cache; gitRefs, its bare
+ *   repositories; ccache, the runner's; stopPid: the test's own process, where the walk up the
+ *   job's processes stops; planted: files
  *   the build copies into the results it hands back (relPath under refs/); libraryName: the file
  *   name the server loads the shim's library by (its object name in the profile)
  * @returns {Promise<string>} the commit
@@ -58,17 +60,24 @@ export async function commitHostileShim(work, o) {
  * What the hostile build recorded in one phase.
  * @param {string} report the report folder
  * @param {'configure'|'build'} phase
- * @returns {Promise<{log: string[], environments: {pid: string, comm: string, text: string}[]}>} empty when the phase never ran
+ * @returns {Promise<{log: string[], environments: {pid: string, comm: string, text: string}[],
+ *   processes: {pid: string, comm: string, uid: string, read: boolean}[], files: string[]}>}
+ *   environments: the ones it read; processes: every process of the job it tried, with its
+ *   owner's uid; files: the names in the phase's folder. All empty when the phase never ran
  */
 export async function readHostileReport(report, phase) {
   const dir = join(report, phase);
-  const names = await readdir(dir).catch(() => /** @type {string[]} */ ([]));
+  const files = await readdir(dir).catch(() => /** @type {string[]} */ ([]));
   const log = (await readFile(join(dir, 'log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
-  const environments = await Promise.all(names.filter((n) => n.startsWith('environ-')).map(async (n) => {
+  const environments = await Promise.all(files.filter((n) => n.startsWith('environ-')).map(async (n) => {
     const [, pid, ...comm] = n.split('-');
     return { pid, comm: comm.join('-'), text: await readFile(join(dir, n), 'utf8') };
   }));
-  return { log, environments };
+  const processes = log.flatMap((l) => {
+    const m = /^environ (\d+) (.+) uid (\S+) (read|denied)$/.exec(l);
+    return m ? [{ pid: m[1], comm: m[2], uid: m[3], read: m[4] === 'read' }] : [];
+  });
+  return { log, environments, processes, files };
 }
 
 /**
