@@ -35,7 +35,12 @@
  * release records of another commit or pull request, in the results the job hands back. Checked
  * here, each as a fact of the host: the build ran as that user; the credentials were refused and
  * no copy exists; every write was refused and the runner's install cache (release build,
- * .git-refs, ccache) has the same checksums and times as before the first run; the environment
+ * .git-refs, ccache) has the same checksums and times as before the first run; a release leg of
+ * the merge base's release, run by the release service (root, `tagbench run` from that cache:
+ * point-query, one repeat, wall only) before the first run and again after the hostile one,
+ * installs and builds nothing the second time and writes a record equal to the first in all that
+ * says what ran (release and its provenance, host, config, steps and their params; timings and
+ * measured figures differ from run to run, so they are left out: whatWasRun); the environment
  * of every process not the user's (the step's shell, sudo, act) was refused, and no process the
  * build could read holds a secret; the process left behind was ended by the job (kill -KILL -1 as
  * that user): its pid is gone and it stopped writing. publish --refs-only refuses the planted
@@ -61,9 +66,14 @@ import { commitHostileShim, readHostileReport } from '../support/hostile-tree.js
 import { linksAndMentions } from '../support/markdown-syntax.js';
 import { evaluateCondition, interpolate } from './expressions.js';
 import { fingerprintTree, processEnded, setUpPullRequestUser } from './pull-request-host.js';
+import { readRecords } from '../../scripts/store/index.js';
 
 const execFileP = promisify(execFile);
 const PORT_BASE = 23540;
+// The release legs' server: apart from the act runs' (PORT_BASE and up) and every other test's.
+const LEG_PORT_BASE = 23560;
+const SUITE = 'ref-smoke';
+const ONLY = 'point-query';
 const VERSION = '10.11.19';
 const CACHE = process.env.TAGBENCH_CACHE ?? join(ROOT, '.tagbench', 'installs');
 
@@ -92,6 +102,25 @@ function pullRequest(example, head, cloneUrl) {
   pr.base.repo.full_name = 'acme/bench';
   pr.labels = [{ ...pr.labels[0], name: 'tagbench' }];
   return pr;
+}
+
+/**
+ * What a run record says was run: the whole record without what was measured, so that a field
+ * added to the record later is compared too unless it is named here. Removed, as measured or
+ * named after the run: the run's id and its start and finish times; every step's timed repeats
+ * (start times, durations, throughputs, latencies, per-operation figures, memory) and counted
+ * repeats (`meters`); the database's sizes after the load and at the end (`dbSize`); where the
+ * per-second samples are stored (`samples`: a file named after the id, how many samples, their
+ * digest). The record has no field of the host's load. Kept: the status, the release (product,
+ * version, tag, commit, provider, build profile and flags, the server's sha256 and version string,
+ * packages), the host, the config (suite, scale, engine, my.cnf, tool versions, repeats,
+ * instances, tests, meters) and each step's name, kind, group, metric, params and status.
+ * @param {import('../../scripts/types.js').RunRecord} record
+ * @returns {object}
+ */
+function whatWasRun(record) {
+  const { id, startedAt, finishedAt, dbSize, samples, steps, ...rest } = record;
+  return { ...rest, steps: steps.map(({ repeats, meters, ...step }) => step) };
 }
 
 /**
@@ -213,6 +242,24 @@ test('act: a labelled pull request runs only once another person approved its co
   const releaseBuild = join(shared, relative(shared, built.prefix).split('/')[0]);
   await execFileP('git', ['init', '-q', '--bare', join(shared, '.git-refs', 'mariadb.git')]);
   await mkdir(join(shared, '.ccache'), { recursive: true });
+  // A release leg of that release on this host, as the release service runs one: the production
+  // CLI, as the runner's user, from the runner's install cache, its record in a store of its own
+  // (a folder closed to the pull requests' user). Small: point-query, one repeat, timed by wall
+  // only (the suite counts under callgrind otherwise: minutes).
+  /** @param {string} name @returns {Promise<{record: import('../../scripts/types.js').RunRecord, log: string}>} */
+  const releaseLeg = async (name) => {
+    const legDir = join(dir, name);
+    await mkdir(legDir, { mode: 0o700 });
+    const { stderr } = await execFileP('node', [join(ROOT, 'scripts/cli.js'), 'run', '--releases', `mariadb@${VERSION}:source@${release}`,
+      '--suite', SUITE, '--only', ONLY, '--repeats', '1', '--instances', '1', '--meter', 'wall', '--host-class', 'local',
+      '--store', join(legDir, 'store'), '--cache-dir', shared, '--work-dir', join(legDir, 'work'), '--port-base', String(LEG_PORT_BASE)]);
+    const records = await readRecords(join(legDir, 'store'));
+    assert.deepEqual(records.map((r) => [r.status, r.release.version]), [['ok', VERSION]], `${name}: one finished record:\n${stderr}`);
+    return { record: records[0], log: stderr };
+  };
+  const legBefore = await releaseLeg('release-leg-before');
+  assert.deepEqual([legBefore.record.release.provider, legBefore.record.release.commit, legBefore.record.release.binarySha256], ['source', release, built.provenance.serverSha256],
+    'the leg ran the release build of the cache');
   // The runner's folder with its credentials file (the runner's user's, 0600), as config.sh leaves it.
   const runnerDir = join(dir, 'runner');
   await mkdir(runnerDir);
@@ -286,8 +333,8 @@ test('act: a labelled pull request runs only once another person approved its co
         TAGBENCH_PR_CODE_REPOS: 'acme/bench',
         // Counted under callgrind (ref-smoke): a change's cost is exact here, so the second
         // push's added instructions are a confirmed regression in a named function.
-        TAGBENCH_PR_SUITE: 'ref-smoke',
-        TAGBENCH_PR_ONLY: 'point-query',
+        TAGBENCH_PR_SUITE: SUITE,
+        TAGBENCH_PR_ONLY: ONLY,
       },
       env: {
         GITHUB_API_URL: ctx.prism.url,
@@ -444,9 +491,14 @@ test('act: a labelled pull request runs only once another person approved its co
       }
     }
     assert.deepEqual(await fingerprintTree(shared), sharedBefore, 'the runner\'s install cache (release build, .git-refs, ccache) is as it was before the first run');
-    // The next release leg on this host: the release service reuses its build, verified.
-    const again = await installRelease();
-    assert.deepEqual([again.status, again.prefix, again.provenance.serverSha256], ['skipped', built.prefix, built.provenance.serverSha256], 'the release leg after it reuses the same build');
+    // The next release leg on this host: the same release leg again, into a store of its own.
+    // It reuses the build as it is (installed nothing, built nothing: the cache is still as it
+    // was) and its record says it ran the same as the leg before the pull request's runs.
+    const legAfter = await releaseLeg('release-leg-after');
+    assert.match(legAfter.log, new RegExp(`install mariadb ${VERSION.replace(/\./g, '\\.')} \\(source, already in the cache\\)`), legAfter.log);
+    assert.doesNotMatch(legAfter.log, /building |fetching /, 'nothing built or fetched');
+    assert.deepEqual(await fingerprintTree(shared), sharedBefore, 'the release leg changed nothing in the runner\'s install cache');
+    assert.deepEqual(whatWasRun(legAfter.record), whatWasRun(legBefore.record), 'the release leg after the hostile run ran what the one before it ran');
     // The process left behind: ended by the job's kill -KILL -1 as the user, not by this test.
     assert.ok(lingering > 0, 'the build left a process running');
     const alive = await readFile(join(report, 'lingering.alive'), 'utf8');
