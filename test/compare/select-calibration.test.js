@@ -135,13 +135,15 @@ test('the quiet preload calibration (AMD EPYC, 3 rounds paired) is cited for a l
 test('the family line cites the false issues of the calibrations the run cites, per meter, never the host class\'s report of another CPU and design', () => {
   // The real comparison, dated after the preload calibration as a run of today would be, with the
   // host facts of its records (AMD EPYC, 2 cores: it was made before comparisons kept them).
-  const later = { ...comparison, createdAt: '2026-11-29T00:00:00.000Z', host: { cpuModel: 'AMD EPYC', cores: 2 } };
+  const later = { ...comparison, createdAt: '2026-11-29T12:00:00.000Z', host: { cpuModel: 'AMD EPYC', cores: 2 } };
+  const amd = /** @type {import('../../scripts/types.js').Calibration} */ (real.find((c) => c.source === 'bench/calibration-instructions-local-epyc.json'));
   assert.equal(describeMeasuredFalseIssues(later, real),
-    'wall: 0 of 10 A/A runs opened an issue (95 % upper bound 25.9 % per run, bench/calibration-preload-local.json); instructions: no matching calibration');
+    'wall: 0 of 10 A/A runs opened an issue (95 % upper bound 25.9 % per run, bench/calibration-preload-local.json); '
+    + `instructions: 0 of ${amd.falseIssues.runs} A/A runs opened an issue (95 % upper bound ${(amd.falseIssues.upper95 * 100).toFixed(1)} % per run, bench/calibration-instructions-local-epyc.json)`);
   const full = /** @type {import('../../scripts/compare/index.js').FullComparison} */ (/** @type {unknown} */ (later));
   const legacy = { runs: 30, runsWithFalseIssue: 0, upper95: 0.095, file: 'bench/calibration-local.json' };
   const md = renderComparison(full, { format: 'markdown', calibration: legacy, calibrations: real });
-  assert.match(md, /measured by the calibrations this run cites: wall: 0 of 10 A\/A runs opened an issue \(95 % upper bound 25\.9 % per run, bench\/calibration-preload-local\.json\); instructions: no matching calibration/);
+  assert.match(md, /measured by the calibrations this run cites: wall: 0 of 10 A\/A runs opened an issue \(95 % upper bound 25\.9 % per run, bench\/calibration-preload-local\.json\); instructions: 0 of \d+ A\/A runs .*bench\/calibration-instructions-local-epyc\.json/);
   assert.doesNotMatch(md, /bench\/calibration-local\.json/, 'the Intel report of 5 unpaired instances is not cited');
   // As stored (no host facts, made before the wall calibration): the timed repeats cite none.
   assert.match(describeMeasuredFalseIssues(comparison, real), /^timed repeats: no matching calibration; instructions: 0 of 30 A\/A runs/);

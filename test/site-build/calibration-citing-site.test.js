@@ -117,8 +117,8 @@ test('the host page\'s data: a run of local cites the preload calibration for th
     '2026-11-23 (smoke-15s): another CPU model (Intel(R) Xeon(R) Processor @ 2.50GHz, this run AMD EPYC)',
   ].sort());
   const counted = host.citing.meters.find((/** @type {any} */ m) => m.metric === 'instructionsPerOp');
-  assert.equal(counted.cited, null, 'every instructions calibration was measured on an Intel Xeon');
-  assert.equal(counted.passedOver.length, 2);
+  assert.equal(counted.cited?.calibration.source, 'bench/calibration-instructions-local-epyc.json', 'the instructions calibration of this CPU');
+  assert.equal(counted.passedOver.length, 2, 'the two of the Intel Xeon');
   for (const why of counted.passedOver) assert.match(why, /another CPU model \(Intel\(R\) Xeon\(R\) Processor, this run AMD EPYC\)$/);
   // The report the page links is the project's, copied whole.
   assert.equal(await readFile(join(sites.stored, wall.cited.report), 'utf8'), await readFile(join(PROJECT_ROOT, 'bench', 'calibration-preload-local.md'), 'utf8'));
@@ -158,8 +158,9 @@ test('a comparison made after it, of a run on its CPU with its design, cites it:
   assert.deepEqual(recompared.host, { cpuModel: 'AMD EPYC', cores: 2 });
   const sentence = describeHowSure(recompared, calibrations);
   assert.match(sentence, /^A throughput drop .*; the calibration of 2026-11-28 \(0 days before this run; demo, 3 rounds paired, load up to [\d.]+; bench\/calibration-preload-local\.json\) found an injected .* in \d+ of \d+ trials/);
-  // The instructions meter's sentence cites none: its calibrations were measured on an Intel Xeon.
-  assert.match(sentence, /instructions per op .*no calibration of this host class matches .*another CPU model \(Intel\(R\) Xeon\(R\) Processor, this run AMD EPYC\)/);
+  // The instructions meter's sentence cites the one of this CPU, not the two of the Intel Xeon.
+  assert.match(sentence, /instructions per op .*the calibration of 2026-11-29 \(0 days before this run; smoke, 3 rounds paired, load up to [\d.]+; bench\/calibration-instructions-local-epyc\.json\)/);
+  assert.doesNotMatch(sentence, /calibration-instructions-held/);
   const release = await readData(sites.recompared, dataPaths.release(RELEASE));
   const home = (await readData(sites.recompared, dataPaths.manifest())).tables.find((/** @type {any} */ t) => t.host === 'local' && t.suite === 'smoke');
   assert.equal(release.comparison.howSure, sentence, 'the release page');

@@ -83,5 +83,5 @@ test('the host page lists every stored calibration, newest first, with what deci
   const stored = await readCalibrations(join(PROJECT_ROOT, 'bench'), 'local');
   assert.deepEqual(host.calibrations, [...stored].reverse());
   assert.deepEqual(host.calibrations.map((/** @type {any} */ c) => [c.meter, c.design.paired, c.design.instances]),
-    [['wall', true, 3], ['instructions', true, 3], ['instructions', true, 3], ['wall', false, 7], ['wall', false, 5]]);
+    [['instructions', true, 3], ['wall', true, 3], ['instructions', true, 3], ['instructions', true, 3], ['wall', false, 7], ['wall', false, 5]]);
 });

@@ -1,5 +1,5 @@
 // Calibrations as data (scripts/store/calibrations.js): the repository's calibration reports
-// (bench/calibration-*.json: three timed, two counted) condense to the committed files of
+// (bench/calibration-*.json: three timed, three counted) condense to the committed files of
 // bench/calibrations/local/ (the one-time conversion is reproducible, and `tagbench calibrate`
 // writes the same from its report), with the conditions they ran under; a written calibration
 // reads back; a broken or newer file is refused naming the file and the field.
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { calibrationFromReport, calibrationPath, readCalibrations, writeCalibration, isCondensedFormat } from '../../scripts/store/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const REPORTS = ['calibration-local.json', 'calibration-local-15s.json', 'calibration-instructions-local.json', 'calibration-instructions-held.json', 'calibration-preload-local.json'];
+const REPORTS = ['calibration-local.json', 'calibration-local-15s.json', 'calibration-instructions-local.json', 'calibration-instructions-held.json', 'calibration-preload-local.json', 'calibration-instructions-local-epyc.json'];
 
 /** @param {string} name */
 async function report(name) {
