@@ -141,6 +141,9 @@ test('the host page shows it: date, age, design, load, detection at each size, t
   assert.equal(row.href, 'downloads/bench/calibration-preload-local.md');
   const passed = await page.$eval('#citing-passed-over li[data-metric="instructionsPerOp"]', (li) => li.textContent ?? '');
   assert.match(passed, /^instructions \(instructionsPerOp\), not cited: .*another CPU model \(Intel\(R\) Xeon\(R\) Processor, this run AMD EPYC\)/);
+  // The host class's old report (Intel, 5 unpaired instances) stays on the page, said not to be what runs cite.
+  assert.match(await page.textContent('#calibration-heading') ?? '', /^The host class's calibration report$/);
+  assert.match(await page.textContent('#calibration-report-not-cited') ?? '', /bench\/calibration-local\.json .*cited by a run only where it matches the run's CPU, meter and design/);
   // The link serves the report itself.
   const report = await fetch(`${servers[0].url}downloads/bench/calibration-preload-local.md`);
   assert.equal(report.status, 200);

@@ -100,13 +100,17 @@ function noiseOverview(noise) {
 /** @param {any} d host data */
 function calibrationSection(d) {
   const c = d.calibration;
-  const heading = h('h2', { id: 'calibration-heading', text: 'Calibration' });
+  // The host class's report file (bench/calibration-<class>.json), whatever machine and design it
+  // was measured on: a reader must not take it for the calibration a run cites, which the section
+  // above chooses by CPU, meter and design.
+  const heading = h('h2', { id: 'calibration-heading', text: 'The host class\'s calibration report' });
   if (!c) {
     return h('section', { 'aria-labelledby': 'calibration-heading', id: 'host-calibration' }, heading,
       h('p', { class: 'note', id: 'calibration-none', text: `No calibration report for ${d.host}: tagbench calibrate --host-class ${d.host} measures its false issues and detection (bench/calibration-${d.host}.json).` }));
   }
   const f = c.falseIssues;
   return h('section', { 'aria-labelledby': 'calibration-heading', id: 'host-calibration' }, heading,
+    h('p', { class: 'note', id: 'calibration-report-not-cited' }, `This is ${c.file} as it stands; it is cited by a run only where it matches the run's CPU, meter and design (see "What a run of this host cites" above).`),
     h('p', null, `Measured with ${c.release || 'one release'}${c.suite ? `, suite ${c.suite}` : ''}, last on ${fmtDate(c.measuredAt)} (${c.file}): `,
       'A/A runs compare two installs of the same release, so every issue they would open is a false one; ',
       'the injected runs slow the candidate\'s server down by a known share to see how often compare and confirm catch it.'),
