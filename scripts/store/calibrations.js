@@ -115,6 +115,8 @@ function designOf(runs, metric) {
  * @returns {{maxOneMinute: number|null, conditions: string|null}}
  */
 function loadOf(report, runs) {
+  // A plain number is a timed report's five-minute average after a run (all it keeps); an object
+  // is a counted report's {one, five, fifteen}: its one-minute figure is taken.
   const one = (/** @type {any} */ l) => (typeof l === 'number' ? l : typeof l?.one === 'number' ? l.one : null);
   const loads = [
     ...runs.flatMap((r) => [one(r.loadAverage), one(r.loadAverageAtStart)]),

@@ -330,8 +330,10 @@ export {};
  * @property {string} product
  * @property {string} version
  * @property {{paired: boolean, instances: number}} design how its verdicts were made (CalibrationDesign)
- * @property {{maxOneMinute: number|null, conditions: string|null}} load the highest one-minute
- *   load recorded (null: none recorded) and the report's own words on the machine
+ * @property {{maxOneMinute: number|null, conditions: string|null}} load the highest load average
+ *   recorded (null: none recorded) and the report's own words on the machine. Despite its name:
+ *   the one-minute figure where the report kept one (counted reports), but the five-minute figure
+ *   after each run for timed reports, which keep only that (verify/calibrate/timed.js)
  * @property {string} startedAt ISO 8601, its first run's start
  * @property {string} measuredAt ISO 8601, its last run's end: the age is counted from here
  * @property {{runs: number, runsWithFalseIssue: number, upper95: number}} falseIssues A/A runs
